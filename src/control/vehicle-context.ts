@@ -1,0 +1,56 @@
+import type { DriveCommand } from '../physics/types.js';
+
+/** A car's state as the infrastructure reports it (nav_msgs/Odometry reduced to the plane). */
+export interface Odometry {
+  t: number; // time of the observation [s]
+  x: number;
+  y: number;
+  yaw: number;
+  v: number;
+  steer: number;
+  yawRate: number;
+}
+
+/** sensor_msgs/LaserScan reduced to what the controllers need. */
+export interface LaserScan {
+  t: number;
+  angleMin: number;
+  angleIncrement: number;
+  rangeMax: number;
+  ranges: Float32Array;
+}
+
+/** A vehicle-to-vehicle datagram as apps see it. */
+export interface V2VMessage {
+  id: string; // unique per run: `${from}-${seq}`
+  from: string;
+  to: string; // a vehicle name, or '*' for broadcast
+  sentAt: number; // sender clock [s]
+  type: string;
+  body: Record<string, unknown>;
+}
+
+/**
+ * Everything a controller or V2V app may touch. The simulated runtime implements it in-process;
+ * the vehicle container implements it over the control link and a UDP socket on eth1.
+ */
+export interface VehicleContext {
+  readonly name: string;
+  now(): number;
+  own(): Odometry | undefined;
+  /** Other cars' odometry, only for the cars this vehicle is configured to observe. */
+  others(): ReadonlyMap<string, Odometry>;
+  scan(): LaserScan | undefined;
+  drive(cmd: DriveCommand): void;
+  /** Latches an emergency stop: from now on every drive command is replaced by speed 0. */
+  emergencyBrake(reason: string): void;
+  isBraking(): boolean;
+  send(to: string, type: string, body: Record<string, unknown>): void;
+  log(event: string, detail?: Record<string, unknown>): void;
+}
+
+/** A controller or V2V app. The runtime calls onTick at the vehicle's control rate. */
+export interface VehicleApp {
+  onTick?(ctx: VehicleContext): void;
+  onMessage?(ctx: VehicleContext, msg: V2VMessage): void;
+}
