@@ -1,0 +1,102 @@
+import { appendFileSync, existsSync, fsyncSync, openSync, closeSync, readFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/**
+ * One host resource and what undoes it. `kind` selects the undoer; `undo` holds everything the
+ * undoer needs (names, ids, exact argv), so teardown works from the file alone after kill -9.
+ */
+export interface JournalEntry {
+  seq: number;
+  kind: string;
+  id: string;
+  undo: Record<string, unknown>;
+  at: string;
+}
+
+type Line = { type: 'intent'; entry: JournalEntry } | { type: 'undone'; seq: number; at: string };
+
+/** Undoes one resource. Must be idempotent: a resource that is already gone counts as success. */
+export type Undoer = (entry: JournalEntry) => Promise<void>;
+
+export interface TeardownReport {
+  undone: JournalEntry[];
+  failed: { entry: JournalEntry; error: string }[];
+}
+
+/**
+ * Append-only, fsynced journal. An entry is written *before* its resource is created, so a crash
+ * between the two leaves an entry whose undo finds nothing to remove, never an orphan.
+ */
+export class Journal {
+  private nextSeq: number;
+
+  private constructor(readonly path: string, private lines: Line[]) {
+    this.nextSeq = lines.reduce((max, l) => (l.type === 'intent' ? Math.max(max, l.entry.seq) : max), 0) + 1;
+  }
+
+  static open(path: string): Journal {
+    mkdirSync(dirname(path), { recursive: true });
+    return new Journal(path, existsSync(path) ? parseLines(readFileSync(path, 'utf8')) : []);
+  }
+
+  record(kind: string, id: string, undo: Record<string, unknown>): JournalEntry {
+    const entry: JournalEntry = { seq: this.nextSeq++, kind, id, undo, at: new Date().toISOString() };
+    this.append({ type: 'intent', entry });
+    return entry;
+  }
+
+  markUndone(seq: number): void {
+    this.append({ type: 'undone', seq, at: new Date().toISOString() });
+  }
+
+  /** Entries not yet undone, oldest first. */
+  outstanding(): JournalEntry[] {
+    const undone = new Set(this.lines.flatMap((l) => (l.type === 'undone' ? [l.seq] : [])));
+    return this.lines.flatMap((l) => (l.type === 'intent' && !undone.has(l.entry.seq) ? [l.entry] : []));
+  }
+
+  /** Replays outstanding entries newest first. Keeps going past failures and reports them all. */
+  async teardown(undoers: Record<string, Undoer>): Promise<TeardownReport> {
+    const report: TeardownReport = { undone: [], failed: [] };
+    for (const entry of this.outstanding().reverse()) {
+      const undo = undoers[entry.kind];
+      if (!undo) {
+        report.failed.push({ entry, error: `no undoer registered for kind "${entry.kind}"` });
+        continue;
+      }
+      try {
+        await undo(entry);
+        this.markUndone(entry.seq);
+        report.undone.push(entry);
+      } catch (err) {
+        report.failed.push({ entry, error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+    return report;
+  }
+
+  private append(line: Line): void {
+    this.lines.push(line);
+    const fd = openSync(this.path, 'a');
+    try {
+      appendFileSync(fd, JSON.stringify(line) + '\n');
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+function parseLines(text: string): Line[] {
+  // A torn last line (crash mid-write) is ignored: its resource was never created.
+  return text
+    .split('\n')
+    .filter((l) => l.trim())
+    .flatMap((l) => {
+      try {
+        return [JSON.parse(l) as Line];
+      } catch {
+        return [];
+      }
+    });
+}
