@@ -1,0 +1,83 @@
+import type { OccupancyGrid } from './occupancy-grid.js';
+
+/**
+ * A car's footprint: the 4 corners of a rotated rectangle in world coordinates, in order around
+ * it, either as pairs or packed [x0, y0, x1, y1, …] (physics' Footprint).
+ */
+export type FootprintCorners = readonly (readonly [number, number])[] | ArrayLike<number>;
+
+/** Copies the corners into `out` as packed [x0, y0, …, x3, y3]. */
+export function packCorners(corners: FootprintCorners, out: Float64Array): Float64Array {
+  if (typeof corners[0] === 'number') {
+    const packed = corners as ArrayLike<number>;
+    for (let i = 0; i < 8; i++) out[i] = packed[i];
+  } else {
+    const pairs = corners as readonly (readonly [number, number])[];
+    for (let k = 0; k < 4; k++) {
+      out[2 * k] = pairs[k][0];
+      out[2 * k + 1] = pairs[k][1];
+    }
+  }
+  return out;
+}
+
+// Scratch space reused across calls: the check runs every physics step for every car.
+const packed = new Float64Array(8);
+const gx = new Float64Array(4);
+const gy = new Float64Array(4);
+
+/**
+ * Exact test of whether a rectangle overlaps any occupied cell (cells outside the grid count as
+ * occupied). Only cells in the rectangle's bounding box are visited, and an occupied one is
+ * confirmed with a separating-axis test, so grazing a wall corner is not mistaken for a hit.
+ * Touching without overlap is not a collision.
+ */
+export function footprintHitsWall(corners: FootprintCorners, grid: OccupancyGrid): boolean {
+  packCorners(corners, packed);
+  let minX = Infinity;
+  let maxX = -Infinity;
+  let minY = Infinity;
+  let maxY = -Infinity;
+  for (let k = 0; k < 4; k++) {
+    const x = packed[2 * k];
+    const y = packed[2 * k + 1];
+    gx[k] = grid.gridX(x, y);
+    gy[k] = grid.gridY(x, y);
+    if (gx[k] < minX) minX = gx[k];
+    if (gx[k] > maxX) maxX = gx[k];
+    if (gy[k] < minY) minY = gy[k];
+    if (gy[k] > maxY) maxY = gy[k];
+  }
+  // Edge directions of the rectangle: the two axes the separating-axis test needs besides x and y.
+  const ax = gx[1] - gx[0];
+  const ay = gy[1] - gy[0];
+  const bx = gx[2] - gx[1];
+  const by = gy[2] - gy[1];
+  const aMin = Math.min(ax * gx[0] + ay * gy[0], ax * gx[2] + ay * gy[2]);
+  const aMax = Math.max(ax * gx[0] + ay * gy[0], ax * gx[2] + ay * gy[2]);
+  const bMin = Math.min(bx * gx[0] + by * gy[0], bx * gx[2] + by * gy[2]);
+  const bMax = Math.max(bx * gx[0] + by * gy[0], bx * gx[2] + by * gy[2]);
+  // A unit cell projects onto axis (ux, uy) as centre ± (|ux| + |uy|)/2.
+  const aHalf = (Math.abs(ax) + Math.abs(ay)) / 2;
+  const bHalf = (Math.abs(bx) + Math.abs(by)) / 2;
+
+  const { width, height, occupied } = grid;
+  const col0 = Math.floor(minX);
+  const col1 = Math.ceil(maxX) - 1;
+  const row0 = Math.floor(minY);
+  const row1 = Math.ceil(maxY) - 1;
+  for (let row = row0; row <= row1; row++) {
+    const rowInside = row >= 0 && row < height;
+    const cy = row + 0.5;
+    for (let col = col0; col <= col1; col++) {
+      if (rowInside && col >= 0 && col < width && occupied[row * width + col] === 0) continue;
+      const cx = col + 0.5;
+      const pa = ax * cx + ay * cy;
+      if (pa + aHalf <= aMin || pa - aHalf >= aMax) continue;
+      const pb = bx * cx + by * cy;
+      if (pb + bHalf <= bMin || pb - bHalf >= bMax) continue;
+      return true;
+    }
+  }
+  return false;
+}
