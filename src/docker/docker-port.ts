@@ -1,0 +1,121 @@
+/**
+ * The narrow surface through which cavsim talks to the Docker engine. Only `dockerode-port.ts`
+ * implements it over dockerode; everything else takes a DockerPort as a parameter.
+ */
+export interface DockerPort {
+  /** Resolves when the engine answers; throws EnvironmentError (with a fix) when it does not. */
+  ping(): Promise<void>;
+  inspectImage(tag: string): Promise<ImageInfo | undefined>;
+  /** Builds from a prepared context directory; `onOutput` receives the build's output line by line. */
+  buildImage(request: BuildRequest, onOutput?: (line: string) => void): Promise<ImageInfo>;
+
+  createNetwork(spec: NetworkSpec): Promise<{ id: string }>;
+  inspectNetwork(nameOrId: string): Promise<NetworkInfo | undefined>;
+  /** Idempotent: a network that does not exist reports 'absent'. */
+  removeNetwork(nameOrId: string): Promise<RemoveOutcome>;
+  listNetworks(labels: LabelFilter): Promise<NetworkInfo[]>;
+
+  createContainer(spec: ContainerSpec): Promise<{ id: string }>;
+  startContainer(nameOrId: string): Promise<void>;
+  /** Sends SIGTERM, then SIGKILL after `timeoutSeconds`. Stopping a stopped container is harmless. */
+  stopContainer(nameOrId: string, timeoutSeconds: number): Promise<void>;
+  /** Idempotent: a container that does not exist reports 'absent'. */
+  removeContainer(nameOrId: string, opts?: { force?: boolean }): Promise<RemoveOutcome>;
+  inspectContainer(nameOrId: string): Promise<ContainerInfo | undefined>;
+  /** All containers (running or not) carrying the given labels. */
+  listContainers(labels: LabelFilter): Promise<ContainerSummary[]>;
+  exec(nameOrId: string, cmd: readonly string[], opts?: { env?: Record<string, string> }): Promise<ExecResult>;
+}
+
+export type RemoveOutcome = 'removed' | 'absent';
+
+/** Label key to required value; `true` means "the key is present, any value". */
+export type LabelFilter = Record<string, string | true>;
+
+export interface ImageInfo {
+  id: string;
+  tags: string[];
+  labels: Record<string, string>;
+  createdAt: string;
+}
+
+export interface BuildRequest {
+  /** Directory holding the whole build context (already reduced to what the image needs). */
+  contextDir: string;
+  /** Entries of contextDir to send to the engine (files or directories, relative). */
+  include: readonly string[];
+  /** Dockerfile path relative to contextDir. */
+  dockerfile: string;
+  tag: string;
+  buildArgs?: Record<string, string>;
+  labels?: Record<string, string>;
+}
+
+export interface NetworkSpec {
+  name: string;
+  labels: Record<string, string>;
+  /** IPv4 CIDR such as 10.77.0.0/24; needed when containers get fixed addresses. */
+  subnet?: string;
+  gateway?: string;
+  /** No route to the outside world. */
+  internal?: boolean;
+}
+
+export interface NetworkInfo {
+  id: string;
+  name: string;
+  labels: Record<string, string>;
+  subnet?: string;
+}
+
+export interface BindMount {
+  hostPath: string;
+  containerPath: string;
+  readOnly?: boolean;
+}
+
+export interface ContainerResources {
+  /** CPU quota in units of 1e-9 CPUs (Docker's NanoCpus). */
+  nanoCpus?: number;
+  memoryBytes?: number;
+}
+
+export interface ContainerSpec {
+  name: string;
+  image: string;
+  labels: Record<string, string>;
+  cmd?: readonly string[];
+  entrypoint?: readonly string[];
+  env?: Record<string, string>;
+  workingDir?: string;
+  binds?: readonly BindMount[];
+  network?: { name: string; ipv4Address?: string; aliases?: readonly string[] };
+  capAdd?: readonly string[];
+  resources?: ContainerResources;
+  /** Run Docker's tiny init as PID 1 so signals reach the program and zombies are reaped. */
+  init?: boolean;
+}
+
+export interface ContainerSummary {
+  id: string;
+  name: string;
+  image: string;
+  labels: Record<string, string>;
+  /** Docker's state word: created, running, exited, ... */
+  state: string;
+  running: boolean;
+}
+
+export interface ContainerInfo extends ContainerSummary {
+  /** Host PID of the container's init process; 0 when not running. */
+  pid: number;
+  exitCode?: number;
+  /** IPv4 address on each attached network, by network name. */
+  ipv4ByNetwork: Record<string, string>;
+}
+
+export interface ExecResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}

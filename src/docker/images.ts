@@ -1,0 +1,97 @@
+import { EnvironmentError } from '../errors.js';
+import type { BuildContextSource } from './build-context.js';
+import type { DockerPort, ImageInfo } from './docker-port.js';
+import { LABEL, type ContainerRole } from './labels.js';
+
+export const DEFAULT_BASE_IMAGE = 'cavsim/base:bookworm';
+export type ImageSet = Record<ContainerRole, string>;
+export const CAVSIM_IMAGES: ImageSet = {
+  simulator: 'cavsim/simulator:latest',
+  vehicle: 'cavsim/vehicle:latest',
+};
+/** The base image's id is recorded too, so rebuilding the base rebuilds the cavsim images. */
+export const BASE_ID_LABEL = 'cavsim.base-image-id';
+
+export type ImageBuildReason = 'missing' | 'code-changed' | 'base-changed' | 'forced';
+export type ImageEvent =
+  | { type: 'image-up-to-date'; role: ContainerRole; tag: string }
+  | { type: 'image-build-start'; role: ContainerRole; tag: string; reason: ImageBuildReason }
+  | { type: 'image-build-output'; role: ContainerRole; tag: string; line: string }
+  | { type: 'image-build-done'; role: ContainerRole; tag: string; imageId: string; elapsedMs: number };
+
+export interface EnsureImagesOptions {
+  /** From computeContextHash(): identifies the code the images must carry. */
+  contextHash: string;
+  baseImage?: string;
+  images?: ImageSet;
+  force?: boolean;
+}
+
+export interface EnsureImagesDeps {
+  docker: DockerPort;
+  context: BuildContextSource;
+  now?: () => number;
+}
+
+/**
+ * Builds the simulator and vehicle images when they are missing or carry other code (or another
+ * base), and reports each step as an event. The build context is prepared only when needed.
+ */
+export async function ensureImages(
+  deps: EnsureImagesDeps,
+  options: EnsureImagesOptions,
+  onEvent: (event: ImageEvent) => void = () => {},
+): Promise<{ images: ImageSet; built: ContainerRole[] }> {
+  const now = deps.now ?? Date.now;
+  const images = options.images ?? CAVSIM_IMAGES;
+  const baseImage = options.baseImage ?? DEFAULT_BASE_IMAGE;
+  const base = await deps.docker.inspectImage(baseImage);
+  if (!base && baseImage === DEFAULT_BASE_IMAGE) {
+    throw new EnvironmentError(
+      `base image ${baseImage} is missing`,
+      'Build it with `sudo scripts/build-base-image.sh` (about 40 s), or pass a registry base such as debian:bookworm-slim.',
+    );
+  }
+  // A registry base that is not pulled yet is fetched by the build itself.
+  const baseId = base?.id ?? baseImage;
+
+  const stale: { role: ContainerRole; reason: ImageBuildReason }[] = [];
+  for (const role of Object.keys(images) as ContainerRole[]) {
+    const reason = staleReason(await deps.docker.inspectImage(images[role]), options, baseId);
+    if (reason) stale.push({ role, reason });
+    else onEvent({ type: 'image-up-to-date', role, tag: images[role] });
+  }
+  if (stale.length === 0) return { images, built: [] };
+
+  const context = await deps.context.prepare();
+  try {
+    for (const { role, reason } of stale) {
+      const tag = images[role];
+      const started = now();
+      onEvent({ type: 'image-build-start', role, tag, reason });
+      const built = await deps.docker.buildImage(
+        {
+          contextDir: context.dir,
+          include: context.include,
+          dockerfile: context.dockerfiles[role],
+          tag,
+          buildArgs: { BASE_IMAGE: baseImage },
+          labels: { [LABEL.contextHash]: options.contextHash, [BASE_ID_LABEL]: baseId, [LABEL.role]: role },
+        },
+        (line) => onEvent({ type: 'image-build-output', role, tag, line }),
+      );
+      onEvent({ type: 'image-build-done', role, tag, imageId: built.id, elapsedMs: now() - started });
+    }
+  } finally {
+    await context.dispose();
+  }
+  return { images, built: stale.map((s) => s.role) };
+}
+
+function staleReason(image: ImageInfo | undefined, options: EnsureImagesOptions, baseId: string): ImageBuildReason | undefined {
+  if (!image) return 'missing';
+  if (options.force) return 'forced';
+  if (image.labels[LABEL.contextHash] !== options.contextHash) return 'code-changed';
+  if (image.labels[BASE_ID_LABEL] !== baseId) return 'base-changed';
+  return undefined;
+}
