@@ -1,0 +1,66 @@
+import { performance } from 'node:perf_hooks';
+import { loadScenario } from '../scenario/load-scenario.js';
+import { loadMap } from '../map/load-map.js';
+import { Recorder } from '../measurement/recorder.js';
+import { buildSummary, type RunSummary } from '../measurement/summary.js';
+import { RunFolder, defaultRunsDir } from '../run/run-folder.js';
+import { runSimulated } from '../runtime/sim/run-simulated.js';
+import type { RunEvents } from '../runtime/run-events.js';
+import type { ResolvedScenario } from '../scenario/resolved.js';
+
+export interface RunScenarioOptions {
+  overrides?: readonly string[];
+  runsDir?: string;
+  runId?: string;
+  events?: RunEvents;
+  shouldStop?: () => boolean;
+}
+
+export interface RunOutcome {
+  summary: RunSummary;
+  runDir: string;
+}
+
+/** `cavsim up --runtime sim`: validate, run in virtual time, write the run folder. */
+export async function runScenarioSimulated(file: string, opts: RunScenarioOptions = {}): Promise<RunOutcome> {
+  const scenario = await loadScenario(file, { overrides: opts.overrides });
+  return runResolvedSimulated(scenario, opts);
+}
+
+export async function runResolvedSimulated(scenario: ResolvedScenario, opts: RunScenarioOptions = {}): Promise<RunOutcome> {
+  const grid = await loadMap(scenario.mapFile);
+  const folder = RunFolder.create(opts.runsDir ?? defaultRunsDir(), opts.runId);
+  folder.writeScenario(scenario);
+  opts.events?.emit({ type: 'phase', phase: 'running', detail: `simulated runtime, run ${folder.runId}` });
+  const recorder = new Recorder(folder.dir, scenario.vehicles.map((v) => v.name));
+  const started = performance.now();
+  let status: RunSummary['status'] = 'completed';
+  let reason: string | undefined;
+  let result = { simTime: 0, steps: 0, interrupted: false };
+  try {
+    result = runSimulated(scenario, grid, recorder, { events: opts.events, shouldStop: opts.shouldStop });
+    if (result.interrupted) {
+      status = 'interrupted';
+      reason = `stopped at t=${result.simTime.toFixed(2)} s before the scenario's ${scenario.duration} s`;
+    }
+  } catch (err) {
+    status = 'failed';
+    reason = err instanceof Error ? `${err.message}` : String(err);
+  } finally {
+    recorder.close();
+  }
+  const summary = buildSummary({
+    runId: folder.runId,
+    runtime: 'sim',
+    scenario,
+    recorder,
+    simTime: result.simTime,
+    steps: result.steps,
+    wallTime: (performance.now() - started) / 1000,
+    status,
+    reason,
+  });
+  folder.writeSummary(summary);
+  opts.events?.emit({ type: 'summary', summary, runDir: folder.dir });
+  return { summary, runDir: folder.dir };
+}

@@ -1,0 +1,83 @@
+import { Command, Option } from 'commander';
+import { loadScenario } from '../scenario/load-scenario.js';
+import { runScenarioSimulated } from '../api/run-scenario.js';
+import { RunEventBus } from '../runtime/run-events.js';
+import { createLineReporter } from '../ui/line-reporter.js';
+import { formatSummary } from '../ui/summary-text.js';
+import { UserInputError } from '../errors.js';
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+export function registerCommands(program: Command): void {
+  program
+    .command('validate')
+    .description('check a scenario file and everything it names; prints every problem with its line')
+    .argument('<scenario>', 'scenario YAML file')
+    .option('--set <path=value>', 'override a field, e.g. network.delay=100ms (repeatable)', collect, [])
+    .option('--json', 'print the resolved scenario as JSON')
+    .action(async (file: string, opts: { set: string[]; json?: boolean }) => {
+      const scenario = await loadScenario(file, { overrides: opts.set });
+      if (opts.json) process.stdout.write(JSON.stringify(scenario, null, 2) + '\n');
+      else process.stdout.write(`${file}: valid (${scenario.vehicles.length} vehicles, ${scenario.duration} s, delay ${scenario.network.delay * 1000} ms)\n`);
+    });
+
+  program
+    .command('up')
+    .description('run a scenario: emulated in Docker with ns-3 (default) or simulated in one process')
+    .argument('<scenario>', 'scenario YAML file')
+    .addOption(new Option('--runtime <runtime>', 'where to run').choices(['docker', 'sim']).default('docker'))
+    .option('--set <path=value>', 'override a field, e.g. network.delay=100ms (repeatable)', collect, [])
+    .option('--json', 'print only the summary, as JSON')
+    .option('--runs-dir <dir>', 'where run folders are written (default ./runs or $CAVSIM_RUNS_DIR)')
+    .action(async (file: string, opts: { runtime: string; set: string[]; json?: boolean; runsDir?: string }) => {
+      const events = new RunEventBus();
+      const reporter = await attachReporter(events, opts.json === true);
+      let stop = false;
+      const onSigint = () => {
+        stop = true;
+      };
+      process.once('SIGINT', onSigint);
+      try {
+        if (opts.runtime !== 'sim') {
+          throw new UserInputError('the docker runtime is not available in this build', [], 'use --runtime sim');
+        }
+        const outcome = await runScenarioSimulated(file, { overrides: opts.set, runsDir: opts.runsDir, events, shouldStop: () => stop });
+        await reporter.done();
+        if (opts.json) process.stdout.write(JSON.stringify(outcome.summary, null, 2) + '\n');
+        if (outcome.summary.status === 'failed') process.exitCode = 5;
+      } finally {
+        process.off('SIGINT', onSigint);
+        await reporter.done();
+      }
+    });
+
+  program
+    .command('summary')
+    .description('print the summary of a finished run')
+    .argument('<run-dir>', 'run folder (runs/<run-id>)')
+    .action(async (dir: string) => {
+      const { readFileSync } = await import('node:fs');
+      const { join } = await import('node:path');
+      const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+      process.stdout.write(formatSummary(summary, dir) + '\n');
+    });
+}
+
+async function attachReporter(events: RunEventBus, json: boolean): Promise<{ done: () => Promise<void> }> {
+  if (json) return { done: async () => {} };
+  if (process.stdout.isTTY && !process.env.CI) {
+    const { createInkReporter } = await import('../ui/ink-reporter.js');
+    const ink = createInkReporter();
+    events.on(ink.listener);
+    let finished = false;
+    return {
+      done: async () => {
+        if (finished) return;
+        finished = true;
+        await ink.done();
+      },
+    };
+  }
+  events.on(createLineReporter());
+  return { done: async () => {} };
+}

@@ -1,0 +1,72 @@
+import type { VehicleApp, VehicleContext } from './vehicle-context.js';
+import type { Waypoint } from './waypoints.js';
+
+export interface PurePursuitOptions {
+  waypoints: readonly Waypoint[];
+  lookahead: number; // L [m]
+  lookaheadTolerance: number; // a [m]: the goal is searched in the ring L - a .. L + a
+  gain: number; // P gain from curvature [1/m] to steering angle [rad]
+  speedScale: number;
+  maxSteer?: number;
+}
+
+export interface GoalPoint {
+  index: number;
+  /** In the car's base_link frame: x forward, y left. */
+  localX: number;
+  localY: number;
+}
+
+/**
+ * The thesis's goal-point choice: among waypoints ahead of the car (local x > 0) inside the ring
+ * of radii L - a and L + a, the one nearest the car. If the ring is empty, the waypoint ahead whose
+ * distance is closest to L; if nothing is ahead, none.
+ */
+export function chooseGoalPoint(pose: { x: number; y: number; yaw: number }, opts: PurePursuitOptions): GoalPoint | undefined {
+  const c = Math.cos(pose.yaw);
+  const s = Math.sin(pose.yaw);
+  const inner = opts.lookahead - opts.lookaheadTolerance;
+  const outer = opts.lookahead + opts.lookaheadTolerance;
+  let ringBest: GoalPoint | undefined;
+  let ringBestD = Infinity;
+  let fallback: GoalPoint | undefined;
+  let fallbackGap = Infinity;
+  for (let i = 0; i < opts.waypoints.length; i++) {
+    const dx = opts.waypoints[i].x - pose.x;
+    const dy = opts.waypoints[i].y - pose.y;
+    const localX = c * dx + s * dy;
+    if (localX <= 0) continue;
+    const localY = -s * dx + c * dy;
+    const d = Math.hypot(localX, localY);
+    if (d >= inner && d <= outer) {
+      if (d < ringBestD) {
+        ringBestD = d;
+        ringBest = { index: i, localX, localY };
+      }
+    } else if (Math.abs(d - opts.lookahead) < fallbackGap) {
+      fallbackGap = Math.abs(d - opts.lookahead);
+      fallback = { index: i, localX, localY };
+    }
+  }
+  return ringBest ?? fallback;
+}
+
+/** Follow-the-arc: curvature 2y / L^2 of the arc through the car and the goal point (Eq. 3.6). */
+export const arcCurvature = (goal: GoalPoint) => (2 * goal.localY) / (goal.localX ** 2 + goal.localY ** 2);
+
+export function createPurePursuit(opts: PurePursuitOptions): VehicleApp {
+  const maxSteer = opts.maxSteer ?? Infinity;
+  return {
+    onTick(ctx: VehicleContext) {
+      const own = ctx.own();
+      if (!own) return;
+      const goal = chooseGoalPoint(own, opts);
+      if (!goal) {
+        ctx.drive({ speed: 0, steer: 0 });
+        return;
+      }
+      const steer = Math.max(-maxSteer, Math.min(maxSteer, opts.gain * arcCurvature(goal)));
+      ctx.drive({ speed: opts.waypoints[goal.index].speed * opts.speedScale, steer });
+    },
+  };
+}

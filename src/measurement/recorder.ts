@@ -1,0 +1,144 @@
+import { join } from 'node:path';
+import { CsvLog } from './csv-log.js';
+import { centreDistance, closingSpeed } from './ttc.js';
+import type { CollisionEvent } from '../world/world.js';
+
+export interface CarSample {
+  name: string;
+  x: number;
+  y: number;
+  yaw: number;
+  v: number;
+  steer: number;
+  yawRate: number;
+  cmdSpeed: number;
+  cmdSteer: number;
+  braking: boolean;
+  collided: boolean;
+}
+
+export interface PairFigures {
+  a: string;
+  b: string;
+  min_distance_m: number;
+  min_distance_t_s: number;
+  min_ttc_s: number | null;
+  min_ttc_t_s: number | null;
+  collision: boolean;
+  first_collision_t_s: number | null;
+}
+
+export interface V2VRecord {
+  id: string;
+  from: string;
+  to: string;
+  type: string;
+  sentAt: number;
+  receivedAt: number;
+  sizeBytes: number;
+}
+
+export const CSV_COLUMNS = {
+  vehicles: ['t_s', 'vehicle', 'x_m', 'y_m', 'yaw_rad', 'speed_mps', 'steer_rad', 'yaw_rate_radps', 'cmd_speed_mps', 'cmd_steer_rad', 'braking', 'collided'],
+  pairs: ['t_s', 'a', 'b', 'distance_m', 'closing_speed_mps', 'ttc_s'],
+  collisions: ['t_s', 'a', 'b', 'speed_a_mps', 'speed_b_mps'],
+  v2v: ['id', 'from', 'to', 'type', 'sent_s', 'received_s', 'latency_ms', 'size_bytes'],
+  events: ['t_s', 'vehicle', 'event', 'detail'],
+} as const;
+
+/**
+ * The thesis's measurement module: per step each car's state, per pair centre distance and TTC
+ * (Eq. 3.7, only while closing), collision events, V2V receipts and app events — each written to
+ * its CSV as the run goes — and the running extremes the summary reports.
+ */
+export class Recorder {
+  private readonly logs: Record<keyof typeof CSV_COLUMNS, CsvLog>;
+  readonly pairs: PairFigures[] = [];
+  readonly collisions: CollisionEvent[] = [];
+  readonly v2v: V2VRecord[] = [];
+  readonly v2vSent = new Set<string>();
+  readonly events: { t: number; vehicle: string; event: string; detail?: Record<string, unknown> }[] = [];
+  private pairIndex = new Map<string, PairFigures>();
+
+  constructor(dir: string, carNames: readonly string[]) {
+    this.logs = Object.fromEntries(
+      Object.entries(CSV_COLUMNS).map(([name, columns]) => [name, new CsvLog(join(dir, `${name}.csv`), columns)]),
+    ) as Record<keyof typeof CSV_COLUMNS, CsvLog>;
+    for (let i = 0; i < carNames.length; i++) {
+      for (let j = i + 1; j < carNames.length; j++) {
+        const p: PairFigures = {
+          a: carNames[i],
+          b: carNames[j],
+          min_distance_m: Infinity,
+          min_distance_t_s: 0,
+          min_ttc_s: null,
+          min_ttc_t_s: null,
+          collision: false,
+          first_collision_t_s: null,
+        };
+        this.pairs.push(p);
+        this.pairIndex.set(`${p.a}\0${p.b}`, p);
+      }
+    }
+  }
+
+  recordStep(t: number, cars: readonly CarSample[]): void {
+    const vehicles = this.logs.vehicles;
+    for (const c of cars) {
+      vehicles.add([t, c.name, c.x, c.y, c.yaw, c.v, c.steer, c.yawRate, c.cmdSpeed, c.cmdSteer, c.braking ? 1 : 0, c.collided ? 1 : 0]);
+    }
+    let k = 0;
+    for (let i = 0; i < cars.length; i++) {
+      for (let j = i + 1; j < cars.length; j++) {
+        const pair = this.pairs[k++];
+        const d = centreDistance(cars[i], cars[j]);
+        const closing = closingSpeed(cars[i], cars[j]);
+        const ttc = closing > 1e-9 ? d / closing : undefined;
+        if (d < pair.min_distance_m) {
+          pair.min_distance_m = d;
+          pair.min_distance_t_s = t;
+        }
+        if (ttc !== undefined && (pair.min_ttc_s === null || ttc < pair.min_ttc_s)) {
+          pair.min_ttc_s = ttc;
+          pair.min_ttc_t_s = t;
+        }
+        this.logs.pairs.add([t, pair.a, pair.b, d, closing, ttc]);
+      }
+    }
+    this.flush();
+  }
+
+  recordCollisions(events: readonly CollisionEvent[]): void {
+    for (const e of events) {
+      this.collisions.push(e);
+      this.logs.collisions.add([e.t, e.a, e.b, e.speedA, e.speedB]);
+      const pair = this.pairIndex.get(`${e.a}\0${e.b}`) ?? this.pairIndex.get(`${e.b}\0${e.a}`);
+      if (pair && !pair.collision) {
+        pair.collision = true;
+        pair.first_collision_t_s = e.t;
+      }
+    }
+  }
+
+  recordSent(id: string): void {
+    this.v2vSent.add(id);
+  }
+
+  recordReceived(r: V2VRecord): void {
+    this.v2v.push(r);
+    this.logs.v2v.add([r.id, r.from, r.to, r.type, r.sentAt, r.receivedAt, (r.receivedAt - r.sentAt) * 1000, r.sizeBytes]);
+  }
+
+  recordEvent(t: number, vehicle: string, event: string, detail?: Record<string, unknown>): void {
+    this.events.push({ t, vehicle, event, detail });
+    this.logs.events.add([t, vehicle, event, detail ? JSON.stringify(detail) : '']);
+  }
+
+  flush(): void {
+    for (const log of Object.values(this.logs)) log.flush();
+  }
+
+  close(): void {
+    for (const log of Object.values(this.logs)) log.close();
+  }
+}

@@ -1,0 +1,101 @@
+import { percentileOfSorted } from '../util/percentile.js';
+import type { ResolvedScenario } from '../scenario/resolved.js';
+import type { Recorder } from './recorder.js';
+
+export type RunStatus = 'completed' | 'failed' | 'invalid' | 'interrupted';
+
+export interface LatencyFigures {
+  sent: number;
+  received: number;
+  lost: number;
+  p50_ms: number | null;
+  p99_ms: number | null;
+  max_ms: number | null;
+  mean_ms: number | null;
+}
+
+export interface RunSummary {
+  schema: 'cavsim.summary/1';
+  run_id: string;
+  scenario: string;
+  runtime: 'sim' | 'docker';
+  status: RunStatus;
+  reason?: string;
+  seed: number;
+  duration_s: number;
+  sim_time_s: number;
+  wall_time_s: number;
+  steps: number;
+  min_ttc_s: number | null;
+  min_distance_m: number | null;
+  collision: boolean;
+  first_collision_t_s: number | null;
+  pairs: Recorder['pairs'];
+  collisions: { t_s: number; a: string; b: string; speed_a_mps: number; speed_b_mps: number }[];
+  v2v: LatencyFigures;
+  events: { t_s: number; vehicle: string; event: string; detail?: Record<string, unknown> }[];
+  timing?: Record<string, unknown>;
+  parameters: ResolvedScenario;
+}
+
+/** Latency figures of V2V receipts (ms); a message counts as lost when no receiver got it. */
+export function summariseLatency(sentIds: ReadonlySet<string>, receipts: readonly { id: string; sentAt: number; receivedAt: number }[]): LatencyFigures {
+  const latencies = receipts.map((r) => (r.receivedAt - r.sentAt) * 1000).sort((a, b) => a - b);
+  const receivedIds = new Set(receipts.map((r) => r.id));
+  const round = (v: number | undefined) => (v === undefined ? null : +v.toFixed(3));
+  return {
+    sent: sentIds.size,
+    received: receipts.length,
+    lost: [...sentIds].filter((id) => !receivedIds.has(id)).length,
+    p50_ms: round(percentileOfSorted(latencies, 50)),
+    p99_ms: round(percentileOfSorted(latencies, 99)),
+    max_ms: round(latencies.at(-1)),
+    mean_ms: round(latencies.length ? latencies.reduce((a, b) => a + b, 0) / latencies.length : undefined),
+  };
+}
+
+export function buildSummary(args: {
+  runId: string;
+  runtime: 'sim' | 'docker';
+  scenario: ResolvedScenario;
+  recorder: Recorder;
+  simTime: number;
+  steps: number;
+  wallTime: number;
+  status: RunStatus;
+  reason?: string;
+  timing?: Record<string, unknown>;
+}): RunSummary {
+  const { recorder: r, scenario } = args;
+  const ttcs = r.pairs.flatMap((p) => (p.min_ttc_s === null ? [] : [p.min_ttc_s]));
+  const distances = r.pairs.map((p) => p.min_distance_m).filter(Number.isFinite);
+  const firstCollision = r.collisions[0];
+  const round = (v: number) => +v.toFixed(6);
+  return {
+    schema: 'cavsim.summary/1',
+    run_id: args.runId,
+    scenario: scenario.name,
+    runtime: args.runtime,
+    status: args.status,
+    ...(args.reason ? { reason: args.reason } : {}),
+    seed: scenario.seed,
+    duration_s: scenario.duration,
+    sim_time_s: round(args.simTime),
+    wall_time_s: +args.wallTime.toFixed(4),
+    steps: args.steps,
+    min_ttc_s: ttcs.length ? round(Math.min(...ttcs)) : null,
+    min_distance_m: distances.length ? round(Math.min(...distances)) : null,
+    collision: r.collisions.length > 0,
+    first_collision_t_s: firstCollision ? round(firstCollision.t) : null,
+    pairs: r.pairs.map((p) => ({
+      ...p,
+      min_distance_m: round(p.min_distance_m),
+      min_ttc_s: p.min_ttc_s === null ? null : round(p.min_ttc_s),
+    })),
+    collisions: r.collisions.map((c) => ({ t_s: round(c.t), a: c.a, b: c.b, speed_a_mps: round(c.speedA), speed_b_mps: round(c.speedB) })),
+    v2v: summariseLatency(r.v2vSent, r.v2v),
+    events: r.events.map((e) => ({ t_s: round(e.t), vehicle: e.vehicle, event: e.event, ...(e.detail ? { detail: e.detail } : {}) })),
+    ...(args.timing ? { timing: args.timing } : {}),
+    parameters: scenario,
+  };
+}

@@ -1,0 +1,62 @@
+import { mkdirSync, renameSync, writeFileSync, readdirSync, existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { RunSummary } from '../measurement/summary.js';
+import type { ResolvedScenario } from '../scenario/resolved.js';
+
+/** Where runs live: $CAVSIM_RUNS_DIR, or runs/ under the current directory. */
+export const defaultRunsDir = () => resolve(process.env.CAVSIM_RUNS_DIR ?? 'runs');
+
+/** Sortable and unique: 20261122-101530-a3f9. */
+export function newRunId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${stamp}-${randomBytes(2).toString('hex')}`;
+}
+
+export class RunFolder {
+  private constructor(readonly runId: string, readonly dir: string) {}
+
+  static create(runsDir: string, runId = newRunId()): RunFolder {
+    const dir = join(runsDir, runId);
+    mkdirSync(dir, { recursive: true });
+    return new RunFolder(runId, dir);
+  }
+
+  static open(runsDir: string, runId: string): RunFolder {
+    const dir = join(runsDir, runId);
+    if (!existsSync(dir)) throw new Error(`no run ${runId} in ${runsDir}`);
+    return new RunFolder(runId, dir);
+  }
+
+  file(name: string): string {
+    return join(this.dir, name);
+  }
+
+  writeScenario(scenario: ResolvedScenario): void {
+    this.writeJson('scenario.resolved.json', scenario);
+  }
+
+  writeSummary(summary: RunSummary): void {
+    this.writeJson('summary.json', summary);
+  }
+
+  readSummary(): RunSummary | undefined {
+    const f = this.file('summary.json');
+    return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as RunSummary) : undefined;
+  }
+
+  /** Written to a temporary name and renamed, so a reader never sees half a file. */
+  private writeJson(name: string, value: unknown): void {
+    const tmp = this.file(`.${name}.tmp`);
+    writeFileSync(tmp, JSON.stringify(value, null, 2) + '\n');
+    renameSync(tmp, this.file(name));
+  }
+}
+
+export function listRunIds(runsDir: string): string[] {
+  if (!existsSync(runsDir)) return [];
+  return readdirSync(runsDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
+}

@@ -1,0 +1,101 @@
+import { World } from '../../world/world.js';
+import { Recorder, type CarSample } from '../../measurement/recorder.js';
+import { SimulatedBus } from '../../channel/simulated-bus.js';
+import { VehicleAgent } from '../../vehicle/vehicle-agent.js';
+import { createVehicleApps } from '../../control/create-apps.js';
+import { deriveSeed } from '../../util/random.js';
+import type { OccupancyGrid } from '../../map/occupancy-grid.js';
+import type { ResolvedScenario } from '../../scenario/resolved.js';
+import type { Odometry, V2VMessage } from '../../control/vehicle-context.js';
+import type { RunEvents } from '../run-events.js';
+
+export interface SimulatedRunResult {
+  simTime: number;
+  steps: number;
+  interrupted: boolean;
+}
+
+/**
+ * Runs a whole scenario in one process in virtual time. Each step: deliver V2V frames that have
+ * arrived, run due controllers and apps, advance the physics, record. Deterministic for a seed.
+ */
+export function runSimulated(
+  scenario: ResolvedScenario,
+  grid: OccupancyGrid,
+  recorder: Recorder,
+  opts: { events?: RunEvents; shouldStop?: () => boolean; progressEverySteps?: number } = {},
+): SimulatedRunResult {
+  const world = new World(scenario, grid);
+  const bus = new SimulatedBus<V2VMessage>({ ...scenario.network, seed: deriveSeed(scenario.seed, 'v2v-bus') });
+  const names = scenario.vehicles.map((v) => v.name);
+  const cars = new Map(world.cars.map((c) => [c.spec.name, c]));
+
+  const agents = world.cars.map((car) => {
+    const observed = car.spec.observes.map((n) => cars.get(n)!);
+    const agent = new VehicleAgent(car.spec.name, createVehicleApps(car.spec), {
+      now: () => world.time,
+      own: () => world.odometry(car),
+      others: () => new Map<string, Odometry>(observed.map((o) => [o.spec.name, world.odometry(o)])),
+      scan: () => undefined,
+      publishDrive: (cmd) => {
+        car.command = cmd;
+      },
+      transmit: (msg) => {
+        const size = Buffer.byteLength(JSON.stringify(msg));
+        const to = msg.to === '*' ? names.filter((n) => n !== msg.from) : [msg.to];
+        recorder.recordSent(msg.id);
+        bus.send({ payload: msg, from: msg.from, to, sizeBytes: size }, world.time);
+      },
+      log: (event, detail) => recorder.recordEvent(world.time, car.spec.name, event, detail),
+    });
+    const period = Math.max(1, Math.round(1 / car.spec.controlRate / world.timestep));
+    return { agent, period, car };
+  });
+  const byName = new Map(agents.map((a) => [a.agent.name, a.agent]));
+  const totalSteps = Math.round(scenario.duration / world.timestep);
+  const progressEvery = opts.progressEverySteps ?? Math.max(1, Math.round(0.1 / world.timestep));
+
+  const samples: CarSample[] = world.cars.map((c) => ({ name: c.spec.name }) as CarSample);
+  const record = () => {
+    world.cars.forEach((c, i) => {
+      const s = samples[i];
+      s.x = c.state.x;
+      s.y = c.state.y;
+      s.yaw = c.state.yaw;
+      s.v = c.state.v;
+      s.steer = c.state.steer;
+      s.yawRate = c.state.yawRate;
+      s.cmdSpeed = c.command.speed;
+      s.cmdSteer = c.command.steer;
+      s.braking = agents[i].agent.isBraking();
+      s.collided = c.collided;
+    });
+    recorder.recordStep(world.time, samples);
+  };
+
+  record();
+  let interrupted = false;
+  while (world.steps < totalSteps) {
+    if (opts.shouldStop?.()) {
+      interrupted = true;
+      break;
+    }
+    for (const d of bus.deliverDue(world.time)) {
+      const msg = d.payload;
+      recorder.recordReceived({ id: msg.id, from: msg.from, to: d.to, type: msg.type, sentAt: msg.sentAt, receivedAt: world.time, sizeBytes: Buffer.byteLength(JSON.stringify(msg)) });
+      byName.get(d.to)?.receive(msg);
+    }
+    for (const a of agents) {
+      if (!a.car.collided && world.steps % a.period === 0) a.agent.tick();
+    }
+    recorder.recordCollisions(world.step());
+    record();
+    if (opts.events && world.steps % progressEvery === 0) {
+      opts.events.emit({ type: 'progress', t: world.time, duration: scenario.duration, cars: samples.map((s) => ({ name: s.name, v: s.v, braking: s.braking, collided: s.collided })), minTtc: minTtc(recorder) });
+    }
+  }
+  return { simTime: world.time, steps: world.steps, interrupted };
+}
+
+const minTtc = (r: Recorder) =>
+  r.pairs.reduce<number | null>((m, p) => (p.min_ttc_s === null ? m : m === null ? p.min_ttc_s : Math.min(m, p.min_ttc_s)), null);

@@ -1,0 +1,39 @@
+import type { ResolvedScenario } from './resolved.js';
+import type { ScenarioProblem } from './load-scenario.js';
+import { checkStartPlacement } from './start-placement.js';
+
+/** Step 3 of 3: rules that relate fields to each other and to the map. */
+export async function crossCheckScenario(s: ResolvedScenario): Promise<ScenarioProblem[]> {
+  const problems: ScenarioProblem[] = [];
+  const names = new Map<string, number>();
+  s.vehicles.forEach((v, i) => {
+    if (names.has(v.name)) problems.push({ path: ['vehicles', i, 'name'], message: `"${v.name}" is already used by vehicles[${names.get(v.name)}]; names must be unique` });
+    else names.set(v.name, i);
+  });
+
+  for (const v of s.vehicles) {
+    const at = (...rest: (string | number)[]) => ['vehicles', v.index, ...rest];
+    v.observes.forEach((o, j) => {
+      if (o === v.name) problems.push({ path: at('observes', j), message: `a car always knows its own state; remove "${o}"` });
+      else if (!names.has(o)) problems.push({ path: at('observes', j), message: `no vehicle named "${o}"; use one of ${[...names.keys()].join(', ')}` });
+    });
+    const p = v.params;
+    if (p.s_min >= p.s_max) problems.push({ path: at('params'), message: `s_min (${p.s_min}) must be below s_max (${p.s_max})` });
+    if (p.sv_min >= p.sv_max) problems.push({ path: at('params'), message: `sv_min (${p.sv_min}) must be below sv_max (${p.sv_max})` });
+    if (p.v_min >= p.v_max) problems.push({ path: at('params'), message: `v_min (${p.v_min}) must be below v_max (${p.v_max})` });
+    if (v.start.speed > p.v_max || v.start.speed < p.v_min) {
+      problems.push({ path: at('start', 'speed'), message: `${v.start.speed} m/s is outside the car's limits [${p.v_min}, ${p.v_max}]` });
+    }
+    if (1 / v.controlRate < s.physics.timestep - 1e-12) {
+      problems.push({ path: at('controlRate'), message: `${v.controlRate}Hz is faster than the physics step (${1 / s.physics.timestep}Hz); use at most ${1 / s.physics.timestep}Hz` });
+    }
+    v.apps.forEach((app, j) => {
+      if (app.type !== 'ttc-brake-sender') return;
+      if (app.to !== '*' && !names.has(app.to)) problems.push({ path: at('apps', j, 'to'), message: `no vehicle named "${app.to}"; use a vehicle name or "*"` });
+      if (app.to === v.name) problems.push({ path: at('apps', j, 'to'), message: 'a car cannot send the brake message to itself' });
+      if (!v.observes.length) problems.push({ path: at('apps', j), message: `a TTC monitor needs other cars' state: add them to vehicles[${v.index}].observes` });
+    });
+  }
+  if (!problems.length) problems.push(...(await checkStartPlacement(s)));
+  return problems;
+}

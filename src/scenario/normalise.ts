@@ -1,0 +1,114 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { F1TENTH_DEFAULT_PARAMS } from '../physics/defaults.js';
+import { parseNumericCsv, type CommandStep, type Waypoint } from '../control/waypoints.js';
+import { validateMapFile } from '../map/load-map.js';
+import type { ScenarioParsed, ControllerParsed } from './schema.js';
+import type { ResolvedController, ResolvedScenario } from './resolved.js';
+import type { ScenarioProblem } from './load-scenario.js';
+
+/**
+ * Step 2 of 3: fill defaults, resolve file paths against the scenario's folder, read the files
+ * they name, and merge vehicle parameters (f1tenth_gym defaults < scenario physics.params <
+ * vehicle params). Missing or malformed files become problems, not throws.
+ */
+export async function normaliseScenario(
+  parsed: ScenarioParsed,
+  scenarioFile: string,
+): Promise<{ scenario?: ResolvedScenario; problems: ScenarioProblem[] }> {
+  const base = dirname(scenarioFile);
+  const problems: ScenarioProblem[] = [];
+  const mapFile = resolve(base, parsed.map);
+  if (!existsSync(mapFile)) {
+    problems.push({ path: ['map'], message: `file ${parsed.map} not found (resolved to ${mapFile}); paths are relative to the scenario file` });
+  } else {
+    for (const message of await validateMapFile(mapFile)) problems.push({ path: ['map'], message: `${parsed.map}: ${message}` });
+  }
+  let script: string | undefined;
+  if (parsed.network.script) {
+    script = resolve(base, parsed.network.script);
+    if (!existsSync(script)) problems.push({ path: ['network', 'script'], message: `file ${parsed.network.script} not found (resolved to ${script})` });
+  }
+
+  const vehicles = [];
+  for (const [index, v] of parsed.vehicles.entries()) {
+    const controller = await resolveController(v.controller, base, ['vehicles', index, 'controller'], problems);
+    vehicles.push({
+      name: v.name,
+      index,
+      start: v.start,
+      params: { ...F1TENTH_DEFAULT_PARAMS, ...parsed.physics.params, ...v.params },
+      controlRate: v.controlRate,
+      observes: v.observes,
+      controller,
+      apps: v.apps,
+      image: v.image,
+      command: v.command,
+      resources: v.resources,
+    });
+  }
+  const scenario: ResolvedScenario = {
+    name: parsed.name,
+    description: parsed.description,
+    sourceFile: scenarioFile,
+    mapFile,
+    duration: parsed.duration,
+    seed: parsed.seed,
+    physics: { timestep: parsed.physics.timestep, integrator: parsed.physics.integrator },
+    network: { ...parsed.network, script },
+    timing: parsed.timing,
+    vehicles,
+  };
+  return { scenario: problems.length ? undefined : scenario, problems };
+}
+
+async function resolveController(
+  c: ControllerParsed,
+  base: string,
+  path: (string | number)[],
+  problems: ScenarioProblem[],
+): Promise<ResolvedController> {
+  if (c.type === 'pure-pursuit') {
+    const waypoints =
+      typeof c.waypoints === 'string'
+        ? await readCsv<Waypoint, 'x' | 'y' | 'speed'>(base, c.waypoints, ['x', 'y', 'speed'], [...path, 'waypoints'], problems)
+        : c.waypoints;
+    if (waypoints.length === 1) problems.push({ path: [...path, 'waypoints'], message: 'pure pursuit needs at least two waypoints' });
+    return { ...c, waypoints };
+  }
+  if (c.type === 'open-loop') {
+    const schedule =
+      typeof c.schedule === 'string'
+        ? await readCsv<CommandStep, 't' | 'speed' | 'steer'>(base, c.schedule, ['t', 'speed', 'steer'], [...path, 'schedule'], problems)
+        : c.schedule;
+    for (let i = 1; i < schedule.length; i++) {
+      if (schedule[i].t < schedule[i - 1].t) {
+        problems.push({ path: [...path, 'schedule'], message: `entry ${i} (t=${schedule[i].t}s) is earlier than the one before; sort the schedule by time` });
+        break;
+      }
+    }
+    return { type: 'open-loop', schedule };
+  }
+  return c;
+}
+
+async function readCsv<T, K extends string>(
+  base: string,
+  relative: string,
+  columns: K[],
+  path: (string | number)[],
+  problems: ScenarioProblem[],
+): Promise<T[]> {
+  const file = resolve(base, relative);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    problems.push({ path, message: `file ${relative} not found (resolved to ${file}); paths are relative to the scenario file` });
+    return [];
+  }
+  const { rows, errors } = parseNumericCsv(text, columns);
+  for (const e of errors.slice(0, 5)) problems.push({ path, message: `${relative} ${e}` });
+  return rows as unknown as T[];
+}

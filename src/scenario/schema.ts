@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { parseByteSize, parseDataRate, parseDuration, parseFrequency, type ParseResult } from './units.js';
+
+/**
+ * Step 1 of 3 of scenario validation: the shape of a scenario file, with units parsed into SI.
+ * Step 2 (normalise.ts) fills defaults and resolves files; step 3 (cross-checks.ts) relates fields.
+ */
+
+function quantity(parse: (v: unknown) => ParseResult, description: string, min: number, max: number, show: (v: number) => string) {
+  return z
+    .union([z.string(), z.number()])
+    .describe(description)
+    .transform((input, ctx) => {
+      const parsed = parse(input);
+      if (!parsed.ok) {
+        ctx.addIssue({ code: 'custom', message: parsed.message });
+        return z.NEVER;
+      }
+      if (parsed.value < min || parsed.value > max) {
+        ctx.addIssue({ code: 'custom', message: `${input} is out of range; use a value from ${show(min)} to ${show(max)}` });
+        return z.NEVER;
+      }
+      return parsed.value;
+    });
+}
+
+const showSeconds = (s: number) => (s < 1 ? `${+(s * 1000).toFixed(3)}ms` : `${s}s`);
+export const duration = (description: string, min = 0, max = 3600) => quantity(parseDuration, description, min, max, showSeconds);
+const dataRate = (description: string) => quantity(parseDataRate, description, 1e3, 1e11, (v) => `${v / 1e6}Mbps`);
+const frequency = (description: string) => quantity(parseFrequency, description, 0.1, 1000, (v) => `${v}Hz`);
+const byteSize = (description: string) => quantity(parseByteSize, description, 16 * 1024 ** 2, 64 * 1024 ** 3, (v) => `${Math.round(v / 1024 ** 2)}m`);
+
+const finite = (description: string) => z.number().finite().describe(description);
+
+/** Every f1tenth_gym vehicle parameter may be overridden; all optional here. */
+export const vehicleParamsSchema = z
+  .object({
+    mu: finite('surface friction coefficient').positive().max(5),
+    C_Sf: finite('front cornering stiffness [1/rad]').positive(),
+    C_Sr: finite('rear cornering stiffness [1/rad]').positive(),
+    lf: finite('centre of gravity to front axle [m]').positive().max(10),
+    lr: finite('centre of gravity to rear axle [m]').positive().max(10),
+    h: finite('height of centre of gravity [m]').nonnegative().max(5),
+    m: finite('mass [kg]').positive().max(100000),
+    I: finite('moment of inertia about z [kg m^2]').positive(),
+    s_min: finite('minimum steering angle [rad]').min(-1.5).max(0),
+    s_max: finite('maximum steering angle [rad]').min(0).max(1.5),
+    sv_min: finite('minimum steering velocity [rad/s]').max(0),
+    sv_max: finite('maximum steering velocity [rad/s]').min(0),
+    v_switch: finite('switching velocity [m/s]').positive(),
+    a_max: finite('maximum longitudinal acceleration [m/s^2]').positive().max(100),
+    v_min: finite('minimum velocity [m/s]').max(0),
+    v_max: finite('maximum velocity [m/s]').positive().max(150),
+    width: finite('footprint width [m]').positive().max(10),
+    length: finite('footprint length [m]').positive().max(30),
+  })
+  .partial()
+  .strict();
+
+const waypointSchema = z.object({ x: finite('x [m]'), y: finite('y [m]'), speed: finite('target speed [m/s]') }).strict();
+const commandStepSchema = z
+  .object({ t: duration('time from start'), speed: finite('speed command [m/s]'), steer: finite('steering angle command [rad]') })
+  .strict();
+
+const pursuitSchema = z
+  .object({
+    type: z.literal('pure-pursuit'),
+    waypoints: z.union([z.string().min(1), z.array(waypointSchema).min(2)]).describe('CSV file (x,y,speed) or inline list'),
+    lookahead: finite('look-ahead distance L [m]').positive().max(50).default(1.5),
+    lookaheadTolerance: finite('half-width a of the look-ahead ring [m]').nonnegative().max(10).default(0.5),
+    gain: finite('P gain from curvature to steering angle').positive().max(10).default(0.3),
+    speedScale: finite('multiplier on waypoint speeds').positive().max(5).default(1),
+    loop: z.boolean().default(false).describe('waypoints form a closed loop'),
+  })
+  .strict();
+
+const openLoopSchema = z
+  .object({
+    type: z.literal('open-loop'),
+    schedule: z.union([z.string().min(1), z.array(commandStepSchema).min(1)]).describe('CSV file (t,speed,steer) or inline list'),
+  })
+  .strict();
+
+const idleSchema = z.object({ type: z.literal('idle') }).strict();
+
+export const controllerSchema = z.discriminatedUnion('type', [pursuitSchema, openLoopSchema, idleSchema]);
+
+const brakeSenderSchema = z
+  .object({
+    type: z.literal('ttc-brake-sender'),
+    threshold: duration('send the brake message when TTC falls below this', 0.001, 60).default(0.7),
+    to: z.string().default('*').describe('vehicle name, or * for broadcast'),
+    brakeSelf: z.boolean().default(true),
+  })
+  .strict();
+const brakeReceiverSchema = z.object({ type: z.literal('brake-receiver') }).strict();
+export const appSchema = z.discriminatedUnion('type', [brakeSenderSchema, brakeReceiverSchema]);
+
+export const VEHICLE_NAME = /^[a-z][a-z0-9]{0,11}$/;
+
+const vehicleSchema = z
+  .object({
+    name: z.string().regex(VEHICLE_NAME, 'use 1-12 lowercase letters and digits starting with a letter, e.g. car0'),
+    start: z
+      .object({
+        x: finite('x [m]'),
+        y: finite('y [m]'),
+        yaw: finite('heading [rad]').default(0),
+        speed: finite('initial longitudinal speed [m/s]').default(0),
+      })
+      .strict(),
+    params: vehicleParamsSchema.default({}),
+    controlRate: frequency('how often the controller and apps run').default(100),
+    observes: z.array(z.string()).default([]).describe('vehicles whose odometry the infrastructure gives this car'),
+    controller: controllerSchema.default({ type: 'idle' }),
+    apps: z.array(appSchema).default([]),
+    image: z.string().regex(/^[a-z0-9][a-z0-9._\/:-]{0,200}$/, 'use a Docker image reference such as my/vehicle:1').optional(),
+    command: z.array(z.string()).optional().describe('container command (argv) for a custom vehicle image'),
+    resources: z
+      .object({ cpus: finite('CPU share, e.g. 0.5').positive().max(64).optional(), memory: byteSize('memory limit, e.g. 256m').optional() })
+      .strict()
+      .default({}),
+  })
+  .strict();
+
+export const scenarioSchema = z
+  .object({
+    name: z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9_-]{0,63}$/, 'use letters, digits, - and _ (at most 64)'),
+    description: z.string().optional(),
+    map: z.string().min(1).describe('map_server YAML file, relative to the scenario file'),
+    duration: duration('how long the experiment runs', 0.01, 3600),
+    seed: z.number().int().nonnegative().default(1),
+    physics: z
+      .object({
+        timestep: duration('physics step', 0.0001, 0.1).default(0.01),
+        integrator: z.enum(['rk4', 'euler']).default('rk4'),
+        params: vehicleParamsSchema.default({}),
+      })
+      .strict()
+      .default({ timestep: 0.01, integrator: 'rk4', params: {} }),
+    network: z
+      .object({
+        channel: z.enum(['csma']).default('csma'),
+        delay: duration('one-way channel delay', 0, 10).default(0.01),
+        dataRate: dataRate('channel data rate').default(100e6),
+        loss: z.number().min(0).max(1).default(0).describe('probability a frame is lost (simulated runtime)'),
+        script: z.string().optional().describe('your own ns-3 channel program (emulated runtime)'),
+      })
+      .strict()
+      .default({ channel: 'csma', delay: 0.01, dataRate: 100e6, loss: 0 }),
+    timing: z
+      .object({
+        maxStepLateness: duration('a step later than this marks the run invalid', 0, 10).default(0.005),
+        maxLateFraction: z.number().min(0).max(1).default(0.01),
+      })
+      .strict()
+      .default({ maxStepLateness: 0.005, maxLateFraction: 0.01 }),
+    vehicles: z.array(vehicleSchema).min(1, 'a scenario needs at least one vehicle').max(64),
+  })
+  .strict();
+
+export type ScenarioInput = z.input<typeof scenarioSchema>;
+export type ScenarioParsed = z.output<typeof scenarioSchema>;
+export type VehicleParsed = ScenarioParsed['vehicles'][number];
+export type ControllerParsed = z.output<typeof controllerSchema>;
+export type AppParsed = z.output<typeof appSchema>;

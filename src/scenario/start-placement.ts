@@ -1,0 +1,23 @@
+import { loadMap } from '../map/load-map.js';
+import { footprintHitsWall } from '../map/wall-collision.js';
+import { footprintCorners, footprintsOverlap } from '../physics/footprint.js';
+import type { ResolvedScenario } from './resolved.js';
+import type { ScenarioProblem } from './load-scenario.js';
+
+/** Every car must start on free ground and clear of every other car. */
+export async function checkStartPlacement(s: ResolvedScenario): Promise<ScenarioProblem[]> {
+  const grid = await loadMap(s.mapFile);
+  const problems: ScenarioProblem[] = [];
+  const prints = s.vehicles.map((v) => footprintCorners(v.start, v.params));
+  s.vehicles.forEach((v, i) => {
+    if (footprintHitsWall(prints[i], grid)) {
+      problems.push({ path: ['vehicles', i, 'start'], message: `the car at (${v.start.x}, ${v.start.y}) overlaps a wall or lies outside the map; move it onto free ground` });
+    }
+    for (let j = 0; j < i; j++) {
+      if (footprintsOverlap(prints[i], prints[j])) {
+        problems.push({ path: ['vehicles', i, 'start'], message: `the car overlaps ${s.vehicles[j].name} at the start; move them apart` });
+      }
+    }
+  });
+  return problems;
+}

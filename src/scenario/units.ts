@@ -1,0 +1,45 @@
+/** Parsing of quantities with units, as written in scenario files and on the command line. */
+
+const DURATION_UNITS: Record<string, number> = { ns: 1e-9, us: 1e-6, ms: 1e-3, s: 1, min: 60 };
+const RATE_UNITS: Record<string, number> = { bps: 1, kbps: 1e3, mbps: 1e6, gbps: 1e9 };
+const FREQUENCY_UNITS: Record<string, number> = { hz: 1, khz: 1e3 };
+const SIZE_UNITS: Record<string, number> = { b: 1, k: 1024, kb: 1024, m: 1024 ** 2, mb: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3 };
+
+export type ParseResult = { ok: true; value: number } | { ok: false; message: string };
+
+function parseWithUnits(input: unknown, units: Record<string, number>, what: string, example: string): ParseResult {
+  if (typeof input !== 'string' && typeof input !== 'number') {
+    return { ok: false, message: `expected a ${what} such as "${example}"` };
+  }
+  const text = String(input).trim();
+  const match = /^(-?\d+(?:\.\d+)?(?:e-?\d+)?)\s*([a-zA-Z]*)$/.exec(text);
+  if (!match) return { ok: false, message: `"${text}" is not a ${what}; write it like "${example}"` };
+  const unit = match[2].toLowerCase();
+  if (!unit) return { ok: false, message: `"${text}" has no unit; write it like "${example}" (units: ${Object.keys(units).join(', ')})` };
+  const factor = units[unit];
+  if (factor === undefined) {
+    return { ok: false, message: `unknown unit "${match[2]}" in "${text}"; use one of ${Object.keys(units).join(', ')} (e.g. "${example}")` };
+  }
+  return { ok: true, value: Number(match[1]) * factor };
+}
+
+/** Seconds. */
+export const parseDuration = (input: unknown) => parseWithUnits(input, DURATION_UNITS, 'duration', '10ms');
+/** Bits per second. */
+export const parseDataRate = (input: unknown) => parseWithUnits(input, RATE_UNITS, 'data rate', '100Mbps');
+/** Hertz. */
+export const parseFrequency = (input: unknown) => parseWithUnits(input, FREQUENCY_UNITS, 'frequency', '100Hz');
+/** Bytes; Docker-style memory sizes such as 256m. */
+export const parseByteSize = (input: unknown) => parseWithUnits(input, SIZE_UNITS, 'size', '256m');
+
+export function formatDuration(seconds: number): string {
+  if (seconds !== 0 && Math.abs(seconds) < 1) return `${+(seconds * 1e3).toFixed(6)}ms`;
+  return `${+seconds.toFixed(9)}s`;
+}
+
+export function formatDataRate(bps: number): string {
+  if (bps >= 1e9 && bps % 1e9 === 0) return `${bps / 1e9}Gbps`;
+  if (bps >= 1e6 && bps % 1e6 === 0) return `${bps / 1e6}Mbps`;
+  if (bps >= 1e3 && bps % 1e3 === 0) return `${bps / 1e3}kbps`;
+  return `${bps}bps`;
+}

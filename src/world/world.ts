@@ -1,0 +1,117 @@
+import { VehicleModel, createInitialState } from '../physics/vehicle-model.js';
+import { footprintCorners, footprintsOverlap, type Footprint } from '../physics/footprint.js';
+import type { DriveCommand, VehicleState } from '../physics/types.js';
+import type { OccupancyGrid } from '../map/occupancy-grid.js';
+import { footprintHitsWall } from '../map/wall-collision.js';
+import type { ResolvedScenario, ResolvedVehicle } from '../scenario/resolved.js';
+import type { Odometry } from '../control/vehicle-context.js';
+
+export interface CollisionEvent {
+  t: number;
+  a: string;
+  /** The other car's name, or 'wall'. */
+  b: string;
+  speedA: number;
+  speedB: number;
+}
+
+export interface WorldCar {
+  readonly spec: ResolvedVehicle;
+  readonly model: VehicleModel;
+  command: DriveCommand;
+  /** A collided car is frozen where it hit, as f1tenth_gym stops a car on collision. */
+  collided: boolean;
+  state: VehicleState;
+  readonly footprint: Footprint;
+}
+
+/**
+ * The physical world: every car's f1tenth_gym model stepped together on one map, with car-car
+ * (footprint overlap) and car-wall (occupancy grid) collisions. Clock-agnostic: the simulated
+ * runtime steps it in virtual time, the simulator container in wall-clock time.
+ */
+export class World {
+  readonly cars: WorldCar[];
+  readonly timestep: number;
+  private stepIndex = 0;
+
+  constructor(readonly scenario: ResolvedScenario, readonly grid: OccupancyGrid) {
+    this.timestep = scenario.physics.timestep;
+    this.cars = scenario.vehicles.map((spec) => {
+      const state = createInitialState({ x: spec.start.x, y: spec.start.y, yaw: spec.start.yaw, speed: spec.start.speed });
+      const model = new VehicleModel(spec.params, state, { timestep: this.timestep, integrator: scenario.physics.integrator });
+      return {
+        spec,
+        model,
+        // Until a controller speaks, a car holds its start speed and drives straight.
+        command: { speed: spec.start.speed, steer: 0 },
+        collided: false,
+        state,
+        footprint: footprintCorners(state, spec.params),
+      };
+    });
+  }
+
+  /** Simulation time [s]: a whole number of steps, so no rounding drift accumulates. */
+  get time(): number {
+    return this.stepIndex * this.timestep;
+  }
+
+  get steps(): number {
+    return this.stepIndex;
+  }
+
+  car(name: string): WorldCar {
+    const car = this.cars.find((c) => c.spec.name === name);
+    if (!car) throw new Error(`no car named ${name}`);
+    return car;
+  }
+
+  setCommand(name: string, command: DriveCommand): void {
+    this.car(name).command = command;
+  }
+
+  odometry(car: WorldCar): Odometry {
+    const s = car.state;
+    return { t: this.time, x: s.x, y: s.y, yaw: s.yaw, v: s.v, steer: s.steer, yawRate: s.yawRate };
+  }
+
+  /** Advances every car by one step and returns the collisions that started in it. */
+  step(): CollisionEvent[] {
+    for (const car of this.cars) {
+      if (car.collided) continue;
+      car.state = car.model.step(car.command);
+      footprintCorners(car.state, car.spec.params, car.footprint);
+    }
+    this.stepIndex++;
+    return this.detectCollisions();
+  }
+
+  private detectCollisions(): CollisionEvent[] {
+    const events: CollisionEvent[] = [];
+    const n = this.cars.length;
+    const hit = new Set<WorldCar>();
+    for (let i = 0; i < n; i++) {
+      const a = this.cars[i];
+      for (let j = i + 1; j < n; j++) {
+        const b = this.cars[j];
+        if (a.collided && b.collided) continue;
+        if (footprintsOverlap(a.footprint, b.footprint)) {
+          events.push({ t: this.time, a: a.spec.name, b: b.spec.name, speedA: a.state.v, speedB: b.state.v });
+          hit.add(a).add(b);
+        }
+      }
+      if (!a.collided && footprintHitsWall(a.footprint, this.grid)) {
+        events.push({ t: this.time, a: a.spec.name, b: 'wall', speedA: a.state.v, speedB: 0 });
+        hit.add(a);
+      }
+    }
+    for (const car of hit) {
+      if (car.collided) continue;
+      car.collided = true;
+      car.model.halt();
+      car.state = car.model.state;
+    }
+    return events;
+  }
+}
