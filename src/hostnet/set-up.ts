@@ -1,0 +1,78 @@
+import type { Journal, TeardownReport } from '../journal/journal.js';
+import { JournaledHostNet } from './journaled-ops.js';
+import type { HostNetOps } from './ops.js';
+import type { HostNetPlan } from './plan.js';
+import { V2V_INTERFACE } from './plan.js';
+import { HOSTNET_KINDS, hostNetUndoers } from './undoers.js';
+
+export interface StartedHostNetwork {
+  readonly plan: HostNetPlan;
+  /** The host chain that holds the bridge ACCEPT rules: DOCKER-USER when Docker is there, else FORWARD. */
+  readonly hostChain: 'DOCKER-USER' | 'FORWARD';
+  /** Removes everything host networking created, newest first. Harmless to call twice. */
+  teardown(): Promise<TeardownReport>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+const OUR_KINDS = new Set<string>(Object.values(HOSTNET_KINDS));
+
+/** Undo only host-network entries; entries other modules wrote stay outstanding for their owner. */
+export async function teardownHostNet(journal: Journal, ops: HostNetOps): Promise<TeardownReport> {
+  const report = await journal.teardown(hostNetUndoers(ops));
+  return { undone: report.undone, failed: report.failed.filter((f) => OUR_KINDS.has(f.entry.kind)) };
+}
+
+/**
+ * Realises the plan: per vehicle a bridge, a tap on it, a veth pair whose far end becomes eth1 in
+ * the vehicle; then the host ACCEPT rules and each vehicle's anti-cheat rules. Every name is checked
+ * before the first resource exists; a failure half-way unwinds what was built and rethrows.
+ */
+export async function setUpHostNetwork(plan: HostNetPlan, deps: { journal: Journal; ops: HostNetOps }): Promise<StartedHostNetwork> {
+  const { journal, ops } = deps;
+  const net = new JournaledHostNet(journal, ops, plan.alias);
+
+  for (const v of plan.vehicles) {
+    for (const name of Object.values(v.links)) await net.assertLinkFree(name);
+    await net.assertLinkFree(V2V_INTERFACE, v.netns);
+  }
+  const hasDockerUser = (await ops.run({ op: 'chain-exists', chain: 'DOCKER-USER' })).exists === true;
+  const hostChain = hasDockerUser ? 'DOCKER-USER' : 'FORWARD';
+
+  try {
+    for (const v of plan.vehicles) {
+      await net.createBridge(v.links.bridge);
+      await net.createTap(v.links.tap, v.links.bridge, plan.channelUid);
+      await net.createVeth({
+        hostEnd: v.links.vethHost,
+        peer: v.links.vethPeer,
+        bridge: v.links.bridge,
+        netns: v.netns,
+        insideName: V2V_INTERFACE,
+        mac: v.mac,
+        cidr: v.cidr,
+        neighbours: v.neighbours,
+      });
+    }
+    for (const rule of plan.hostRules) await net.addRule({ ...rule, chain: hostChain }, 'insert');
+    for (const v of plan.vehicles) {
+      for (const rule of v.rules) await net.addRule(rule, 'append', v.netns);
+    }
+  } catch (err) {
+    const report = await teardownHostNet(journal, ops);
+    if (report.failed.length && err instanceof Error) {
+      err.message += `\n(also, unwinding failed for: ${report.failed.map((f) => `${f.entry.kind} ${f.entry.id}: ${f.error}`).join('; ')})`;
+    }
+    throw err;
+  }
+
+  let done: Promise<TeardownReport> | undefined;
+  const teardown = () => (done ??= teardownHostNet(journal, ops));
+  return {
+    plan,
+    hostChain,
+    teardown,
+    async [Symbol.asyncDispose]() {
+      await teardown();
+    },
+  };
+}

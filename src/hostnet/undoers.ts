@@ -1,0 +1,37 @@
+import type { JournalEntry, Undoer } from '../journal/journal.js';
+import type { HostNetOps } from './ops.js';
+import type { IptablesRule, NetnsTarget } from './operations.js';
+
+/** Journal kinds written by host networking, with what each entry's `undo` holds. */
+export const HOSTNET_KINDS = {
+  link: 'hostnet.link', // { name }: a bridge, tap or veth on the host (deleting a veth end removes both)
+  netns: 'hostnet.netns', // { name }: a named network namespace (test and bench stand-in vehicles)
+  iptables: 'hostnet.iptables', // { rule, netns? }: one filter rule, removed with -D of the same spec
+} as const;
+
+export interface LinkUndo {
+  name: string;
+}
+export interface NetnsUndo {
+  name: string;
+}
+export interface IptablesUndo {
+  rule: IptablesRule;
+  netns?: NetnsTarget;
+}
+
+/** Idempotent inverses, keyed by journal kind; merge with other modules' undoers for teardown. */
+export function hostNetUndoers(ops: HostNetOps): Record<string, Undoer> {
+  return {
+    [HOSTNET_KINDS.link]: async (e: JournalEntry) => {
+      await ops.run({ op: 'delete-link', name: (e.undo as unknown as LinkUndo).name });
+    },
+    [HOSTNET_KINDS.netns]: async (e: JournalEntry) => {
+      await ops.run({ op: 'delete-netns', name: (e.undo as unknown as NetnsUndo).name });
+    },
+    [HOSTNET_KINDS.iptables]: async (e: JournalEntry) => {
+      const u = e.undo as unknown as IptablesUndo;
+      await ops.run({ op: 'iptables-delete', rule: u.rule, ...(u.netns ? { netns: u.netns } : {}) });
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CommandRunner } from '../exec/command-runner.js';
+import { EnvironmentError } from '../errors.js';
+
+export const NS3_PKG_MODULES = ['ns3-core', 'ns3-network', 'ns3-csma', 'ns3-tap-bridge'];
+
+export const builtinChannelScript = (name = 'csma-tap') =>
+  fileURLToPath(new URL(`../../ns3-scripts/${name}.cc`, import.meta.url));
+
+export function defaultCacheDir(env = process.env): string {
+  return env.CAVSIM_CACHE_DIR ?? join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'cavsim');
+}
+
+/**
+ * Compiles a channel program against the system's ns-3 once; the binary is cached under a name
+ * made of the source's SHA-256 and the ns-3 version, so an edit or an ns-3 upgrade rebuilds.
+ */
+export async function compileChannelProgram(
+  sourcePath: string,
+  deps: { runner: CommandRunner; cacheDir?: string; extraModules?: string[] },
+): Promise<string> {
+  const { runner } = deps;
+  const version = await runner.run(['pkg-config', '--modversion', 'ns3-core'], { allowFailure: true });
+  if (version.exitCode !== 0) {
+    throw new EnvironmentError('ns-3 development files not found (pkg-config ns3-core)', 'run scripts/setup-ns3.sh as root');
+  }
+  const modules = [...NS3_PKG_MODULES, ...(deps.extraModules ?? [])];
+  const source = readFileSync(sourcePath);
+  const hash = createHash('sha256').update(source).update(modules.join(',')).digest('hex').slice(0, 16);
+  const dir = join(deps.cacheDir ?? defaultCacheDir(), 'ns3');
+  const binary = join(dir, `${basename(sourcePath).replace(/\.cc$/, '')}-ns${version.stdout.trim()}-${hash}`);
+  if (existsSync(binary)) return binary;
+
+  mkdirSync(dir, { recursive: true });
+  const flags = await runner.run(['pkg-config', '--cflags', '--libs', ...modules]);
+  const tmp = `${binary}.tmp-${process.pid}`;
+  await runner.run(['g++', '-O2', '-std=c++17', '-o', tmp, sourcePath, ...splitFlags(flags.stdout)]);
+  renameSync(tmp, binary); // atomic: a concurrent compile of the same source is harmless
+  return binary;
+}
+
+/** pkg-config output split on whitespace; Debian's ns-3 .pc files contain a stray `-I/usr\;`. */
+function splitFlags(text: string): string[] {
+  return text
+    .split(/\s+/)
+    .filter(Boolean)
+    .filter((f) => !/^-I.*[;\\]$/.test(f));
+}

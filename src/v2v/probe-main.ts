@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+/**
+ * Stand-in vehicle for tests and benches, run inside a vehicle's network namespace:
+ *   node probe-main.js --name a --bind 10.210.7.1 --peers b=10.210.7.2,c=10.210.7.3 \
+ *     --count 20 --rate 5 --start-at-ms <epoch ms> --linger-ms 2000 --csv v2v-a.csv
+ * Sends `count` messages at `rate` per second to every peer, logs every arrival to the CSV and
+ * prints one JSON line of sent (id, to) pairs on exit. Prints PROBE-READY once bound.
+ */
+import { parseArgs } from 'node:util';
+import { ReceiptCsv, toReceipt } from './receipt-log.js';
+import { V2VEndpoint } from './transport.js';
+
+const { values } = parseArgs({
+  options: {
+    name: { type: 'string' },
+    bind: { type: 'string' },
+    peers: { type: 'string', default: '' },
+    count: { type: 'string', default: '0' },
+    rate: { type: 'string', default: '1' },
+    'start-at-ms': { type: 'string' },
+    'linger-ms': { type: 'string', default: '1000' },
+    csv: { type: 'string' },
+    'size-bytes': { type: 'string', default: '0' },
+  },
+});
+
+async function main() {
+  if (!values.name || !values.bind || !values.csv) throw new Error('--name, --bind and --csv are required');
+  const name = values.name;
+  const peers = values.peers
+    .split(',')
+    .filter(Boolean)
+    .map((p) => {
+      const [peer, address] = p.split('=');
+      return { peer, address };
+    });
+  const count = Number(values.count);
+  const intervalMs = 1000 / Number(values.rate);
+  const csv = new ReceiptCsv(values.csv);
+  const endpoint = await V2VEndpoint.open({
+    name,
+    bindAddress: values.bind,
+    onArrival: (a) => csv.append(toReceipt(a.datagram, BigInt(a.datagram.sentAtNs), a.receivedNs, a.size)),
+  });
+  console.log('PROBE-READY');
+  const startAt = values['start-at-ms'] ? Number(values['start-at-ms']) : Date.now();
+  await sleep(Math.max(0, startAt - Date.now()));
+  const sent: Array<{ id: string; to: string }> = [];
+  const padding = 'x'.repeat(Number(values['size-bytes']));
+  for (let seq = 0; seq < count; seq++) {
+    for (const { peer, address } of peers) {
+      const id = `${name}-${seq}`;
+      await endpoint.send({ id, to: peer, address, type: 'probe', body: padding ? { seq, padding } : { seq } });
+      sent.push({ id, to: peer });
+    }
+    await sleep(startAt + (seq + 1) * intervalMs - Date.now());
+  }
+  await sleep(Number(values['linger-ms']));
+  await endpoint.close();
+  csv.close();
+  console.log(JSON.stringify({ sent }));
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

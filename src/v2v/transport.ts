@@ -1,0 +1,47 @@
+import { createSocket, type Socket } from 'node:dgram';
+import { decodeDatagram, encodeDatagram, epochNs, V2V_PORT, type V2VDatagram } from './wire.js';
+
+export interface Arrival {
+  datagram: V2VDatagram;
+  receivedNs: bigint;
+  size: number;
+}
+
+/**
+ * One vehicle's V2V endpoint: a UDP socket bound to its eth1 address. Sends stamp `sentAtNs` at the
+ * last moment; arrivals are stamped on receipt, before any parsing.
+ */
+export class V2VEndpoint {
+  private constructor(
+    private readonly socket: Socket,
+    readonly name: string,
+  ) {}
+
+  static async open(p: { name: string; bindAddress: string; port?: number; onArrival: (a: Arrival) => void }): Promise<V2VEndpoint> {
+    const socket = createSocket({ type: 'udp4', reuseAddr: false });
+    socket.on('message', (buf) => {
+      const receivedNs = epochNs();
+      const datagram = decodeDatagram(buf);
+      if (datagram) p.onArrival({ datagram, receivedNs, size: buf.length });
+    });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.bind(p.port ?? V2V_PORT, p.bindAddress, () => {
+        socket.off('error', reject);
+        resolve();
+      });
+    });
+    return new V2VEndpoint(socket, p.name);
+  }
+
+  send(p: { id: string; to: string; address: string; type: string; body: Record<string, unknown>; port?: number }): Promise<number> {
+    const payload = encodeDatagram({ id: p.id, from: this.name, to: p.to, type: p.type, sentAtNs: epochNs().toString(), body: p.body });
+    return new Promise((resolve, reject) =>
+      this.socket.send(payload, p.port ?? V2V_PORT, p.address, (err) => (err ? reject(err) : resolve(payload.length))),
+    );
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.socket.close(() => resolve()));
+  }
+}

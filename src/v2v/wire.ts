@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/** UDP port every vehicle listens on, on its eth1 address. */
+export const V2V_PORT = 47000;
+
+/**
+ * The datagram on the wire. `sentAtNs` is wall-clock epoch nanoseconds as a decimal string;
+ * vehicles share the host's clock, so receive time minus send time is a true one-way latency.
+ */
+export const v2vDatagramSchema = z.object({
+  id: z.string().min(1).max(128),
+  from: z.string().min(1).max(64),
+  to: z.string().min(1).max(64),
+  type: z.string().min(1).max(64),
+  sentAtNs: z.string().regex(/^\d{1,20}$/),
+  body: z.record(z.string(), z.unknown()),
+});
+export type V2VDatagram = z.infer<typeof v2vDatagramSchema>;
+
+/** Wall-clock epoch time in nanoseconds with microsecond resolution (Date.now() has only ms). */
+export function epochNs(): bigint {
+  return BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e3)) * 1000n;
+}
+
+export function encodeDatagram(d: V2VDatagram): Buffer {
+  return Buffer.from(JSON.stringify(d), 'utf8');
+}
+
+/** Returns undefined for anything that is not a well-formed datagram (stray traffic is ignored). */
+export function decodeDatagram(buf: Buffer): V2VDatagram | undefined {
+  try {
+    const parsed = v2vDatagramSchema.safeParse(JSON.parse(buf.toString('utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
