@@ -1,0 +1,120 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createDockerPort } from '../../../src/docker/dockerode-port.js';
+import type { DockerPort } from '../../../src/docker/docker-port.js';
+import { createJournaledDocker, dockerUndoers, JOURNAL_KIND } from '../../../src/docker/journaled.js';
+import { runLabels } from '../../../src/docker/labels.js';
+import { Journal } from '../../../src/journal/journal.js';
+import { FakeDockerode } from './fake-dockerode.js';
+
+const RUN = 'run-42';
+
+function setup() {
+  const fake = new FakeDockerode();
+  fake.images.set('img', { Id: 'sha256:img', RepoTags: ['img'], Config: { Labels: {} } });
+  const port = createDockerPort(fake);
+  const journal = Journal.open(join(mkdtempSync(join(tmpdir(), 'cavsim-journal-')), 'journal.jsonl'));
+  return { fake, port, journal, docker: createJournaledDocker(port, journal, RUN) };
+}
+
+/** What an orchestrator does for one run: control network, simulator, two vehicles, all started. */
+async function bringUp(docker: ReturnType<typeof createJournaledDocker>, port: DockerPort) {
+  await docker.createNetwork({ name: `cavsim-${RUN}-ctl`, labels: runLabels(RUN), subnet: '10.77.0.0/24' });
+  for (const [name, role, vehicle] of [
+    ['sim', 'simulator', undefined],
+    ['car1', 'vehicle', 'car1'],
+    ['car2', 'vehicle', 'car2'],
+  ] as const) {
+    const containerName = `cavsim-${RUN}-${name}`;
+    await docker.createContainer({
+      name: containerName,
+      image: 'img',
+      labels: runLabels(RUN, role, vehicle),
+      network: { name: `cavsim-${RUN}-ctl` },
+    });
+    await port.startContainer(containerName);
+  }
+}
+
+describe('journaled Docker resources', () => {
+  it('records each resource before asking the engine for it', async () => {
+    const { fake, journal, docker } = setup();
+    fake.failOnCall(1);
+    await expect(docker.createNetwork({ name: 'cavsim-run-42-ctl', labels: runLabels(RUN) })).rejects.toThrow();
+    expect(journal.outstanding()).toMatchObject([
+      { kind: JOURNAL_KIND.network, id: 'cavsim-run-42-ctl', undo: { name: 'cavsim-run-42-ctl', runId: RUN } },
+    ]);
+    expect(fake.networks.size).toBe(0);
+  });
+
+  it('tears a full bring-up down to an empty engine', async () => {
+    const { fake, port, journal, docker } = setup();
+    await bringUp(docker, port);
+    expect(fake.containers.size).toBe(3);
+    const report = await journal.teardown(dockerUndoers(port));
+    expect(report.failed).toEqual([]);
+    expect(report.undone.map((e) => e.kind)).toEqual([...Array(3).fill(JOURNAL_KIND.container), JOURNAL_KIND.network]);
+    expect(fake.containers.size).toBe(0);
+    expect(fake.networks.size).toBe(0);
+  });
+
+  it('leaves the engine empty whichever engine call fails during bring-up', async () => {
+    const { fake: probe, port: probePort, docker: probeDocker } = setup();
+    await bringUp(probeDocker, probePort);
+    const totalCalls = probe.calls.length;
+
+    for (let n = 1; n <= totalCalls; n++) {
+      const { fake, port, journal, docker } = setup();
+      fake.failOnCall(n);
+      await expect(bringUp(docker, port)).rejects.toThrow(/injected failure/);
+      const report = await journal.teardown(dockerUndoers(port));
+      expect(report.failed, `failure at call ${n}`).toEqual([]);
+      expect(fake.containers.size, `containers left after failure at call ${n}`).toBe(0);
+      expect(fake.networks.size, `networks left after failure at call ${n}`).toBe(0);
+      expect(journal.outstanding()).toEqual([]);
+    }
+  });
+
+  it('is idempotent: replaying undoers for resources already gone succeeds', async () => {
+    const { fake, port, journal, docker } = setup();
+    await bringUp(docker, port);
+    const entries = journal.outstanding();
+    await journal.teardown(dockerUndoers(port));
+    const undoers = dockerUndoers(port);
+    for (const entry of entries) await undoers[entry.kind](entry);
+    expect(fake.containers.size + fake.networks.size).toBe(0);
+  });
+
+  it('keeps going when one undo fails and reports it', async () => {
+    const { fake, port, journal, docker } = setup();
+    await bringUp(docker, port);
+    fake.failOnCall(1); // the first inspect of the newest container
+    const report = await journal.teardown(dockerUndoers(port));
+    // The network still has car2 attached, so removing it fails too; a second teardown finishes the job.
+    expect(report.failed.map((f) => f.entry.id)).toEqual([`cavsim-${RUN}-car2`, `cavsim-${RUN}-ctl`]);
+    expect(report.failed[1].error).toMatch(/active endpoints/);
+    expect(report.undone.map((e) => e.id)).toEqual([`cavsim-${RUN}-car1`, `cavsim-${RUN}-sim`]);
+    const second = await journal.teardown(dockerUndoers(port));
+    expect(second.failed).toEqual([]);
+    expect(fake.containers.size + fake.networks.size).toBe(0);
+  });
+
+  it('refuses to remove a same-named resource that belongs to another run', async () => {
+    const { fake, port, journal, docker } = setup();
+    await docker.createContainer({ name: 'cavsim-run-42-sim', image: 'img', labels: runLabels(RUN, 'simulator') });
+    await port.removeContainer('cavsim-run-42-sim', { force: true });
+    await port.createContainer({ name: 'cavsim-run-42-sim', image: 'img', labels: runLabels('someone-else', 'simulator') });
+    const report = await journal.teardown(dockerUndoers(port));
+    expect(report.failed[0].error).toMatch(/not removing container cavsim-run-42-sim: it is labelled cavsim.run="someone-else"/);
+    expect(fake.containers.size).toBe(1);
+  });
+
+  it('rejects a spec without the run label before touching journal or engine', async () => {
+    const { fake, journal, docker } = setup();
+    await expect(docker.createContainer({ name: 'x', image: 'img', labels: {} })).rejects.toThrow(/label cavsim.run must be "run-42"/);
+    expect(journal.outstanding()).toEqual([]);
+    expect(fake.calls).toEqual([]);
+  });
+});
