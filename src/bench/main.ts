@@ -13,7 +13,10 @@ export interface BenchRow {
 
 export type BenchSuite = { name: string; needsRoot?: boolean; run: () => Promise<BenchRow[]> };
 
-const suites: Array<() => Promise<BenchSuite>> = [];
+const suites: Array<() => Promise<BenchSuite>> = [
+  () => import('./sim-bench.js').then((m) => m.suite),
+  () => import('./lidar-bench.js').then((m) => m.suite),
+];
 
 async function main() {
   const only = process.argv[2];

@@ -25,30 +25,39 @@ export interface GoalPoint {
 export function chooseGoalPoint(pose: { x: number; y: number; yaw: number }, opts: PurePursuitOptions): GoalPoint | undefined {
   const c = Math.cos(pose.yaw);
   const s = Math.sin(pose.yaw);
-  const inner = opts.lookahead - opts.lookaheadTolerance;
+  const inner = Math.max(0, opts.lookahead - opts.lookaheadTolerance);
   const outer = opts.lookahead + opts.lookaheadTolerance;
-  let ringBest: GoalPoint | undefined;
-  let ringBestD = Infinity;
-  let fallback: GoalPoint | undefined;
-  let fallbackGap = Infinity;
-  for (let i = 0; i < opts.waypoints.length; i++) {
-    const dx = opts.waypoints[i].x - pose.x;
-    const dy = opts.waypoints[i].y - pose.y;
-    const localX = c * dx + s * dy;
-    if (localX <= 0) continue;
-    const localY = -s * dx + c * dy;
-    const d = Math.hypot(localX, localY);
-    if (d >= inner && d <= outer) {
-      if (d < ringBestD) {
-        ringBestD = d;
-        ringBest = { index: i, localX, localY };
+  const inner2 = inner * inner;
+  const outer2 = outer * outer;
+  const points = opts.waypoints;
+  let best = -1;
+  let bestD2 = Infinity;
+  // Squared distances first: most waypoints are rejected without a square root or a rotation.
+  for (let i = 0; i < points.length; i++) {
+    const dx = points[i].x - pose.x;
+    const dy = points[i].y - pose.y;
+    const d2 = dx * dx + dy * dy;
+    if (d2 < inner2 || d2 > outer2 || d2 >= bestD2 || c * dx + s * dy <= 0) continue;
+    best = i;
+    bestD2 = d2;
+  }
+  if (best < 0) {
+    let gap = Infinity;
+    for (let i = 0; i < points.length; i++) {
+      const dx = points[i].x - pose.x;
+      const dy = points[i].y - pose.y;
+      if (c * dx + s * dy <= 0) continue;
+      const g = Math.abs(Math.sqrt(dx * dx + dy * dy) - opts.lookahead);
+      if (g < gap) {
+        gap = g;
+        best = i;
       }
-    } else if (Math.abs(d - opts.lookahead) < fallbackGap) {
-      fallbackGap = Math.abs(d - opts.lookahead);
-      fallback = { index: i, localX, localY };
     }
   }
-  return ringBest ?? fallback;
+  if (best < 0) return undefined;
+  const dx = points[best].x - pose.x;
+  const dy = points[best].y - pose.y;
+  return { index: best, localX: c * dx + s * dy, localY: -s * dx + c * dy };
 }
 
 /** Follow-the-arc: curvature 2y / L^2 of the arc through the car and the goal point (Eq. 3.6). */

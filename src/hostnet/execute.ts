@@ -34,6 +34,8 @@ export async function executeOperation(raw: unknown, runner: CommandRunner): Pro
       const r = await runner.run(['iptables', '-w', '-t', 'filter', '-S', op.chain], { allowFailure: true });
       return { ok: true, exists: r.exitCode === 0 };
     }
+    case 'netns-info':
+      return { ok: true, exists: existsSync(`/run/netns/${op.name}`) };
     case 'create-netns':
       await runner.run(['ip', 'netns', 'add', op.name]);
       return { ok: true };

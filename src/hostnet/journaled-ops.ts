@@ -29,6 +29,9 @@ export class JournaledHostNet {
   }
 
   async createNetns(name: string): Promise<void> {
+    if ((await this.ops.run({ op: 'netns-info', name })).exists) {
+      throw new EnvironmentError(`network namespace "${name}" already exists; cavsim will not touch it`, 'remove it yourself or choose another run id');
+    }
     this.journal.record(HOSTNET_KINDS.netns, name, { name });
     await this.ops.run({ op: 'create-netns', name });
   }

@@ -32,6 +32,7 @@ export type IptablesRule = z.infer<typeof iptablesRuleSchema>;
 export const hostNetOperationSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('link-info'), name: ifname, netns: netnsTargetSchema.optional() }).strict(),
   z.object({ op: z.literal('chain-exists'), chain: z.enum(['DOCKER-USER']) }).strict(),
+  z.object({ op: z.literal('netns-info'), name: netnsName }).strict(),
   z.object({ op: z.literal('create-netns'), name: netnsName }).strict(),
   z.object({ op: z.literal('delete-netns'), name: netnsName }).strict(),
   z.object({ op: z.literal('create-bridge'), name: ifname, alias }).strict(),

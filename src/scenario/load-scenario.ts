@@ -23,8 +23,8 @@ export interface ScenarioProblem {
 export const formatPath = (path: readonly PathSegment[]) =>
   path.reduce<string>((acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), '');
 
-export const formatProblem = (p: ScenarioProblem) =>
-  `${formatPath(p.path) || '(top level)'}${p.line ? ` (line ${p.line})` : ''}: ${p.message}`;
+export const formatProblem = (p: ScenarioProblem & { fromSet?: boolean }) =>
+  `${formatPath(p.path) || '(top level)'}${p.fromSet ? ' (from --set)' : p.line ? ` (line ${p.line})` : ''}: ${p.message}`;
 
 /**
  * Reads, validates and resolves a scenario in three steps (shape, normalisation, cross-field rules).
@@ -45,12 +45,13 @@ export async function loadScenario(file: string, options: LoadScenarioOptions = 
   if (overrideErrors.length) throw fail(overrideErrors);
 
   const parsed = scenarioSchema.safeParse(source.toJS());
-  if (!parsed.success) throw fail(parsed.error.issues.map((i) => formatProblem(toProblem(i, source))));
+  const located = (p: ScenarioProblem) => formatProblem({ ...p, line: p.line ?? source.lineOf(p.path), fromSet: source.isOverridden(p.path) });
+  if (!parsed.success) throw fail(parsed.error.issues.map((i) => located(toProblem(i, source))));
 
   const normalised = await normaliseScenario(parsed.data as ScenarioParsed, absolute);
   const problems = [...normalised.problems];
   if (normalised.scenario) problems.push(...(await crossCheckScenario(normalised.scenario)));
-  if (problems.length) throw fail(problems.map((p) => formatProblem({ ...p, line: p.line ?? source.lineOf(p.path) })));
+  if (problems.length) throw fail(problems.map(located));
   return normalised.scenario!;
 }
 

@@ -20,7 +20,9 @@ function parseWithUnits(input: unknown, units: Record<string, number>, what: str
   if (factor === undefined) {
     return { ok: false, message: `unknown unit "${match[2]}" in "${text}"; use one of ${Object.keys(units).join(', ')} (e.g. "${example}")` };
   }
-  return { ok: true, value: Number(match[1]) * factor };
+  // Dividing by the whole number of sub-units per unit keeps 700ms exactly 0.7 s.
+  const value = factor < 1 ? Number(match[1]) / Math.round(1 / factor) : Number(match[1]) * factor;
+  return { ok: true, value };
 }
 
 /** Seconds. */

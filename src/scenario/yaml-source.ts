@@ -4,6 +4,8 @@ export type PathSegment = string | number;
 
 /** A scenario's YAML text kept with its positions, so every problem can name its line. */
 export class YamlSource {
+  private readonly overridden: string[] = [];
+
   private constructor(
     readonly file: string,
     private readonly doc: Document,
@@ -12,7 +14,7 @@ export class YamlSource {
 
   static parse(file: string, text: string): { source?: YamlSource; errors: string[] } {
     const lines = new LineCounter();
-    const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+    const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
     const errors = doc.errors.map((e) => {
       const pos = e.linePos?.[0];
       return `${pos ? `line ${pos.line}` : 'YAML'}: ${e.message.split('\n')[0]}`;
@@ -24,8 +26,15 @@ export class YamlSource {
     return this.doc.toJS();
   }
 
+  /** True when `path` lies under a field set by `--set`: it has no line in the file. */
+  isOverridden(path: readonly PathSegment[]): boolean {
+    const text = path.join('.');
+    return this.overridden.some((o) => text === o || text.startsWith(o + '.'));
+  }
+
   /** Line of the node at `path`, or of its nearest existing ancestor. */
   lineOf(path: readonly PathSegment[], key?: string): number | undefined {
+    if (this.isOverridden(key === undefined ? path : [...path, key])) return undefined;
     for (let n = path.length; n >= 0; n--) {
       const parent = this.doc.getIn(path.slice(0, n), true);
       if (key !== undefined && n === path.length && isMap(parent)) {
@@ -56,6 +65,7 @@ export class YamlSource {
       return `--set ${rawPath}: the value is not valid YAML`;
     }
     this.doc.setIn(path, this.doc.createNode(value));
+    this.overridden.push(path.join('.'));
     return undefined;
   }
 

@@ -2,10 +2,13 @@
 /**
  * Stand-in vehicle for tests and benches, run inside a vehicle's network namespace:
  *   node probe-main.js --name a --bind 10.210.7.1 --peers b=10.210.7.2,c=10.210.7.3 \
- *     --count 20 --rate 5 --start-at-ms <epoch ms> --linger-ms 2000 --csv v2v-a.csv
+ *     --count 20 --rate 5 [--start-at-ms <epoch ms> | --start-from-stdin] --linger-ms 2000 --csv v2v-a.csv
  * Sends `count` messages at `rate` per second to every peer, logs every arrival to the CSV and
- * prints one JSON line of sent (id, to) pairs on exit. Prints PROBE-READY once bound.
+ * prints one JSON line of sent (id, to) pairs on exit. Prints PROBE-READY once bound; with
+ * --start-from-stdin it then reads the start time (epoch ms) as one line from stdin, so several
+ * probes in different namespaces can start together.
  */
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { ReceiptCsv, toReceipt } from './receipt-log.js';
 import { V2VEndpoint } from './transport.js';
@@ -18,6 +21,7 @@ const { values } = parseArgs({
     count: { type: 'string', default: '0' },
     rate: { type: 'string', default: '1' },
     'start-at-ms': { type: 'string' },
+    'start-from-stdin': { type: 'boolean', default: false },
     'linger-ms': { type: 'string', default: '1000' },
     csv: { type: 'string' },
     'size-bytes': { type: 'string', default: '0' },
@@ -43,7 +47,11 @@ async function main() {
     onArrival: (a) => csv.append(toReceipt(a.datagram, BigInt(a.datagram.sentAtNs), a.receivedNs, a.size)),
   });
   console.log('PROBE-READY');
-  const startAt = values['start-at-ms'] ? Number(values['start-at-ms']) : Date.now();
+  const startAt = values['start-from-stdin']
+    ? Number(await firstStdinLine())
+    : values['start-at-ms']
+      ? Number(values['start-at-ms'])
+      : Date.now();
   await sleep(Math.max(0, startAt - Date.now()));
   const sent: Array<{ id: string; to: string }> = [];
   const padding = 'x'.repeat(Number(values['size-bytes']));
@@ -59,6 +67,11 @@ async function main() {
   await endpoint.close();
   csv.close();
   console.log(JSON.stringify({ sent }));
+}
+
+async function firstStdinLine(): Promise<string> {
+  for await (const line of createInterface({ input: process.stdin })) return line;
+  throw new Error('stdin closed before a start time arrived');
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));

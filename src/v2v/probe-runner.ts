@@ -1,0 +1,59 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { ExpectedDelivery } from './latency-stats.js';
+import { V2V_CSV_COLUMNS, type V2VReceipt } from './receipt-log.js';
+
+export interface ProbeSpec {
+  netns: string;
+  name: string;
+  bind: string;
+  peers: Array<{ name: string; address: string }>;
+  count: number;
+  rate: number;
+  csv: string;
+  startOffsetMs?: number;
+  lingerMs?: number;
+}
+
+/**
+ * Runs one probe per spec inside its namespace; all start sending at the same wall-clock instant
+ * (plus each spec's offset) once every probe has bound its socket.
+ */
+export async function runProbes(probeJs: string, specs: ProbeSpec[]): Promise<{ received: V2VReceipt[]; expected: ExpectedDelivery[] }> {
+  const readies: Promise<void>[] = [];
+  const finishes: Promise<ExpectedDelivery[]>[] = [];
+  const children = specs.map((s) => {
+    const child = spawn('ip', ['netns', 'exec', s.netns, process.execPath, probeJs,
+      '--name', s.name, '--bind', s.bind, '--peers', s.peers.map((p) => `${p.name}=${p.address}`).join(','),
+      '--count', String(s.count), '--rate', String(s.rate), '--csv', s.csv,
+      '--linger-ms', String(s.lingerMs ?? 1500), '--start-from-stdin'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const lines = createInterface({ input: child.stdout });
+    let sentLine = '';
+    readies.push(new Promise((resolve) => lines.on('line', (l) => (l === 'PROBE-READY' ? resolve() : (sentLine = l)))));
+    finishes.push(
+      new Promise((resolve, reject) =>
+        child.once('exit', (code) =>
+          code === 0 ? resolve((JSON.parse(sentLine) as { sent: ExpectedDelivery[] }).sent) : reject(new Error(`probe ${s.name} exited ${code}: ${stderr}`)),
+        ),
+      ),
+    );
+    return child;
+  });
+  await Promise.all(readies);
+  const startAt = Date.now() + 300;
+  specs.forEach((s, i) => children[i].stdin.end(`${startAt + (s.startOffsetMs ?? 0)}\n`));
+  const expected = (await Promise.all(finishes)).flat();
+  return { received: specs.flatMap((s) => readReceipts(s.csv)), expected };
+}
+
+export function readReceipts(path: string): V2VReceipt[] {
+  const [header, ...rows] = readFileSync(path, 'utf8').trim().split('\n');
+  if (header !== V2V_CSV_COLUMNS.join(',')) throw new Error(`unexpected header in ${path}: ${header}`);
+  return rows.map((row) => {
+    const f = row.split(',');
+    return { id: f[0], from: f[1], to: f[2], type: f[3], sent_s: +f[4], received_s: +f[5], latency_ms: +f[6], size_bytes: +f[7] };
+  });
+}
