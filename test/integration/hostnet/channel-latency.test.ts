@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCommandRunner } from '../../../src/exec/command-runner.js';
+import { createDirectOps } from '../../../src/hostnet/ops.js';
+import { startTestbed } from '../../../src/hostnet/testbed.js';
+import { Journal } from '../../../src/journal/journal.js';
+import { summariseLatency } from '../../../src/v2v/latency-stats.js';
+import { runProbes } from '../../../src/v2v/probe-runner.js';
+import { buildEntryPoints } from './support/build.js';
+import { missingPrerequisite, mustRun } from './support/require-root.js';
+
+const missing = missingPrerequisite();
+
+describe.skipIf(missing !== undefined && !mustRun())('UDP between two stand-in vehicles crosses ns-3', () => {
+  let probeJs = '';
+  let dir = '';
+  beforeAll(() => {
+    if (missing) throw new Error(missing);
+    probeJs = buildEntryPoints().probe;
+    dir = mkdtempSync(join(tmpdir(), 'cavsim-latency-'));
+  });
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  // One frame on the bus at a time: CSMA holds the channel for the whole delay after each frame,
+  // so the two vehicles take turns, each frame well clear of the previous one.
+  it.each([
+    { delayMs: 10, count: 10, periodMs: 200 },
+    { delayMs: 100, count: 6, periodMs: 600 },
+    { delayMs: 300, count: 4, periodMs: 1600 },
+  ])('one-way latency is within 1.5 ms of a $delayMs ms channel delay', async ({ delayMs, count, periodMs }) => {
+    const runId = `it-latency-${delayMs}-${process.pid}`;
+    const runDir = join(dir, runId);
+    const runner = createCommandRunner();
+    const ops = createDirectOps(runner);
+    const journal = Journal.open(join(runDir, 'journal.jsonl'));
+    const bed = await startTestbed({ runId, vehicleCount: 2, delay: `${delayMs}ms`, runDir, journal, ops, runner });
+    try {
+      const [a, b] = bed.plan.vehicles;
+      const rate = 1000 / periodMs;
+      const { received, expected } = await runProbes(probeJs, [
+        { netns: bed.standIns.vehicles[0].netns.name, name: a.name, bind: a.ip, peers: [{ name: b.name, address: b.ip }], count, rate, csv: join(runDir, 'a.csv'), lingerMs: delayMs * 3 + 500 },
+        { netns: bed.standIns.vehicles[1].netns.name, name: b.name, bind: b.ip, peers: [{ name: a.name, address: a.ip }], count, rate, csv: join(runDir, 'b.csv'), startOffsetMs: periodMs / 2, lingerMs: delayMs * 3 + 500 },
+      ]);
+      const stats = summariseLatency(received, expected);
+      console.log(`delay ${delayMs} ms:`, JSON.stringify(stats), 'lag samples', bed.channel?.lagSamplesMs().slice(-3));
+      expect(stats.lost).toBe(0);
+      expect(stats.count).toBe(2 * count);
+      expect(Math.min(...received.map((r) => r.latency_ms))).toBeGreaterThanOrEqual(delayMs);
+      expect(stats.p50_ms - delayMs).toBeLessThanOrEqual(1.5);
+    } finally {
+      await bed.channel?.stop();
+      const report = await bed.teardown();
+      expect(report.failed).toEqual([]);
+      expect(journal.outstanding()).toEqual([]);
+    }
+  });
+});

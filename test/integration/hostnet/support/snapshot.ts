@@ -1,0 +1,28 @@
+import { execFileSync } from 'node:child_process';
+
+/** Host state that teardown must restore exactly: links, namespaces, filter rules, our processes. */
+export interface HostSnapshot {
+  links: string;
+  netns: string;
+  iptables: string;
+  processes: string;
+}
+
+const run = (file: string, args: string[]) => execFileSync(file, args, { encoding: 'utf8' });
+
+export function snapshotHost(processMarkers: string[]): HostSnapshot {
+  return {
+    // bridge timers tick on their own; everything else in `ip -d link` is static
+    links: run('ip', ['-d', 'link']).replace(/\b(\w+_timer)\s+[\d.]+/g, '$1 *'),
+    netns: run('ip', ['netns', 'list']),
+    iptables: run('iptables-save', [])
+      .split('\n')
+      .filter((l) => !l.startsWith('#'))
+      .map((l) => l.replace(/\[\d+:\d+\]/g, '[*]'))
+      .join('\n'),
+    processes: run('ps', ['-eo', 'pid,args'])
+      .split('\n')
+      .filter((l) => processMarkers.some((m) => l.includes(m)) && !l.includes('ps -eo'))
+      .join('\n'),
+  };
+}
