@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuildContextSource } from '../../../src/docker/build-context.js';
-import { connectDocker } from '../../../src/docker/dockerode-port.js';
 import { DEFAULT_BASE_IMAGE, ensureImages, type ImageEvent } from '../../../src/docker/images.js';
 import { createJournaledDocker, dockerUndoers } from '../../../src/docker/journaled.js';
 import { LABEL, runLabels } from '../../../src/docker/labels.js';
@@ -15,20 +14,13 @@ import { findLeftoversByLabel } from '../../../src/docker/leftovers.js';
 import { parseResources } from '../../../src/docker/resources.js';
 import { createCommandRunner } from '../../../src/exec/command-runner.js';
 import { Journal } from '../../../src/journal/journal.js';
+import { probeEngine } from './engine-gate.js';
 
 const REPO = resolve(import.meta.dirname, '../../..');
-const IN_CI = process.env.CI === 'true';
 const RUN_ID = `itest-docker-${process.pid}`;
 const IMAGES = { simulator: `cavsim/itest-simulator:${process.pid}`, vehicle: `cavsim/itest-vehicle:${process.pid}` };
 
-const docker = connectDocker();
-const engineProblem = await docker.ping().then(
-  () => undefined,
-  (err: Error) => err.message,
-);
-if (engineProblem && !IN_CI) {
-  console.warn(`[docker integration] SKIPPED: ${engineProblem}. Start it with \`sudo scripts/setup-docker.sh\`.`);
-}
+const { docker, skip, requireEngine } = await probeEngine('docker-engine.test.ts');
 
 /** A two-file context whose Dockerfiles sit where ensureImages expects them. */
 function tinyContext(): BuildContextSource {
@@ -47,14 +39,12 @@ function tinyContext(): BuildContextSource {
   };
 }
 
-describe.skipIf(engineProblem !== undefined && !IN_CI)('Docker engine (real)', () => {
+describe.skipIf(skip)('Docker engine (real)', () => {
   const journal = Journal.open(join(mkdtempSync(join(tmpdir(), 'cavsim-itest-run-')), 'journal.jsonl'));
   const runDir = mkdtempSync(join(tmpdir(), `cavsim-${RUN_ID}-`));
 
   beforeAll(async () => {
-    if (engineProblem) {
-      throw new Error(`Docker engine not reachable under CI=true: ${engineProblem}. CI must run scripts/setup-docker.sh first.`);
-    }
+    requireEngine();
     if (!(await docker.inspectImage(DEFAULT_BASE_IMAGE))) {
       const started = Date.now();
       await createCommandRunner().run([join(REPO, 'scripts/build-base-image.sh')]);
