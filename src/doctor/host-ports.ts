@@ -1,0 +1,32 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DockerPort } from '../docker/docker-port.js';
+import type { CommandRunner } from '../exec/command-runner.js';
+import { Journal } from '../journal/journal.js';
+import type { DoctorPorts, LeftoverRun } from './types.js';
+
+/** The real host behind the doctor's checks. `runsDir` holds one directory per run. */
+export function createHostDoctorPorts(deps: { docker: DockerPort; commands: CommandRunner; runsDir: string }): DoctorPorts {
+  return {
+    docker: deps.docker,
+    commands: deps.commands,
+    fileExists: (path) => stat(path).then(() => true, () => false),
+    readFile: (path) => readFile(path),
+    uid: process.getuid?.() ?? -1,
+    leftoverRuns: async () => findLeftoverRuns(deps.runsDir),
+  };
+}
+
+/** Runs under `runsDir` whose journal.jsonl still has entries that were never undone. */
+export function findLeftoverRuns(runsDir: string): LeftoverRun[] {
+  if (!existsSync(runsDir)) return [];
+  return readdirSync(runsDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(runsDir, entry.name, 'journal.jsonl')))
+    .map((entry) => {
+      const journalPath = join(runsDir, entry.name, 'journal.jsonl');
+      return { runId: entry.name, journalPath, outstanding: Journal.open(journalPath).outstanding().length };
+    })
+    .filter((run) => run.outstanding > 0)
+    .sort((a, b) => a.runId.localeCompare(b.runId));
+}
