@@ -58,8 +58,11 @@ async function main() {
   for (let seq = 0; seq < count; seq++) {
     for (const { peer, address } of peers) {
       const id = `${name}-${seq}`;
-      await endpoint.send({ id, to: peer, address, type: 'probe', body: padding ? { seq, padding } : { seq } });
+      // A refused send (e.g. EPERM from an anti-cheat rule) is a lost message, not a crash.
       sent.push({ id, to: peer });
+      await endpoint.send({ id, to: peer, address, type: 'probe', body: padding ? { seq, padding } : { seq } }).catch((err: Error) => {
+        console.error(`send ${id} to ${peer} failed: ${err.message}`);
+      });
     }
     await sleep(startAt + (seq + 1) * intervalMs - Date.now());
   }

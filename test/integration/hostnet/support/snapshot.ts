@@ -20,9 +20,11 @@ export function snapshotHost(processMarkers: string[]): HostSnapshot {
       .filter((l) => !l.startsWith('#'))
       .map((l) => l.replace(/\[\d+:\d+\]/g, '[*]'))
       .join('\n'),
-    processes: run('ps', ['-eo', 'pid,args'])
+    // A killed orphan stays a zombie until init gets round to reaping it: dead, so not a leftover.
+    processes: run('ps', ['-eo', 'pid,stat,args'])
       .split('\n')
       .filter((l) => processMarkers.some((m) => l.includes(m)) && !l.includes('ps -eo'))
+      .filter((l) => !/^\s*\d+\s+Z/.test(l))
       .join('\n'),
   };
 }
