@@ -3,7 +3,7 @@
  * (needs root, a running dockerd and the base image from scripts/build-base-image.sh), and checks
  * the code and its production dependencies load on the image's Node 18.
  */
-import { cpSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +48,7 @@ describe.skipIf(skip)('cavsim images (real build)', () => {
   afterAll(async () => {
     await journal.teardown(dockerUndoers(docker));
     await createCommandRunner().run(['docker', 'image', 'rm', '--force', IMAGES.simulator, IMAGES.vehicle], { allowFailure: true });
+    if (repo) rmSync(repo, { recursive: true, force: true });
   });
 
   it('builds both images from the repository and runs the code on Node 18', async () => {

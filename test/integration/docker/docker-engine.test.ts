@@ -2,7 +2,7 @@
  * Against the real Docker engine (needs root and a running dockerd: `sudo scripts/setup-docker.sh`).
  * Outside CI an unreachable engine skips this file with a message; under CI=true it fails.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +34,7 @@ function tinyContext(): BuildContextSource {
         writeFileSync(join(dir, file), dockerfile);
       }
       writeFileSync(join(dir, 'hello.txt'), 'hello from the build context\n');
-      return { dir, include: ['containers', 'hello.txt'], dockerfiles, dispose: async () => {} };
+      return { dir, include: ['containers', 'hello.txt'], dockerfiles, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
     },
   };
 }
@@ -55,6 +55,7 @@ describe.skipIf(skip)('Docker engine (real)', () => {
   afterAll(async () => {
     await journal.teardown(dockerUndoers(docker));
     await createCommandRunner().run(['docker', 'image', 'rm', '--force', IMAGES.simulator, IMAGES.vehicle], { allowFailure: true });
+    rmSync(runDir, { recursive: true, force: true });
   });
 
   it('builds images FROM the local base, and skips the build when nothing changed', async () => {
