@@ -2,14 +2,21 @@ import type { ResolvedVehicle } from '../scenario/resolved.js';
 import type { VehicleApp } from './vehicle-context.js';
 import { createPurePursuit } from './pure-pursuit.js';
 import { createOpenLoop } from './open-loop.js';
+import { createGapFollow } from './gap-follow.js';
+import { createWallFollow } from './wall-follow.js';
+import { createRrt } from './rrt.js';
 import { createBrakeReceiver, createTtcBrakeSender } from './emergency-brake.js';
 
 /** The controller first, then the V2V apps in scenario order; the same list runs in every runtime. */
 export function createVehicleApps(v: ResolvedVehicle): VehicleApp[] {
   const apps: VehicleApp[] = [];
   const c = v.controller;
-  if (c.type === 'pure-pursuit') apps.push(createPurePursuit({ ...c, maxSteer: v.params.s_max }));
+  const maxSteer = v.params.s_max;
+  if (c.type === 'pure-pursuit') apps.push(createPurePursuit({ ...c, maxSteer }));
   else if (c.type === 'open-loop') apps.push(createOpenLoop(c.schedule));
+  else if (c.type === 'gap-follow') apps.push(createGapFollow({ ...c, maxSteer }));
+  else if (c.type === 'wall-follow') apps.push(createWallFollow({ ...c, maxSteer }));
+  else if (c.type === 'rrt') apps.push(createRrt({ ...c, maxSteer }));
   for (const app of v.apps) {
     if (app.type === 'ttc-brake-sender') apps.push(createTtcBrakeSender(app));
     else if (app.type === 'brake-receiver') apps.push(createBrakeReceiver());

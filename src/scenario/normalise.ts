@@ -5,7 +5,9 @@ import { F1TENTH_DEFAULT_PARAMS } from '../physics/defaults.js';
 import { parseNumericCsv, type CommandStep, type Waypoint } from '../control/waypoints.js';
 import { validateMapFile } from '../map/load-map.js';
 import type { ScenarioParsed, ControllerParsed } from './schema.js';
-import type { ResolvedController, ResolvedScenario } from './resolved.js';
+import { SCAN_CONTROLLERS, type ResolvedController, type ResolvedLidar, type ResolvedScenario } from './resolved.js';
+import { deriveSeed } from '../util/random.js';
+import { lidarSchema, type LidarParsed } from './schema.js';
 import type { ScenarioProblem } from './load-scenario.js';
 
 /**
@@ -33,7 +35,8 @@ export async function normaliseScenario(
 
   const vehicles = [];
   for (const [index, v] of parsed.vehicles.entries()) {
-    const controller = await resolveController(v.controller, base, ['vehicles', index, 'controller'], problems);
+    const controller = await resolveController(v.controller, base, ['vehicles', index, 'controller'], problems, deriveSeed(parsed.seed, `rrt-${v.name}`));
+    const lidar = resolveLidar(v.lidar, controller.type, deriveSeed(parsed.seed, `lidar-${v.name}`), ['vehicles', index, 'lidar'], problems);
     vehicles.push({
       name: v.name,
       index,
@@ -46,6 +49,7 @@ export async function normaliseScenario(
       image: v.image,
       command: v.command,
       resources: v.resources,
+      ...(lidar ? { lidar } : {}),
     });
   }
   const scenario: ResolvedScenario = {
@@ -68,7 +72,16 @@ async function resolveController(
   base: string,
   path: (string | number)[],
   problems: ScenarioProblem[],
+  rrtSeed: number,
 ): Promise<ResolvedController> {
+  if (c.type === 'rrt') {
+    const waypoints =
+      typeof c.waypoints === 'string'
+        ? await readCsv<Waypoint, 'x' | 'y' | 'speed'>(base, c.waypoints, ['x', 'y', 'speed'], [...path, 'waypoints'], problems)
+        : c.waypoints;
+    if (waypoints.length === 1) problems.push({ path: [...path, 'waypoints'], message: 'rrt needs at least two waypoints' });
+    return { ...c, waypoints, seed: rrtSeed };
+  }
   if (c.type === 'pure-pursuit') {
     const waypoints =
       typeof c.waypoints === 'string'
@@ -91,6 +104,25 @@ async function resolveController(
     return { type: 'open-loop', schedule };
   }
   return c;
+}
+
+/** A lidar block as given (enabled by default), or the default lidar when the controller steers by the scan. */
+function resolveLidar(
+  given: LidarParsed | undefined,
+  controller: ResolvedController['type'],
+  seed: number,
+  path: (string | number)[],
+  problems: ScenarioProblem[],
+): ResolvedLidar | undefined {
+  const needsScan = SCAN_CONTROLLERS.has(controller);
+  const block = given ?? (needsScan ? lidarSchema.parse({}) : undefined);
+  if (!block) return undefined;
+  if (!block.enabled) {
+    if (needsScan) problems.push({ path: [...path, 'enabled'], message: `the ${controller} controller steers by the lidar scan; set enabled: true or remove the lidar block` });
+    return undefined;
+  }
+  const { enabled: _enabled, ...rest } = block;
+  return { ...rest, seed };
 }
 
 async function readCsv<T, K extends string>(

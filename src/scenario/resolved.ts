@@ -1,6 +1,9 @@
 import type { VehicleParams } from '../physics/types.js';
 import type { CommandStep, Waypoint } from '../control/waypoints.js';
 import type { AppParsed } from './schema.js';
+import type { GapFollowOptions } from '../control/gap-follow.js';
+import type { WallFollowOptions } from '../control/wall-follow.js';
+import type { RrtOptions } from '../control/rrt.js';
 
 /** A scenario after all three validation steps: SI units, defaults filled, files read. Serialisable. */
 export interface ResolvedScenario {
@@ -28,6 +31,17 @@ export interface ResolvedVehicle {
   image?: string;
   command?: string[];
   resources: { cpus?: number; memory?: number };
+  /** Present when the car has a lidar (given and enabled, or implied by a scan-driven controller). */
+  lidar?: ResolvedLidar;
+}
+
+export interface ResolvedLidar {
+  rate: number; // [Hz]
+  beams: number;
+  fov: number; // [rad]
+  rangeMax: number; // [m]
+  noiseStd: number; // [m]
+  seed: number; // noise seed, derived from the scenario seed and the car's name
 }
 
 export type ResolvedController =
@@ -41,4 +55,10 @@ export type ResolvedController =
       loop: boolean;
     }
   | { type: 'open-loop'; schedule: CommandStep[] }
-  | { type: 'idle' };
+  | { type: 'idle' }
+  | ({ type: 'gap-follow' } & Omit<GapFollowOptions, 'maxSteer'>)
+  | ({ type: 'wall-follow' } & Omit<WallFollowOptions, 'maxSteer'>)
+  | ({ type: 'rrt'; loop: boolean } & Omit<RrtOptions, 'maxSteer'>);
+
+/** Controllers that steer by the scan and so need a lidar. */
+export const SCAN_CONTROLLERS: ReadonlySet<ResolvedController['type']> = new Set(['gap-follow', 'wall-follow', 'rrt']);

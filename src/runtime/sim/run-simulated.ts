@@ -6,7 +6,8 @@ import { createVehicleApps } from '../../control/create-apps.js';
 import { deriveSeed } from '../../util/random.js';
 import type { OccupancyGrid } from '../../map/occupancy-grid.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
-import type { Odometry, V2VMessage } from '../../control/vehicle-context.js';
+import type { LaserScan, Odometry, V2VMessage } from '../../control/vehicle-context.js';
+import { createScanners } from './scanners.js';
 import type { RunEvents } from '../run-events.js';
 
 export interface SimulatedRunResult {
@@ -29,6 +30,8 @@ export function runSimulated(
   const bus = new SimulatedBus<V2VMessage>({ ...scenario.network, seed: deriveSeed(scenario.seed, 'v2v-bus') });
   const names = scenario.vehicles.map((v) => v.name);
   const cars = new Map(world.cars.map((c) => [c.spec.name, c]));
+  const scanners = createScanners(world, grid);
+  const latestScan = new Map<string, LaserScan>();
 
   const agents = world.cars.map((car) => {
     const observed = car.spec.observes.map((n) => cars.get(n)!);
@@ -36,7 +39,7 @@ export function runSimulated(
       now: () => world.time,
       own: () => world.odometry(car),
       others: () => new Map<string, Odometry>(observed.map((o) => [o.spec.name, world.odometry(o)])),
-      scan: () => undefined,
+      scan: () => latestScan.get(car.spec.name),
       publishDrive: (cmd) => {
         car.command = cmd;
       },
@@ -84,6 +87,9 @@ export function runSimulated(
       const msg = d.payload;
       recorder.recordReceived({ id: msg.id, from: msg.from, to: d.to, type: msg.type, sentAt: msg.sentAt, receivedAt: world.time, sizeBytes: Buffer.byteLength(JSON.stringify(msg)) });
       byName.get(d.to)?.receive(msg);
+    }
+    for (const sc of scanners) {
+      if (world.steps % sc.period === 0) latestScan.set(sc.name, sc.scan());
     }
     for (const a of agents) {
       if (!a.car.collided && world.steps % a.period === 0) a.agent.tick();
