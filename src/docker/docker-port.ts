@@ -25,6 +25,8 @@ export interface DockerPort {
   /** All containers (running or not) carrying the given labels. */
   listContainers(labels: LabelFilter): Promise<ContainerSummary[]>;
   exec(nameOrId: string, cmd: readonly string[], opts?: { env?: Record<string, string> }): Promise<ExecResult>;
+  /** A container's stdout and stderr so far (interleaved), or undefined when it does not exist. */
+  logs?(nameOrId: string): Promise<string | undefined>;
 }
 
 export type RemoveOutcome = 'removed' | 'absent';

@@ -35,6 +35,7 @@ export interface DockerodeLike {
       start(options: Json): Promise<NodeJS.ReadableStream>;
       inspect(): Promise<Json>;
     }>;
+    logs?(options: Json): Promise<Buffer | NodeJS.ReadableStream>;
   };
   listContainers(options: Json): Promise<Json[]>;
 }
@@ -151,7 +152,28 @@ export function createDockerPort(client: DockerodeLike): DockerPort {
         return { exitCode: await exitCodeOf(exec), stdout, stderr } satisfies ExecResult;
       });
     },
+
+    async logs(nameOrId) {
+      const container = client.getContainer(nameOrId);
+      if (!container.logs) return undefined;
+      const raw = await orUndefinedIfMissing(() => container.logs!({ stdout: true, stderr: true, follow: false }));
+      if (raw === undefined) return undefined;
+      // Without a TTY the engine multiplexes both streams with 8-byte frame headers.
+      const buf = Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw));
+      return demuxBuffer(buf);
+    },
   };
+}
+
+function demuxBuffer(buf: Buffer): string {
+  const parts: string[] = [];
+  let offset = 0;
+  while (offset + 8 <= buf.length && (buf[offset] === 1 || buf[offset] === 2) && buf.readUInt16BE(offset + 1) === 0) {
+    const size = buf.readUInt32BE(offset + 4);
+    parts.push(buf.subarray(offset + 8, offset + 8 + size).toString('utf8'));
+    offset += 8 + size;
+  }
+  return offset === 0 ? buf.toString('utf8') : parts.join('');
 }
 
 function networkOptions(spec: NetworkSpec): Json {

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# The README's test command: makes sure everything is installed and running, then runs every test
+# (unit, CLI, and integration against the real Docker engine, bridges, iptables and ns-3).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh --deps-only
+npx vitest run

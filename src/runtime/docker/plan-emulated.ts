@@ -1,0 +1,103 @@
+import { basename, join } from 'node:path';
+import { planHostNetwork, type HostNetPlan } from '../../hostnet/plan.js';
+import { runTag } from '../../hostnet/names.js';
+import { runLabels } from '../../docker/labels.js';
+import { CAVSIM_IMAGES } from '../../docker/images.js';
+import type { ContainerSpec, NetworkSpec } from '../../docker/docker-port.js';
+import type { ResolvedScenario } from '../../scenario/resolved.js';
+import { formatDataRate, formatDuration } from '../../scenario/units.js';
+
+/** Where the run folder appears inside every container. */
+export const CONTAINER_RUN_DIR = '/run/cavsim';
+export const CONTROL_PORT = 9090;
+export const V2V_PORT = 47000;
+
+/**
+ * Everything an emulated run will create, decided before anything exists: names, addresses,
+ * container specs, the host network plan and the ns-3 argv. Serialisable; `cavsim plan` prints it.
+ * Vehicle network namespaces are known only once containers run: the host plan carries pid 0
+ * placeholders that `withVehiclePids` fills in.
+ */
+export interface EmulatedRunPlan {
+  runId: string;
+  tag: string;
+  runDir: string;
+  network: NetworkSpec;
+  simulator: ContainerSpec & { ip: string; controlUrl: string };
+  vehicles: (ContainerSpec & { vehicle: string; ip: string; v2vIp: string })[];
+  hostNet: HostNetPlan;
+  channel: { script: string | 'builtin:csma-tap'; args: string[] };
+  mapDir: string;
+}
+
+export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDir: string): EmulatedRunPlan {
+  const tag = runTag(runId);
+  // Control subnet 10.211.X.0/24 beside the V2V subnet 10.210.X.0/24: both private to this run.
+  const third = parseInt(tag.slice(0, 2), 16);
+  const controlSubnet = `10.211.${third}.0/24`;
+  const controlIp = (host: number) => `10.211.${third}.${host}`;
+  const simulatorIp = controlIp(2);
+  const networkName = `cavsim-${tag}`;
+  const hostNet = planHostNetwork({
+    runId,
+    vehicles: scenario.vehicles.map((v) => ({ name: v.name, netns: { pid: 0 } })),
+    delay: formatDuration(scenario.network.delay).replace(/^0ms$/, '0s'),
+    dataRate: formatDataRate(scenario.network.dataRate),
+    control: { subnet: controlSubnet, simulatorIp },
+  });
+  const mapDir = join(runDir, 'map');
+  const binds = [{ hostPath: runDir, containerPath: CONTAINER_RUN_DIR }];
+  const commonEnv = { CAVSIM_RUN_DIR: CONTAINER_RUN_DIR };
+  const controlUrl = `ws://${simulatorIp}:${CONTROL_PORT}`;
+  const peers = Object.fromEntries(hostNet.vehicles.map((v) => [v.name, `${v.ip}:${V2V_PORT}`]));
+
+  return {
+    runId,
+    tag,
+    runDir,
+    mapDir,
+    network: { name: networkName, labels: runLabels(runId), subnet: controlSubnet, gateway: controlIp(1), internal: true },
+    simulator: {
+      name: `cavsim-${tag}-sim`,
+      image: CAVSIM_IMAGES.simulator,
+      labels: runLabels(runId, 'simulator'),
+      env: { ...commonEnv, CAVSIM_MAP: `${CONTAINER_RUN_DIR}/map/${basename(scenario.mapFile)}`, CAVSIM_BIND: `0.0.0.0:${CONTROL_PORT}` },
+      binds,
+      network: { name: networkName, ipv4Address: simulatorIp, aliases: ['sim'] },
+      init: true,
+      ip: simulatorIp,
+      controlUrl,
+    },
+    vehicles: scenario.vehicles.map((v, i) => ({
+      name: `cavsim-${tag}-${v.name}`,
+      vehicle: v.name,
+      image: v.image ?? CAVSIM_IMAGES.vehicle,
+      ...(v.command ? { cmd: v.command } : {}),
+      labels: runLabels(runId, 'vehicle', v.name),
+      env: {
+        ...commonEnv,
+        CAVSIM_VEHICLE: v.name,
+        CAVSIM_SIM_URL: controlUrl,
+        CAVSIM_V2V_PEERS: JSON.stringify(Object.fromEntries(Object.entries(peers).filter(([n]) => n !== v.name))),
+        CAVSIM_V2V_BIND: `0.0.0.0:${V2V_PORT}`,
+      },
+      binds,
+      network: { name: networkName, ipv4Address: controlIp(10 + i) },
+      // eth1 and the anti-cheat rules are set from the host; the vehicle needs no extra privilege.
+      resources: {
+        ...(v.resources.cpus ? { nanoCpus: Math.round(v.resources.cpus * 1e9) } : {}),
+        ...(v.resources.memory ? { memoryBytes: v.resources.memory } : {}),
+      },
+      init: true,
+      ip: controlIp(10 + i),
+      v2vIp: hostNet.vehicles[i].ip,
+    })),
+    hostNet,
+    channel: { script: scenario.network.script ?? 'builtin:csma-tap', args: hostNet.channel.args },
+  };
+}
+
+/** The host plan with each vehicle's namespace pointed at its running container. */
+export function withVehiclePids(plan: HostNetPlan, pids: Record<string, number>): HostNetPlan {
+  return { ...plan, vehicles: plan.vehicles.map((v) => ({ ...v, netns: { pid: pids[v.name] } })) };
+}
