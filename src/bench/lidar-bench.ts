@@ -3,6 +3,7 @@ import { loadMap } from '../map/load-map.js';
 import type { OccupancyGrid } from '../map/occupancy-grid.js';
 import { footprintHitsWall } from '../map/wall-collision.js';
 import { precomputeDistanceField } from '../sensing/distance-field.js';
+import { prepareLidarMap } from '../sensing/lidar-map.js';
 import { Lidar, type Pose2D } from '../sensing/lidar.js';
 import type { BenchRow, BenchSuite } from './main.js';
 
@@ -32,9 +33,9 @@ function carCorners(p: Pose2D): [number, number][] {
 }
 
 function scanRows(mapName: string, grid: OccupancyGrid, poses: Pose2D[], other: (p: Pose2D) => Pose2D): BenchRow[] {
-  const field = precomputeDistanceField(grid);
-  const noisy = new Lidar(grid, { distanceField: field });
-  const exact = new Lidar(grid, { distanceField: field, noiseStd: 0 });
+  const shared = prepareLidarMap(grid);
+  const noisy = new Lidar(shared);
+  const exact = new Lidar(shared, { noiseStd: 0 });
   const out = new Float32Array(noisy.beams);
   const others = poses.map((p) => [carCorners(other(p))]);
   const suite = 'lidar';

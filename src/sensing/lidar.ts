@@ -1,7 +1,7 @@
-import type { OccupancyGrid } from '../map/occupancy-grid.js';
+import { OccupancyGrid } from '../map/occupancy-grid.js';
 import { packCorners, type FootprintCorners } from '../map/wall-collision.js';
-import { precomputeDistanceField } from './distance-field.js';
 import { GaussianNoise } from './gaussian-noise.js';
+import { prepareLidarMap, type LidarMap } from './lidar-map.js';
 
 export interface Pose2D {
   x: number;
@@ -15,8 +15,6 @@ export interface LidarOptions {
   rangeMax?: number; // [m]
   noiseStd?: number; // [m], 0 for noise-free scans
   seed?: number;
-  /** A field from precomputeDistanceField(grid), to share one between the cars on a map. */
-  distanceField?: Float32Array;
 }
 
 /**
@@ -26,21 +24,24 @@ export interface LidarOptions {
  */
 export const F1TENTH_LIDAR_DEFAULTS = Object.freeze({ beams: 1080, fov: 4.7, rangeMax: 30, noiseStd: 0.01, seed: 12345 });
 
-const SQRT2 = Math.SQRT2;
 // Nudge past a cell boundary so the next lookup lands in the next cell [cells].
 const CELL_EXIT_NUDGE = 1e-6;
+// Avoids Infinity·0 = NaN for axis-parallel beams.
+const HUGE = 1e30;
 const NO_FOOTPRINTS: readonly FootprintCorners[] = Object.freeze([]);
 
 /**
  * Simulated 2-D lidar. Beam i points at yaw + angleMin + i·angleIncrement (angleMin = -fov/2,
  * angleIncrement = fov/(beams-1), as in the gym).
  *
- * Walls: sphere tracing on the Euclidean distance field, like the gym's trace_ray, but with a
- * conservative step (distance − √2 cells, so a step never enters an obstacle) and cell-by-cell
- * traversal close to obstacles. The result is the exact distance to the first occupied cell of
- * the grid instead of the gym's up-to-a-cell overshoot. Other cars: exact ray/edge intersection
- * with each footprint, over the beams its corners subtend (the gym's ray_cast). Noise is added
- * last, to every beam, and the result is clamped to [0, rangeMax].
+ * Walls: like the gym's trace_ray, a ray advances by the distance-transform clearance, but made
+ * conservative (centre distance − √2 cells, never entering an obstacle) and combined with
+ * run-length steps: a ray that mostly moves along x skips to where it leaves the current row, or
+ * stops exactly where the row's free run ends (likewise columns for rays along y). The range is
+ * thus the exact distance to the first occupied cell, where the gym may overshoot by up to a cell.
+ * Other cars: exact ray/edge intersection with each footprint over the beams its corners subtend
+ * (the gym's ray_cast). Noise is added last, to every beam, then clamped to [0, rangeMax]; the gym
+ * adds it before the other cars and does not clamp.
  */
 export class Lidar {
   readonly beams: number;
@@ -49,30 +50,29 @@ export class Lidar {
   readonly noiseStd: number;
   readonly angleMin: number;
   readonly angleIncrement: number;
-  readonly distanceField: Float32Array;
-  private readonly grid: OccupancyGrid;
+  readonly map: LidarMap;
   private readonly beamCos: Float64Array;
   private readonly beamSin: Float64Array;
   private readonly noise: GaussianNoise;
   private readonly corners = new Float64Array(8);
 
-  constructor(grid: OccupancyGrid, opts: LidarOptions = {}) {
+  /** Pass a LidarMap (prepareLidarMap) to share the precomputed tables between cars. */
+  constructor(map: OccupancyGrid | LidarMap, opts: LidarOptions = {}) {
     const o = { ...F1TENTH_LIDAR_DEFAULTS, ...definedOnly(opts) };
     if (!Number.isInteger(o.beams) || o.beams < 2) throw new RangeError(`beams must be an integer >= 2, got ${o.beams}`);
     if (!(o.fov > 0 && o.fov <= 2 * Math.PI)) throw new RangeError(`fov must be in (0, 2π], got ${o.fov}`);
-    if (!(o.rangeMax > 0)) throw new RangeError(`rangeMax must be > 0, got ${o.rangeMax}`);
     if (!(o.noiseStd >= 0)) throw new RangeError(`noiseStd must be >= 0, got ${o.noiseStd}`);
-    if (opts.distanceField && opts.distanceField.length !== grid.width * grid.height) {
-      throw new RangeError('distanceField does not match the grid size');
+    this.map = map instanceof OccupancyGrid ? prepareLidarMap(map) : map;
+    // Row/column runs are stored as 16-bit counts; keep every ray shorter than that.
+    if (!(o.rangeMax > 0 && o.rangeMax / this.map.grid.resolution < 60000)) {
+      throw new RangeError(`rangeMax must be > 0 and under 60000 cells, got ${o.rangeMax}`);
     }
-    this.grid = grid;
     this.beams = o.beams;
     this.fov = o.fov;
     this.rangeMax = o.rangeMax;
     this.noiseStd = o.noiseStd;
     this.angleMin = -o.fov / 2;
     this.angleIncrement = o.fov / (o.beams - 1);
-    this.distanceField = opts.distanceField ?? precomputeDistanceField(grid);
     this.noise = new GaussianNoise(o.seed);
     this.beamCos = new Float64Array(o.beams);
     this.beamSin = new Float64Array(o.beams);
@@ -107,45 +107,73 @@ export class Lidar {
   }
 
   private marchWalls(pose: Pose2D, ranges: Float32Array): void {
-    const grid = this.grid;
-    const { width: w, height: h, occupied, resolution } = grid;
-    const field = this.distanceField;
-    const invRes = 1 / resolution;
-    const u0 = grid.gridX(pose.x, pose.y);
-    const v0 = grid.gridY(pose.x, pose.y);
+    const { grid, clearance, paddedWidth: pw } = this.map;
+    const resolution = grid.resolution;
+    // Padded-grid coordinates in cells.
+    const u0 = grid.gridX(pose.x, pose.y) + 1;
+    const v0 = grid.gridY(pose.x, pose.y) + 1;
+    if (!(u0 >= 1 && v0 >= 1 && u0 < grid.width + 1 && v0 < grid.height + 1)) {
+      ranges.fill(0, 0, this.beams); // the lidar is off the map, i.e. inside a wall
+      return;
+    }
     const headingInGrid = pose.yaw - grid.origin.yaw;
     const ch = Math.cos(headingInGrid);
     const sh = Math.sin(headingInGrid);
-    const maxT = this.rangeMax * invRes; // in cells
-    const bc = this.beamCos;
-    const bs = this.beamSin;
+    const maxT = this.rangeMax / resolution;
 
     for (let i = 0; i < this.beams; i++) {
-      const dx = ch * bc[i] - sh * bs[i];
-      const dy = sh * bc[i] + ch * bs[i];
-      let t = 0;
-      for (;;) {
-        const u = u0 + dx * t;
-        const v = v0 + dy * t;
-        if (u < 0 || v < 0 || u >= w || v >= h) break;
-        const col = u | 0;
-        const row = v | 0;
-        const k = row * w + col;
-        if (occupied[k] !== 0) break;
-        const safe = field[k] * invRes - SQRT2;
-        if (safe > 1) {
-          t += safe;
-        } else {
-          const tx = dx > 0 ? (col + 1 - u) / dx : dx < 0 ? (col - u) / dx : Infinity;
-          const ty = dy > 0 ? (row + 1 - v) / dy : dy < 0 ? (row - v) / dy : Infinity;
-          t += (tx < ty ? tx : ty) + CELL_EXIT_NUDGE;
+      const dx = ch * this.beamCos[i] - sh * this.beamSin[i];
+      const dy = sh * this.beamCos[i] + ch * this.beamSin[i];
+      const invDx = dx === 0 ? HUGE : 1 / dx;
+      const invDy = dy === 0 ? HUGE : 1 / dy;
+      // Cell boundary ahead in x is col + offX; likewise y.
+      const offX = dx < 0 ? 0 : 1;
+      const offY = dy < 0 ? 0 : 1;
+      let t = 0; // distance along the ray [cells]
+      if (Math.abs(dx) >= Math.abs(dy)) {
+        const run = dx > 0 ? this.map.runRight : this.map.runLeft;
+        const sign = dx > 0 ? 1 : -1;
+        for (;;) {
+          const u = u0 + dx * t;
+          const v = v0 + dy * t;
+          const col = u | 0;
+          const row = v | 0;
+          const k = row * pw + col;
+          const safe = clearance[k];
+          if (safe < 0) break;
+          const leaveRow = (row + offY - v) * invDy;
+          const hitInRow = (col + offX + sign * (run[k] - 1) - u) * invDx;
+          if (hitInRow <= leaveRow) {
+            t += hitInRow;
+            break;
+          }
+          const byRow = leaveRow + CELL_EXIT_NUDGE;
+          t += byRow > safe ? byRow : safe;
+          if (t >= maxT) break;
         }
-        if (t >= maxT) {
-          t = maxT;
-          break;
+      } else {
+        const run = dy > 0 ? this.map.runUp : this.map.runDown;
+        const sign = dy > 0 ? 1 : -1;
+        for (;;) {
+          const u = u0 + dx * t;
+          const v = v0 + dy * t;
+          const col = u | 0;
+          const row = v | 0;
+          const k = row * pw + col;
+          const safe = clearance[k];
+          if (safe < 0) break;
+          const leaveCol = (col + offX - u) * invDx;
+          const hitInCol = (row + offY + sign * (run[k] - 1) - v) * invDy;
+          if (hitInCol <= leaveCol) {
+            t += hitInCol;
+            break;
+          }
+          const byCol = leaveCol + CELL_EXIT_NUDGE;
+          t += byCol > safe ? byCol : safe;
+          if (t >= maxT) break;
         }
       }
-      ranges[i] = t * resolution;
+      ranges[i] = (t < maxT ? t : maxT) * resolution;
     }
   }
 
