@@ -4,11 +4,15 @@ import { runScenarioSimulated } from '../api/run-scenario.js';
 import { RunEventBus } from '../runtime/run-events.js';
 import { createLineReporter } from '../ui/line-reporter.js';
 import { formatSummary } from '../ui/summary-text.js';
-import { UserInputError } from '../errors.js';
+import { EXIT_STATUS } from '../errors.js';
+import { registerEmulationCommands } from './emulation-commands.js';
+import { registerWaypointsCommand } from './waypoints-command.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
 export function registerCommands(program: Command): void {
+  registerEmulationCommands(program);
+  registerWaypointsCommand(program);
   program
     .command('validate')
     .description('check a scenario file and everything it names; prints every problem with its line')
@@ -29,7 +33,8 @@ export function registerCommands(program: Command): void {
     .option('--set <path=value>', 'override a field, e.g. network.delay=100ms (repeatable)', collect, [])
     .option('--json', 'print only the summary, as JSON')
     .option('--runs-dir <dir>', 'where run folders are written (default ./runs or $CAVSIM_RUNS_DIR)')
-    .action(async (file: string, opts: { runtime: string; set: string[]; json?: boolean; runsDir?: string }) => {
+    .option('--keep', 'emulated runs: leave containers, links, rules and ns-3 up; undo later with `cavsim teardown`')
+    .action(async (file: string, opts: { runtime: string; set: string[]; json?: boolean; runsDir?: string; keep?: boolean }) => {
       const events = new RunEventBus();
       const reporter = await attachReporter(events, opts.json === true);
       let stop = false;
@@ -38,13 +43,14 @@ export function registerCommands(program: Command): void {
       };
       process.once('SIGINT', onSigint);
       try {
-        if (opts.runtime !== 'sim') {
-          throw new UserInputError('the docker runtime is not available in this build', [], 'use --runtime sim');
-        }
-        const outcome = await runScenarioSimulated(file, { overrides: opts.set, runsDir: opts.runsDir, events, shouldStop: () => stop });
+        const common = { overrides: opts.set, runsDir: opts.runsDir, events, shouldStop: () => stop };
+        const outcome =
+          opts.runtime === 'sim'
+            ? await runScenarioSimulated(file, common)
+            : await (await import('../api/run-emulated.js')).runScenarioEmulated(file, { ...common, keep: opts.keep });
         await reporter.done();
         if (opts.json) process.stdout.write(JSON.stringify(outcome.summary, null, 2) + '\n');
-        if (outcome.summary.status === 'failed') process.exitCode = 5;
+        if (outcome.summary.status === 'failed') process.exitCode = EXIT_STATUS.RUN_FAILED;
       } finally {
         process.off('SIGINT', onSigint);
         await reporter.done();

@@ -1,6 +1,7 @@
 import type { DockerPort } from '../../docker/docker-port.js';
 import type { HostNetOps } from '../../hostnet/ops.js';
 import type { CommandRunner } from '../../exec/command-runner.js';
+import type { SimulatorStatus } from '../../bridge/control-topics.js';
 
 /** The simulator's control link as the orchestrator on the host uses it. */
 export interface ControlLink {
@@ -8,7 +9,8 @@ export interface ControlLink {
   waitForVehicles(names: readonly string[], timeoutMs: number): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
-  onOdometry(listener: (vehicle: string, odom: { t: number; v: number }) => void): void;
+  /** Every /cavsim/status the simulator publishes: phase, sim time, cars, min TTC, lateness. */
+  onStatus(listener: (status: SimulatorStatus) => void): void;
   close(): Promise<void>;
 }
 

@@ -21,6 +21,7 @@ import type { RunEvents } from '../run-events.js';
 import type { Undoer } from '../../journal/journal.js';
 import { planEmulatedRun, withVehiclePids, type EmulatedRunPlan } from './plan-emulated.js';
 import type { ControlLink, EmulatedRunDeps } from './emulated-deps.js';
+import type { SimulatorStatus } from '../../bridge/control-topics.js';
 
 export interface EmulatedRunOptions {
   runsDir: string;
@@ -106,7 +107,7 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
     emit('connecting', `simulator at ${plan.simulator.controlUrl}`);
     control = await deps.connectControl(plan.simulator.controlUrl, 30_000);
     await control.waitForVehicles(plan.vehicles.map((v) => v.vehicle), 30_000);
-    control.onOdometry(progressReporter(scenario, opts.events));
+    control.onStatus(progressReporter(scenario, opts.events));
     await control.start();
     mark('started');
 
@@ -176,19 +177,9 @@ async function waitForSimulator(
 }
 
 function progressReporter(scenario: ResolvedScenario, events: RunEvents | undefined) {
-  const speeds = new Map<string, number>();
-  let lastEmit = 0;
-  return (vehicle: string, odom: { t: number; v: number }) => {
-    speeds.set(vehicle, odom.v);
-    if (!events || odom.t - lastEmit < 0.1) return;
-    lastEmit = odom.t;
-    events.emit({
-      type: 'progress',
-      t: odom.t,
-      duration: scenario.duration,
-      cars: scenario.vehicles.map((v) => ({ name: v.name, v: speeds.get(v.name) ?? 0, braking: false, collided: false })),
-      minTtc: null,
-    });
+  return (status: SimulatorStatus) => {
+    if (status.phase !== 'running') return;
+    events?.emit({ type: 'progress', t: status.t_s, duration: scenario.duration, cars: status.cars, minTtc: status.min_ttc_s, ...(status.lateness ? { lateness: status.lateness } : {}) });
   };
 }
 

@@ -1,0 +1,36 @@
+import { fileURLToPath } from 'node:url';
+import { loadScenario } from '../scenario/load-scenario.js';
+import { connectDocker } from '../docker/dockerode-port.js';
+import { createHostNetOps } from '../hostnet/ops.js';
+import { createCommandRunner } from '../exec/command-runner.js';
+import { defaultRunsDir } from '../run/run-folder.js';
+import { runEmulated, type EmulatedRunOutcome } from '../runtime/docker/run-emulated.js';
+import { connectControlLink } from '../runtime/docker/control-link.js';
+import type { EmulatedRunDeps } from '../runtime/docker/emulated-deps.js';
+import type { RunEvents } from '../runtime/run-events.js';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The real ports: Docker engine, host networking (direct as root, sudo otherwise), commands. */
+export function createEmulatedDeps(): EmulatedRunDeps {
+  const runner = createCommandRunner();
+  return { docker: connectDocker(), hostNet: createHostNetOps(runner), runner, connectControl: connectControlLink, repoRoot: REPO_ROOT };
+}
+
+export interface EmulatedScenarioOptions {
+  overrides?: readonly string[];
+  runsDir?: string;
+  runId?: string;
+  events?: RunEvents;
+  keep?: boolean;
+  shouldStop?: () => boolean;
+  deps?: EmulatedRunDeps;
+}
+
+/** `cavsim up --runtime docker`: validate, then run emulated in Docker with an ns-3 channel. */
+export async function runScenarioEmulated(file: string, opts: EmulatedScenarioOptions = {}): Promise<EmulatedRunOutcome> {
+  const scenario = await loadScenario(file, { overrides: opts.overrides });
+  const deps = opts.deps ?? createEmulatedDeps();
+  await deps.docker.ping();
+  return runEmulated(scenario, deps, { runsDir: opts.runsDir ?? defaultRunsDir(), runId: opts.runId, events: opts.events, keep: opts.keep, shouldStop: opts.shouldStop });
+}

@@ -1,0 +1,96 @@
+import { Command, Option } from 'commander';
+import { connectDocker } from '../docker/dockerode-port.js';
+import { createHostNetOps } from '../hostnet/ops.js';
+import { createCommandRunner } from '../exec/command-runner.js';
+import { teardownRuns } from '../api/teardown.js';
+import { REPO_ROOT } from '../api/run-emulated.js';
+import { listActiveRuns } from '../run/active-runs.js';
+import { Journal } from '../journal/journal.js';
+import { loadScenario } from '../scenario/load-scenario.js';
+import { planEmulatedRun } from '../runtime/docker/plan-emulated.js';
+import { newRunId, defaultRunsDir } from '../run/run-folder.js';
+import { runDoctor, doctorPassed, createHostDoctorPorts } from '../doctor/index.js';
+import { ensureImages } from '../docker/images.js';
+import { computeContextHash, repoBuildContext } from '../docker/build-context.js';
+import { join } from 'node:path';
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** teardown, status, doctor, images, plan: the commands around an emulated run. */
+export function registerEmulationCommands(program: Command): void {
+  program
+    .command('teardown')
+    .description('undo what a kept or crashed run created, from its journal (containers, network, links, rules, ns-3)')
+    .addOption(new Option('--run <id>', 'the run to undo'))
+    .addOption(new Option('--all', 'every run that still holds resources'))
+    .action(async (opts: { run?: string; all?: boolean }) => {
+      if (!opts.run && !opts.all) {
+        process.stderr.write('error: say which run: --run <id> or --all\n');
+        process.exitCode = 2;
+        return;
+      }
+      const runner = createCommandRunner();
+      const results = await teardownRuns({ runId: opts.run, all: opts.all }, { docker: connectDocker(), hostNet: createHostNetOps(runner) });
+      if (!results.length) process.stdout.write('nothing to tear down\n');
+      for (const r of results) {
+        process.stdout.write(`${r.runId}: undid ${r.report.undone.length} resource(s)${r.report.failed.length ? `, ${r.report.failed.length} failed` : ''}\n`);
+        for (const f of r.report.failed) process.stdout.write(`  ${f.entry.kind} ${f.entry.id}: ${f.error}\n`);
+        if (r.report.failed.length) process.exitCode = 4;
+      }
+    });
+
+  program
+    .command('status')
+    .description('list runs that still hold host resources, and what they hold')
+    .action(() => {
+      const active = listActiveRuns();
+      if (!active.length) process.stdout.write('no run holds host resources\n');
+      for (const a of active) {
+        const outstanding = Journal.open(a.journal).outstanding();
+        process.stdout.write(`${a.runId}: ${outstanding.length} resource(s)  (${a.journal})\n`);
+        for (const e of outstanding) process.stdout.write(`  ${e.kind} ${e.id}\n`);
+      }
+    });
+
+  program
+    .command('doctor')
+    .description('check every prerequisite of an emulated run and say how to fix what is missing')
+    .option('--json', 'print the checks as JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const results = await runDoctor(createHostDoctorPorts({ docker: connectDocker(), commands: createCommandRunner(), runsDir: defaultRunsDir() }));
+      if (opts.json) process.stdout.write(JSON.stringify(results, null, 2) + '\n');
+      else {
+        for (const r of results) {
+          process.stdout.write(`${r.ok ? 'ok  ' : r.advisory ? 'note' : 'FAIL'}  ${r.name}: ${r.detail}\n`);
+          if (!r.ok && r.fix) process.stdout.write(`      fix: ${r.fix}\n`);
+        }
+      }
+      if (!doctorPassed(results)) process.exitCode = 3;
+    });
+
+  program
+    .command('images')
+    .description('build the simulator and vehicle images if they are missing or carry older code')
+    .option('--force', 'rebuild even when up to date')
+    .action(async (opts: { force?: boolean }) => {
+      const docker = connectDocker();
+      await docker.ping();
+      await ensureImages({ docker, context: repoBuildContext(REPO_ROOT) }, { contextHash: await computeContextHash(REPO_ROOT), force: opts.force }, (e) => {
+        if (e.type === 'image-up-to-date') process.stderr.write(`${e.tag}: up to date\n`);
+        if (e.type === 'image-build-start') process.stderr.write(`${e.tag}: building (${e.reason})\n`);
+        if (e.type === 'image-build-output' && e.line.startsWith('Step ')) process.stderr.write(`  ${e.line}\n`);
+        if (e.type === 'image-build-done') process.stderr.write(`${e.tag}: built in ${(e.elapsedMs / 1000).toFixed(1)} s\n`);
+      });
+    });
+
+  program
+    .command('plan')
+    .description('print what an emulated run of a scenario would create, without touching the host')
+    .argument('<scenario>', 'scenario YAML file')
+    .option('--set <path=value>', 'override a field (repeatable)', collect, [])
+    .action(async (file: string, opts: { set: string[] }) => {
+      const scenario = await loadScenario(file, { overrides: opts.set });
+      const runId = newRunId();
+      process.stdout.write(JSON.stringify(planEmulatedRun(scenario, runId, join(defaultRunsDir(), runId)), null, 2) + '\n');
+    });
+}

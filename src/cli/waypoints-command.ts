@@ -1,0 +1,82 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { UserInputError } from '../errors.js';
+import { formatWaypointsCsv, parseNumericCsv } from '../control/waypoints.js';
+import { parseVehicleTrajectory } from '../waypoints/trajectory.js';
+import { recordWaypoints } from '../waypoints/record.js';
+import { resamplePolyline, type OrientedWaypoint } from '../waypoints/resample.js';
+
+const positive = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!(n > 0) || !Number.isFinite(n)) throw new UserInputError(`${name} must be a positive number of metres, got "${value}"`);
+  return n;
+};
+const seconds = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new UserInputError(`${name} must be a number of seconds, got "${value}"`);
+  return n;
+};
+
+/** `cavsim waypoints record|resample`: waypoint CSVs (x,y,yaw,speed) from runs or polylines. */
+export function registerWaypointsCommand(program: Command): void {
+  const waypoints = program.command('waypoints').description('make waypoint CSVs (x,y,yaw,speed) for pure pursuit and RRT');
+
+  waypoints
+    .command('record')
+    .description("turn a car's driven trajectory in a run folder into waypoints")
+    .argument('<run-dir>', 'run folder (runs/<run-id>) with vehicles.csv')
+    .requiredOption('--vehicle <name>', 'the car whose trajectory to record')
+    .option('-o, --output <file>', 'write here instead of standard output')
+    .option('--spacing <m>', 'distance between waypoints', positive('--spacing'), 0.25)
+    .option('--from <s>', 'start of the time window', seconds('--from'))
+    .option('--to <s>', 'end of the time window', seconds('--to'))
+    .option('--min-speed <m/s>', 'raise slower recorded speeds to this', seconds('--min-speed'), 0)
+    .action(async (dir: string, opts: { vehicle: string; output?: string; spacing: number; from?: number; to?: number; minSpeed: number }) => {
+      const file = join(dir, 'vehicles.csv');
+      const text = await readInput(file);
+      const points = guard(file, () => recordWaypoints(parseVehicleTrajectory(text, opts.vehicle), opts));
+      await emit(points, opts.output);
+    });
+
+  waypoints
+    .command('resample')
+    .description('resample a polyline with speeds (CSV x,y,speed) to even spacing')
+    .argument('<polyline>', 'CSV file with a header naming x, y and speed')
+    .requiredOption('-o, --output <file>', 'the waypoint CSV to write ("-" for standard output)')
+    .option('--spacing <m>', 'distance between waypoints', positive('--spacing'), 0.25)
+    .option('--closed', 'the polyline is a loop: connect the last point back to the first')
+    .action(async (file: string, opts: { output: string; spacing: number; closed?: boolean }) => {
+      const { rows, errors } = parseNumericCsv(await readInput(file), ['x', 'y', 'speed']);
+      if (errors.length) throw new UserInputError(`${file} is not a polyline CSV`, errors.slice(0, 5).map((e) => `${file} ${e}`));
+      const points = guard(file, () => resamplePolyline(rows, { spacing: opts.spacing, closed: opts.closed }));
+      await emit(points, opts.output === '-' ? undefined : opts.output);
+    });
+}
+
+async function readInput(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch {
+    throw new UserInputError(`cannot read ${file}`, [`${file}: no such file or not readable (check the path)`]);
+  }
+}
+
+function guard<T>(file: string, make: () => T): T {
+  try {
+    return make();
+  } catch (err) {
+    if (err instanceof RangeError) throw new UserInputError(`${file}: ${err.message}`);
+    throw err;
+  }
+}
+
+async function emit(points: readonly OrientedWaypoint[], output: string | undefined): Promise<void> {
+  const csv = formatWaypointsCsv(points);
+  if (output) {
+    await writeFile(output, csv);
+    process.stderr.write(`wrote ${points.length} waypoints to ${output}\n`);
+  } else {
+    process.stdout.write(csv);
+  }
+}
