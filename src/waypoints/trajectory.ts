@@ -1,0 +1,49 @@
+/** One row of a run's vehicles.csv for one car: what the car did at time t. */
+export interface TrajectorySample {
+  t: number;
+  x: number;
+  y: number;
+  yaw: number;
+  speed: number;
+  collided: boolean;
+}
+
+const NEEDED = ['t_s', 'vehicle', 'x_m', 'y_m', 'yaw_rad', 'speed_mps'] as const;
+
+/**
+ * Reads one car's rows from a run's vehicles.csv (columns t_s, vehicle, x_m, y_m, yaw_rad,
+ * speed_mps, …, collided). Throws a RangeError naming the line, or the cars the file has when
+ * the wanted one is missing.
+ */
+export function parseVehicleTrajectory(text: string, vehicle: string): TrajectorySample[] {
+  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
+  if (!lines.length) throw new RangeError('vehicles.csv is empty');
+  const header = lines[0].split(',').map((h) => h.trim());
+  const col = Object.fromEntries(NEEDED.map((c) => [c, header.indexOf(c)])) as Record<(typeof NEEDED)[number], number>;
+  const missing = NEEDED.filter((c) => col[c] < 0);
+  if (missing.length) throw new RangeError(`vehicles.csv lacks column(s) ${missing.join(', ')}`);
+  const collidedCol = header.indexOf('collided');
+  const seen = new Set<string>();
+  const out: TrajectorySample[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const cells = lines[i].split(',');
+    const name = cells[col.vehicle];
+    seen.add(name);
+    if (name !== vehicle) continue;
+    const num = (c: number, what: string) => {
+      const v = Number(cells[c]);
+      if (cells[c] === undefined || cells[c].trim() === '' || !Number.isFinite(v)) throw new RangeError(`vehicles.csv line ${i + 1}: ${what} is "${cells[c] ?? ''}", not a number`);
+      return v;
+    };
+    out.push({
+      t: num(col.t_s, 't_s'),
+      x: num(col.x_m, 'x_m'),
+      y: num(col.y_m, 'y_m'),
+      yaw: num(col.yaw_rad, 'yaw_rad'),
+      speed: num(col.speed_mps, 'speed_mps'),
+      collided: collidedCol >= 0 && cells[collidedCol] === '1',
+    });
+  }
+  if (!out.length) throw new RangeError(`no vehicle "${vehicle}" in vehicles.csv; it has ${[...seen].join(', ') || 'no rows'}`);
+  return out;
+}
