@@ -50,11 +50,11 @@ export class JournaledHostNet {
     await this.ops.run({ op: 'enslave', name, bridge });
   }
 
-  /** A veth pair: `hostEnd` joins `bridge`; `peer` moves into `netns` as `insideName`. */
+  /** A veth pair: `hostEnd` joins `bridge` (if given); `peer` moves into `netns` as `insideName`. */
   async createVeth(p: {
     hostEnd: string;
     peer: string;
-    bridge: string;
+    bridge?: string;
     netns: NetnsTarget;
     insideName: string;
     mac?: string;
@@ -67,7 +67,7 @@ export class JournaledHostNet {
     // Deleting the host end deletes the pair, wherever the peer has moved.
     this.journal.record(HOSTNET_KINDS.link, p.hostEnd, { name: p.hostEnd });
     await this.ops.run({ op: 'create-veth', name: p.hostEnd, peer: p.peer, alias: this.alias });
-    await this.ops.run({ op: 'enslave', name: p.hostEnd, bridge: p.bridge });
+    if (p.bridge) await this.ops.run({ op: 'enslave', name: p.hostEnd, bridge: p.bridge });
     await this.ops.run({
       op: 'move-into-netns',
       name: p.peer,

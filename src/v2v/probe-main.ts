@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Stand-in vehicle for tests and benches, run inside a vehicle's network namespace:
- *   node probe-main.js --name a --bind 10.210.7.1 --peers b=10.210.7.2,c=10.210.7.3 \
+ *   node probe-main.js --name a --bind 10.210.7.1 [--port 47000] --peers b=10.210.7.2,c=10.210.7.3[:port] \
  *     --count 20 --rate 5 [--start-at-ms <epoch ms> | --start-from-stdin] --linger-ms 2000 --csv v2v-a.csv
  * Sends `count` messages at `rate` per second to every peer, logs every arrival to the CSV and
  * prints one JSON line of sent (id, to) pairs on exit. Prints PROBE-READY once bound; with
@@ -12,11 +12,13 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { ReceiptCsv, toReceipt } from './receipt-log.js';
 import { V2VEndpoint } from './transport.js';
+import { V2V_PORT } from './wire.js';
 
 const { values } = parseArgs({
   options: {
     name: { type: 'string' },
     bind: { type: 'string' },
+    port: { type: 'string', default: String(V2V_PORT) },
     peers: { type: 'string', default: '' },
     count: { type: 'string', default: '0' },
     rate: { type: 'string', default: '1' },
@@ -35,8 +37,9 @@ async function main() {
     .split(',')
     .filter(Boolean)
     .map((p) => {
-      const [peer, address] = p.split('=');
-      return { peer, address };
+      const [peer, target] = p.split('=');
+      const [address, port] = target.split(':');
+      return { peer, address, port: port ? Number(port) : V2V_PORT };
     });
   const count = Number(values.count);
   const intervalMs = 1000 / Number(values.rate);
@@ -44,6 +47,7 @@ async function main() {
   const endpoint = await V2VEndpoint.open({
     name,
     bindAddress: values.bind,
+    port: Number(values.port),
     onArrival: (a) => csv.append(toReceipt(a.datagram, BigInt(a.datagram.sentAtNs), a.receivedNs, a.size)),
   });
   console.log('PROBE-READY');
@@ -56,11 +60,11 @@ async function main() {
   const sent: Array<{ id: string; to: string }> = [];
   const padding = 'x'.repeat(Number(values['size-bytes']));
   for (let seq = 0; seq < count; seq++) {
-    for (const { peer, address } of peers) {
+    for (const { peer, address, port } of peers) {
       const id = `${name}-${seq}`;
       // A refused send (e.g. EPERM from an anti-cheat rule) is a lost message, not a crash.
       sent.push({ id, to: peer });
-      await endpoint.send({ id, to: peer, address, type: 'probe', body: padding ? { seq, padding } : { seq } }).catch((err: Error) => {
+      await endpoint.send({ id, to: peer, address, port, type: 'probe', body: padding ? { seq, padding } : { seq } }).catch((err: Error) => {
         console.error(`send ${id} to ${peer} failed: ${err.message}`);
       });
     }

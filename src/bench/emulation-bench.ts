@@ -1,0 +1,153 @@
+/**
+ * Emulation overhead: one-way latency minus the configured channel delay, through the whole path
+ * (namespace, veth, bridge, tap, ns-3, and back out), next to the same traffic over a plain veth
+ * pair delayed by `tc netem`, in the same run. Needs root and ns-3 (scripts/setup-ns3.sh).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createCommandRunner, type CommandRunner } from '../exec/command-runner.js';
+import { inNetns } from '../hostnet/execute.js';
+import { JournaledHostNet } from '../hostnet/journaled-ops.js';
+import { runTag } from '../hostnet/names.js';
+import { createDirectOps, type HostNetOps } from '../hostnet/ops.js';
+import { startTestbed } from '../hostnet/testbed.js';
+import { hostNetUndoers } from '../hostnet/undoers.js';
+import { Journal } from '../journal/journal.js';
+import { processUndoers } from '../ns3/process-identity.js';
+import { summariseLatency } from '../v2v/latency-stats.js';
+import { runProbes, type ProbeSpec } from '../v2v/probe-runner.js';
+import type { BenchRow, BenchSuite } from './main.js';
+
+const DELAY_MS = 10;
+const SLOT_MS = 25; // one frame on the bus per slot: CSMA holds it for the whole delay
+const MESSAGES = 160; // total per vehicle count, warm-up included
+const probeJs = fileURLToPath(new URL('../v2v/probe-main.js', import.meta.url));
+
+interface Endpoint {
+  netns: string;
+  name: string;
+  ip: string;
+}
+
+/**
+ * Sender i sends to sender i+1 in slot i of every round, so at most one frame is in flight. With
+ * fewer namespaces than senders (the netem pair), senders alternate between the two namespaces
+ * and each binds its own port.
+ */
+function ringTraffic(endpoints: Endpoint[], senders: number, dir: string): ProbeSpec[] {
+  const periodMs = senders * SLOT_MS;
+  const count = Math.ceil(MESSAGES / senders);
+  const shared = endpoints.length !== senders;
+  const who = (i: number) => {
+    const e = endpoints[i % endpoints.length];
+    return shared ? { ...e, name: `${e.name}${i}`, port: 47000 + i } : { ...e, port: undefined };
+  };
+  return Array.from({ length: senders }, (_, i) => {
+    const self = who(i);
+    const peer = who((i + 1) % senders);
+    return {
+      netns: self.netns,
+      name: self.name,
+      bind: self.ip,
+      port: self.port,
+      peers: [{ name: peer.name, address: peer.ip, port: peer.port }],
+      count,
+      rate: 1000 / periodMs,
+      startOffsetMs: i * SLOT_MS,
+      csv: join(dir, `${self.name}-${i}.csv`),
+      lingerMs: 500,
+    };
+  });
+}
+
+/** The first WARMUP_ROUNDS messages of each sender pay for process start-up and JIT; not counted. */
+const WARMUP_ROUNDS = 2;
+const counted = (id: string) => Number(id.slice(id.lastIndexOf('-') + 1)) >= WARMUP_ROUNDS;
+
+async function overhead(specs: ProbeSpec[], delayMs: number) {
+  const { received, expected } = await runProbes(probeJs, specs);
+  return summariseLatency(
+    received.filter((r) => counted(r.id)).map((r) => ({ ...r, latency_ms: r.latency_ms - delayMs })),
+    expected.filter((e) => counted(e.id)),
+  );
+}
+
+async function emulated(vehicles: number, dir: string, ops: HostNetOps, runner: CommandRunner, journal: Journal) {
+  const bed = await startTestbed({ runId: `bench-emu-${vehicles}-${process.pid}`, vehicleCount: vehicles, delay: `${DELAY_MS}ms`, runDir: dir, journal, ops, runner, controlThird: 20 + vehicles });
+  try {
+    const endpoints = bed.plan.vehicles.map((v, i) => ({ netns: bed.standIns.vehicles[i].netns.name, name: v.name, ip: v.ip }));
+    return { stats: await overhead(ringTraffic(endpoints, vehicles, dir), DELAY_MS), lag: bed.channel?.lagSamplesMs() ?? [] };
+  } finally {
+    await bed.channel?.stop();
+    await bed.teardown();
+  }
+}
+
+/** Two namespaces joined by one veth pair, each end delayed by netem: the best a kernel can do. */
+async function netem(senders: number, dir: string, ops: HostNetOps, runner: CommandRunner, journal: Journal) {
+  const runId = `bench-netem-${senders}-${process.pid}`;
+  const tag = runTag(runId);
+  const net = new JournaledHostNet(journal, ops, `cavsim:${runId}`);
+  const ns = [`cvb-${tag}-a`, `cvb-${tag}-b`];
+  try {
+    for (const n of ns) await net.createNetns(n);
+    await net.createVeth({ hostEnd: `cv-${tag}-na`, peer: `cv-${tag}-nb`, netns: { name: ns[1] }, insideName: 'eth1', cidr: '10.212.0.2/24' });
+    await ops.run({ op: 'move-into-netns', name: `cv-${tag}-na`, netns: { name: ns[0] }, newName: 'eth1', cidr: '10.212.0.1/24', neighbours: [] });
+    // netem is bench-only scaffolding inside namespaces that die with the bench, so it bypasses the
+    // helper. Kernels built without sch_netem get the undelayed pair: the same kernel path, minus
+    // netem's own timer cost, so the ratio only gets stricter.
+    let withNetem = true;
+    for (const n of ns) {
+      const r = await runner.run(inNetns({ name: n }, ['tc', 'qdisc', 'add', 'dev', 'eth1', 'root', 'netem', 'delay', `${DELAY_MS}ms`]), { allowFailure: true });
+      if (r.exitCode !== 0) {
+        if (!/qdisc kind is unknown/.test(r.stderr)) throw new Error(`tc netem failed: ${r.stderr}`);
+        withNetem = false;
+      }
+    }
+    const endpoints = [
+      { netns: ns[0], name: 'a', ip: '10.212.0.1' },
+      { netns: ns[1], name: 'b', ip: '10.212.0.2' },
+    ];
+    return { stats: await overhead(ringTraffic(endpoints, senders, dir), withNetem ? DELAY_MS : 0), withNetem };
+  } finally {
+    await journal.teardown({ ...hostNetUndoers(ops), ...processUndoers });
+  }
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+export const suite: BenchSuite = {
+  name: 'emulation',
+  needsRoot: true,
+  async run() {
+    const runner = createCommandRunner();
+    const ops = createDirectOps(runner);
+    const rows: BenchRow[] = [];
+    for (const vehicles of [2, 10]) {
+      const dir = mkdtempSync(join(tmpdir(), 'cavsim-bench-emu-'));
+      const journal = Journal.open(join(dir, 'journal.jsonl'));
+      try {
+        const emu = await emulated(vehicles, join(dir, 'emu'), ops, runner, journal);
+        const { stats: base, withNetem } = await netem(vehicles, join(dir, 'netem'), ops, runner, journal);
+        const baseline = withNetem ? 'netem veth' : 'plain veth, no sch_netem in kernel';
+        const label = `${vehicles} vehicles, ${DELAY_MS} ms`;
+        const lost = emu.stats.lost ? `  lost ${emu.stats.lost}/${emu.stats.count + emu.stats.lost}` : '';
+        rows.push(
+          { suite: 'emulation', name: `${label}: overhead p50 (ns-3 path)`, value: round(emu.stats.p50_ms), unit: 'ms', target: '<= 0.3', note: `n=${emu.stats.count}${lost}` },
+          { suite: 'emulation', name: `${label}: overhead p99 (ns-3 path)`, value: round(emu.stats.p99_ms), unit: 'ms', target: '<= 1' },
+          { suite: 'emulation', name: `${label}: overhead p50 (${baseline})`, value: round(base.p50_ms), unit: 'ms', note: `n=${base.count}` },
+          { suite: 'emulation', name: `${label}: overhead p99 (${baseline})`, value: round(base.p99_ms), unit: 'ms' },
+          { suite: 'emulation', name: `${label}: p50 ratio ns-3 / veth`, value: round(emu.stats.p50_ms / base.p50_ms), unit: 'x' },
+          { suite: 'emulation', name: `${label}: p99 ratio ns-3 / veth`, value: round(emu.stats.p99_ms / base.p99_ms), unit: 'x' },
+          { suite: 'emulation', name: `${label}: ns-3 realtime lag max`, value: round(Math.max(0, ...emu.lag)), unit: 'ms' },
+        );
+      } finally {
+        await journal.teardown({ ...hostNetUndoers(ops), ...processUndoers });
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    return rows;
+  },
+};
