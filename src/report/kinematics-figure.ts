@@ -1,0 +1,114 @@
+import type { TopLevelSpec } from 'vega-lite';
+import type { RunTraces } from './read-run.js';
+
+/** One row of the figure: a run and the label naming it (e.g. "delay 100ms"). */
+export interface LabelledRun {
+  label: string;
+  traces: RunTraces;
+}
+
+const MAX_POINTS_PER_SERIES = 400;
+const PANEL = { width: 230, height: 130 };
+const COLLISION_COLOUR = '#d62728';
+
+/** Every k-th sample, so a series has at most MAX_POINTS_PER_SERIES points; the last is always kept. */
+function thin<T>(xs: readonly T[]): T[] {
+  const k = Math.max(1, Math.ceil(xs.length / MAX_POINTS_PER_SERIES));
+  return xs.filter((_, i) => i % k === 0 || i === xs.length - 1);
+}
+
+function groupBy<T>(xs: readonly T[], key: (x: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const x of xs) m.set(key(x), [...(m.get(key(x)) ?? []), x]);
+  return m;
+}
+
+/** TTC thresholds of the scenario's brake senders, drawn as a dotted line in the TTC panel. */
+function ttcThresholds(traces: RunTraces): number[] {
+  const apps = traces.summary.parameters?.vehicles?.flatMap((v) => v.apps ?? []) ?? [];
+  return [...new Set(apps.flatMap((a) => ('threshold' in a && typeof a.threshold === 'number' ? [a.threshold] : [])))];
+}
+
+/**
+ * Speed, time to collision and distance over time, one row per run, like figures 4.4 and 4.5 of
+ * the thesis. Dashed rules mark when each car starts braking, a red rule the collision. Each
+ * column shares its y scale across rows so runs compare at a glance.
+ */
+export function kinematicsFigure(runs: readonly LabelledRun[], title?: string): TopLevelSpec {
+  const rows = runs.map((r) => r.label);
+  const data: Record<string, unknown>[] = [];
+  const ttcSamples: { run: string; panel: 'ttc'; series: string; t: number; value: number }[] = [];
+  let ttcTop = 0;
+  let duration = 0;
+  const thresholds = new Set<number>();
+  for (const { label, traces } of runs) {
+    for (const [vehicle, samples] of groupBy(traces.vehicles, (s) => s.vehicle)) {
+      for (const s of thin(samples)) data.push({ run: label, panel: 'speed', series: vehicle, t: s.t, value: s.speed });
+    }
+    for (const [pair, samples] of groupBy(traces.pairs, (s) => s.pair)) {
+      for (const s of thin(samples)) {
+        data.push({ run: label, panel: 'distance', series: pair, t: s.t, value: s.distance });
+        if (s.ttc !== null && Number.isFinite(s.ttc)) ttcSamples.push({ run: label, panel: 'ttc', series: pair, t: s.t, value: s.ttc });
+      }
+      const first = samples.find((s) => s.ttc !== null);
+      if (first?.ttc) ttcTop = Math.max(ttcTop, first.ttc);
+    }
+    for (const e of traces.events.filter((e) => e.event === 'emergency-brake')) data.push({ run: label, panel: 'rule', series: e.vehicle, t: e.t, kind: `${e.vehicle} brakes` });
+    const hit = traces.summary.first_collision_t_s;
+    if (hit !== null && hit !== undefined) data.push({ run: label, panel: 'collision', t: hit, kind: 'collision' });
+    for (const th of ttcThresholds(traces)) thresholds.add(th);
+    duration = Math.max(duration, traces.summary.duration_s ?? 0, ...traces.vehicles.slice(-1).map((v) => v.t));
+  }
+  // TTC grows without bound as the closing speed falls to zero; show it up to its starting value.
+  const ttcMax = Math.max(1, Math.ceil((ttcTop || 5) * 1.25));
+  // Clamped just above the panel and clipped: renderers drop paths with coordinates far outside.
+  for (const s of ttcSamples) data.push({ ...s, value: Math.min(s.value, ttcMax * 1.1) });
+  for (const th of thresholds) for (const label of rows) data.push({ run: label, panel: 'threshold', value: th });
+
+  const x = { field: 't', type: 'quantitative', title: 'time (s)', scale: { domain: [0, duration || 1], nice: false } } as const;
+  const color = { field: 'series', type: 'nominal', title: null, legend: { orient: 'bottom', direction: 'horizontal' } } as const;
+  const markers = [
+    {
+      transform: [{ filter: "datum.panel === 'rule'" }],
+      mark: { type: 'rule', strokeDash: [5, 3], strokeWidth: 1.2 },
+      encoding: { x, color },
+    },
+    {
+      transform: [{ filter: "datum.panel === 'collision'" }],
+      mark: { type: 'rule', color: COLLISION_COLOUR, strokeWidth: 1.6 },
+      encoding: { x },
+    },
+  ];
+  const column = (panel: string, yTitle: string, extra: object[] = [], yScale: object = {}, firstColumn = false) => ({
+    facet: { row: { field: 'run', type: 'nominal', sort: rows, title: null, header: firstColumn ? { labelAngle: 0, labelAlign: 'left', labelOrient: 'left', labelPadding: 10 } : { labels: false } } },
+    spec: {
+      width: PANEL.width,
+      height: PANEL.height,
+      layer: [
+        {
+          transform: [{ filter: `datum.panel === '${panel}'` }],
+          mark: { type: 'line', strokeWidth: 1.8, clip: true },
+          encoding: { x, y: { field: 'value', type: 'quantitative', title: yTitle, scale: yScale }, color },
+        },
+        ...extra,
+        ...markers,
+      ],
+    },
+  });
+  const thresholdLayer = {
+    transform: [{ filter: "datum.panel === 'threshold'" }],
+    mark: { type: 'rule', strokeDash: [2, 2], color: '#555' },
+    encoding: { y: { field: 'value', type: 'quantitative' } },
+  };
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: title ?? 'Speed, time to collision and distance', subtitle: 'dashed: a car starts braking · red: collision' + (thresholds.size ? ' · dotted: TTC threshold of the brake sender' : ''), subtitleColor: '#555', subtitleFontSize: 12 },
+    data: { values: data },
+    hconcat: [
+      column('speed', 'speed (m/s)', [], { zero: true }, true),
+      column('ttc', 'time to collision (s)', thresholds.size ? [thresholdLayer] : [], { domain: [0, ttcMax], nice: false }),
+      column('distance', 'distance (m)', [], { zero: true }),
+    ],
+    resolve: { scale: { color: 'shared' } },
+  } as unknown as TopLevelSpec;
+}

@@ -1,0 +1,53 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import type { RunSummary } from '../measurement/summary.js';
+import { UserInputError } from '../errors.js';
+
+export interface VehicleSample {
+  t: number;
+  vehicle: string;
+  speed: number;
+}
+
+export interface PairSample {
+  t: number;
+  pair: string;
+  distance: number;
+  ttc: number | null;
+}
+
+export interface RunEventRow {
+  t: number;
+  vehicle: string;
+  event: string;
+}
+
+/** What the figures of one run need, read from its folder. */
+export interface RunTraces {
+  dir: string;
+  summary: RunSummary;
+  vehicles: VehicleSample[];
+  pairs: PairSample[];
+  events: RunEventRow[];
+}
+
+const rows = (path: string): Record<string, string>[] => (existsSync(path) ? parse(readFileSync(path, 'utf8'), { columns: true, skip_empty_lines: true }) : []);
+
+const num = (s: string | undefined) => (s === undefined || s === '' ? null : Number(s));
+
+export function isRunDir(dir: string): boolean {
+  return existsSync(join(dir, 'summary.json'));
+}
+
+export function readRunTraces(dir: string): RunTraces {
+  if (!isRunDir(dir)) throw new UserInputError(`${dir} is not a run folder`, [`${join(dir, 'summary.json')}: not found`]);
+  const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunSummary;
+  return {
+    dir,
+    summary,
+    vehicles: rows(join(dir, 'vehicles.csv')).map((r) => ({ t: Number(r.t_s), vehicle: r.vehicle, speed: Number(r.speed_mps) })),
+    pairs: rows(join(dir, 'pairs.csv')).map((r) => ({ t: Number(r.t_s), pair: `${r.a}–${r.b}`, distance: Number(r.distance_m), ttc: num(r.ttc_s) })),
+    events: rows(join(dir, 'events.csv')).map((r) => ({ t: Number(r.t_s), vehicle: r.vehicle, event: r.event })),
+  };
+}

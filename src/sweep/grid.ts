@@ -1,0 +1,78 @@
+import { UserInputError } from '../errors.js';
+import { parseSweepValues, type SweepValue } from './values.js';
+
+/** One swept field and its values, from `--set path=VALUES` or `--delay VALUES`. */
+export interface SweepAxis {
+  path: string;
+  values: SweepValue[];
+}
+
+/** One run of a sweep: a value per axis and a seed. Serialisable; recorded in the sweep folder. */
+export interface SweepPoint {
+  /** Stable id within the sweep, also the run folder's name: `p003-r1`. */
+  id: string;
+  /** Index of the grid point (same for every repeat of it). */
+  gridIndex: number;
+  repeat: number;
+  /** undefined: the scenario's own seed is used (no --repeat). */
+  seed?: number;
+  values: Record<string, SweepValue>;
+}
+
+/** `path=VALUES` → axis; the values use the sweep syntax (ranges, steps, lists). */
+export function parseAxis(assignment: string): SweepAxis {
+  const eq = assignment.indexOf('=');
+  if (eq <= 0) throw new UserInputError(`--set ${assignment}: write it as path=VALUES, e.g. network.delay=10..300ms`);
+  const path = assignment.slice(0, eq).trim();
+  const parsed = parseSweepValues(assignment.slice(eq + 1));
+  if (!parsed.ok) throw new UserInputError(`--set ${path}: ${parsed.message}`);
+  return { path, values: parsed.values };
+}
+
+/** Several axes with one value each are plain overrides; the rest are swept. */
+export function splitAxes(axes: readonly SweepAxis[]): { swept: SweepAxis[]; fixed: string[] } {
+  const seen = new Set<string>();
+  for (const a of axes) {
+    if (seen.has(a.path)) throw new UserInputError(`${a.path} is swept twice; give it one list of values`);
+    seen.add(a.path);
+  }
+  return {
+    swept: axes.filter((a) => a.values.length > 1),
+    fixed: axes.filter((a) => a.values.length === 1).map((a) => `${a.path}=${a.values[0].text}`),
+  };
+}
+
+/**
+ * The full grid: every combination of axis values (the first axis varies slowest), each repeated
+ * `repeat` times. With repeats, repeat r runs with seed baseSeed + r, so every grid point sees the
+ * same seeds and differences between points are not noise between seeds.
+ */
+export function expandGrid(axes: readonly SweepAxis[], repeat: number, baseSeed: number): SweepPoint[] {
+  if (!Number.isInteger(repeat) || repeat < 1) throw new UserInputError(`--repeat ${repeat}: give a whole number of 1 or more`);
+  let combos: Record<string, SweepValue>[] = [{}];
+  for (const axis of axes) combos = combos.flatMap((c) => axis.values.map((v) => ({ ...c, [axis.path]: v })));
+  const width = String(combos.length - 1).length;
+  const points: SweepPoint[] = [];
+  combos.forEach((values, gridIndex) => {
+    for (let r = 0; r < repeat; r++) {
+      const id = `p${String(gridIndex).padStart(Math.max(3, width), '0')}${repeat > 1 ? `-r${r}` : ''}`;
+      points.push({ id, gridIndex, repeat: r, ...(repeat > 1 ? { seed: baseSeed + r } : {}), values });
+    }
+  });
+  return points;
+}
+
+/** The `--set` assignments that make a point's scenario. */
+export function pointOverrides(point: Pick<SweepPoint, 'values' | 'seed'>, fixed: readonly string[] = []): string[] {
+  const out = [...fixed, ...Object.entries(point.values).map(([path, v]) => `${path}=${v.text}`)];
+  if (point.seed !== undefined) out.push(`seed=${point.seed}`);
+  return out;
+}
+
+/** Identifies what a point runs, independent of its id; resume and the critical search match on it. */
+export function pointKey(point: Pick<SweepPoint, 'values' | 'seed'>): string {
+  const values = Object.entries(point.values)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([path, v]) => `${path}=${v.text}`);
+  return `${values.join('&')}#${point.seed ?? 'scenario'}`;
+}

@@ -1,0 +1,87 @@
+import { resolve } from 'node:path';
+import { UserInputError } from '../errors.js';
+import { loadScenario } from '../scenario/load-scenario.js';
+import { expandGrid, parseAxis, splitAxes, type SweepAxis } from './grid.js';
+import type { Runtime, SweepSpec } from './sweep-folder.js';
+import { parseSweepValues, unitFactor, type SweepValue } from './values.js';
+
+/** What the user asked for, as the CLI (or a script) hands it over. */
+export interface SweepRequest {
+  scenario: string;
+  /** `path=VALUES` items of `--set`; `--delay VALUES` is `network.delay=VALUES`. */
+  sets: string[];
+  repeat: number;
+  runtime: Runtime;
+  critical?: { path: string; range: string; tolerance: string; coarse?: number };
+}
+
+/** Short names accepted by --find-critical. */
+const FIELD_ALIASES: Record<string, string> = { delay: 'network.delay', loss: 'network.loss', 'data-rate': 'network.dataRate' };
+
+export const DEFAULT_COARSE_SAMPLES = 5;
+
+export type PlannedSweep = Omit<SweepSpec, 'schema' | 'id' | 'created'>;
+
+/**
+ * Decides the whole sweep before anything runs: the axes, the grid, the seeds, and that every
+ * swept value makes a valid scenario (each value is checked once against the scenario's rules).
+ */
+export async function planSweep(request: SweepRequest): Promise<PlannedSweep> {
+  const scenario = resolve(request.scenario);
+  const axes = request.sets.map(parseAxis);
+  const { swept, fixed } = splitAxes(axes);
+  const base = await loadScenario(scenario, { overrides: fixed });
+  const baseSeed = base.seed;
+  if (request.critical) {
+    const c = planCritical(request.critical);
+    if (swept.some((a) => a.path === c.path)) throw new UserInputError(`${c.path} is both swept and searched; drop one of them`);
+    if (swept.length) throw new UserInputError('--find-critical searches one field; it cannot be combined with swept --set axes', [], 'give the other fields single values');
+    await checkValues(scenario, fixed, [{ path: c.path, values: [c.lo, c.hi] }]);
+    return { scenario, runtime: request.runtime, fixed, axes: [], repeat: request.repeat, baseSeed, mode: { type: 'critical', ...c } };
+  }
+  if (!swept.length) throw new UserInputError('nothing to sweep', [], 'give --delay 10..300ms or --set path=VALUES with more than one value, or --find-critical');
+  await checkValues(scenario, fixed, swept);
+  const points = expandGrid(swept, request.repeat, baseSeed);
+  return { scenario, runtime: request.runtime, fixed, axes: swept, repeat: request.repeat, baseSeed, mode: { type: 'grid', points } };
+}
+
+function planCritical(c: NonNullable<SweepRequest['critical']>) {
+  const path = FIELD_ALIASES[c.path] ?? c.path;
+  if (!c.range.includes('..')) throw new UserInputError(`--range ${c.range}: write it as lo..hi, e.g. 10..500ms`);
+  const range = parseSweepValues(c.range.split(':')[0]);
+  if (!range.ok) throw new UserInputError(`--range: ${range.message}`);
+  const lo = range.values[0];
+  const hi = range.values.at(-1)!;
+  if (lo.value === undefined || hi.value === undefined || !(hi.value > lo.value)) throw new UserInputError(`--range ${c.range}: give two different numbers, the smaller first`);
+  const tolerance = parseTolerance(c.tolerance, lo.unit);
+  const coarse = c.coarse ?? DEFAULT_COARSE_SAMPLES;
+  if (!Number.isInteger(coarse) || coarse < 2) throw new UserInputError(`--coarse ${coarse}: give a whole number of 2 or more`);
+  return { path, lo, hi, tolerance, unit: lo.unit, coarse };
+}
+
+function parseTolerance(text: string, unit: string): number {
+  const parsed = parseSweepValues(text);
+  const t = parsed.ok && parsed.values.length === 1 ? parsed.values[0] : undefined;
+  if (!t || t.value === undefined) throw new UserInputError(`--tolerance ${text}: give one number, e.g. 5ms`);
+  const factor = t.unit ? unitFactor(t.unit, unit) : 1;
+  if (factor === undefined) throw new UserInputError(`--tolerance ${text}: ${t.unit} does not convert to the range's unit ${unit}`);
+  const value = t.value * factor;
+  if (!(value > 0)) throw new UserInputError(`--tolerance ${text}: must be greater than zero`);
+  return value;
+}
+
+/** Every value of every axis, tried with the scenario's validation; all problems are reported together. */
+async function checkValues(scenario: string, fixed: string[], axes: readonly Pick<SweepAxis, 'path' | 'values'>[]): Promise<void> {
+  const problems: string[] = [];
+  for (const axis of axes) {
+    for (const v of axis.values as SweepValue[]) {
+      try {
+        await loadScenario(scenario, { overrides: [...fixed, `${axis.path}=${v.text}`] });
+      } catch (err) {
+        const details = err instanceof UserInputError ? err.details : [String(err)];
+        problems.push(...details.map((d) => `${axis.path}=${v.text}: ${d}`));
+      }
+    }
+  }
+  if (problems.length) throw new UserInputError('some swept values do not make a valid scenario', [...new Set(problems)]);
+}

@@ -1,0 +1,65 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { availableParallelism } from 'node:os';
+import { runScenarioSimulated, type RunOutcome } from '../api/run-scenario.js';
+import { EnvironmentError } from '../errors.js';
+import type { RunOne, RunRequest } from './run-points.js';
+import type { Runtime } from './sweep-folder.js';
+import { startSimWorkerPool } from './sim-worker-pool.js';
+
+type RunScenarioEmulated = (file: string, opts: { overrides?: readonly string[]; runsDir?: string; runId?: string; shouldStop?: () => boolean }) => Promise<RunOutcome>;
+
+/** Kept in a variable so the sweep builds whether or not the emulated runtime is part of this build. */
+const EMULATED_MODULE = '../api/run-emulated.js';
+
+async function loadEmulated(): Promise<RunScenarioEmulated> {
+  let mod: { runScenarioEmulated?: RunScenarioEmulated };
+  try {
+    mod = await import(EMULATED_MODULE);
+  } catch (err) {
+    const detail = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    throw new EnvironmentError(`the emulated (docker) runtime cannot be loaded: ${detail}`, 'run the sweep with --runtime sim, or rebuild cavsim (npm run build)');
+  }
+  if (typeof mod.runScenarioEmulated !== 'function') {
+    throw new EnvironmentError('the emulated (docker) runtime module has no runScenarioEmulated', 'run the sweep with --runtime sim');
+  }
+  return mod.runScenarioEmulated;
+}
+
+/** Runs in this process, one at a time per call; the docker runtime and tests use it. */
+export function inProcessRunOne(shouldStop: () => boolean = () => false): RunOne {
+  let emulated: Promise<RunScenarioEmulated> | undefined;
+  return async (req: RunRequest) => {
+    const opts = { overrides: req.overrides, runsDir: req.runsDir, runId: req.runId, shouldStop };
+    if (req.runtime === 'sim') return runScenarioSimulated(req.scenarioFile, opts);
+    emulated ??= loadEmulated();
+    return (await emulated)(req.scenarioFile, opts);
+  };
+}
+
+export const defaultJobs = (runtime: Runtime) => (runtime === 'sim' ? availableParallelism() : 1);
+
+/** The compiled worker; absent when running from TypeScript sources (tests), where runs stay in-process. */
+const WORKER_FILE = fileURLToPath(new URL('./sim-worker.js', import.meta.url));
+
+export interface RunLanes extends AsyncDisposable {
+  runOne: RunOne;
+  /** How many runs can go at once. */
+  jobs: number;
+  /** Where runs go: 'worker threads' or 'in process'. */
+  where: string;
+}
+
+/**
+ * Lanes for a sweep: simulated runs with jobs > 1 go to a pool of worker threads running the
+ * compiled code (one run per thread at a time); everything else runs in this process.
+ * Dispose to end the threads.
+ */
+export async function openRunLanes(runtime: Runtime, jobs: number, shouldStop: () => boolean): Promise<RunLanes> {
+  if (runtime === 'sim' && jobs > 1 && existsSync(WORKER_FILE)) {
+    const pool = startSimWorkerPool(WORKER_FILE, jobs);
+    return { runOne: pool.run, jobs, where: `${jobs} worker threads`, [Symbol.asyncDispose]: () => pool.close() };
+  }
+  const effective = runtime === 'sim' ? 1 : jobs;
+  return { runOne: inProcessRunOne(shouldStop), jobs: effective, where: 'in process', [Symbol.asyncDispose]: async () => {} };
+}

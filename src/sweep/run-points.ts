@@ -1,0 +1,83 @@
+import { relative } from 'node:path';
+import type { RunOutcome } from '../api/run-scenario.js';
+import { pointKey, pointOverrides, type SweepPoint } from './grid.js';
+import { failedResult, isFinished, resultFromSummary, type SweepResult } from './result-row.js';
+import type { SweepEvents } from './events.js';
+import type { Runtime, SweepFolder } from './sweep-folder.js';
+import { CavsimError } from '../errors.js';
+
+export interface RunRequest {
+  runtime: Runtime;
+  scenarioFile: string;
+  overrides: string[];
+  runsDir: string;
+  runId: string;
+}
+
+/** Runs one scenario and returns its summary; the sweep's only way to run anything (sim, docker, or a fake in tests). */
+export type RunOne = (request: RunRequest) => Promise<RunOutcome>;
+
+export interface PointRunnerContext {
+  folder: SweepFolder;
+  runOne: RunOne;
+  jobs: number;
+  events: SweepEvents;
+  shouldStop: () => boolean;
+  now: () => number;
+}
+
+/**
+ * Runs the points not finished yet, at most `jobs` at a time, and records each result the moment it
+ * is known. Returns the results of all given points that have one (earlier or new). A run that throws
+ * a user error (an invalid value) stops the sweep, since every later point would fail the same way.
+ */
+export async function runPoints(points: readonly SweepPoint[], ctx: PointRunnerContext, progress: { done: number; total: number }): Promise<SweepResult[]> {
+  const known = new Map(ctx.folder.readResults().map((r) => [r.key, r]));
+  const pending = points.filter((p) => {
+    const r = known.get(pointKey(p));
+    return !r || !isFinished(r);
+  });
+  const started = ctx.now();
+  let finishedHere = 0;
+  let fatal: unknown;
+  let next = 0;
+
+  const lane = async () => {
+    while (next < pending.length && !ctx.shouldStop() && fatal === undefined) {
+      const point = pending[next++];
+      const key = pointKey(point);
+      ctx.events.emit({ type: 'run-start', point });
+      const request: RunRequest = {
+        runtime: ctx.folder.spec.runtime,
+        scenarioFile: ctx.folder.spec.scenario,
+        overrides: pointOverrides(point, ctx.folder.spec.fixed),
+        runsDir: ctx.folder.runsDir,
+        runId: point.id,
+      };
+      let result: SweepResult;
+      try {
+        const outcome = await ctx.runOne(request);
+        result = resultFromSummary(point, key, outcome.summary, relative(ctx.folder.dir, outcome.runDir));
+      } catch (err) {
+        if (err instanceof CavsimError && err.code === 'USER_INPUT') {
+          fatal ??= err;
+          return;
+        }
+        result = failedResult(point, key, err, relative(ctx.folder.dir, `${ctx.folder.runsDir}/${point.id}`));
+      }
+      ctx.folder.appendResult(result);
+      known.set(key, result);
+      finishedHere++;
+      progress.done++;
+      if (result.status === 'invalid') ctx.events.emit({ type: 'warn', message: `run ${point.id} is invalid: ${result.reason ?? 'the machine could not keep real time'}` });
+      if (result.status === 'failed') ctx.events.emit({ type: 'warn', message: `run ${point.id} failed: ${result.reason ?? 'no reason given'}` });
+      const perRun = (ctx.now() - started) / 1000 / finishedHere;
+      const left = progress.total - progress.done;
+      ctx.events.emit({ type: 'run-done', result, done: progress.done, total: progress.total, etaSeconds: left > 0 ? perRun * left : 0 });
+    }
+  };
+
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(ctx.jobs, pending.length)) }, lane));
+  if (fatal !== undefined) throw fatal;
+  return points.flatMap((p) => known.get(pointKey(p)) ?? []);
+}

@@ -1,0 +1,157 @@
+import { performance } from 'node:perf_hooks';
+import { CavsimError } from '../errors.js';
+import { findCritical, type CriticalSearchResult, type Verdict } from './critical.js';
+import { silentEvents, type SweepEvents } from './events.js';
+import { pointKey, type SweepPoint } from './grid.js';
+import { isFinished, type SweepResult } from './result-row.js';
+import { runPoints, type PointRunnerContext, type RunOne } from './run-points.js';
+import { SweepFolder, type SweepSpec } from './sweep-folder.js';
+import { pointsCsv, summaryCsv } from './tables.js';
+import { quantity, type SweepValue } from './values.js';
+import type { PlannedSweep } from './plan-sweep.js';
+
+export interface SweepDeps {
+  runOne: RunOne;
+  jobs: number;
+  events?: SweepEvents;
+  shouldStop?: () => boolean;
+  now?: () => number;
+}
+
+export interface SweepOutcome {
+  sweepId: string;
+  dir: string;
+  spec: SweepSpec;
+  results: SweepResult[];
+  critical?: CriticalSearchResult;
+  /** Stopped early (Ctrl-C): finished runs are recorded, `--resume` completes the rest. */
+  stopped: boolean;
+}
+
+/** Creates `sweeps/<id>/` for a planned sweep and runs it. */
+export async function startSweep(plan: PlannedSweep, sweepsDir: string, deps: SweepDeps, sweepId?: string): Promise<SweepOutcome> {
+  return executeSweep(SweepFolder.create(sweepsDir, plan, sweepId), deps);
+}
+
+/** Continues a sweep from its folder: finished runs are kept, the rest are run. */
+export async function resumeSweep(sweepsDir: string, idOrDir: string, deps: SweepDeps): Promise<SweepOutcome> {
+  return executeSweep(SweepFolder.open(sweepsDir, idOrDir), deps);
+}
+
+export async function executeSweep(folder: SweepFolder, deps: SweepDeps): Promise<SweepOutcome> {
+  const events = deps.events ?? silentEvents;
+  const now = deps.now ?? (() => performance.now());
+  const shouldStop = deps.shouldStop ?? (() => false);
+  const ctx: PointRunnerContext = { folder, runOne: deps.runOne, jobs: deps.jobs, events, shouldStop, now };
+  const started = now();
+  const { spec } = folder;
+  let critical: CriticalSearchResult | undefined;
+  let total: number;
+  let stopped = false;
+
+  if (spec.mode.type === 'grid') {
+    const points = spec.mode.points;
+    total = points.length;
+    const finishedKeys = new Set(folder.readResults().filter(isFinished).map((r) => r.key));
+    const alreadyDone = points.filter((p) => finishedKeys.has(pointKey(p))).length;
+    events.emit({ type: 'sweep-start', sweepId: spec.id, dir: folder.dir, runtime: spec.runtime, jobs: deps.jobs, total, alreadyDone });
+    await runPoints(points, ctx, { done: alreadyDone, total });
+    stopped = shouldStop();
+  } else {
+    const search = await searchCritical(folder, ctx);
+    critical = search.result;
+    total = search.runs;
+    stopped = search.stopped;
+    if (critical) {
+      folder.writeJson('critical.json', critical);
+      events.emit({ type: 'critical-result', result: critical });
+    }
+  }
+
+  const results = writeTables(folder);
+  events.emit({ type: 'sweep-done', sweepId: spec.id, dir: folder.dir, done: results.filter(isFinished).length, total, stopped, wallSeconds: (now() - started) / 1000 });
+  return { sweepId: spec.id, dir: folder.dir, spec, results, critical, stopped };
+}
+
+/** (Re)writes summary.csv and points.csv from the recorded results; returns them. */
+export function writeTables(folder: SweepFolder): SweepResult[] {
+  const results = folder.readResults();
+  folder.writeText('summary.csv', summaryCsv(folder.spec, results));
+  folder.writeText('points.csv', pointsCsv(folder.spec, results));
+  return results;
+}
+
+class StopRequested extends Error {}
+
+/**
+ * The critical search on real runs: each probed value runs once per repeat (seeds baseSeed + r),
+ * and collides when any of its runs does. Probes go through runPoints, so they are recorded and
+ * reused on --resume like grid points.
+ */
+async function searchCritical(folder: SweepFolder, ctx: PointRunnerContext): Promise<{ result?: CriticalSearchResult; runs: number; stopped: boolean }> {
+  const { spec } = folder;
+  if (spec.mode.type !== 'critical') throw new Error('not a critical search');
+  const mode = spec.mode;
+  const indexByText = new Map<string, number>();
+  for (const r of folder.readResults()) indexByText.set(r.values[mode.path]?.text, r.gridIndex);
+  const progress = { done: 0, total: estimateProbes(mode) * spec.repeat };
+  ctx.events.emit({ type: 'sweep-start', sweepId: spec.id, dir: folder.dir, runtime: spec.runtime, jobs: ctx.jobs, total: progress.total, alreadyDone: 0 });
+
+  const pointsFor = (value: SweepValue): SweepPoint[] => {
+    const gridIndex = indexByText.get(value.text) ?? indexByText.size;
+    indexByText.set(value.text, gridIndex);
+    return Array.from({ length: spec.repeat }, (_, r) => ({
+      id: `c${String(gridIndex).padStart(3, '0')}${spec.repeat > 1 ? `-r${r}` : ''}`,
+      gridIndex,
+      repeat: r,
+      ...(spec.repeat > 1 ? { seed: spec.baseSeed + r } : {}),
+      values: { [mode.path]: value },
+    }));
+  };
+
+  const probe = async (values: number[]): Promise<Verdict[]> => {
+    const asValues = values.map((v) => quantity(v, mode.unit));
+    const perValue = asValues.map(pointsFor);
+    const results = await runPoints(perValue.flat(), ctx, progress);
+    if (ctx.shouldStop()) throw new StopRequested();
+    const byKey = new Map(results.map((r) => [r.key, r]));
+    return perValue.map((points, i) => {
+      const runs = points.map((p) => byKey.get(pointKey(p)));
+      const missing = runs.findIndex((r) => !r || !isFinished(r));
+      if (missing >= 0) {
+        const r = runs[missing];
+        throw new CavsimError('RUN_FAILED', `the run at ${mode.path}=${asValues[i].text} did not finish (${r?.status ?? 'no result'}), so the search cannot decide`, 'see the run folder and summary.csv; fix the cause and --resume', r?.reason ? [r.reason] : []);
+      }
+      const collided = runs.filter((r) => r!.collision).length;
+      return { collision: collided > 0, ...(collided > 0 && collided < runs.length ? { mixed: true } : {}) };
+    });
+  };
+
+  try {
+    const found = await findCritical(probe, {
+      lo: mode.lo.value!,
+      hi: mode.hi.value!,
+      tolerance: mode.tolerance,
+      coarse: mode.coarse,
+      parallel: Math.max(1, Math.floor(ctx.jobs / spec.repeat)),
+      onSample: (s, bracket) =>
+        ctx.events.emit({
+          type: 'critical-probe',
+          path: mode.path,
+          value: quantity(s.value, mode.unit).text,
+          collision: s.collision,
+          bracket: bracket ? { lo: quantity(bracket.lo, mode.unit).text, hi: quantity(bracket.hi, mode.unit).text } : null,
+        }),
+    });
+    return { result: { path: mode.path, unit: mode.unit, ...found }, runs: progress.done, stopped: false };
+  } catch (err) {
+    if (err instanceof StopRequested) return { runs: progress.done, stopped: true };
+    throw err;
+  }
+}
+
+/** Rough number of probes, for progress: the coarse pass plus the halvings down to the tolerance. */
+function estimateProbes(mode: Extract<SweepSpec['mode'], { type: 'critical' }>): number {
+  const width = (mode.hi.value! - mode.lo.value!) / (mode.coarse - 1);
+  return mode.coarse + Math.max(0, Math.ceil(Math.log2(width / mode.tolerance)));
+}

@@ -1,0 +1,19 @@
+import { parentPort } from 'node:worker_threads';
+import { runScenarioSimulated } from '../api/run-scenario.js';
+import { CavsimError } from '../errors.js';
+import type { RunRequest } from './run-points.js';
+
+/** A worker thread of the sweep's pool: runs one simulated scenario per message. */
+parentPort?.on('message', async (msg: { seq: number; request: RunRequest }) => {
+  try {
+    const { request } = msg;
+    const outcome = await runScenarioSimulated(request.scenarioFile, { overrides: request.overrides, runsDir: request.runsDir, runId: request.runId });
+    parentPort!.postMessage({ seq: msg.seq, ok: true, outcome });
+  } catch (err) {
+    const error =
+      err instanceof CavsimError
+        ? { code: err.code, message: err.message, hint: err.hint, details: err.details }
+        : { code: 'INTERNAL', message: err instanceof Error ? err.message : String(err), details: [] };
+    parentPort!.postMessage({ seq: msg.seq, ok: false, error });
+  }
+});

@@ -1,0 +1,36 @@
+/** Two-sided 95% quantiles of Student's t by degrees of freedom (1..30, then 40, 60, 120). */
+const T975: Record<number, number> = {
+  1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228,
+  11: 2.201, 12: 2.179, 13: 2.16, 14: 2.145, 15: 2.131, 16: 2.12, 17: 2.11, 18: 2.101, 19: 2.093, 20: 2.086,
+  21: 2.08, 22: 2.074, 23: 2.069, 24: 2.064, 25: 2.06, 26: 2.056, 27: 2.052, 28: 2.048, 29: 2.045, 30: 2.042,
+  40: 2.021, 60: 2.0, 120: 1.98,
+};
+
+export function tQuantile975(df: number): number {
+  if (df < 1) return NaN;
+  if (T975[df] !== undefined) return T975[df];
+  if (df > 120) return 1.96;
+  // Between tabulated degrees of freedom the quantile is close to linear in 1/df.
+  const keys = Object.keys(T975).map(Number).sort((a, b) => a - b);
+  const hi = keys.find((k) => k > df)!;
+  const lo = keys[keys.indexOf(hi) - 1];
+  const w = (1 / df - 1 / lo) / (1 / hi - 1 / lo);
+  return T975[lo] + w * (T975[hi] - T975[lo]);
+}
+
+export interface MeanInterval {
+  n: number;
+  mean: number | null;
+  /** Half-width of the 95% confidence interval of the mean (Student's t); null below two samples. */
+  ci95: number | null;
+}
+
+export function meanInterval(values: readonly (number | null)[]): MeanInterval {
+  const xs = values.filter((v): v is number => v !== null && Number.isFinite(v));
+  const n = xs.length;
+  if (n === 0) return { n, mean: null, ci95: null };
+  const mean = xs.reduce((a, b) => a + b, 0) / n;
+  if (n < 2) return { n, mean, ci95: null };
+  const variance = xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1);
+  return { n, mean, ci95: tQuantile975(n - 1) * Math.sqrt(variance / n) };
+}
