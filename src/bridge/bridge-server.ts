@@ -1,0 +1,200 @@
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { AddressInfo } from 'node:net';
+import { encodeServerOp, parseClientOp, ProtocolError, type ClientOp, type JsonObject, type StatusLevel } from './protocol.js';
+
+/** A handler inside the server process for messages clients publish; throw ProtocolError to reject. */
+export type TopicHandler = (msg: JsonObject, client: BridgeClientRef) => void;
+
+export interface BridgeClientRef {
+  readonly id: number;
+  readonly remote: string;
+}
+
+interface Topic {
+  type?: string;
+  latch: boolean;
+  /** The last message, encoded, replayed to each new subscriber of a latched topic. */
+  latched?: string;
+  handlers: Set<TopicHandler>;
+}
+
+interface Connection extends BridgeClientRef {
+  socket: WebSocket;
+  /** topic -> subscription ids (a client may subscribe more than once; it gets each message once). */
+  subscriptions: Map<string, Set<string>>;
+  advertised: Set<string>;
+}
+
+/** A subscriber that has fallen this far behind loses messages rather than stalling the simulator. */
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A rosbridge v2 server hosting topics (advertise, unadvertise, publish, subscribe, unsubscribe).
+ * Messages published by a client go to every subscribed client and to in-process handlers; the
+ * process publishes with `publish`. Every bad op is answered with a status op, never a disconnect.
+ */
+export class BridgeServer {
+  private readonly topics = new Map<string, Topic>();
+  private readonly connections = new Set<Connection>();
+  private nextClientId = 1;
+  private closing?: Promise<void>;
+  /** Messages dropped because a subscriber's send buffer was full. */
+  dropped = 0;
+
+  private constructor(
+    private readonly wss: WebSocketServer,
+    private readonly log: (line: string) => void,
+  ) {
+    wss.on('connection', (socket, request) => this.accept(socket, `${request.socket.remoteAddress}:${request.socket.remotePort}`));
+  }
+
+  static listen(opts: { host: string; port: number; log?: (line: string) => void }): Promise<BridgeServer> {
+    return new Promise((resolve, reject) => {
+      const wss = new WebSocketServer({ host: opts.host, port: opts.port, perMessageDeflate: false });
+      wss.once('error', reject);
+      wss.once('listening', () => {
+        wss.off('error', reject);
+        resolve(new BridgeServer(wss, opts.log ?? (() => {})));
+      });
+    });
+  }
+
+  get port(): number {
+    return (this.wss.address() as AddressInfo).port;
+  }
+
+  get clientCount(): number {
+    return this.connections.size;
+  }
+
+  /** Declares a topic the process publishes (or hosts); `latch` replays the last message to late subscribers. */
+  advertise(topic: string, type: string, opts: { latch?: boolean } = {}): void {
+    const t = this.topic(topic);
+    t.type = type;
+    if (opts.latch) t.latch = true;
+  }
+
+  /** In-process subscription to what clients publish on `topic`; returns the unsubscriber. */
+  subscribe(topic: string, type: string, handler: TopicHandler): () => void {
+    const t = this.topic(topic);
+    t.type ??= type;
+    t.handlers.add(handler);
+    return () => t.handlers.delete(handler);
+  }
+
+  /** Sends a message to every client subscribed to `topic`. */
+  publish(topic: string, msg: JsonObject): void {
+    this.fanOut(this.topic(topic), topic, encodeServerOp({ op: 'publish', topic, msg }));
+  }
+
+  /** Closes every connection and the listening socket. Calling it again returns the same promise. */
+  close(): Promise<void> {
+    this.closing ??= new Promise<void>((resolve) => {
+      for (const c of this.connections) c.socket.close(1001, 'server shutting down');
+      const forceAfter = setTimeout(() => {
+        for (const c of this.connections) c.socket.terminate();
+      }, 500);
+      forceAfter.unref();
+      this.wss.close(() => {
+        clearTimeout(forceAfter);
+        resolve();
+      });
+    });
+    return this.closing;
+  }
+
+  private topic(name: string): Topic {
+    let t = this.topics.get(name);
+    if (!t) {
+      t = { latch: false, handlers: new Set() };
+      this.topics.set(name, t);
+    }
+    return t;
+  }
+
+  private accept(socket: WebSocket, remote: string): void {
+    const conn: Connection = { id: this.nextClientId++, remote, socket, subscriptions: new Map(), advertised: new Set() };
+    this.connections.add(conn);
+    socket.on('message', (data, isBinary) => {
+      if (isBinary) return this.status(conn, 'error', 'binary frames are not supported; send JSON text frames');
+      this.handle(conn, data.toString());
+    });
+    socket.on('close', () => this.connections.delete(conn));
+    socket.on('error', (err) => this.log(`bridge: client ${remote}: ${err.message}`));
+  }
+
+  private handle(conn: Connection, text: string): void {
+    const parsed = parseClientOp(text);
+    if (!parsed.ok) return this.status(conn, 'error', parsed.error, parsed.id);
+    const op = parsed.op;
+    try {
+      this.apply(conn, op);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (!(err instanceof ProtocolError)) this.log(`bridge: handler for ${op.topic} failed: ${message}`);
+      this.status(conn, 'error', `${op.op} ${op.topic}: ${message}`, op.id);
+    }
+  }
+
+  private apply(conn: Connection, op: ClientOp): void {
+    switch (op.op) {
+      case 'advertise': {
+        const t = this.topic(op.topic);
+        if (t.type && t.type !== op.type) throw new ProtocolError(`topic already has type ${t.type}, not ${op.type}`);
+        t.type = op.type;
+        if (op.latch) t.latch = true;
+        conn.advertised.add(op.topic);
+        return;
+      }
+      case 'unadvertise':
+        if (!conn.advertised.delete(op.topic)) this.status(conn, 'warning', `unadvertise ${op.topic}: this client had not advertised it`, op.id);
+        return;
+      case 'subscribe': {
+        const t = this.topic(op.topic);
+        if (op.type && t.type && t.type !== op.type) throw new ProtocolError(`topic has type ${t.type}, not ${op.type}`);
+        if (op.type) t.type ??= op.type;
+        if (op.compression && op.compression !== 'none') this.status(conn, 'warning', `subscribe ${op.topic}: compression "${op.compression}" is not supported, sending plain JSON`, op.id);
+        let ids = conn.subscriptions.get(op.topic);
+        if (!ids) {
+          ids = new Set();
+          conn.subscriptions.set(op.topic, ids);
+        }
+        ids.add(op.id ?? '');
+        if (t.latched) this.send(conn, t.latched);
+        return;
+      }
+      case 'unsubscribe': {
+        const ids = conn.subscriptions.get(op.topic);
+        if (!ids) return this.status(conn, 'warning', `unsubscribe ${op.topic}: not subscribed`, op.id);
+        if (op.id === undefined || ids.size === 1) conn.subscriptions.delete(op.topic);
+        else ids.delete(op.id);
+        return;
+      }
+      case 'publish': {
+        const t = this.topics.get(op.topic);
+        if (!t?.type && !conn.advertised.has(op.topic)) throw new ProtocolError('topic is not advertised; advertise it with its type first');
+        for (const handler of t!.handlers) handler(op.msg, conn);
+        this.fanOut(t!, op.topic, encodeServerOp({ op: 'publish', topic: op.topic, msg: op.msg }));
+        return;
+      }
+    }
+  }
+
+  private fanOut(t: Topic, topic: string, frame: string): void {
+    if (t.latch) t.latched = frame;
+    for (const c of this.connections) if (c.subscriptions.has(topic)) this.send(c, frame);
+  }
+
+  private send(conn: Connection, frame: string): void {
+    if (conn.socket.readyState !== conn.socket.OPEN) return;
+    if (conn.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      this.dropped++;
+      return;
+    }
+    conn.socket.send(frame);
+  }
+
+  private status(conn: Connection, level: StatusLevel, msg: string, id?: string): void {
+    this.send(conn, encodeServerOp({ op: 'status', level, msg, ...(id !== undefined ? { id } : {}) }));
+  }
+}

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { ProtocolError } from './protocol.js';
+
+/** Version of the cavsim control link (topics and payloads below); see docs/control-protocol.md. */
+export const CONTROL_PROTOCOL_VERSION = 'cavsim.control/1';
+
+/** Topic names: the thesis's per-car namespaces plus cavsim's own /cavsim/* topics. */
+export const TOPICS = {
+  drive: (car: string) => `/${car}/drive`,
+  odom: (car: string) => `/${car}/odom`,
+  scan: (car: string) => `/${car}/scan`,
+  simControl: '/sim_control',
+  v2v: '/cavsim/v2v',
+  events: '/cavsim/events',
+  ready: '/cavsim/ready',
+  status: '/cavsim/status',
+} as const;
+
+const epochNs = z.string().regex(/^\d{1,20}$/, 'epoch nanoseconds as a decimal string');
+
+/** `/sim_control` data (JSON inside std_msgs/String). */
+export const simControlSchema = z.discriminatedUnion('cmd', [
+  z.object({ cmd: z.literal('start'), t0_epoch_ns: epochNs }),
+  z.object({ cmd: z.literal('stop'), reason: z.string().optional() }),
+]);
+export type SimControl = z.infer<typeof simControlSchema>;
+
+/** `/cavsim/v2v` data: a vehicle reports each datagram it sent and each it received. */
+export const v2vReportSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('sent'), id: z.string(), from: z.string(), to: z.string(), type: z.string(), size_bytes: z.number().int().nonnegative() }),
+  z.object({
+    kind: z.literal('received'),
+    id: z.string(),
+    from: z.string(),
+    to: z.string(),
+    type: z.string(),
+    sent_ns: epochNs,
+    received_ns: epochNs,
+    size_bytes: z.number().int().nonnegative(),
+  }),
+]);
+export type V2VReport = z.infer<typeof v2vReportSchema>;
+
+/** `/cavsim/events` data: an app event (brake-sent, emergency-brake, ...) at run time t_s. */
+export const eventReportSchema = z.object({
+  vehicle: z.string(),
+  t_s: z.number(),
+  event: z.string(),
+  detail: z.record(z.string(), z.unknown()).optional(),
+});
+export type EventReport = z.infer<typeof eventReportSchema>;
+
+/** `/cavsim/ready` data: a vehicle has subscribed and bound its V2V socket. */
+export const readyReportSchema = z.object({ vehicle: z.string() });
+export type ReadyReport = z.infer<typeof readyReportSchema>;
+
+/** `/cavsim/status` data, published (latched) by the simulator. */
+export interface SimulatorStatus {
+  protocol: typeof CONTROL_PROTOCOL_VERSION;
+  phase: 'waiting' | 'running' | 'stopped';
+  vehicles: string[];
+  ready: string[];
+  t_s: number;
+  duration_s: number;
+  cars: { name: string; v: number; braking: boolean; collided: boolean }[];
+  min_ttc_s: number | null;
+  lateness: { p99_ms: number; max_ms: number } | null;
+  status?: string;
+  reason?: string;
+}
+
+/** Parses the JSON text carried in a std_msgs/String `data` field against a schema. */
+export function parseJsonData<T>(schema: z.ZodType<T>, data: string, topic: string): T {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(data);
+  } catch {
+    throw new ProtocolError(`${topic}: data is not JSON`);
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ProtocolError(`${topic}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(data)'}: ${i.message}`).join('; ')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,295 @@
+import { join } from 'node:path';
+import { dirname, basename } from 'node:path';
+import { World } from '../../world/world.js';
+import { Recorder, type CarSample } from '../../measurement/recorder.js';
+import { buildSummary, type RunStatus, type RunSummary } from '../../measurement/summary.js';
+import { CsvLog } from '../../measurement/csv-log.js';
+import { RunFolder } from '../../run/run-folder.js';
+import { loadMap } from '../../map/load-map.js';
+import type { OccupancyGrid } from '../../map/occupancy-grid.js';
+import type { ResolvedScenario } from '../../scenario/resolved.js';
+import { BridgeServer } from '../../bridge/bridge-server.js';
+import { MSG_TYPES, odometryMsg, parseDriveMsg, parseStringMsg, stringMsg } from '../../bridge/ros-messages.js';
+import {
+  CONTROL_PROTOCOL_VERSION,
+  TOPICS,
+  eventReportSchema,
+  parseJsonData,
+  readyReportSchema,
+  simControlSchema,
+  v2vReportSchema,
+  type SimulatorStatus,
+} from '../../bridge/control-topics.js';
+import { ProtocolError } from '../../bridge/protocol.js';
+import { StepTiming } from './step-timing.js';
+import { defaultMapFile, readResolvedScenario, type HostPort } from './process-env.js';
+import type { WallClock } from './wall-clock.js';
+
+export interface SimulatorProcessConfig {
+  runDir: string;
+  runId: string;
+  /** Default: `<runDir>/map/<basename of scenario.mapFile>`. */
+  mapFile?: string;
+  bind: HostPort;
+  clock: WallClock;
+  /** After `stop`, reports still arriving on /cavsim/* are recorded for this long [ms]. */
+  stopGraceMs?: number;
+  /** While waiting for `start`, the initial odometry is republished this often [ms]. */
+  idleOdometryPeriodMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface SimulatorOutcome {
+  summary: RunSummary;
+  exitCode: 0 | 1;
+}
+
+export interface RunningSimulator {
+  readonly port: number;
+  /** Resolves once summary.json is written and the bridge is closed. */
+  readonly finished: Promise<SimulatorOutcome>;
+  /** Ends the run early (SIGTERM, or `stop` on /sim_control): status `interrupted`. */
+  interrupt(reason: string): void;
+}
+
+/** Loads the scenario and map, starts the rosbridge server and waits there for `start`. */
+export async function startSimulatorProcess(cfg: SimulatorProcessConfig): Promise<RunningSimulator> {
+  const scenario = readResolvedScenario(cfg.runDir);
+  const grid = await loadMap(cfg.mapFile ?? defaultMapFile(cfg.runDir, scenario.mapFile));
+  const bridge = await BridgeServer.listen({ host: cfg.bind.host, port: cfg.bind.port, log: cfg.log });
+  const session = new SimulatorSession(scenario, grid, bridge, cfg);
+  return { port: bridge.port, finished: session.run(), interrupt: (reason) => session.interrupt(reason) };
+}
+
+/** summary.json for a simulator that could not even start (no scenario, no map, port taken). */
+export function writeStartupFailure(runDir: string, runId: string, reason: string): void {
+  const folder = RunFolder.open(dirname(runDir), basename(runDir));
+  folder.writeSummary({ schema: 'cavsim.summary/1', run_id: runId, runtime: 'docker', status: 'failed', reason } as unknown as RunSummary);
+}
+
+const TIMING_COLUMNS = ['step', 't_s', 'lateness_ms', 'compute_ms'];
+
+/**
+ * One run of the simulator container: the thesis's gym bridge and physics in one process.
+ * Waits for `start` on /sim_control, then steps the world on the absolute schedule t0 + k*dt,
+ * publishing every car's odometry after each step and applying the latest /carN/drive.
+ */
+class SimulatorSession {
+  private readonly world: World;
+  private readonly recorder: Recorder;
+  private readonly timing: StepTiming;
+  private readonly timingCsv: CsvLog;
+  private readonly names: string[];
+  private readonly braking = new Map<string, boolean>();
+  private readonly ready = new Set<string>();
+  private readonly abort = new AbortController();
+  private readonly samples: CarSample[];
+  private readonly stepNs: bigint;
+  private readonly log: (line: string) => void;
+  private t0?: bigint;
+  private recording = true;
+  private interruptReason?: string;
+  private startRequested?: (t0: bigint) => void;
+
+  constructor(
+    private readonly scenario: ResolvedScenario,
+    grid: OccupancyGrid,
+    private readonly bridge: BridgeServer,
+    private readonly cfg: SimulatorProcessConfig,
+  ) {
+    this.world = new World(scenario, grid);
+    this.names = scenario.vehicles.map((v) => v.name);
+    this.recorder = new Recorder(cfg.runDir, this.names, 1);
+    this.timing = new StepTiming(scenario.timing, scenario.physics.timestep);
+    this.timingCsv = new CsvLog(join(cfg.runDir, 'timing.csv'), TIMING_COLUMNS);
+    this.samples = this.world.cars.map((c) => ({ name: c.spec.name }) as CarSample);
+    this.stepNs = BigInt(Math.round(scenario.physics.timestep * 1e9));
+    this.log = cfg.log ?? (() => {});
+  }
+
+  interrupt(reason: string): void {
+    if (this.interruptReason) return;
+    this.interruptReason = reason;
+    this.abort.abort();
+    this.startRequested = undefined;
+  }
+
+  async run(): Promise<SimulatorOutcome> {
+    const wallStart = this.cfg.clock.nowNs();
+    let status: RunStatus = 'completed';
+    let reason: string | undefined;
+    let endNs = wallStart;
+    try {
+      this.wireTopics();
+      const t0 = await this.waitForStart();
+      if (t0 !== undefined) await this.stepInRealTime(t0);
+      endNs = this.cfg.clock.nowNs();
+    } catch (err) {
+      status = 'failed';
+      reason = err instanceof Error ? err.message : String(err);
+      this.log(`simulator: run failed: ${reason}`);
+    }
+    this.bridge.publish(TOPICS.simControl, stringMsg(JSON.stringify({ cmd: 'stop', ...(reason ? { reason } : {}) })));
+    await new Promise((r) => setTimeout(r, this.cfg.stopGraceMs ?? 300));
+    this.recording = false;
+    this.recorder.close();
+    this.timingCsv.close();
+
+    const figures = this.t0 !== undefined ? this.timing.figures(this.t0) : undefined;
+    if (status === 'completed' && this.interruptReason) {
+      status = 'interrupted';
+      reason = `${this.interruptReason} at t=${this.world.time.toFixed(2)} s before the scenario's ${this.scenario.duration} s`;
+    } else if (status === 'completed' && figures) {
+      const invalid = this.timing.invalidReason(figures);
+      if (invalid) [status, reason] = ['invalid', invalid];
+    }
+    const summary = buildSummary({
+      runId: this.cfg.runId,
+      runtime: 'docker',
+      scenario: this.scenario,
+      recorder: this.recorder,
+      simTime: this.world.time,
+      steps: this.world.steps,
+      wallTime: Number(endNs - (this.t0 ?? wallStart)) / 1e9,
+      status,
+      reason,
+      ...(figures ? { timing: { ...figures, bridge_dropped_messages: this.bridge.dropped } } : {}),
+    });
+    RunFolder.open(dirname(this.cfg.runDir), basename(this.cfg.runDir)).writeSummary(summary);
+    this.publishStatus('stopped', { status, ...(reason ? { reason } : {}) });
+    await this.bridge.close();
+    return { summary, exitCode: status === 'failed' ? 1 : 0 };
+  }
+
+  private wireTopics(): void {
+    const b = this.bridge;
+    for (const car of this.world.cars) {
+      const name = car.spec.name;
+      b.advertise(TOPICS.odom(name), MSG_TYPES.odometry, { latch: true });
+      b.subscribe(TOPICS.drive(name), MSG_TYPES.drive, (msg) => {
+        if (this.recording) car.command = parseDriveMsg(msg);
+      });
+    }
+    b.advertise(TOPICS.simControl, MSG_TYPES.string, { latch: true });
+    b.advertise(TOPICS.status, MSG_TYPES.string, { latch: true });
+    b.subscribe(TOPICS.simControl, MSG_TYPES.string, (msg) => {
+      const control = parseJsonData(simControlSchema, parseStringMsg(msg), TOPICS.simControl);
+      if (control.cmd === 'stop') return this.interrupt(`stop requested on ${TOPICS.simControl}${control.reason ? ` (${control.reason})` : ''}`);
+      if (!this.startRequested) throw new ProtocolError('the run has already started or ended');
+      this.startRequested(BigInt(control.t0_epoch_ns));
+    });
+    b.subscribe(TOPICS.ready, MSG_TYPES.string, (msg) => {
+      const { vehicle } = parseJsonData(readyReportSchema, parseStringMsg(msg), TOPICS.ready);
+      if (!this.names.includes(vehicle)) throw new ProtocolError(`no vehicle named ${vehicle} in this scenario`);
+      this.ready.add(vehicle);
+      if (this.t0 === undefined) this.publishStatus('waiting');
+    });
+    b.subscribe(TOPICS.v2v, MSG_TYPES.string, (msg) => this.recordV2V(parseStringMsg(msg)));
+    b.subscribe(TOPICS.events, MSG_TYPES.string, (msg) => {
+      const e = parseJsonData(eventReportSchema, parseStringMsg(msg), TOPICS.events);
+      if (!this.recording) return;
+      if (e.event === 'emergency-brake') this.braking.set(e.vehicle, true);
+      this.recorder.recordEvent(e.t_s, e.vehicle, e.event, e.detail);
+    });
+  }
+
+  private recordV2V(data: string): void {
+    const r = parseJsonData(v2vReportSchema, data, TOPICS.v2v);
+    if (!this.recording) return;
+    if (this.t0 === undefined) throw new ProtocolError('V2V reports are recorded only after start');
+    if (r.kind === 'sent') return this.recorder.recordSent(r.id);
+    const t0 = this.t0;
+    this.recorder.recordReceived({
+      id: r.id,
+      from: r.from,
+      to: r.to,
+      type: r.type,
+      sentAt: Number(BigInt(r.sent_ns) - t0) / 1e9,
+      receivedAt: Number(BigInt(r.received_ns) - t0) / 1e9,
+      sizeBytes: r.size_bytes,
+    });
+  }
+
+  /** Publishes the initial odometry until `start` arrives; undefined when interrupted first. */
+  private waitForStart(): Promise<bigint | undefined> {
+    this.publishStatus('waiting');
+    this.publishOdometry();
+    const idle = setInterval(() => this.publishOdometry(), this.cfg.idleOdometryPeriodMs ?? 100);
+    return new Promise<bigint | undefined>((resolve) => {
+      this.startRequested = (t0) => {
+        this.startRequested = undefined;
+        resolve(t0);
+      };
+      this.abort.signal.addEventListener('abort', () => resolve(undefined), { once: true });
+    }).finally(() => clearInterval(idle));
+  }
+
+  private async stepInRealTime(t0: bigint): Promise<void> {
+    const { clock } = this.cfg;
+    this.t0 = t0;
+    const totalSteps = Math.round(this.scenario.duration / this.world.timestep);
+    const progressEvery = Math.max(1, Math.round(0.1 / this.world.timestep));
+    this.log(`simulator: start, t0=${t0}, ${totalSteps} steps of ${this.world.timestep} s`);
+    await clock.sleepUntil(t0, this.abort.signal);
+    if (this.interruptReason) return;
+    this.publishOdometry();
+    this.record();
+    this.publishStatus('running');
+    for (let k = 1; k <= totalSteps; k++) {
+      const scheduled = t0 + BigInt(k) * this.stepNs;
+      await clock.sleepUntil(scheduled, this.abort.signal);
+      if (this.interruptReason) return;
+      const began = clock.nowNs();
+      this.recorder.recordCollisions(this.world.step());
+      this.publishOdometry();
+      this.record();
+      const latenessMs = Number(began - scheduled) / 1e6;
+      const computeMs = Number(clock.nowNs() - began) / 1e6;
+      this.timing.add(latenessMs, computeMs);
+      this.timingCsv.add([k, this.world.time, latenessMs, computeMs]);
+      if (k % progressEvery === 0) {
+        this.timingCsv.flush();
+        this.publishStatus('running');
+      }
+    }
+  }
+
+  private publishOdometry(): void {
+    const stampNs = BigInt(this.world.steps) * this.stepNs;
+    for (const car of this.world.cars) this.bridge.publish(TOPICS.odom(car.spec.name), odometryMsg(car.spec.name, this.world.odometry(car), stampNs));
+  }
+
+  private record(): void {
+    this.world.cars.forEach((c, i) => {
+      const s = this.samples[i];
+      s.x = c.state.x;
+      s.y = c.state.y;
+      s.yaw = c.state.yaw;
+      s.v = c.state.v;
+      s.steer = c.state.steer;
+      s.yawRate = c.state.yawRate;
+      s.cmdSpeed = c.command.speed;
+      s.cmdSteer = c.command.steer;
+      s.braking = this.braking.get(c.spec.name) ?? false;
+      s.collided = c.collided;
+    });
+    this.recorder.recordStep(this.world.time, this.samples);
+  }
+
+  private publishStatus(phase: SimulatorStatus['phase'], verdict: { status?: string; reason?: string } = {}): void {
+    const minTtc = this.recorder.pairs.reduce<number | null>((m, p) => (p.min_ttc_s === null ? m : m === null ? p.min_ttc_s : Math.min(m, p.min_ttc_s)), null);
+    const status: SimulatorStatus = {
+      protocol: CONTROL_PROTOCOL_VERSION,
+      phase,
+      vehicles: this.names,
+      ready: this.names.filter((n) => this.ready.has(n)),
+      t_s: this.world.time,
+      duration_s: this.scenario.duration,
+      cars: this.samples.map((s) => ({ name: s.name, v: s.v ?? 0, braking: s.braking ?? false, collided: s.collided ?? false })),
+      min_ttc_s: minTtc,
+      lateness: this.timing.snapshot(),
+      ...verdict,
+    };
+    this.bridge.publish(TOPICS.status, stringMsg(JSON.stringify(status)));
+  }
+}

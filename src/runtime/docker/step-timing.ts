@@ -1,0 +1,85 @@
+import { percentileOfSorted } from '../../util/percentile.js';
+
+export interface StepTimingFigures {
+  steps: number;
+  step_s: number;
+  t0_epoch_ns: string;
+  step_lateness_p50_ms: number | null;
+  step_lateness_p99_ms: number | null;
+  step_lateness_max_ms: number | null;
+  step_lateness_mean_ms: number | null;
+  step_compute_p99_ms: number | null;
+  late_threshold_ms: number;
+  late_steps: number;
+  late_fraction: number;
+  max_late_fraction: number;
+}
+
+/** Each physics step's lateness (actual start - scheduled start) and compute time, in ms. */
+export class StepTiming {
+  private readonly lateness: number[] = [];
+  private readonly compute: number[] = [];
+  /** 10 µs bins up to 100 ms (and one overflow bin): a running p99 without sorting each time. */
+  private readonly histogram = new Uint32Array(10_001);
+  private max = 0;
+
+  constructor(
+    private readonly limits: { maxStepLateness: number; maxLateFraction: number },
+    private readonly stepSeconds: number,
+  ) {}
+
+  add(latenessMs: number, computeMs: number): void {
+    this.lateness.push(latenessMs);
+    this.compute.push(computeMs);
+    this.histogram[Math.min(this.histogram.length - 1, Math.max(0, Math.floor(latenessMs * 100)))]++;
+    this.max = Math.max(this.max, latenessMs);
+  }
+
+  get count(): number {
+    return this.lateness.length;
+  }
+
+  /** Running p99 (to the 10 µs bin's upper edge) and max, cheap enough for every progress report. */
+  snapshot(): { p99_ms: number; max_ms: number } | null {
+    const n = this.lateness.length;
+    if (!n) return null;
+    const rank = Math.ceil(0.99 * n);
+    let seen = 0;
+    let bin = 0;
+    for (; bin < this.histogram.length; bin++) {
+      seen += this.histogram[bin];
+      if (seen >= rank) break;
+    }
+    return { p99_ms: round(Math.min(this.max, (bin + 1) / 100)), max_ms: round(this.max) };
+  }
+
+  figures(t0Ns: bigint): StepTimingFigures {
+    const sorted = [...this.lateness].sort((a, b) => a - b);
+    const compute = [...this.compute].sort((a, b) => a - b);
+    const thresholdMs = this.limits.maxStepLateness * 1000;
+    const late = sorted.filter((l) => l > thresholdMs).length;
+    const r = (v: number | undefined) => (v === undefined ? null : round(v));
+    return {
+      steps: sorted.length,
+      step_s: this.stepSeconds,
+      t0_epoch_ns: t0Ns.toString(),
+      step_lateness_p50_ms: r(percentileOfSorted(sorted, 50)),
+      step_lateness_p99_ms: r(percentileOfSorted(sorted, 99)),
+      step_lateness_max_ms: r(sorted.at(-1)),
+      step_lateness_mean_ms: r(sorted.length ? sorted.reduce((a, b) => a + b, 0) / sorted.length : undefined),
+      step_compute_p99_ms: r(percentileOfSorted(compute, 99)),
+      late_threshold_ms: thresholdMs,
+      late_steps: late,
+      late_fraction: sorted.length ? round(late / sorted.length) : 0,
+      max_late_fraction: this.limits.maxLateFraction,
+    };
+  }
+
+  /** Why the run's timing makes it invalid, or undefined when it is within the scenario's limits. */
+  invalidReason(f: StepTimingFigures): string | undefined {
+    if (f.late_fraction <= f.max_late_fraction) return undefined;
+    return `${f.late_steps} of ${f.steps} physics steps (${(f.late_fraction * 100).toFixed(1)} %) started more than ${f.late_threshold_ms} ms late; the scenario allows ${(f.max_late_fraction * 100).toFixed(1)} % (timing.maxLateFraction)`;
+  }
+}
+
+const round = (v: number) => +v.toFixed(4);

@@ -1,0 +1,195 @@
+import { VehicleAgent } from '../../vehicle/vehicle-agent.js';
+import { createVehicleApps } from '../../control/create-apps.js';
+import type { Odometry, V2VMessage } from '../../control/vehicle-context.js';
+import type { ResolvedScenario, ResolvedVehicle } from '../../scenario/resolved.js';
+import { UserInputError } from '../../errors.js';
+import { V2VEndpoint, type Arrival } from '../../v2v/transport.js';
+import { BridgeClient } from '../../bridge/bridge-client.js';
+import { MSG_TYPES, driveMsg, parseOdometryMsg, parseStringMsg, stringMsg } from '../../bridge/ros-messages.js';
+import { TOPICS, parseJsonData, simControlSchema, type EventReport, type V2VReport } from '../../bridge/control-topics.js';
+import { readResolvedScenario, type HostPort, type VehicleEnv } from './process-env.js';
+import type { WallClock } from './wall-clock.js';
+
+export interface VehicleProcessConfig {
+  runDir: string;
+  vehicle: string;
+  simUrl: string;
+  peers: VehicleEnv['peers'];
+  bind: HostPort;
+  clock: WallClock;
+  connectTimeoutMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface VehicleOutcome {
+  exitCode: 0 | 1;
+  reason: string;
+}
+
+export interface RunningVehicle {
+  /** Resolves when the simulator says stop, the link is lost, or `interrupt` is called. */
+  readonly finished: Promise<VehicleOutcome>;
+  interrupt(reason: string): void;
+}
+
+type StampedOdometry = Odometry & { stampNs: bigint };
+
+/**
+ * Opens the V2V socket, connects to the simulator (retrying until it listens), subscribes to the
+ * car's own odometry and that of the cars it observes, and reports itself ready.
+ */
+export async function startVehicleProcess(cfg: VehicleProcessConfig): Promise<RunningVehicle> {
+  const scenario = readResolvedScenario(cfg.runDir);
+  const spec = scenario.vehicles.find((v) => v.name === cfg.vehicle);
+  if (!spec) throw new UserInputError(`CAVSIM_VEHICLE=${cfg.vehicle} is not a vehicle of scenario ${scenario.name}`, [`vehicles: ${scenario.vehicles.map((v) => v.name).join(', ')}`]);
+  let session: VehicleSession | undefined;
+  const endpoint = await V2VEndpoint.open({ name: spec.name, bindAddress: cfg.bind.host, port: cfg.bind.port, onArrival: (a) => session?.onArrival(a) });
+  let client: BridgeClient;
+  try {
+    client = await BridgeClient.connect(cfg.simUrl, { timeoutMs: cfg.connectTimeoutMs ?? 30_000 });
+  } catch (err) {
+    await endpoint.close();
+    throw err;
+  }
+  session = new VehicleSession(scenario, spec, client, endpoint, cfg);
+  return { finished: session.finished, interrupt: (reason) => session!.finish(0, reason) };
+}
+
+/**
+ * The vehicle container's side of the control link: runs the car's controller and V2V apps
+ * (VehicleAgent) at the control rate, driven by the simulator's odometry stamps, so controllers
+ * tick on the same physics steps as in the simulated runtime.
+ */
+class VehicleSession {
+  readonly finished: Promise<VehicleOutcome>;
+  private resolveFinished!: (o: VehicleOutcome) => void;
+  private readonly agent: VehicleAgent;
+  private readonly observed = new Map<string, StampedOdometry>();
+  private readonly stepNs: number;
+  private readonly period: number;
+  private readonly log: (line: string) => void;
+  private own?: StampedOdometry;
+  private t0?: bigint;
+  private lastTickedStep = -1;
+  private ending = false;
+
+  constructor(
+    scenario: ResolvedScenario,
+    private readonly spec: ResolvedVehicle,
+    private readonly client: BridgeClient,
+    private readonly endpoint: V2VEndpoint,
+    private readonly cfg: VehicleProcessConfig,
+  ) {
+    this.finished = new Promise((resolve) => (this.resolveFinished = resolve));
+    this.log = cfg.log ?? (() => {});
+    this.stepNs = Math.round(scenario.physics.timestep * 1e9);
+    this.period = Math.max(1, Math.round(1 / spec.controlRate / scenario.physics.timestep));
+    this.agent = new VehicleAgent(spec.name, createVehicleApps(spec), {
+      now: () => this.now(),
+      own: () => this.own,
+      others: () => this.observed,
+      scan: () => undefined,
+      publishDrive: (cmd) => client.publish(TOPICS.drive(spec.name), driveMsg(cmd, this.own?.stampNs ?? 0n, `${spec.name}/base_link`)),
+      transmit: (msg) => void this.transmit(msg),
+      log: (event, detail) => this.report(TOPICS.events, { vehicle: spec.name, t_s: this.now(), event, ...(detail ? { detail } : {}) } satisfies EventReport),
+    });
+    this.wire();
+  }
+
+  finish(exitCode: 0 | 1, reason: string): void {
+    if (this.ending) return;
+    this.ending = true;
+    this.log(`vehicle ${this.spec.name}: ${reason}`);
+    void Promise.allSettled([this.endpoint.close(), this.client.close()]).then(() => this.resolveFinished({ exitCode, reason }));
+  }
+
+  onArrival(a: Arrival): void {
+    const d = a.datagram;
+    if (this.t0 === undefined || this.ending || d.from === this.spec.name) return;
+    if (d.to !== '*' && d.to !== this.spec.name) return;
+    const sentNs = BigInt(d.sentAtNs);
+    this.agent.receive({ id: d.id, from: d.from, to: d.to, type: d.type, sentAt: Number(sentNs - this.t0) / 1e9, body: d.body });
+    this.report(TOPICS.v2v, {
+      kind: 'received',
+      id: d.id,
+      from: d.from,
+      to: this.spec.name,
+      type: d.type,
+      sent_ns: d.sentAtNs,
+      received_ns: a.receivedNs.toString(),
+      size_bytes: a.size,
+    } satisfies V2VReport);
+  }
+
+  private wire(): void {
+    const { client, spec } = this;
+    client.advertise(TOPICS.drive(spec.name), MSG_TYPES.drive);
+    for (const topic of [TOPICS.v2v, TOPICS.events, TOPICS.ready]) client.advertise(topic, MSG_TYPES.string);
+    client.subscribe(TOPICS.simControl, MSG_TYPES.string, (msg) => {
+      let control;
+      try {
+        control = parseJsonData(simControlSchema, parseStringMsg(msg), TOPICS.simControl);
+      } catch (err) {
+        return this.log(`vehicle ${spec.name}: ignoring ${TOPICS.simControl}: ${(err as Error).message}`);
+      }
+      if (control.cmd === 'stop') return this.finish(0, `stopped by the simulator${control.reason ? `: ${control.reason}` : ''}`);
+      this.t0 ??= BigInt(control.t0_epoch_ns);
+    });
+    client.subscribe(TOPICS.odom(spec.name), MSG_TYPES.odometry, (msg) => this.onOdometry(spec.name, msg));
+    for (const other of spec.observes) client.subscribe(TOPICS.odom(other), MSG_TYPES.odometry, (msg) => this.onOdometry(other, msg));
+    client.onStatus((s) => this.log(`vehicle ${spec.name}: bridge ${s.level}: ${s.msg}`));
+    client.publish(TOPICS.ready, stringMsg(JSON.stringify({ vehicle: spec.name })));
+    void client.closed.then(() => this.finish(1, 'the connection to the simulator closed before it said stop'));
+  }
+
+  private onOdometry(car: string, msg: Record<string, unknown>): void {
+    let odom: StampedOdometry;
+    try {
+      odom = parseOdometryMsg(msg);
+    } catch (err) {
+      return this.log(`vehicle ${this.spec.name}: bad odometry for ${car}: ${(err as Error).message}`);
+    }
+    if (car === this.spec.name) {
+      // A newer step is here before the observed cars caught up: tick the old one with what we have.
+      if (this.own && this.own.stampNs < odom.stampNs) this.maybeTick(true);
+      this.own = odom;
+    } else {
+      this.observed.set(car, odom);
+    }
+    this.maybeTick(false);
+  }
+
+  /** Ticks once per due physics step, when the observed cars' odometry is of that step too. */
+  private maybeTick(evenIfObservedLag: boolean): void {
+    const own = this.own;
+    if (!own || this.t0 === undefined || this.ending || this.cfg.clock.nowNs() < this.t0) return;
+    const step = Math.round(Number(own.stampNs) / this.stepNs);
+    if (step <= this.lastTickedStep || step % this.period !== 0) return;
+    if (!evenIfObservedLag && this.spec.observes.some((n) => (this.observed.get(n)?.stampNs ?? -1n) < own.stampNs)) return;
+    this.lastTickedStep = step;
+    this.agent.tick();
+  }
+
+  private async transmit(msg: V2VMessage): Promise<void> {
+    const targets = msg.to === '*' ? this.cfg.peers : this.cfg.peers.filter((p) => p.name === msg.to);
+    if (!targets.length) {
+      this.agent.log('v2v-no-route', { id: msg.id, to: msg.to });
+      return;
+    }
+    try {
+      const sizes = await Promise.all(targets.map((p) => this.endpoint.send({ id: msg.id, to: msg.to, address: p.address, port: p.port, type: msg.type, body: msg.body })));
+      this.report(TOPICS.v2v, { kind: 'sent', id: msg.id, from: msg.from, to: msg.to, type: msg.type, size_bytes: sizes[0] } satisfies V2VReport);
+    } catch (err) {
+      this.agent.log('v2v-send-failed', { id: msg.id, error: (err as Error).message });
+    }
+  }
+
+  private report(topic: string, data: Record<string, unknown>): void {
+    this.client.publish(topic, stringMsg(JSON.stringify(data)));
+  }
+
+  /** Run time [s]: wall clock since the t0 in `start`, so logs line up with the simulator's. */
+  private now(): number {
+    return this.t0 === undefined ? 0 : Number(this.cfg.clock.nowNs() - this.t0) / 1e9;
+  }
+}

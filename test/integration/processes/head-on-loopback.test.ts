@@ -1,0 +1,91 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadScenario } from '../../../src/scenario/load-scenario.js';
+import { runResolvedSimulated } from '../../../src/api/run-scenario.js';
+import { BridgeClient } from '../../../src/bridge/bridge-client.js';
+import { MSG_TYPES, parseStringMsg, stringMsg } from '../../../src/bridge/ros-messages.js';
+import { TOPICS, type SimulatorStatus } from '../../../src/bridge/control-topics.js';
+import { epochNs } from '../../../src/v2v/wire.js';
+import type { RunSummary } from '../../../src/measurement/summary.js';
+import { buildEntryPoints, freeUdpPorts, prepareRunDir, repoRoot, spawnNode, spawnSimulator, type Child } from './support.js';
+
+/**
+ * The simulator and two vehicle programs as separate processes on loopback, speaking the control
+ * protocol and V2V over real sockets: the head-on brake scenario must end as the simulated
+ * runtime says it does with (almost) no channel delay, since loopback adds none.
+ */
+describe('simulator-main and vehicle-main on loopback: head-on-brake', () => {
+  let entry: ReturnType<typeof buildEntryPoints>;
+  const cleanup: string[] = [];
+  beforeAll(() => {
+    entry = buildEntryPoints();
+  });
+  afterAll(() => {
+    for (const d of cleanup) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('runs to completion without collision, with V2V receipts and timing figures, matching the simulated runtime', async () => {
+    const scenario = await loadScenario(join(repoRoot, 'scenarios/head-on-brake.yaml'), { overrides: ['network.delay=10ms'] });
+    const runDir = prepareRunDir(scenario);
+    cleanup.push(runDir);
+    const reference = await runResolvedSimulated({ ...scenario, network: { ...scenario.network, delay: 0 } }, { runsDir: join(runDir, 'reference') });
+
+    const sim = await spawnSimulator(entry.simulatorMain, runDir, { CAVSIM_RUN_ID: 'loopback-test' });
+    const names = scenario.vehicles.map((v) => v.name);
+    const ports = await freeUdpPorts(names.length);
+    const vehicles: Child[] = names.map((name, i) =>
+      spawnNode(entry.vehicleMain, {
+        CAVSIM_RUN_DIR: runDir,
+        CAVSIM_VEHICLE: name,
+        CAVSIM_SIM_URL: sim.url,
+        CAVSIM_V2V_BIND: `127.0.0.1:${ports[i]}`,
+        CAVSIM_V2V_PEERS: JSON.stringify(Object.fromEntries(names.flatMap((n, j) => (j === i ? [] : [[n, `127.0.0.1:${ports[j]}`]])))),
+      }),
+    );
+
+    // The orchestrator's part: wait until every vehicle is ready, then start at a common t0.
+    const orchestrator = await BridgeClient.connect(sim.url, { timeoutMs: 5000 });
+    await new Promise<void>((ready) =>
+      orchestrator.subscribe(TOPICS.status, MSG_TYPES.string, (msg) => {
+        const status = JSON.parse(parseStringMsg(msg)) as SimulatorStatus;
+        if (status.phase === 'waiting' && status.ready.length === names.length) ready();
+      }),
+    );
+    orchestrator.advertise(TOPICS.simControl, MSG_TYPES.string);
+    orchestrator.publish(TOPICS.simControl, stringMsg(JSON.stringify({ cmd: 'start', t0_epoch_ns: (epochNs() + 200_000_000n).toString() })));
+
+    const [simExit, ...vehicleExits] = await Promise.all([sim.exit, ...vehicles.map((v) => v.exit)]);
+    await orchestrator.close();
+    expect(simExit, sim.stderr()).toBe(0);
+    vehicleExits.forEach((code, i) => expect(code, vehicles[i].stderr()).toBe(0));
+
+    const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as RunSummary;
+    expect(summary.runtime).toBe('docker');
+    expect(summary.run_id).toBe('loopback-test');
+    expect(summary.steps).toBe(Math.round(scenario.duration / scenario.physics.timestep));
+    expect(summary.collision).toBe(reference.summary.collision);
+    expect(summary.collision).toBe(false);
+    expect(Math.abs(summary.min_distance_m! - reference.summary.min_distance_m!)).toBeLessThan(0.3);
+
+    // The brake message went car0 -> car1 over UDP and its receipt reached the one v2v.csv.
+    expect(summary.v2v.sent).toBe(1);
+    expect(summary.v2v.received).toBe(1);
+    expect(summary.v2v.p50_ms).toBeGreaterThanOrEqual(0);
+    const v2vRows = readFileSync(join(runDir, 'v2v.csv'), 'utf8').trim().split('\n');
+    expect(v2vRows).toHaveLength(2);
+    expect(v2vRows[1]).toMatch(/^car0-\d+,car0,car1,emergency-brake,/);
+    expect(summary.events.map((e) => `${e.vehicle}:${e.event}`)).toEqual(expect.arrayContaining(['car0:brake-sent', 'car1:brake-received', 'car1:emergency-brake']));
+
+    const timing = summary.timing as Record<string, number>;
+    expect(timing.steps).toBe(summary.steps);
+    for (const key of ['step_lateness_p50_ms', 'step_lateness_p99_ms', 'step_lateness_max_ms', 'late_fraction']) expect(typeof timing[key]).toBe('number');
+    expect(timing.step_lateness_p50_ms).toBeLessThanOrEqual(timing.step_lateness_p99_ms);
+    expect(timing.step_lateness_p99_ms).toBeLessThanOrEqual(timing.step_lateness_max_ms);
+    // The verdict follows the figures, whatever the machine's load made them.
+    expect(summary.status).toBe(timing.late_fraction > scenario.timing.maxLateFraction ? 'invalid' : 'completed');
+    const timingRows = readFileSync(join(runDir, 'timing.csv'), 'utf8').trim().split('\n');
+    expect(timingRows).toHaveLength(summary.steps + 1);
+    console.log(`loopback step lateness: ${JSON.stringify(timing)}; min distance ${summary.min_distance_m} (simulated ${reference.summary.min_distance_m}); v2v ${JSON.stringify(summary.v2v)}`);
+  });
+});

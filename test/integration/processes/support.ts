@@ -1,0 +1,86 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { ResolvedScenario } from '../../../src/scenario/resolved.js';
+
+export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+/**
+ * Compiles the two container entry points (and what they import) into node_modules/.cache, so
+ * the test runs the same JavaScript a container runs, independently of the rest of the tree.
+ */
+export function buildEntryPoints(): { simulatorMain: string; vehicleMain: string } {
+  const outDir = join(repoRoot, 'node_modules/.cache/cavsim-processes-it');
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const entries = ['src/runtime/docker/simulator-main.ts', 'src/runtime/docker/vehicle-main.ts'];
+  execFileSync(
+    process.execPath,
+    [tsc, '--outDir', outDir, '--rootDir', join(repoRoot, 'src'), '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022',
+      '--lib', 'ES2023', '--types', 'node', '--strict', '--skipLibCheck', '--esModuleInterop', '--resolveJsonModule', ...entries],
+    { cwd: repoRoot, stdio: 'pipe' },
+  );
+  const simulatorMain = join(outDir, 'runtime/docker/simulator-main.js');
+  const vehicleMain = join(outDir, 'runtime/docker/vehicle-main.js');
+  for (const f of [simulatorMain, vehicleMain]) if (!existsSync(f)) throw new Error(`build did not produce ${f}`);
+  // The compiled files are ESM: Node needs "type": "module" next to them to load them as such.
+  writeFileSync(join(outDir, 'package.json'), '{"type":"module"}\n');
+  return { simulatorMain, vehicleMain };
+}
+
+/** A run folder as the orchestrator leaves it: scenario.resolved.json and the map under map/. */
+export function prepareRunDir(scenario: ResolvedScenario): string {
+  const runDir = mkdtempSync(join(tmpdir(), 'cavsim-proc-'));
+  writeFileSync(join(runDir, 'scenario.resolved.json'), JSON.stringify(scenario, null, 2));
+  mkdirSync(join(runDir, 'map'));
+  const mapYaml = scenario.mapFile;
+  copyFileSync(mapYaml, join(runDir, 'map', basename(mapYaml)));
+  const image = /^image:\s*(\S+)/m.exec(readFileSync(mapYaml, 'utf8'))?.[1];
+  if (image) copyFileSync(resolve(dirname(mapYaml), image), join(runDir, 'map', basename(image)));
+  return runDir;
+}
+
+/** UDP ports that were free a moment ago (bound, then released). */
+export async function freeUdpPorts(n: number): Promise<number[]> {
+  const sockets = await Promise.all(
+    Array.from({ length: n }, () => new Promise<ReturnType<typeof createSocket>>((ok) => {
+      const s = createSocket('udp4');
+      s.bind(0, '127.0.0.1', () => ok(s));
+    })),
+  );
+  const ports = sockets.map((s) => s.address().port);
+  await Promise.all(sockets.map((s) => new Promise<void>((ok) => s.close(() => ok()))));
+  return ports;
+}
+
+export interface Child {
+  process: ChildProcess;
+  stderr: () => string;
+  exit: Promise<number | null>;
+}
+
+export function spawnNode(script: string, env: Record<string, string>): Child {
+  const child = spawn(process.execPath, [script], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const exit = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
+  return { process: child, stderr: () => stderr, exit };
+}
+
+/** Starts simulator-main on an ephemeral loopback port and returns it once it listens. */
+export async function spawnSimulator(script: string, runDir: string, extraEnv: Record<string, string> = {}): Promise<Child & { url: string }> {
+  const child = spawnNode(script, { CAVSIM_RUN_DIR: runDir, CAVSIM_BIND: '127.0.0.1:0', ...extraEnv });
+  const lines = createInterface({ input: child.process.stdout! });
+  const port = await new Promise<number>((ok, fail) => {
+    lines.on('line', (l) => {
+      const m = JSON.parse(l) as { event: string; port: number };
+      if (m.event === 'listening') ok(m.port);
+    });
+    void child.exit.then((code) => fail(new Error(`simulator exited ${code} before listening: ${child.stderr()}`)));
+  });
+  return { ...child, url: `ws://127.0.0.1:${port}` };
+}
