@@ -11,10 +11,10 @@ export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
  * into node_modules/.cache, so the tests work from a clean clone without `npm run build` and do
  * not depend on other areas of the tree compiling.
  */
-export function buildEntryPoints(): { probe: string; setupChild: string } {
+export function buildEntryPoints(): { probe: string; setupChild: string; helper: string } {
   const outDir = join(repoRoot, 'node_modules/.cache/cavsim-hostnet-it');
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const entries = ['src/v2v/probe-main.ts', 'test/integration/hostnet/fixtures/setup-child.ts'];
+  const entries = ['src/v2v/probe-main.ts', 'src/hostnet/privileged-helper.ts', 'test/integration/hostnet/fixtures/setup-child.ts'];
   execFileSync(
     process.execPath,
     [tsc, '--outDir', outDir, '--rootDir', repoRoot, '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022',
@@ -23,6 +23,7 @@ export function buildEntryPoints(): { probe: string; setupChild: string } {
   );
   const probe = join(outDir, 'src/v2v/probe-main.js');
   const setupChild = join(outDir, 'test/integration/hostnet/fixtures/setup-child.js');
-  for (const f of [probe, setupChild]) if (!existsSync(f)) throw new Error(`build did not produce ${f}`);
-  return { probe, setupChild };
+  const helper = join(outDir, 'src/hostnet/privileged-helper.js');
+  for (const f of [probe, setupChild, helper]) if (!existsSync(f)) throw new Error(`build did not produce ${f}`);
+  return { probe, setupChild, helper };
 }
