@@ -1,0 +1,365 @@
+// The replay/live page: loads the run, keeps the current time, and redraws the map view, the
+// charts and the side panel whenever the time or the data changes.
+import { fetchJson, fetchMeta, followLive, loadMapImage } from './feed.js';
+import { carsAt, closestPairs, endTime, lastIndexAtOrBefore } from './series.js';
+import { PALETTE, WorldView, sceneBounds } from './world.js';
+import { TimeChart } from './charts.js';
+
+const PAIR_COLORS = ['#f8fafc', '#fbbf24', '#34d399', '#f472b6', '#60a5fa', '#a78bfa'];
+const $ = (id) => document.getElementById(id);
+
+const state = { t: 0, tEnd: 0, playing: false, speed: 1, follow: true, finished: false, dirty: true, scans: [], scanT: null };
+let meta;
+let data;
+let world;
+let colors;
+const charts = {};
+
+async function main() {
+  meta = await fetchMeta();
+  const mapImage = meta.map ? await loadMapImage() : null;
+  colors = new Map(meta.vehicles.map((v, i) => [v.name, PALETTE[i % PALETTE.length]]));
+  state.finished = !meta.live || meta.summary !== null;
+  world = new WorldView($('world'), meta, mapImage);
+  charts.speed = new TimeChart($('chart-speed'), { title: 'speed', unit: 'm/s', digits: 2 });
+  charts.ttc = new TimeChart($('chart-ttc'), { title: 'time to collision', unit: 's', maxY: 10, digits: 2 });
+  charts.distance = new TimeChart($('chart-distance'), { title: 'centre distance', unit: 'm', digits: 2 });
+  for (const c of Object.values(charts)) c.onSeek = (t) => seek(t);
+  showHeader();
+  if (meta.mapProblem) showNotice(meta.mapProblem);
+  wireControls();
+  layout();
+  new ResizeObserver(() => layout()).observe(document.body);
+
+  if (meta.live && !state.finished) {
+    await new Promise((resolve) => {
+      followLive({
+        onData: (d, delta) => {
+          data = d;
+          dataChanged(delta === null);
+          resolve();
+        },
+        onSummary: (summary) => {
+          meta.summary = summary;
+          state.finished = true;
+          showHeader();
+          state.dirty = true;
+        },
+        onProblem: (message) => showNotice(message),
+      });
+    });
+  } else {
+    data = await fetchJson('/api/data');
+    dataChanged(true);
+  }
+  requestAnimationFrame(frame);
+  exposeForTests();
+}
+
+/** New rows: extend the timeline, refresh the charts, keep following the live edge if we were. */
+function dataChanged(first) {
+  const atEnd = state.t >= state.tEnd - 1e-6;
+  state.tEnd = endTime(data);
+  $('slider').max = String(state.tEnd);
+  if (first) world.fitTo(sceneBounds(meta, data));
+  if (meta.live && state.follow && atEnd) state.t = state.tEnd;
+  refreshCharts();
+  drawMarkers();
+  state.listKey = null;
+  state.dirty = true;
+}
+
+function refreshCharts() {
+  const speed = Object.entries(data.vehicles).map(([name, s]) => ({ label: name, color: colors.get(name), t: s.t, y: s.v }));
+  const pairs = closestPairs(data, PAIR_COLORS.length).map((key, i) => {
+    const p = data.pairs[key];
+    return { key, label: `${p.a}–${p.b}`, color: PAIR_COLORS[i], p };
+  });
+  const marks = data.collisions.map((c) => c.t);
+  charts.speed.setSeries(speed, marks);
+  charts.ttc.setSeries(pairs.map((x) => ({ label: x.label, color: x.color, t: x.p.t, y: x.p.ttc })), marks);
+  charts.distance.setSeries(pairs.map((x) => ({ label: x.label, color: x.color, t: x.p.t, y: x.p.d })), marks);
+  for (const c of Object.values(charts)) c.setTimeRange(state.tEnd);
+}
+
+function layout() {
+  world.resize();
+  for (const c of Object.values(charts)) c.resize();
+  drawMarkers();
+  state.dirty = true;
+}
+
+let lastFrameAt = null;
+function frame(now) {
+  if (state.playing && lastFrameAt !== null) {
+    state.t += ((now - lastFrameAt) / 1000) * state.speed;
+    if (state.t >= state.tEnd) {
+      state.t = state.tEnd;
+      // A live run is still growing: wait at its edge. A finished one stops at its end.
+      if (state.finished) setPlaying(false);
+    }
+    state.dirty = true;
+  }
+  lastFrameAt = now;
+  if (state.dirty && data) render();
+  requestAnimationFrame(frame);
+}
+
+let drawn = { t: 0, cars: [] };
+function render() {
+  state.dirty = false;
+  const t = state.t;
+  const cars = carsAt(data, t);
+  requestScans(t);
+  world.draw({ t, data, cars, colors, scans: state.scans });
+  drawn = { t, cars };
+  for (const c of Object.values(charts)) c.draw(t);
+  $('slider').value = String(t);
+  $('clock').textContent = `${t.toFixed(2)} s`;
+  $('world').dataset.time = t.toFixed(3);
+  updateCarTable(cars);
+  updateLogs(t);
+}
+
+/** Lidar scans are fetched for the time on screen only, one request at a time. */
+let scanRequest = null;
+function requestScans(t) {
+  if (!(meta.hasScans || (meta.live && !state.finished)) || scanRequest || state.scanT === t) return;
+  scanRequest = fetchJson(`/api/scans?t=${t}`)
+    .then((scans) => {
+      state.scans = scans;
+      state.scanT = t;
+      if (scans.length) meta.hasScans = true;
+      state.dirty = state.dirty || state.t !== t || scans.length > 0;
+    })
+    .catch(() => {})
+    .finally(() => {
+      scanRequest = null;
+      if (state.t !== state.scanT) state.dirty = true;
+    });
+}
+
+function updateCarTable(cars) {
+  const body = $('cars').tBodies[0];
+  if (body.rows.length !== cars.length) {
+    body.innerHTML = '';
+    for (const car of cars) {
+      const row = body.insertRow();
+      row.innerHTML = `<td><span class="swatch" style="background:${colors.get(car.name)}"></span></td><td>${escapeHtml(car.name)}</td><td class="v"></td><td class="s"></td>`;
+    }
+  }
+  cars.forEach((car, i) => {
+    const row = body.rows[i];
+    row.querySelector('.v').textContent = `${car.v.toFixed(2)} m/s`;
+    const s = row.querySelector('.s');
+    s.textContent = car.collided ? 'COLLIDED' : car.braking ? 'braking' : 'driving';
+    s.className = `s ${car.collided ? 'state-collided' : car.braking ? 'state-braking' : ''}`;
+  });
+}
+
+/** The logs list the messages and events near the current time (a long run can have thousands). */
+function updateLogs(t) {
+  const messages = (state.sortedV2V ??= []);
+  if (messages.length !== data.v2v.length) state.sortedV2V = [...data.v2v].sort((a, b) => a.sent - b.sent);
+  const v2v = windowAround(state.sortedV2V, (m) => m.sent, t);
+  const events = windowAround(data.events, (e) => e.t, t);
+  const key = `${v2v.from}:${v2v.to}:${events.from}:${events.to}`;
+  if (key !== state.listKey) {
+    state.listKey = key;
+    fillList($('v2v-log'), state.sortedV2V.slice(v2v.from, v2v.to), (m) => [
+      `${m.sent.toFixed(2)} s  ${m.type}  ${m.from}→${m.to}  +${Math.round((m.received - m.sent) * 1000)} ms`,
+      m.sent,
+    ], 'no V2V messages received');
+    fillList($('event-log'), data.events.slice(events.from, events.to), (e) => [`${e.t.toFixed(2)} s  ${e.vehicle}  ${e.event}`, e.t, e.detail], 'no events');
+  }
+  for (const li of $('v2v-log').children) {
+    const m = li.item;
+    if (!m) continue;
+    li.classList.toggle('active', t >= m.sent && t <= m.received);
+    li.classList.toggle('past', t > m.received);
+  }
+  for (const li of $('event-log').children) {
+    if (!li.item) continue;
+    li.classList.toggle('past', t >= li.item.t);
+  }
+}
+
+function windowAround(sorted, timeOf, t, maxItems = 40) {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (timeOf(sorted[mid]) < t) lo = mid + 1;
+    else hi = mid;
+  }
+  const from = Math.max(0, Math.min(lo - maxItems / 2, sorted.length - maxItems));
+  return { from, to: Math.min(sorted.length, from + maxItems) };
+}
+
+function fillList(list, items, describe, emptyText) {
+  list.innerHTML = '';
+  if (!items.length) {
+    const li = document.createElement('li');
+    li.className = 'empty';
+    li.textContent = emptyText;
+    list.append(li);
+    return;
+  }
+  for (const item of items) {
+    const [text, t, title] = describe(item);
+    const li = document.createElement('li');
+    li.textContent = text;
+    if (title) li.title = title;
+    li.item = item;
+    li.addEventListener('click', () => seek(t));
+    list.append(li);
+  }
+}
+
+function drawMarkers() {
+  const canvas = $('markers');
+  if (!data) return;
+  const rect = canvas.getBoundingClientRect();
+  const dpr = window.devicePixelRatio || 1;
+  canvas.width = Math.round(rect.width * dpr);
+  canvas.height = Math.round(rect.height * dpr);
+  const ctx = canvas.getContext('2d');
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  // The slider's thumb travels over the width minus its own size; marks line up with its centre.
+  const inset = 8;
+  const X = (t) => inset + (t / Math.max(state.tEnd, 1e-3)) * (rect.width - 2 * inset);
+  const mark = (t, color, h) => {
+    ctx.fillStyle = color;
+    ctx.fillRect(Math.round(X(t)) - 1, 0, 2, h);
+  };
+  for (const e of data.events) mark(e.t, '#fbbf24', 5);
+  for (const m of data.v2v) mark(m.sent, '#0ea5e9', 8);
+  for (const c of data.collisions) mark(c.t, '#ef4444', 8);
+}
+
+function wireControls() {
+  $('play').addEventListener('click', () => setPlaying(!state.playing));
+  $('slider').addEventListener('input', (e) => seek(Number(e.target.value)));
+  $('speed').addEventListener('change', (e) => {
+    state.speed = Number(e.target.value);
+  });
+  $('slider').step = String(meta.scenario.timestep || 0.01);
+  window.addEventListener('keydown', (e) => {
+    if (e.target instanceof HTMLSelectElement) return;
+    if (e.code === 'Space') {
+      e.preventDefault();
+      setPlaying(!state.playing);
+    } else if (e.code === 'ArrowRight' || e.code === 'ArrowLeft') {
+      e.preventDefault();
+      const step = (meta.scenario.timestep || 0.01) * (e.shiftKey ? 10 : 1);
+      seek(state.t + (e.code === 'ArrowRight' ? step : -step));
+    }
+  });
+  const canvas = $('world');
+  canvas.addEventListener('wheel', (e) => {
+    e.preventDefault();
+    const rect = canvas.getBoundingClientRect();
+    world.zoomAt(e.clientX - rect.left, e.clientY - rect.top, Math.exp(-e.deltaY * 0.0015));
+    state.dirty = true;
+  }, { passive: false });
+  let drag = null;
+  canvas.addEventListener('pointerdown', (e) => {
+    drag = { x: e.clientX, y: e.clientY };
+    canvas.setPointerCapture(e.pointerId);
+    canvas.classList.add('dragging');
+  });
+  canvas.addEventListener('pointermove', (e) => {
+    if (!drag) return;
+    world.panBy(e.clientX - drag.x, e.clientY - drag.y);
+    drag = { x: e.clientX, y: e.clientY };
+    state.dirty = true;
+  });
+  const endDrag = () => {
+    drag = null;
+    canvas.classList.remove('dragging');
+  };
+  canvas.addEventListener('pointerup', endDrag);
+  canvas.addEventListener('pointercancel', endDrag);
+  canvas.addEventListener('dblclick', () => {
+    world.fitTo(sceneBounds(meta, data));
+    state.dirty = true;
+  });
+}
+
+function seek(t) {
+  state.t = Math.min(Math.max(0, t), state.tEnd);
+  state.follow = state.t >= state.tEnd - 1e-6;
+  state.dirty = true;
+}
+
+function setPlaying(playing) {
+  if (playing && state.t >= state.tEnd && state.finished) state.t = 0;
+  state.playing = playing;
+  $('play').textContent = playing ? '❚❚' : '▶';
+}
+
+function showHeader() {
+  $('scenario-name').textContent = meta.scenario.name;
+  $('run-id').textContent = `run ${meta.runId} · delay ${meta.scenario.delayMs} ms`;
+  $('live-badge').hidden = !(meta.live && !state.finished);
+  const s = meta.summary;
+  const box = $('summary');
+  if (!s) {
+    box.innerHTML = meta.live ? '<span>running…</span>' : '<span>no summary.json (run did not finish)</span>';
+    return;
+  }
+  const fmt = (v, unit, digits = 2) => (v === null || v === undefined ? '–' : `${Number(v).toFixed(digits)} ${unit}`);
+  const parts = [
+    ['status', s.status, s.status !== 'completed'],
+    ['min TTC', fmt(s.min_ttc_s, 's'), false],
+    ['min distance', fmt(s.min_distance_m, 'm'), false],
+    ['collision', s.collision ? `yes at ${fmt(s.first_collision_t_s, 's')}` : 'no', s.collision],
+    ['V2V p50', fmt(s.v2v?.p50_ms, 'ms', 0), false],
+  ];
+  box.innerHTML = parts.map(([k, v, bad]) => `<span class="${bad ? 'bad' : ''}">${k} <b>${escapeHtml(String(v))}</b></span>`).join('');
+}
+
+function showNotice(text) {
+  const n = $('notice');
+  n.textContent = text;
+  n.hidden = false;
+}
+
+function escapeHtml(text) {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** What tests (and the curious, from the console) can ask the page. Positions are page CSS pixels. */
+function exposeForTests() {
+  const toPage = (x, y) => {
+    const rect = $('world').getBoundingClientRect();
+    const [cx, cy] = world.worldToCanvas(x, y);
+    return { px: rect.left + cx, py: rect.top + cy };
+  };
+  window.__cavsimView = {
+    ready: true,
+    meta,
+    tEnd: () => state.tEnd,
+    time: () => state.t,
+    setTime: (t) => {
+      seek(t);
+      render();
+    },
+    play: () => setPlaying(true),
+    pause: () => setPlaying(false),
+    playing: () => state.playing,
+    /** Where each car would be drawn at t with the current zoom: the same lookup the renderer uses. */
+    carsAt: (t) => carsAt(data, t).map((c) => ({ ...c, ...toPage(c.x, c.y), color: colors.get(c.name) })),
+    /** The cars of the frame last drawn, as drawn. */
+    drawnCars: () => ({ t: drawn.t, cars: drawn.cars.map((c) => ({ ...c, ...toPage(c.x, c.y), color: colors.get(c.name) })) }),
+    worldToPage: toPage,
+    rowCounts: () => Object.fromEntries(Object.entries(data.vehicles).map(([n, s]) => [n, s.t.length])),
+    lastIndexAtOrBefore,
+  };
+  document.body.dataset.ready = 'true';
+}
+
+main().catch((err) => {
+  showNotice(`could not load the run: ${err.message}`);
+  console.error(err);
+});
