@@ -42,24 +42,26 @@ export const defaultJobs = (runtime: Runtime) => (runtime === 'sim' ? availableP
 /** The compiled worker; absent when running from TypeScript sources (tests), where runs stay in-process. */
 const WORKER_FILE = fileURLToPath(new URL('./sim-worker.js', import.meta.url));
 
-export interface RunLanes extends AsyncDisposable {
+export interface RunLanes {
   runOne: RunOne;
   /** How many runs can go at once. */
   jobs: number;
   /** Where runs go: 'worker threads' or 'in process'. */
   where: string;
+  /** Ends the worker threads; harmless to call twice. */
+  close(): Promise<void>;
 }
 
 /**
  * Lanes for a sweep: simulated runs with jobs > 1 go to a pool of worker threads running the
  * compiled code (one run per thread at a time); everything else runs in this process.
- * Dispose to end the threads.
+ * Close to end the threads.
  */
 export async function openRunLanes(runtime: Runtime, jobs: number, shouldStop: () => boolean): Promise<RunLanes> {
   if (runtime === 'sim' && jobs > 1 && existsSync(WORKER_FILE)) {
     const pool = startSimWorkerPool(WORKER_FILE, jobs);
-    return { runOne: pool.run, jobs, where: `${jobs} worker threads`, [Symbol.asyncDispose]: () => pool.close() };
+    return { runOne: pool.run, jobs, where: `${jobs} worker threads`, close: () => pool.close() };
   }
   const effective = runtime === 'sim' ? 1 : jobs;
-  return { runOne: inProcessRunOne(shouldStop), jobs: effective, where: 'in process', [Symbol.asyncDispose]: async () => {} };
+  return { runOne: inProcessRunOne(shouldStop), jobs: effective, where: 'in process', close: async () => {} };
 }

@@ -1,0 +1,118 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command, Option } from 'commander';
+import { UserInputError } from '../errors.js';
+import { defaultRunsDir, listRunIds } from '../run/run-folder.js';
+import { SweepEventBus } from '../sweep/events.js';
+import { planSweep, type SweepRequest } from '../sweep/plan-sweep.js';
+import { createSweepLineReporter } from '../sweep/reporters/line-reporter.js';
+import { defaultJobs, openRunLanes } from '../sweep/run-one.js';
+import { resumeSweep, startSweep, type SweepOutcome } from '../sweep/run-sweep.js';
+import { SweepFolder, defaultSweepsDir, type Runtime } from '../sweep/sweep-folder.js';
+import { writeSweepReport } from '../report/report.js';
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+const positiveInt = (flag: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UserInputError(`${flag} ${value}: give a whole number of 1 or more`);
+  return n;
+};
+
+interface SweepFlags {
+  delay?: string;
+  set: string[];
+  repeat: number;
+  runtime: Runtime;
+  jobs?: number;
+  findCritical?: string;
+  range?: string;
+  tolerance?: string;
+  coarse?: number;
+  resume?: string;
+  sweepsDir?: string;
+  plots: boolean;
+  runPlots?: boolean;
+  json?: boolean;
+}
+
+export function registerSweepCommand(program: Command): void {
+  program
+    .command('sweep')
+    .description('run a scenario over a grid of values (or search the critical value) and write summary.csv and plots')
+    .argument('[scenario]', 'scenario YAML file (default: the scenario of the last `cavsim up`)')
+    .option('--delay <values>', 'channel delays, e.g. 10..300ms (ten values), 10..300ms:10ms, 10,100,200,300ms')
+    .option('--set <path=values>', 'sweep or fix any field, e.g. vehicles.car1.start.speed=5..10:1 (repeatable; several form a grid)', collect, [])
+    .option('--repeat <n>', 'runs per grid point, with seeds seed, seed+1, ...', positiveInt('--repeat'), 1)
+    .addOption(new Option('--runtime <runtime>', 'where each run goes').choices(['docker', 'sim']).default('docker'))
+    .option('--jobs <n>', 'runs at once (default: all cores for sim, 1 for docker)', positiveInt('--jobs'))
+    .option('--find-critical <field>', 'bisect for the value where the outcome flips to collision (delay, or a field path)')
+    .option('--range <lo..hi>', 'range searched by --find-critical, e.g. 10..500ms')
+    .option('--tolerance <value>', 'stop --find-critical when the bracket is this narrow, e.g. 5ms')
+    .option('--coarse <n>', 'evenly spaced values --find-critical samples first (checks monotonicity)', positiveInt('--coarse'))
+    .option('--resume <id>', 'continue sweeps/<id>: finished runs are kept, the rest are run')
+    .option('--sweeps-dir <dir>', 'where sweep folders are written (default ./sweeps or $CAVSIM_SWEEPS_DIR)')
+    .option('--no-plots', 'skip the figures (cavsim report draws them later)')
+    .option('--run-plots', "also draw each run's own kinematics figure")
+    .option('--json', 'print the outcome as JSON on stdout')
+    .action(async (scenarioArg: string | undefined, flags: SweepFlags) => {
+      const sweepsDir = flags.sweepsDir ?? defaultSweepsDir();
+      const runtime = flags.resume ? SweepFolder.open(sweepsDir, flags.resume).spec.runtime : flags.runtime;
+      const jobs = flags.jobs ?? defaultJobs(runtime);
+      const events = new SweepEventBus();
+      events.on(createSweepLineReporter());
+      let stop = false;
+      const onSigint = () => {
+        stop = true;
+        process.stderr.write('\nstopping after the runs under way; finished runs are kept\n');
+      };
+      process.once('SIGINT', onSigint);
+      const lanes = await openRunLanes(runtime, jobs, () => stop);
+      try {
+        const deps = { runOne: lanes.runOne, jobs: lanes.jobs, events, shouldStop: () => stop };
+        let outcome: SweepOutcome;
+        if (flags.resume) {
+          if (scenarioArg || flags.delay || flags.set.length || flags.findCritical) process.stderr.write('note: --resume runs the sweep as recorded in its grid.json; other sweep flags are ignored\n');
+          outcome = await resumeSweep(sweepsDir, flags.resume, deps);
+        } else {
+          const plan = await planSweep(toRequest(scenarioArg ?? lastScenario(), flags));
+          outcome = await startSweep(plan, sweepsDir, deps);
+        }
+        const report = flags.plots ? await writeSweepReport(SweepFolder.open(sweepsDir, outcome.dir), { runPlots: flags.runPlots }) : undefined;
+        if (flags.json) {
+          process.stdout.write(JSON.stringify({ sweep: outcome.sweepId, dir: outcome.dir, stopped: outcome.stopped, runs: outcome.results.length, critical: outcome.critical, files: report }, null, 2) + '\n');
+        } else {
+          process.stdout.write(`${outcome.dir}/summary.csv\n${outcome.dir}/points.csv\n`);
+          for (const f of report?.figures.filter((f) => f.endsWith('.png')) ?? []) process.stdout.write(`${f}\n`);
+        }
+        if (outcome.results.some((r) => r.status === 'failed')) process.exitCode = 5;
+      } finally {
+        process.off('SIGINT', onSigint);
+        await lanes.close();
+      }
+    });
+}
+
+function toRequest(scenario: string, flags: SweepFlags): SweepRequest {
+  const sets = [...(flags.delay ? [`network.delay=${flags.delay}`] : []), ...flags.set];
+  const request: SweepRequest = { scenario, sets, repeat: flags.repeat, runtime: flags.runtime };
+  if (flags.findCritical) {
+    if (!flags.range || !flags.tolerance) throw new UserInputError('--find-critical needs --range and --tolerance', [], 'e.g. --find-critical delay --range 10..500ms --tolerance 5ms');
+    request.critical = { path: flags.findCritical, range: flags.range, tolerance: flags.tolerance, coarse: flags.coarse };
+  } else if (flags.range || flags.tolerance) {
+    throw new UserInputError('--range and --tolerance go with --find-critical');
+  }
+  return request;
+}
+
+/** The scenario file of the newest run folder, as recorded in its scenario.resolved.json. */
+function lastScenario(): string {
+  const runsDir = defaultRunsDir();
+  for (const id of listRunIds(runsDir).reverse()) {
+    const path = join(runsDir, id, 'scenario.resolved.json');
+    if (!existsSync(path)) continue;
+    const source = (JSON.parse(readFileSync(path, 'utf8')) as { sourceFile?: string }).sourceFile;
+    if (source && existsSync(source)) return source;
+  }
+  throw new UserInputError('no scenario given and no earlier run to take it from', [`${runsDir}: no run folder with a scenario`], 'name the scenario: cavsim sweep scenarios/head-on-brake.yaml --delay 10..300ms');
+}

@@ -1,0 +1,118 @@
+import type { TopLevelSpec } from 'vega-lite';
+import type { CriticalSearchResult } from '../sweep/critical.js';
+import type { SweepResult } from '../sweep/result-row.js';
+import type { SweepSpec } from '../sweep/sweep-folder.js';
+import { pointStats, sweptPaths } from '../sweep/tables.js';
+
+const VERDICT_COLOURS = { 'no collision': '#1f77b4', collision: '#d62728', 'invalid run': '#7f7f7f' } as const;
+type Verdict = keyof typeof VERDICT_COLOURS;
+
+const verdictOf = (r: SweepResult): Verdict | undefined =>
+  r.status === 'completed' ? (r.collision ? 'collision' : 'no collision') : r.status === 'invalid' ? 'invalid run' : undefined;
+
+/** Axis title of a swept field: `network.delay (ms)`. */
+export function axisTitle(path: string, results: readonly SweepResult[]): string {
+  const unit = results.find((r) => r.values[path]?.unit)?.values[path].unit;
+  return unit ? `${path} (${unit})` : path;
+}
+
+/**
+ * Minimum distance and minimum TTC against the first swept field: one mark per run (crosses for
+ * collisions), a line through the per-point means, 95% intervals when repeated, and with more
+ * axes one line per combination of the others. A critical search shades the bracket it found.
+ */
+export function sweepFigure(spec: SweepSpec, results: readonly SweepResult[], critical?: CriticalSearchResult): TopLevelSpec {
+  const [xPath, ...others] = sweptPaths(spec);
+  const numeric = results.every((r) => r.values[xPath]?.value !== undefined);
+  const groupOf = (values: SweepResult['values']) => others.map((p) => `${p}=${values[p]?.text}`).join(', ') || 'all';
+  const xOf = (values: SweepResult['values']) => (numeric ? values[xPath].value : values[xPath].text);
+  const grouped = others.length > 0;
+
+  const runs = results.flatMap((r) => {
+    const verdict = verdictOf(r);
+    if (!verdict) return [];
+    return [
+      { layer: 'run', metric: 'distance', x: xOf(r.values), y: r.min_distance_m, verdict, group: groupOf(r.values), run: r.id },
+      { layer: 'run', metric: 'ttc', x: xOf(r.values), y: r.min_ttc_s, verdict, group: groupOf(r.values), run: r.id },
+    ].filter((d) => d.y !== null);
+  });
+  const means = pointStats(spec, results).flatMap((s) =>
+    (
+      [
+        ['distance', s.minDistance],
+        ['ttc', s.minTtc],
+      ] as const
+    ).flatMap(([metric, m]) =>
+      m.mean === null ? [] : [{ layer: 'mean', metric, x: xOf(s.values), y: m.mean, lo: m.mean - (m.ci95 ?? 0), hi: m.mean + (m.ci95 ?? 0), ci: m.ci95 !== null, group: groupOf(s.values) }],
+    ),
+  );
+  const repeated = means.some((m) => m.ci);
+  const present = (Object.keys(VERDICT_COLOURS) as Verdict[]).filter((v) => runs.some((r) => r.verdict === v));
+  const SHAPES: Record<Verdict, string> = { 'no collision': 'circle', collision: 'cross', 'invalid run': 'triangle-up' };
+
+  const xEnc = { field: 'x', type: numeric ? 'quantitative' : 'ordinal', title: axisTitle(xPath, results), scale: numeric ? { zero: false, padding: 14 } : undefined } as const;
+  const shape = {
+    field: 'verdict',
+    type: 'nominal',
+    title: null,
+    scale: { domain: present, range: present.map((v) => SHAPES[v]) },
+  } as const;
+  const verdictColour = { field: 'verdict', type: 'nominal', title: null, scale: { domain: present, range: present.map((v) => VERDICT_COLOURS[v]) } } as const;
+  const groupColour = { field: 'group', type: 'nominal', title: others.join(', ') } as const;
+
+  const panel = (metric: 'distance' | 'ttc', yTitle: string) => ({
+    width: 320,
+    height: 220,
+    layer: [
+      ...(critical?.status === 'found'
+        ? [
+            {
+              data: { values: [{ lo: critical.lastSafe, hi: critical.firstCollision }] },
+              mark: { type: 'rect', color: '#d62728', opacity: 0.12 },
+              encoding: { x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } },
+            },
+          ]
+        : []),
+      {
+        transform: [{ filter: `datum.layer === 'mean' && datum.metric === '${metric}'` }],
+        mark: { type: 'line', strokeWidth: 1.5, color: grouped ? undefined : '#444' },
+        encoding: { x: xEnc, y: { field: 'y', type: 'quantitative' }, ...(grouped ? { color: groupColour } : {}), detail: { field: 'group' } },
+      },
+      ...(repeated
+        ? [
+            {
+              transform: [{ filter: `datum.layer === 'mean' && datum.metric === '${metric}' && datum.ci` }],
+              mark: { type: 'errorbar', ticks: true, color: grouped ? undefined : '#444' },
+              encoding: { x: xEnc, y: { field: 'lo', type: 'quantitative', title: yTitle }, y2: { field: 'hi' }, ...(grouped ? { color: groupColour } : {}) },
+            },
+          ]
+        : []),
+      {
+        transform: [{ filter: `datum.layer === 'run' && datum.metric === '${metric}'` }],
+        mark: { type: 'point', filled: true, size: 70, opacity: repeated ? 0.55 : 0.95, strokeWidth: 2 },
+        encoding: {
+          x: xEnc,
+          y: { field: 'y', type: 'quantitative', title: yTitle, scale: { zero: true } },
+          shape,
+          color: grouped ? groupColour : verdictColour,
+        },
+      },
+    ],
+  });
+
+  const subtitle = [
+    `${results.length} runs${spec.repeat > 1 ? `, ${spec.repeat} seeds per value; bars: 95% interval of the mean` : ''}`,
+    critical?.status === 'found' ? `shaded: critical ${critical.path} between ${+critical.lastSafe!.toFixed(3)} and ${+critical.firstCollision!.toFixed(3)} ${critical.unit}${critical.monotonic ? '' : ' (outcome NOT monotonic)'}` : '',
+  ].filter(Boolean);
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: `${scenarioName(spec)}: closest approach against ${xPath}`, subtitle, subtitleColor: '#555', subtitleFontSize: 12 },
+    data: { values: [...runs, ...means] },
+    hconcat: [panel('distance', 'minimum distance (m)'), panel('ttc', 'minimum time to collision (s)')],
+    resolve: { scale: { color: 'shared', shape: 'shared' } },
+  } as unknown as TopLevelSpec;
+}
+
+function scenarioName(spec: SweepSpec): string {
+  return spec.scenario.split('/').pop()!.replace(/\.ya?ml$/, '');
+}
