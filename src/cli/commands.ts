@@ -7,12 +7,14 @@ import { formatSummary } from '../ui/summary-text.js';
 import { EXIT_STATUS } from '../errors.js';
 import { registerEmulationCommands } from './emulation-commands.js';
 import { registerWaypointsCommand } from './waypoints-command.js';
+import { registerViewCommand } from './view-command.js';
 import { registerSweepCommand } from './sweep-command.js';
 import { registerReportCommand } from './report-command.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
 export function registerCommands(program: Command): void {
+  registerViewCommand(program);
   registerViewCommand(program);
   registerEmulationCommands(program);
   registerWaypointsCommand(program);
