@@ -105,6 +105,19 @@ class SimulatorSession {
     this.samples = this.world.cars.map((c) => ({ name: c.spec.name }) as CarSample);
     this.stepNs = BigInt(Math.round(scenario.physics.timestep * 1e9));
     this.log = cfg.log ?? (() => {});
+    this.warmUp(grid);
+  }
+
+  /**
+   * Steps a scratch copy of the world and encodes its odometry a few hundred times before the run,
+   * so the JIT has compiled the hot path and the first real steps are not late because of it.
+   */
+  private warmUp(grid: OccupancyGrid): void {
+    const scratch = new World(this.scenario, grid);
+    for (let i = 0; i < 300; i++) {
+      scratch.step();
+      for (const car of scratch.cars) JSON.stringify(odometryMsg(car.spec.name, scratch.odometry(car), BigInt(i) * this.stepNs));
+    }
   }
 
   interrupt(reason: string): void {
