@@ -15,7 +15,6 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 
 export function registerCommands(program: Command): void {
   registerViewCommand(program);
-  registerViewCommand(program);
   registerEmulationCommands(program);
   registerWaypointsCommand(program);
   registerSweepCommand(program);
