@@ -9,8 +9,8 @@ import type { BenchRow, BenchSuite } from './main.js';
 
 const MAPS = resolve(import.meta.dirname, '../../maps');
 
-/** n cars spread evenly along the loop track's centreline, all on pure pursuit. */
-export function loopScenarioYaml(n: number, duration = '20s'): string {
+/** n cars spread evenly along the loop track's centreline, all on pure pursuit; `perCar`: extra YAML keys for every car, e.g. '{ lidar: {} }'. */
+export function loopScenarioYaml(n: number, duration = '20s', perCar: Record<string, string> = {}): string {
   const { rows } = parseNumericCsv(readFileSync(join(MAPS, 'loop.centerline.csv'), 'utf8'), ['x', 'y', 'speed']);
   const cars = Array.from({ length: n }, (_, i) => {
     const k = Math.floor((i * rows.length) / n);
@@ -19,7 +19,7 @@ export function loopScenarioYaml(n: number, duration = '20s'): string {
     const yaw = Math.atan2(b.y - a.y, b.x - a.x);
     return `  - name: car${i}
     start: { x: ${a.x}, y: ${a.y}, yaw: ${yaw}, speed: 4 }
-    controller: { type: pure-pursuit, waypoints: ${join(MAPS, 'loop.centerline.csv')}, lookahead: 1.5, loop: true }`;
+    controller: { type: pure-pursuit, waypoints: ${join(MAPS, 'loop.centerline.csv')}, lookahead: 1.5, loop: true }${Object.entries(perCar).map(([k, v]) => `\n    ${k}: ${v}`).join('')}`;
   });
   return `name: bench-loop-${n}\nmap: ${join(MAPS, 'loop.yaml')}\nduration: ${duration}\nvehicles:\n${cars.join('\n')}\n`;
 }
