@@ -47,7 +47,7 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
   });
   const mapDir = join(runDir, 'map');
   const binds = [{ hostPath: runDir, containerPath: CONTAINER_RUN_DIR }];
-  const commonEnv = { CAVSIM_RUN_DIR: CONTAINER_RUN_DIR };
+  const commonEnv = { CAVSIM_RUN_DIR: CONTAINER_RUN_DIR, CAVSIM_RUN_ID: runId };
   const controlUrl = `ws://${simulatorIp}:${CONTROL_PORT}`;
   const peers = Object.fromEntries(hostNet.vehicles.map((v) => [v.name, `${v.ip}:${V2V_PORT}`]));
 
