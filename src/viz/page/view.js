@@ -353,6 +353,8 @@ function exposeForTests() {
     /** The cars of the frame last drawn, as drawn. */
     drawnCars: () => ({ t: drawn.t, cars: drawn.cars.map((c) => ({ ...c, ...toPage(c.x, c.y), color: colors.get(c.name) })) }),
     worldToPage: toPage,
+    /** Lidar scans on screen: [{ vehicle, t, rays }]. */
+    drawnScans: () => state.scans.map((s) => ({ vehicle: s.vehicle, t: s.t, rays: s.ranges.length })),
     rowCounts: () => Object.fromEntries(Object.entries(data.vehicles).map(([n, s]) => [n, s.t.length])),
     lastIndexAtOrBefore,
   };
