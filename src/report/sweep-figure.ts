@@ -50,7 +50,7 @@ export function sweepFigure(spec: SweepSpec, results: readonly SweepResult[], cr
   const present = (Object.keys(VERDICT_COLOURS) as Verdict[]).filter((v) => runs.some((r) => r.verdict === v));
   const SHAPES: Record<Verdict, string> = { 'no collision': 'circle', collision: 'cross', 'invalid run': 'triangle-up' };
 
-  const xEnc = { field: 'x', type: numeric ? 'quantitative' : 'ordinal', title: axisTitle(xPath, results), scale: numeric ? { zero: false, padding: 14 } : undefined } as const;
+  const xEnc = { field: 'x', type: numeric ? 'quantitative' : 'ordinal', title: axisTitle(xPath, results), scale: numeric ? { zero: false, nice: false, padding: 14 } : undefined } as const;
   const shape = {
     field: 'verdict',
     type: 'nominal',

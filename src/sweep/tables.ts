@@ -45,7 +45,7 @@ export function summaryCsv(spec: SweepSpec, results: readonly SweepResult[]): st
     ...timingKeys.map((k) => `timing.${k}`), 'reason', 'run_dir',
   ];
   const rows = ordered.map((r) => [
-    r.id, r.repeat, Number.isFinite(r.seed) ? r.seed : '', ...paths.map((p) => axisCell(r.values[p])), r.status, r.collision,
+    r.id, r.repeat, Number.isFinite(r.seed) ? r.seed : '', ...paths.map((p) => axisCell(r.values[p])), r.status, String(r.collision),
     r.min_ttc_s ?? '', r.min_distance_m ?? '', r.first_collision_t_s ?? '', r.v2v_sent, r.v2v_lost,
     r.v2v_p50_ms ?? '', r.v2v_p99_ms ?? '', r.sim_time_s, r.wall_time_s,
     ...timingKeys.map((k) => r.timing[k] ?? ''), r.reason ?? '', r.runDir,
