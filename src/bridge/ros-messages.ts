@@ -109,6 +109,13 @@ export function parseDriveMsg(msg: JsonObject): DriveCommand {
   return { speed: num(d, 'speed', 'drive'), steer: optionalNum(d, 'steering_angle', 0) };
 }
 
+/** The header stamp of a stamped message, or undefined when it has none (a stamp is optional on input). */
+export function optionalStampNs(msg: JsonObject): bigint | undefined {
+  const header = msg.header as JsonObject | undefined;
+  if (typeof header !== 'object' || header === null || typeof header.stamp !== 'object' || header.stamp === null) return undefined;
+  return parseStamp(msg, 'header');
+}
+
 export function stringMsg(data: string): StringMsg {
   return { data };
 }

@@ -9,7 +9,7 @@ import { loadMap } from '../../map/load-map.js';
 import type { OccupancyGrid } from '../../map/occupancy-grid.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
 import { BridgeServer } from '../../bridge/bridge-server.js';
-import { MSG_TYPES, odometryMsg, parseDriveMsg, parseStringMsg, stringMsg } from '../../bridge/ros-messages.js';
+import { MSG_TYPES, odometryMsg, optionalStampNs, parseDriveMsg, parseStringMsg, stringMsg } from '../../bridge/ros-messages.js';
 import {
   CONTROL_PROTOCOL_VERSION,
   TOPICS,
@@ -180,7 +180,13 @@ class SimulatorSession {
       const name = car.spec.name;
       b.advertise(TOPICS.odom(name), MSG_TYPES.odometry, { latch: true });
       b.subscribe(TOPICS.drive(name), MSG_TYPES.drive, (msg) => {
-        if (this.recording) car.command = parseDriveMsg(msg);
+        const command = parseDriveMsg(msg);
+        if (!this.recording) return;
+        car.command = command;
+        // A vehicle stamps its command with the odometry it answered: how long after that step's
+        // scheduled publication the command arrived is the control loop's lag.
+        const stampNs = optionalStampNs(msg);
+        if (this.t0 !== undefined && stampNs !== undefined) this.timing.addControlLag(Number(this.cfg.clock.nowNs() - this.t0 - stampNs) / 1e6);
       });
     }
     b.advertise(TOPICS.simControl, MSG_TYPES.string, { latch: true });

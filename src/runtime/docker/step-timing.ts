@@ -9,6 +9,11 @@ export interface StepTimingFigures {
   step_lateness_max_ms: number | null;
   step_lateness_mean_ms: number | null;
   step_compute_p99_ms: number | null;
+  /** Drive command arrival minus the scheduled publication of the odometry step it is stamped with. */
+  control_commands: number;
+  control_lag_p50_ms: number | null;
+  control_lag_p99_ms: number | null;
+  control_lag_max_ms: number | null;
   late_threshold_ms: number;
   late_steps: number;
   late_fraction: number;
@@ -22,6 +27,7 @@ export class StepTiming {
   /** 10 µs bins up to 100 ms (and one overflow bin): a running p99 without sorting each time. */
   private readonly histogram = new Uint32Array(10_001);
   private max = 0;
+  private readonly controlLag: number[] = [];
 
   constructor(
     private readonly limits: { maxStepLateness: number; maxLateFraction: number },
@@ -33,6 +39,10 @@ export class StepTiming {
     this.compute.push(computeMs);
     this.histogram[Math.min(this.histogram.length - 1, Math.max(0, Math.floor(latenessMs * 100)))]++;
     this.max = Math.max(this.max, latenessMs);
+  }
+
+  addControlLag(ms: number): void {
+    this.controlLag.push(ms);
   }
 
   get count(): number {
@@ -56,6 +66,7 @@ export class StepTiming {
   figures(t0Ns: bigint): StepTimingFigures {
     const sorted = [...this.lateness].sort((a, b) => a - b);
     const compute = [...this.compute].sort((a, b) => a - b);
+    const lag = [...this.controlLag].sort((a, b) => a - b);
     const thresholdMs = this.limits.maxStepLateness * 1000;
     const late = sorted.filter((l) => l > thresholdMs).length;
     const r = (v: number | undefined) => (v === undefined ? null : round(v));
@@ -68,6 +79,10 @@ export class StepTiming {
       step_lateness_max_ms: r(sorted.at(-1)),
       step_lateness_mean_ms: r(sorted.length ? sorted.reduce((a, b) => a + b, 0) / sorted.length : undefined),
       step_compute_p99_ms: r(percentileOfSorted(compute, 99)),
+      control_commands: lag.length,
+      control_lag_p50_ms: r(percentileOfSorted(lag, 50)),
+      control_lag_p99_ms: r(percentileOfSorted(lag, 99)),
+      control_lag_max_ms: r(lag.at(-1)),
       late_threshold_ms: thresholdMs,
       late_steps: late,
       late_fraction: sorted.length ? round(late / sorted.length) : 0,

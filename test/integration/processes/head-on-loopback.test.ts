@@ -80,6 +80,8 @@ describe('simulator-main and vehicle-main on loopback: head-on-brake', () => {
     const timing = summary.timing as Record<string, number>;
     expect(timing.steps).toBe(summary.steps);
     for (const key of ['step_lateness_p50_ms', 'step_lateness_p99_ms', 'step_lateness_max_ms', 'late_fraction']) expect(typeof timing[key]).toBe('number');
+    expect(timing.control_commands).toBeGreaterThan(0);
+    expect(timing.control_lag_p50_ms).toBeGreaterThan(0);
     expect(timing.step_lateness_p50_ms).toBeLessThanOrEqual(timing.step_lateness_p99_ms);
     expect(timing.step_lateness_p99_ms).toBeLessThanOrEqual(timing.step_lateness_max_ms);
     // The verdict follows the figures, whatever the machine's load made them.

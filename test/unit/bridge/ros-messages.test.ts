@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { driveMsg, odometryMsg, parseDriveMsg, parseOdometryMsg, parseStringMsg, rosTime, rosTimeNs } from '../../../src/bridge/ros-messages.js';
+import { driveMsg, odometryMsg, optionalStampNs, parseDriveMsg, parseOdometryMsg, parseStringMsg, rosTime, rosTimeNs } from '../../../src/bridge/ros-messages.js';
 import { ProtocolError } from '../../../src/bridge/protocol.js';
 
 describe('ROS time', () => {
@@ -55,6 +55,12 @@ describe('ackermann_msgs/AckermannDriveStamped', () => {
     expect(m.header.stamp).toEqual({ sec: 0, nanosec: 30_000_000 });
     expect(m.drive).toEqual({ steering_angle: 0.2, steering_angle_velocity: 0, speed: 4.5, acceleration: 0, jerk: 0 });
     expect(parseDriveMsg(JSON.parse(JSON.stringify(m)))).toEqual({ speed: 4.5, steer: 0.2 });
+  });
+
+  it('exposes the optional header stamp', () => {
+    expect(optionalStampNs(driveMsg({ speed: 1, steer: 0 }, 1_020_000_000n, 'car0/base_link'))).toBe(1_020_000_000n);
+    expect(optionalStampNs({ drive: { speed: 1 } })).toBeUndefined();
+    expect(() => optionalStampNs({ header: { stamp: { sec: -1.5, nanosec: 0 } } })).toThrow(ProtocolError);
   });
 
   it('takes a bare drive with speed only (steering 0), as a minimal client sends it', () => {

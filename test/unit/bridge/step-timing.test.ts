@@ -30,6 +30,12 @@ describe('StepTiming', () => {
     expect(Math.abs(s.p99_ms - t.figures(0n).step_lateness_p99_ms!)).toBeLessThanOrEqual(0.01);
   });
 
+  it('reports the control loop lag of drive commands', () => {
+    const t = new StepTiming(limits, 0.01);
+    [3, 1, 2].forEach((ms) => t.addControlLag(ms));
+    expect(t.figures(0n)).toMatchObject({ control_commands: 3, control_lag_p50_ms: 2, control_lag_p99_ms: 3, control_lag_max_ms: 3 });
+  });
+
   it('has no figures but zero fractions before any step', () => {
     const f = new StepTiming(limits, 0.01).figures(0n);
     expect(f).toMatchObject({ steps: 0, step_lateness_p99_ms: null, late_fraction: 0 });
