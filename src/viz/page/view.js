@@ -106,6 +106,7 @@ function frame(now) {
 }
 
 let drawn = { t: 0, cars: [] };
+let drawnWaiters = [];
 function render() {
   state.dirty = false;
   const t = state.t;
@@ -119,6 +120,7 @@ function render() {
   $('world').dataset.time = t.toFixed(3);
   updateCarTable(cars);
   updateLogs(t);
+  for (const resolve of drawnWaiters.splice(0)) resolve();
 }
 
 /** Lidar scans are fetched for the time on screen only, one request at a time. */
@@ -350,6 +352,8 @@ function exposeForTests() {
     playing: () => state.playing,
     /** Where each car would be drawn at t with the current zoom: the same lookup the renderer uses. */
     carsAt: (t) => carsAt(data, t).map((c) => ({ ...c, ...toPage(c.x, c.y), color: colors.get(c.name) })),
+    /** Resolves once everything asked for so far (seek, zoom, new rows) is on screen. */
+    whenDrawn: () => (state.dirty ? new Promise((resolve) => drawnWaiters.push(resolve)) : Promise.resolve()),
     /** The cars of the frame last drawn, as drawn. */
     drawnCars: () => ({ t: drawn.t, cars: drawn.cars.map((c) => ({ ...c, ...toPage(c.x, c.y), color: colors.get(c.name) })) }),
     worldToPage: toPage,
