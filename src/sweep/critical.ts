@@ -22,6 +22,8 @@ export interface CriticalSearchOptions {
   /** Values probed per refinement round (the bracket is cut into parallel + 1 parts). */
   parallel: number;
   onSample?: (sample: Sample, bracket: { lo: number; hi: number } | null) => void;
+  /** Maps each generated value to the value actually run (e.g. rounded as written to the scenario). */
+  snap?: (value: number) => number;
 }
 
 export interface CriticalSearchResult {
@@ -51,7 +53,8 @@ export async function findCritical(probe: Probe, opts: CriticalSearchOptions): P
   if (!(opts.tolerance > 0)) throw new Error('the tolerance must be greater than zero');
   const samples = new Map<number, Sample>();
   const sample = async (values: number[], bracket: { lo: number; hi: number } | null) => {
-    const fresh = [...new Set(values)].filter((v) => !samples.has(v));
+    const snap = opts.snap ?? ((v: number) => v);
+    const fresh = [...new Set(values.map(snap))].filter((v) => !samples.has(v));
     const verdicts = await probe(fresh);
     fresh.forEach((value, i) => {
       const s = { value, ...verdicts[i] };

@@ -69,6 +69,7 @@ export async function runPoints(points: readonly SweepPoint[], ctx: PointRunnerC
       known.set(key, result);
       finishedHere++;
       progress.done++;
+      progress.total = Math.max(progress.total, progress.done);
       if (result.status === 'invalid') ctx.events.emit({ type: 'warn', message: `run ${point.id} is invalid: ${result.reason ?? 'the machine could not keep real time'}` });
       if (result.status === 'failed') ctx.events.emit({ type: 'warn', message: `run ${point.id} failed: ${result.reason ?? 'no reason given'}` });
       const perRun = (ctx.now() - started) / 1000 / finishedHere;

@@ -94,7 +94,8 @@ async function searchCritical(folder: SweepFolder, ctx: PointRunnerContext): Pro
   const mode = spec.mode;
   const indexByText = new Map<string, number>();
   for (const r of folder.readResults()) indexByText.set(r.values[mode.path]?.text, r.gridIndex);
-  const progress = { done: 0, total: estimateProbes(mode) * spec.repeat };
+  const parallel = Math.max(1, Math.floor(ctx.jobs / spec.repeat));
+  const progress = { done: 0, total: estimateProbes(mode, parallel) * spec.repeat };
   ctx.events.emit({ type: 'sweep-start', sweepId: spec.id, dir: folder.dir, runtime: spec.runtime, jobs: ctx.jobs, total: progress.total, alreadyDone: 0 });
 
   const pointsFor = (value: SweepValue): SweepPoint[] => {
@@ -133,7 +134,8 @@ async function searchCritical(folder: SweepFolder, ctx: PointRunnerContext): Pro
       hi: mode.hi.value!,
       tolerance: mode.tolerance,
       coarse: mode.coarse,
-      parallel: Math.max(1, Math.floor(ctx.jobs / spec.repeat)),
+      parallel,
+      snap: (v) => quantity(v, mode.unit).value!,
       onSample: (s, bracket) =>
         ctx.events.emit({
           type: 'critical-probe',
@@ -150,8 +152,9 @@ async function searchCritical(folder: SweepFolder, ctx: PointRunnerContext): Pro
   }
 }
 
-/** Rough number of probes, for progress: the coarse pass plus the halvings down to the tolerance. */
-function estimateProbes(mode: Extract<SweepSpec['mode'], { type: 'critical' }>): number {
+/** Number of probes when the outcome is monotonic: the coarse pass, then `parallel` per round until the bracket fits the tolerance. */
+export function estimateProbes(mode: Extract<SweepSpec['mode'], { type: 'critical' }>, parallel: number): number {
   const width = (mode.hi.value! - mode.lo.value!) / (mode.coarse - 1);
-  return mode.coarse + Math.max(0, Math.ceil(Math.log2(width / mode.tolerance)));
+  const rounds = Math.max(0, Math.ceil(Math.log(width / mode.tolerance) / Math.log(parallel + 1) - 1e-9));
+  return mode.coarse + rounds * parallel;
 }
