@@ -1,5 +1,4 @@
-import { join } from 'node:path';
-import { dirname, basename } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { World } from '../../world/world.js';
 import { Recorder, type CarSample } from '../../measurement/recorder.js';
 import { buildSummary, type RunStatus, type RunSummary } from '../../measurement/summary.js';

@@ -14,6 +14,9 @@ export interface StepTimingFigures {
   control_lag_p50_ms: number | null;
   control_lag_p99_ms: number | null;
   control_lag_max_ms: number | null;
+  /** Commands that arrived after the next step had begun: physics applied them a step late. */
+  late_commands: number;
+  late_command_fraction: number;
   late_threshold_ms: number;
   late_steps: number;
   late_fraction: number;
@@ -68,6 +71,7 @@ export class StepTiming {
     const compute = [...this.compute].sort((a, b) => a - b);
     const lag = [...this.controlLag].sort((a, b) => a - b);
     const thresholdMs = this.limits.maxStepLateness * 1000;
+    const lateCommands = lag.filter((l) => l > this.stepSeconds * 1000).length;
     const late = sorted.filter((l) => l > thresholdMs).length;
     const r = (v: number | undefined) => (v === undefined ? null : round(v));
     return {
@@ -83,6 +87,8 @@ export class StepTiming {
       control_lag_p50_ms: r(percentileOfSorted(lag, 50)),
       control_lag_p99_ms: r(percentileOfSorted(lag, 99)),
       control_lag_max_ms: r(lag.at(-1)),
+      late_commands: lateCommands,
+      late_command_fraction: lag.length ? round(lateCommands / lag.length) : 0,
       late_threshold_ms: thresholdMs,
       late_steps: late,
       late_fraction: sorted.length ? round(late / sorted.length) : 0,
@@ -92,9 +98,16 @@ export class StepTiming {
 
   /** Why the run's timing makes it invalid, or undefined when it is within the scenario's limits. */
   invalidReason(f: StepTimingFigures): string | undefined {
-    if (f.late_fraction <= f.max_late_fraction) return undefined;
-    return `${f.late_steps} of ${f.steps} physics steps (${(f.late_fraction * 100).toFixed(1)} %) started more than ${f.late_threshold_ms} ms late; the scenario allows ${(f.max_late_fraction * 100).toFixed(1)} % (timing.maxLateFraction)`;
+    const allowed = `the scenario allows ${pct(f.max_late_fraction)} (timing.maxLateFraction)`;
+    const reasons = [
+      ...(f.late_fraction > f.max_late_fraction ? [`${f.late_steps} of ${f.steps} physics steps (${pct(f.late_fraction)}) started more than ${f.late_threshold_ms} ms late`] : []),
+      ...(f.late_command_fraction > f.max_late_fraction
+        ? [`${f.late_commands} of ${f.control_commands} drive commands (${pct(f.late_command_fraction)}) arrived too late for the next physics step (control lag over ${f.step_s * 1000} ms)`]
+        : []),
+    ];
+    return reasons.length ? `${reasons.join('; ')}; ${allowed}` : undefined;
   }
 }
 
 const round = (v: number) => +v.toFixed(4);
+const pct = (fraction: number) => `${(fraction * 100).toFixed(1)} %`;

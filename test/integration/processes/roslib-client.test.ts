@@ -41,7 +41,7 @@ describe('a third-party rosbridge client (roslibjs) against the simulator', () =
     const speeds: number[] = [];
     let first!: OdometryMsg;
     const stopped = new Promise<void>((ok) =>
-      odom.subscribe((m) => {
+      odom.subscribe((m: OdometryMsg) => {
         first ??= m;
         speeds.push(m.twist.twist.linear.x);
         if (m.header.stamp.sec + m.header.stamp.nanosec > 0 && m.twist.twist.linear.x < 0.05) ok();

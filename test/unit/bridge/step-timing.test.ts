@@ -33,7 +33,18 @@ describe('StepTiming', () => {
   it('reports the control loop lag of drive commands', () => {
     const t = new StepTiming(limits, 0.01);
     [3, 1, 2].forEach((ms) => t.addControlLag(ms));
-    expect(t.figures(0n)).toMatchObject({ control_commands: 3, control_lag_p50_ms: 2, control_lag_p99_ms: 3, control_lag_max_ms: 3 });
+    expect(t.figures(0n)).toMatchObject({ control_commands: 3, control_lag_p50_ms: 2, control_lag_p99_ms: 3, control_lag_max_ms: 3, late_commands: 0 });
+  });
+
+  it('marks a run invalid when too many drive commands missed their step', () => {
+    const t = new StepTiming(limits, 0.01);
+    for (let i = 0; i < 100; i++) t.add(0.01, 0.1);
+    for (let i = 0; i < 100; i++) t.addControlLag(i < 5 ? 12 : 1);
+    const f = t.figures(0n);
+    expect(f).toMatchObject({ late_commands: 5, late_command_fraction: 0.05, late_steps: 0 });
+    expect(t.invalidReason(f)).toBe(
+      '5 of 100 drive commands (5.0 %) arrived too late for the next physics step (control lag over 10 ms); the scenario allows 1.0 % (timing.maxLateFraction)',
+    );
   });
 
   it('has no figures but zero fractions before any step', () => {
