@@ -56,7 +56,7 @@ export async function loadScenario(file: string, options: LoadScenarioOptions = 
 }
 
 const KNOWN_CHOICES: Record<string, string> = {
-  controller: 'pure-pursuit, open-loop, idle',
+  controller: 'pure-pursuit, open-loop, idle, gap-follow, wall-follow, rrt',
   apps: 'ttc-brake-sender, brake-receiver',
 };
 

@@ -63,7 +63,7 @@ describe('scenario validation', () => {
     ['a bad data rate', good.replace('duration: 2s', 'duration: 2s\nnetwork: { dataRate: 100MB }'), ['network.dataRate (line 4): unknown unit "MB" in "100MB"; use one of bps, kbps, mbps, gbps (e.g. "100Mbps")']],
     ['a missing map file', good.replace('maps/corridor.yaml', 'maps/nowhere.yaml'), [`map (line 2): file maps/nowhere.yaml not found (resolved to ${join(dir, 'maps/nowhere.yaml')}); paths are relative to the scenario file`]],
     ['a missing waypoint file', good.replace('corridor.lane0-east.csv', 'gone.csv'), [`vehicles[0].controller.waypoints (line 8): file maps/gone.csv not found (resolved to ${join(dir, 'maps/gone.csv')}); paths are relative to the scenario file`]],
-    ['an unknown controller type', good.replace('type: pure-pursuit', 'type: warp-drive'), ['vehicles[0].controller.type (line 8): unknown type; use one of pure-pursuit, open-loop, idle']],
+    ['an unknown controller type', good.replace('type: pure-pursuit', 'type: warp-drive'), ['vehicles[0].controller.type (line 8): unknown type; use one of pure-pursuit, open-loop, idle, gap-follow, wall-follow, rrt']],
     ['a negative friction', good.replace("start: { x: 20", "params: { mu: -1 }\n    start: { x: 20"), ['vehicles[1].params.mu (line 11): Too small: expected number to be >0']],
     ['an observed car that does not exist', good.replace('observes: [car1]', 'observes: [car9]'), ['vehicles[0].observes[0] (line 7): no vehicle named "car9"; use one of car0, car1']],
     ['duplicate names', good.replace('name: car1', 'name: car0').replace(/observes: \[car1\]\n.*\n.*\n/, 'controller: { type: idle }\n'), ['vehicles[1].name (line 8): "car0" is already used by vehicles[0]; names must be unique']],

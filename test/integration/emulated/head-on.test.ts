@@ -1,0 +1,107 @@
+import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
+import { runScenarioSimulated } from '../../../src/api/run-scenario.js';
+import { snapshotHost } from '../hostnet/support/snapshot.js';
+import { probeEngine } from '../docker/engine-gate.js';
+import { listActiveRuns } from '../../../src/run/active-runs.js';
+
+/**
+ * The product end to end, on the real thing: images, containers, bridges/taps/veths, iptables,
+ * ns-3. Needs root and a Docker engine (scripts/setup.sh --deps-only provides both).
+ */
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const HEAD_ON = join(ROOT, 'scenarios/head-on-brake.yaml');
+const CLI = join(ROOT, 'dist/cli/main.js');
+const runsDir = mkdtempSync(join(tmpdir(), 'cavsim-e2e-'));
+const stateDir = mkdtempSync(join(tmpdir(), 'cavsim-state-'));
+process.env.CAVSIM_STATE_DIR = stateDir;
+
+const gate = await probeEngine('emulated/head-on.test.ts');
+const isRoot = process.getuid?.() === 0;
+if (!isRoot && process.env.CI === 'true') throw new Error('the emulated end-to-end tests need root under CI');
+
+function hostState() {
+  const docker = (args: string[]) => spawnSync('docker', args, { encoding: 'utf8' }).stdout;
+  return {
+    ...snapshotHost(['csma-tap', '/opt/cavsim/']),
+    containers: docker(['ps', '-a', '--filter', 'label=cavsim.run', '--format', '{{.Names}}']),
+    networks: docker(['network', 'ls', '--filter', 'label=cavsim.run', '--format', '{{.Name}}']),
+  };
+}
+
+afterAll(() => {
+  rmSync(runsDir, { recursive: true, force: true });
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+describe.skipIf(gate.skip || !isRoot)('emulated head-on-brake (Docker + ns-3)', () => {
+  let before: ReturnType<typeof hostState>;
+  beforeAll(() => {
+    gate.requireEngine();
+    before = hostState();
+  });
+
+  for (const delayMs of [10, 300]) {
+    it(`agrees with the simulated runtime at ${delayMs} ms and leaves the host as it was`, async () => {
+      const overrides = [`network.delay=${delayMs}ms`];
+      const emulated = await runScenarioEmulated(HEAD_ON, { overrides, runsDir });
+      const simulated = await runScenarioSimulated(HEAD_ON, { overrides, runsDir });
+      const e = emulated.summary;
+      const s = simulated.summary;
+      console.log(`[e2e ${delayMs} ms] emulated: status ${e.status}${e.reason ? ` (${e.reason})` : ''}, collision ${e.collision}, min distance ${e.min_distance_m} m, V2V p50 ${e.v2v.p50_ms} ms; simulated: collision ${s.collision}, min distance ${s.min_distance_m} m; phases ${JSON.stringify(e.timing?.phases_ms)}`);
+
+      expect(e.runtime).toBe('docker');
+      expect(['completed', 'invalid']).toContain(e.status);
+      expect(e.collision).toBe(s.collision);
+      // one physics step of closing travel at 2 x 10 m/s is 0.2 m
+      expect(Math.abs(e.min_distance_m! - s.min_distance_m!)).toBeLessThanOrEqual(0.2);
+      // the brake message crossed ns-3: measured, and at least the configured delay
+      expect(e.v2v).toMatchObject({ sent: 1, received: 1, lost: 0 });
+      expect(e.v2v.p50_ms!).toBeGreaterThanOrEqual(delayMs - 0.5);
+      expect(e.v2v.p50_ms!).toBeLessThan(delayMs + 25);
+      expect(e.timing).toHaveProperty('step_lateness_p99_ms');
+      expect(readFileSync(join(emulated.runDir, 'v2v.csv'), 'utf8')).toMatch(/car0-1,car0,car1,emergency-brake/);
+
+      expect(hostState()).toEqual(before);
+      expect(listActiveRuns()).toEqual([]);
+    });
+  }
+
+  it('cavsim teardown restores the host after cavsim up was killed with SIGKILL mid-run', async () => {
+    const child = spawn('node', [CLI, 'up', HEAD_ON, '--runtime', 'docker', '--set', 'duration=30s', '--runs-dir', runsDir], {
+      env: { ...process.env, CI: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the run never started:\n${output}`)), 240_000);
+      const onData = (d: Buffer) => {
+        output += d.toString();
+        if (output.includes('[running]')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+    });
+    expect(hostState()).not.toEqual(before);
+    const active = listActiveRuns();
+    expect(active).toHaveLength(1);
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+
+    const teardown = spawnSync('node', [CLI, 'teardown', '--all'], { encoding: 'utf8', env: process.env });
+    expect(teardown.status, teardown.stderr).toBe(0);
+    expect(teardown.stdout).toMatch(new RegExp(`${active[0].runId}: undid \\d+ resource`));
+    expect(hostState()).toEqual(before);
+    expect(listActiveRuns()).toEqual([]);
+    // what was measured before the kill is still there
+    expect(existsSync(join(runsDir, active[0].runId, 'vehicles.csv'))).toBe(true);
+  });
+});
