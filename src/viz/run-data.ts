@@ -80,11 +80,17 @@ function appendAll<T>(target: T[], source: readonly T[]): void {
 /** Appends a delta to a snapshot in place (the page does the same with what the server pushes). */
 export function mergeRunData(target: RunData, delta: RunData): void {
   for (const [name, s] of Object.entries(delta.vehicles)) {
-    const t = (target.vehicles[name] ??= emptyVehicleSeries());
-    for (const key of VEHICLE_COLUMNS) appendAll(t[key], s[key]);
+    const t = target.vehicles[name];
+    // A series the target lacks is copied whole: much faster than pushing row by row.
+    if (!t) target.vehicles[name] = { t: s.t.slice(), x: s.x.slice(), y: s.y.slice(), yaw: s.yaw.slice(), v: s.v.slice(), braking: s.braking.slice(), collided: s.collided.slice(), goal: s.goal.slice() };
+    else for (const key of VEHICLE_COLUMNS) appendAll(t[key], s[key]);
   }
   for (const [key, s] of Object.entries(delta.pairs)) {
-    const t = (target.pairs[key] ??= { a: s.a, b: s.b, t: [], d: [], ttc: [] });
+    const t = target.pairs[key];
+    if (!t) {
+      target.pairs[key] = { a: s.a, b: s.b, t: s.t.slice(), d: s.d.slice(), ttc: s.ttc.slice() };
+      continue;
+    }
     appendAll(t.t, s.t);
     appendAll(t.d, s.d);
     appendAll(t.ttc, s.ttc);
@@ -95,7 +101,7 @@ export function mergeRunData(target: RunData, delta: RunData): void {
 }
 
 const VEHICLE_COLUMNS = ['t', 'x', 'y', 'yaw', 'v', 'braking', 'collided', 'goal'] as const;
-const emptyVehicleSeries = (): VehicleSeries => ({ t: [], x: [], y: [], yaw: [], v: [], braking: [], collided: [], goal: [] });
+export const emptyVehicleSeries = (): VehicleSeries => ({ t: [], x: [], y: [], yaw: [], v: [], braking: [], collided: [], goal: [] });
 
 /**
  * Reads the lines of a run's CSVs as they arrive (the first line of each file is its header) into
