@@ -180,11 +180,11 @@ class SimulatorSession {
       b.advertise(TOPICS.odom(name), MSG_TYPES.odometry, { latch: true });
       b.subscribe(TOPICS.drive(name), MSG_TYPES.drive, (msg) => {
         const command = parseDriveMsg(msg);
+        const stampNs = optionalStampNs(msg);
         if (!this.recording) return;
         car.command = command;
         // A vehicle stamps its command with the odometry it answered: how long after that step's
         // scheduled publication the command arrived is the control loop's lag.
-        const stampNs = optionalStampNs(msg);
         if (this.t0 !== undefined && stampNs !== undefined) this.timing.addControlLag(Number(this.cfg.clock.nowNs() - this.t0 - stampNs) / 1e6);
       });
     }
