@@ -10,6 +10,9 @@ export interface LabelledRun {
 const MAX_POINTS_PER_SERIES = 400;
 const PANEL = { width: 230, height: 130 };
 const COLLISION_COLOUR = '#d62728';
+/** Cars in colours far from the collision red; pairs (distance, TTC) in dark neutral tones. */
+const CAR_COLOURS = ['#1f77b4', '#2ca02c', '#ff7f0e', '#9467bd', '#17becf', '#8c564b', '#bcbd22', '#e377c2'];
+const PAIR_COLOURS = ['#222222', '#7f7f7f', '#5b4a8b', '#a0522d'];
 
 /** Every k-th sample, so a series has at most MAX_POINTS_PER_SERIES points; the last is always kept. */
 function thin<T>(xs: readonly T[]): T[] {
@@ -66,7 +69,15 @@ export function kinematicsFigure(runs: readonly LabelledRun[], title?: string): 
   for (const th of thresholds) for (const label of rows) data.push({ run: label, panel: 'threshold', value: th });
 
   const x = { field: 't', type: 'quantitative', title: 'time (s)', scale: { domain: [0, duration || 1], nice: false } } as const;
-  const color = { field: 'series', type: 'nominal', title: null, legend: { orient: 'bottom', direction: 'horizontal' } } as const;
+  const cars = [...new Set(runs.flatMap((r) => r.traces.vehicles.map((v) => v.vehicle)))];
+  const pairs = [...new Set(runs.flatMap((r) => r.traces.pairs.map((p) => p.pair)))];
+  const color = {
+    field: 'series',
+    type: 'nominal',
+    title: null,
+    scale: { domain: [...cars, ...pairs], range: [...cars.map((_, i) => CAR_COLOURS[i % CAR_COLOURS.length]), ...pairs.map((_, i) => PAIR_COLOURS[i % PAIR_COLOURS.length])] },
+    legend: { orient: 'bottom', direction: 'horizontal' },
+  } as const;
   const markers = [
     {
       transform: [{ filter: "datum.panel === 'rule'" }],
@@ -80,7 +91,7 @@ export function kinematicsFigure(runs: readonly LabelledRun[], title?: string): 
     },
   ];
   const column = (panel: string, yTitle: string, extra: object[] = [], yScale: object = {}, firstColumn = false) => ({
-    facet: { row: { field: 'run', type: 'nominal', sort: rows, title: null, header: firstColumn ? { labelAngle: 0, labelAlign: 'left', labelOrient: 'left', labelPadding: 10 } : { labels: false } } },
+    facet: { row: { field: 'run', type: 'nominal', sort: rows, title: null, header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top', labelPadding: 4, labelFontSize: 13, labelFontWeight: 'bold', ...(firstColumn ? {} : { labelExpr: "''" }) } } },
     spec: {
       width: PANEL.width,
       height: PANEL.height,

@@ -7,7 +7,7 @@ import { writeTables } from '../sweep/run-sweep.js';
 import { SweepFolder } from '../sweep/sweep-folder.js';
 import { orderResults, sweptPaths } from '../sweep/tables.js';
 import { kinematicsFigure, type LabelledRun } from './kinematics-figure.js';
-import { isRunDir, readRunTraces } from './read-run.js';
+import { isRunDir, readRunTraces, type RunTraces } from './read-run.js';
 import { sweepFigure } from './sweep-figure.js';
 import { writeFigure } from './render.js';
 
@@ -37,7 +37,7 @@ export async function writeRunReport(runDir: string): Promise<ReportFiles> {
   const traces = readRunTraces(runDir);
   const delay = traces.summary.parameters?.network?.delay;
   const label = delay === undefined ? traces.summary.run_id : `delay ${+(delay * 1000).toFixed(3)} ms`;
-  const fig = await writeFigure(join(runDir, 'plots'), 'kinematics', kinematicsFigure([{ label, traces }], `${traces.summary.scenario}: speed, time to collision and distance`));
+  const fig = await writeFigure(join(runDir, 'plots'), 'kinematics', kinematicsFigure([withVerdict(label, traces)], `${traces.summary.scenario}: speed, time to collision and distance`));
   return { figures: [fig.svg, fig.png], tables: [] };
 }
 
@@ -51,7 +51,7 @@ export async function writeSweepReport(folder: SweepFolder, opts: ReportOptions 
   const figures: string[] = [];
   const closest = await writeFigure(plots, 'closest-approach', sweepFigure(folder.spec, done, critical));
   figures.push(closest.svg, closest.png);
-  const rows = pickKinematicsRuns(folder, done, critical).map((r) => ({ label: runLabel(r), traces: readRunTraces(join(folder.dir, r.runDir)) }) satisfies LabelledRun);
+  const rows = pickKinematicsRuns(folder, done, critical).map((r) => withVerdict(runLabel(r), readRunTraces(join(folder.dir, r.runDir))));
   const kin = await writeFigure(plots, 'kinematics', kinematicsFigure(rows));
   figures.push(kin.svg, kin.png);
   if (opts.runPlots) {
@@ -61,6 +61,10 @@ export async function writeSweepReport(folder: SweepFolder, opts: ReportOptions 
     }
   }
   return { figures, tables };
+}
+
+function withVerdict(label: string, traces: RunTraces): LabelledRun {
+  return { label: traces.summary.collision ? `${label} (collision)` : label, traces };
 }
 
 function readCritical(folder: SweepFolder): CriticalSearchResult | undefined {

@@ -24,7 +24,8 @@ export function axisTitle(path: string, results: readonly SweepResult[]): string
 export function sweepFigure(spec: SweepSpec, results: readonly SweepResult[], critical?: CriticalSearchResult): TopLevelSpec {
   const [xPath, ...others] = sweptPaths(spec);
   const numeric = results.every((r) => r.values[xPath]?.value !== undefined);
-  const groupOf = (values: SweepResult['values']) => others.map((p) => `${p}=${values[p]?.text}`).join(', ') || 'all';
+  const groupOf = (values: SweepResult['values']) =>
+    others.length === 1 ? values[others[0]]?.text : others.map((p) => `${p.split('.').pop()}=${values[p]?.text}`).join(', ') || 'all';
   const xOf = (values: SweepResult['values']) => (numeric ? values[xPath].value : values[xPath].text);
   const grouped = others.length > 0;
 
@@ -47,6 +48,7 @@ export function sweepFigure(spec: SweepSpec, results: readonly SweepResult[], cr
     ),
   );
   const repeated = means.some((m) => m.ci);
+  const rates = pointStats(spec, results).flatMap((s) => (s.valid ? [{ layer: 'rate', x: xOf(s.values), y: s.collisions / s.valid, group: groupOf(s.values) }] : []));
   const present = (Object.keys(VERDICT_COLOURS) as Verdict[]).filter((v) => runs.some((r) => r.verdict === v));
   const SHAPES: Record<Verdict, string> = { 'no collision': 'circle', collision: 'cross', 'invalid run': 'triangle-up' };
 
@@ -58,7 +60,7 @@ export function sweepFigure(spec: SweepSpec, results: readonly SweepResult[], cr
     scale: { domain: present, range: present.map((v) => SHAPES[v]) },
   } as const;
   const verdictColour = { field: 'verdict', type: 'nominal', title: null, scale: { domain: present, range: present.map((v) => VERDICT_COLOURS[v]) } } as const;
-  const groupColour = { field: 'group', type: 'nominal', title: others.join(', ') } as const;
+  const groupColour = { field: 'group', type: 'nominal', title: others.join(', '), sort: null, legend: { titleLimit: 600, labelLimit: 400 } } as const;
 
   const panel = (metric: 'distance' | 'ttc', yTitle: string) => ({
     width: 320,
@@ -100,6 +102,16 @@ export function sweepFigure(spec: SweepSpec, results: readonly SweepResult[], cr
     ],
   });
 
+  // With repeats, the share of seeds that collided says more than the mean of a two-valued outcome.
+  const ratePanel = {
+    width: 220,
+    height: 220,
+    transform: [{ filter: "datum.layer === 'rate'" }],
+    layer: [
+      { mark: { type: 'line', strokeWidth: 1.5, color: grouped ? undefined : '#d62728' }, encoding: { x: xEnc, y: { field: 'y', type: 'quantitative', title: 'share of runs that collided', scale: { domain: [0, 1] }, axis: { format: '.0%' } }, ...(grouped ? { color: groupColour } : {}), detail: { field: 'group' } } },
+      { mark: { type: 'point', filled: true, size: 50, color: grouped ? undefined : '#d62728' }, encoding: { x: xEnc, y: { field: 'y', type: 'quantitative' }, ...(grouped ? { color: groupColour } : {}) } },
+    ],
+  };
   const subtitle = [
     `${results.length} runs${spec.repeat > 1 ? `, ${spec.repeat} seeds per value; bars: 95% interval of the mean` : ''}`,
     critical?.status === 'found' ? `shaded: critical ${critical.path} between ${+critical.lastSafe!.toFixed(3)} and ${+critical.firstCollision!.toFixed(3)} ${critical.unit}${critical.monotonic ? '' : ' (outcome NOT monotonic)'}` : '',
@@ -107,8 +119,8 @@ export function sweepFigure(spec: SweepSpec, results: readonly SweepResult[], cr
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: { text: `${scenarioName(spec)}: closest approach against ${xPath}`, subtitle, subtitleColor: '#555', subtitleFontSize: 12 },
-    data: { values: [...runs, ...means] },
-    hconcat: [panel('distance', 'minimum distance (m)'), panel('ttc', 'minimum time to collision (s)')],
+    data: { values: [...runs, ...means, ...rates] },
+    hconcat: [panel('distance', 'minimum distance (m)'), panel('ttc', 'minimum time to collision (s)'), ...(spec.repeat > 1 ? [ratePanel] : [])],
     resolve: { scale: { color: 'shared', shape: 'shared' } },
   } as unknown as TopLevelSpec;
 }
