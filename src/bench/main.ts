@@ -15,6 +15,7 @@ export type BenchSuite = { name: string; needsRoot?: boolean; run: () => Promise
 
 const suites: Array<() => Promise<BenchSuite>> = [
   () => import('./sim-bench.js').then((m) => m.suite),
+  () => import('./emulated-bench.js').then((m) => m.suite),
   () => import('./lidar-bench.js').then((m) => m.suite),
   () => import('./sweep-bench.js').then((m) => m.suite),
   () => import('./lidar-runtime-bench.js').then((m) => m.suite),

@@ -5,6 +5,8 @@ import { RunEventBus } from '../runtime/run-events.js';
 import { createLineReporter } from '../ui/line-reporter.js';
 import { formatSummary } from '../ui/summary-text.js';
 import { EXIT_STATUS } from '../errors.js';
+import { join } from 'node:path';
+import { newRunId, defaultRunsDir } from '../run/run-folder.js';
 import { registerEmulationCommands } from './emulation-commands.js';
 import { registerWaypointsCommand } from './waypoints-command.js';
 import { registerViewCommand } from './view-command.js';
@@ -40,8 +42,12 @@ export function registerCommands(program: Command): void {
     .option('--json', 'print only the summary, as JSON')
     .option('--runs-dir <dir>', 'where run folders are written (default ./runs or $CAVSIM_RUNS_DIR)')
     .option('--keep', 'emulated runs: leave containers, links, rules and ns-3 up; undo later with `cavsim teardown`')
-    .action(async (file: string, opts: { runtime: string; set: string[]; json?: boolean; runsDir?: string; keep?: boolean }) => {
+    .option('--viz', 'watch the run live in the browser (a page on 127.0.0.1); Ctrl-C closes it after the run')
+    .action(async (file: string, opts: { runtime: string; set: string[]; json?: boolean; runsDir?: string; keep?: boolean; viz?: boolean }) => {
       const events = new RunEventBus();
+      const runId = newRunId();
+      const runsDir = opts.runsDir ?? defaultRunsDir();
+      const viewer = opts.viz ? await startLiveView(join(runsDir, runId)) : undefined;
       const reporter = await attachReporter(events, opts.json === true);
       let stop = false;
       const onSigint = () => {
@@ -49,7 +55,7 @@ export function registerCommands(program: Command): void {
       };
       process.once('SIGINT', onSigint);
       try {
-        const common = { overrides: opts.set, runsDir: opts.runsDir, events, shouldStop: () => stop };
+        const common = { overrides: opts.set, runsDir, runId, events, shouldStop: () => stop };
         const outcome =
           opts.runtime === 'sim'
             ? await runScenarioSimulated(file, common)
@@ -57,9 +63,14 @@ export function registerCommands(program: Command): void {
         await reporter.done();
         if (opts.json) process.stdout.write(JSON.stringify(outcome.summary, null, 2) + '\n');
         if (outcome.summary.status === 'failed') process.exitCode = EXIT_STATUS.RUN_FAILED;
+        if (viewer) {
+          process.stderr.write(`the run is over; its replay stays at ${viewer.url} until Ctrl-C\n`);
+          await new Promise((resolve) => process.once('SIGINT', resolve));
+        }
       } finally {
         process.off('SIGINT', onSigint);
         await reporter.done();
+        await viewer?.close();
       }
     });
 
@@ -73,6 +84,13 @@ export function registerCommands(program: Command): void {
       const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
       process.stdout.write(formatSummary(summary, dir) + '\n');
     });
+}
+
+async function startLiveView(runDir: string) {
+  const { startViewServer } = await import('../viz/view-server.js');
+  const viewer = await startViewServer({ runDir, live: true });
+  process.stderr.write(`live view: ${viewer.url}\n`);
+  return viewer;
 }
 
 async function attachReporter(events: RunEventBus, json: boolean): Promise<{ done: () => Promise<void> }> {

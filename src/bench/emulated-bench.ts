@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadScenario } from '../scenario/load-scenario.js';
+import { runEmulated } from '../runtime/docker/run-emulated.js';
+import { createEmulatedDeps } from '../api/run-emulated.js';
+import { loopScenarioYaml } from './sim-bench.js';
+import type { BenchRow, BenchSuite } from './main.js';
+
+/** `cavsim up` to the first physics step, teardown time, and step lateness, for 2 and 10 vehicles. */
+async function measure(name: string, scenarioFile: string, runsDir: string): Promise<BenchRow[]> {
+  const deps = createEmulatedDeps();
+  await deps.docker.ping();
+  const scenario = await loadScenario(scenarioFile, { overrides: ['duration=5s'] });
+  const { summary, phases } = await runEmulated(scenario, deps, { runsDir });
+  if (summary.status === 'failed') throw new Error(`${name}: run failed: ${summary.reason}`);
+  const timing = summary.timing as Record<string, number>;
+  const suite = 'emulated-runtime';
+  return [
+    { suite, name: `${name}: up to first physics step`, value: phases.started / 1000, unit: 's', target: name.startsWith('2 ') ? '<= 3 s' : undefined },
+    { suite, name: `${name}: of which containers`, value: (phases.containers - phases.compiled) / 1000, unit: 's' },
+    { suite, name: `${name}: of which host network + ns-3`, value: (phases.channel - phases.containers) / 1000, unit: 's' },
+    { suite, name: `${name}: teardown`, value: phases.teardown / 1000, unit: 's', target: '<= 2 s' },
+    { suite, name: `${name}: step lateness p99`, value: timing.step_lateness_p99_ms, unit: 'ms', target: name.startsWith('10 ') ? '< 1 ms' : undefined },
+    { suite, name: `${name}: late steps (> ${timing.late_threshold_ms} ms)`, value: timing.late_fraction * 100, unit: '%' },
+  ];
+}
+
+export const suite: BenchSuite = {
+  name: 'emulated-runtime',
+  needsRoot: true,
+  async run() {
+    const dir = mkdtempSync(join(tmpdir(), 'cavsim-bench-emulated-'));
+    try {
+      const ten = join(dir, 'loop-10.yaml');
+      writeFileSync(ten, loopScenarioYaml(10, '5s'));
+      const headOn = resolve(import.meta.dirname, '../../scenarios/head-on-brake.yaml');
+      // the first run may build images; measure afterwards
+      await measure('warm-up', headOn, join(dir, 'runs'));
+      return [...(await measure('2 vehicles (head-on)', headOn, join(dir, 'runs'))), ...(await measure('10 vehicles (loop)', ten, join(dir, 'runs')))];
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
