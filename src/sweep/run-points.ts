@@ -52,7 +52,7 @@ export async function runPoints(points: readonly SweepPoint[], ctx: PointRunnerC
         scenarioFile: ctx.folder.spec.scenario,
         overrides: pointOverrides(point, ctx.folder.spec.fixed),
         runsDir: ctx.folder.runsDir,
-        runId: point.id,
+        runId: runIdOf(ctx.folder, point),
       };
       let result: SweepResult;
       try {
@@ -63,7 +63,7 @@ export async function runPoints(points: readonly SweepPoint[], ctx: PointRunnerC
           fatal ??= err;
           return;
         }
-        result = failedResult(point, key, err, relative(ctx.folder.dir, `${ctx.folder.runsDir}/${point.id}`));
+        result = failedResult(point, key, err, relative(ctx.folder.dir, `${ctx.folder.runsDir}/${request.runId}`));
       }
       ctx.folder.appendResult(result);
       known.set(key, result);
@@ -81,4 +81,13 @@ export async function runPoints(points: readonly SweepPoint[], ctx: PointRunnerC
   await Promise.all(Array.from({ length: Math.max(1, Math.min(ctx.jobs, pending.length)) }, lane));
   if (fatal !== undefined) throw fatal;
   return points.flatMap((p) => known.get(pointKey(p)) ?? []);
+}
+
+/**
+ * The run id of a point. Emulated runs name containers, networks and interfaces after their run
+ * id, so those ids must be unique on the host: they carry the sweep id. Simulated runs touch
+ * nothing outside their folder and keep the short point id.
+ */
+export function runIdOf(folder: SweepFolder, point: SweepPoint): string {
+  return folder.spec.runtime === 'docker' ? `${folder.spec.id}-${point.id}` : point.id;
 }

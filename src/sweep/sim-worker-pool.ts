@@ -35,6 +35,13 @@ export function startSimWorkerPool(workerFile: string, size: number) {
     else slot.busy = false;
   };
 
+  /** A thread that crashed fails its run only; the next run gets a fresh thread. */
+  const replace = (slot: Slot) => {
+    if (closed) return;
+    void slot.worker.terminate();
+    slot.worker = new Worker(workerFile);
+  };
+
   const run = async (request: RunRequest): Promise<RunOutcome> => {
     if (closed) throw new Error('the worker pool is closed');
     const slot = await acquire();
@@ -48,10 +55,12 @@ export function startSimWorkerPool(workerFile: string, size: number) {
         };
         const onError = (err: Error) => {
           cleanup();
+          replace(slot);
           reject(err);
         };
         const onExit = (code: number) => {
           cleanup();
+          replace(slot);
           reject(new Error(`sweep worker thread exited (code ${code}) during run ${request.runId}`));
         };
         const cleanup = () => {
