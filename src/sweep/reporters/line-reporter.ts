@@ -15,7 +15,8 @@ export function describeValues(result: Pick<SweepResult, 'values'>): string {
 }
 
 export function formatRunLine(r: SweepResult): string {
-  const verdict = r.status !== 'completed' ? r.status.toUpperCase() : r.collision ? 'COLLISION' : 'ok';
+  const outcome = r.collision ? 'COLLISION' : 'ok';
+  const verdict = r.status === 'completed' ? outcome : r.status === 'invalid' ? `INVALID (${outcome})` : r.status.toUpperCase();
   const seed = Number.isFinite(r.seed) ? ` seed ${r.seed}` : '';
   return `${describeValues(r)}${seed}: ${verdict}, min TTC ${fmt(r.min_ttc_s)} s, min distance ${fmt(r.min_distance_m)} m, V2V p99 ${fmt(r.v2v_p99_ms, 1)} ms`;
 }
