@@ -60,7 +60,7 @@ export function registerSweepCommand(program: Command): void {
       const runtime = flags.resume ? SweepFolder.open(sweepsDir, flags.resume).spec.runtime : flags.runtime;
       const jobs = flags.jobs ?? defaultJobs(runtime);
       const events = new SweepEventBus();
-      events.on(createSweepLineReporter());
+      const reporter = await attachReporter(events);
       let stop = false;
       const onSigint = () => {
         stop = true;
@@ -78,6 +78,7 @@ export function registerSweepCommand(program: Command): void {
           const plan = await planSweep(toRequest(scenarioArg ?? lastScenario(), flags));
           outcome = await startSweep(plan, sweepsDir, deps);
         }
+        await reporter.done();
         const report = flags.plots ? await writeSweepReport(SweepFolder.open(sweepsDir, outcome.dir), { runPlots: flags.runPlots }) : undefined;
         if (flags.json) {
           process.stdout.write(JSON.stringify({ sweep: outcome.sweepId, dir: outcome.dir, stopped: outcome.stopped, runs: outcome.results.length, critical: outcome.critical, files: report }, null, 2) + '\n');
@@ -88,9 +89,22 @@ export function registerSweepCommand(program: Command): void {
         if (outcome.results.some((r) => r.status === 'failed')) process.exitCode = 5;
       } finally {
         process.off('SIGINT', onSigint);
+        await reporter.done();
         await lanes.close();
       }
     });
+}
+
+/** The ink view on an interactive terminal, plain lines otherwise (logs, CI, pipes). Both write to stderr. */
+async function attachReporter(events: SweepEventBus): Promise<{ done: () => Promise<void> }> {
+  if (process.stderr.isTTY && !process.env.CI) {
+    const { createSweepInkReporter } = await import('../sweep/reporters/ink-reporter.js');
+    const ink = createSweepInkReporter();
+    events.on(ink.listener);
+    return ink;
+  }
+  events.on(createSweepLineReporter());
+  return { done: async () => {} };
 }
 
 function toRequest(scenario: string, flags: SweepFlags): SweepRequest {
