@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { sweepFigure } from '../../../src/report/sweep-figure.js';
+import { kinematicsFigure } from '../../../src/report/kinematics-figure.js';
+import { svgToPng, vegaLiteToSvg } from '../../../src/report/render.js';
+import type { SweepResult } from '../../../src/sweep/result-row.js';
+import type { SweepSpec } from '../../../src/sweep/sweep-folder.js';
+import type { RunTraces } from '../../../src/report/read-run.js';
+import type { RunSummary } from '../../../src/measurement/summary.js';
+
+const spec = (repeat: number): SweepSpec => ({
+  schema: 'cavsim.sweep/1',
+  id: 's',
+  created: '',
+  scenario: '/x/head-on-brake.yaml',
+  runtime: 'sim',
+  fixed: [],
+  axes: [{ path: 'network.delay', values: [] }],
+  repeat,
+  baseSeed: 1,
+  mode: { type: 'grid', points: [] },
+});
+
+function result(delay: number, repeat: number, collision: boolean, status: SweepResult['status'] = 'completed'): SweepResult {
+  return {
+    id: `p${delay}-r${repeat}`, key: `${delay}#${repeat}`, gridIndex: delay, repeat, seed: 1 + repeat, runDir: '', status,
+    values: { 'network.delay': { text: `${delay}ms`, value: delay, unit: 'ms' } },
+    min_ttc_s: 0.6 - delay / 1000, min_distance_m: 3.3 - delay / 100 + repeat / 10, collision, first_collision_t_s: collision ? 2 : null,
+    v2v_sent: 1, v2v_lost: 0, v2v_p50_ms: delay, v2v_p99_ms: delay, sim_time_s: 5, wall_time_s: 0.1, timing: {},
+  };
+}
+
+const dataOf = (figure: object) => (figure as { data: { values: Record<string, unknown>[] } }).data.values;
+
+describe('figures', () => {
+  it('marks each run by verdict and draws means with intervals when repeated', async () => {
+    const results = [10, 150, 300].flatMap((d) => [0, 1, 2].map((r) => result(d, r, d === 300 || (d === 150 && r === 2))));
+    results.push(result(200, 0, false, 'invalid'));
+    const figure = sweepFigure(spec(3), results);
+    const data = dataOf(figure);
+    const runs = data.filter((d) => d.layer === 'run' && d.metric === 'distance');
+    expect(runs).toHaveLength(10);
+    expect(runs.filter((d) => d.verdict === 'collision')).toHaveLength(4);
+    expect(runs.filter((d) => d.verdict === 'invalid run')).toHaveLength(1);
+    const means = data.filter((d) => d.layer === 'mean' && d.metric === 'distance');
+    // the invalid run is drawn, not averaged: three points with three completed runs each, one with none
+    expect(means.map((m) => m.x)).toEqual([10, 150, 300]);
+    expect(means[0].y).toBeCloseTo(3.3 - 0.1 + 0.1, 9);
+    expect(means.every((m) => m.ci === true && (m.hi as number) > (m.lo as number))).toBe(true);
+    expect(data.filter((d) => d.layer === 'rate').map((d) => d.y)).toEqual([0, 1 / 3, 1]);
+
+    const svg = await vegaLiteToSvg(figure);
+    expect(svg).toMatch(/^<svg/);
+    for (const text of ['minimum distance (m)', 'minimum time to collision (s)', 'network.delay (ms)', 'share of runs that collided', 'collision']) expect(svg).toContain(text);
+    const png = svgToPng(svg, 1);
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+  });
+
+  it('draws speed, TTC and distance per run, with braking and collision markers', async () => {
+    const traces: RunTraces = {
+      dir: '',
+      summary: { duration_s: 2, first_collision_t_s: 1.5, collision: true, parameters: { vehicles: [{ apps: [{ type: 'ttc-brake-sender', threshold: 0.7 }] }] } } as unknown as RunSummary,
+      vehicles: Array.from({ length: 21 }, (_, i) => [{ t: i / 10, vehicle: 'car0', speed: 10 - i / 2 }, { t: i / 10, vehicle: 'car1', speed: 10 }]).flat(),
+      pairs: Array.from({ length: 21 }, (_, i) => ({ t: i / 10, pair: 'car0–car1', distance: 20 - i, ttc: i < 20 ? (20 - i) / 20 : null })),
+      events: [{ t: 0.5, vehicle: 'car0', event: 'emergency-brake' }, { t: 0.5, vehicle: 'car0', event: 'brake-sent' }],
+    };
+    const figure = kinematicsFigure([{ label: 'delay 300 ms (collision)', traces }]);
+    const data = dataOf(figure);
+    expect(data.filter((d) => d.panel === 'speed')).toHaveLength(42);
+    expect(data.filter((d) => d.panel === 'ttc')).toHaveLength(20);
+    expect(data.filter((d) => d.panel === 'rule')).toEqual([{ run: 'delay 300 ms (collision)', panel: 'rule', series: 'car0', t: 0.5, kind: 'car0 brakes' }]);
+    expect(data.filter((d) => d.panel === 'collision').map((d) => d.t)).toEqual([1.5]);
+    expect(data.filter((d) => d.panel === 'threshold').map((d) => d.value)).toEqual([0.7]);
+    const svg = await vegaLiteToSvg(figure);
+    for (const text of ['speed (m/s)', 'time to collision (s)', 'distance (m)', 'delay 300 ms (collision)', 'car0–car1']) expect(svg).toContain(text);
+  });
+});
