@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { CsvLog } from './csv-log.js';
 import { centreDistance, closingSpeed } from './ttc.js';
-import type { CollisionEvent } from '../world/world.js';
+import type { CollisionEvent, World } from '../world/world.js';
 
 export interface CarSample {
   name: string;
@@ -83,6 +83,32 @@ export class Recorder {
         this.pairIndex.set(`${p.a}\0${p.b}`, p);
       }
     }
+  }
+
+  private worldSamples: CarSample[] = [];
+
+  /** Samples every car of the world at its current time (reusing one sample object per car) and records them. */
+  recordWorld(world: World, isBraking: (car: string) => boolean): readonly CarSample[] {
+    world.cars.forEach((c, i) => {
+      const s = (this.worldSamples[i] ??= { name: c.spec.name } as CarSample);
+      s.x = c.state.x;
+      s.y = c.state.y;
+      s.yaw = c.state.yaw;
+      s.v = c.state.v;
+      s.steer = c.state.steer;
+      s.yawRate = c.state.yawRate;
+      s.cmdSpeed = c.command.speed;
+      s.cmdSteer = c.command.steer;
+      s.braking = isBraking(c.spec.name);
+      s.collided = c.collided;
+    });
+    this.recordStep(world.time, this.worldSamples);
+    return this.worldSamples;
+  }
+
+  /** The smallest TTC any pair has reached so far, or null. */
+  minTtc(): number | null {
+    return this.pairs.reduce<number | null>((m, p) => (p.min_ttc_s === null ? m : m === null ? p.min_ttc_s : Math.min(m, p.min_ttc_s)), null);
   }
 
   recordStep(t: number, cars: readonly CarSample[]): void {

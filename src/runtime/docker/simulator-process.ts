@@ -82,7 +82,7 @@ class SimulatorSession {
   private readonly braking = new Map<string, boolean>();
   private readonly ready = new Set<string>();
   private readonly abort = new AbortController();
-  private readonly samples: CarSample[];
+  private samples: readonly CarSample[];
   private readonly stepNs: bigint;
   private readonly log: (line: string) => void;
   private t0?: bigint;
@@ -278,24 +278,11 @@ class SimulatorSession {
   }
 
   private record(): void {
-    this.world.cars.forEach((c, i) => {
-      const s = this.samples[i];
-      s.x = c.state.x;
-      s.y = c.state.y;
-      s.yaw = c.state.yaw;
-      s.v = c.state.v;
-      s.steer = c.state.steer;
-      s.yawRate = c.state.yawRate;
-      s.cmdSpeed = c.command.speed;
-      s.cmdSteer = c.command.steer;
-      s.braking = this.braking.get(c.spec.name) ?? false;
-      s.collided = c.collided;
-    });
-    this.recorder.recordStep(this.world.time, this.samples);
+    this.samples = this.recorder.recordWorld(this.world, (name) => this.braking.get(name) ?? false);
   }
 
   private publishStatus(phase: SimulatorStatus['phase'], verdict: { status?: string; reason?: string } = {}): void {
-    const minTtc = this.recorder.pairs.reduce<number | null>((m, p) => (p.min_ttc_s === null ? m : m === null ? p.min_ttc_s : Math.min(m, p.min_ttc_s)), null);
+    const minTtc = this.recorder.minTtc();
     const status: SimulatorStatus = {
       protocol: CONTROL_PROTOCOL_VERSION,
       phase,

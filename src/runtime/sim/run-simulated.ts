@@ -58,22 +58,9 @@ export function runSimulated(
   const totalSteps = Math.round(scenario.duration / world.timestep);
   const progressEvery = opts.progressEverySteps ?? Math.max(1, Math.round(0.1 / world.timestep));
 
-  const samples: CarSample[] = world.cars.map((c) => ({ name: c.spec.name }) as CarSample);
+  let samples: readonly CarSample[] = [];
   const record = () => {
-    world.cars.forEach((c, i) => {
-      const s = samples[i];
-      s.x = c.state.x;
-      s.y = c.state.y;
-      s.yaw = c.state.yaw;
-      s.v = c.state.v;
-      s.steer = c.state.steer;
-      s.yawRate = c.state.yawRate;
-      s.cmdSpeed = c.command.speed;
-      s.cmdSteer = c.command.steer;
-      s.braking = agents[i].agent.isBraking();
-      s.collided = c.collided;
-    });
-    recorder.recordStep(world.time, samples);
+    samples = recorder.recordWorld(world, (name) => byName.get(name)!.isBraking());
   };
 
   record();
@@ -97,11 +84,9 @@ export function runSimulated(
     recorder.recordCollisions(world.step());
     record();
     if (opts.events && world.steps % progressEvery === 0) {
-      opts.events.emit({ type: 'progress', t: world.time, duration: scenario.duration, cars: samples.map((s) => ({ name: s.name, v: s.v, braking: s.braking, collided: s.collided })), minTtc: minTtc(recorder) });
+      opts.events.emit({ type: 'progress', t: world.time, duration: scenario.duration, cars: samples.map((s) => ({ name: s.name, v: s.v, braking: s.braking, collided: s.collided })), minTtc: recorder.minTtc() });
     }
   }
   return { simTime: world.time, steps: world.steps, interrupted };
 }
 
-const minTtc = (r: Recorder) =>
-  r.pairs.reduce<number | null>((m, p) => (p.min_ttc_s === null ? m : m === null ? p.min_ttc_s : Math.min(m, p.min_ttc_s)), null);
