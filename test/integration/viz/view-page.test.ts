@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { PNG } from 'pngjs';
 import type { Browser, Page } from 'playwright-core';
 import { startViewServer, type ViewServer } from '../../../src/viz/view-server.js';
@@ -10,7 +11,8 @@ import { Recorder, type CarSample } from '../../../src/measurement/recorder.js';
 import { CHROMIUM, launchChromium, mustRunBrowserTests } from './support/browser.js';
 import { ROOT, headOnRun, newRunsDir, readVehicleRows, ringRun, rowsAt, writeScans, type VehicleRow } from './support/run-fixtures.js';
 
-const SHOTS = join(ROOT, 'docs/img');
+// Screenshots go to a scratch folder; CAVSIM_SCREENSHOT_DIR=docs/img refreshes the README's pictures.
+const SHOTS = process.env.CAVSIM_SCREENSHOT_DIR ? join(ROOT, process.env.CAVSIM_SCREENSHOT_DIR) : join(tmpdir(), 'cavsim-screenshots');
 const VIEWPORT = { width: 1400, height: 860 };
 const runsDir = newRunsDir();
 
