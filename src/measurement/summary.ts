@@ -1,4 +1,4 @@
-import { percentileOfSorted } from '../util/percentile.js';
+import { summariseLatency } from '../v2v/latency-stats.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import type { Recorder } from './recorder.js';
 
@@ -38,19 +38,22 @@ export interface RunSummary {
   parameters: ResolvedScenario;
 }
 
-/** Latency figures of V2V receipts (ms); a message counts as lost when no receiver got it. */
-export function summariseLatency(sentIds: ReadonlySet<string>, receipts: readonly { id: string; sentAt: number; receivedAt: number }[]): LatencyFigures {
-  const latencies = receipts.map((r) => (r.receivedAt - r.sentAt) * 1000).sort((a, b) => a - b);
+/**
+ * V2V figures for the summary: latency over every receipt (one per receiver), and as lost every
+ * message no receiver got.
+ */
+export function v2vFigures(sentIds: ReadonlySet<string>, receipts: readonly { id: string; to: string; sentAt: number; receivedAt: number }[]): LatencyFigures {
+  const stats = summariseLatency(receipts.map((r) => ({ id: r.id, to: r.to, latency_ms: (r.receivedAt - r.sentAt) * 1000 })));
   const receivedIds = new Set(receipts.map((r) => r.id));
-  const round = (v: number | undefined) => (v === undefined ? null : +v.toFixed(3));
+  const round = (v: number) => (Number.isNaN(v) ? null : +v.toFixed(3));
   return {
     sent: sentIds.size,
     received: receipts.length,
     lost: [...sentIds].filter((id) => !receivedIds.has(id)).length,
-    p50_ms: round(percentileOfSorted(latencies, 50)),
-    p99_ms: round(percentileOfSorted(latencies, 99)),
-    max_ms: round(latencies.at(-1)),
-    mean_ms: round(latencies.length ? latencies.reduce((a, b) => a + b, 0) / latencies.length : undefined),
+    p50_ms: round(stats.p50_ms),
+    p99_ms: round(stats.p99_ms),
+    max_ms: round(stats.max_ms),
+    mean_ms: round(stats.mean_ms),
   };
 }
 
@@ -93,7 +96,7 @@ export function buildSummary(args: {
       min_ttc_s: p.min_ttc_s === null ? null : round(p.min_ttc_s),
     })),
     collisions: r.collisions.map((c) => ({ t_s: round(c.t), a: c.a, b: c.b, speed_a_mps: round(c.speedA), speed_b_mps: round(c.speedB) })),
-    v2v: summariseLatency(r.v2vSent, r.v2v),
+    v2v: v2vFigures(r.v2vSent, r.v2v),
     events: r.events.map((e) => ({ t_s: round(e.t), vehicle: e.vehicle, event: e.event, ...(e.detail ? { detail: e.detail } : {}) })),
     ...(args.timing ? { timing: args.timing } : {}),
     parameters: scenario,
