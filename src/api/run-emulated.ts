@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { loadScenario } from '../scenario/load-scenario.js';
 import { connectDocker } from '../docker/dockerode-port.js';
+import { requireVehicleImages } from '../docker/images.js';
 import { createHostNetOps } from '../hostnet/ops.js';
 import { createCommandRunner } from '../exec/command-runner.js';
 import { defaultRunsDir } from '../run/run-folder.js';
@@ -32,5 +33,6 @@ export async function runScenarioEmulated(file: string, opts: EmulatedScenarioOp
   const scenario = await loadScenario(file, { overrides: opts.overrides });
   const deps = opts.deps ?? createEmulatedDeps();
   await deps.docker.ping();
+  await requireVehicleImages(deps.docker, scenario.vehicles);
   return runEmulated(scenario, deps, { runsDir: opts.runsDir ?? defaultRunsDir(), runId: opts.runId, events: opts.events, keep: opts.keep, shouldStop: opts.shouldStop });
 }

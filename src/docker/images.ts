@@ -1,4 +1,4 @@
-import { EnvironmentError } from '../errors.js';
+import { EnvironmentError, UserInputError } from '../errors.js';
 import type { BuildContextSource } from './build-context.js';
 import type { DockerPort, ImageInfo } from './docker-port.js';
 import { LABEL, type ContainerRole } from './labels.js';
@@ -94,4 +94,24 @@ function staleReason(image: ImageInfo | undefined, options: EnsureImagesOptions,
   if (image.labels[LABEL.contextHash] !== options.contextHash) return 'code-changed';
   if (image.labels[BASE_ID_LABEL] !== baseId) return 'base-changed';
   return undefined;
+}
+
+/**
+ * A vehicle's own image (scenario `image:`) is never built or pulled by cavsim, so it must already
+ * be on this machine. Checked before a run creates anything; the error names the scenario field.
+ */
+export async function requireVehicleImages(
+  docker: Pick<DockerPort, 'inspectImage'>,
+  vehicles: readonly { name: string; image?: string }[],
+): Promise<void> {
+  const missing: string[] = [];
+  for (const [i, v] of vehicles.entries()) {
+    if (v.image && !(await docker.inspectImage(v.image))) missing.push(`vehicles[${i}].image: image "${v.image}" of vehicle ${v.name} is not on this machine`);
+  }
+  if (!missing.length) return;
+  throw new UserInputError(
+    missing.length === 1 ? missing[0] : `${missing.length} vehicle images are not on this machine`,
+    missing.length === 1 ? [] : missing,
+    'cavsim does not pull or build a vehicle\'s own image: `docker build -t <image> <dir>` (or `docker pull <image>`) first, then run again.',
+  );
 }

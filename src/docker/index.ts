@@ -14,6 +14,7 @@ export {
 } from './build-context.js';
 export {
   ensureImages,
+  requireVehicleImages,
   CAVSIM_IMAGES,
   DEFAULT_BASE_IMAGE,
   BASE_ID_LABEL,
