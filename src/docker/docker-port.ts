@@ -80,6 +80,8 @@ export interface ContainerResources {
   /** CPU quota in units of 1e-9 CPUs (Docker's NanoCpus). */
   nanoCpus?: number;
   memoryBytes?: number;
+  /** Relative CPU weight under contention (Docker's CpuShares; 1024 is a normal container). */
+  cpuShares?: number;
 }
 
 export interface ContainerSpec {

@@ -204,6 +204,7 @@ function containerOptions(spec: ContainerSpec): Json {
       CapAdd: [...(spec.capAdd ?? [])],
       Init: spec.init ?? false,
       ...(spec.resources?.nanoCpus ? { NanoCpus: spec.resources.nanoCpus } : {}),
+      ...(spec.resources?.cpuShares ? { CpuShares: spec.resources.cpuShares } : {}),
       // Memory and swap equal: the limit is a hard cap, as on a small on-board computer.
       ...(spec.resources?.memoryBytes
         ? { Memory: spec.resources.memoryBytes, MemorySwap: spec.resources.memoryBytes }

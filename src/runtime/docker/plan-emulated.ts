@@ -30,6 +30,8 @@ export interface EmulatedRunPlan {
   mapDir: string;
 }
 
+const DEFAULT_CPU_SHARES = 1024;
+
 export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDir: string): EmulatedRunPlan {
   const tag = runTag(runId);
   // Control subnet 10.211.X.0/24 beside the V2V subnet 10.210.X.0/24: both private to this run.
@@ -64,6 +66,9 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
       env: { ...commonEnv, CAVSIM_MAP: `${CONTAINER_RUN_DIR}/map/${basename(scenario.mapFile)}`, CAVSIM_BIND: `0.0.0.0:${CONTROL_PORT}` },
       binds,
       network: { name: networkName, ipv4Address: simulatorIp, aliases: ['sim'] },
+      // Every car wakes on the same odometry step; weighing physics like all of them together keeps
+      // a burst of controller work from pushing the next step late.
+      resources: { cpuShares: DEFAULT_CPU_SHARES * (scenario.vehicles.length + 1) },
       init: true,
       ip: simulatorIp,
       controlUrl,

@@ -9,6 +9,7 @@ import { MSG_TYPES, driveMsg, parseOdometryMsg, parseStringMsg, stringMsg } from
 import { TOPICS, parseJsonData, simControlSchema, type EventReport, type V2VReport } from '../../bridge/control-topics.js';
 import { readResolvedScenario, type HostPort, type VehicleEnv } from './process-env.js';
 import type { WallClock } from './wall-clock.js';
+import { warmUpVehicle } from './vehicle-warm-up.js';
 
 export interface VehicleProcessConfig {
   runDir: string;
@@ -42,6 +43,8 @@ export async function startVehicleProcess(cfg: VehicleProcessConfig): Promise<Ru
   const scenario = readResolvedScenario(cfg.runDir);
   const spec = scenario.vehicles.find((v) => v.name === cfg.vehicle);
   if (!spec) throw new UserInputError(`CAVSIM_VEHICLE=${cfg.vehicle} is not a vehicle of scenario ${scenario.name}`, [`vehicles: ${scenario.vehicles.map((v) => v.name).join(', ')}`]);
+  const warmTicks = warmUpVehicle(scenario, spec);
+  cfg.log?.(`vehicle ${spec.name}: controller warmed up over ${warmTicks} scratch ticks`);
   let session: VehicleSession | undefined;
   const endpoint = await V2VEndpoint.open({ name: spec.name, bindAddress: cfg.bind.host, port: cfg.bind.port, onArrival: (a) => session?.onArrival(a) });
   let client: BridgeClient;
