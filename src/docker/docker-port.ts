@@ -8,6 +8,12 @@ export interface DockerPort {
   inspectImage(tag: string): Promise<ImageInfo | undefined>;
   /** Builds from a prepared context directory; `onOutput` receives the build's output line by line. */
   buildImage(request: BuildRequest, onOutput?: (line: string) => void): Promise<ImageInfo>;
+  /** Images carrying the labels; with `danglingOnly`, only those that no tag points to any more. */
+  listImages(labels: LabelFilter, opts?: { danglingOnly?: boolean }): Promise<ImageInfo[]>;
+  /** Never forced: 'in-use' when a container (running or not) or another image still needs it. */
+  removeImage(id: string): Promise<RemoveOutcome | 'in-use'>;
+  /** Ids of the images that existing containers, running or not, were created from. */
+  imageIdsInUse(): Promise<Set<string>>;
 
   createNetwork(spec: NetworkSpec): Promise<{ id: string }>;
   inspectNetwork(nameOrId: string): Promise<NetworkInfo | undefined>;

@@ -20,7 +20,8 @@ import { demuxDockerStream, readJsonLines } from './streams.js';
 type Json = Record<string, any>;
 export interface DockerodeLike {
   ping(): Promise<unknown>;
-  getImage(name: string): { inspect(): Promise<Json> };
+  getImage(name: string): { inspect(): Promise<Json>; remove(options: Json): Promise<unknown> };
+  listImages(options: Json): Promise<Json[]>;
   buildImage(context: { context: string; src: string[] }, options: Json): Promise<NodeJS.ReadableStream>;
   createNetwork(options: Json): Promise<{ id: string }>;
   getNetwork(id: string): { inspect(): Promise<Json>; remove(): Promise<unknown> };
@@ -80,6 +81,29 @@ export function createDockerPort(client: DockerodeLike): DockerPort {
       const built = await this.inspectImage(request.tag);
       if (!built) throw new CavsimError('EXTERNAL_PROCESS', `docker build finished but ${request.tag} is missing`);
       return built;
+    },
+
+    async listImages(labels, opts = {}) {
+      const filters = { ...labelFilters(labels), ...(opts.danglingOnly ? { dangling: ['true'] } : {}) };
+      const raw = await engineCall('list images', () => client.listImages({ filters }));
+      // The list endpoint names fields differently from inspect (Labels, RepoTags, Created in seconds).
+      return raw.map((i) => toImageInfo({ Id: i.Id, RepoTags: i.RepoTags, Config: { Labels: i.Labels }, Created: new Date(Number(i.Created) * 1000).toISOString() }));
+    },
+
+    async removeImage(id) {
+      try {
+        await client.getImage(id).remove({ force: false, noprune: false });
+        return 'removed';
+      } catch (err) {
+        if (statusOf(err) === 404) return 'absent';
+        if (statusOf(err) === 409) return 'in-use';
+        throw engineError(`remove image ${id}`, err);
+      }
+    },
+
+    async imageIdsInUse() {
+      const raw = await engineCall('list containers', () => client.listContainers({ all: true }));
+      return new Set(raw.map((c) => String(c.ImageID ?? '')).filter(Boolean));
     },
 
     async createNetwork(spec) {

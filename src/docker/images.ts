@@ -2,6 +2,7 @@ import { EnvironmentError, UserInputError } from '../errors.js';
 import type { BuildContextSource } from './build-context.js';
 import type { DockerPort, ImageInfo } from './docker-port.js';
 import { LABEL, type ContainerRole } from './labels.js';
+import { removeSupersededImages } from './superseded-images.js';
 
 export const DEFAULT_BASE_IMAGE = 'cavsim/base:bookworm';
 export type ImageSet = Record<ContainerRole, string>;
@@ -17,7 +18,9 @@ export type ImageEvent =
   | { type: 'image-up-to-date'; role: ContainerRole; tag: string }
   | { type: 'image-build-start'; role: ContainerRole; tag: string; reason: ImageBuildReason }
   | { type: 'image-build-output'; role: ContainerRole; tag: string; line: string }
-  | { type: 'image-build-done'; role: ContainerRole; tag: string; imageId: string; elapsedMs: number };
+  | { type: 'image-build-done'; role: ContainerRole; tag: string; imageId: string; elapsedMs: number }
+  /** After a rebuild: the untagged images earlier cavsim builds left behind, removed (never fatal). */
+  | { type: 'images-pruned'; removed: string[]; kept: number; error?: string };
 
 export interface EnsureImagesOptions {
   /** From computeContextHash(): identifies the code the images must carry. */
@@ -64,6 +67,7 @@ export async function ensureImages(
   if (stale.length === 0) return { images, built: [] };
 
   const context = await deps.context.prepare();
+  const builtIds: string[] = [];
   try {
     for (const { role, reason } of stale) {
       const tag = images[role];
@@ -80,11 +84,16 @@ export async function ensureImages(
         },
         (line) => onEvent({ type: 'image-build-output', role, tag, line }),
       );
+      builtIds.push(built.id);
       onEvent({ type: 'image-build-done', role, tag, imageId: built.id, elapsedMs: now() - started });
     }
   } finally {
     await context.dispose();
   }
+  await removeSupersededImages(deps.docker, builtIds).then(
+    (pruned) => onEvent({ type: 'images-pruned', ...pruned }),
+    (err: Error) => onEvent({ type: 'images-pruned', removed: [], kept: 0, error: err.message }),
+  );
   return { images, built: stale.map((s) => s.role) };
 }
 

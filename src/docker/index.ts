@@ -22,3 +22,4 @@ export {
   type ImageSet,
   type EnsureImagesOptions,
 } from './images.js';
+export { decideSupersededImages, removeSupersededImages, type SupersededDecision } from './superseded-images.js';

@@ -48,11 +48,38 @@ export class FakeDockerode implements DockerodeLike {
       if (!image) throw engineError(404, `No such image: ${name}`);
       return image;
     },
+    remove: async (_options: Json) => {
+      this.call(`removeImage ${name}`);
+      const key = this.findImageKey(name);
+      if (key === undefined) throw engineError(404, `No such image: ${name}`);
+      const id = this.images.get(key)!.Id;
+      if ([...this.containers.values()].some((c) => this.images.get(c.options.Image)?.Id === id || c.options.Image === id)) {
+        throw engineError(409, `conflict: unable to delete ${id} - image is being used by a container`);
+      }
+      this.images.delete(key);
+    },
   });
+
+  listImages = async (options: Json) => {
+    this.call('listImages');
+    const danglingOnly = options.filters?.dangling?.[0] === 'true';
+    return [...this.images.values()]
+      .filter((i) => !danglingOnly || (i.RepoTags ?? []).length === 0)
+      .filter((i) => matches(i.Config?.Labels ?? {}, options.filters?.label))
+      .map((i) => ({ Id: i.Id, RepoTags: i.RepoTags, Labels: i.Config?.Labels ?? {}, Created: 1795330000 }));
+  };
+
+  /** An image with no tag left, as a rebuild leaves the previous one (kept under its id). */
+  addUntaggedImage(id: string, labels: Record<string, string>): void {
+    this.images.set(id, { Id: id, RepoTags: [], Config: { Labels: labels } });
+  }
 
   buildImage = async (context: { context: string; src: string[] }, options: Json) => {
     this.call(`buildImage ${options.t}`);
     const tag = String(options.t);
+    const previous = this.images.get(tag);
+    // Like the engine: the tag moves to the new image; the old one stays, untagged, under its id.
+    if (previous) this.images.set(previous.Id, { ...previous, RepoTags: [] });
     this.images.set(tag, { Id: `sha256:${this.id()}`, RepoTags: [tag], Config: { Labels: options.labels }, buildArgs: options.buildargs, dockerfile: options.dockerfile, context });
     return Readable.from(this.buildOutput.map((m) => JSON.stringify(m) + '\r\n'));
   };
@@ -135,7 +162,7 @@ export class FakeDockerode implements DockerodeLike {
     this.call('listContainers');
     return [...this.containers.values()]
       .filter((c) => options.all || c.running)
-      .map((c) => ({ Id: c.id, Names: [`/${c.name}`], Image: c.options.Image, Labels: c.options.Labels ?? {}, State: c.running ? 'running' : 'created' }))
+      .map((c) => ({ Id: c.id, Names: [`/${c.name}`], Image: c.options.Image, ImageID: this.images.get(c.options.Image)?.Id ?? c.options.Image, Labels: c.options.Labels ?? {}, State: c.running ? 'running' : 'created' }))
       .filter((c) => matches(c.Labels, options.filters?.label));
   };
 
@@ -151,6 +178,11 @@ export class FakeDockerode implements DockerodeLike {
 
   private id(): string {
     return (this.nextId++).toString(16).padStart(12, '0');
+  }
+
+  private findImageKey(nameOrId: string): string | undefined {
+    if (this.images.has(nameOrId)) return nameOrId;
+    return [...this.images.entries()].find(([, i]) => i.Id === nameOrId)?.[0];
   }
 
   private findNetwork(nameOrId: string) {

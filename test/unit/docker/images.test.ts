@@ -40,7 +40,7 @@ describe('ensureImages', () => {
     expect(vehicle.Config.Labels).toEqual({ 'cavsim.context-hash': 'h1', [BASE_ID_LABEL]: 'sha256:base1', 'cavsim.role': 'vehicle' });
     expect(vehicle.buildArgs).toEqual({ BASE_IMAGE: DEFAULT_BASE_IMAGE });
     expect(vehicle.dockerfile).toBe('containers/vehicle/Dockerfile');
-    expect(events.map((e) => `${e.type}:${e.role}`)).toEqual([
+    expect(events.map((e) => ('role' in e ? `${e.type}:${e.role}` : e.type))).toEqual([
       'image-build-start:simulator',
       'image-build-output:simulator',
       'image-build-output:simulator',
@@ -49,6 +49,7 @@ describe('ensureImages', () => {
       'image-build-output:vehicle',
       'image-build-output:vehicle',
       'image-build-done:vehicle',
+      'images-pruned',
     ]);
     expect(events[0]).toMatchObject({ reason: 'missing' });
     expect(events[3]).toMatchObject({ elapsedMs: 250 });
