@@ -41,6 +41,34 @@ export class V2VEndpoint {
     );
   }
 
+  /** The bound UDP port (useful when opened with port 0). */
+  get localPort(): number {
+    return this.socket.address().port;
+  }
+
+  /**
+   * Node compiles its UDP send and receive paths on first use, about 2 ms that would otherwise land
+   * on the run's first real message. A few datagrams to this socket's own address pay for it; they
+   * route over loopback and never reach the channel. Gives up quietly after `timeoutMs`.
+   */
+  async warmUp(rounds = 3, timeoutMs = 500): Promise<void> {
+    const { address, port } = this.socket.address();
+    const self = address === '0.0.0.0' ? '127.0.0.1' : address;
+    for (let i = 0; i < rounds; i++) {
+      let onMessage!: () => void;
+      const arrived = new Promise<void>((resolve) => this.socket.once('message', (onMessage = resolve)));
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+      try {
+        await this.send({ id: `${this.name}-warm-up-${i}`, to: this.name, address: self, port, type: 'warm-up', body: {} });
+        await Promise.race([arrived, gaveUp]);
+      } finally {
+        clearTimeout(timer);
+        this.socket.off('message', onMessage);
+      }
+    }
+  }
+
   close(): Promise<void> {
     return new Promise((resolve) => this.socket.close(() => resolve()));
   }

@@ -1,12 +1,13 @@
 import { VehicleAgent } from '../../vehicle/vehicle-agent.js';
 import { createVehicleApps } from '../../control/create-apps.js';
-import type { Odometry, V2VMessage } from '../../control/vehicle-context.js';
+import type { LaserScan, Odometry, V2VMessage } from '../../control/vehicle-context.js';
 import type { ResolvedScenario, ResolvedVehicle } from '../../scenario/resolved.js';
 import { UserInputError } from '../../errors.js';
 import { V2VEndpoint, type Arrival } from '../../v2v/transport.js';
 import { BridgeClient } from '../../bridge/bridge-client.js';
 import { MSG_TYPES, driveMsg, parseOdometryMsg, parseStringMsg, stringMsg } from '../../bridge/ros-messages.js';
-import { TOPICS, parseJsonData, simControlSchema, type EventReport, type V2VReport } from '../../bridge/control-topics.js';
+import { TOPICS, collisionReportSchema, parseJsonData, simControlSchema, type EventReport, type V2VReport } from '../../bridge/control-topics.js';
+import { parseLaserScanMsg } from '../../bridge/laser-scan-msg.js';
 import { readResolvedScenario, type HostPort, type VehicleEnv } from './process-env.js';
 import type { WallClock } from './wall-clock.js';
 import { warmUpVehicle } from './vehicle-warm-up.js';
@@ -34,6 +35,7 @@ export interface RunningVehicle {
 }
 
 type StampedOdometry = Odometry & { stampNs: bigint };
+type StampedScan = LaserScan & { stampNs: bigint };
 
 /**
  * Opens the V2V socket, connects to the simulator (retrying until it listens), subscribes to the
@@ -47,6 +49,7 @@ export async function startVehicleProcess(cfg: VehicleProcessConfig): Promise<Ru
   cfg.log?.(`vehicle ${spec.name}: controller warmed up over ${warmTicks} scratch ticks`);
   let session: VehicleSession | undefined;
   const endpoint = await V2VEndpoint.open({ name: spec.name, bindAddress: cfg.bind.host, port: cfg.bind.port, onArrival: (a) => session?.onArrival(a) });
+  await endpoint.warmUp();
   let client: BridgeClient;
   try {
     client = await BridgeClient.connect(cfg.simUrl, { timeoutMs: cfg.connectTimeoutMs ?? 30_000 });
@@ -61,7 +64,8 @@ export async function startVehicleProcess(cfg: VehicleProcessConfig): Promise<Ru
 /**
  * The vehicle container's side of the control link: runs the car's controller and V2V apps
  * (VehicleAgent) at the control rate, driven by the simulator's odometry stamps, so controllers
- * tick on the same physics steps as in the simulated runtime.
+ * tick on the same physics steps, with the same scans, as in the simulated runtime, and stop
+ * ticking once the simulator says the car collided.
  */
 class VehicleSession {
   readonly finished: Promise<VehicleOutcome>;
@@ -71,9 +75,15 @@ class VehicleSession {
   private readonly stepNs: number;
   private readonly period: number;
   private readonly log: (line: string) => void;
+  /** Physics steps between two scans; undefined for a car without a lidar. */
+  private readonly scanPeriod?: number;
   private own?: StampedOdometry;
+  private scan?: StampedScan;
+  /** The physics step in which the car collided: no tick from then on, as in the simulated runtime. */
+  private collidedStep?: number;
   private t0?: bigint;
   private lastTickedStep = -1;
+  private ticks = 0;
   private ending = false;
 
   constructor(
@@ -87,11 +97,12 @@ class VehicleSession {
     this.log = cfg.log ?? (() => {});
     this.stepNs = Math.round(scenario.physics.timestep * 1e9);
     this.period = Math.max(1, Math.round(1 / spec.controlRate / scenario.physics.timestep));
+    if (spec.lidar) this.scanPeriod = Math.max(1, Math.round(1 / spec.lidar.rate / scenario.physics.timestep));
     this.agent = new VehicleAgent(spec.name, createVehicleApps(spec), {
       now: () => this.now(),
       own: () => this.own,
       others: () => this.observed,
-      scan: () => undefined,
+      scan: () => this.scan,
       publishDrive: (cmd) => client.publish(TOPICS.drive(spec.name), driveMsg(cmd, this.own?.stampNs ?? 0n, `${spec.name}/base_link`)),
       transmit: (msg) => void this.transmit(msg),
       log: (event, detail) => this.report(TOPICS.events, { vehicle: spec.name, t_s: this.now(), event, ...(detail ? { detail } : {}) } satisfies EventReport),
@@ -102,7 +113,8 @@ class VehicleSession {
   finish(exitCode: 0 | 1, reason: string): void {
     if (this.ending) return;
     this.ending = true;
-    this.log(`vehicle ${this.spec.name}: ${reason}`);
+    const last = this.lastTickedStep >= 0 ? `, last in step ${this.lastTickedStep}` : '';
+    this.log(`vehicle ${this.spec.name}: ${reason} (apps ticked ${this.ticks} times${last})`);
     void Promise.allSettled([this.endpoint.close(), this.client.close()]).then(() => this.resolveFinished({ exitCode, reason }));
   }
 
@@ -140,6 +152,8 @@ class VehicleSession {
     });
     client.subscribe(TOPICS.odom(spec.name), MSG_TYPES.odometry, (msg) => this.onOdometry(spec.name, msg));
     for (const other of spec.observes) client.subscribe(TOPICS.odom(other), MSG_TYPES.odometry, (msg) => this.onOdometry(other, msg));
+    if (spec.lidar) client.subscribe(TOPICS.scan(spec.name), MSG_TYPES.laserScan, (msg) => this.onScan(msg));
+    client.subscribe(TOPICS.collision(spec.name), MSG_TYPES.string, (msg) => this.onCollision(msg));
     client.onStatus((s) => this.log(`vehicle ${spec.name}: bridge ${s.level}: ${s.msg}`));
     client.publish(TOPICS.ready, stringMsg(JSON.stringify({ vehicle: spec.name })));
     void client.closed.then(() => this.finish(1, 'the connection to the simulator closed before it said stop'));
@@ -153,7 +167,7 @@ class VehicleSession {
       return this.log(`vehicle ${this.spec.name}: bad odometry for ${car}: ${(err as Error).message}`);
     }
     if (car === this.spec.name) {
-      // A newer step is here before the observed cars caught up: tick the old one with what we have.
+      // A newer step is here before the observed cars (or the scan) caught up: tick the old one with what we have.
       if (this.own && this.own.stampNs < odom.stampNs) this.maybeTick(true);
       this.own = odom;
     } else {
@@ -162,15 +176,51 @@ class VehicleSession {
     this.maybeTick(false);
   }
 
-  /** Ticks once per due physics step, when the observed cars' odometry is of that step too. */
-  private maybeTick(evenIfObservedLag: boolean): void {
+  private onScan(msg: Record<string, unknown>): void {
+    try {
+      this.scan = parseLaserScanMsg(msg);
+    } catch (err) {
+      return this.log(`vehicle ${this.spec.name}: bad scan: ${(err as Error).message}`);
+    }
+    this.maybeTick(false);
+  }
+
+  private onCollision(msg: Record<string, unknown>): void {
+    let notice;
+    try {
+      notice = parseJsonData(collisionReportSchema, parseStringMsg(msg), TOPICS.collision(this.spec.name));
+    } catch (err) {
+      return this.log(`vehicle ${this.spec.name}: ignoring ${TOPICS.collision(this.spec.name)}: ${(err as Error).message}`);
+    }
+    if (this.collidedStep !== undefined) return;
+    this.collidedStep = notice.step;
+    this.log(`vehicle ${this.spec.name}: collided with ${notice.with.join(', ')} in step ${notice.step} (t=${notice.t_s.toFixed(2)} s); its apps are no longer ticked`);
+  }
+
+  /**
+   * Ticks once per due physics step, when the observed cars' odometry is of that step too and, with
+   * a lidar, the scan the simulated runtime would hold then (the one of the last scan step) is here.
+   */
+  private maybeTick(evenIfLagging: boolean): void {
     const own = this.own;
     if (!own || this.t0 === undefined || this.ending || this.cfg.clock.nowNs() < this.t0) return;
     const step = Math.round(Number(own.stampNs) / this.stepNs);
     if (step <= this.lastTickedStep || step % this.period !== 0) return;
-    if (!evenIfObservedLag && this.spec.observes.some((n) => (this.observed.get(n)?.stampNs ?? -1n) < own.stampNs)) return;
+    if (this.collidedStep !== undefined && step >= this.collidedStep) return;
+    if (!evenIfLagging && (this.observedLag(own.stampNs) || this.scanLag(step))) return;
     this.lastTickedStep = step;
+    this.ticks++;
     this.agent.tick();
+  }
+
+  private observedLag(stampNs: bigint): boolean {
+    return this.spec.observes.some((n) => (this.observed.get(n)?.stampNs ?? -1n) < stampNs);
+  }
+
+  private scanLag(step: number): boolean {
+    if (this.scanPeriod === undefined) return false;
+    const dueScanStep = step - (step % this.scanPeriod);
+    return (this.scan?.stampNs ?? -1n) < BigInt(dueScanStep) * BigInt(this.stepNs);
   }
 
   private async transmit(msg: V2VMessage): Promise<void> {
