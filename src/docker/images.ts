@@ -66,6 +66,7 @@ export async function ensureImages(
   }
   if (stale.length === 0) return { images, built: [] };
 
+  const buildStartedMs = now();
   const context = await deps.context.prepare();
   const builtIds: string[] = [];
   try {
@@ -90,7 +91,7 @@ export async function ensureImages(
   } finally {
     await context.dispose();
   }
-  await removeSupersededImages(deps.docker, builtIds).then(
+  await removeSupersededImages(deps.docker, builtIds, buildStartedMs).then(
     (pruned) => onEvent({ type: 'images-pruned', ...pruned }),
     (err: Error) => onEvent({ type: 'images-pruned', removed: [], kept: 0, error: err.message }),
   );

@@ -8,10 +8,10 @@ import { UserInputError } from '../../../src/errors.js';
 import { FakeDockerode } from './fake-dockerode.js';
 
 const cavsimLabels = (role: string) => ({ 'cavsim.context-hash': 'h0', 'cavsim.role': role, 'cavsim.base-image-id': 'sha256:b' });
-const image = (id: string, labels: Record<string, string>, tags: string[] = []): ImageInfo => ({ id, tags, labels, createdAt: '' });
+const image = (id: string, labels: Record<string, string>, tags: string[] = [], createdAt = '2026-11-22T08:00:00.000Z'): ImageInfo => ({ id, tags, labels, createdAt });
 
 describe('decideSupersededImages', () => {
-  const facts = { current: new Set(['sha256:new']), inUse: new Set(['sha256:used']) };
+  const facts = { current: new Set(['sha256:new']), inUse: new Set(['sha256:used']), buildStartedMs: Date.parse('2026-11-22T09:00:00.000Z') };
 
   it.each([
     ['an untagged simulator image from an earlier build', 'remove', image('sha256:a', cavsimLabels('simulator'))],
@@ -22,6 +22,8 @@ describe('decideSupersededImages', () => {
     ['a cavsim image still tagged (e.g. a user retagged it)', 'still tagged', image('sha256:f', cavsimLabels('vehicle'), ['mine:1'])],
     ['the image just built', 'current', image('sha256:new', cavsimLabels('vehicle'))],
     ['an image a container (even a stopped one) was created from', 'used by a container', image('sha256:used', cavsimLabels('simulator'))],
+    ['an untagged image made after this build began (another build, about to tag it)', 'not older than this build', image('sha256:g', cavsimLabels('vehicle'), [], '2026-11-22T09:00:00.500Z')],
+    ['an untagged image of unknown age', 'not older than this build', image('sha256:h', cavsimLabels('vehicle'), [], '')],
   ])('%s: %s', (_what, expected, candidate) => {
     const decision = decideSupersededImages([candidate], facts);
     if (expected === 'remove') expect(decision).toEqual({ remove: [candidate.id], keep: [] });
@@ -35,7 +37,8 @@ function setup() {
   const context: BuildContextSource = {
     prepare: async () => ({ dir: '/tmp/ctx', include: [], dockerfiles: { simulator: 's', vehicle: 'v' }, dispose: async () => {} }),
   };
-  return { fake, deps: { docker: createDockerPort(fake), context } };
+  // The fake engine dates every image 1795330000 s; this build starts later.
+  return { fake, deps: { docker: createDockerPort(fake), context, now: () => 1_795_340_000_000 } };
 }
 
 describe('ensureImages removes what a rebuild superseded', () => {
