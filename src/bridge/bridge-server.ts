@@ -1,6 +1,6 @@
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AddressInfo } from 'node:net';
-import { encodeServerOp, parseClientOp, ProtocolError, type ClientOp, type JsonObject, type StatusLevel } from './protocol.js';
+import { encodePublishFrame, encodeServerOp, parseClientOp, ProtocolError, type ClientOp, type JsonObject, type StatusLevel } from './protocol.js';
 
 /** A handler inside the server process for messages clients publish; throw ProtocolError to reject. */
 export type TopicHandler = (msg: JsonObject, client: BridgeClientRef) => void;
@@ -82,9 +82,24 @@ export class BridgeServer {
     return () => t.handlers.delete(handler);
   }
 
-  /** Sends a message to every client subscribed to `topic`. */
+  /**
+   * Sends a message to every client subscribed to `topic`. It is encoded once for all of them, and
+   * not at all when nobody subscribes and the topic is not latched.
+   */
   publish(topic: string, msg: JsonObject): void {
-    this.fanOut(this.topic(topic), topic, encodeServerOp({ op: 'publish', topic, msg }));
+    const t = this.topic(topic);
+    if (t.latch || this.hasSubscribers(topic)) this.fanOut(t, topic, encodeServerOp({ op: 'publish', topic, msg }));
+  }
+
+  /** Like `publish`, for a message the caller encodes itself; `encodeMsg` (its JSON text) is called only when needed. */
+  publishJson(topic: string, encodeMsg: () => string): void {
+    const t = this.topic(topic);
+    if (t.latch || this.hasSubscribers(topic)) this.fanOut(t, topic, encodePublishFrame(topic, encodeMsg()));
+  }
+
+  hasSubscribers(topic: string): boolean {
+    for (const c of this.connections) if (c.subscriptions.has(topic)) return true;
+    return false;
   }
 
   /** Closes every connection and the listening socket. Calling it again returns the same promise. */
@@ -174,7 +189,7 @@ export class BridgeServer {
         const t = this.topics.get(op.topic);
         if (!t?.type && !conn.advertised.has(op.topic)) throw new ProtocolError('topic is not advertised; advertise it with its type first');
         for (const handler of t!.handlers) handler(op.msg, conn);
-        this.fanOut(t!, op.topic, encodeServerOp({ op: 'publish', topic: op.topic, msg: op.msg }));
+        if (t!.latch || this.hasSubscribers(op.topic)) this.fanOut(t!, op.topic, encodeServerOp({ op: 'publish', topic: op.topic, msg: op.msg }));
         return;
       }
     }

@@ -9,6 +9,7 @@ export const TOPICS = {
   drive: (car: string) => `/${car}/drive`,
   odom: (car: string) => `/${car}/odom`,
   scan: (car: string) => `/${car}/scan`,
+  collision: (car: string) => `/${car}/collision`,
   simControl: '/sim_control',
   v2v: '/cavsim/v2v',
   events: '/cavsim/events',
@@ -49,6 +50,20 @@ export const eventReportSchema = z.object({
   detail: z.record(z.string(), z.unknown()).optional(),
 });
 export type EventReport = z.infer<typeof eventReportSchema>;
+
+/**
+ * `/carN/collision` data (latched): the car hit another car or a wall in physics step `step` and is
+ * frozen there. Published before that step's odometry, so a vehicle knows before it would tick.
+ */
+export const collisionReportSchema = z.object({
+  vehicle: z.string(),
+  step: z.number().int().nonnegative(),
+  t_s: z.number(),
+  /** What it hit in that step: other cars' names and/or 'wall'. */
+  with: z.array(z.string()).min(1),
+  speed_mps: z.number(),
+});
+export type CollisionReport = z.infer<typeof collisionReportSchema>;
 
 /** `/cavsim/ready` data: a vehicle has subscribed and bound its V2V socket. */
 export const readyReportSchema = z.object({ vehicle: z.string() });

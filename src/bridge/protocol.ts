@@ -78,6 +78,11 @@ export function encodeServerOp(op: ServerOp): string {
   return JSON.stringify(op);
 }
 
+/** The publish op for a message already encoded as JSON text; same text as encodeServerOp would give. */
+export function encodePublishFrame(topic: string, msgJson: string): string {
+  return `{"op":"publish","topic":${JSON.stringify(topic)},"msg":${msgJson}}`;
+}
+
 /** Errors a topic handler throws to reject a message; the sender gets them back as a status op. */
 export class ProtocolError extends Error {
   constructor(message: string) {

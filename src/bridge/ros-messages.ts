@@ -125,7 +125,8 @@ export function parseStringMsg(msg: JsonObject): string {
   return msg.data;
 }
 
-function parseStamp(msg: JsonObject, what: string): bigint {
+/** The header stamp of a stamped message [ns]; `what` names the message in the error. */
+export function parseStamp(msg: JsonObject, what: string): bigint {
   const stamp = at(msg, ['header', 'stamp'], what);
   const sec = stamp.sec;
   const nanosec = stamp.nanosec ?? stamp.nsec;

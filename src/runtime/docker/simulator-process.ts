@@ -1,5 +1,5 @@
 import { basename, dirname, join } from 'node:path';
-import { World } from '../../world/world.js';
+import { World, type CollisionEvent } from '../../world/world.js';
 import { Recorder, type CarSample } from '../../measurement/recorder.js';
 import { buildSummary, type RunStatus, type RunSummary } from '../../measurement/summary.js';
 import { CsvLog } from '../../measurement/csv-log.js';
@@ -17,9 +17,12 @@ import {
   readyReportSchema,
   simControlSchema,
   v2vReportSchema,
+  type CollisionReport,
   type SimulatorStatus,
 } from '../../bridge/control-topics.js';
 import { ProtocolError } from '../../bridge/protocol.js';
+import { LaserScanEncoder } from '../../bridge/laser-scan-msg.js';
+import { createScanners, type Scanner } from '../sim/scanners.js';
 import { StepTiming } from './step-timing.js';
 import { defaultMapFile, readResolvedScenario, type HostPort } from './process-env.js';
 import type { WallClock } from './wall-clock.js';
@@ -68,13 +71,32 @@ export function writeStartupFailure(runDir: string, runId: string, reason: strin
 
 const TIMING_COLUMNS = ['step', 't_s', 'lateness_ms', 'compute_ms'];
 
+/** A car's lidar with its topic and encoder. */
+interface ScanSource {
+  scanner: Scanner;
+  topic: string;
+  encoder: LaserScanEncoder;
+}
+
+function scanSources(world: World, grid: OccupancyGrid): ScanSource[] {
+  return createScanners(world, grid).map((scanner) => ({
+    scanner,
+    topic: TOPICS.scan(scanner.name),
+    encoder: new LaserScanEncoder({ frameId: `${scanner.name}/base_link`, scanTime: scanner.period * world.timestep }),
+  }));
+}
+
 /**
  * One run of the simulator container: the thesis's gym bridge and physics in one process.
  * Waits for `start` on /sim_control, then steps the world on the absolute schedule t0 + k*dt,
- * publishing every car's odometry after each step and applying the latest /carN/drive.
+ * publishing every car's odometry after each step and applying the latest /carN/drive. Cars with a
+ * lidar get their scans on the steps the simulated runtime scans on; a car that collides is told
+ * on /carN/collision before the odometry of that step.
  */
 class SimulatorSession {
   private readonly world: World;
+  private readonly scans: ScanSource[];
+  private readonly collided = new Set<string>();
   private readonly recorder: Recorder;
   private readonly timing: StepTiming;
   private readonly timingCsv: CsvLog;
@@ -97,6 +119,7 @@ class SimulatorSession {
     private readonly cfg: SimulatorProcessConfig,
   ) {
     this.world = new World(scenario, grid);
+    this.scans = scanSources(this.world, grid);
     this.names = scenario.vehicles.map((v) => v.name);
     this.recorder = new Recorder(cfg.runDir, this.names, 1);
     this.timing = new StepTiming(scenario.timing, scenario.physics.timestep);
@@ -108,14 +131,17 @@ class SimulatorSession {
   }
 
   /**
-   * Steps a scratch copy of the world and encodes its odometry a few hundred times before the run,
-   * so the JIT has compiled the hot path and the first real steps are not late because of it.
+   * Steps a scratch copy of the world and encodes its odometry (and scans) a few hundred times
+   * before the run, so the JIT has compiled the hot path and the first real steps are not late
+   * because of it. The scratch lidars have noise generators of their own: the run's are untouched.
    */
   private warmUp(grid: OccupancyGrid): void {
     const scratch = new World(this.scenario, grid);
+    const scans = scanSources(scratch, grid);
     for (let i = 0; i < 300; i++) {
       scratch.step();
       for (const car of scratch.cars) JSON.stringify(odometryMsg(car.spec.name, scratch.odometry(car), BigInt(i) * this.stepNs));
+      for (const s of scans) if (i % s.scanner.period === 0) s.encoder.encode(s.scanner.scan(), BigInt(i) * this.stepNs);
     }
   }
 
@@ -178,6 +204,8 @@ class SimulatorSession {
     for (const car of this.world.cars) {
       const name = car.spec.name;
       b.advertise(TOPICS.odom(name), MSG_TYPES.odometry, { latch: true });
+      b.advertise(TOPICS.collision(name), MSG_TYPES.string, { latch: true });
+      if (car.spec.lidar) b.advertise(TOPICS.scan(name), MSG_TYPES.laserScan);
       b.subscribe(TOPICS.drive(name), MSG_TYPES.drive, (msg) => {
         const command = parseDriveMsg(msg);
         const stampNs = optionalStampNs(msg);
@@ -250,6 +278,7 @@ class SimulatorSession {
     this.log(`simulator: start, t0=${t0}, ${totalSteps} steps of ${this.world.timestep} s`);
     await clock.sleepUntil(t0, this.abort.signal);
     if (this.interruptReason) return;
+    this.publishScans();
     this.publishOdometry();
     this.record();
     this.publishStatus('running');
@@ -258,7 +287,10 @@ class SimulatorSession {
       await clock.sleepUntil(scheduled, this.abort.signal);
       if (this.interruptReason) return;
       const began = clock.nowNs();
-      this.recorder.recordCollisions(this.world.step());
+      const collisions = this.world.step();
+      this.recorder.recordCollisions(collisions);
+      if (collisions.length) this.publishCollisions(collisions);
+      this.publishScans();
       this.publishOdometry();
       this.record();
       const latenessMs = Number(began - scheduled) / 1e6;
@@ -275,6 +307,38 @@ class SimulatorSession {
   private publishOdometry(): void {
     const stampNs = BigInt(this.world.steps) * this.stepNs;
     for (const car of this.world.cars) this.bridge.publish(TOPICS.odom(car.spec.name), odometryMsg(car.spec.name, this.world.odometry(car), stampNs));
+  }
+
+  /** Scans due in this step, in the order the simulated runtime takes them (its noise sequence is the same). */
+  private publishScans(): void {
+    const step = this.world.steps;
+    const stampNs = BigInt(step) * this.stepNs;
+    for (const s of this.scans) {
+      if (step % s.scanner.period !== 0) continue;
+      const scan = s.scanner.scan();
+      this.bridge.publishJson(s.topic, () => s.encoder.encode(scan, stampNs));
+    }
+  }
+
+  /** One latched notice per car, in the step it first collided; a frozen car hit again is not told twice. */
+  private publishCollisions(events: readonly CollisionEvent[]): void {
+    const notices = new Map<string, CollisionReport>();
+    const step = this.world.steps;
+    const add = (car: string, other: string, speed: number) => {
+      if (this.collided.has(car)) return;
+      const n = notices.get(car);
+      if (n) n.with.push(other);
+      else notices.set(car, { vehicle: car, step, t_s: this.world.time, with: [other], speed_mps: speed });
+    };
+    for (const e of events) {
+      add(e.a, e.b, e.speedA);
+      if (e.b !== 'wall') add(e.b, e.a, e.speedB);
+    }
+    for (const [car, notice] of notices) {
+      this.collided.add(car);
+      this.bridge.publish(TOPICS.collision(car), stringMsg(JSON.stringify(notice)));
+      this.log(`simulator: ${car} collided with ${notice.with.join(', ')} at t=${notice.t_s.toFixed(2)} s (step ${step})`);
+    }
   }
 
   private record(): void {

@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { TOPICS, eventReportSchema, parseJsonData, simControlSchema, v2vReportSchema } from '../../../src/bridge/control-topics.js';
+import { TOPICS, collisionReportSchema, eventReportSchema, parseJsonData, simControlSchema, v2vReportSchema } from '../../../src/bridge/control-topics.js';
 
 describe('control topics', () => {
   it('names the thesis topics by car', () => {
     expect([TOPICS.drive('car0'), TOPICS.odom('car1'), TOPICS.scan('car2'), TOPICS.simControl]).toEqual(['/car0/drive', '/car1/odom', '/car2/scan', '/sim_control']);
+    expect(TOPICS.collision('car3')).toBe('/car3/collision');
+  });
+
+  it('parses a collision notice and rejects one without a step or a partner', () => {
+    const notice = { vehicle: 'car0', step: 123, t_s: 1.23, with: ['car1', 'wall'], speed_mps: 9.5 };
+    expect(parseJsonData(collisionReportSchema, JSON.stringify(notice), '/car0/collision')).toEqual(notice);
+    expect(() => parseJsonData(collisionReportSchema, JSON.stringify({ ...notice, step: 1.5 }), '/car0/collision')).toThrow('step');
+    expect(() => parseJsonData(collisionReportSchema, JSON.stringify({ ...notice, with: [] }), '/car0/collision')).toThrow('with');
   });
 
   it('parses start and stop on /sim_control', () => {
