@@ -6,14 +6,24 @@
 //   --delay=10ms            channel propagation delay (any ns3::Time string)
 //   --dataRate=100Mbps      channel data rate (any ns3::DataRate string)
 //   --duration=0            seconds to run; 0 runs until SIGTERM
+//   --frameLog=PATH         optional diagnostics: wall-clock timings of every frame (see below)
 // stdout: "CAVSIM-READY" once every tap is attached; "CAVSIM-LAG sim_s=<t> lag_ms=<x>" each second.
 #include "ns3/core-module.h"
 #include "ns3/csma-module.h"
 #include "ns3/network-module.h"
 #include "ns3/tap-bridge-module.h"
 
+#include <sched.h>
+#include <sys/prctl.h>
+
+#include <algorithm>
+
+#include <cerrno>
 #include <chrono>
+#include <cstring>
+#include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -39,11 +49,154 @@ SplitCommaList(const std::string& text)
     return items;
 }
 
-std::chrono::steady_clock::time_point g_wallStart;
+// The realtime scheduler's own wall clock, in simulated-time units: an event at simulated time t
+// runs when this reaches t.
+int64_t
+RealtimeNs()
+{
+    static Ptr<RealtimeSimulatorImpl> impl = DynamicCast<RealtimeSimulatorImpl>(Simulator::GetImplementation());
+    return impl->RealtimeNow().GetNanoSeconds();
+}
+
+int64_t
+EpochNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// --frameLog: one line per frame event, for finding where emulation time goes.
+//   origin <epoch_ns>                                  epoch time of simulated time 0
+//   tx <epoch_ns> <sim_ns> <node> <id>                 frame read from a tap handed to the CSMA device
+//   rx <epoch_ns_before> <epoch_ns_after> <sim_ns> <node> <id>   frame written to a tap (around write())
+// <id> is the cavsim datagram id when the frame carries one, "-" otherwise.
+std::ofstream g_frameLog;
+
+std::string
+DatagramId(Ptr<const Packet> packet)
+{
+    uint32_t size = std::min<uint32_t>(packet->GetSize(), 1024);
+    std::string bytes(size, '\0');
+    packet->CopyData(reinterpret_cast<uint8_t*>(&bytes[0]), size);
+    static const std::string key = "\"id\":\"";
+    std::size_t start = bytes.find(key);
+    if (start == std::string::npos)
+    {
+        return "-";
+    }
+    start += key.size();
+    std::size_t end = bytes.find('"', start);
+    return end == std::string::npos ? "-" : bytes.substr(start, end - start);
+}
+
+// A vehicle NIC keeps only frames addressed to it (or broadcast/multicast). TapBridge in UseBridge
+// mode hands every frame on the bus to its tap, so with N vehicles each frame was written to N-1
+// taps and crossed N-1 host bridges one after another in the simulator thread, delaying the copy
+// that mattered. This bridge learns which vehicle MACs sit behind its own tap (from the frames
+// its node sends) and writes a unicast frame only to the tap whose vehicle owns the destination;
+// a destination nobody has sent from yet is flooded, as a learning switch would.
+class AddressFilteringTapBridge : public TapBridge
+{
+  public:
+    static std::map<Mac48Address, uint32_t>& Owners()
+    {
+        static std::map<Mac48Address, uint32_t> owners;
+        return owners;
+    }
+
+    void Attach(Ptr<CsmaNetDevice> device)
+    {
+        SetBridgedNetDevice(device);
+        m_index = device->GetNode()->GetId();
+        device->SetPromiscReceiveCallback(MakeCallback(&AddressFilteringTapBridge::Deliver, this));
+        device->TraceConnectWithoutContext("MacTx", MakeCallback(&AddressFilteringTapBridge::Sent, this));
+    }
+
+  private:
+    void Sent(Ptr<const Packet> frame)
+    {
+        EthernetHeader header(false);
+        frame->PeekHeader(header);
+        Owners()[header.GetSource()] = m_index;
+        if (g_frameLog.is_open())
+        {
+            g_frameLog << "tx " << EpochNs() << ' ' << Simulator::Now().GetNanoSeconds() << ' ' << m_index << ' '
+                       << DatagramId(frame) << '\n';
+        }
+    }
+
+    bool Deliver(Ptr<NetDevice> device,
+                 Ptr<const Packet> packet,
+                 uint16_t protocol,
+                 const Address& src,
+                 const Address& dst,
+                 NetDevice::PacketType type)
+    {
+        if (type == NetDevice::PACKET_OTHERHOST)
+        {
+            auto owner = Owners().find(Mac48Address::ConvertFrom(dst));
+            if (owner != Owners().end() && owner->second != m_index)
+            {
+                return true;
+            }
+        }
+        if (!g_frameLog.is_open())
+        {
+            return ReceiveFromBridgedDevice(device, packet, protocol, src, dst, type);
+        }
+        int64_t before = EpochNs();
+        bool done = ReceiveFromBridgedDevice(device, packet, protocol, src, dst, type);
+        g_frameLog << "rx " << before << ' ' << EpochNs() << ' ' << Simulator::Now().GetNanoSeconds() << ' ' << m_index
+                   << ' ' << DatagramId(packet) << '\n';
+        return done;
+    }
+
+    uint32_t m_index = 0;
+};
+
+// The realtime scheduler sleeps on a timed futex until the next event, and a timer wake-up on a
+// busy or virtualised host comes tens of microseconds late. A frame's delivery time is known as
+// soon as its transmission ends (end + delay), so an event just before it spins on the clock and
+// hands over on time. Costs at most kSpinAhead of CPU per frame; the bus carries one frame per delay.
+const Time kSpinAhead = MicroSeconds(200);
+
+void
+SpinUntil(int64_t simNs)
+{
+    while (RealtimeNs() < simNs)
+    {
+    }
+}
+
+void
+SpinBeforeDelivery(Time delay, Ptr<const Packet>)
+{
+    Time ahead = std::min(kSpinAhead, delay / 2);
+    Simulator::Schedule(delay - ahead, &SpinUntil, (Simulator::Now() + delay).GetNanoSeconds());
+}
+
+// Realtime scheduling lets the simulator thread and the tap readers run the moment a frame or a
+// timer is due instead of waiting behind other work on the host. Only root (CAP_SYS_NICE) may; an
+// unprivileged run keeps normal priority. The program sleeps between events, so it never holds a
+// CPU for long, and the kernel's realtime throttling bounds it in any case.
+std::string
+RaisePriority()
+{
+    sched_param param{};
+    param.sched_priority = 1;
+    if (sched_setscheduler(0, SCHED_FIFO, &param) == 0)
+    {
+        return "SCHED_FIFO 1";
+    }
+    return std::string("normal (SCHED_FIFO refused: ") + std::strerror(errno) + ")";
+}
 
 void
 AnnounceReady()
 {
+    if (g_frameLog.is_open())
+    {
+        g_frameLog << "origin " << EpochNs() - RealtimeNs() << '\n';
+    }
     std::cout << "CAVSIM-READY" << std::endl;
 }
 
@@ -52,9 +205,12 @@ AnnounceReady()
 void
 ReportLag()
 {
-    double wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - g_wallStart).count();
-    double simS = Simulator::Now().GetSeconds();
-    std::cout << "CAVSIM-LAG sim_s=" << simS << " lag_ms=" << (wallS - simS) * 1000.0 << std::endl;
+    double lagMs = (RealtimeNs() - Simulator::Now().GetNanoSeconds()) / 1e6;
+    std::cout << "CAVSIM-LAG sim_s=" << Simulator::Now().GetSeconds() << " lag_ms=" << lagMs << std::endl;
+    if (g_frameLog.is_open())
+    {
+        g_frameLog.flush();
+    }
     Simulator::Schedule(Seconds(1), &ReportLag);
 }
 
@@ -67,12 +223,14 @@ main(int argc, char* argv[])
     std::string delay = "10ms";
     std::string dataRate = "100Mbps";
     double duration = 0;
+    std::string frameLog;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("taps", "comma-separated host tap devices, one per vehicle", taps);
     cmd.AddValue("delay", "channel propagation delay", delay);
     cmd.AddValue("dataRate", "channel data rate", dataRate);
     cmd.AddValue("duration", "seconds to run, 0 = until SIGTERM", duration);
+    cmd.AddValue("frameLog", "diagnostics: write per-frame wall-clock timings to this file", frameLog);
     cmd.Parse(argc, argv);
 
     std::vector<std::string> tapNames = SplitCommaList(taps);
@@ -81,6 +239,21 @@ main(int argc, char* argv[])
         std::cerr << "csma-tap: --taps must name at least one tap device" << std::endl;
         return 2;
     }
+    if (!frameLog.empty())
+    {
+        g_frameLog.open(frameLog);
+        if (!g_frameLog)
+        {
+            std::cerr << "csma-tap: cannot write --frameLog=" << frameLog << std::endl;
+            return 2;
+        }
+    }
+
+    // A timed sleep may end up to the thread's timer slack late (50 us by default, so the kernel can
+    // batch wake-ups); for an emulator that is pure added latency. Set before any thread exists,
+    // so TapBridge's tap readers inherit it, as they inherit the scheduling policy.
+    prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+    std::cerr << "csma-tap: scheduling " << RaisePriority() << std::endl;
 
     GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::RealtimeSimulatorImpl"));
     GlobalValue::Bind("ChecksumEnabled", BooleanValue(true));
@@ -88,17 +261,24 @@ main(int argc, char* argv[])
     NodeContainer nodes;
     nodes.Create(tapNames.size());
 
+    Time channelDelay(delay);
     CsmaHelper csma;
     csma.SetChannelAttribute("DataRate", DataRateValue(DataRate(dataRate)));
-    csma.SetChannelAttribute("Delay", TimeValue(Time(delay)));
+    csma.SetChannelAttribute("Delay", TimeValue(channelDelay));
     NetDeviceContainer devices = csma.Install(nodes);
 
-    TapBridgeHelper tapBridge;
-    tapBridge.SetAttribute("Mode", StringValue("UseBridge"));
     for (std::size_t i = 0; i < tapNames.size(); ++i)
     {
-        tapBridge.SetAttribute("DeviceName", StringValue(tapNames[i]));
-        tapBridge.Install(nodes.Get(i), devices.Get(i));
+        Ptr<AddressFilteringTapBridge> bridge = CreateObject<AddressFilteringTapBridge>();
+        bridge->SetAttribute("Mode", StringValue("UseBridge"));
+        bridge->SetAttribute("DeviceName", StringValue(tapNames[i]));
+        nodes.Get(i)->AddDevice(bridge);
+        Ptr<CsmaNetDevice> device = DynamicCast<CsmaNetDevice>(devices.Get(i));
+        bridge->Attach(device);
+        if (channelDelay.IsStrictlyPositive())
+        {
+            device->TraceConnectWithoutContext("PhyTxEnd", MakeBoundCallback(&SpinBeforeDelivery, channelDelay));
+        }
     }
 
     Simulator::Schedule(MilliSeconds(1), &AnnounceReady);
@@ -107,7 +287,6 @@ main(int argc, char* argv[])
     {
         Simulator::Stop(Seconds(duration));
     }
-    g_wallStart = std::chrono::steady_clock::now(); // the realtime clock's origin, to within microseconds
     Simulator::Run();
     Simulator::Destroy();
     return 0;
