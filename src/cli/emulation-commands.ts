@@ -10,7 +10,7 @@ import { loadScenario } from '../scenario/load-scenario.js';
 import { planEmulatedRun } from '../runtime/docker/plan-emulated.js';
 import { newRunId, defaultRunsDir } from '../run/run-folder.js';
 import { runDoctor, doctorPassed, createHostDoctorPorts } from '../doctor/index.js';
-import { ensureImages } from '../docker/images.js';
+import { describePruned, ensureImages } from '../docker/images.js';
 import { computeContextHash, repoBuildContext } from '../docker/build-context.js';
 import { join } from 'node:path';
 
@@ -80,6 +80,7 @@ export function registerEmulationCommands(program: Command): void {
         if (e.type === 'image-build-start') process.stderr.write(`${e.tag}: building (${e.reason})\n`);
         if (e.type === 'image-build-output' && e.line.startsWith('Step ')) process.stderr.write(`  ${e.line}\n`);
         if (e.type === 'image-build-done') process.stderr.write(`${e.tag}: built in ${(e.elapsedMs / 1000).toFixed(1)} s\n`);
+        if (e.type === 'images-pruned') process.stderr.write(`${describePruned(e)}\n`);
       });
     });
 

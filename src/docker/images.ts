@@ -125,3 +125,10 @@ export async function requireVehicleImages(
     'cavsim does not pull or build a vehicle\'s own image: `docker build -t <image> <dir>` (or `docker pull <image>`) first, then run again.',
   );
 }
+
+/** One line for a reporter: which superseded images went, or why none could. */
+export function describePruned(e: Extract<ImageEvent, { type: 'images-pruned' }>): string {
+  if (e.error) return `old cavsim images not removed: ${e.error}`;
+  if (!e.removed.length) return 'no old cavsim images to remove';
+  return `removed ${e.removed.length} superseded cavsim image${e.removed.length === 1 ? '' : 's'} (${e.removed.map((id) => id.replace(/^sha256:/, '').slice(0, 12)).join(', ')})`;
+}

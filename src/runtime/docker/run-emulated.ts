@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { parse as parseYaml } from 'yaml';
 import { Journal } from '../../journal/journal.js';
 import { createJournaledDocker, dockerUndoers } from '../../docker/journaled.js';
-import { ensureImages } from '../../docker/images.js';
+import { describePruned, ensureImages } from '../../docker/images.js';
 import { computeContextHash, repoBuildContext } from '../../docker/build-context.js';
 import { setUpHostNetwork } from '../../hostnet/set-up.js';
 import { hostNetUndoers } from '../../hostnet/undoers.js';
@@ -73,6 +73,7 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
     await ensureImages({ docker: deps.docker, context: repoBuildContext(deps.repoRoot) }, { contextHash }, (e) => {
       if (e.type === 'image-build-start') emit('images', `building ${e.tag} (${e.reason})`);
       if (e.type === 'image-build-done') emit('images', `built ${e.tag} in ${(e.elapsedMs / 1000).toFixed(1)} s`);
+      if (e.type === 'images-pruned' && (e.removed.length || e.error)) emit('images', describePruned(e));
     });
     mark('images');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDockerPort } from '../../../src/docker/dockerode-port.js';
-import { CAVSIM_IMAGES, DEFAULT_BASE_IMAGE, ensureImages, requireVehicleImages, type ImageEvent } from '../../../src/docker/images.js';
+import { CAVSIM_IMAGES, DEFAULT_BASE_IMAGE, describePruned, ensureImages, requireVehicleImages, type ImageEvent } from '../../../src/docker/images.js';
 import { decideSupersededImages } from '../../../src/docker/superseded-images.js';
 import type { BuildContextSource } from '../../../src/docker/build-context.js';
 import type { ImageInfo } from '../../../src/docker/docker-port.js';
@@ -103,5 +103,17 @@ describe('requireVehicleImages', () => {
       'vehicles[3].image: image "x/y" of vehicle car3 is not on this machine',
     ]);
     await expect(requireVehicleImages(deps.docker, [{ name: 'car0' }, { name: 'car2', image: DEFAULT_BASE_IMAGE }])).resolves.toBeUndefined();
+  });
+});
+
+describe('describePruned', () => {
+  it('names the removed images by short id', () => {
+    expect(describePruned({ type: 'images-pruned', removed: ['sha256:0123456789abcdef0000', 'sha256:fedcba9876543210ffff'], kept: 1 })).toBe(
+      'removed 2 superseded cavsim images (0123456789ab, fedcba987654)',
+    );
+  });
+
+  it('says why nothing was removed when removal failed', () => {
+    expect(describePruned({ type: 'images-pruned', removed: [], kept: 0, error: 'engine gone' })).toBe('old cavsim images not removed: engine gone');
   });
 });
