@@ -1,0 +1,49 @@
+import type { DockerPort } from '../docker/docker-port.js';
+import { CAVSIM_IMAGES } from '../docker/images.js';
+import { runLabels } from '../docker/labels.js';
+
+export interface TimerFloor {
+  p50_ms: number;
+  p99_ms: number;
+  max_ms: number;
+}
+
+/**
+ * The simulator's own wall clock stepping an empty loop, in a simulator container and nothing
+ * else running: how late a step starts on this machine with no experiment at all. Step lateness
+ * of a real run is reported as a ratio to this floor, so a noisy machine shows as a noisy floor.
+ */
+const FLOOR_SCRIPT = `
+const { systemWallClock: clock } = await import('/opt/cavsim/dist/runtime/docker/wall-clock.js');
+const stepNs = 10_000_000n;
+const t0 = clock.nowNs() + 100_000_000n;
+const late = [];
+for (let k = 1; k <= STEPS; k++) {
+  const scheduled = t0 + BigInt(k) * stepNs;
+  await clock.sleepUntil(scheduled);
+  late.push(Number(clock.nowNs() - scheduled) / 1e6);
+}
+late.sort((a, b) => a - b);
+const at = (p) => late[Math.min(late.length - 1, Math.ceil((p / 100) * late.length) - 1)];
+console.log(JSON.stringify({ p50_ms: at(50), p99_ms: at(99), max_ms: late.at(-1) }));
+`;
+
+export async function measureTimerFloor(docker: DockerPort, steps = 1000): Promise<TimerFloor> {
+  const runId = `bench-floor-${process.pid}`;
+  const name = `cavsim-${runId}`;
+  await docker.createContainer({
+    name,
+    image: CAVSIM_IMAGES.simulator,
+    labels: runLabels(runId, 'simulator'),
+    cmd: ['node', '-e', 'setInterval(() => {}, 1 << 30)'],
+    init: true,
+  });
+  try {
+    await docker.startContainer(name);
+    const r = await docker.exec(name, ['node', '--input-type=module', '-e', FLOOR_SCRIPT.replace('STEPS', String(steps))]);
+    if (r.exitCode !== 0) throw new Error(`timer floor script failed: ${r.stderr.trim()}`);
+    return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as TimerFloor;
+  } finally {
+    await docker.removeContainer(name, { force: true });
+  }
+}
