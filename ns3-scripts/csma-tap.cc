@@ -68,24 +68,25 @@ EpochNs()
 //   origin <epoch_ns>                                  epoch time of simulated time 0
 //   tx <epoch_ns> <sim_ns> <node> <id>                 frame read from a tap handed to the CSMA device
 //   rx <epoch_ns_before> <epoch_ns_after> <sim_ns> <node> <id>   frame written to a tap (around write())
-// <id> is the cavsim datagram id when the frame carries one, "-" otherwise.
+// <id> is the cavsim datagram id when the frame carries one, else other/<ethertype>/<source MAC>><destination MAC>.
 std::ofstream g_frameLog;
 
 std::string
-DatagramId(Ptr<const Packet> packet)
+FrameLabel(Ptr<const Packet> packet, uint16_t protocol, const Address& src, const Address& dst)
 {
     uint32_t size = std::min<uint32_t>(packet->GetSize(), 1024);
     std::string bytes(size, '\0');
     packet->CopyData(reinterpret_cast<uint8_t*>(&bytes[0]), size);
     static const std::string key = "\"id\":\"";
     std::size_t start = bytes.find(key);
-    if (start == std::string::npos)
+    std::size_t end = start == std::string::npos ? start : bytes.find('"', start + key.size());
+    if (end == std::string::npos)
     {
-        return "-";
+        std::ostringstream other;
+        other << "other/" << std::hex << protocol << '/' << Mac48Address::ConvertFrom(src) << '>' << Mac48Address::ConvertFrom(dst);
+        return other.str();
     }
-    start += key.size();
-    std::size_t end = bytes.find('"', start);
-    return end == std::string::npos ? "-" : bytes.substr(start, end - start);
+    return bytes.substr(start + key.size(), end - start - key.size());
 }
 
 // A vehicle NIC keeps only frames addressed to it (or broadcast/multicast). TapBridge in UseBridge
@@ -120,7 +121,7 @@ class AddressFilteringTapBridge : public TapBridge
         if (g_frameLog.is_open())
         {
             g_frameLog << "tx " << EpochNs() << ' ' << Simulator::Now().GetNanoSeconds() << ' ' << m_index << ' '
-                       << DatagramId(frame) << '\n';
+                       << FrameLabel(frame, header.GetLengthType(), header.GetSource(), header.GetDestination()) << '\n';
         }
     }
 
@@ -146,7 +147,7 @@ class AddressFilteringTapBridge : public TapBridge
         int64_t before = EpochNs();
         bool done = ReceiveFromBridgedDevice(device, packet, protocol, src, dst, type);
         g_frameLog << "rx " << before << ' ' << EpochNs() << ' ' << Simulator::Now().GetNanoSeconds() << ' ' << m_index
-                   << ' ' << DatagramId(packet) << '\n';
+                   << ' ' << FrameLabel(packet, protocol, src, dst) << '\n';
         return done;
     }
 

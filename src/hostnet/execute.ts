@@ -14,6 +14,14 @@ export function netnsPath(target: NetnsTarget): string {
   return 'pid' in target ? `/proc/${target.pid}/ns/net` : `/run/netns/${target.name}`;
 }
 
+/**
+ * A bridge with multicast snooping joins the all-snoopers group 224.0.0.106 and sends IGMP reports
+ * for it through its ports, onto the V2V channel, where each holds the CSMA bus for a whole delay
+ * (at 300 ms, one message then waits a slot). Our bridges have two ports and need no snooping, and
+ * no spanning tree either.
+ */
+export const bridgeAddArgv = (name: string) => ['ip', 'link', 'add', 'name', name, 'type', 'bridge', 'mcast_snooping', '0', 'stp_state', '0'];
+
 const ipv6Off = (name: string) => ['sysctl', '-q', '-w', `net/ipv6/conf/${name}/disable_ipv6=1`];
 
 /**
@@ -43,7 +51,7 @@ export async function executeOperation(raw: unknown, runner: CommandRunner): Pro
       if (existsSync(`/run/netns/${op.name}`)) await runner.run(['ip', 'netns', 'delete', op.name]);
       return { ok: true };
     case 'create-bridge':
-      await runner.run(['ip', 'link', 'add', 'name', op.name, 'type', 'bridge']);
+      await runner.run(bridgeAddArgv(op.name));
       await runner.run(['ip', 'link', 'set', 'dev', op.name, 'alias', op.alias]);
       await runner.run(ipv6Off(op.name), { allowFailure: true });
       return { ok: true };
