@@ -5,10 +5,13 @@ const CLOSE = 93;
 const ZERO = 48;
 /** Longest text one value can take: String() of a double is at most 24 characters, plus a comma. */
 const MAX_CHARS_PER_VALUE = 25;
+/** "00", "01", ... "99" as character codes. */
+const DIGIT_PAIRS = Uint8Array.from({ length: 200 }, (_, i) => ZERO + (i % 2 === 0 ? Math.floor(i / 20) : (i >> 1) % 10));
 
 /**
  * Writes a Float32Array as a JSON array whose numbers parse back (Math.fround / Float32Array) to
- * exactly the same float32 values, about three times faster than JSON.stringify of the values.
+ * exactly the same float32 values, about three times faster than JSON.stringify of the values
+ * (which would also write 17 digits per value).
  *
  * Values >= 1 are written with 7 decimals and values in [0.125, 1) with 8: half a decimal step is
  * then smaller than half a float32 spacing (2^-24 relative), so the nearest float32 to the text is
@@ -37,21 +40,40 @@ export class Float32JsonWriter {
     return b.toString('latin1', 0, p);
   }
 
-  /** Writes the non-negative integer n / 10^decimals, e.g. (19430496, 7) as 1.9430496. */
-  private writeFixed(p: number, n: number, decimals: number): number {
-    const d = this.digits;
-    let len = 0;
-    let x = n;
-    do {
-      const q = Math.floor(x / 10);
-      d[len++] = ZERO + (x - q * 10);
-      x = q;
-    } while (x > 0 || len <= decimals);
+  /** Writes the non-negative integer n / 10^decimals with all its decimals, e.g. (19430496, 7) as 1.9430496. */
+  private writeFixed(p: number, n: number, decimals: 7 | 8): number {
     const b = this.buffer;
-    for (let i = len - 1; i >= 0; i--) {
-      b[p++] = d[i];
-      if (i === decimals) b[p++] = DOT;
+    const scale = decimals === 7 ? 1e7 : 1e8;
+    const whole = Math.floor(n / scale);
+    let frac = n - whole * scale;
+    if (whole < 10) {
+      b[p++] = ZERO + whole;
+    } else {
+      const d = this.digits;
+      let len = 0;
+      for (let x = whole; x > 0; ) {
+        const q = Math.floor(x / 10);
+        d[len++] = ZERO + (x - q * 10);
+        x = q;
+      }
+      while (len > 0) b[p++] = d[--len];
     }
-    return p;
+    b[p++] = DOT;
+    // The decimals right to left, two at a time from a table: half the divisions of one at a time.
+    const start = p;
+    let at = p + decimals;
+    if (decimals === 7) {
+      const q = Math.floor(frac / 10);
+      b[--at] = ZERO + (frac - q * 10);
+      frac = q;
+    }
+    while (at > start) {
+      const q = Math.floor(frac / 100);
+      const pair = (frac - q * 100) * 2;
+      b[--at] = DIGIT_PAIRS[pair + 1];
+      b[--at] = DIGIT_PAIRS[pair];
+      frac = q;
+    }
+    return start + decimals;
   }
 }

@@ -57,6 +57,24 @@ describe('BridgeServer with BridgeClient on loopback', () => {
     expect(await driveSeenByB).toEqual({ drive: { speed: 2 } });
   });
 
+  it('encodes a pre-encoded message only when someone subscribes, once for every subscriber', async () => {
+    const { server, client } = await setUp();
+    server.advertise('/car0/scan', 'sensor_msgs/msg/LaserScan');
+    let encodings = 0;
+    const encode = () => (encodings++, '{"ranges":[1.5000000,2.0000000],"intensities":[]}');
+    server.publishJson('/car0/scan', encode);
+    expect(encodings).toBe(0);
+    expect(server.hasSubscribers('/car0/scan')).toBe(false);
+    const [a, b] = [await client(), await client()];
+    const got = [a, b].map((c) => next<JsonObject>((ok) => c.subscribe('/car0/scan', 'sensor_msgs/msg/LaserScan', ok)));
+    await roundTrip(server, a);
+    await roundTrip(server, b);
+    expect(server.hasSubscribers('/car0/scan')).toBe(true);
+    server.publishJson('/car0/scan', encode);
+    expect(encodings).toBe(1);
+    expect(await Promise.all(got)).toEqual([{ ranges: [1.5, 2], intensities: [] }, { ranges: [1.5, 2], intensities: [] }]);
+  });
+
   it('replays the last message of a latched topic to a late subscriber', async () => {
     const { server, client } = await setUp();
     server.advertise('/cavsim/status', STRING, { latch: true });

@@ -7,6 +7,9 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { ResolvedScenario } from '../../../src/scenario/resolved.js';
+import type { RunSummary } from '../../../src/measurement/summary.js';
+import { RunControl } from '../../../src/bridge/run-control.js';
+import { epochNs } from '../../../src/v2v/wire.js';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -83,4 +86,46 @@ export async function spawnSimulator(script: string, runDir: string, extraEnv: R
     void child.exit.then((code) => fail(new Error(`simulator exited ${code} before listening: ${child.stderr()}`)));
   });
   return { ...child, url: `ws://127.0.0.1:${port}` };
+}
+
+export interface LoopbackRun {
+  runDir: string;
+  summary: RunSummary;
+  simExit: number | null;
+  sim: Child;
+  vehicles: { name: string; child: Child; exit: number | null }[];
+}
+
+/**
+ * One run of the scenario through the real simulator and vehicle programs on loopback, with the
+ * orchestrator's part done here: wait until every vehicle is ready, start at a common t0, wait for
+ * every process to exit. `beforeStart` gets the control link's URL to attach observers of its own.
+ */
+export async function runOnLoopback(
+  entry: { simulatorMain: string; vehicleMain: string },
+  scenario: ResolvedScenario,
+  opts: { runId: string; beforeStart?: (url: string) => Promise<void> },
+): Promise<LoopbackRun> {
+  const runDir = prepareRunDir(scenario);
+  const sim = await spawnSimulator(entry.simulatorMain, runDir, { CAVSIM_RUN_ID: opts.runId });
+  const names = scenario.vehicles.map((v) => v.name);
+  const ports = await freeUdpPorts(names.length);
+  const vehicles = names.map((name, i) => ({
+    name,
+    child: spawnNode(entry.vehicleMain, {
+      CAVSIM_RUN_DIR: runDir,
+      CAVSIM_VEHICLE: name,
+      CAVSIM_SIM_URL: sim.url,
+      CAVSIM_V2V_BIND: `127.0.0.1:${ports[i]}`,
+      CAVSIM_V2V_PEERS: JSON.stringify(Object.fromEntries(names.flatMap((n, j) => (j === i ? [] : [[n, `127.0.0.1:${ports[j]}`]])))),
+    }),
+  }));
+  const control = await RunControl.connect(sim.url, { timeoutMs: 5000 });
+  await control.waitForReady();
+  await opts.beforeStart?.(sim.url);
+  control.start(epochNs() + 200_000_000n);
+  const [simExit, ...exits] = await Promise.all([sim.exit, ...vehicles.map((v) => v.child.exit)]);
+  await control.close();
+  const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as RunSummary;
+  return { runDir, summary, simExit, sim, vehicles: vehicles.map((v, i) => ({ ...v, exit: exits[i] })) };
 }
