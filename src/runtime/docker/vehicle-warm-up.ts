@@ -16,9 +16,9 @@ const DEFAULT_LIMITS: WarmUpLimits = { ticks: 300, budgetMs: 400 };
 /**
  * Ticks a throw-away copy of the car's apps on synthetic odometry (every car coasting straight
  * from its start pose; with a lidar, a scan of a straight corridor), through the same message
- * encoding and parsing as the real link. Ten cars
- * compiling their controllers in the first steps of a run would otherwise all compete for the
- * CPU at once and push physics late; here they do it before reporting ready.
+ * encoding and parsing as the real link. Ten cars compiling their controllers in the first steps
+ * of a run would otherwise all compete for the CPU at once and push physics late; here they do it
+ * before reporting ready.
  * Returns the number of ticks done.
  */
 export function warmUpVehicle(scenario: ResolvedScenario, spec: ResolvedVehicle, limits: WarmUpLimits = DEFAULT_LIMITS): number {
