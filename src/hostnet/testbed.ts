@@ -31,6 +31,8 @@ export async function startTestbed(p: {
   runner: CommandRunner;
   withChannel?: boolean;
   channelSource?: string;
+  /** Appended to the planned channel argv, e.g. the built-in program's `--frameLog=<path>`. */
+  channelArgs?: string[];
   controlThird?: number;
 }): Promise<Testbed> {
   const teardown = async () => p.journal.teardown({ ...hostNetUndoers(p.ops), ...processUndoers });
@@ -50,7 +52,7 @@ export async function startTestbed(p: {
     let channel: StartedChannel | undefined;
     if (p.withChannel !== false) {
       const binary = await compileChannelProgram(p.channelSource ?? builtinChannelScript(), { runner: p.runner });
-      channel = await startChannel({ binary, args: plan.channel.args, logPath: join(p.runDir, 'ns3.log'), journal: p.journal });
+      channel = await startChannel({ binary, args: [...plan.channel.args, ...(p.channelArgs ?? [])], logPath: join(p.runDir, 'ns3.log'), journal: p.journal });
     }
     return { standIns, plan, network, channel, teardown };
   } catch (err) {
