@@ -13,7 +13,9 @@
 #include "ns3/network-module.h"
 #include "ns3/tap-bridge-module.h"
 
+#include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/prctl.h>
 
 #include <algorithm>
@@ -26,6 +28,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace ns3;
@@ -191,6 +194,23 @@ RaisePriority()
     return std::string("normal (SCHED_FIFO refused: ") + std::strerror(errno) + ")";
 }
 
+// SIGTERM/SIGINT stop the simulation in the simulator's own thread, so it ends the way a timed run
+// does: the frame log is flushed and the taps are closed. (Every thread blocks them; one waits.)
+void
+StopOnSignal()
+{
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGTERM);
+    sigaddset(&signals, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+    std::thread([signals]() {
+        int received = 0;
+        sigwait(&signals, &received);
+        Simulator::ScheduleWithContext(Simulator::NO_CONTEXT, Seconds(0), MakeEvent(static_cast<void (*)()>(&Simulator::Stop)));
+    }).detach();
+}
+
 void
 AnnounceReady()
 {
@@ -288,7 +308,9 @@ main(int argc, char* argv[])
     {
         Simulator::Stop(Seconds(duration));
     }
+    StopOnSignal(); // before Run starts the tap reader threads, which inherit the blocked signals
     Simulator::Run();
     Simulator::Destroy();
+    g_frameLog.close();
     return 0;
 }
