@@ -23,6 +23,9 @@ export function createSudoOps(runner: CommandRunner, helperPath = defaultHelperP
       const valid = hostNetOperationSchema.parse(op); // refuse locally before asking for privileges
       const r = await runner.run(['sudo', '-n', process.execPath, helperPath], { input: JSON.stringify(valid), allowFailure: true });
       if (r.exitCode !== 0) {
+        if (r.exitCode === -1) {
+          throw new EnvironmentError(`host networking needs root: could not run sudo for ${valid.op}${r.stderr ? `: ${r.stderr.trim()}` : ''}`, 'install sudo, or run cavsim as root');
+        }
         if (/password is required|a terminal is required/.test(r.stderr)) {
           throw new EnvironmentError(
             'host networking needs root: sudo asked for a password',
