@@ -7,6 +7,7 @@
 import { readSimulatorEnv } from './process-env.js';
 import { startSimulatorProcess, writeStartupFailure } from './simulator-process.js';
 import { systemWallClock } from './wall-clock.js';
+import { createIdleCollector } from './idle-collector.js';
 
 const log = (line: string) => process.stderr.write(`[cavsim-sim] ${line}\n`);
 
@@ -14,7 +15,7 @@ async function main(): Promise<number> {
   const env = readSimulatorEnv(process.env);
   let sim;
   try {
-    sim = await startSimulatorProcess({ ...env, clock: systemWallClock, log });
+    sim = await startSimulatorProcess({ ...env, clock: systemWallClock, collectGarbage: createIdleCollector(), log });
   } catch (err) {
     const reason = describe(err);
     log(`cannot start: ${reason}`);

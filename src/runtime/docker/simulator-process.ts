@@ -26,6 +26,7 @@ import { createScanners, type Scanner } from '../sim/scanners.js';
 import { StepTiming } from './step-timing.js';
 import { defaultMapFile, readResolvedScenario, type HostPort } from './process-env.js';
 import type { WallClock } from './wall-clock.js';
+import type { CollectGarbage } from './idle-collector.js';
 
 export interface SimulatorProcessConfig {
   runDir: string;
@@ -38,6 +39,8 @@ export interface SimulatorProcessConfig {
   stopGraceMs?: number;
   /** While waiting for `start`, the initial odometry is republished this often [ms]. */
   idleOdometryPeriodMs?: number;
+  /** Collects young garbage between steps (see idle-collector.ts); without it GC is left to V8. */
+  collectGarbage?: CollectGarbage;
   log?: (line: string) => void;
 }
 
@@ -68,6 +71,10 @@ export function writeStartupFailure(runDir: string, runId: string, reason: strin
   const folder = RunFolder.open(dirname(runDir), basename(runDir));
   folder.writeSummary({ schema: 'cavsim.summary/1', run_id: runId, runtime: 'docker', status: 'failed', reason } as unknown as RunSummary);
 }
+
+/** Young-generation collections between steps: every few steps, only with time to spare. */
+const GC_EVERY_STEPS = 5;
+const GC_MIN_SLACK_NS = 4_000_000n;
 
 const TIMING_COLUMNS = ['step', 't_s', 'lateness_ms', 'compute_ms'];
 
@@ -301,6 +308,7 @@ class SimulatorSession {
         this.timingCsv.flush();
         this.publishStatus('running');
       }
+      if (k % GC_EVERY_STEPS === 0 && scheduled + this.stepNs - clock.nowNs() > GC_MIN_SLACK_NS) this.cfg.collectGarbage?.();
     }
   }
 
