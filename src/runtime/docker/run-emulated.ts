@@ -106,7 +106,9 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
     mark('channel');
 
     emit('connecting', `simulator at ${plan.simulator.controlUrl}`);
-    control = await deps.connectControl(plan.simulator.controlUrl, 30_000);
+    control = await deps.connectControl(plan.simulator.controlUrl, 30_000).catch(async (err: unknown) => {
+      throw (await simulatorExitError(deps, plan, 'before it accepted connections')) ?? err;
+    });
     await control.waitForVehicles(plan.vehicles.map((v) => v.vehicle), 30_000);
     control.onStatus(progressReporter(scenario, opts.events));
     await control.start();
@@ -165,7 +167,7 @@ async function waitForSimulator(
   for (;;) {
     const info = await deps.docker.inspectContainer(plan.simulator.name);
     if (!info?.running) {
-      if (info?.exitCode) throw new CavsimError('RUN_FAILED', `the simulator exited with status ${info.exitCode}`, `see ${join(plan.runDir, 'logs')}`);
+      if (info?.exitCode) throw (await simulatorExitError(deps, plan, 'during the run'))!;
       return;
     }
     if (!stopSent && shouldStop?.()) {
@@ -234,6 +236,19 @@ function failedSummary(folder: RunFolder, scenario: ResolvedScenario, reason: st
     timing,
     parameters: scenario,
   };
+}
+
+/** Why the run failed when the simulator container is gone: its status and last log lines. */
+async function simulatorExitError(deps: EmulatedRunDeps, plan: EmulatedRunPlan, when: string): Promise<CavsimError | undefined> {
+  const info = await deps.docker.inspectContainer(plan.simulator.name).catch(() => undefined);
+  if (!info || info.running) return undefined;
+  const tail = await deps.docker.logs?.(plan.simulator.name).catch(() => undefined);
+  const lastLines = (tail ?? '').trim().split('\n').filter(Boolean).slice(-3).join(' | ');
+  return new CavsimError(
+    'RUN_FAILED',
+    `the simulator container exited with status ${info.exitCode ?? '?'} ${when}${lastLines ? `: ${lastLines}` : ''}`,
+    `see ${join(plan.runDir, 'logs', `${plan.simulator.name}.log`)}`,
+  );
 }
 
 async function saveContainerLogs(deps: EmulatedRunDeps, plan: EmulatedRunPlan, dir: string): Promise<void> {
