@@ -12,9 +12,12 @@ export interface Arrival {
  * last moment; arrivals are stamped on receipt, before any parsing.
  */
 export class V2VEndpoint {
+  private readonly senders = new Map<string, Promise<Socket>>();
+
   private constructor(
     private readonly socket: Socket,
     readonly name: string,
+    private readonly bindAddress: string,
   ) {}
 
   static async open(p: { name: string; bindAddress: string; port?: number; onArrival: (a: Arrival) => void }): Promise<V2VEndpoint> {
@@ -31,14 +34,29 @@ export class V2VEndpoint {
         resolve();
       });
     });
-    return new V2VEndpoint(socket, p.name);
+    return new V2VEndpoint(socket, p.name, p.bindAddress);
   }
 
-  send(p: { id: string; to: string; address: string; type: string; body: Record<string, unknown>; port?: number }): Promise<number> {
+  /**
+   * Stamps and sends one datagram. Each destination gets its own connected socket: Node sends on a
+   * connected socket at once, where an unconnected one first takes an address-lookup hop through
+   * the event loop, so the stamp would precede the real send by whatever else the loop does first.
+   */
+  async send(p: { id: string; to: string; address: string; type: string; body: Record<string, unknown>; port?: number }): Promise<number> {
+    const socket = await this.senderTo(p.address, p.port ?? V2V_PORT);
     const payload = encodeDatagram({ id: p.id, from: this.name, to: p.to, type: p.type, sentAtNs: epochNs().toString(), body: p.body });
-    return new Promise((resolve, reject) =>
-      this.socket.send(payload, p.port ?? V2V_PORT, p.address, (err) => (err ? reject(err) : resolve(payload.length))),
-    );
+    return new Promise((resolve, reject) => socket.send(payload, (err) => (err ? reject(err) : resolve(payload.length))));
+  }
+
+  private senderTo(address: string, port: number): Promise<Socket> {
+    const key = `${address}:${port}`;
+    let sender = this.senders.get(key);
+    if (!sender) {
+      sender = connectedSocket(this.bindAddress, address, port);
+      this.senders.set(key, sender);
+      sender.catch(() => this.senders.delete(key));
+    }
+    return sender;
   }
 
   /** The bound UDP port (useful when opened with port 0). */
@@ -69,7 +87,23 @@ export class V2VEndpoint {
     }
   }
 
-  close(): Promise<void> {
-    return new Promise((resolve) => this.socket.close(() => resolve()));
+  async close(): Promise<void> {
+    const senders = await Promise.allSettled(this.senders.values());
+    this.senders.clear();
+    const sockets = [this.socket, ...senders.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))];
+    await Promise.all(sockets.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
   }
+}
+
+/** A send-only UDP socket from `bindAddress` (any port) connected to one destination. */
+function connectedSocket(bindAddress: string, address: string, port: number): Promise<Socket> {
+  const socket = createSocket({ type: 'udp4' });
+  // An ICMP error from a closed peer port surfaces on the next send's callback; never crash on it.
+  socket.on('error', () => {});
+  return new Promise<Socket>((resolve, reject) => {
+    socket.bind(0, bindAddress, () => socket.connect(port, address, (err?: Error) => (err ? reject(err) : resolve(socket))));
+  }).catch((err: unknown) => {
+    socket.close();
+    throw err;
+  });
 }
