@@ -6,7 +6,7 @@ import { runEmulated } from '../runtime/docker/run-emulated.js';
 import { createEmulatedDeps } from '../api/run-emulated.js';
 import { loopScenarioYaml } from './sim-bench.js';
 import type { BenchRow, BenchSuite } from './main.js';
-import { measureTimerFloor } from './timer-floor.js';
+import { measureTimerBaseline } from './timer-baseline.js';
 
 /** `cavsim up` to the first physics step, teardown time, and step lateness, for 2 and 10 vehicles. */
 async function measure(name: string, scenarioFile: string, runsDir: string): Promise<BenchRow[]> {
@@ -38,17 +38,17 @@ export const suite: BenchSuite = {
       const headOn = resolve(import.meta.dirname, '../../scenarios/head-on-brake.yaml');
       // the first run may build images; measure afterwards
       await measure('warm-up', headOn, join(dir, 'runs'));
-      const floor = await measureTimerFloor(createEmulatedDeps().docker);
+      const baseline = await measureTimerBaseline(createEmulatedDeps().docker);
       const two = await measure('2 vehicles (head-on)', headOn, join(dir, 'runs'));
       const tenRows = await measure('10 vehicles (loop)', ten, join(dir, 'runs'));
       const p99 = (rows: BenchRow[]) => rows.find((r) => r.name.endsWith('step lateness p99'))!.value;
       const suite = 'emulated-runtime';
       return [
-        { suite, name: 'timer floor: lateness p99, simulator container stepping alone', value: floor.p99_ms, unit: 'ms', note: `p50 ${floor.p50_ms.toFixed(3)}, max ${floor.max_ms.toFixed(3)}` },
+        { suite, name: 'timer baseline: lateness p99, simulator container stepping an empty loop alone', value: baseline.p99_ms, unit: 'ms', note: `p50 ${baseline.p50_ms.toFixed(3)}, max ${baseline.max_ms.toFixed(3)}` },
         ...two,
         ...tenRows,
-        { suite, name: '2 vehicles: step lateness p99 / timer floor p99', value: p99(two) / floor.p99_ms, unit: 'x' },
-        { suite, name: '10 vehicles: step lateness p99 / timer floor p99', value: p99(tenRows) / floor.p99_ms, unit: 'x' },
+        { suite, name: '2 vehicles: step lateness p99 / timer baseline p99', value: p99(two) / baseline.p99_ms, unit: 'x' },
+        { suite, name: '10 vehicles: step lateness p99 / timer baseline p99', value: p99(tenRows) / baseline.p99_ms, unit: 'x' },
       ];
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import type { DockerPort } from '../docker/docker-port.js';
 import { CAVSIM_IMAGES } from '../docker/images.js';
 import { runLabels } from '../docker/labels.js';
 
-export interface TimerFloor {
+export interface TimerBaseline {
   p50_ms: number;
   p99_ms: number;
   max_ms: number;
@@ -11,9 +11,11 @@ export interface TimerFloor {
 /**
  * The simulator's own wall clock stepping an empty loop, in a simulator container and nothing
  * else running: how late a step starts on this machine with no experiment at all. Step lateness
- * of a real run is reported as a ratio to this floor, so a noisy machine shows as a noisy floor.
+ * of a real run is reported as a ratio to this baseline, so a noisy machine shows as a noisy
+ * baseline. It is not a lower bound: on an idle virtual machine the CPUs sleep deeper between
+ * steps than during a run, and their wake-ups can make the baseline the later of the two.
  */
-const FLOOR_SCRIPT = `
+const BASELINE_SCRIPT = `
 const { systemWallClock: clock } = await import('/opt/cavsim/dist/runtime/docker/wall-clock.js');
 const stepNs = 10_000_000n;
 const t0 = clock.nowNs() + 100_000_000n;
@@ -28,8 +30,8 @@ const at = (p) => late[Math.min(late.length - 1, Math.ceil((p / 100) * late.leng
 console.log(JSON.stringify({ p50_ms: at(50), p99_ms: at(99), max_ms: late.at(-1) }));
 `;
 
-export async function measureTimerFloor(docker: DockerPort, steps = 1000): Promise<TimerFloor> {
-  const runId = `bench-floor-${process.pid}`;
+export async function measureTimerBaseline(docker: DockerPort, steps = 1000): Promise<TimerBaseline> {
+  const runId = `bench-baseline-${process.pid}`;
   const name = `cavsim-${runId}`;
   await docker.createContainer({
     name,
@@ -40,9 +42,9 @@ export async function measureTimerFloor(docker: DockerPort, steps = 1000): Promi
   });
   try {
     await docker.startContainer(name);
-    const r = await docker.exec(name, ['node', '--input-type=module', '-e', FLOOR_SCRIPT.replace('STEPS', String(steps))]);
-    if (r.exitCode !== 0) throw new Error(`timer floor script failed: ${r.stderr.trim()}`);
-    return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as TimerFloor;
+    const r = await docker.exec(name, ['node', '--input-type=module', '-e', BASELINE_SCRIPT.replace('STEPS', String(steps))]);
+    if (r.exitCode !== 0) throw new Error(`timer baseline script failed: ${r.stderr.trim()}`);
+    return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as TimerBaseline;
   } finally {
     await docker.removeContainer(name, { force: true });
   }
