@@ -12,8 +12,12 @@ const run = (file: string, args: string[]) => execFileSync(file, args, { encodin
 
 export function snapshotHost(processMarkers: string[]): HostSnapshot {
   return {
-    // bridge timers tick on their own; everything else in `ip -d link` is static
-    links: run('ip', ['-d', 'link']).replace(/\b(\w+_timer)\s+[\d.]+/g, '$1 *'),
+    // Bridge timers tick on their own. Docker's default bridge has carrier only while some
+    // container (an image build's, say) is attached to it: Docker's business, not a leftover.
+    // Everything else in `ip -d link` is static.
+    links: run('ip', ['-d', 'link'])
+      .replace(/\b(\w+_timer)\s+[\d.]+/g, '$1 *')
+      .replace(/^(\d+: docker0: <)(?:NO-CARRIER,)?([^>]*>.*? state )(?:UP|DOWN)\b/m, '$1$2*'),
     netns: run('ip', ['netns', 'list']),
     iptables: run('iptables-save', [])
       .split('\n')
