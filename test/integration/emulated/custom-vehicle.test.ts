@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
 import { UserInputError } from '../../../src/errors.js';
-import { snapshotHost } from '../hostnet/support/snapshot.js';
+import { emulatedHostState } from './host-state.js';
 import { probeEngine } from '../docker/engine-gate.js';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
 
@@ -57,15 +57,6 @@ vehicles:
   return file;
 }
 
-function hostState() {
-  const docker = (args: string[]) => spawnSync('docker', args, { encoding: 'utf8' }).stdout;
-  return {
-    ...snapshotHost(['csma-tap', '/opt/cavsim/']),
-    containers: docker(['ps', '-a', '--filter', 'label=cavsim.run', '--format', '{{.Names}}']),
-    networks: docker(['network', 'ls', '--filter', 'label=cavsim.run', '--format', '{{.Name}}']),
-  };
-}
-
 function csvRows(file: string): Record<string, string>[] {
   const [header, ...lines] = readFileSync(file, 'utf8').trim().split('\n');
   const columns = header.split(',');
@@ -85,7 +76,7 @@ afterAll(() => {
 });
 
 describe.skipIf(gate.skip || !isRoot)('a vehicle image of your own, in Python (Docker + ns-3)', () => {
-  let before: ReturnType<typeof hostState>;
+  let before: ReturnType<typeof emulatedHostState>;
   beforeAll(() => {
     gate.requireEngine();
     // Machines with a base image from before Python was added rebuild it here (a no-op otherwise).
@@ -93,7 +84,7 @@ describe.skipIf(gate.skip || !isRoot)('a vehicle image of your own, in Python (D
     const started = Date.now();
     run(['docker', 'build', '-q', '-t', IMAGE, EXAMPLE]);
     console.log(`[custom-vehicle] built ${IMAGE} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    before = hostState();
+    before = emulatedHostState();
   });
 
   it('drives car1 from the Python image: cruises at its target, stops short of car0, answers every step', async () => {
@@ -137,7 +128,7 @@ describe.skipIf(gate.skip || !isRoot)('a vehicle image of your own, in Python (D
     expect(answered).toBe(summary.steps + 1);
     expect(summary.timing?.control_commands).toBeGreaterThanOrEqual(answered);
 
-    expect(hostState()).toEqual(before);
+    expect(emulatedHostState()).toEqual(before);
     expect(listActiveRuns()).toEqual([]);
   });
 
@@ -154,6 +145,6 @@ describe.skipIf(gate.skip || !isRoot)('a vehicle image of your own, in Python (D
     expect(cli.stderr).toContain(`vehicles[1].image: image "${ABSENT_IMAGE}"`);
 
     expect(readdirSync(runsDir)).toEqual(runsBefore);
-    expect(hostState()).toEqual(before);
+    expect(emulatedHostState()).toEqual(before);
   });
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
 import { runScenarioSimulated } from '../../../src/api/run-scenario.js';
-import { snapshotHost } from '../hostnet/support/snapshot.js';
+import { emulatedHostState } from './host-state.js';
 import { probeEngine } from '../docker/engine-gate.js';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
 
@@ -25,25 +25,16 @@ const gate = await probeEngine('emulated/head-on.test.ts');
 const isRoot = process.getuid?.() === 0;
 if (!isRoot && process.env.CI === 'true') throw new Error('the emulated end-to-end tests need root under CI');
 
-function hostState() {
-  const docker = (args: string[]) => spawnSync('docker', args, { encoding: 'utf8' }).stdout;
-  return {
-    ...snapshotHost(['csma-tap', '/opt/cavsim/']),
-    containers: docker(['ps', '-a', '--filter', 'label=cavsim.run', '--format', '{{.Names}}']),
-    networks: docker(['network', 'ls', '--filter', 'label=cavsim.run', '--format', '{{.Name}}']),
-  };
-}
-
 afterAll(() => {
   rmSync(runsDir, { recursive: true, force: true });
   rmSync(stateDir, { recursive: true, force: true });
 });
 
 describe.skipIf(gate.skip || !isRoot)('emulated head-on-brake (Docker + ns-3)', () => {
-  let before: ReturnType<typeof hostState>;
+  let before: ReturnType<typeof emulatedHostState>;
   beforeAll(() => {
     gate.requireEngine();
-    before = hostState();
+    before = emulatedHostState();
   });
 
   for (const delayMs of [10, 300]) {
@@ -67,7 +58,7 @@ describe.skipIf(gate.skip || !isRoot)('emulated head-on-brake (Docker + ns-3)', 
       expect(e.timing).toHaveProperty('step_lateness_p99_ms');
       expect(readFileSync(join(emulated.runDir, 'v2v.csv'), 'utf8')).toMatch(/car0-1,car0,car1,emergency-brake/);
 
-      expect(hostState()).toEqual(before);
+      expect(emulatedHostState()).toEqual(before);
       expect(listActiveRuns()).toEqual([]);
     });
   }
@@ -90,7 +81,7 @@ describe.skipIf(gate.skip || !isRoot)('emulated head-on-brake (Docker + ns-3)', 
       child.stdout.on('data', onData);
       child.stderr.on('data', onData);
     });
-    expect(hostState()).not.toEqual(before);
+    expect(emulatedHostState()).not.toEqual(before);
     const active = listActiveRuns();
     expect(active).toHaveLength(1);
     child.kill('SIGKILL');
@@ -99,7 +90,7 @@ describe.skipIf(gate.skip || !isRoot)('emulated head-on-brake (Docker + ns-3)', 
     const teardown = spawnSync('node', [CLI, 'teardown', '--all'], { encoding: 'utf8', env: process.env });
     expect(teardown.status, teardown.stderr).toBe(0);
     expect(teardown.stdout).toMatch(new RegExp(`${active[0].runId}: undid \\d+ resource`));
-    expect(hostState()).toEqual(before);
+    expect(emulatedHostState()).toEqual(before);
     expect(listActiveRuns()).toEqual([]);
     // what was measured before the kill is still there
     expect(existsSync(join(runsDir, active[0].runId, 'vehicles.csv'))).toBe(true);

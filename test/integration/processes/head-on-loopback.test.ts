@@ -1,12 +1,10 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { runResolvedSimulated } from '../../../src/api/run-scenario.js';
-import { RunControl } from '../../../src/bridge/run-control.js';
-import { epochNs } from '../../../src/v2v/wire.js';
-import type { RunSummary } from '../../../src/measurement/summary.js';
-import { buildEntryPoints, freeUdpPorts, prepareRunDir, repoRoot, spawnNode, spawnSimulator, type Child } from './support.js';
+import { buildEntryPoints, repoRoot, runOnLoopback } from './support.js';
 
 /**
  * The simulator and two vehicle programs as separate processes on loopback, speaking the control
@@ -25,36 +23,18 @@ describe('simulator-main and vehicle-main on loopback: head-on-brake', () => {
 
   it('runs to completion without collision, with V2V receipts and timing figures, matching the simulated runtime', async () => {
     const scenario = await loadScenario(join(repoRoot, 'scenarios/head-on-brake.yaml'), { overrides: ['network.delay=10ms'] });
-    const runDir = prepareRunDir(scenario);
+    const referenceDir = mkdtempSync(join(tmpdir(), 'cavsim-reference-'));
+    cleanup.push(referenceDir);
+    const reference = await runResolvedSimulated({ ...scenario, network: { ...scenario.network, delay: 0 } }, { runsDir: referenceDir });
+    const run = await runOnLoopback(entry, scenario, { runId: 'loopback-test' });
+    const { runDir, summary } = run;
     cleanup.push(runDir);
-    const reference = await runResolvedSimulated({ ...scenario, network: { ...scenario.network, delay: 0 } }, { runsDir: join(runDir, 'reference') });
 
-    const sim = await spawnSimulator(entry.simulatorMain, runDir, { CAVSIM_RUN_ID: 'loopback-test' });
-    const names = scenario.vehicles.map((v) => v.name);
-    const ports = await freeUdpPorts(names.length);
-    const vehicles: Child[] = names.map((name, i) =>
-      spawnNode(entry.vehicleMain, {
-        CAVSIM_RUN_DIR: runDir,
-        CAVSIM_VEHICLE: name,
-        CAVSIM_SIM_URL: sim.url,
-        CAVSIM_V2V_BIND: `127.0.0.1:${ports[i]}`,
-        CAVSIM_V2V_PEERS: JSON.stringify(Object.fromEntries(names.flatMap((n, j) => (j === i ? [] : [[n, `127.0.0.1:${ports[j]}`]])))),
-      }),
-    );
+    expect(run.ready.ready).toEqual(scenario.vehicles.map((v) => v.name));
+    expect(run.stopped).toMatchObject({ phase: 'stopped', status: expect.stringMatching(/^(completed|invalid)$/) });
+    expect(run.simExit, run.sim.stderr()).toBe(0);
+    run.vehicles.forEach((v) => expect(v.exit, v.child.stderr()).toBe(0));
 
-    // The orchestrator's part: wait until every vehicle is ready, then start at a common t0.
-    const control = await RunControl.connect(sim.url, { timeoutMs: 5000 });
-    expect((await control.waitForReady()).ready).toEqual(names);
-    control.start(epochNs() + 200_000_000n);
-    const stopped = control.waitForStopped();
-
-    const [simExit, ...vehicleExits] = await Promise.all([sim.exit, ...vehicles.map((v) => v.exit)]);
-    expect(await stopped).toMatchObject({ phase: 'stopped', status: expect.stringMatching(/^(completed|invalid)$/) });
-    await control.close();
-    expect(simExit, sim.stderr()).toBe(0);
-    vehicleExits.forEach((code, i) => expect(code, vehicles[i].stderr()).toBe(0));
-
-    const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as RunSummary;
     const timing = summary.timing as Record<string, number>;
     console.log(`loopback timing: ${JSON.stringify(timing)}; min distance ${summary.min_distance_m} (simulated ${reference.summary.min_distance_m}); v2v ${JSON.stringify(summary.v2v)}`);
     expect(summary.runtime).toBe('docker');

@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { ResolvedScenario } from '../../../src/scenario/resolved.js';
 import type { RunSummary } from '../../../src/measurement/summary.js';
+import type { SimulatorStatus } from '../../../src/bridge/control-topics.js';
 import { RunControl } from '../../../src/bridge/run-control.js';
 import { epochNs } from '../../../src/v2v/wire.js';
 
@@ -91,6 +92,9 @@ export async function spawnSimulator(script: string, runDir: string, extraEnv: R
 export interface LoopbackRun {
   runDir: string;
   summary: RunSummary;
+  /** The simulator's status when every vehicle had reported ready, and its last one. */
+  ready: SimulatorStatus;
+  stopped: SimulatorStatus;
   simExit: number | null;
   sim: Child;
   vehicles: { name: string; child: Child; exit: number | null }[];
@@ -121,11 +125,13 @@ export async function runOnLoopback(
     }),
   }));
   const control = await RunControl.connect(sim.url, { timeoutMs: 5000 });
-  await control.waitForReady();
+  const ready = await control.waitForReady();
   await opts.beforeStart?.(sim.url);
   control.start(epochNs() + 200_000_000n);
+  const stopped = control.waitForStopped();
   const [simExit, ...exits] = await Promise.all([sim.exit, ...vehicles.map((v) => v.child.exit)]);
+  const last = await stopped;
   await control.close();
   const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as RunSummary;
-  return { runDir, summary, simExit, sim, vehicles: vehicles.map((v, i) => ({ ...v, exit: exits[i] })) };
+  return { runDir, summary, ready, stopped: last, simExit, sim, vehicles: vehicles.map((v, i) => ({ ...v, exit: exits[i] })) };
 }
