@@ -13,22 +13,7 @@ import { World } from '../../../src/world/world.js';
 import { createScanners } from '../../../src/runtime/sim/scanners.js';
 import type { LaserScan } from '../../../src/control/vehicle-context.js';
 import { buildEntryPoints, repoRoot, runOnLoopback } from './support.js';
-
-// The loop's centreline: two 16 m straights and two half circles of radius 8 m.
-const CENTRELINE_LENGTH = 2 * 16 + 2 * Math.PI * 8;
-
-/** Net heading change in turns and path length driven. */
-function progress(samples: readonly TrajectorySample[]): { turns: number; distance: number } {
-  let heading = 0;
-  let distance = 0;
-  for (let i = 1; i < samples.length; i++) {
-    let d = samples[i].yaw - samples[i - 1].yaw;
-    d -= 2 * Math.PI * Math.round(d / (2 * Math.PI));
-    heading += d;
-    distance += Math.hypot(samples[i].x - samples[i - 1].x, samples[i].y - samples[i - 1].y);
-  }
-  return { turns: heading / (2 * Math.PI), distance };
-}
+import { LOOP_CENTRELINE_LENGTH, lapProgress } from '../../support/lap-progress.js';
 
 function trajectory(runDir: string, car: string): TrajectorySample[] {
   return parseVehicleTrajectory(readFileSync(join(runDir, 'vehicles.csv'), 'utf8'), car);
@@ -96,12 +81,12 @@ describe('simulator-main and vehicle-main on loopback: loop-gap-follow', () => {
     const simulated = trajectory(reference.runDir, 'car0');
     expect(emulated).toHaveLength(simulated.length);
     const deviation = Math.max(...emulated.map((s, i) => Math.hypot(s.x - simulated[i].x, s.y - simulated[i].y)));
-    console.log(`loop-gap-follow on loopback: ${summary.status}, late commands ${timing.late_commands}/${timing.control_commands}, step lateness p99 ${timing.step_lateness_p99_ms} ms, compute p99 ${timing.step_compute_p99_ms} ms; max deviation from the simulated path ${deviation} m; ${JSON.stringify(progress(emulated))}`);
+    console.log(`loop-gap-follow on loopback: ${summary.status}, late commands ${timing.late_commands}/${timing.control_commands}, step lateness p99 ${timing.step_lateness_p99_ms} ms, compute p99 ${timing.step_compute_p99_ms} ms; max deviation from the simulated path ${deviation} m; ${JSON.stringify(lapProgress(emulated))}`);
     expect(summary.steps).toBe(steps);
     expect(summary.collisions).toEqual([]);
-    const { turns, distance } = progress(emulated);
+    const { turns, distance } = lapProgress(emulated);
     expect(turns).toBeGreaterThanOrEqual(1);
-    expect(distance).toBeGreaterThanOrEqual(CENTRELINE_LENGTH);
+    expect(distance).toBeGreaterThanOrEqual(LOOP_CENTRELINE_LENGTH);
 
     // Agreement with the simulated runtime. Scans and odometry cross the link exactly, so with every
     // command in time for its step the path is the simulated one (vehicles.csv keeps 1e-6 m). A
