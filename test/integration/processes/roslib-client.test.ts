@@ -8,6 +8,14 @@ import { systemWallClock } from '../../../src/runtime/docker/wall-clock.js';
 import { epochNs } from '../../../src/v2v/wire.js';
 import { prepareRunDir, repoRoot } from './support.js';
 
+interface LaserScanMsg {
+  header: { frame_id: string };
+  angle_min: number;
+  angle_increment: number;
+  range_max: number;
+  ranges: number[];
+}
+
 interface OdometryMsg {
   header: { frame_id: string; stamp: { sec: number; nanosec: number } };
   child_frame_id: string;
@@ -62,5 +70,38 @@ describe('a third-party rosbridge client (roslibjs) against the simulator', () =
     const car0Rows = readFileSync(join(runDir, 'vehicles.csv'), 'utf8').split('\n').filter((l) => l.split(',')[1] === 'car0');
     expect(car0Rows.at(-1)!.split(',')[5]).toBe('0'); // speed_mps at the end
     expect(car0Rows.every((r) => r.split(',')[8] === '0')).toBe(true); // cmd_speed_mps from the first row on
+  });
+
+  it('reads /car0/scan as a sensor_msgs/LaserScan, beam for beam', async () => {
+    const scenario = await loadScenario(join(repoRoot, 'scenarios/loop-gap-follow.yaml'), { overrides: ['duration=0.5s'] });
+    const lidar = scenario.vehicles[0].lidar!;
+    const runDir = prepareRunDir(scenario);
+    dirs.push(runDir);
+    const sim = await startSimulatorProcess({ runDir, runId: 'roslib-scan', bind: { host: '127.0.0.1', port: 0 }, clock: systemWallClock, stopGraceMs: 50 });
+    const ros = new Ros({});
+    await new Promise<void>((ok, fail) => {
+      ros.on('connection', () => ok());
+      ros.on('error', fail);
+      void ros.connect(`ws://127.0.0.1:${sim.port}`);
+    });
+    const scans: LaserScanMsg[] = [];
+    const scanTopic = new Topic<LaserScanMsg>({ ros, name: '/car0/scan', messageType: 'sensor_msgs/msg/LaserScan' });
+    const simControl = new Topic({ ros, name: '/sim_control', messageType: 'std_msgs/String' });
+    scanTopic.subscribe((m: LaserScanMsg) => scans.push(m));
+    // Subscriptions are handled in order on one connection, so start follows the subscribe.
+    simControl.publish({ data: JSON.stringify({ cmd: 'start', t0_epoch_ns: (epochNs() + 100_000_000n).toString() }) });
+    const { exitCode } = await sim.finished;
+    ros.close();
+
+    expect(exitCode).toBe(0);
+    expect(scans.length).toBeGreaterThan(0);
+    const first = scans[0];
+    expect(first.header.frame_id).toBe('car0/base_link');
+    expect(first.ranges).toHaveLength(lidar.beams);
+    expect(first.angle_min).toBeCloseTo(-lidar.fov / 2, 6);
+    expect(first.angle_increment).toBeCloseTo(lidar.fov / (lidar.beams - 1), 6);
+    expect(first.range_max).toBe(lidar.rangeMax);
+    // every beam in range: the loop's walls are within 30 m everywhere
+    expect(first.ranges.every((r) => r > 0 && r <= lidar.rangeMax)).toBe(true);
   });
 });
