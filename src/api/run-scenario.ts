@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { loadScenario } from '../scenario/load-scenario.js';
-import { loadMap } from '../map/load-map.js';
+import { loadMapFromDisk, type MapLoader } from '../map/map-loader.js';
 import { Recorder } from '../measurement/recorder.js';
 import { buildSummary, type RunSummary } from '../measurement/summary.js';
 import { RunFolder, defaultRunsDir } from '../run/run-folder.js';
@@ -17,6 +17,8 @@ export interface RunScenarioOptions {
   runId?: string;
   events?: RunEvents;
   shouldStop?: () => boolean;
+  /** Default: read and decode from disk each time; a sweep passes a caching loader. */
+  loadMap?: MapLoader;
 }
 
 export interface RunOutcome {
@@ -26,12 +28,12 @@ export interface RunOutcome {
 
 /** `cavsim up --runtime sim`: validate, run in virtual time, write the run folder. */
 export async function runScenarioSimulated(file: string, opts: RunScenarioOptions = {}): Promise<RunOutcome> {
-  const scenario = await loadScenario(file, { overrides: opts.overrides });
+  const scenario = await loadScenario(file, { overrides: opts.overrides, loadMap: opts.loadMap });
   return runResolvedSimulated(scenario, opts);
 }
 
 export async function runResolvedSimulated(scenario: ResolvedScenario, opts: RunScenarioOptions = {}): Promise<RunOutcome> {
-  const grid = await loadMap(scenario.mapFile);
+  const grid = await (opts.loadMap ?? loadMapFromDisk)(scenario.mapFile);
   const folder = RunFolder.create(opts.runsDir ?? defaultRunsDir(), opts.runId);
   folder.writeScenario(scenario);
   opts.events?.emit({ type: 'phase', phase: 'running', detail: `simulated runtime, run ${folder.runId}` });

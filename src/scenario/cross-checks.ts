@@ -1,9 +1,10 @@
 import type { ResolvedScenario } from './resolved.js';
 import type { ScenarioProblem } from './load-scenario.js';
 import { checkStartPlacement } from './start-placement.js';
+import type { MapLoader } from '../map/map-loader.js';
 
 /** Step 3 of 3: rules that relate fields to each other and to the map. */
-export async function crossCheckScenario(s: ResolvedScenario): Promise<ScenarioProblem[]> {
+export async function crossCheckScenario(s: ResolvedScenario, loadMap?: MapLoader): Promise<ScenarioProblem[]> {
   const problems: ScenarioProblem[] = [];
   const names = new Map<string, number>();
   s.vehicles.forEach((v, i) => {
@@ -34,6 +35,6 @@ export async function crossCheckScenario(s: ResolvedScenario): Promise<ScenarioP
       if (!v.observes.length) problems.push({ path: at('apps', j), message: `a TTC monitor needs other cars' state: add them to vehicles[${v.index}].observes` });
     });
   }
-  if (!problems.length) problems.push(...(await checkStartPlacement(s)));
+  if (!problems.length) problems.push(...(await checkStartPlacement(s, loadMap)));
   return problems;
 }

@@ -7,10 +7,13 @@ import { YamlSource, type PathSegment } from './yaml-source.js';
 import { normaliseScenario } from './normalise.js';
 import { crossCheckScenario } from './cross-checks.js';
 import type { ResolvedScenario } from './resolved.js';
+import type { MapLoader } from '../map/map-loader.js';
 
 export interface LoadScenarioOptions {
   /** `path=value` assignments applied before validation, as given to `--set`. */
   overrides?: readonly string[];
+  /** How the map is read for the start-placement check (a sweep passes a caching one). */
+  loadMap?: MapLoader;
 }
 
 /** A problem found in a scenario, located by field path and YAML line. */
@@ -50,7 +53,7 @@ export async function loadScenario(file: string, options: LoadScenarioOptions = 
 
   const normalised = await normaliseScenario(parsed.data as ScenarioParsed, absolute);
   const problems = [...normalised.problems];
-  if (normalised.scenario) problems.push(...(await crossCheckScenario(normalised.scenario)));
+  if (normalised.scenario) problems.push(...(await crossCheckScenario(normalised.scenario, options.loadMap)));
   if (problems.length) throw fail(problems.map(located));
   return normalised.scenario!;
 }

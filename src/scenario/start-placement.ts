@@ -1,11 +1,11 @@
-import { loadMap } from '../map/load-map.js';
+import { loadMapFromDisk, type MapLoader } from '../map/map-loader.js';
 import { footprintHitsWall } from '../map/wall-collision.js';
 import { footprintCorners, footprintsOverlap } from '../physics/footprint.js';
 import type { ResolvedScenario } from './resolved.js';
 import type { ScenarioProblem } from './load-scenario.js';
 
 /** Every car must start on free ground and clear of every other car. */
-export async function checkStartPlacement(s: ResolvedScenario): Promise<ScenarioProblem[]> {
+export async function checkStartPlacement(s: ResolvedScenario, loadMap: MapLoader = loadMapFromDisk): Promise<ScenarioProblem[]> {
   const grid = await loadMap(s.mapFile);
   const problems: ScenarioProblem[] = [];
   const prints = s.vehicles.map((v) => footprintCorners(v.start, v.params));

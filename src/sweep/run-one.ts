@@ -6,6 +6,7 @@ import { EnvironmentError } from '../errors.js';
 import type { RunOne, RunRequest } from './run-points.js';
 import type { Runtime } from './sweep-folder.js';
 import { startSimWorkerPool } from './sim-worker-pool.js';
+import { cachingMapLoader } from '../map/map-loader.js';
 
 type RunScenarioEmulated = (file: string, opts: { overrides?: readonly string[]; runsDir?: string; runId?: string; shouldStop?: () => boolean }) => Promise<RunOutcome>;
 
@@ -29,9 +30,10 @@ async function loadEmulated(): Promise<RunScenarioEmulated> {
 /** Runs in this process, one at a time per call; the docker runtime and tests use it. */
 export function inProcessRunOne(shouldStop: () => boolean = () => false): RunOne {
   let emulated: Promise<RunScenarioEmulated> | undefined;
+  const loadMap = cachingMapLoader();
   return async (req: RunRequest) => {
     const opts = { overrides: req.overrides, runsDir: req.runsDir, runId: req.runId, shouldStop };
-    if (req.runtime === 'sim') return runScenarioSimulated(req.scenarioFile, opts);
+    if (req.runtime === 'sim') return runScenarioSimulated(req.scenarioFile, { ...opts, loadMap });
     emulated ??= loadEmulated();
     return (await emulated)(req.scenarioFile, opts);
   };

@@ -2,12 +2,15 @@ import { parentPort } from 'node:worker_threads';
 import { runScenarioSimulated } from '../api/run-scenario.js';
 import { CavsimError } from '../errors.js';
 import type { RunRequest } from './run-points.js';
+import { cachingMapLoader } from '../map/map-loader.js';
+
+const loadMap = cachingMapLoader();
 
 /** A worker thread of the sweep's pool: runs one simulated scenario per message. */
 parentPort?.on('message', async (msg: { seq: number; request: RunRequest }) => {
   try {
     const { request } = msg;
-    const outcome = await runScenarioSimulated(request.scenarioFile, { overrides: request.overrides, runsDir: request.runsDir, runId: request.runId });
+    const outcome = await runScenarioSimulated(request.scenarioFile, { overrides: request.overrides, runsDir: request.runsDir, runId: request.runId, loadMap });
     parentPort!.postMessage({ seq: msg.seq, ok: true, outcome });
   } catch (err) {
     const error =
