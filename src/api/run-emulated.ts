@@ -1,9 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { loadScenario } from '../scenario/load-scenario.js';
 import { connectDocker } from '../docker/dockerode-port.js';
-import { requireVehicleImages } from '../docker/images.js';
+import { describePruned, ensureImages, requireVehicleImages } from '../docker/images.js';
+import { computeContextHash, repoBuildContext } from '../docker/build-context.js';
 import { createHostNetOps } from '../hostnet/ops.js';
 import { createCommandRunner } from '../exec/command-runner.js';
+import { compileChannelProgram } from '../ns3/compile.js';
+import { startChannel } from '../ns3/channel.js';
 import { defaultRunsDir } from '../run/run-folder.js';
 import { runEmulated, type EmulatedRunOutcome } from '../runtime/docker/run-emulated.js';
 import { connectControlLink } from '../runtime/docker/control-link.js';
@@ -12,10 +15,29 @@ import type { RunEvents } from '../runtime/run-events.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The real ports: Docker engine, host networking (direct as root, sudo otherwise), commands. */
+/** The real ports: Docker engine, host networking (direct as root, sudo otherwise), commands, ns-3. */
 export function createEmulatedDeps(): EmulatedRunDeps {
   const runner = createCommandRunner();
-  return { docker: connectDocker(), hostNet: createHostNetOps(runner), runner, connectControl: connectControlLink, repoRoot: REPO_ROOT };
+  const docker = connectDocker();
+  return {
+    docker,
+    hostNet: createHostNetOps(runner),
+    runner,
+    connectControl: connectControlLink,
+    repoRoot: REPO_ROOT,
+    async prepareImages(report) {
+      const contextHash = await computeContextHash(REPO_ROOT);
+      await ensureImages({ docker, context: repoBuildContext(REPO_ROOT) }, { contextHash }, (e) => {
+        if (e.type === 'image-build-start') report(`building ${e.tag} (${e.reason})`);
+        if (e.type === 'image-build-done') report(`built ${e.tag} in ${(e.elapsedMs / 1000).toFixed(1)} s`);
+        if (e.type === 'images-pruned' && (e.removed.length || e.error)) report(describePruned(e));
+      });
+    },
+    channel: {
+      compile: (source) => compileChannelProgram(source, { runner }),
+      start: startChannel,
+    },
+  };
 }
 
 export interface EmulatedScenarioOptions {

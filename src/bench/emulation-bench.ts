@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { V2V_PORT } from '../ports.js';
 import { createCommandRunner, type CommandRunner } from '../exec/command-runner.js';
 import { inNetns } from '../hostnet/execute.js';
 import { JournaledHostNet } from '../hostnet/journaled-ops.js';
@@ -47,7 +48,7 @@ function ringTraffic(endpoints: Endpoint[], senders: number, dir: string): Probe
   const shared = endpoints.length !== senders;
   const who = (i: number) => {
     const e = endpoints[i % endpoints.length];
-    return shared ? { ...e, name: `${e.name}${i}`, port: 47000 + i } : { ...e, port: undefined };
+    return shared ? { ...e, name: `${e.name}${i}`, port: V2V_PORT + i } : { ...e, port: undefined };
   };
   return Array.from({ length: senders }, (_, i) => {
     const self = who(i);

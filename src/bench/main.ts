@@ -1,7 +1,10 @@
 /**
  * `npm run bench`: every area registers a suite here. Suites compare side by side within one run
  * and report ratios, because absolute figures on shared machines are noisy.
+ * `npm run bench -- [--list] [suite ...]`: no names runs every suite; an unknown name exits 2.
  */
+import { resolveSuiteArgs } from './suite-args.js';
+
 export interface BenchRow {
   suite: string;
   name: string;
@@ -13,21 +16,31 @@ export interface BenchRow {
 
 export type BenchSuite = { name: string; needsRoot?: boolean; run: () => Promise<BenchRow[]> };
 
-const suites: Array<() => Promise<BenchSuite>> = [
-  () => import('./sim-bench.js').then((m) => m.suite),
-  () => import('./emulated-bench.js').then((m) => m.suite),
-  () => import('./lidar-bench.js').then((m) => m.suite),
-  () => import('./sweep-bench.js').then((m) => m.suite),
-  () => import('./lidar-runtime-bench.js').then((m) => m.suite),
-  () => import('./emulation-bench.js').then((m) => m.suite),
+/** Names are listed here so `--list` and argument checks need not load every suite's module. */
+const suites: Array<{ name: string; load: () => Promise<BenchSuite> }> = [
+  { name: 'simulated-runtime', load: () => import('./sim-bench.js').then((m) => m.suite) },
+  { name: 'emulated-runtime', load: () => import('./emulated-bench.js').then((m) => m.suite) },
+  { name: 'lidar', load: () => import('./lidar-bench.js').then((m) => m.suite) },
+  { name: 'sweep', load: () => import('./sweep-bench.js').then((m) => m.suite) },
+  { name: 'lidar-runtime', load: () => import('./lidar-runtime-bench.js').then((m) => m.suite) },
+  { name: 'emulation', load: () => import('./emulation-bench.js').then((m) => m.suite) },
 ];
 
 async function main() {
-  const only = process.argv[2];
+  const args = resolveSuiteArgs(process.argv.slice(2), suites.map((s) => s.name));
+  if (args.kind === 'error') {
+    for (const message of args.messages) console.error(message);
+    process.exitCode = 2;
+    return;
+  }
+  if (args.kind === 'list') {
+    for (const s of suites) console.log(s.name);
+    return;
+  }
   const rows: BenchRow[] = [];
-  for (const load of suites) {
-    const suite = await load();
-    if (only && suite.name !== only) continue;
+  for (const name of args.names) {
+    const suite = await suites.find((s) => s.name === name)!.load();
+    if (suite.name !== name) throw new Error(`bench registry lists "${name}" but the module's suite is "${suite.name}"`);
     if (suite.needsRoot && process.getuid?.() !== 0) {
       console.log(`# ${suite.name}: skipped (needs root)`);
       continue;

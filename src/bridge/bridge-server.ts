@@ -1,4 +1,5 @@
 import { WebSocketServer, type WebSocket } from 'ws';
+import type { ClientPolicy } from './client-policy.js';
 import type { AddressInfo } from 'node:net';
 import { encodePublishFrame, encodeServerOp, parseClientOp, ProtocolError, type ClientOp, type JsonObject, type StatusLevel } from './protocol.js';
 
@@ -20,6 +21,7 @@ interface Topic {
 
 interface Connection extends BridgeClientRef {
   socket: WebSocket;
+  address: string;
   /** topic -> subscription ids (a client may subscribe more than once; it gets each message once). */
   subscriptions: Map<string, Set<string>>;
   advertised: Set<string>;
@@ -44,17 +46,19 @@ export class BridgeServer {
   private constructor(
     private readonly wss: WebSocketServer,
     private readonly log: (line: string) => void,
+    private readonly policy?: ClientPolicy,
   ) {
-    wss.on('connection', (socket, request) => this.accept(socket, `${request.socket.remoteAddress}:${request.socket.remotePort}`));
+    wss.on('connection', (socket, request) => this.accept(socket, request.socket.remoteAddress ?? '', request.socket.remotePort ?? 0));
   }
 
-  static listen(opts: { host: string; port: number; log?: (line: string) => void }): Promise<BridgeServer> {
+  /** `policy`: what each client may publish and subscribe to; without one, everything is allowed. */
+  static listen(opts: { host: string; port: number; log?: (line: string) => void; policy?: ClientPolicy }): Promise<BridgeServer> {
     return new Promise((resolve, reject) => {
       const wss = new WebSocketServer({ host: opts.host, port: opts.port, perMessageDeflate: false });
       wss.once('error', reject);
       wss.once('listening', () => {
         wss.off('error', reject);
-        resolve(new BridgeServer(wss, opts.log ?? (() => {})));
+        resolve(new BridgeServer(wss, opts.log ?? (() => {}), opts.policy));
       });
     });
   }
@@ -127,8 +131,9 @@ export class BridgeServer {
     return t;
   }
 
-  private accept(socket: WebSocket, remote: string): void {
-    const conn: Connection = { id: this.nextClientId++, remote, socket, subscriptions: new Map(), advertised: new Set() };
+  private accept(socket: WebSocket, address: string, port: number): void {
+    const remote = `${address}:${port}`;
+    const conn: Connection = { id: this.nextClientId++, remote, address, socket, subscriptions: new Map(), advertised: new Set() };
     this.connections.add(conn);
     socket.on('message', (data, isBinary) => {
       if (isBinary) return this.status(conn, 'error', 'binary frames are not supported; send JSON text frames');
@@ -165,6 +170,8 @@ export class BridgeServer {
         if (!conn.advertised.delete(op.topic)) this.status(conn, 'warning', `unadvertise ${op.topic}: this client had not advertised it`, op.id);
         return;
       case 'subscribe': {
+        const refused = this.policy?.subscribe(conn.address, op.topic);
+        if (refused) throw new ProtocolError(refused);
         const t = this.topic(op.topic);
         if (op.type && t.type && t.type !== op.type) throw new ProtocolError(`topic has type ${t.type}, not ${op.type}`);
         if (op.type) t.type ??= op.type;
@@ -186,6 +193,8 @@ export class BridgeServer {
         return;
       }
       case 'publish': {
+        const refused = this.policy?.publish(conn.address, op.topic, op.msg);
+        if (refused) throw new ProtocolError(refused);
         const t = this.topics.get(op.topic);
         if (!t?.type && !conn.advertised.has(op.topic)) throw new ProtocolError('topic is not advertised; advertise it with its type first');
         for (const handler of t!.handlers) handler(op.msg, conn);

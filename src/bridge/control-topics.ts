@@ -72,7 +72,8 @@ export type ReadyReport = z.infer<typeof readyReportSchema>;
 /** `/cavsim/status` data, published (latched) by the simulator. */
 export interface SimulatorStatus {
   protocol: typeof CONTROL_PROTOCOL_VERSION;
-  phase: 'waiting' | 'running' | 'stopped';
+  /** `stopping`: the run is over and vehicles are being told to stop; `stopped`: summary.json is written. */
+  phase: 'waiting' | 'running' | 'stopping' | 'stopped';
   vehicles: string[];
   ready: string[];
   t_s: number;

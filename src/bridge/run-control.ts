@@ -66,6 +66,11 @@ export class RunControl {
     this.client.publish(TOPICS.simControl, stringMsg(JSON.stringify({ cmd: 'stop', ...(reason ? { reason } : {}) })));
   }
 
+  /** Resolves when the link is gone, whoever closed it. */
+  get closed(): Promise<unknown> {
+    return this.client.closed;
+  }
+
   close(): Promise<void> {
     return this.client.close();
   }

@@ -33,6 +33,11 @@ export interface DockerPort {
   exec(nameOrId: string, cmd: readonly string[], opts?: { env?: Record<string, string> }): Promise<ExecResult>;
   /** A container's stdout and stderr so far (interleaved), or undefined when it does not exist. */
   logs?(nameOrId: string): Promise<string | undefined>;
+  /**
+   * Resolves when the container stops running (at once if it is not running), with its exit code;
+   * `undefined` when the container does not exist or was removed while waited on.
+   */
+  waitContainer(nameOrId: string, opts?: { signal?: AbortSignal }): Promise<{ exitCode: number } | undefined>;
 }
 
 export type RemoveOutcome = 'removed' | 'absent';
@@ -101,6 +106,8 @@ export interface ContainerSpec {
   binds?: readonly BindMount[];
   network?: { name: string; ipv4Address?: string; aliases?: readonly string[] };
   capAdd?: readonly string[];
+  /** Capabilities taken away, e.g. NET_RAW so the container cannot forge frames. */
+  capDrop?: readonly string[];
   resources?: ContainerResources;
   /** Run Docker's tiny init as PID 1 so signals reach the program and zombies are reaped. */
   init?: boolean;

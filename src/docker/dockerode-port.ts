@@ -37,6 +37,7 @@ export interface DockerodeLike {
       inspect(): Promise<Json>;
     }>;
     logs?(options: Json): Promise<Buffer | NodeJS.ReadableStream>;
+    wait(options: Json): Promise<Json>;
   };
   listContainers(options: Json): Promise<Json[]>;
 }
@@ -177,6 +178,16 @@ export function createDockerPort(client: DockerodeLike): DockerPort {
       });
     },
 
+    async waitContainer(nameOrId, opts = {}) {
+      try {
+        const raw = (await client.getContainer(nameOrId).wait(opts.signal ? { abortSignal: opts.signal } : {})) as { StatusCode?: number };
+        return { exitCode: raw.StatusCode ?? -1 };
+      } catch (err) {
+        if (statusOf(err) === 404) return undefined;
+        throw engineError(`wait for container ${nameOrId}`, err);
+      }
+    },
+
     async logs(nameOrId) {
       const container = client.getContainer(nameOrId);
       if (!container.logs) return undefined;
@@ -226,6 +237,7 @@ function containerOptions(spec: ContainerSpec): Json {
     HostConfig: {
       Binds: (spec.binds ?? []).map((b) => `${b.hostPath}:${b.containerPath}${b.readOnly ? ':ro' : ''}`),
       CapAdd: [...(spec.capAdd ?? [])],
+      CapDrop: [...(spec.capDrop ?? [])],
       Init: spec.init ?? false,
       ...(spec.resources?.nanoCpus ? { NanoCpus: spec.resources.nanoCpus } : {}),
       ...(spec.resources?.cpuShares ? { CpuShares: spec.resources.cpuShares } : {}),

@@ -113,7 +113,7 @@ export function planHostNetwork(input: HostNetInput): HostNetPlan {
     vehicles: vehicles.map((v) => ({
       ...v,
       neighbours: vehicles.filter((o) => o.index !== v.index).map((o) => ({ ip: o.ip, mac: o.mac })),
-      rules: input.control ? antiCheatRules(input.control, comment) : [],
+      rules: input.control ? antiCheatRules(input.control, subnet, comment) : [],
     })),
     hostRules: vehicles.map((v) => ({ chain: 'DOCKER-USER', in: v.links.bridge, out: v.links.bridge, jump: 'ACCEPT', comment })),
     channel: {
@@ -129,16 +129,19 @@ export function planHostNetwork(input: HostNetInput): HostNetPlan {
 }
 
 /**
- * eth0 is the control link: it may reach the simulator and nothing else on the control subnet,
- * in either direction, so vehicles cannot bypass the channel by talking over the Docker network.
+ * eth0 is the control link: it carries traffic with the simulator and nothing else, in either
+ * direction, and never a packet for the vehicle's channel address, so vehicles cannot bypass the
+ * channel over the Docker network. (Forged source addresses are ruled out by dropping NET_RAW from
+ * the containers; these rules hold for everything a vehicle can send without it.)
  */
-function antiCheatRules(control: { subnet: string; simulatorIp: string }, comment: string): IptablesRule[] {
+function antiCheatRules(control: { subnet: string; simulatorIp: string }, v2vSubnet: string, comment: string): IptablesRule[] {
   const sim = `${control.simulatorIp}/32`;
   return [
+    { chain: 'INPUT', in: CONTROL_INTERFACE, destination: v2vSubnet, jump: 'DROP', comment },
     { chain: 'INPUT', in: CONTROL_INTERFACE, source: sim, jump: 'ACCEPT', comment },
-    { chain: 'INPUT', in: CONTROL_INTERFACE, source: control.subnet, jump: 'DROP', comment },
+    { chain: 'INPUT', in: CONTROL_INTERFACE, jump: 'DROP', comment },
     { chain: 'OUTPUT', out: CONTROL_INTERFACE, destination: sim, jump: 'ACCEPT', comment },
-    { chain: 'OUTPUT', out: CONTROL_INTERFACE, destination: control.subnet, jump: 'DROP', comment },
+    { chain: 'OUTPUT', out: CONTROL_INTERFACE, jump: 'DROP', comment },
   ];
 }
 

@@ -1,8 +1,11 @@
 import { summariseLatency } from '../v2v/latency-stats.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import type { Recorder } from './recorder.js';
+import type { MeasuredFigures } from './measured-so-far.js';
 
-export type RunStatus = 'completed' | 'failed' | 'invalid' | 'interrupted';
+import type { FailedComponent, RunStatus } from '../run/outcome.js';
+
+export type { RunStatus };
 
 export interface LatencyFigures {
   sent: number;
@@ -21,6 +24,8 @@ export interface RunSummary {
   runtime: 'sim' | 'docker';
   status: RunStatus;
   reason?: string;
+  /** Set when a component's death ended the run. */
+  failed_component?: FailedComponent;
   seed: number;
   duration_s: number;
   sim_time_s: number;
@@ -61,7 +66,7 @@ export function buildSummary(args: {
   runId: string;
   runtime: 'sim' | 'docker';
   scenario: ResolvedScenario;
-  recorder: Recorder;
+  recorder: MeasuredFigures;
   simTime: number;
   steps: number;
   wallTime: number;

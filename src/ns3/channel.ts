@@ -1,97 +1,102 @@
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createInterface } from 'node:readline';
 import { EnvironmentError, ExternalProcessError } from '../errors.js';
 import type { Journal } from '../journal/journal.js';
+import { lastLines } from '../run/outcome.js';
 import { PROCESS_KIND, readStartTime, stopProcess, type ProcessIdentity } from './process-identity.js';
 
 export const READY_LINE = 'CAVSIM-READY';
-const LAG_LINE = /^CAVSIM-LAG sim_s=(\S+) lag_ms=(\S+)/;
+const LAG_LINE = /^CAVSIM-LAG sim_s=(\S+) lag_ms=(\S+)/gm;
+const READY_POLL_MS = 10;
+
+export interface ChannelExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
 
 export interface StartedChannel {
   readonly identity: ProcessIdentity;
   readonly logPath: string;
+  /** Resolves when the program exits, for whatever reason, while this process is alive. */
+  readonly exited: Promise<ChannelExit>;
   /** Realtime lag samples the program reported (wall clock minus simulated clock). */
   lagSamplesMs(): number[];
+  /** The last lines the program wrote (stdout and stderr). */
+  lastLogLines(n?: number): string[];
   /** SIGTERM, then SIGKILL after the grace period. Harmless to call twice. */
   stop(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-/**
- * Starts a channel program, journals its (pid, start time) and waits for the ready line. Its stdout
- * and stderr go to `logPath`. On timeout or early exit the process is stopped and an error thrown.
- */
-export async function startChannel(p: {
+export interface ChannelStart {
   binary: string;
   args: string[];
   logPath: string;
-  journal: Journal;
+  journal: Pick<Journal, 'record'>;
   readyTimeoutMs?: number;
-}): Promise<StartedChannel> {
+}
+
+/**
+ * Starts a channel program in a process group of its own, with stdout and stderr written straight
+ * to `logPath`: it outlives this process when a run is kept (`up --keep`), and a Ctrl-C meant for
+ * the CLI does not reach it. Its (pid, start time) is journaled before anything else, then this
+ * waits for the ready line. On timeout or early exit the process is stopped and an error thrown.
+ */
+export async function startChannel(p: ChannelStart): Promise<StartedChannel> {
   mkdirSync(dirname(p.logPath), { recursive: true });
-  const log = createWriteStream(p.logPath, { flags: 'a' });
-  const child = spawn(p.binary, p.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const logFd = openSync(p.logPath, 'a');
+  const child = spawn(p.binary, p.args, { stdio: ['ignore', logFd, logFd], detached: true });
+  closeSync(logFd);
   const pid = child.pid;
   if (pid === undefined) {
     const err = await new Promise<Error>((resolve) => child.once('error', resolve));
     throw new EnvironmentError(`cannot start channel program ${p.binary}: ${err.message}`, 'compile it first, see docs/ns3-argv-contract.md');
   }
+  child.unref();
   // The pid exists only after spawn; journal it before anything that could fail or take long.
   const identity: ProcessIdentity = { pid, startTime: readStartTime(pid) ?? 'unknown' };
   p.journal.record(PROCESS_KIND, `${pid}`, { ...identity });
 
-  const lag: number[] = [];
-  const tail: string[] = [];
-  let exited = false;
-  const exit = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => {
-      exited = true;
-      resolve(code);
+  let hasExited = false;
+  const exited = new Promise<ChannelExit>((resolve) =>
+    child.once('exit', (code, signal) => {
+      hasExited = true;
+      resolve({ code, signal });
     }),
   );
-  const ready = new Promise<void>((resolve) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      log.write(line + '\n');
-      if (line.trim() === READY_LINE) resolve();
-      const m = LAG_LINE.exec(line);
-      if (m) lag.push(Number(m[2]));
-    });
-  });
-  createInterface({ input: child.stderr! }).on('line', (line) => {
-    log.write(line + '\n');
-    tail.push(line);
-    if (tail.length > 12) tail.shift();
-  });
-
+  const logText = () => (existsSync(p.logPath) ? readFileSync(p.logPath, 'utf8') : '');
   let stopped: Promise<void> | undefined;
-  const stop = () =>
-    (stopped ??= (async () => {
-      if (!exited) await stopProcess(identity);
-      await new Promise<void>((r) => log.end(r));
-    })());
+  const stop = () => (stopped ??= hasExited ? Promise.resolve() : stopProcess(identity));
 
   const timeoutMs = p.readyTimeoutMs ?? 20_000;
-  let timer: NodeJS.Timeout | undefined;
-  const outcome = await Promise.race([
-    ready.then(() => 'ready' as const),
-    exit.then(() => 'exited' as const),
-    new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutMs))),
-  ]);
-  clearTimeout(timer);
+  const outcome = await waitForReady(logText, exited, timeoutMs);
   if (outcome !== 'ready') {
     await stop();
-    if (outcome === 'exited') throw new ExternalProcessError([p.binary, ...p.args], child.exitCode ?? undefined, tail.join('\n'));
+    if (outcome === 'exited') throw new ExternalProcessError([p.binary, ...p.args], child.exitCode ?? undefined, lastLines(logText(), 12).join('\n'));
     throw new EnvironmentError(`channel program printed no ${READY_LINE} within ${timeoutMs} ms`, `see ${p.logPath}`);
   }
   return {
     identity,
     logPath: p.logPath,
-    lagSamplesMs: () => [...lag],
+    exited,
+    lagSamplesMs: () => [...logText().matchAll(LAG_LINE)].map((m) => Number(m[2])),
+    lastLogLines: (n = 5) => lastLines(logText(), n),
     stop,
     async [Symbol.asyncDispose]() {
       await stop();
     },
   };
+}
+
+async function waitForReady(logText: () => string, exited: Promise<ChannelExit>, timeoutMs: number): Promise<'ready' | 'exited' | 'timeout'> {
+  let gone = false;
+  void exited.then(() => (gone = true));
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (logText().split('\n').some((l) => l.trim() === READY_LINE)) return 'ready';
+    if (gone) return 'exited';
+    await new Promise((r) => setTimeout(r, READY_POLL_MS));
+  }
+  return 'timeout';
 }

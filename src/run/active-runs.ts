@@ -1,6 +1,7 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync, renameSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { isSameProcessAlive, readStartTime, type ProcessIdentity } from '../ns3/process-identity.js';
 
 /**
  * An index of runs that may still hold host resources, kept outside any project folder so
@@ -13,15 +14,34 @@ export const stateDir = (env = process.env) =>
 export interface ActiveRun {
   runId: string;
   journal: string;
+  /** The `cavsim` process running it; absent once the run is kept (`up --keep`) or for old entries. */
+  owner?: ProcessIdentity;
+  /** Left up on purpose by `up --keep`, until `cavsim teardown --run`. */
+  kept?: boolean;
 }
 
-export function registerActiveRun(runId: string, journal: string, dir = stateDir()): void {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `${runId}.json`), JSON.stringify({ runId, journal }) + '\n');
+/** This process, as the owner of the runs it starts. */
+export function thisProcess(): ProcessIdentity {
+  return { pid: process.pid, startTime: readStartTime(process.pid) ?? 'unknown' };
+}
+
+export function registerActiveRun(runId: string, journal: string, dir = stateDir(), owner: ProcessIdentity = thisProcess()): void {
+  write(dir, { runId, journal, owner });
+}
+
+/** The run stays up after its owner exits: only `teardown --run` (or `--all`) ends it. */
+export function markRunKept(runId: string, dir = stateDir()): void {
+  const run = listActiveRuns(dir).find((r) => r.runId === runId);
+  if (run) write(dir, { runId, journal: run.journal, kept: true });
 }
 
 export function unregisterActiveRun(runId: string, dir = stateDir()): void {
   rmSync(join(dir, `${runId}.json`), { force: true });
+}
+
+/** A run whose owning process still runs is live: nobody but that process may tear it down. */
+export function isRunLive(run: ActiveRun): boolean {
+  return run.owner !== undefined && isSameProcessAlive(run.owner);
 }
 
 export function listActiveRuns(dir = stateDir()): ActiveRun[] {
@@ -36,4 +56,11 @@ export function listActiveRuns(dir = stateDir()): ActiveRun[] {
         return [];
       }
     });
+}
+
+function write(dir: string, run: ActiveRun): void {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${run.runId}.json`);
+  writeFileSync(`${file}.tmp`, JSON.stringify(run) + '\n');
+  renameSync(`${file}.tmp`, file);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Stand-in vehicle for tests and benches, run inside a vehicle's network namespace:
- *   node probe-main.js --name a --bind 10.210.7.1 [--port 47000] --peers b=10.210.7.2,c=10.210.7.3[:port] \
+ *   node probe-main.js --name a --bind 10.210.7.1 [--port 7400] --peers b=10.210.7.2,c=10.210.7.3[:port] \
  *     --count 20 --rate 5 [--start-at-ms <epoch ms> | --start-from-stdin] --linger-ms 2000 --csv v2v-a.csv
  * Sends `count` messages at `rate` per second to every peer, logs every arrival to the CSV and
  * prints one JSON line of sent (id, to) pairs on exit. Prints PROBE-READY once bound; with

@@ -20,21 +20,36 @@ export class V2VEndpoint {
     private readonly bindAddress: string,
   ) {}
 
-  static async open(p: { name: string; bindAddress: string; port?: number; onArrival: (a: Arrival) => void }): Promise<V2VEndpoint> {
-    const socket = createSocket({ type: 'udp4', reuseAddr: false });
-    socket.on('message', (buf) => {
-      const receivedNs = epochNs();
-      const datagram = decodeDatagram(buf);
-      if (datagram) p.onArrival({ datagram, receivedNs, size: buf.length });
-    });
-    await new Promise<void>((resolve, reject) => {
-      socket.once('error', reject);
-      socket.bind(p.port ?? V2V_PORT, p.bindAddress, () => {
-        socket.off('error', reject);
-        resolve();
+  /**
+   * `acceptFrom`: the only source addresses whose datagrams count (the peers' channel addresses);
+   * anything else is dropped unread. `bindTimeoutMs`: how long to retry while the bind address does
+   * not exist yet (in emulation the host adds eth1 after the container starts).
+   */
+  static async open(p: { name: string; bindAddress: string; port?: number; acceptFrom?: ReadonlySet<string>; bindTimeoutMs?: number; onArrival: (a: Arrival) => void }): Promise<V2VEndpoint> {
+    const deadline = Date.now() + (p.bindTimeoutMs ?? 0);
+    for (;;) {
+      const socket = createSocket({ type: 'udp4', reuseAddr: false });
+      socket.on('message', (buf, from) => {
+        const receivedNs = epochNs();
+        if (p.acceptFrom && !p.acceptFrom.has(from.address)) return;
+        const datagram = decodeDatagram(buf);
+        if (datagram) p.onArrival({ datagram, receivedNs, size: buf.length });
       });
-    });
-    return new V2VEndpoint(socket, p.name, p.bindAddress);
+      try {
+        await new Promise<void>((resolve, reject) => {
+          socket.once('error', reject);
+          socket.bind(p.port ?? V2V_PORT, p.bindAddress, () => {
+            socket.off('error', reject);
+            resolve();
+          });
+        });
+        return new V2VEndpoint(socket, p.name, p.bindAddress);
+      } catch (err) {
+        socket.close();
+        if ((err as NodeJS.ErrnoException).code !== 'EADDRNOTAVAIL' || Date.now() >= deadline) throw err;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
   }
 
   /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** UDP port every vehicle listens on, on its eth1 address. */
-export const V2V_PORT = 47000;
+export { V2V_PORT } from '../ports.js';
 
 /**
  * The datagram on the wire. `sentAtNs` is wall-clock epoch nanoseconds as a decimal string;

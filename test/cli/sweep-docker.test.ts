@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import { probeEngine } from '../integration/docker/engine-gate.js';
+import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../support/real-components.js';
 
 /**
  * The thesis's four delays emulated in Docker with ns-3, against the simulated sweep. Needs root
@@ -15,9 +15,7 @@ const CLI = join(ROOT, 'dist/cli/main.js');
 const SCENARIO = join(ROOT, 'scenarios/head-on-brake.yaml');
 const DELAYS = '10,100,200,300ms';
 
-const gate = await probeEngine('cli/sweep-docker.test.ts');
-const isRoot = process.getuid?.() === 0;
-if (!isRoot && process.env.CI === 'true') throw new Error('the emulated sweep test needs root under CI');
+const real = requireReal('cli/sweep-docker.test.ts', rootProblem() ?? ns3Problem() ?? (await dockerProblem()));
 
 const sweeps = mkdtempSync(join(tmpdir(), 'cavsim-sweep-docker-'));
 afterAll(() => rmSync(sweeps, { recursive: true, force: true }));
@@ -33,9 +31,9 @@ function sweep(runtime: 'sim' | 'docker') {
   return { id, stderr: r.stderr, rows: parse(readFileSync(join(dir, 'summary.csv'), 'utf8'), { columns: true }) as Record<string, string>[] };
 }
 
-describe.skipIf(gate.skip || !isRoot)('cavsim sweep --runtime docker', () => {
+describe.skipIf(real.skip)('cavsim sweep --runtime docker', () => {
   it('agrees with the simulated sweep on every collision verdict over the thesis delays', () => {
-    gate.requireEngine();
+    real.assertPresent();
     const emulated = sweep('docker');
     const simulated = sweep('sim');
     console.log(`[sweep-docker]\n${emulated.stderr}`);

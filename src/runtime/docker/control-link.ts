@@ -23,8 +23,9 @@ export async function connectControlLink(url: string, timeoutMs: number): Promis
     },
     // t0 a little ahead, so every container has the start command before the first step is due
     start: async () => control.start(epochNs() + 150_000_000n),
-    stop: async () => control.stop('stopped by the user'),
+    stop: async (reason = 'stopped by the user') => control.stop(reason),
     onStatus: (listener) => void control.onStatus(listener),
+    closed: control.closed,
     close: () => control.close(),
   };
 }

@@ -2,15 +2,19 @@ import type { DockerPort } from '../../docker/docker-port.js';
 import type { HostNetOps } from '../../hostnet/ops.js';
 import type { CommandRunner } from '../../exec/command-runner.js';
 import type { SimulatorStatus } from '../../bridge/control-topics.js';
+import type { ChannelStart, StartedChannel } from '../../ns3/channel.js';
 
 /** The simulator's control link as the orchestrator on the host uses it. */
 export interface ControlLink {
   /** Resolves once every vehicle has connected to the simulator. */
   waitForVehicles(names: readonly string[], timeoutMs: number): Promise<void>;
   start(): Promise<void>;
-  stop(): Promise<void>;
+  /** Asks the simulator to end the run now (status `interrupted` unless the host decides otherwise). */
+  stop(reason?: string): Promise<void>;
   /** Every /cavsim/status the simulator publishes: phase, sim time, cars, min TTC, lateness. */
   onStatus(listener: (status: SimulatorStatus) => void): void;
+  /** Resolves when the link is gone, whoever closed it. */
+  readonly closed: Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -20,6 +24,13 @@ export interface EmulatedRunDeps {
   hostNet: HostNetOps;
   runner: CommandRunner;
   connectControl(url: string, timeoutMs: number): Promise<ControlLink>;
+  /** Builds the simulator and vehicle images when missing or older than the code; reports progress. */
+  prepareImages(report: (line: string) => void): Promise<void>;
+  /** The ns-3 channel program: compiled once (cached), started per run. */
+  channel: {
+    compile(sourcePath: string): Promise<string>;
+    start(p: ChannelStart): Promise<StartedChannel>;
+  };
   /** Repository root: the build context for the images and the built-in ns-3 programs. */
   repoRoot: string;
 }

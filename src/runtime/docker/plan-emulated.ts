@@ -6,11 +6,10 @@ import { CAVSIM_IMAGES } from '../../docker/images.js';
 import type { ContainerSpec, NetworkSpec } from '../../docker/docker-port.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
 import { formatDataRate, formatDuration } from '../../scenario/units.js';
+import { CONTROL_PORT, V2V_PORT } from '../../ports.js';
 
 /** Where the run folder appears inside every container. */
 export const CONTAINER_RUN_DIR = '/run/cavsim';
-export const CONTROL_PORT = 9090;
-export const V2V_PORT = 47000;
 
 /**
  * Everything an emulated run will create, decided before anything exists: names, addresses,
@@ -32,7 +31,14 @@ export interface EmulatedRunPlan {
 
 const DEFAULT_CPU_SHARES = 1024;
 
-export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDir: string): EmulatedRunPlan {
+/**
+ * Taken from every container: without raw sockets a program cannot forge frames or source addresses,
+ * so the only way between vehicles is eth1 and the channel (the rules planned in hostnet/plan.ts
+ * close eth0), and the simulator can tell its clients apart by address.
+ */
+export const DROPPED_CAPABILITIES = ['NET_RAW'] as const;
+
+export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDir: string, opts: { keep?: boolean } = {}): EmulatedRunPlan {
   const tag = runTag(runId);
   // Control subnet 10.211.X.0/24 beside the V2V subnet 10.210.X.0/24: both private to this run.
   const third = parseInt(tag.slice(0, 2), 16);
@@ -49,7 +55,9 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
   });
   const mapDir = join(runDir, 'map');
   const binds = [{ hostPath: runDir, containerPath: CONTAINER_RUN_DIR }];
-  const commonEnv = { CAVSIM_RUN_DIR: CONTAINER_RUN_DIR, CAVSIM_RUN_ID: runId };
+  const commonEnv = { CAVSIM_RUN_DIR: CONTAINER_RUN_DIR, CAVSIM_RUN_ID: runId, ...(opts.keep ? { CAVSIM_KEEP: '1' } : {}) };
+  // Who may publish what on the control link: each vehicle by its address, the host by the gateway's.
+  const clients = { [controlIp(1)]: 'orchestrator', ...Object.fromEntries(scenario.vehicles.map((v, i) => [controlIp(10 + i), v.name])) };
   const controlUrl = `ws://${simulatorIp}:${CONTROL_PORT}`;
   const peers = Object.fromEntries(hostNet.vehicles.map((v) => [v.name, `${v.ip}:${V2V_PORT}`]));
 
@@ -63,7 +71,8 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
       name: `cavsim-${tag}-sim`,
       image: CAVSIM_IMAGES.simulator,
       labels: runLabels(runId, 'simulator'),
-      env: { ...commonEnv, CAVSIM_MAP: `${CONTAINER_RUN_DIR}/map/${basename(scenario.mapFile)}`, CAVSIM_BIND: `0.0.0.0:${CONTROL_PORT}` },
+      env: { ...commonEnv, CAVSIM_MAP: `${CONTAINER_RUN_DIR}/map/${basename(scenario.mapFile)}`, CAVSIM_BIND: `0.0.0.0:${CONTROL_PORT}`, CAVSIM_CLIENTS: JSON.stringify(clients) },
+      capDrop: DROPPED_CAPABILITIES,
       binds,
       network: { name: networkName, ipv4Address: simulatorIp, aliases: ['sim'] },
       // Every car wakes on the same odometry step; weighing physics like all of them together keeps
@@ -84,11 +93,12 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
         CAVSIM_VEHICLE: v.name,
         CAVSIM_SIM_URL: controlUrl,
         CAVSIM_V2V_PEERS: JSON.stringify(Object.fromEntries(Object.entries(peers).filter(([n]) => n !== v.name))),
-        CAVSIM_V2V_BIND: `0.0.0.0:${V2V_PORT}`,
+        CAVSIM_V2V_BIND: `${hostNet.vehicles[i].ip}:${V2V_PORT}`,
       },
       binds,
       network: { name: networkName, ipv4Address: controlIp(10 + i) },
       // eth1 and the anti-cheat rules are set from the host; the vehicle needs no extra privilege.
+      capDrop: DROPPED_CAPABILITIES,
       resources: {
         ...(v.resources.cpus ? { nanoCpus: Math.round(v.resources.cpus * 1e9) } : {}),
         ...(v.resources.memory ? { memoryBytes: v.resources.memory } : {}),

@@ -14,6 +14,7 @@ export interface SimulatorEnv {
   /** undefined: `$CAVSIM_RUN_DIR/map/<basename of scenario.mapFile>`, known once the scenario is read. */
   mapFile?: string;
   bind: HostPort;
+  clients?: Record<string, string>;
 }
 
 export interface VehicleEnv {
@@ -25,8 +26,7 @@ export interface VehicleEnv {
   connectTimeoutMs: number;
 }
 
-export const DEFAULT_CONTROL_PORT = 9090;
-export const DEFAULT_V2V_PORT = 47000;
+import { CONTROL_PORT as DEFAULT_CONTROL_PORT, V2V_PORT as DEFAULT_V2V_PORT } from '../../ports.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -37,6 +37,7 @@ export function readSimulatorEnv(env: Env): SimulatorEnv {
     runId: env.CAVSIM_RUN_ID || basename(runDir),
     ...(env.CAVSIM_MAP ? { mapFile: env.CAVSIM_MAP } : {}),
     bind: parseHostPort(env.CAVSIM_BIND || `0.0.0.0:${DEFAULT_CONTROL_PORT}`, 'CAVSIM_BIND', DEFAULT_CONTROL_PORT),
+    ...(env.CAVSIM_CLIENTS ? { clients: parseClients(env.CAVSIM_CLIENTS) } : {}),
   };
 }
 
@@ -59,7 +60,7 @@ export function readVehicleEnv(env: Env): VehicleEnv {
   };
 }
 
-/** `{"car1": "10.210.7.3"}` or `{"car1": "127.0.0.1:47001"}`; the port defaults to 47000. */
+/** `{"car1": "10.210.7.3"}` or `{"car1": "127.0.0.1:7401"}`; the port defaults to V2V_PORT. */
 export function parsePeers(text: string): VehicleEnv['peers'] {
   let raw: unknown;
   try {
@@ -102,4 +103,18 @@ export function readResolvedScenario(runDir: string): ResolvedScenario {
   } catch {
     throw new UserInputError(`${file} is not JSON`);
   }
+}
+
+/** `CAVSIM_CLIENTS`: `{"10.211.7.1": "orchestrator", "10.211.7.10": "car0"}`. */
+function parseClients(text: string): Record<string, string> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new UserInputError('CAVSIM_CLIENTS is not JSON', [text]);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || Object.values(raw).some((v) => typeof v !== 'string')) {
+    throw new UserInputError('CAVSIM_CLIENTS must be a JSON object {address: name}');
+  }
+  return raw as Record<string, string>;
 }

@@ -4,17 +4,16 @@ import { performance } from 'node:perf_hooks';
 import { parse as parseYaml } from 'yaml';
 import { Journal } from '../../journal/journal.js';
 import { createJournaledDocker, dockerUndoers } from '../../docker/journaled.js';
-import { describePruned, ensureImages } from '../../docker/images.js';
-import { computeContextHash, repoBuildContext } from '../../docker/build-context.js';
 import { setUpHostNetwork } from '../../hostnet/set-up.js';
 import { hostNetUndoers } from '../../hostnet/undoers.js';
-import { compileChannelProgram, builtinChannelScript } from '../../ns3/compile.js';
-import { startChannel, type StartedChannel } from '../../ns3/channel.js';
+import { builtinChannelScript } from '../../ns3/compile.js';
+import type { StartedChannel } from '../../ns3/channel.js';
 import { processUndoers } from '../../ns3/process-identity.js';
 import { RunFolder } from '../../run/run-folder.js';
-import { registerActiveRun, unregisterActiveRun } from '../../run/active-runs.js';
+import { markRunKept, registerActiveRun, unregisterActiveRun } from '../../run/active-runs.js';
 import { percentileOfSorted } from '../../util/percentile.js';
-import { CavsimError } from '../../errors.js';
+import { ComponentFailedError, lastLines } from '../../run/outcome.js';
+import { finishRun, RunInterrupted } from '../../run/finish-run.js';
 import type { RunSummary } from '../../measurement/summary.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
 import type { RunEvents } from '../run-events.js';
@@ -22,12 +21,13 @@ import type { Undoer } from '../../journal/journal.js';
 import { planEmulatedRun, withVehiclePids, type EmulatedRunPlan } from './plan-emulated.js';
 import type { ControlLink, EmulatedRunDeps } from './emulated-deps.js';
 import type { SimulatorStatus } from '../../bridge/control-topics.js';
+import { ComponentWatch, containerDeath, type Death } from './component-watch.js';
 
 export interface EmulatedRunOptions {
   runsDir: string;
   runId?: string;
   events?: RunEvents;
-  /** Leave containers, links, rules and ns-3 running after the run (undo later with `cavsim teardown`). */
+  /** Leave containers, links, rules and ns-3 running after the scenario (undo later with `cavsim teardown`). */
   keep?: boolean;
   shouldStop?: () => boolean;
 }
@@ -37,17 +37,33 @@ export interface EmulatedRunOutcome {
   runDir: string;
   /** Milliseconds from the call to the `start` command, and for the teardown. */
   phases: Record<string, number>;
+  /** Set when the run was kept: what is still up and how to reach it. */
+  kept?: KeptRun;
+}
+
+export interface KeptRun {
+  runId: string;
+  containers: { name: string; vehicle?: string; controlIp: string; v2vIp?: string }[];
+  ns3Pid: number | undefined;
+  teardown: string;
 }
 
 export function allUndoers(deps: Pick<EmulatedRunDeps, 'docker' | 'hostNet'>): Record<string, Undoer> {
   return { ...dockerUndoers(deps.docker), ...hostNetUndoers(deps.hostNet), ...processUndoers };
 }
 
+/** How long the simulator gets to write its summary after the host asked it to stop. */
+const SIMULATOR_STOP_WAIT_MS = 10_000;
+/** A vehicle may exit this long before the host hears that the run is stopping. */
+const VEHICLE_EXIT_GRACE_MS = 300;
+/** The control link closing is blamed on the link only if no container death explains it by then. */
+const CONTROL_LINK_GRACE_MS = 1000;
+
 /**
  * `cavsim up --runtime docker`: images, control network, simulator and vehicle containers, per-vehicle
  * bridge/tap/veth plumbing and rules, the ns-3 channel, then the experiment in real time. Every host
- * resource is journaled before it exists; any failure (or the end of the run, unless `keep`)
- * replays the journal backwards, so nothing leaks.
+ * resource is journaled before it exists. Every component is watched for the whole run: the first
+ * to die ends it as `failed`, named. Any end (but a kept, healthy one) replays the journal backwards.
  */
 export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunDeps, opts: EmulatedRunOptions): Promise<EmulatedRunOutcome> {
   const t0 = performance.now();
@@ -58,88 +74,167 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
   const folder = RunFolder.create(opts.runsDir, opts.runId);
   folder.writeScenario(scenario);
   copyMap(scenario.mapFile, join(folder.dir, 'map'));
-  const plan = planEmulatedRun(scenario, folder.runId, folder.dir);
+  const plan = planEmulatedRun(scenario, folder.runId, folder.dir, { keep: opts.keep });
   writeFileSync(folder.file('plan.json'), JSON.stringify(plan, null, 2) + '\n');
   const journal = Journal.open(folder.file('journal.jsonl'));
-  registerActiveRun(plan.runId, journal.path);
-  const undoers = allUndoers(deps);
+  const watch = new ComponentWatch();
+  const checkStop = () => {
+    if (opts.shouldStop?.()) throw new RunInterrupted('stopped by the user before the run started');
+  };
 
   let failure: unknown;
+  let registered = false;
   let channel: StartedChannel | undefined;
   let control: ControlLink | undefined;
+  let simulator: { ended: Promise<void>; gone: Promise<unknown> } | undefined;
   try {
     emit('images', 'checking the simulator and vehicle images');
-    const contextHash = await computeContextHash(deps.repoRoot);
-    await ensureImages({ docker: deps.docker, context: repoBuildContext(deps.repoRoot) }, { contextHash }, (e) => {
-      if (e.type === 'image-build-start') emit('images', `building ${e.tag} (${e.reason})`);
-      if (e.type === 'image-build-done') emit('images', `built ${e.tag} in ${(e.elapsedMs / 1000).toFixed(1)} s`);
-      if (e.type === 'images-pruned' && (e.removed.length || e.error)) emit('images', describePruned(e));
-    });
+    await deps.prepareImages((line) => emit('images', line));
     mark('images');
+    checkStop();
 
     emit('channel', 'compiling the ns-3 channel program (cached)');
     const source = plan.channel.script === 'builtin:csma-tap' ? builtinChannelScript() : plan.channel.script;
-    const binary = await compileChannelProgram(source, { runner: deps.runner });
+    const binary = await deps.channel.compile(source);
     mark('compiled');
+    checkStop();
 
     emit('containers', `network ${plan.network.name}, simulator and ${plan.vehicles.length} vehicles`);
+    // Indexed right before its first host resource: a run refused earlier leaves no entry behind.
+    registerActiveRun(plan.runId, journal.path);
+    registered = true;
     const docker = createJournaledDocker(deps.docker, journal, plan.runId);
     await docker.createNetwork(plan.network);
     await docker.createContainer(plan.simulator);
     await deps.docker.startContainer(plan.simulator.name);
+    simulator = watchSimulator(deps, plan, watch);
     const pids: Record<string, number> = {};
     for (const v of plan.vehicles) {
       await docker.createContainer(v);
       await deps.docker.startContainer(v.name);
-      const info = await deps.docker.inspectContainer(v.name);
-      if (!info?.pid) throw new CavsimError('RUN_FAILED', `vehicle container ${v.name} is not running (exit code ${info?.exitCode ?? '?'})`, `see ${folder.file('logs')}`);
+      watch.watch(`vehicle ${v.vehicle} container`, containerDeath(deps.docker, v.name, watch.signal), { graceMs: VEHICLE_EXIT_GRACE_MS });
+      const info = await watch.guard(deps.docker.inspectContainer(v.name));
+      if (!info?.pid) throw await notRunning(deps, v.name, `vehicle ${v.vehicle} container`, info?.exitCode);
       pids[v.vehicle] = info.pid;
     }
     mark('containers');
 
     emit('network', `bridges, taps, veths and rules for ${plan.vehicles.length} vehicles`);
-    await setUpHostNetwork(withVehiclePids(plan.hostNet, pids), { journal, ops: deps.hostNet });
+    await watch.guard(setUpHostNetwork(withVehiclePids(plan.hostNet, pids), { journal, ops: deps.hostNet }));
     mark('network');
+    checkStop();
 
     emit('channel', `ns-3 ${basename(source)} ${plan.channel.args.join(' ')}`);
-    channel = await startChannel({ binary, args: plan.channel.args, logPath: folder.file('ns3.log'), journal });
+    const started = await watch.guard(deps.channel.start({ binary, args: plan.channel.args, logPath: folder.file('ns3.log'), journal }));
+    channel = started;
+    watch.watch('ns-3 channel', started.exited.then((e): Death => ({ exit_status: e.code, signal: e.signal, last_log_lines: started.lastLogLines() })));
     mark('channel');
 
     emit('connecting', `simulator at ${plan.simulator.controlUrl}`);
-    control = await deps.connectControl(plan.simulator.controlUrl, 30_000).catch(async (err: unknown) => {
-      throw (await simulatorExitError(deps, plan, 'before it accepted connections')) ?? err;
+    control = await watch.guard(deps.connectControl(plan.simulator.controlUrl, 30_000));
+    const link = control;
+    link.onStatus((s) => {
+      if (s.phase === 'stopping' || s.phase === 'stopped') watch.runEnding();
     });
-    await control.waitForVehicles(plan.vehicles.map((v) => v.vehicle), 30_000);
-    control.onStatus(progressReporter(scenario, opts.events));
-    await control.start();
+    watch.watch('control link', link.closed.then((): Death => ({ exit_status: null, signal: null, last_log_lines: [] })), { graceMs: CONTROL_LINK_GRACE_MS });
+    await watch.guard(link.waitForVehicles(plan.vehicles.map((v) => v.vehicle), 30_000));
+    checkStop();
+    link.onStatus(progressReporter(scenario, opts.events));
+    await link.start();
     mark('started');
 
     emit('running', `${scenario.duration} s in real time`);
-    await waitForSimulator(deps, plan, scenario.duration, opts.shouldStop, control);
+    const stopTimer = setInterval(() => {
+      if (opts.shouldStop?.()) void link.stop().catch(() => {});
+    }, 100);
+    try {
+      // With --keep the simulator stays up after the scenario: its `stopped` status ends the wait.
+      const stopped = new Promise<void>((r) => link.onStatus((s) => s.phase === 'stopped' && r()));
+      await watch.guard(Promise.race([simulator.ended, stopped]));
+    } finally {
+      clearInterval(stopTimer);
+    }
     mark('finished');
   } catch (err) {
     failure = err;
+    // Whatever ended the run early, the simulator (if alive) writes what it measured.
+    if (control && simulator) {
+      await control.stop(err instanceof Error ? err.message : String(err)).catch(() => {});
+      await Promise.race([simulator.gone, new Promise((r) => setTimeout(r, SIMULATOR_STOP_WAIT_MS))]);
+    }
   } finally {
+    watch.close();
     await control?.close().catch(() => {});
   }
 
+  const keep = opts.keep === true && failure === undefined;
   const lag = channel?.lagSamplesMs() ?? [];
-  const summary = finaliseSummary(folder, scenario, failure, lag, phases);
+  const summary = finishRun({
+    folder,
+    scenario,
+    runtime: 'docker',
+    failure,
+    interrupted: opts.shouldStop?.() ? 'stopped by the user' : undefined,
+    wallTime: phases.started === undefined ? 0 : (performance.now() - t0 - phases.started) / 1000,
+    timing: channelTiming(lag, phases),
+  });
   await saveContainerLogs(deps, plan, folder.file('logs'));
-  if (!opts.keep || failure) {
-    emit('teardown', opts.keep ? 'the run failed: undoing what it built' : 'undoing everything the run created');
+  let kept: KeptRun | undefined;
+  if (keep) {
+    markRunKept(plan.runId);
+    kept = describeKept(plan, channel);
+    emit('kept', `still up; undo with: cavsim teardown --run ${plan.runId}`);
+  } else if (registered) {
+    emit('teardown', 'undoing everything the run created');
     const t = performance.now();
-    const report = await journal.teardown(undoers);
+    const report = await journal.teardown(allUndoers(deps));
     phases.teardown = Math.round(performance.now() - t);
     if (!report.failed.length) unregisterActiveRun(plan.runId);
-    if (report.failed.length) {
-      opts.events?.emit({ type: 'log', level: 'warn', message: `teardown left: ${report.failed.map((f) => `${f.entry.kind} ${f.entry.id} (${f.error})`).join('; ')}; run \`cavsim teardown --run ${plan.runId}\`` });
-    }
-  } else {
-    emit('kept', `still running; undo with: cavsim teardown --run ${plan.runId}`);
+    else opts.events?.emit({ type: 'log', level: 'warn', message: `teardown left: ${report.failed.map((f) => `${f.entry.kind} ${f.entry.id} (${f.error})`).join('; ')}; run \`cavsim teardown --run ${plan.runId}\`` });
   }
   opts.events?.emit({ type: 'summary', summary, runDir: folder.dir });
-  return { summary, runDir: folder.dir, phases };
+  return { summary, runDir: folder.dir, phases, ...(kept ? { kept } : {}) };
+}
+
+/**
+ * `ended` resolves when the simulator container exits with 0 (the run is over); any other exit is
+ * the run's failure, reported by the watch (`ended` then never settles). `gone` resolves on any exit.
+ */
+function watchSimulator(deps: EmulatedRunDeps, plan: EmulatedRunPlan, watch: ComponentWatch): { ended: Promise<void>; gone: Promise<unknown> } {
+  const gone = containerDeath(deps.docker, plan.simulator.name, watch.signal);
+  watch.watch('simulator container', gone.then((d) => (d && d.exit_status === 0 ? undefined : d)));
+  const ended = gone.then((d) => {
+    if (d?.exit_status !== 0) return new Promise<void>(() => {});
+    watch.runEnding();
+  });
+  return { ended, gone };
+}
+
+async function notRunning(deps: EmulatedRunDeps, name: string, component: string, exitCode: number | undefined): Promise<ComponentFailedError> {
+  const logs = await deps.docker.logs?.(name).catch(() => undefined);
+  return new ComponentFailedError({ component, exit_status: exitCode ?? null, signal: null, last_log_lines: lastLines(logs) }, 'while starting');
+}
+
+function channelTiming(lagMs: number[], phases: Record<string, number>): Record<string, unknown> {
+  const sorted = [...lagMs].sort((a, b) => a - b);
+  return {
+    ns3_lag_p50_ms: percentileOfSorted(sorted, 50) ?? null,
+    ns3_lag_p99_ms: percentileOfSorted(sorted, 99) ?? null,
+    ns3_lag_max_ms: sorted.at(-1) ?? null,
+    phases_ms: phases,
+  };
+}
+
+function describeKept(plan: EmulatedRunPlan, channel: StartedChannel | undefined): KeptRun {
+  return {
+    runId: plan.runId,
+    containers: [
+      { name: plan.simulator.name, controlIp: plan.simulator.ip },
+      ...plan.vehicles.map((v) => ({ name: v.name, vehicle: v.vehicle, controlIp: v.ip, v2vIp: v.v2vIp })),
+    ],
+    ns3Pid: channel?.identity.pid,
+    teardown: `cavsim teardown --run ${plan.runId}`,
+  };
 }
 
 /** The map YAML and its image, copied so the simulator container reads them from the run folder. */
@@ -155,100 +250,11 @@ function copyMap(mapFile: string, dir: string): void {
   }
 }
 
-async function waitForSimulator(
-  deps: EmulatedRunDeps,
-  plan: EmulatedRunPlan,
-  duration: number,
-  shouldStop: (() => boolean) | undefined,
-  control: ControlLink,
-): Promise<void> {
-  const deadline = performance.now() + (duration + 30) * 1000;
-  let stopSent = false;
-  for (;;) {
-    const info = await deps.docker.inspectContainer(plan.simulator.name);
-    if (!info?.running) {
-      if (info?.exitCode) throw (await simulatorExitError(deps, plan, 'during the run'))!;
-      return;
-    }
-    if (!stopSent && shouldStop?.()) {
-      stopSent = true;
-      await control.stop();
-    }
-    if (performance.now() > deadline) throw new CavsimError('RUN_FAILED', `the simulator did not finish within ${duration + 30} s`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 function progressReporter(scenario: ResolvedScenario, events: RunEvents | undefined) {
   return (status: SimulatorStatus) => {
     if (status.phase !== 'running') return;
     events?.emit({ type: 'progress', t: status.t_s, duration: scenario.duration, cars: status.cars, minTtc: status.min_ttc_s, ...(status.lateness ? { lateness: status.lateness } : {}) });
   };
-}
-
-/**
- * The simulator writes summary.json; the host adds what only it saw (the ns-3 process's lag, phase
- * timings) and, if the run failed before the simulator could write anything, a failed summary that
- * keeps whatever was measured and says why.
- */
-function finaliseSummary(folder: RunFolder, scenario: ResolvedScenario, failure: unknown, lagMs: number[], phases: Record<string, number>): RunSummary {
-  const reason = failure instanceof Error ? failure.message : failure === undefined ? undefined : String(failure);
-  const written = folder.readSummary();
-  const sortedLag = [...lagMs].sort((a, b) => a - b);
-  const channelTiming = {
-    ns3_lag_p50_ms: percentileOfSorted(sortedLag, 50) ?? null,
-    ns3_lag_p99_ms: percentileOfSorted(sortedLag, 99) ?? null,
-    ns3_lag_max_ms: sortedLag.at(-1) ?? null,
-    phases_ms: phases,
-  };
-  const summary: RunSummary = written
-    ? { ...written, timing: { ...(written.timing ?? {}), ...channelTiming } }
-    : failedSummary(folder, scenario, reason ?? 'the simulator wrote no summary', channelTiming);
-  if (failure && summary.status !== 'failed') {
-    summary.status = 'failed';
-    summary.reason = reason;
-  }
-  folder.writeSummary(summary);
-  return summary;
-}
-
-function failedSummary(folder: RunFolder, scenario: ResolvedScenario, reason: string, timing: Record<string, unknown>): RunSummary {
-  return {
-    schema: 'cavsim.summary/1',
-    run_id: folder.runId,
-    scenario: scenario.name,
-    runtime: 'docker',
-    status: 'failed',
-    reason,
-    seed: scenario.seed,
-    duration_s: scenario.duration,
-    sim_time_s: 0,
-    wall_time_s: 0,
-    steps: 0,
-    min_ttc_s: null,
-    min_distance_m: null,
-    collision: false,
-    first_collision_t_s: null,
-    pairs: [],
-    collisions: [],
-    v2v: { sent: 0, received: 0, lost: 0, p50_ms: null, p99_ms: null, max_ms: null, mean_ms: null },
-    events: [],
-    timing,
-    parameters: scenario,
-  };
-}
-
-/** Why the run failed when the simulator container is gone: its status and last log lines. */
-async function simulatorExitError(deps: EmulatedRunDeps, plan: EmulatedRunPlan, when: string): Promise<CavsimError | undefined> {
-  const info = await deps.docker.inspectContainer(plan.simulator.name).catch(() => undefined);
-  if (!info || info.running) return undefined;
-  const tail = await deps.docker.logs?.(plan.simulator.name).catch(() => undefined);
-  const lastLines = (tail ?? '').trim().split('\n').filter(Boolean).slice(-3).join(' | ');
-  return new CavsimError(
-    'RUN_FAILED',
-    `the simulator container exited with status ${info.exitCode ?? '?'} ${when}${lastLines ? `: ${lastLines}` : ''}`,
-    `see ${join(plan.runDir, 'logs', `${plan.simulator.name}.log`)}`,
-  );
 }
 
 async function saveContainerLogs(deps: EmulatedRunDeps, plan: EmulatedRunPlan, dir: string): Promise<void> {

@@ -8,6 +8,7 @@ import { readSimulatorEnv } from './process-env.js';
 import { startSimulatorProcess, writeStartupFailure } from './simulator-process.js';
 import { systemWallClock } from './wall-clock.js';
 import { createIdleCollector } from './idle-collector.js';
+import { stayUpIfKept } from './keep-alive.js';
 
 const log = (line: string) => process.stderr.write(`[cavsim-sim] ${line}\n`);
 
@@ -26,6 +27,7 @@ async function main(): Promise<number> {
   process.stdout.write(`${JSON.stringify({ event: 'listening', host: env.bind.host, port: sim.port })}\n`);
   const { summary, exitCode } = await sim.finished;
   log(`run ${summary.status}${summary.reason ? `: ${summary.reason}` : ''}`);
+  await stayUpIfKept(process.env, log);
   return exitCode;
 }
 

@@ -1,13 +1,15 @@
 import { basename, dirname, join } from 'node:path';
 import { World, type CollisionEvent } from '../../world/world.js';
 import { Recorder, type CarSample } from '../../measurement/recorder.js';
-import { buildSummary, type RunStatus, type RunSummary } from '../../measurement/summary.js';
+import { buildSummary, type RunSummary } from '../../measurement/summary.js';
+import { decideVerdict } from '../../run/outcome.js';
 import { CsvLog } from '../../measurement/csv-log.js';
 import { RunFolder } from '../../run/run-folder.js';
 import { loadMap } from '../../map/load-map.js';
 import type { OccupancyGrid } from '../../map/occupancy-grid.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
 import { BridgeServer } from '../../bridge/bridge-server.js';
+import { clientPolicy } from '../../bridge/client-policy.js';
 import { MSG_TYPES, odometryMsg, optionalStampNs, parseDriveMsg, parseStringMsg, stringMsg } from '../../bridge/ros-messages.js';
 import {
   CONTROL_PROTOCOL_VERSION,
@@ -34,6 +36,8 @@ export interface SimulatorProcessConfig {
   /** Default: `<runDir>/map/<basename of scenario.mapFile>`. */
   mapFile?: string;
   bind: HostPort;
+  /** Client addresses and who they are (see bridge/client-policy.ts); without it any client may do anything. */
+  clients?: Record<string, string>;
   clock: WallClock;
   /** After `stop`, reports still arriving on /cavsim/* are recorded for this long [ms]. */
   stopGraceMs?: number;
@@ -61,7 +65,9 @@ export interface RunningSimulator {
 export async function startSimulatorProcess(cfg: SimulatorProcessConfig): Promise<RunningSimulator> {
   const scenario = readResolvedScenario(cfg.runDir);
   const grid = await loadMap(cfg.mapFile ?? defaultMapFile(cfg.runDir, scenario.mapFile));
-  const bridge = await BridgeServer.listen({ host: cfg.bind.host, port: cfg.bind.port, log: cfg.log });
+  const observes = Object.fromEntries(scenario.vehicles.map((v) => [v.name, v.observes]));
+  const policy = cfg.clients ? clientPolicy(cfg.clients, observes) : undefined;
+  const bridge = await BridgeServer.listen({ host: cfg.bind.host, port: cfg.bind.port, log: cfg.log, policy });
   const session = new SimulatorSession(scenario, grid, bridge, cfg);
   return { port: bridge.port, finished: session.run(), interrupt: (reason) => session.interrupt(reason) };
 }
@@ -161,8 +167,7 @@ class SimulatorSession {
 
   async run(): Promise<SimulatorOutcome> {
     const wallStart = this.cfg.clock.nowNs();
-    let status: RunStatus = 'completed';
-    let reason: string | undefined;
+    let failure: unknown;
     let endNs = wallStart;
     try {
       this.wireTopics();
@@ -170,24 +175,24 @@ class SimulatorSession {
       if (t0 !== undefined) await this.stepInRealTime(t0);
       endNs = this.cfg.clock.nowNs();
     } catch (err) {
-      status = 'failed';
-      reason = err instanceof Error ? err.message : String(err);
-      this.log(`simulator: run failed: ${reason}`);
+      failure = err;
+      this.log(`simulator: run failed: ${err instanceof Error ? err.message : String(err)}`);
     }
-    this.bridge.publish(TOPICS.simControl, stringMsg(JSON.stringify({ cmd: 'stop', ...(reason ? { reason } : {}) })));
+    const stopReason = failure instanceof Error ? failure.message : failure === undefined ? undefined : String(failure);
+    // Said before the stop command, so the orchestrator expects the vehicles to exit from now on.
+    this.publishStatus('stopping');
+    this.bridge.publish(TOPICS.simControl, stringMsg(JSON.stringify({ cmd: 'stop', ...(stopReason ? { reason: stopReason } : {}) })));
     await new Promise((r) => setTimeout(r, this.cfg.stopGraceMs ?? 300));
     this.recording = false;
     this.recorder.close();
     this.timingCsv.close();
 
     const figures = this.t0 !== undefined ? this.timing.figures(this.t0) : undefined;
-    if (status === 'completed' && this.interruptReason) {
-      status = 'interrupted';
-      reason = `${this.interruptReason} at t=${this.world.time.toFixed(2)} s before the scenario's ${this.scenario.duration} s`;
-    } else if (status === 'completed' && figures) {
-      const invalid = this.timing.invalidReason(figures);
-      if (invalid) [status, reason] = ['invalid', invalid];
-    }
+    const { status, reason } = decideVerdict({
+      failure,
+      interrupted: this.interruptReason && `${this.interruptReason} at t=${this.world.time.toFixed(2)} s before the scenario's ${this.scenario.duration} s`,
+      invalid: figures && this.timing.invalidReason(figures),
+    });
     const summary = buildSummary({
       runId: this.cfg.runId,
       runtime: 'docker',
@@ -195,7 +200,7 @@ class SimulatorSession {
       recorder: this.recorder,
       simTime: this.world.time,
       steps: this.world.steps,
-      wallTime: Number(endNs - (this.t0 ?? wallStart)) / 1e9,
+      wallTime: Math.max(0, Number(endNs - (this.t0 ?? wallStart)) / 1e9),
       status,
       reason,
       ...(figures ? { timing: { ...figures, bridge_dropped_messages: this.bridge.dropped } } : {}),

@@ -2,11 +2,12 @@
 /**
  * Entry point of a vehicle container. Environment contract (docs/control-protocol.md):
  * CAVSIM_RUN_DIR, CAVSIM_VEHICLE, CAVSIM_SIM_URL (required), CAVSIM_V2V_PEERS (JSON),
- * CAVSIM_V2V_BIND (default 0.0.0.0:47000), CAVSIM_CONNECT_TIMEOUT_MS (default 30000).
+ * CAVSIM_V2V_BIND (default 0.0.0.0:7400), CAVSIM_KEEP (stay up after the run), CAVSIM_CONNECT_TIMEOUT_MS (default 30000).
  */
 import { readVehicleEnv } from './process-env.js';
 import { startVehicleProcess } from './vehicle-process.js';
 import { systemWallClock } from './wall-clock.js';
+import { stayUpIfKept } from './keep-alive.js';
 
 async function main(): Promise<number> {
   const env = readVehicleEnv(process.env);
@@ -14,6 +15,7 @@ async function main(): Promise<number> {
   const vehicle = await startVehicleProcess({ ...env, clock: systemWallClock, log });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => vehicle.interrupt(`${signal} received`));
   const { exitCode } = await vehicle.finished;
+  await stayUpIfKept(process.env, log);
   return exitCode;
 }
 

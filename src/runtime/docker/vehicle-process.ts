@@ -48,7 +48,15 @@ export async function startVehicleProcess(cfg: VehicleProcessConfig): Promise<Ru
   const warmTicks = warmUpVehicle(scenario, spec);
   cfg.log?.(`vehicle ${spec.name}: controller warmed up over ${warmTicks} scratch ticks`);
   let session: VehicleSession | undefined;
-  const endpoint = await V2VEndpoint.open({ name: spec.name, bindAddress: cfg.bind.host, port: cfg.bind.port, onArrival: (a) => session?.onArrival(a) });
+  const endpoint = await V2VEndpoint.open({
+    name: spec.name,
+    bindAddress: cfg.bind.host,
+    port: cfg.bind.port,
+    // Only the other vehicles, over the channel, may deliver V2V datagrams; its own address for the warm-up.
+    acceptFrom: new Set([...cfg.peers.map((peer) => peer.address), cfg.bind.host, '127.0.0.1']),
+    bindTimeoutMs: cfg.connectTimeoutMs ?? 30_000,
+    onArrival: (a) => session?.onArrival(a),
+  });
   await endpoint.warmUp();
   let client: BridgeClient;
   try {

@@ -13,12 +13,14 @@ import { createJournaledDocker, dockerUndoers } from '../../../src/docker/journa
 import { runLabels } from '../../../src/docker/labels.js';
 import { createCommandRunner } from '../../../src/exec/command-runner.js';
 import { Journal } from '../../../src/journal/journal.js';
-import { probeEngine } from './engine-gate.js';
+import { connectDocker } from '../../../src/docker/dockerode-port.js';
+import { dockerProblem, requireReal } from '../../support/real-components.js';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 const RUN_ID = `itest-images-${process.pid}`;
 const IMAGES = { simulator: `cavsim/itest-simulator-real:${process.pid}`, vehicle: `cavsim/itest-vehicle-real:${process.pid}` };
-const { docker, skip, requireEngine } = await probeEngine('cavsim-images.test.ts');
+const docker = connectDocker();
+const real = requireReal('docker/cavsim-images.test.ts', await dockerProblem(docker));
 
 /** A copy of the repository with only what an image build reads, and dist/ compiled fresh. */
 async function compiledRepoCopy(): Promise<string> {
@@ -35,12 +37,12 @@ async function compiledRepoCopy(): Promise<string> {
   return root;
 }
 
-describe.skipIf(skip)('cavsim images (real build)', () => {
+describe.skipIf(real.skip)('cavsim images (real build)', () => {
   const journal = Journal.open(join(mkdtempSync(join(tmpdir(), 'cavsim-itest-run-')), 'journal.jsonl'));
   let repo = '';
 
   beforeAll(async () => {
-    requireEngine();
+    real.assertPresent();
     if (!(await docker.inspectImage(DEFAULT_BASE_IMAGE))) await createCommandRunner().run([join(REPO, 'scripts/build-base-image.sh')]);
     repo = await compiledRepoCopy();
   });

@@ -1,6 +1,6 @@
 /**
  * Against the real Docker engine (needs root and a running dockerd: `sudo scripts/setup-docker.sh`).
- * Outside CI an unreachable engine skips this file with a message; under CI=true it fails.
+ * Outside CI a missing one skips this file with a message; in CI it fails (test/support/real-components.ts).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,13 +14,15 @@ import { findLeftoversByLabel } from '../../../src/docker/leftovers.js';
 import { parseResources } from '../../../src/docker/resources.js';
 import { createCommandRunner } from '../../../src/exec/command-runner.js';
 import { Journal } from '../../../src/journal/journal.js';
-import { probeEngine } from './engine-gate.js';
+import { connectDocker } from '../../../src/docker/dockerode-port.js';
+import { dockerProblem, requireReal, rootProblem } from '../../support/real-components.js';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 const RUN_ID = `itest-docker-${process.pid}`;
 const IMAGES = { simulator: `cavsim/itest-simulator:${process.pid}`, vehicle: `cavsim/itest-vehicle:${process.pid}` };
 
-const { docker, skip, requireEngine } = await probeEngine('docker-engine.test.ts');
+const docker = connectDocker();
+const real = requireReal('docker/docker-engine.test.ts', rootProblem() ?? (await dockerProblem(docker)));
 
 /** A two-file context whose Dockerfiles sit where ensureImages expects them. */
 function tinyContext(): BuildContextSource {
@@ -39,12 +41,12 @@ function tinyContext(): BuildContextSource {
   };
 }
 
-describe.skipIf(skip)('Docker engine (real)', () => {
+describe.skipIf(real.skip)('Docker engine (real)', () => {
   const journal = Journal.open(join(mkdtempSync(join(tmpdir(), 'cavsim-itest-run-')), 'journal.jsonl'));
   const runDir = mkdtempSync(join(tmpdir(), `cavsim-${RUN_ID}-`));
 
   beforeAll(async () => {
-    requireEngine();
+    real.assertPresent();
     if (!(await docker.inspectImage(DEFAULT_BASE_IMAGE))) {
       const started = Date.now();
       await createCommandRunner().run([join(REPO, 'scripts/build-base-image.sh')]);

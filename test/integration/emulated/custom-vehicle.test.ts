@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
 import { UserInputError } from '../../../src/errors.js';
 import { emulatedHostState } from './host-state.js';
-import { probeEngine } from '../docker/engine-gate.js';
+import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
 
 /**
@@ -31,9 +31,7 @@ mkdirSync(runsDir);
 const stateDir = mkdtempSync(join(tmpdir(), 'cavsim-state-'));
 process.env.CAVSIM_STATE_DIR = stateDir;
 
-const gate = await probeEngine('emulated/custom-vehicle.test.ts');
-const isRoot = process.getuid?.() === 0;
-if (!isRoot && process.env.CI === 'true') throw new Error('the emulated end-to-end tests need root under CI');
+const real = requireReal('emulated/custom-vehicle.test.ts', rootProblem() ?? ns3Problem() ?? (await dockerProblem()));
 
 /** car0: a stock cavsim vehicle (idle controller), parked facing car1. car1: the Python image. */
 function writeScenario(name: string, image: string): string {
@@ -75,10 +73,10 @@ afterAll(() => {
   rmSync(stateDir, { recursive: true, force: true });
 });
 
-describe.skipIf(gate.skip || !isRoot)('a vehicle image of your own, in Python (Docker + ns-3)', () => {
+describe.skipIf(real.skip)('a vehicle image of your own, in Python (Docker + ns-3)', () => {
   let before: ReturnType<typeof emulatedHostState>;
   beforeAll(() => {
-    gate.requireEngine();
+    real.assertPresent();
     // Machines with a base image from before Python was added rebuild it here (a no-op otherwise).
     run(['bash', join(ROOT, 'scripts/build-base-image.sh')]);
     const started = Date.now();

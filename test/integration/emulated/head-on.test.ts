@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
 import { runScenarioSimulated } from '../../../src/api/run-scenario.js';
 import { emulatedHostState } from './host-state.js';
-import { probeEngine } from '../docker/engine-gate.js';
+import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
 
 /**
@@ -21,19 +21,17 @@ const runsDir = mkdtempSync(join(tmpdir(), 'cavsim-e2e-'));
 const stateDir = mkdtempSync(join(tmpdir(), 'cavsim-state-'));
 process.env.CAVSIM_STATE_DIR = stateDir;
 
-const gate = await probeEngine('emulated/head-on.test.ts');
-const isRoot = process.getuid?.() === 0;
-if (!isRoot && process.env.CI === 'true') throw new Error('the emulated end-to-end tests need root under CI');
+const real = requireReal('emulated/head-on.test.ts', rootProblem() ?? ns3Problem() ?? (await dockerProblem()));
 
 afterAll(() => {
   rmSync(runsDir, { recursive: true, force: true });
   rmSync(stateDir, { recursive: true, force: true });
 });
 
-describe.skipIf(gate.skip || !isRoot)('emulated head-on-brake (Docker + ns-3)', () => {
+describe.skipIf(real.skip)('emulated head-on-brake (Docker + ns-3)', () => {
   let before: ReturnType<typeof emulatedHostState>;
   beforeAll(() => {
-    gate.requireEngine();
+    real.assertPresent();
     before = emulatedHostState();
   });
 

@@ -8,15 +8,15 @@ import { startTestbed } from '../../../src/hostnet/testbed.js';
 import { Journal } from '../../../src/journal/journal.js';
 import { runProbes } from '../../../src/v2v/probe-runner.js';
 import { buildEntryPoints } from './support/build.js';
-import { missingPrerequisite, mustRun } from './support/require-root.js';
+import { ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
 
-const missing = missingPrerequisite();
+const real = requireReal('hostnet/anti-cheat.test.ts', rootProblem() ?? ns3Problem());
 
-describe.skipIf(missing !== undefined && !mustRun())('anti-cheat rules on the control (Docker-side) network', () => {
+describe.skipIf(real.skip)('anti-cheat rules on the control (Docker-side) network', () => {
   let probeJs = '';
   let dir = '';
   beforeAll(() => {
-    if (missing) throw new Error(missing);
+    real.assertPresent();
     probeJs = buildEntryPoints().probe;
     dir = mkdtempSync(join(tmpdir(), 'cavsim-anticheat-'));
   });

@@ -10,20 +10,20 @@ import { OTHER_FRAME, parseFrameLog } from '../../../src/ns3/frame-log.js';
 import { summariseLatency } from '../../../src/v2v/latency-stats.js';
 import { runProbes } from '../../../src/v2v/probe-runner.js';
 import { buildEntryPoints } from './support/build.js';
-import { missingPrerequisite, mustRun } from './support/require-root.js';
+import { ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
 
-const missing = missingPrerequisite();
+const real = requireReal('hostnet/bus-traffic.test.ts', rootProblem() ?? ns3Problem());
 
 /**
  * At 300 ms a CSMA bus carries about three frames a second, so one stray frame (an IGMP report from
  * a snooping bridge, IPv6 neighbour discovery, ARP) makes a message wait a whole extra delay. The
  * channel program's frame log shows everything that entered the bus.
  */
-describe.skipIf(missing !== undefined && !mustRun())('what reaches the ns-3 bus', () => {
+describe.skipIf(real.skip)('what reaches the ns-3 bus', () => {
   let probeJs = '';
   let dir = '';
   beforeAll(() => {
-    if (missing) throw new Error(missing);
+    real.assertPresent();
     probeJs = buildEntryPoints().probe;
     dir = mkdtempSync(join(tmpdir(), 'cavsim-bus-'));
   });

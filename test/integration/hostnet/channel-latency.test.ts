@@ -9,15 +9,15 @@ import { Journal } from '../../../src/journal/journal.js';
 import { summariseLatency } from '../../../src/v2v/latency-stats.js';
 import { runProbes } from '../../../src/v2v/probe-runner.js';
 import { buildEntryPoints } from './support/build.js';
-import { missingPrerequisite, mustRun } from './support/require-root.js';
+import { ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
 
-const missing = missingPrerequisite();
+const real = requireReal('hostnet/channel-latency.test.ts', rootProblem() ?? ns3Problem());
 
-describe.skipIf(missing !== undefined && !mustRun())('UDP between two stand-in vehicles crosses ns-3', () => {
+describe.skipIf(real.skip)('UDP between two stand-in vehicles crosses ns-3', () => {
   let probeJs = '';
   let dir = '';
   beforeAll(() => {
-    if (missing) throw new Error(missing);
+    real.assertPresent();
     probeJs = buildEntryPoints().probe;
     dir = mkdtempSync(join(tmpdir(), 'cavsim-latency-'));
   });

@@ -1,18 +1,18 @@
 import { spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildEntryPoints } from './support/build.js';
-import { missingPrerequisite, mustRun } from './support/require-root.js';
+import { ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
 
-const missing = missingPrerequisite();
+const real = requireReal('hostnet/privileged-helper.test.ts', rootProblem() ?? ns3Problem());
 
-describe.skipIf(missing !== undefined && !mustRun())('the privileged helper as a program', () => {
+describe.skipIf(real.skip)('the privileged helper as a program', () => {
   let helper = '';
   const call = (op: unknown) => {
     const r = spawnSync(process.execPath, [helper], { input: JSON.stringify(op), encoding: 'utf8' });
     return { code: r.status, out: r.stdout.trim(), err: r.stderr };
   };
   beforeAll(() => {
-    if (missing) throw new Error(missing);
+    real.assertPresent();
     helper = buildEntryPoints().helper;
   });
 

@@ -16,21 +16,21 @@ import { Journal } from '../../../src/journal/journal.js';
 import { builtinChannelScript } from '../../../src/ns3/compile.js';
 import { processUndoers } from '../../../src/ns3/process-identity.js';
 import { buildEntryPoints } from './support/build.js';
-import { missingPrerequisite, mustRun } from './support/require-root.js';
+import { ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
 import { snapshotHost } from './support/snapshot.js';
 
-const missing = missingPrerequisite();
+const real = requireReal('hostnet/teardown.test.ts', rootProblem() ?? ns3Problem());
 const runner = createCommandRunner();
 const ops = createDirectOps(runner);
 const undoers = { ...hostNetUndoers(ops), ...processUndoers };
 const linkExists = (name: string) => execFileSync('ip', ['-o', 'link', 'show'], { encoding: 'utf8' }).includes(` ${name}:`);
 const markers = (runId: string) => [runTag(runId), 'probe-main', 'setup-child', 'csma-tap'];
 
-describe.skipIf(missing !== undefined && !mustRun())('teardown restores the host exactly', () => {
+describe.skipIf(real.skip)('teardown restores the host exactly', () => {
   let childJs = '';
   let dir = '';
   beforeAll(() => {
-    if (missing) throw new Error(missing);
+    real.assertPresent();
     childJs = buildEntryPoints().setupChild;
     dir = mkdtempSync(join(tmpdir(), 'cavsim-teardown-'));
   });

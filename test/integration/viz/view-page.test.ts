@@ -8,13 +8,15 @@ import { startViewServer, type ViewServer } from '../../../src/viz/view-server.j
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { RunFolder } from '../../../src/run/run-folder.js';
 import { Recorder, type CarSample } from '../../../src/measurement/recorder.js';
-import { CHROMIUM, launchChromium, mustRunBrowserTests } from './support/browser.js';
+import { CHROMIUM, chromiumProblem, requireReal } from '../../support/real-components.js';
+import { launchChromium } from './support/browser.js';
 import { ROOT, headOnRun, newRunsDir, readVehicleRows, ringRun, rowsAt, writeScans, type VehicleRow } from './support/run-fixtures.js';
 
 // Screenshots go to a scratch folder; CAVSIM_SCREENSHOT_DIR=docs/img refreshes the README's pictures.
 const SHOTS = process.env.CAVSIM_SCREENSHOT_DIR ? join(ROOT, process.env.CAVSIM_SCREENSHOT_DIR) : join(tmpdir(), 'cavsim-screenshots');
 const VIEWPORT = { width: 1400, height: 860 };
 const runsDir = newRunsDir();
+const real = requireReal('viz/view-page.test.ts', chromiumProblem());
 
 interface DrawnCar {
   name: string;
@@ -86,9 +88,10 @@ function expectDrawnWhereCsvSays(drawn: { t: number; cars: DrawnCar[] }, csv: Ma
   }
 }
 
-describe.skipIf(!mustRunBrowserTests())(`cavsim view in headless Chromium (${CHROMIUM}; install with scripts/setup-browser.sh)`, () => {
+describe.skipIf(real.skip)(`cavsim view in headless Chromium (${CHROMIUM}; install with scripts/setup-browser.sh)`, () => {
   let browser: Browser;
   beforeAll(async () => {
+    real.assertPresent();
     browser = await launchChromium();
     mkdirSync(SHOTS, { recursive: true });
   });

@@ -22,10 +22,10 @@ describe('container environment contract', () => {
       CAVSIM_V2V_PEERS: '{"car1":"10.210.4.3","car2":"127.0.0.1:47002"}',
     });
     expect(env.peers).toEqual([
-      { name: 'car1', address: '10.210.4.3', port: 47000 },
+      { name: 'car1', address: '10.210.4.3', port: 7400 },
       { name: 'car2', address: '127.0.0.1', port: 47002 },
     ]);
-    expect(env.bind).toEqual({ host: '0.0.0.0', port: 47000 });
+    expect(env.bind).toEqual({ host: '0.0.0.0', port: 7400 });
     expect(env.connectTimeoutMs).toBe(30_000);
   });
 

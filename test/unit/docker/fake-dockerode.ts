@@ -15,6 +15,7 @@ interface FakeContainer {
   options: Json;
   running: boolean;
   pid: number;
+  exitCode?: number;
 }
 
 /**
@@ -142,6 +143,15 @@ export class FakeDockerode implements DockerodeLike {
       const c = this.requireContainer(nameOrId);
       if (c.running && !options.force) throw engineError(409, 'You cannot remove a running container');
       this.containers.delete(c.id);
+    },
+    wait: async (options: Json) => {
+      this.call(`waitContainer ${nameOrId}`);
+      const c = this.requireContainer(nameOrId);
+      while (c.running) {
+        if (options.abortSignal?.aborted) throw new Error('aborted');
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      return { StatusCode: c.exitCode ?? 0 };
     },
     inspect: async () => {
       this.call(`inspectContainer ${nameOrId}`);

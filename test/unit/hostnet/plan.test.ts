@@ -54,13 +54,14 @@ describe('planHostNetwork', () => {
     expect(planHostNetwork(input({ v2vSubnet: '10.210.7.0/24' })).vehicles[0].ip).toBe('10.210.7.1');
   });
 
-  it('lets eth0 reach only the simulator and tags every rule with the run id', () => {
+  it('lets eth0 carry only simulator traffic, never a packet for the channel address, and tags every rule with the run id', () => {
     const plan = planHostNetwork(input());
     expect(plan.vehicles[0].rules).toEqual([
+      { chain: 'INPUT', in: 'eth0', destination: plan.subnet, jump: 'DROP', comment: 'cavsim:run-20260101-abc' },
       { chain: 'INPUT', in: 'eth0', source: '172.18.0.2/32', jump: 'ACCEPT', comment: 'cavsim:run-20260101-abc' },
-      { chain: 'INPUT', in: 'eth0', source: '172.18.0.0/16', jump: 'DROP', comment: 'cavsim:run-20260101-abc' },
+      { chain: 'INPUT', in: 'eth0', jump: 'DROP', comment: 'cavsim:run-20260101-abc' },
       { chain: 'OUTPUT', out: 'eth0', destination: '172.18.0.2/32', jump: 'ACCEPT', comment: 'cavsim:run-20260101-abc' },
-      { chain: 'OUTPUT', out: 'eth0', destination: '172.18.0.0/16', jump: 'DROP', comment: 'cavsim:run-20260101-abc' },
+      { chain: 'OUTPUT', out: 'eth0', jump: 'DROP', comment: 'cavsim:run-20260101-abc' },
     ]);
     expect(plan.hostRules).toHaveLength(12);
     expect(plan.hostRules[3]).toEqual({ chain: 'DOCKER-USER', in: plan.vehicles[3].links.bridge, out: plan.vehicles[3].links.bridge, jump: 'ACCEPT', comment: 'cavsim:run-20260101-abc' });

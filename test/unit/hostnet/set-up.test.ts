@@ -33,11 +33,11 @@ describe('setUpHostNetwork against a recording host', () => {
     }
     expect(state.links).toContain('pid:101/eth1');
     expect(state.links).toContain('name:stand-in-b/eth1');
-    expect(state.rules).toHaveLength(3 + 3 * 4);
+    expect(state.rules).toHaveLength(3 + 3 * 5);
     expect(net.hostChain).toBe('DOCKER-USER');
     const kinds = journal.outstanding().map((e) => e.kind);
     expect(kinds.filter((k) => k === HOSTNET_KINDS.link)).toHaveLength(9);
-    expect(kinds.filter((k) => k === HOSTNET_KINDS.iptables)).toHaveLength(15);
+    expect(kinds.filter((k) => k === HOSTNET_KINDS.iptables)).toHaveLength(18);
 
     expect((await net.teardown()).failed).toEqual([]);
     expect(host.state()).toEqual(empty);

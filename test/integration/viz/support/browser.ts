@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
-
-export const CHROMIUM = '/usr/bin/chromium';
+import { CHROMIUM } from '../../../support/real-components.js';
 
 /** Debian's chromium, as the tests drive it: no sandbox (root in CI), no GPU, no network chatter. */
 export const CHROMIUM_ARGS = [
@@ -15,17 +13,7 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-export const chromiumInstalled = () => existsSync(CHROMIUM);
-
-/**
- * In CI a missing browser is a failure with instructions, never a skip; on a workstation without
- * it the browser tests are skipped with the same instructions in their name.
- */
-export const mustRunBrowserTests = () => chromiumInstalled() || process.env.CI === 'true' || process.env.CI === '1';
-
-export async function launchChromium(): Promise<Browser> {
-  if (!chromiumInstalled()) {
-    throw new Error(`${CHROMIUM} is missing: the view's browser tests need Debian's chromium. Install it with scripts/setup-browser.sh (apt-get install chromium).`);
-  }
+/** Whether chromium is there is decided by chromiumProblem() in test/support/real-components.ts. */
+export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }

@@ -1,0 +1,54 @@
+import { TOPICS } from './control-topics.js';
+import type { JsonObject } from './protocol.js';
+
+/** What a client of the control link may do; a refusal is the reason, sent back as a status error. */
+export interface ClientPolicy {
+  publish(address: string, topic: string, msg: JsonObject): string | undefined;
+  subscribe(address: string, topic: string): string | undefined;
+}
+
+export const ORCHESTRATOR = 'orchestrator';
+
+/**
+ * The simulator knows its clients by address (`{"10.211.7.1": "orchestrator", "10.211.7.10": "car0"}`;
+ * addresses cannot be forged, the containers have no raw sockets). A vehicle may publish only its
+ * own drive commands and reports about itself, and read only its own topics, the run's control
+ * topics and the odometry of the cars its scenario lets it observe: the control link is never a
+ * path from one vehicle to another.
+ */
+export function clientPolicy(clients: Record<string, string>, observes: Record<string, readonly string[]>): ClientPolicy {
+  const who = (address: string) => clients[address.replace(/^::ffff:/, '')];
+  return {
+    publish(address, topic, msg) {
+      const client = who(address);
+      if (!client) return `${address} is not a client of this run`;
+      if (client === ORCHESTRATOR) return topic === TOPICS.simControl ? undefined : `the orchestrator publishes only ${TOPICS.simControl}`;
+      if (topic === TOPICS.drive(client)) return undefined;
+      if (topic !== TOPICS.ready && topic !== TOPICS.v2v && topic !== TOPICS.events) return `${client} may not publish ${topic}`;
+      return reportIsAbout(client, msg) ? undefined : `${client} may publish on ${topic} only about itself`;
+    },
+    subscribe(address, topic) {
+      const client = who(address);
+      if (!client) return `${address} is not a client of this run`;
+      if (client === ORCHESTRATOR) return undefined;
+      const own = [TOPICS.drive(client), TOPICS.odom(client), TOPICS.scan(client), TOPICS.collision(client)];
+      const shared: string[] = [TOPICS.simControl, TOPICS.status];
+      const observed = (observes[client] ?? []).map((car) => TOPICS.odom(car));
+      return [...own, ...shared, ...observed].includes(topic) ? undefined : `${client} may not subscribe to ${topic}`;
+    },
+  };
+}
+
+/** A /cavsim/* report (std_msgs/String with JSON data) names its vehicle as `vehicle`, or as `from` (sent) / `to` (received). */
+function reportIsAbout(vehicle: string, msg: JsonObject): boolean {
+  let data: Record<string, unknown>;
+  try {
+    data = JSON.parse(String(msg.data)) as Record<string, unknown>;
+  } catch {
+    return false;
+  }
+  if ('vehicle' in data) return data.vehicle === vehicle;
+  if (data.kind === 'sent') return data.from === vehicle;
+  if (data.kind === 'received') return data.to === vehicle;
+  return false;
+}

@@ -1,0 +1,73 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import type { PairFigures, Recorder, V2VRecord } from './recorder.js';
+import type { CollisionEvent } from '../world/world.js';
+
+/** What `buildSummary` reads from a recorder. */
+export type MeasuredFigures = Pick<Recorder, 'pairs' | 'collisions' | 'v2v' | 'v2vSent' | 'events'>;
+
+export interface MeasuredSoFar extends MeasuredFigures {
+  /** Time of the last recorded step [s], 0 when none was recorded. */
+  simTime: number;
+}
+
+const rowsOf = (path: string): Record<string, string>[] =>
+  existsSync(path) ? (parse(readFileSync(path, 'utf8'), { columns: true, skip_empty_lines: true, relax_column_count: true }) as Record<string, string>[]) : [];
+
+/**
+ * The figures of a run rebuilt from the CSVs it flushed as it went: what a run whose recorder died
+ * with it (a killed simulator container) still measured. The last, possibly torn, row is skipped.
+ */
+export function readMeasuredSoFar(dir: string, carNames: readonly string[]): MeasuredSoFar {
+  const complete = (rows: Record<string, string>[], key: string) => rows.filter((r) => r[key] !== undefined && r[key] !== '' && Number.isFinite(Number(r[key])));
+  const vehicles = complete(rowsOf(join(dir, 'vehicles.csv')), 'collided');
+  const pairRows = complete(rowsOf(join(dir, 'pairs.csv')), 'closing_speed_mps');
+  const collisionRows = complete(rowsOf(join(dir, 'collisions.csv')), 'speed_b_mps');
+  const v2vRows = complete(rowsOf(join(dir, 'v2v.csv')), 'size_bytes');
+  const eventRows = rowsOf(join(dir, 'events.csv')).filter((r) => r.event);
+
+  const pairs: PairFigures[] = [];
+  const byKey = new Map<string, PairFigures>();
+  for (let i = 0; i < carNames.length; i++) {
+    for (let j = i + 1; j < carNames.length; j++) {
+      const p: PairFigures = { a: carNames[i], b: carNames[j], min_distance_m: Infinity, min_distance_t_s: 0, min_ttc_s: null, min_ttc_t_s: null, collision: false, first_collision_t_s: null };
+      pairs.push(p);
+      byKey.set(`${p.a}\0${p.b}`, p);
+    }
+  }
+  for (const r of pairRows) {
+    const p = byKey.get(`${r.a}\0${r.b}`);
+    if (!p) continue;
+    const t = Number(r.t_s);
+    const d = Number(r.distance_m);
+    if (d < p.min_distance_m) [p.min_distance_m, p.min_distance_t_s] = [d, t];
+    if (r.ttc_s !== '' && r.ttc_s !== undefined) {
+      const ttc = Number(r.ttc_s);
+      if (p.min_ttc_s === null || ttc < p.min_ttc_s) [p.min_ttc_s, p.min_ttc_t_s] = [ttc, t];
+    }
+  }
+  const collisions: CollisionEvent[] = collisionRows.map((r) => ({ t: Number(r.t_s), a: r.a, b: r.b, speedA: Number(r.speed_a_mps), speedB: Number(r.speed_b_mps) }) as CollisionEvent);
+  for (const c of collisions) {
+    const p = byKey.get(`${c.a}\0${c.b}`) ?? byKey.get(`${c.b}\0${c.a}`);
+    if (p && !p.collision) [p.collision, p.first_collision_t_s] = [true, c.t];
+  }
+  const v2v: V2VRecord[] = v2vRows.map((r) => ({ id: r.id, from: r.from, to: r.to, type: r.type, sentAt: Number(r.sent_s), receivedAt: Number(r.received_s), sizeBytes: Number(r.size_bytes) }));
+  return {
+    simTime: vehicles.reduce((m, r) => Math.max(m, Number(r.t_s)), 0),
+    pairs,
+    collisions,
+    v2v,
+    // Sends are not logged to CSV: only messages someone received are known to have been sent.
+    v2vSent: new Set(v2v.map((r) => r.id)),
+    events: eventRows.map((r) => ({ t: Number(r.t_s), vehicle: r.vehicle, event: r.event, ...(r.detail ? { detail: parseDetail(r.detail) } : {}) })),
+  };
+}
+
+function parseDetail(text: string): Record<string, unknown> {
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return { text };
+  }
+}

@@ -1,0 +1,6 @@
+/**
+ * The ports cavsim listens on inside its containers: below Linux's ephemeral range (32768-60999),
+ * from which Docker's embedded DNS and every outgoing socket draw theirs, so they cannot collide.
+ */
+export const CONTROL_PORT = 9090;
+export const V2V_PORT = 7400;

@@ -1,0 +1,81 @@
+import { buildSummary, type RunSummary } from '../measurement/summary.js';
+import { readMeasuredSoFar, type MeasuredFigures } from '../measurement/measured-so-far.js';
+import type { ResolvedScenario } from '../scenario/resolved.js';
+import { decideVerdict } from './outcome.js';
+import type { RunFolder } from './run-folder.js';
+
+/** The user stopped the run (Ctrl-C) before it could start: status `interrupted`. */
+export class RunInterrupted extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RunInterrupted';
+  }
+}
+
+export interface MeasuredRun {
+  recorder: MeasuredFigures;
+  simTime: number;
+  steps: number;
+  wallTime: number;
+  timing?: Record<string, unknown>;
+}
+
+/**
+ * Ends a run of either runtime: one place decides its status and reason and writes summary.json.
+ * The figures come from the runtime's own recorder (`measured`), else from the summary the emulated
+ * simulator wrote, else from the CSVs flushed so far (a simulator that died keeps what it measured).
+ */
+export function finishRun(p: {
+  folder: RunFolder;
+  scenario: ResolvedScenario;
+  runtime: RunSummary['runtime'];
+  measured?: MeasuredRun;
+  failure?: unknown;
+  /** Why the run was stopped early, when it was. */
+  interrupted?: string;
+  /** Wall time when the figures come from the CSVs [s]. */
+  wallTime?: number;
+  /** Merged into `timing`. */
+  timing?: Record<string, unknown>;
+}): RunSummary {
+  const written = p.measured ? undefined : p.folder.readSummary();
+  const base = p.measured
+    ? summaryOf(p, p.measured.recorder, p.measured.simTime, p.measured.steps, p.measured.wallTime, p.measured.timing)
+    : (written ?? fromCsv(p));
+  const userStop = p.failure instanceof RunInterrupted ? p.failure.message : undefined;
+  const failure = userStop ? undefined : (p.failure ?? (base.status === 'failed' ? (base.reason ?? 'the simulator failed') : undefined) ?? (written || p.measured || p.interrupted ? undefined : 'the simulator wrote no summary'));
+  const verdict = decideVerdict({
+    failure,
+    interrupted: userStop ?? (base.status === 'interrupted' ? base.reason : p.interrupted),
+    invalid: base.status === 'invalid' ? base.reason : undefined,
+  });
+  const { reason: _reason, failed_component: _component, ...rest } = base;
+  const summary: RunSummary = {
+    ...rest,
+    status: verdict.status,
+    ...(verdict.reason ? { reason: verdict.reason } : {}),
+    ...(verdict.failed_component ? { failed_component: verdict.failed_component } : {}),
+    ...(p.timing || base.timing ? { timing: { ...(base.timing ?? {}), ...(p.timing ?? {}) } } : {}),
+  };
+  // keep `parameters` last, as buildSummary writes it
+  const { parameters, ...head } = summary;
+  const ordered = { ...head, parameters } as RunSummary;
+  p.folder.writeSummary(ordered);
+  return ordered;
+}
+
+function fromCsv(p: { folder: RunFolder; scenario: ResolvedScenario; runtime: RunSummary['runtime']; wallTime?: number }): RunSummary {
+  const m = readMeasuredSoFar(p.folder.dir, p.scenario.vehicles.map((v) => v.name));
+  return summaryOf(p, m, m.simTime, Math.round(m.simTime / p.scenario.physics.timestep), p.wallTime ?? 0);
+}
+
+function summaryOf(
+  p: { folder: RunFolder; scenario: ResolvedScenario; runtime: RunSummary['runtime'] },
+  recorder: MeasuredFigures,
+  simTime: number,
+  steps: number,
+  wallTime: number,
+  timing?: Record<string, unknown>,
+): RunSummary {
+  return buildSummary({ runId: p.folder.runId, runtime: p.runtime, scenario: p.scenario, recorder, simTime, steps, wallTime, status: 'completed', ...(timing ? { timing } : {}) });
+}

@@ -1,0 +1,68 @@
+import { CavsimError } from '../errors.js';
+
+/** How a run ended. Both runtimes decide it here and nowhere else. */
+export type RunStatus = 'completed' | 'invalid' | 'failed' | 'interrupted';
+
+/**
+ * Exit status of `cavsim up` (and of a sweep) per outcome; bad input (2), environment (3),
+ * external command (4) and internal (70) errors come from `EXIT_STATUS` in errors.ts.
+ */
+export const RUN_EXIT_STATUS: Record<RunStatus, number> = {
+  completed: 0,
+  failed: 5,
+  invalid: 6,
+  interrupted: 130,
+};
+
+/** The component whose death ended a run, as `summary.json` names it. */
+export interface FailedComponent {
+  /** e.g. `ns-3 channel`, `simulator container`, `vehicle car1 container`, `control link`. */
+  component: string;
+  exit_status: number | null;
+  signal: string | null;
+  /** Its last log lines, newest last. */
+  last_log_lines: string[];
+}
+
+/** A component died during the run: the run is `failed` and names it. */
+export class ComponentFailedError extends CavsimError {
+  constructor(readonly failed: FailedComponent, readonly when: string, hint?: string) {
+    super('RUN_FAILED', describeComponentFailure(failed, when), hint);
+    this.name = 'ComponentFailedError';
+  }
+}
+
+export function describeComponentFailure(f: FailedComponent, when: string): string {
+  const how = f.signal ? `was killed by ${f.signal}` : f.exit_status === null ? 'went away' : `exited with status ${f.exit_status}`;
+  const tail = f.last_log_lines.length ? `: ${f.last_log_lines.join(' | ')}` : '';
+  return `the ${f.component} ${how} ${when}${tail}`;
+}
+
+export interface RunVerdict {
+  status: RunStatus;
+  reason?: string;
+  failed_component?: FailedComponent;
+}
+
+/**
+ * The one rule for a run's status: a failure beats an interruption, which beats a validity problem
+ * (late steps or commands), which beats completion.
+ */
+export function decideVerdict(input: { failure?: unknown; interrupted?: string; invalid?: string }): RunVerdict {
+  if (input.failure !== undefined) {
+    const reason = input.failure instanceof Error ? input.failure.message : String(input.failure);
+    return { status: 'failed', reason, ...(input.failure instanceof ComponentFailedError ? { failed_component: input.failure.failed } : {}) };
+  }
+  if (input.interrupted) return { status: 'interrupted', reason: input.interrupted };
+  if (input.invalid) return { status: 'invalid', reason: input.invalid };
+  return { status: 'completed' };
+}
+
+/** Last non-empty lines of a log text. */
+export function lastLines(text: string | undefined, n = 5): string[] {
+  return (text ?? '')
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter(Boolean)
+    .slice(-n);
+}
