@@ -20,7 +20,8 @@ if ! docker info >/dev/null 2>&1; then
   exit 1
 fi
 # python3-minimal alone lacks json; libpython3.11-stdlib adds it (and the rest of the stdlib).
-packages="nodejs,iproute2,iptables,ca-certificates,python3-minimal,libpython3.11-stdlib"
+# iputils-ping and iperf3: to measure a kept run's channel (`cavsim up --keep`, then docker exec).
+packages="nodejs,iproute2,iptables,ca-certificates,python3-minimal,libpython3.11-stdlib,iputils-ping,iperf3"
 packages_label="cavsim.base-packages"
 packages_hash="$(printf '%s' "$packages" | sha256sum | cut -c1-16)"
 

@@ -2,7 +2,8 @@ import { performance } from 'node:perf_hooks';
 import { loadScenario } from '../scenario/load-scenario.js';
 import { loadMapFromDisk, type MapLoader } from '../map/map-loader.js';
 import { Recorder } from '../measurement/recorder.js';
-import { buildSummary, type RunSummary } from '../measurement/summary.js';
+import type { RunSummary } from '../measurement/summary.js';
+import { finishRun } from '../run/finish-run.js';
 import { RunFolder, defaultRunsDir } from '../run/run-folder.js';
 import { runSimulated } from '../runtime/sim/run-simulated.js';
 import type { RunEvents } from '../runtime/run-events.js';
@@ -39,33 +40,23 @@ export async function runResolvedSimulated(scenario: ResolvedScenario, opts: Run
   opts.events?.emit({ type: 'phase', phase: 'running', detail: `simulated runtime, run ${folder.runId}` });
   const recorder = new Recorder(folder.dir, scenario.vehicles.map((v) => v.name), SIM_FLUSH_EVERY_STEPS);
   const started = performance.now();
-  let status: RunSummary['status'] = 'completed';
-  let reason: string | undefined;
+  let failure: unknown;
   let result = { simTime: 0, steps: 0, interrupted: false };
   try {
     result = runSimulated(scenario, grid, recorder, { events: opts.events, shouldStop: opts.shouldStop });
-    if (result.interrupted) {
-      status = 'interrupted';
-      reason = `stopped at t=${result.simTime.toFixed(2)} s before the scenario's ${scenario.duration} s`;
-    }
   } catch (err) {
-    status = 'failed';
-    reason = err instanceof Error ? `${err.message}` : String(err);
+    failure = err;
   } finally {
     recorder.close();
   }
-  const summary = buildSummary({
-    runId: folder.runId,
-    runtime: 'sim',
+  const summary = finishRun({
+    folder,
     scenario,
-    recorder,
-    simTime: result.simTime,
-    steps: result.steps,
-    wallTime: (performance.now() - started) / 1000,
-    status,
-    reason,
+    runtime: 'sim',
+    measured: { recorder, simTime: result.simTime, steps: result.steps, wallTime: (performance.now() - started) / 1000 },
+    failure,
+    interrupted: result.interrupted ? `stopped at t=${result.simTime.toFixed(2)} s before the scenario's ${scenario.duration} s` : undefined,
   });
-  folder.writeSummary(summary);
   opts.events?.emit({ type: 'summary', summary, runDir: folder.dir });
   return { summary, runDir: folder.dir };
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Journal, type TeardownReport } from '../journal/journal.js';
-import { listActiveRuns, unregisterActiveRun } from '../run/active-runs.js';
+import { isRunLive, listActiveRuns, unregisterActiveRun, type ActiveRun } from '../run/active-runs.js';
 import { defaultRunsDir } from '../run/run-folder.js';
 import { findLeftoversByLabel, removeLeftovers } from '../docker/leftovers.js';
 import { allUndoers } from '../runtime/docker/run-emulated.js';
@@ -13,8 +13,14 @@ export interface RunTeardown {
   report: TeardownReport;
 }
 
+export interface TeardownResult {
+  undone: RunTeardown[];
+  /** Runs whose owning `cavsim` process is alive: left alone (unless `force`). */
+  live: ActiveRun[];
+}
+
 /** Journals of the runs to undo: one run by id, or every run the active index knows. */
-function journalsToUndo(target: { runId?: string; all?: boolean }, runsDir: string): { runId: string; journal: string }[] {
+function runsToUndo(target: { runId?: string; all?: boolean }, runsDir: string): ActiveRun[] {
   const active = listActiveRuns();
   if (target.all) return active;
   const runId = target.runId!;
@@ -27,23 +33,26 @@ function journalsToUndo(target: { runId?: string; all?: boolean }, runsDir: stri
 
 /**
  * `cavsim teardown`: replays each run's journal backwards (idempotent; only what the journal
- * names). With --all, Docker resources still labelled with a cavsim run id are removed too, as a
+ * names). A run whose owning process is still alive is live: it is listed and left alone unless
+ * `force`. Docker resources labelled with the id of a run being torn down are removed too, as a
  * safety net for resources created after a journal write that was cut short.
  */
 export async function teardownRuns(
-  target: { runId?: string; all?: boolean },
+  target: { runId?: string; all?: boolean; force?: boolean },
   deps: Pick<EmulatedRunDeps, 'docker' | 'hostNet'>,
   runsDir = defaultRunsDir(),
-): Promise<RunTeardown[]> {
-  const results: RunTeardown[] = [];
-  for (const { runId, journal } of journalsToUndo(target, runsDir)) {
-    const report = existsSync(journal) ? await Journal.open(journal).teardown(allUndoers(deps)) : { undone: [], failed: [] };
-    if (!report.failed.length) unregisterActiveRun(runId);
-    results.push({ runId, report });
+): Promise<TeardownResult> {
+  const candidates = runsToUndo(target, runsDir);
+  const live = target.force ? [] : candidates.filter(isRunLive);
+  const undone: RunTeardown[] = [];
+  for (const run of candidates.filter((r) => !live.includes(r))) {
+    const report = existsSync(run.journal) ? await Journal.open(run.journal).teardown(allUndoers(deps)) : { undone: [], failed: [], leftAlone: [] };
+    if (!report.failed.length) unregisterActiveRun(run.runId);
+    undone.push({ runId: run.runId, report });
   }
-  if (target.all || target.runId) {
-    const leftovers = await findLeftoversByLabel(deps.docker, target.all ? undefined : target.runId).catch(() => []);
-    if (leftovers.length) await removeLeftovers(deps.docker, leftovers);
-  }
-  return results;
+  const liveIds = new Set(listActiveRuns().filter(isRunLive).map((r) => r.runId));
+  const swept = target.all ? undefined : target.runId;
+  const leftovers = (await findLeftoversByLabel(deps.docker, swept).catch(() => [])).filter((l) => target.force || !liveIds.has(l.runId));
+  if (leftovers.length) await removeLeftovers(deps.docker, leftovers);
+  return { undone, live };
 }

@@ -4,7 +4,8 @@ import { runScenarioSimulated } from '../api/run-scenario.js';
 import { RunEventBus } from '../runtime/run-events.js';
 import { createLineReporter } from '../ui/line-reporter.js';
 import { formatSummary } from '../ui/summary-text.js';
-import { EXIT_STATUS } from '../errors.js';
+import { RUN_EXIT_STATUS } from '../run/outcome.js';
+import type { KeptRun } from '../runtime/docker/run-emulated.js';
 import { join } from 'node:path';
 import { newRunId, defaultRunsDir } from '../run/run-folder.js';
 import { registerEmulationCommands } from './emulation-commands.js';
@@ -41,7 +42,7 @@ export function registerCommands(program: Command): void {
     .option('--set <path=value>', 'override a field, e.g. network.delay=100ms (repeatable)', collect, [])
     .option('--json', 'print only the summary, as JSON')
     .option('--runs-dir <dir>', 'where run folders are written (default ./runs or $CAVSIM_RUNS_DIR)')
-    .option('--keep', 'emulated runs: leave containers, links, rules and ns-3 up; undo later with `cavsim teardown`')
+    .option('--keep', 'emulated runs: after the scenario, leave containers, links, rules and ns-3 up and exit; end with `cavsim teardown --run ID`')
     .option('--viz', 'watch the run live in the browser (a page on 127.0.0.1); Ctrl-C closes it after the run')
     .action(async (file: string, opts: { runtime: string; set: string[]; json?: boolean; runsDir?: string; keep?: boolean; viz?: boolean }) => {
       const events = new RunEventBus();
@@ -61,8 +62,10 @@ export function registerCommands(program: Command): void {
             ? await runScenarioSimulated(file, common)
             : await (await import('../api/run-emulated.js')).runScenarioEmulated(file, { ...common, keep: opts.keep });
         await reporter.done();
-        if (opts.json) process.stdout.write(JSON.stringify(outcome.summary, null, 2) + '\n');
-        if (outcome.summary.status === 'failed') process.exitCode = EXIT_STATUS.RUN_FAILED;
+        const kept = (outcome as { kept?: KeptRun }).kept;
+        if (opts.json) process.stdout.write(JSON.stringify({ ...outcome.summary, run_dir: outcome.runDir, ...(kept ? { kept } : {}) }, null, 2) + '\n');
+        else if (kept) process.stdout.write(describeKept(kept));
+        process.exitCode = RUN_EXIT_STATUS[outcome.summary.status];
         if (viewer) {
           process.stderr.write(`the run is over; its replay stays at ${viewer.url} until Ctrl-C\n`);
           await new Promise((resolve) => process.once('SIGINT', resolve));
@@ -110,4 +113,14 @@ async function attachReporter(events: RunEventBus, json: boolean): Promise<{ don
   }
   events.on(createLineReporter());
   return { done: async () => {} };
+}
+
+/** What a kept run left up, and how to reach it and end it. */
+function describeKept(kept: KeptRun): string {
+  const lines = [`run ${kept.runId} is kept: its containers, links, rules and ns-3 channel (pid ${kept.ns3Pid ?? '?'}) stay up.`];
+  for (const c of kept.containers) lines.push(`  ${c.name}: control ${c.controlIp}${c.v2vIp ? `, channel (eth1) ${c.v2vIp}` : ''}`);
+  const [a, b] = kept.containers.filter((c) => c.v2vIp);
+  if (a && b) lines.push(`measure the channel, e.g.: docker exec ${a.name} ping -c 5 ${b.v2vIp}`);
+  lines.push(`end it with: cavsim teardown --run ${kept.runId}`);
+  return lines.join('\n') + '\n';
 }

@@ -4,7 +4,8 @@ import { createHostNetOps } from '../hostnet/ops.js';
 import { createCommandRunner } from '../exec/command-runner.js';
 import { teardownRuns } from '../api/teardown.js';
 import { REPO_ROOT } from '../api/run-emulated.js';
-import { listActiveRuns } from '../run/active-runs.js';
+import { isRunLive, listActiveRuns } from '../run/active-runs.js';
+import { EXIT_STATUS, UserInputError } from '../errors.js';
 import { Journal } from '../journal/journal.js';
 import { loadScenario } from '../scenario/load-scenario.js';
 import { planEmulatedRun } from '../runtime/docker/plan-emulated.js';
@@ -22,21 +23,26 @@ export function registerEmulationCommands(program: Command): void {
     .command('teardown')
     .description('undo what a kept or crashed run created, from its journal (containers, network, links, rules, ns-3)')
     .addOption(new Option('--run <id>', 'the run to undo'))
-    .addOption(new Option('--all', 'every run that still holds resources'))
-    .action(async (opts: { run?: string; all?: boolean }) => {
-      if (!opts.run && !opts.all) {
-        process.stderr.write('error: say which run: --run <id> or --all\n');
-        process.exitCode = 2;
-        return;
-      }
+    .addOption(new Option('--all', 'every run whose cavsim process is gone (crashed, killed or kept runs)'))
+    .addOption(new Option('--force', 'also runs whose cavsim process is still running (ends them)'))
+    .option('--json', 'print what was undone as JSON')
+    .action(async (opts: { run?: string; all?: boolean; force?: boolean; json?: boolean }) => {
+      if (!opts.run && !opts.all) throw new UserInputError('say which run to tear down', ['--run <id> or --all'], 'see `cavsim status` for the runs that still hold resources');
       const runner = createCommandRunner();
-      const results = await teardownRuns({ runId: opts.run, all: opts.all }, { docker: connectDocker(), hostNet: createHostNetOps(runner) });
-      if (!results.length) process.stdout.write('nothing to tear down\n');
-      for (const r of results) {
-        process.stdout.write(`${r.runId}: undid ${r.report.undone.length} resource(s)${r.report.failed.length ? `, ${r.report.failed.length} failed` : ''}\n`);
-        for (const f of r.report.failed) process.stdout.write(`  ${f.entry.kind} ${f.entry.id}: ${f.error}\n`);
-        if (r.report.failed.length) process.exitCode = 4;
+      const { undone, live } = await teardownRuns({ runId: opts.run, all: opts.all, force: opts.force }, { docker: connectDocker(), hostNet: createHostNetOps(runner) });
+      if (undone.some((r) => r.report.failed.length)) process.exitCode = EXIT_STATUS.EXTERNAL_PROCESS;
+      if (opts.json) {
+        const entry = (e: { kind: string; id: string }) => ({ kind: e.kind, id: e.id });
+        const runs = undone.map((r) => ({ run_id: r.runId, undone: r.report.undone.map(entry), left_alone: r.report.leftAlone.map((l) => ({ ...entry(l.entry), reason: l.reason })), failed: r.report.failed.map((f) => ({ ...entry(f.entry), error: f.error })) }));
+        return void process.stdout.write(JSON.stringify({ runs, live: live.map((r) => ({ run_id: r.runId, owner_pid: r.owner?.pid ?? null })) }, null, 2) + '\n');
       }
+      if (!undone.length && !live.length) process.stdout.write('nothing to tear down\n');
+      for (const r of undone) {
+        process.stdout.write(`${r.runId}: undid ${r.report.undone.length} resource(s)${r.report.failed.length ? `, ${r.report.failed.length} failed` : ''}\n`);
+        for (const l of r.report.leftAlone) process.stdout.write(`  ${l.entry.kind} ${l.entry.id}: ${l.reason}\n`);
+        for (const f of r.report.failed) process.stdout.write(`  ${f.entry.kind} ${f.entry.id}: ${f.error}\n`);
+      }
+      for (const r of live) process.stdout.write(`${r.runId}: live (cavsim process ${r.owner?.pid} is running it); left alone, --force to end it\n`);
     });
 
   program
@@ -47,7 +53,8 @@ export function registerEmulationCommands(program: Command): void {
       if (!active.length) process.stdout.write('no run holds host resources\n');
       for (const a of active) {
         const outstanding = Journal.open(a.journal).outstanding();
-        process.stdout.write(`${a.runId}: ${outstanding.length} resource(s)  (${a.journal})\n`);
+        const state = isRunLive(a) ? `live, cavsim process ${a.owner!.pid}` : a.kept ? 'kept' : 'its cavsim process is gone';
+        process.stdout.write(`${a.runId}: ${outstanding.length} resource(s), ${state}  (${a.journal})\n`);
         for (const e of outstanding) process.stdout.write(`  ${e.kind} ${e.id}\n`);
       }
     });

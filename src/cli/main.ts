@@ -1,7 +1,20 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
 import { CavsimError, EXIT_STATUS } from '../errors.js';
+import { RUN_EXIT_STATUS } from '../run/outcome.js';
 import { registerCommands } from './commands.js';
+
+export const EXIT_STATUS_HELP = `
+Exit status:
+  ${RUN_EXIT_STATUS.completed}    the run (or every run of a sweep) completed and is valid
+  ${EXIT_STATUS.USER_INPUT}    bad input: a scenario field, a flag or a map; nothing was touched
+  ${EXIT_STATUS.ENVIRONMENT}    the environment lacks something (Docker engine, ns-3, root); the message says how to fix it
+  ${EXIT_STATUS.EXTERNAL_PROCESS}    a command cavsim ran failed (e.g. teardown could not undo a resource)
+  ${RUN_EXIT_STATUS.failed}    the run failed: a component died or could not start (summary.json names it)
+  ${RUN_EXIT_STATUS.invalid}    the run finished but is invalid: its timing cannot be trusted (summary.json says why)
+  ${RUN_EXIT_STATUS.interrupted}  interrupted (Ctrl-C); what was measured is kept
+  ${EXIT_STATUS.INTERNAL}   a bug in cavsim
+`;
 
 /** The only place that turns errors into exit statuses. */
 async function main(argv: string[]): Promise<number> {
@@ -11,6 +24,7 @@ async function main(argv: string[]): Promise<number> {
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   program.addOption(new Option('--verbose', 'show stack traces of internal errors'));
+  program.addHelpText('after', EXIT_STATUS_HELP);
   registerCommands(program);
   try {
     await program.parseAsync(argv);
@@ -36,6 +50,13 @@ function reportError(err: unknown, verbose: boolean): number {
   return EXIT_STATUS.INTERNAL;
 }
 
+// A reader that goes away (`cavsim status | head -2`) is not an error.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
 main(process.argv).then((code) => {
-  process.exitCode = code;
+  // Exit now: a kept run's engine waits, a finished viewer or stray timers must not hold the CLI open.
+  process.exit(code);
 });

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { RUN_EXIT_STATUS } from '../run/outcome.js';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { UserInputError } from '../errors.js';
@@ -86,7 +87,7 @@ export function registerSweepCommand(program: Command): void {
           process.stdout.write(`${outcome.dir}/summary.csv\n${outcome.dir}/points.csv\n`);
           for (const f of report?.figures.filter((f) => f.endsWith('.png')) ?? []) process.stdout.write(`${f}\n`);
         }
-        if (outcome.results.some((r) => r.status === 'failed')) process.exitCode = 5;
+        if (outcome.results.some((r) => r.status === 'failed')) process.exitCode = RUN_EXIT_STATUS.failed;
       } finally {
         process.off('SIGINT', onSigint);
         await reporter.done();

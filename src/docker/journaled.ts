@@ -56,14 +56,14 @@ export function dockerUndoers(port: DockerPort): Record<string, Undoer> {
       const { name, runId } = readUndo(entry);
       const found = await port.inspectContainer(name);
       if (!found) return;
-      refuseForeign('container', name, found.labels, runId);
+      if (found.labels[LABEL.run] !== runId) return notOurs('container', name, found.labels);
       await port.removeContainer(found.id, { force: true });
     },
     [JOURNAL_KIND.network]: async (entry) => {
       const { name, runId } = readUndo(entry);
       const found = await port.inspectNetwork(name);
       if (!found) return;
-      refuseForeign('network', name, found.labels, runId);
+      if (found.labels[LABEL.run] !== runId) return notOurs('network', name, found.labels);
       await port.removeNetwork(found.id);
     },
   };
@@ -77,11 +77,7 @@ function readUndo(entry: JournalEntry): DockerUndo {
   return { name, runId };
 }
 
-function refuseForeign(what: string, name: string, labels: Record<string, string>, runId: string): void {
-  if (labels[LABEL.run] !== runId) {
-    throw new CavsimError(
-      'RUN_FAILED',
-      `not removing ${what} ${name}: it is labelled ${LABEL.run}="${labels[LABEL.run] ?? ''}", not "${runId}"`,
-    );
-  }
+function notOurs(what: string, name: string, labels: Record<string, string>): { notOurs: string } {
+  const owner = labels[LABEL.run] ? `run ${labels[LABEL.run]}` : 'no cavsim run';
+  return { notOurs: `${what} ${name} belongs to ${owner}; left alone` };
 }

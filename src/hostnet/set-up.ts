@@ -19,7 +19,7 @@ const OUR_KINDS = new Set<string>(Object.values(HOSTNET_KINDS));
 /** Undo only host-network entries; entries other modules wrote stay outstanding for their owner. */
 export async function teardownHostNet(journal: Journal, ops: HostNetOps): Promise<TeardownReport> {
   const report = await journal.teardown(hostNetUndoers(ops));
-  return { undone: report.undone, failed: report.failed.filter((f) => OUR_KINDS.has(f.entry.kind)) };
+  return { ...report, failed: report.failed.filter((f) => OUR_KINDS.has(f.entry.kind)) };
 }
 
 /**

@@ -15,12 +15,17 @@ export interface JournalEntry {
 
 type Line = { type: 'intent'; entry: JournalEntry } | { type: 'undone'; seq: number; at: string };
 
-/** Undoes one resource. Must be idempotent: a resource that is already gone counts as success. */
-export type Undoer = (entry: JournalEntry) => Promise<void>;
+/**
+ * Undoes one resource. Must be idempotent: a resource that is already gone counts as success. Returns
+ * a reason when the named resource exists but is not this run's (cavsim never created it): it is left alone.
+ */
+export type Undoer = (entry: JournalEntry) => Promise<void | { notOurs: string }>;
 
 export interface TeardownReport {
   undone: JournalEntry[];
   failed: { entry: JournalEntry; error: string }[];
+  /** Entries whose name is held by something cavsim did not create (e.g. a name clash at creation). */
+  leftAlone: { entry: JournalEntry; reason: string }[];
 }
 
 /**
@@ -57,7 +62,7 @@ export class Journal {
 
   /** Replays outstanding entries newest first. Keeps going past failures and reports them all. */
   async teardown(undoers: Record<string, Undoer>): Promise<TeardownReport> {
-    const report: TeardownReport = { undone: [], failed: [] };
+    const report: TeardownReport = { undone: [], failed: [], leftAlone: [] };
     for (const entry of this.outstanding().reverse()) {
       const undo = undoers[entry.kind];
       if (!undo) {
@@ -65,9 +70,10 @@ export class Journal {
         continue;
       }
       try {
-        await undo(entry);
+        const outcome = await undo(entry);
         this.markUndone(entry.seq);
-        report.undone.push(entry);
+        if (outcome) report.leftAlone.push({ entry, reason: outcome.notOurs });
+        else report.undone.push(entry);
       } catch (err) {
         report.failed.push({ entry, error: err instanceof Error ? err.message : String(err) });
       }

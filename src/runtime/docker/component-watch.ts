@@ -6,7 +6,9 @@ import type { DockerPort } from '../../docker/docker-port.js';
 export type Death = Omit<FailedComponent, 'component'>;
 
 /** Time a setup step's own error waits for a component's death to be reported, which names the cause better. */
-const SETTLE_MS = 800;
+export const DEFAULT_SETTLE_MS = 800;
+/** An engine that fails to answer a wait is asked again this often. */
+const REWAIT_MS = 200;
 
 /**
  * Watches every component of an emulated run (containers, ns-3, the control link) for the whole
@@ -20,6 +22,8 @@ export class ComponentWatch {
   private readonly aborter = new AbortController();
   /** Resolves with the first component failure. */
   readonly failed = new Promise<ComponentFailedError>((resolve) => (this.notify = resolve));
+
+  constructor(private readonly settleMs = DEFAULT_SETTLE_MS) {}
 
   /** Aborted by `close`: pending waits on the engine end. */
   get signal(): AbortSignal {
@@ -62,7 +66,7 @@ export class ComponentWatch {
       ]);
     } catch (err) {
       if (err instanceof ComponentFailedError) throw err;
-      const cause = await Promise.race([this.failed, new Promise<undefined>((r) => setTimeout(() => r(undefined), SETTLE_MS))]);
+      const cause = await Promise.race([this.failed, new Promise<undefined>((r) => setTimeout(() => r(undefined), this.settleMs))]);
       throw cause ?? err;
     } finally {
       settled = true;
@@ -75,12 +79,27 @@ export class ComponentWatch {
   }
 }
 
-/** Waits for a container to stop and describes how, with its last log lines. */
+/**
+ * Waits for a container to stop and describes how, with its last log lines. A container removed
+ * by someone else counts as dead; an engine hiccup is retried; `signal` (teardown) ends the wait.
+ */
 export async function containerDeath(docker: DockerPort, name: string, signal: AbortSignal): Promise<Death | undefined> {
-  const exit = await docker.waitContainer(name, { signal }).catch(() => undefined);
-  if (!exit || signal.aborted) return undefined;
-  const logs = await docker.logs?.(name).catch(() => undefined);
-  return { exit_status: exit.exitCode, signal: signalOfExitStatus(exit.exitCode), last_log_lines: lastLines(logs) };
+  for (;;) {
+    let exit: { exitCode: number } | undefined | 'error';
+    try {
+      exit = await docker.waitContainer(name, { signal });
+    } catch {
+      exit = 'error';
+    }
+    if (signal.aborted) return undefined;
+    if (exit === 'error') {
+      await new Promise((r) => setTimeout(r, REWAIT_MS));
+      continue;
+    }
+    if (!exit) return { exit_status: null, signal: null, last_log_lines: ['the container was removed'] };
+    const logs = await docker.logs?.(name).catch(() => undefined);
+    return { exit_status: exit.exitCode, signal: signalOfExitStatus(exit.exitCode), last_log_lines: lastLines(logs) };
+  }
 }
 
 /** Docker (and its init) report death by signal N as exit status 128 + N. */

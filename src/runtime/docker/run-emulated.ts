@@ -30,6 +30,8 @@ export interface EmulatedRunOptions {
   /** Leave containers, links, rules and ns-3 running after the scenario (undo later with `cavsim teardown`). */
   keep?: boolean;
   shouldStop?: () => boolean;
+  /** How long a failed set-up step waits for a component's death to name the cause (default 800 ms). */
+  failureSettleMs?: number;
 }
 
 export interface EmulatedRunOutcome {
@@ -77,7 +79,7 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
   const plan = planEmulatedRun(scenario, folder.runId, folder.dir, { keep: opts.keep });
   writeFileSync(folder.file('plan.json'), JSON.stringify(plan, null, 2) + '\n');
   const journal = Journal.open(folder.file('journal.jsonl'));
-  const watch = new ComponentWatch();
+  const watch = new ComponentWatch(opts.failureSettleMs);
   const checkStop = () => {
     if (opts.shouldStop?.()) throw new RunInterrupted('stopped by the user before the run started');
   };

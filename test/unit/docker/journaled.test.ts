@@ -101,14 +101,27 @@ describe('journaled Docker resources', () => {
     expect(fake.containers.size + fake.networks.size).toBe(0);
   });
 
-  it('refuses to remove a same-named resource that belongs to another run', async () => {
+  it('leaves a same-named resource that belongs to another run alone, without failing the teardown', async () => {
     const { fake, port, journal, docker } = setup();
     await docker.createContainer({ name: 'cavsim-run-42-sim', image: 'img', labels: runLabels(RUN, 'simulator') });
     await port.removeContainer('cavsim-run-42-sim', { force: true });
     await port.createContainer({ name: 'cavsim-run-42-sim', image: 'img', labels: runLabels('someone-else', 'simulator') });
     const report = await journal.teardown(dockerUndoers(port));
-    expect(report.failed[0].error).toMatch(/not removing container cavsim-run-42-sim: it is labelled cavsim.run="someone-else"/);
+    expect(report.failed).toEqual([]);
+    expect(report.leftAlone.map((l) => l.reason)).toEqual(['container cavsim-run-42-sim belongs to run someone-else; left alone']);
     expect(fake.containers.size).toBe(1);
+    expect(journal.outstanding()).toEqual([]);
+  });
+
+  it('leaves a user network that held the planned name alone: creation fails, teardown succeeds and touches nothing', async () => {
+    const { fake, port, journal, docker } = setup();
+    await port.createNetwork({ name: 'cavsim-taken', labels: { owner: 'the user' } });
+    fake.failOnCall(1, Object.assign(new Error('network with name cavsim-taken already exists'), { statusCode: 409 }));
+    await expect(docker.createNetwork({ name: 'cavsim-taken', labels: runLabels(RUN) })).rejects.toThrow(/already exists/);
+    const report = await journal.teardown(dockerUndoers(port));
+    expect(report.failed).toEqual([]);
+    expect(report.leftAlone.map((l) => l.reason)).toEqual(['network cavsim-taken belongs to no cavsim run; left alone']);
+    expect([...fake.networks.values()].map((n) => n.name)).toEqual(['cavsim-taken']);
   });
 
   it('rejects a spec without the run label before touching journal or engine', async () => {
