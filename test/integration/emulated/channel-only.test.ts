@@ -1,0 +1,100 @@
+import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { emulatedHostState } from './host-state.js';
+import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
+import { listActiveRuns } from '../../../src/run/active-runs.js';
+import { V2V_PORT } from '../../../src/ports.js';
+import { sleep, startLiveRun } from './support/live-run.js';
+
+/**
+ * A hostile vehicle image (root in its container) tries every way around the channel during a real
+ * emulated run: raw frames with the simulator's address forged, plain UDP over the control network,
+ * and the simulator's control link as a relay. Nothing it sends reaches car1, and the run's result
+ * is the one the channel produced.
+ */
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const HEAD_ON = join(ROOT, 'scenarios/head-on-brake.yaml');
+const FIXTURES = join(ROOT, 'test/integration/emulated/fixtures');
+const runsDir = mkdtempSync(join(tmpdir(), 'cavsim-hostile-'));
+const stateDir = mkdtempSync(join(tmpdir(), 'cavsim-state-'));
+process.env.CAVSIM_STATE_DIR = stateDir;
+
+const real = requireReal('emulated/channel-only.test.ts', rootProblem() ?? ns3Problem() ?? (await dockerProblem()));
+
+afterAll(() => {
+  rmSync(runsDir, { recursive: true, force: true });
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+const dockerExec = (container: string, ...cmd: string[]) => spawnSync('docker', ['exec', container, ...cmd], { encoding: 'utf8' });
+const pidOf = (container: string) => execFileSync('docker', ['inspect', '--format', '{{.State.Pid}}', container], { encoding: 'utf8' }).trim();
+const macOf = (pid: string, ifname: string) => JSON.parse(execFileSync('nsenter', ['-t', pid, '-n', 'ip', '-j', 'link', 'show', ifname], { encoding: 'utf8' }))[0].address as string;
+
+describe.skipIf(real.skip)('no path between vehicles but the channel, even for a hostile vehicle image', () => {
+  let before: ReturnType<typeof emulatedHostState>;
+  beforeAll(() => {
+    real.assertPresent();
+    before = emulatedHostState();
+  });
+
+  it('raw frames, forged addresses, UDP over the control network and the control link deliver nothing', async () => {
+    const run = startLiveRun(HEAD_ON, { runsDir, overrides: ['duration=6s'] });
+    await run.running;
+    await sleep(300);
+    const plan = run.plan();
+    const [car0, car1] = plan.vehicles;
+    const car0Pid = pidOf(car0.name);
+    const car1Mac = macOf(pidOf(car1.name), 'eth0');
+    copyFileSync(join(FIXTURES, 'forge-frame.py'), join(run.runDir, 'forge-frame.py'));
+    copyFileSync(join(FIXTURES, 'hostile-client.mjs'), join(run.runDir, 'hostile-client.mjs'));
+
+    // 1. Inside the vehicle container: no raw sockets at all (NET_RAW is dropped).
+    const inside = dockerExec(car0.name, 'python3', '/run/cavsim/forge-frame.py', 'eth0', car1Mac, plan.simulator.ip, car1.ip, String(V2V_PORT), 'forged-inside', '3');
+    expect(JSON.parse(inside.stdout)).toEqual({ error: expect.stringMatching(/PermissionError|Operation not permitted/) });
+
+    // 2. Plain UDP from the vehicle to car1 over the control network: refused by the eth0 rules.
+    const udp = dockerExec(car0.name, 'python3', '-c', `import socket,sys\ns=socket.socket(socket.AF_INET,socket.SOCK_DGRAM)\ntry:\n  s.sendto(b'{}',('${car1.ip}',${V2V_PORT}))\n  print('sent')\nexcept OSError as e:\n  print(type(e).__name__)`);
+    expect(udp.stdout.trim()).toBe('PermissionError');
+
+    // 3. As if the image had kept NET_RAW: frames forged in car0's namespace with the simulator's
+    //    address as source, to car1's control address and to its channel address, both on eth0.
+    for (const [target, id] of [[car1.ip, 'forged-control'], [car1.v2vIp, 'forged-channel']] as const) {
+      const forged = execFileSync('nsenter', ['-t', car0Pid, '-n', 'python3', join(run.runDir, 'forge-frame.py'), 'eth0', car1Mac, plan.simulator.ip, target, String(V2V_PORT), id, '3'], { encoding: 'utf8' });
+      expect(JSON.parse(forged)).toMatchObject({ sent: 3 });
+    }
+
+    // 4. The control link as a relay: every publish or subscribe about another car is refused.
+    const hostile = dockerExec(car0.name, 'node', '/run/cavsim/hostile-client.mjs');
+    const refusals = (JSON.parse(hostile.stdout) as { level: string; msg: string }[]).filter((r) => r.level === 'error').map((r) => r.msg);
+    expect(refusals).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/publish \/sim_control: car0 may not publish \/sim_control/),
+        expect.stringMatching(/publish \/car1\/odom: car0 may not publish \/car1\/odom/),
+        expect.stringMatching(/publish \/cavsim\/v2v: car0 may publish on \/cavsim\/v2v only about itself/),
+        expect.stringMatching(/subscribe \/car1\/scan: car0 may not subscribe to \/car1\/scan/),
+      ]),
+    );
+
+    const { summary } = await run.outcome;
+    console.log(`[hostile] status ${summary.status}, v2v ${JSON.stringify(summary.v2v)}, events ${JSON.stringify(summary.events)}`);
+    // The run went its full length (the forged stop was refused) and saw only the real brake message.
+    expect(['completed', 'invalid']).toContain(summary.status);
+    expect(summary.sim_time_s).toBeCloseTo(6, 1);
+    expect(summary.v2v).toMatchObject({ sent: 1, received: 1, lost: 0 });
+    expect(readFileSync(join(run.runDir, 'v2v.csv'), 'utf8')).not.toMatch(/forged/);
+    const car1Log = readFileSync(join(run.runDir, 'logs', `${car1.name}.log`), 'utf8');
+    expect(car1Log).not.toMatch(/forged/);
+    // car1 braked on the real message only: after car0 sent it
+    const sent = summary.events.find((e) => e.vehicle === 'car0' && /sent/.test(e.event));
+    const braked = summary.events.filter((e) => e.vehicle === 'car1');
+    expect(sent).toBeDefined();
+    for (const e of braked) expect(e.t_s).toBeGreaterThan(sent!.t_s);
+
+    expect(emulatedHostState()).toEqual(before);
+    expect(listActiveRuns()).toEqual([]);
+  });
+});
