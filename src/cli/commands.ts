@@ -5,6 +5,8 @@ import { RunEventBus } from '../runtime/run-events.js';
 import { createLineReporter } from '../ui/line-reporter.js';
 import { formatSummary } from '../ui/summary-text.js';
 import { RUN_EXIT_STATUS } from '../run/outcome.js';
+import { UserInputError } from '../errors.js';
+import { RUN_ID_PATTERN } from '../hostnet/names.js';
 import type { KeptRun } from '../runtime/docker/run-emulated.js';
 import { join } from 'node:path';
 import { newRunId, defaultRunsDir } from '../run/run-folder.js';
@@ -42,11 +44,13 @@ export function registerCommands(program: Command): void {
     .option('--set <path=value>', 'override a field, e.g. network.delay=100ms (repeatable)', collect, [])
     .option('--json', 'print only the summary, as JSON')
     .option('--runs-dir <dir>', 'where run folders are written (default ./runs or $CAVSIM_RUNS_DIR)')
+    .option('--run-id <id>', 'name of the run (and its folder); default: date, time and 4 random hex digits')
     .option('--keep', 'emulated runs: after the scenario, leave containers, links, rules and ns-3 up and exit; end with `cavsim teardown --run ID`')
     .option('--viz', 'watch the run live in the browser (a page on 127.0.0.1); Ctrl-C closes it after the run')
-    .action(async (file: string, opts: { runtime: string; set: string[]; json?: boolean; runsDir?: string; keep?: boolean; viz?: boolean }) => {
+    .action(async (file: string, opts: { runtime: string; set: string[]; json?: boolean; runsDir?: string; runId?: string; keep?: boolean; viz?: boolean }) => {
       const events = new RunEventBus();
-      const runId = newRunId();
+      if (opts.runId !== undefined && !RUN_ID_PATTERN.test(opts.runId)) throw new UserInputError(`--run-id: "${opts.runId}" is not a run id`, [`it must match ${RUN_ID_PATTERN} (letters, digits, '.', '_', '-')`]);
+      const runId = opts.runId ?? newRunId();
       const runsDir = opts.runsDir ?? defaultRunsDir();
       const viewer = opts.viz ? await startLiveView(join(runsDir, runId)) : undefined;
       const reporter = await attachReporter(events, opts.json === true);

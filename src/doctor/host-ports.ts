@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { isRunLive, listActiveRuns } from '../run/active-runs.js';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DockerPort } from '../docker/docker-port.js';
@@ -18,11 +19,12 @@ export function createHostDoctorPorts(deps: { docker: DockerPort; commands: Comm
   };
 }
 
-/** Runs under `runsDir` whose journal.jsonl still has entries that were never undone. */
+/** Runs under `runsDir` whose journal.jsonl still has entries that were never undone, and whose cavsim process is gone. */
 export function findLeftoverRuns(runsDir: string): LeftoverRun[] {
   if (!existsSync(runsDir)) return [];
+  const live = new Set(listActiveRuns().filter(isRunLive).map((r) => r.runId));
   return readdirSync(runsDir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(runsDir, entry.name, 'journal.jsonl')))
+    .filter((entry) => entry.isDirectory() && !live.has(entry.name) && existsSync(join(runsDir, entry.name, 'journal.jsonl')))
     .map((entry) => {
       const journalPath = join(runsDir, entry.name, 'journal.jsonl');
       return { runId: entry.name, journalPath, outstanding: Journal.open(journalPath).outstanding().length };

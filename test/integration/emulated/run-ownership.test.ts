@@ -1,0 +1,101 @@
+import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { emulatedHostState } from './host-state.js';
+import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
+import { listActiveRuns } from '../../../src/run/active-runs.js';
+import { RUN_EXIT_STATUS } from '../../../src/run/outcome.js';
+import { sleep, spawnCli, startLiveRun } from './support/live-run.js';
+
+/**
+ * Who may end a run: `teardown --all` leaves a live run (its cavsim process alive) alone; a kept
+ * run (`up --keep`) stays up and reachable after the CLI exits, until `teardown --run` ends it; a
+ * Docker network of the user's that holds the planned name is never touched.
+ */
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const HEAD_ON = join(ROOT, 'scenarios/head-on-brake.yaml');
+const CLI = join(ROOT, 'dist/cli/main.js');
+const runsDir = mkdtempSync(join(tmpdir(), 'cavsim-owner-'));
+const stateDir = mkdtempSync(join(tmpdir(), 'cavsim-state-'));
+process.env.CAVSIM_STATE_DIR = stateDir;
+
+const real = requireReal('emulated/run-ownership.test.ts', rootProblem() ?? ns3Problem() ?? (await dockerProblem()));
+
+afterAll(() => {
+  rmSync(runsDir, { recursive: true, force: true });
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+const cavsim = (...args: string[]) => spawnSync('node', [CLI, ...args], { encoding: 'utf8', env: process.env });
+const docker = (...args: string[]) => spawnSync('docker', args, { encoding: 'utf8' });
+
+describe.skipIf(real.skip)('run ownership: live, kept and foreign resources (Docker + ns-3)', () => {
+  let before: ReturnType<typeof emulatedHostState>;
+  beforeAll(() => {
+    real.assertPresent();
+    before = emulatedHostState();
+  });
+
+  it('`teardown --all` during a live run leaves it alone, and the run completes normally', async () => {
+    const run = startLiveRun(HEAD_ON, { runsDir, overrides: ['duration=4s'] });
+    await run.running;
+    await sleep(500);
+    const teardown = cavsim('teardown', '--all');
+    expect(teardown.status, teardown.stderr).toBe(0);
+    expect(teardown.stdout).toMatch(new RegExp(`${run.runId}: live \\(cavsim process ${process.pid} is running it\\); left alone`));
+    const status = cavsim('status');
+    expect(status.stdout).toMatch(new RegExp(`${run.runId}: \\d+ resource\\(s\\), live, cavsim process ${process.pid}`));
+    const { summary } = await run.outcome;
+    expect(['completed', 'invalid']).toContain(summary.status);
+    expect(summary.sim_time_s).toBeCloseTo(4, 1);
+    expect(emulatedHostState()).toEqual(before);
+    expect(listActiveRuns()).toEqual([]);
+  });
+
+  it('`up --keep` exits after the scenario with everything up; vehicles reach each other over ns-3; `teardown --run` ends it', async () => {
+    const cli = spawnCli(CLI, ['up', HEAD_ON, '--runtime', 'docker', '--keep', '--runs-dir', runsDir, '--set', 'duration=2s']);
+    const status = await cli.exit;
+    expect(status, cli.output()).toBe(RUN_EXIT_STATUS.completed);
+    const runId = /run (\S+) is kept/.exec(cli.output())![1];
+    expect(cli.output()).toMatch(new RegExp(`end it with: cavsim teardown --run ${runId}`));
+    const [, container, peer] = /docker exec (\S+) ping -c 5 (\S+)/.exec(cli.output())!;
+
+    // The CLI is gone; containers, links and ns-3 are not: ping crosses the 10 ms channel each way.
+    const ping = docker('exec', container, 'ping', '-c', '3', '-i', '0.2', peer);
+    expect(ping.status, ping.stdout + ping.stderr).toBe(0);
+    const rtts = [...ping.stdout.matchAll(/time=([\d.]+) ms/g)].map((m) => Number(m[1]));
+    console.log(`[keep] ping ${container} -> ${peer}: ${rtts.join(', ')} ms`);
+    expect(rtts).toHaveLength(3);
+    for (const rtt of rtts) expect(rtt).toBeGreaterThanOrEqual(20);
+    expect(cavsim('status').stdout).toMatch(new RegExp(`${runId}: \\d+ resource\\(s\\), kept`));
+
+    const teardown = cavsim('teardown', '--run', runId);
+    expect(teardown.status, teardown.stderr).toBe(0);
+    expect(emulatedHostState()).toEqual(before);
+    expect(listActiveRuns()).toEqual([]);
+  });
+
+  it('a Docker network of the user holding the planned name: `up` fails clearly, nothing of the user is touched, nothing is left indexed', () => {
+    const plan = JSON.parse(cavsim('plan', HEAD_ON).stdout) as { runId: string; network: { name: string; subnet: string } };
+    // `plan` picks a fresh run id each time; the user's network takes the name of the run id we pass to `up`.
+    const runId = plan.runId;
+    const name = plan.network.name;
+    expect(docker('network', 'create', '--internal', name).status).toBe(0);
+    try {
+      const up = spawnSync('node', [CLI, 'up', HEAD_ON, '--runtime', 'docker', '--runs-dir', runsDir, '--run-id', runId], { encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+      expect(up.status, up.stdout + up.stderr).toBe(RUN_EXIT_STATUS.failed);
+      expect(up.stdout + up.stderr).toMatch(new RegExp(`${name}.*already exists`));
+      expect(docker('network', 'inspect', name).status).toBe(0); // the user's network is still there
+      expect(listActiveRuns()).toEqual([]);
+      const teardown = cavsim('teardown', '--all');
+      expect(teardown.status, teardown.stderr).toBe(0);
+      expect(cavsim('doctor').stdout).toMatch(/Leftovers from earlier runs: no run holds host resources/);
+    } finally {
+      docker('network', 'rm', name);
+    }
+    expect(emulatedHostState()).toEqual(before);
+  });
+});
