@@ -43,7 +43,7 @@ export async function runResolvedSimulated(scenario: ResolvedScenario, opts: Run
   let failure: unknown;
   let result = { simTime: 0, steps: 0, interrupted: false };
   try {
-    result = runSimulated(scenario, grid, recorder, { events: opts.events, shouldStop: opts.shouldStop });
+    result = await runSimulated(scenario, grid, recorder, { events: opts.events, shouldStop: opts.shouldStop });
   } catch (err) {
     failure = err;
   } finally {

@@ -16,16 +16,19 @@ export interface SimulatedRunResult {
   interrupted: boolean;
 }
 
+/** How often a run hands the event loop a turn, so Ctrl-C (and anything else queued) is seen [ms]. */
+const YIELD_EVERY_MS = 50;
+
 /**
  * Runs a whole scenario in one process in virtual time. Each step: deliver V2V frames that have
  * arrived, run due controllers and apps, advance the physics, record. Deterministic for a seed.
  */
-export function runSimulated(
+export async function runSimulated(
   scenario: ResolvedScenario,
   grid: OccupancyGrid,
   recorder: Recorder,
   opts: { events?: RunEvents; shouldStop?: () => boolean; progressEverySteps?: number } = {},
-): SimulatedRunResult {
+): Promise<SimulatedRunResult> {
   const world = new World(scenario, grid);
   const bus = new SimulatedBus<V2VMessage>({ ...scenario.network, seed: deriveSeed(scenario.seed, 'v2v-bus') });
   const names = scenario.vehicles.map((v) => v.name);
@@ -65,7 +68,12 @@ export function runSimulated(
 
   record();
   let interrupted = false;
+  let yieldAt = performance.now() + YIELD_EVERY_MS;
   while (world.steps < totalSteps) {
+    if ((world.steps & 63) === 0 && performance.now() >= yieldAt) {
+      await new Promise((r) => setImmediate(r));
+      yieldAt = performance.now() + YIELD_EVERY_MS;
+    }
     if (opts.shouldStop?.()) {
       interrupted = true;
       break;

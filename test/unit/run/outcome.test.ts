@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { ComponentFailedError, RUN_EXIT_STATUS, decideVerdict, describeComponentFailure, lastLines } from '../../../src/run/outcome.js';
+import { signalOfExitStatus } from '../../../src/runtime/docker/component-watch.js';
+
+describe('run verdict', () => {
+  const died = new ComponentFailedError({ component: 'ns-3 channel', exit_status: null, signal: 'SIGKILL', last_log_lines: ['CAVSIM-READY'] }, 'during the run');
+
+  it.each([
+    [{}, 'completed', undefined],
+    [{ invalid: 'late steps' }, 'invalid', 'late steps'],
+    [{ interrupted: 'Ctrl-C', invalid: 'late steps' }, 'interrupted', 'Ctrl-C'],
+    [{ failure: new Error('boom'), interrupted: 'Ctrl-C', invalid: 'late steps' }, 'failed', 'boom'],
+    [{ failure: 'a string' }, 'failed', 'a string'],
+  ] as const)('%j -> %s', (input, status, reason) => {
+    expect(decideVerdict(input)).toEqual({ status, ...(reason ? { reason } : {}) });
+  });
+
+  it('a component failure names the component, its status and its last lines', () => {
+    expect(decideVerdict({ failure: died, invalid: 'late' })).toEqual({
+      status: 'failed',
+      reason: 'the ns-3 channel was killed by SIGKILL during the run: CAVSIM-READY',
+      failed_component: { component: 'ns-3 channel', exit_status: null, signal: 'SIGKILL', last_log_lines: ['CAVSIM-READY'] },
+    });
+    expect(describeComponentFailure({ component: 'vehicle car1 container', exit_status: 1, signal: null, last_log_lines: [] }, 'while starting')).toBe('the vehicle car1 container exited with status 1 while starting');
+    expect(describeComponentFailure({ component: 'control link', exit_status: null, signal: null, last_log_lines: [] }, 'during the run')).toBe('the control link went away during the run');
+  });
+
+  it('has one exit status per outcome, none shared with bad input (2), environment (3), external (4) or bug (70)', () => {
+    const values = Object.values(RUN_EXIT_STATUS);
+    expect(new Set(values).size).toBe(values.length);
+    expect(RUN_EXIT_STATUS).toEqual({ completed: 0, failed: 5, invalid: 6, interrupted: 130 });
+    for (const taken of [2, 3, 4, 70]) expect(values).not.toContain(taken);
+  });
+
+  it('keeps the last non-empty lines of a log', () => {
+    expect(lastLines('a\n\nb\nc\n\n', 2)).toEqual(['b', 'c']);
+    expect(lastLines(undefined)).toEqual([]);
+  });
+
+  it('reads a death by signal from Docker exit statuses', () => {
+    expect(signalOfExitStatus(137)).toBe('SIGKILL');
+    expect(signalOfExitStatus(143)).toBe('SIGTERM');
+    expect(signalOfExitStatus(1)).toBeNull();
+    expect(signalOfExitStatus(0)).toBeNull();
+    expect(signalOfExitStatus(255)).toBeNull();
+  });
+});
