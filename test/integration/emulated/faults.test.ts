@@ -100,4 +100,22 @@ describe.skipIf(real.skip)('faults in an emulated run (Docker + ns-3)', () => {
     expect(summary.failed_component).toMatchObject({ component: 'vehicle car1 container', exit_status: 137, signal: 'SIGKILL' });
     expectFailedAndClean(summary, runDir, 'vehicle car1 container', killedAt);
   });
+
+  it('Ctrl-C during an emulated run: exit 130, summary interrupted with what was measured, host restored', async () => {
+    const runId = `ctrl-c-${process.pid}`;
+    const cli = spawnCli(CLI, ['up', HEAD_ON, '--runtime', 'docker', '--runs-dir', runsDir, '--run-id', runId, '--set', LONG[0]]);
+    await cli.until(/\[running\]/);
+    await sleep(1500);
+    cli.child.kill('SIGINT');
+    expect(await cli.exit, cli.output()).toBe(RUN_EXIT_STATUS.interrupted);
+    const runDir = join(runsDir, runId);
+    const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) as RunSummary;
+    expect(summary.status).toBe('interrupted');
+    expect(summary.reason).toMatch(/stop requested .*stopped by the user/);
+    expect(summary.sim_time_s).toBeGreaterThan(1);
+    expect(summary.wall_time_s).toBeGreaterThan(1);
+    expect(vehicleRows(runDir)).toBeGreaterThan(100);
+    expect(emulatedHostState()).toEqual(before);
+    expect(listActiveRuns()).toEqual([]);
+  });
 });
