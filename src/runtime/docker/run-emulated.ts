@@ -21,7 +21,8 @@ import type { Undoer } from '../../journal/journal.js';
 import { planEmulatedRun, withVehiclePids, type EmulatedRunPlan } from './plan-emulated.js';
 import type { ControlLink, EmulatedRunDeps } from './emulated-deps.js';
 import type { SimulatorStatus } from '../../bridge/control-topics.js';
-import { ComponentWatch, containerDeath, type Death } from './component-watch.js';
+import { ComponentWatch, containerDeath, signalOfExitStatus, type Death } from './component-watch.js';
+import { ExternalProcessError } from '../../errors.js';
 
 export interface EmulatedRunOptions {
   runsDir: string;
@@ -127,7 +128,9 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
     checkStop();
 
     emit('channel', `ns-3 ${basename(source)} ${plan.channel.args.join(' ')}`);
-    const started = await watch.guard(deps.channel.start({ binary, args: plan.channel.args, logPath: folder.file('ns3.log'), journal }));
+    const started = await watch.guard(deps.channel.start({ binary, args: plan.channel.args, logPath: folder.file('ns3.log'), journal })).catch((err: unknown) => {
+      throw err instanceof ExternalProcessError ? new ComponentFailedError({ component: 'ns-3 channel', exit_status: err.exitCode ?? null, signal: null, last_log_lines: lastLines(err.stderrTail) }, 'while starting', `see ${folder.file('ns3.log')}`) : err;
+    });
     channel = started;
     watch.watch('ns-3 channel', started.exited.then((e): Death => ({ exit_status: e.code, signal: e.signal, last_log_lines: started.lastLogLines() })));
     mark('channel');
@@ -214,7 +217,7 @@ function watchSimulator(deps: EmulatedRunDeps, plan: EmulatedRunPlan, watch: Com
 
 async function notRunning(deps: EmulatedRunDeps, name: string, component: string, exitCode: number | undefined): Promise<ComponentFailedError> {
   const logs = await deps.docker.logs?.(name).catch(() => undefined);
-  return new ComponentFailedError({ component, exit_status: exitCode ?? null, signal: null, last_log_lines: lastLines(logs) }, 'while starting');
+  return new ComponentFailedError({ component, exit_status: exitCode ?? null, signal: exitCode === undefined ? null : signalOfExitStatus(exitCode), last_log_lines: lastLines(logs) }, 'while starting');
 }
 
 function channelTiming(lagMs: number[], phases: Record<string, number>): Record<string, unknown> {
