@@ -43,9 +43,8 @@ export function finishRun(p: {
     ? summaryOf(p, p.measured.recorder, p.measured.simTime, p.measured.steps, p.measured.wallTime, p.measured.timing)
     : (written ?? fromCsv(p));
   const userStop = p.failure instanceof RunInterrupted ? p.failure.message : undefined;
-  const failure = userStop ? undefined : (p.failure ?? (base.status === 'failed' ? (base.reason ?? 'the simulator failed') : undefined) ?? (written || p.measured || p.interrupted ? undefined : 'the simulator wrote no summary'));
   const verdict = decideVerdict({
-    failure,
+    failure: failureOf(p, base, written !== undefined),
     interrupted: userStop ?? (base.status === 'interrupted' ? base.reason : p.interrupted),
     invalid: base.status === 'invalid' ? base.reason : undefined,
   });
@@ -62,6 +61,15 @@ export function finishRun(p: {
   const ordered = { ...head, parameters } as RunSummary;
   p.folder.writeSummary(ordered);
   return ordered;
+}
+
+/** The host's failure, else one the runtime reported itself, else a simulator that left no summary. */
+function failureOf(p: { failure?: unknown; measured?: MeasuredRun; interrupted?: string }, base: RunSummary, simulatorWroteSummary: boolean): unknown {
+  if (p.failure instanceof RunInterrupted) return undefined;
+  if (p.failure !== undefined) return p.failure;
+  if (base.status === 'failed') return base.reason ?? 'the simulator failed';
+  if (!simulatorWroteSummary && !p.measured && !p.interrupted) return 'the simulator wrote no summary';
+  return undefined;
 }
 
 function fromCsv(p: { folder: RunFolder; scenario: ResolvedScenario; runtime: RunSummary['runtime']; wallTime?: number }): RunSummary {
