@@ -50,6 +50,7 @@ export function registerCommands(program: Command): void {
     .action(async (file: string, opts: { runtime: string; set: string[]; json?: boolean; runsDir?: string; runId?: string; keep?: boolean; viz?: boolean }) => {
       const events = new RunEventBus();
       if (opts.runId !== undefined && !RUN_ID_PATTERN.test(opts.runId)) throw new UserInputError(`--run-id: "${opts.runId}" is not a run id`, [`it must match ${RUN_ID_PATTERN} (letters, digits, '.', '_', '-')`]);
+      if (opts.keep && opts.runtime === 'sim') throw new UserInputError('--keep applies to emulated runs only', ['--runtime sim has no containers, links or ns-3 to keep'], 'drop --keep, or use --runtime docker');
       const runId = opts.runId ?? newRunId();
       const runsDir = opts.runsDir ?? defaultRunsDir();
       const viewer = opts.viz ? await startLiveView(join(runsDir, runId)) : undefined;

@@ -31,6 +31,9 @@ describe('cavsim exit statuses', () => {
     const up = cavsim('up', 'scenarios/head-on-brake.yaml', '--runtime', 'sim', '--run-id', 'no spaces allowed');
     expect(up.status).toBe(2);
     expect(up.stderr).toMatch(/--run-id: "no spaces allowed" is not a run id/);
+    const keep = cavsim('up', 'scenarios/head-on-brake.yaml', '--runtime', 'sim', '--keep');
+    expect(keep.status).toBe(2);
+    expect(keep.stderr).toMatch(/--keep applies to emulated runs only/);
   });
 
   it('a completed run exits 0 and --json carries its status and folder', () => {
