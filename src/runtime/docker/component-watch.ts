@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { constants } from 'node:os';
 import { ComponentFailedError, lastLines, type FailedComponent } from '../../run/outcome.js';
 import type { DockerPort } from '../../docker/docker-port.js';
@@ -23,7 +24,10 @@ export class ComponentWatch {
   /** Resolves with the first component failure. */
   readonly failed = new Promise<ComponentFailedError>((resolve) => (this.notify = resolve));
 
-  constructor(private readonly settleMs = DEFAULT_SETTLE_MS) {}
+  constructor(private readonly settleMs = DEFAULT_SETTLE_MS) {
+    // One listener per watched container: a run of 32 vehicles is not a leak.
+    setMaxListeners(0, this.aborter.signal);
+  }
 
   /** Aborted by `close`: pending waits on the engine end. */
   get signal(): AbortSignal {
