@@ -25,8 +25,17 @@ export class V2VEndpoint {
    * anything else is dropped unread. `bindTimeoutMs`: how long to retry while the bind address does
    * not exist yet (in emulation the host adds eth1 after the container starts).
    */
-  static async open(p: { name: string; bindAddress: string; port?: number; acceptFrom?: ReadonlySet<string>; bindTimeoutMs?: number; onArrival: (a: Arrival) => void }): Promise<V2VEndpoint> {
+  static async open(p: {
+    name: string;
+    bindAddress: string;
+    port?: number;
+    acceptFrom?: ReadonlySet<string>;
+    bindTimeoutMs?: number;
+    onWaitingForAddress?: () => void;
+    onArrival: (a: Arrival) => void;
+  }): Promise<V2VEndpoint> {
     const deadline = Date.now() + (p.bindTimeoutMs ?? 0);
+    let waiting = false;
     for (;;) {
       const socket = createSocket({ type: 'udp4', reuseAddr: false });
       socket.on('message', (buf, from) => {
@@ -47,6 +56,8 @@ export class V2VEndpoint {
       } catch (err) {
         socket.close();
         if ((err as NodeJS.ErrnoException).code !== 'EADDRNOTAVAIL' || Date.now() >= deadline) throw err;
+        if (!waiting) p.onWaitingForAddress?.();
+        waiting = true;
         await new Promise((r) => setTimeout(r, 50));
       }
     }

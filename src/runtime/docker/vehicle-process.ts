@@ -12,6 +12,9 @@ import { readResolvedScenario, type HostPort, type VehicleEnv } from './process-
 import type { WallClock } from './wall-clock.js';
 import { warmUpVehicle } from './vehicle-warm-up.js';
 
+/** How long the V2V socket waits for its address to appear. */
+const EADDR_WAIT_MS = 600_000;
+
 export interface VehicleProcessConfig {
   runDir: string;
   vehicle: string;
@@ -54,7 +57,10 @@ export async function startVehicleProcess(cfg: VehicleProcessConfig): Promise<Ru
     port: cfg.bind.port,
     // Only the other vehicles, over the channel, may deliver V2V datagrams; its own address for the warm-up.
     acceptFrom: new Set([...cfg.peers.map((peer) => peer.address), cfg.bind.host, '127.0.0.1']),
-    bindTimeoutMs: cfg.connectTimeoutMs ?? 30_000,
+    // The host adds eth1 after every container has started: with many vehicles on a busy machine
+    // that takes long. The orchestrator bounds the whole start; this only has to outwait it.
+    bindTimeoutMs: EADDR_WAIT_MS,
+    onWaitingForAddress: () => cfg.log?.(`vehicle ${spec.name}: waiting for ${cfg.bind.host} (eth1, set up by the host)`),
     onArrival: (a) => session?.onArrival(a),
   });
   await endpoint.warmUp();
