@@ -8,9 +8,9 @@ import { RunFolder } from '../../run/run-folder.js';
 import { loadMap } from '../../map/load-map.js';
 import type { OccupancyGrid } from '../../map/occupancy-grid.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
-import { BridgeServer } from '../../bridge/bridge-server.js';
-import { clientPolicy } from '../../bridge/client-policy.js';
-import { MSG_TYPES, odometryMsg, optionalStampNs, parseDriveMsg, parseStringMsg, stringMsg } from '../../bridge/ros-messages.js';
+import { BridgeServer } from '../../rosbridge/bridge-server.js';
+import { clientPolicy } from '../../rosbridge/client-policy.js';
+import { MSG_TYPES, odometryMsg, optionalStampNs, parseDriveMsg, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
 import {
   CONTROL_PROTOCOL_VERSION,
   TOPICS,
@@ -21,9 +21,9 @@ import {
   v2vReportSchema,
   type CollisionReport,
   type SimulatorStatus,
-} from '../../bridge/control-topics.js';
-import { ProtocolError } from '../../bridge/protocol.js';
-import { LaserScanEncoder } from '../../bridge/laser-scan-msg.js';
+} from '../../rosbridge/control-topics.js';
+import { ProtocolError } from '../../rosbridge/protocol.js';
+import { LaserScanEncoder } from '../../rosbridge/laser-scan-msg.js';
 import { createScanners, type Scanner } from '../sim/scanners.js';
 import { StepTiming } from './step-timing.js';
 import { defaultMapFile, readResolvedScenario, type HostPort } from './process-env.js';

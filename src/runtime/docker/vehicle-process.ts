@@ -4,10 +4,10 @@ import type { LaserScan, Odometry, V2VMessage } from '../../control/vehicle-cont
 import type { ResolvedScenario, ResolvedVehicle } from '../../scenario/resolved.js';
 import { UserInputError } from '../../errors.js';
 import { V2VEndpoint, type Arrival } from '../../v2v/transport.js';
-import { BridgeClient } from '../../bridge/bridge-client.js';
-import { MSG_TYPES, driveMsg, parseOdometryMsg, parseStringMsg, stringMsg } from '../../bridge/ros-messages.js';
-import { TOPICS, collisionReportSchema, parseJsonData, simControlSchema, type EventReport, type V2VReport } from '../../bridge/control-topics.js';
-import { parseLaserScanMsg } from '../../bridge/laser-scan-msg.js';
+import { BridgeClient } from '../../rosbridge/bridge-client.js';
+import { MSG_TYPES, driveMsg, parseOdometryMsg, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
+import { TOPICS, collisionReportSchema, parseJsonData, simControlSchema, type EventReport, type V2VReport } from '../../rosbridge/control-topics.js';
+import { parseLaserScanMsg } from '../../rosbridge/laser-scan-msg.js';
 import { readResolvedScenario, type HostPort, type VehicleEnv } from './process-env.js';
 import type { WallClock } from './wall-clock.js';
 import { warmUpVehicle } from './vehicle-warm-up.js';

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { runResolvedSimulated } from '../../../src/api/run-scenario.js';
-import { BridgeClient } from '../../../src/bridge/bridge-client.js';
-import { TOPICS, collisionReportSchema, parseJsonData, type CollisionReport } from '../../../src/bridge/control-topics.js';
-import { MSG_TYPES, optionalStampNs, parseOdometryMsg, parseStringMsg } from '../../../src/bridge/ros-messages.js';
+import { BridgeClient } from '../../../src/rosbridge/bridge-client.js';
+import { TOPICS, collisionReportSchema, parseJsonData, type CollisionReport } from '../../../src/rosbridge/control-topics.js';
+import { MSG_TYPES, optionalStampNs, parseOdometryMsg, parseStringMsg } from '../../../src/rosbridge/ros-messages.js';
 import { buildEntryPoints, repoRoot, runOnLoopback } from './support.js';
 
 /**

@@ -8,8 +8,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { ResolvedScenario } from '../../../src/scenario/resolved.js';
 import type { RunSummary } from '../../../src/measurement/summary.js';
-import type { SimulatorStatus } from '../../../src/bridge/control-topics.js';
-import { RunControl } from '../../../src/bridge/run-control.js';
+import type { SimulatorStatus } from '../../../src/rosbridge/control-topics.js';
+import { RunControl } from '../../../src/rosbridge/run-control.js';
 import { epochNs } from '../../../src/v2v/wire.js';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));

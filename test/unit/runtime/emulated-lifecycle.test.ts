@@ -12,7 +12,7 @@ import { listActiveRuns } from '../../../src/run/active-runs.js';
 import { teardownRuns } from '../../../src/api/teardown.js';
 import type { ControlLink, EmulatedRunDeps } from '../../../src/runtime/docker/emulated-deps.js';
 import type { ChannelExit, StartedChannel } from '../../../src/ns3/channel.js';
-import type { SimulatorStatus } from '../../../src/bridge/control-topics.js';
+import type { SimulatorStatus } from '../../../src/rosbridge/control-topics.js';
 import type { CommandRunner } from '../../../src/exec/command-runner.js';
 import { FakeDockerode } from '../docker/fake-dockerode.js';
 import { FakeHost } from '../hostnet/fake-host.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalType, parseClientOp } from '../../../src/bridge/protocol.js';
+import { canonicalType, parseClientOp } from '../../../src/rosbridge/protocol.js';
 
 describe('parseClientOp', () => {
   it.each([

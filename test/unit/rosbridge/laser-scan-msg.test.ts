@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LaserScanEncoder, parseLaserScanMsg } from '../../../src/bridge/laser-scan-msg.js';
-import { encodePublishFrame, encodeServerOp, ProtocolError } from '../../../src/bridge/protocol.js';
+import { LaserScanEncoder, parseLaserScanMsg } from '../../../src/rosbridge/laser-scan-msg.js';
+import { encodePublishFrame, encodeServerOp, ProtocolError } from '../../../src/rosbridge/protocol.js';
 import { Lidar } from '../../../src/sensing/lidar.js';
 import { OccupancyGrid } from '../../../src/map/occupancy-grid.js';
 import type { LaserScan } from '../../../src/control/vehicle-context.js';
