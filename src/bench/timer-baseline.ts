@@ -16,7 +16,7 @@ export interface TimerBaseline {
  * steps than during a run, and their wake-ups can make the baseline the later of the two.
  */
 const BASELINE_SCRIPT = `
-const { systemWallClock: clock } = await import('/opt/cavsim/dist/runtime/docker/wall-clock.js');
+const { systemWallClock: clock } = await import('/opt/cavsim/dist/containers/wall-clock.js');
 const stepNs = 10_000_000n;
 const t0 = clock.nowNs() + 100_000_000n;
 const late = [];

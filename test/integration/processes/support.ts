@@ -21,15 +21,15 @@ export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 export function buildEntryPoints(): { simulatorMain: string; vehicleMain: string } {
   const outDir = join(repoRoot, 'node_modules/.cache/cavsim-processes-it');
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const entries = ['src/runtime/docker/simulator-main.ts', 'src/runtime/docker/vehicle-main.ts'];
+  const entries = ['src/containers/simulator-main.ts', 'src/containers/vehicle-main.ts'];
   execFileSync(
     process.execPath,
     [tsc, '--outDir', outDir, '--rootDir', join(repoRoot, 'src'), '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022',
       '--lib', 'ES2023', '--types', 'node', '--strict', '--skipLibCheck', '--esModuleInterop', '--resolveJsonModule', ...entries],
     { cwd: repoRoot, stdio: 'pipe' },
   );
-  const simulatorMain = join(outDir, 'runtime/docker/simulator-main.js');
-  const vehicleMain = join(outDir, 'runtime/docker/vehicle-main.js');
+  const simulatorMain = join(outDir, 'containers/simulator-main.js');
+  const vehicleMain = join(outDir, 'containers/vehicle-main.js');
   for (const f of [simulatorMain, vehicleMain]) if (!existsSync(f)) throw new Error(`build did not produce ${f}`);
   // The compiled files are ESM: Node needs "type": "module" next to them to load them as such.
   writeFileSync(join(outDir, 'package.json'), '{"type":"module"}\n');

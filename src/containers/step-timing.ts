@@ -1,4 +1,4 @@
-import { percentileOfSorted } from '../../util/percentile.js';
+import { percentileOfSorted } from '../util/percentile.js';
 
 export interface StepTimingFigures {
   steps: number;

@@ -1,10 +1,10 @@
-import { VehicleAgent } from '../../vehicle/vehicle-agent.js';
-import { createVehicleApps } from '../../control/create-apps.js';
-import type { LaserScan, Odometry } from '../../control/vehicle-context.js';
-import type { ResolvedScenario, ResolvedVehicle } from '../../scenario/resolved.js';
-import { driveMsg, odometryMsg, parseOdometryMsg } from '../../rosbridge/ros-messages.js';
-import { decodeDatagram, encodeDatagram } from '../../v2v/wire.js';
-import { LaserScanEncoder, parseLaserScanMsg } from '../../rosbridge/laser-scan-msg.js';
+import { VehicleAgent } from '../vehicle/vehicle-agent.js';
+import { createVehicleApps } from '../control/create-apps.js';
+import type { LaserScan, Odometry } from '../control/vehicle-context.js';
+import type { ResolvedScenario, ResolvedVehicle } from '../scenario/resolved.js';
+import { driveMsg, odometryMsg, parseOdometryMsg } from '../rosbridge/ros-messages.js';
+import { decodeDatagram, encodeDatagram } from '../v2v/wire.js';
+import { LaserScanEncoder, parseLaserScanMsg } from '../rosbridge/laser-scan-msg.js';
 
 export interface WarmUpLimits {
   ticks: number;

@@ -1,16 +1,16 @@
 import { basename, dirname, join } from 'node:path';
-import { World, type CollisionEvent } from '../../world/world.js';
-import { Recorder, type CarSample } from '../../measurement/recorder.js';
-import { buildSummary, type RunSummary } from '../../measurement/summary.js';
-import { decideVerdict } from '../../run/outcome.js';
-import { CsvLog } from '../../measurement/csv-log.js';
-import { RunFolder } from '../../run/run-folder.js';
-import { loadMap } from '../../map/load-map.js';
-import type { OccupancyGrid } from '../../map/occupancy-grid.js';
-import type { ResolvedScenario } from '../../scenario/resolved.js';
-import { BridgeServer } from '../../rosbridge/bridge-server.js';
-import { clientPolicy } from '../../rosbridge/client-policy.js';
-import { MSG_TYPES, odometryMsg, optionalStampNs, parseDriveMsg, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
+import { World, type CollisionEvent } from '../world/world.js';
+import { Recorder, type CarSample } from '../measurement/recorder.js';
+import { buildSummary, type RunSummary } from '../measurement/summary.js';
+import { decideVerdict } from '../run/outcome.js';
+import { CsvLog } from '../measurement/csv-log.js';
+import { RunFolder } from '../run/run-folder.js';
+import { loadMap } from '../map/load-map.js';
+import type { OccupancyGrid } from '../map/occupancy-grid.js';
+import type { ResolvedScenario } from '../scenario/resolved.js';
+import { BridgeServer } from '../rosbridge/bridge-server.js';
+import { clientPolicy } from '../rosbridge/client-policy.js';
+import { MSG_TYPES, odometryMsg, optionalStampNs, parseDriveMsg, parseStringMsg, stringMsg } from '../rosbridge/ros-messages.js';
 import {
   CONTROL_PROTOCOL_VERSION,
   TOPICS,
@@ -21,10 +21,10 @@ import {
   v2vReportSchema,
   type CollisionReport,
   type SimulatorStatus,
-} from '../../rosbridge/control-topics.js';
-import { ProtocolError } from '../../rosbridge/protocol.js';
-import { LaserScanEncoder } from '../../rosbridge/laser-scan-msg.js';
-import { createScanners, type Scanner } from '../sim/scanners.js';
+} from '../rosbridge/control-topics.js';
+import { ProtocolError } from '../rosbridge/protocol.js';
+import { LaserScanEncoder } from '../rosbridge/laser-scan-msg.js';
+import { createScanners, type Scanner } from '../runtime/sim/scanners.js';
 import { StepTiming } from './step-timing.js';
 import { defaultMapFile, readResolvedScenario, type HostPort } from './process-env.js';
 import type { WallClock } from './wall-clock.js';

@@ -1,7 +1,7 @@
 import { basename, join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import type { ResolvedScenario } from '../../scenario/resolved.js';
-import { UserInputError } from '../../errors.js';
+import type { ResolvedScenario } from '../scenario/resolved.js';
+import { UserInputError } from '../errors.js';
 
 export interface HostPort {
   host: string;
@@ -26,7 +26,7 @@ export interface VehicleEnv {
   connectTimeoutMs: number;
 }
 
-import { CONTROL_PORT as DEFAULT_CONTROL_PORT, V2V_PORT as DEFAULT_V2V_PORT } from '../../ports.js';
+import { CONTROL_PORT as DEFAULT_CONTROL_PORT, V2V_PORT as DEFAULT_V2V_PORT } from '../ports.js';
 
 type Env = Record<string, string | undefined>;
 

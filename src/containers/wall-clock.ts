@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { epochNs } from '../../v2v/wire.js';
+import { epochNs } from '../v2v/wire.js';
 
 /** The one owner of wall-clock time in the simulator and vehicle processes. */
 export interface WallClock {
