@@ -16,20 +16,20 @@ import { inNetns } from '../hostnet/execute.js';
 import { JournaledHostNet } from '../hostnet/journaled-ops.js';
 import { runTag } from '../hostnet/names.js';
 import { createDirectOps, type HostNetOps } from '../hostnet/ops.js';
-import { startTestbed } from '../hostnet/testbed.js';
+import { startTestbed } from '../testbed/testbed.js';
 import { hostNetUndoers } from '../hostnet/undoers.js';
 import { Journal } from '../journal/journal.js';
 import { breakDownLatency, parseFrameLog, type LatencyBreakdown } from '../ns3/frame-log.js';
 import { processUndoers } from '../ns3/process-identity.js';
 import { quantile, summariseLatency } from '../v2v/latency-stats.js';
 import type { V2VReceipt } from '../v2v/receipt-log.js';
-import { runProbes, type ProbeSpec } from '../v2v/probe-runner.js';
+import { runProbes, type ProbeSpec } from '../testbed/probe-runner.js';
 import type { BenchRow, BenchSuite } from './main.js';
 
 const DELAY_MS = 10;
 const SLOT_MS = 25; // one frame on the bus per slot: CSMA holds it for the whole delay
 const MESSAGES = 160; // total per vehicle count, warm-up included
-const probeJs = fileURLToPath(new URL('../v2v/probe-main.js', import.meta.url));
+const probeJs = fileURLToPath(new URL('../testbed/probe-main.js', import.meta.url));
 
 interface Endpoint {
   netns: string;

@@ -10,7 +10,7 @@ import { runTag } from '../../../src/hostnet/names.js';
 import { createDirectOps } from '../../../src/hostnet/ops.js';
 import { planHostNetwork } from '../../../src/hostnet/plan.js';
 import { setUpHostNetwork } from '../../../src/hostnet/set-up.js';
-import { startTestbed } from '../../../src/hostnet/testbed.js';
+import { startTestbed } from '../../../src/testbed/testbed.js';
 import { hostNetUndoers } from '../../../src/hostnet/undoers.js';
 import { Journal } from '../../../src/journal/journal.js';
 import { builtinChannelScript } from '../../../src/ns3/compile.js';

@@ -1,6 +1,6 @@
 /** Test and bench scaffolding: stand-in vehicles are plain namespaces, not containers. */
-import { JournaledHostNet } from './journaled-ops.js';
-import { runTag } from './names.js';
+import { JournaledHostNet } from '../hostnet/journaled-ops.js';
+import { runTag } from '../hostnet/names.js';
 
 export interface StandIns {
   vehicles: Array<{ name: string; netns: { name: string }; controlIp: string }>;

@@ -10,9 +10,9 @@
  */
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { ReceiptCsv, toReceipt } from './receipt-log.js';
-import { V2VEndpoint } from './transport.js';
-import { V2V_PORT } from './wire.js';
+import { ReceiptCsv, toReceipt } from '../v2v/receipt-log.js';
+import { V2VEndpoint } from '../v2v/transport.js';
+import { V2V_PORT } from '../v2v/wire.js';
 
 const { values } = parseArgs({
   options: {

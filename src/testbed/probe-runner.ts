@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { ExpectedDelivery } from './latency-stats.js';
-import { V2V_CSV_COLUMNS, type V2VReceipt } from './receipt-log.js';
-import { V2V_PORT } from './wire.js';
+import type { ExpectedDelivery } from '../v2v/latency-stats.js';
+import { V2V_CSV_COLUMNS, type V2VReceipt } from '../v2v/receipt-log.js';
+import { V2V_PORT } from '../v2v/wire.js';
 
 export interface ProbeSpec {
   netns: string;

@@ -5,12 +5,12 @@ import type { Journal, TeardownReport } from '../journal/journal.js';
 import { startChannel, type StartedChannel } from '../ns3/channel.js';
 import { builtinChannelScript, compileChannelProgram } from '../ns3/compile.js';
 import { processUndoers } from '../ns3/process-identity.js';
-import { JournaledHostNet } from './journaled-ops.js';
-import type { HostNetOps } from './ops.js';
-import { planHostNetwork, type HostNetPlan } from './plan.js';
-import { setUpHostNetwork, type StartedHostNetwork } from './set-up.js';
+import { JournaledHostNet } from '../hostnet/journaled-ops.js';
+import type { HostNetOps } from '../hostnet/ops.js';
+import { planHostNetwork, type HostNetPlan } from '../hostnet/plan.js';
+import { setUpHostNetwork, type StartedHostNetwork } from '../hostnet/set-up.js';
 import { createStandIns, type StandIns } from './stand-ins.js';
-import { hostNetUndoers } from './undoers.js';
+import { hostNetUndoers } from '../hostnet/undoers.js';
 
 export interface Testbed {
   standIns: StandIns;
