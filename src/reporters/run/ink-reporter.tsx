@@ -1,6 +1,6 @@
 import React, { useEffect, useState } from 'react';
 import { Box, Text, render } from 'ink';
-import type { RunEvent } from '../runtime/run-events.js';
+import type { RunEvent } from '../../runtime/run-events.js';
 import { formatSummary } from './summary-text.js';
 
 type Listener = (e: RunEvent) => void;

@@ -1,4 +1,4 @@
-import type { RunEvent } from '../runtime/run-events.js';
+import type { RunEvent } from '../../runtime/run-events.js';
 import { formatSummary } from './summary-text.js';
 
 /** Plain lines for logs and non-TTY output: phases, a progress line per simulated second, the summary. */

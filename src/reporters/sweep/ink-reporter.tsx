@@ -1,7 +1,7 @@
 import React, { useEffect, useState } from 'react';
 import { Box, Text, render } from 'ink';
-import type { SweepEvent } from '../events.js';
-import type { SweepResult } from '../result-row.js';
+import type { SweepEvent } from '../../sweep/events.js';
+import type { SweepResult } from '../../sweep/result-row.js';
 import { describeValues, formatCritical, formatDurationShort } from './line-reporter.js';
 
 type Listener = (e: SweepEvent) => void;

@@ -1,4 +1,4 @@
-import type { RunSummary } from '../measurement/summary.js';
+import type { RunSummary } from '../../measurement/summary.js';
 
 const fmt = (v: number | null | undefined, unit: string, digits = 3) => (v === null || v === undefined ? '-' : `${v.toFixed(digits)} ${unit}`);
 

@@ -1,6 +1,6 @@
-import type { SweepEvent } from '../events.js';
-import type { SweepResult } from '../result-row.js';
-import type { CriticalSearchResult } from '../critical.js';
+import type { SweepEvent } from '../../sweep/events.js';
+import type { SweepResult } from '../../sweep/result-row.js';
+import type { CriticalSearchResult } from '../../sweep/critical.js';
 
 const fmt = (v: number | null, digits = 3) => (v === null ? '-' : v.toFixed(digits));
 
