@@ -15,7 +15,7 @@ import { createCommandRunner, type CommandRunner } from '../exec/command-runner.
 import { inNetns } from '../hostnet/execute.js';
 import { JournaledHostNet } from '../hostnet/journaled-ops.js';
 import { runTag } from '../hostnet/names.js';
-import { createDirectOps, type HostNetOps } from '../hostnet/ops.js';
+import { createDirectOps, type HostNetOps } from '../hostnet/hostnet-port.js';
 import { startTestbed } from '../testbed/testbed.js';
 import { hostNetUndoers } from '../hostnet/undoers.js';
 import { Journal } from '../journal/journal.js';

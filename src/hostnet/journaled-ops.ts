@@ -1,7 +1,7 @@
 import { EnvironmentError } from '../errors.js';
 import type { Journal } from '../journal/journal.js';
-import type { HostNetOps } from './ops.js';
-import type { IptablesRule, NetnsTarget } from './operations.js';
+import type { HostNetOps } from './hostnet-port.js';
+import type { IptablesRule, NetnsTarget } from './operation-schema.js';
 import { HOSTNET_KINDS, type IptablesUndo } from './undoers.js';
 
 /**

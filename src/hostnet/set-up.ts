@@ -1,6 +1,6 @@
 import type { Journal, TeardownReport } from '../journal/journal.js';
 import { JournaledHostNet } from './journaled-ops.js';
-import type { HostNetOps } from './ops.js';
+import type { HostNetOps } from './hostnet-port.js';
 import type { HostNetPlan } from './plan.js';
 import { V2V_INTERFACE } from './plan.js';
 import { HOSTNET_KINDS, hostNetUndoers } from './undoers.js';

@@ -1,6 +1,6 @@
 import type { JournalEntry, Undoer } from '../journal/journal.js';
-import type { HostNetOps } from './ops.js';
-import type { IptablesRule, NetnsTarget } from './operations.js';
+import type { HostNetOps } from './hostnet-port.js';
+import type { IptablesRule, NetnsTarget } from './operation-schema.js';
 
 /** Journal kinds written by host networking, with what each entry's `undo` holds. */
 export const HOSTNET_KINDS = {

@@ -6,7 +6,7 @@ import { startChannel, type StartedChannel } from '../ns3/channel.js';
 import { builtinChannelScript, compileChannelProgram } from '../ns3/compile.js';
 import { processUndoers } from '../ns3/process-identity.js';
 import { JournaledHostNet } from '../hostnet/journaled-ops.js';
-import type { HostNetOps } from '../hostnet/ops.js';
+import type { HostNetOps } from '../hostnet/hostnet-port.js';
 import { planHostNetwork, type HostNetPlan } from '../hostnet/plan.js';
 import { setUpHostNetwork, type StartedHostNetwork } from '../hostnet/set-up.js';
 import { createStandIns, type StandIns } from './stand-ins.js';

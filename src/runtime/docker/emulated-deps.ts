@@ -1,5 +1,5 @@
 import type { DockerPort } from '../../docker/docker-port.js';
-import type { HostNetOps } from '../../hostnet/ops.js';
+import type { HostNetOps } from '../../hostnet/hostnet-port.js';
 import type { CommandRunner } from '../../exec/command-runner.js';
 import type { SimulatorStatus } from '../../rosbridge/control-topics.js';
 import type { ChannelStart, StartedChannel } from '../../ns3/channel.js';

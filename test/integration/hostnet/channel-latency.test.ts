@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCommandRunner } from '../../../src/exec/command-runner.js';
-import { createDirectOps } from '../../../src/hostnet/ops.js';
+import { createDirectOps } from '../../../src/hostnet/hostnet-port.js';
 import { startTestbed } from '../../../src/testbed/testbed.js';
 import { Journal } from '../../../src/journal/journal.js';
 import { summariseLatency } from '../../../src/v2v/latency-stats.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvironmentError } from '../../../src/errors.js';
 import { createCommandRunner } from '../../../src/exec/command-runner.js';
 import { runTag } from '../../../src/hostnet/names.js';
-import { createDirectOps } from '../../../src/hostnet/ops.js';
+import { createDirectOps } from '../../../src/hostnet/hostnet-port.js';
 import { planHostNetwork } from '../../../src/hostnet/plan.js';
 import { setUpHostNetwork } from '../../../src/hostnet/set-up.js';
 import { startTestbed } from '../../../src/testbed/testbed.js';

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { CommandRunner } from '../exec/command-runner.js';
 import { EnvironmentError } from '../errors.js';
 import { executeOperation } from './execute.js';
-import { hostNetOperationSchema, type HostNetOperation, type HostNetResult } from './operations.js';
+import { hostNetOperationSchema, type HostNetOperation, type HostNetResult } from './operation-schema.js';
 
 /** The port all host-network changes go through; tests substitute a recording fake. */
 export interface HostNetOps {
