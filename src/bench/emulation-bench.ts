@@ -21,7 +21,8 @@ import { hostNetUndoers } from '../hostnet/undoers.js';
 import { Journal } from '../journal/journal.js';
 import { breakDownLatency, parseFrameLog, type LatencyBreakdown } from '../ns3/frame-log.js';
 import { processUndoers } from '../ns3/process-identity.js';
-import { quantile, summariseLatency } from '../v2v/latency-stats.js';
+import { summariseLatency } from '../v2v/latency-stats.js';
+import { interpolatedQuantile } from '../util/percentile.js';
 import type { V2VReceipt } from '../v2v/receipt-log.js';
 import { runProbes, type ProbeSpec } from '../testbed/probe-runner.js';
 import type { BenchRow, BenchSuite } from './main.js';
@@ -157,7 +158,7 @@ export function netemFailure(stderr: string): string {
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
 const median = (parts: LatencyBreakdown[], key: keyof Omit<LatencyBreakdown, 'id'>) =>
-  quantile(parts.map((p) => p[key]).sort((a, b) => a - b), 0.5);
+  interpolatedQuantile(parts.map((p) => p[key]).sort((a, b) => a - b), 0.5);
 
 const BREAKDOWN: Array<[keyof Omit<LatencyBreakdown, 'id'>, string]> = [
   ['toSimulator', 'send call to ns-3 tap reader (sender stack, veth, bridge, tap, reader wake-up)'],
