@@ -1,5 +1,6 @@
 import { basename, dirname, join } from 'node:path';
 import { World, type CollisionEvent } from '../world/world.js';
+import { stepSchedule } from '../world/step-schedule.js';
 import { Recorder, type CarSample } from '../measurement/recorder.js';
 import { buildSummary, type RunSummary } from '../measurement/summary.js';
 import { decideVerdict } from '../run/outcome.js';
@@ -285,8 +286,7 @@ class SimulatorSession {
   private async stepInRealTime(t0: bigint): Promise<void> {
     const { clock } = this.cfg;
     this.t0 = t0;
-    const totalSteps = Math.round(this.scenario.duration / this.world.timestep);
-    const progressEvery = Math.max(1, Math.round(0.1 / this.world.timestep));
+    const { totalSteps, progressEvery } = stepSchedule(this.scenario);
     this.log(`simulator: start, t0=${t0}, ${totalSteps} steps of ${this.world.timestep} s`);
     await clock.sleepUntil(t0, this.abort.signal);
     if (this.interruptReason) return;

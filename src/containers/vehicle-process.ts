@@ -1,3 +1,4 @@
+import { stepSchedule } from '../world/step-schedule.js';
 import { VehicleAgent } from '../vehicle/vehicle-agent.js';
 import { createVehicleApps } from '../control/create-apps.js';
 import type { LaserScan, Odometry, V2VMessage } from '../control/vehicle-context.js';
@@ -104,8 +105,9 @@ class VehicleSession {
     this.finished = new Promise((resolve) => (this.resolveFinished = resolve));
     this.log = cfg.log ?? (() => {});
     this.stepNs = Math.round(scenario.physics.timestep * 1e9);
-    this.period = Math.max(1, Math.round(1 / spec.controlRate / scenario.physics.timestep));
-    if (spec.lidar) this.scanPeriod = Math.max(1, Math.round(1 / spec.lidar.rate / scenario.physics.timestep));
+    const schedule = stepSchedule(scenario);
+    this.period = schedule.controlPeriod(spec);
+    this.scanPeriod = schedule.scanPeriod(spec);
     this.agent = new VehicleAgent(spec.name, createVehicleApps(spec), {
       now: () => this.now(),
       own: () => this.own,
