@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { loadScenario } from '../scenario/load-scenario.js';
-import { runScenarioSimulated } from '../api/run-scenario.js';
+import { runScenarioSimulated } from '../api/run-simulated.js';
 import { RunEventBus } from '../runtime/run-events.js';
 import { createLineReporter } from '../reporters/run/line-reporter.js';
 import { formatSummary } from '../reporters/run/summary-text.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { stepSchedule } from '../../../src/world/step-schedule.js';
-import { runResolvedSimulated } from '../../../src/api/run-scenario.js';
+import { runResolvedSimulated } from '../../../src/api/run-simulated.js';
 import { parseVehicleTrajectory, type TrajectorySample } from '../../../src/waypoints/trajectory.js';
 import { BridgeClient } from '../../../src/rosbridge/bridge-client.js';
 import { TOPICS } from '../../../src/rosbridge/control-topics.js';
