@@ -3,7 +3,7 @@ import { loadScenario } from '../scenario/load-scenario.js';
 import { connectDocker } from '../docker/dockerode-port.js';
 import { describePruned, ensureImages, requireVehicleImages } from '../docker/images.js';
 import { computeContextHash, repoBuildContext } from '../docker/build-context.js';
-import { createHostNetOps } from '../hostnet/ops.js';
+import { createHostNetOps } from '../hostnet/hostnet-port.js';
 import { createCommandRunner } from '../exec/command-runner.js';
 import { compileChannelProgram } from '../ns3/compile.js';
 import { startChannel } from '../ns3/channel.js';

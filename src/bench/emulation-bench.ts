@@ -15,21 +15,22 @@ import { createCommandRunner, type CommandRunner } from '../exec/command-runner.
 import { inNetns } from '../hostnet/execute.js';
 import { JournaledHostNet } from '../hostnet/journaled-ops.js';
 import { runTag } from '../hostnet/names.js';
-import { createDirectOps, type HostNetOps } from '../hostnet/ops.js';
-import { startTestbed } from '../hostnet/testbed.js';
+import { createDirectOps, type HostNetOps } from '../hostnet/hostnet-port.js';
+import { startTestbed } from '../testbed/testbed.js';
 import { hostNetUndoers } from '../hostnet/undoers.js';
 import { Journal } from '../journal/journal.js';
 import { breakDownLatency, parseFrameLog, type LatencyBreakdown } from '../ns3/frame-log.js';
 import { processUndoers } from '../ns3/process-identity.js';
-import { quantile, summariseLatency } from '../v2v/latency-stats.js';
+import { summariseLatency } from '../v2v/latency-stats.js';
+import { interpolatedQuantile } from '../util/percentile.js';
 import type { V2VReceipt } from '../v2v/receipt-log.js';
-import { runProbes, type ProbeSpec } from '../v2v/probe-runner.js';
+import { runProbes, type ProbeSpec } from '../testbed/probe-runner.js';
 import type { BenchRow, BenchSuite } from './main.js';
 
 const DELAY_MS = 10;
 const SLOT_MS = 25; // one frame on the bus per slot: CSMA holds it for the whole delay
 const MESSAGES = 160; // total per vehicle count, warm-up included
-const probeJs = fileURLToPath(new URL('../v2v/probe-main.js', import.meta.url));
+const probeJs = fileURLToPath(new URL('../testbed/probe-main.js', import.meta.url));
 
 interface Endpoint {
   netns: string;
@@ -157,7 +158,7 @@ export function netemFailure(stderr: string): string {
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
 const median = (parts: LatencyBreakdown[], key: keyof Omit<LatencyBreakdown, 'id'>) =>
-  quantile(parts.map((p) => p[key]).sort((a, b) => a - b), 0.5);
+  interpolatedQuantile(parts.map((p) => p[key]).sort((a, b) => a - b), 0.5);
 
 const BREAKDOWN: Array<[keyof Omit<LatencyBreakdown, 'id'>, string]> = [
   ['toSimulator', 'send call to ns-3 tap reader (sender stack, veth, bridge, tap, reader wake-up)'],

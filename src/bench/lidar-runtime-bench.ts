@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadScenario } from '../scenario/load-scenario.js';
-import { runResolvedSimulated } from '../api/run-scenario.js';
+import { runResolvedSimulated } from '../api/run-simulated.js';
 import { loopScenarioYaml } from './sim-bench.js';
 import type { BenchRow, BenchSuite } from './main.js';
 

@@ -16,7 +16,8 @@ export interface TimerBaseline {
  * steps than during a run, and their wake-ups can make the baseline the later of the two.
  */
 const BASELINE_SCRIPT = `
-const { systemWallClock: clock } = await import('/opt/cavsim/dist/runtime/docker/wall-clock.js');
+const { systemWallClock: clock } = await import('/opt/cavsim/dist/containers/wall-clock.js');
+const { percentileOfSorted } = await import('/opt/cavsim/dist/util/percentile.js');
 const stepNs = 10_000_000n;
 const t0 = clock.nowNs() + 100_000_000n;
 const late = [];
@@ -26,7 +27,7 @@ for (let k = 1; k <= STEPS; k++) {
   late.push(Number(clock.nowNs() - scheduled) / 1e6);
 }
 late.sort((a, b) => a - b);
-const at = (p) => late[Math.min(late.length - 1, Math.ceil((p / 100) * late.length) - 1)];
+const at = (p) => percentileOfSorted(late, p);
 console.log(JSON.stringify({ p50_ms: at(50), p99_ms: at(99), max_ms: late.at(-1) }));
 `;
 

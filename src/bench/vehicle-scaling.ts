@@ -4,7 +4,7 @@
  */
 import { CavsimError } from '../errors.js';
 import type { RunStatus } from '../measurement/summary.js';
-import type { StepTimingFigures } from '../runtime/docker/step-timing.js';
+import type { StepTimingFigures } from '../containers/step-timing.js';
 import type { BenchRow } from './main.js';
 
 export const DEFAULT_VEHICLE_COUNTS: readonly number[] = [10, 16, 24, 32];

@@ -1,9 +1,9 @@
 import { Command, Option } from 'commander';
 import { loadScenario } from '../scenario/load-scenario.js';
-import { runScenarioSimulated } from '../api/run-scenario.js';
+import { runScenarioSimulated } from '../api/run-simulated.js';
 import { RunEventBus } from '../runtime/run-events.js';
-import { createLineReporter } from '../ui/line-reporter.js';
-import { formatSummary } from '../ui/summary-text.js';
+import { createLineReporter } from '../reporters/run/line-reporter.js';
+import { formatSummary } from '../reporters/run/summary-text.js';
 import { RUN_EXIT_STATUS } from '../run/outcome.js';
 import { UserInputError } from '../errors.js';
 import { RUN_ID_PATTERN } from '../hostnet/names.js';
@@ -104,7 +104,7 @@ async function startLiveView(runDir: string) {
 async function attachReporter(events: RunEventBus, json: boolean): Promise<{ done: () => Promise<void> }> {
   if (json) return { done: async () => {} };
   if (process.stdout.isTTY && !process.env.CI) {
-    const { createInkReporter } = await import('../ui/ink-reporter.js');
+    const { createInkReporter } = await import('../reporters/run/ink-reporter.js');
     const ink = createInkReporter();
     events.on(ink.listener);
     let finished = false;

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { connectDocker } from '../docker/dockerode-port.js';
-import { createHostNetOps } from '../hostnet/ops.js';
+import { createHostNetOps } from '../hostnet/hostnet-port.js';
 import { createCommandRunner } from '../exec/command-runner.js';
 import { teardownRuns } from '../api/teardown.js';
 import { REPO_ROOT } from '../api/run-emulated.js';

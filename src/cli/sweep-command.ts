@@ -6,7 +6,7 @@ import { UserInputError } from '../errors.js';
 import { defaultRunsDir, listRunIds } from '../run/run-folder.js';
 import { SweepEventBus } from '../sweep/events.js';
 import { planSweep, type SweepRequest } from '../sweep/plan-sweep.js';
-import { createSweepLineReporter } from '../sweep/reporters/line-reporter.js';
+import { createSweepLineReporter } from '../reporters/sweep/line-reporter.js';
 import { defaultJobs, openRunLanes } from '../sweep/run-one.js';
 import { resumeSweep, startSweep, type SweepOutcome } from '../sweep/run-sweep.js';
 import { SweepFolder, defaultSweepsDir, type Runtime } from '../sweep/sweep-folder.js';
@@ -99,7 +99,7 @@ export function registerSweepCommand(program: Command): void {
 /** The ink view on an interactive terminal, plain lines otherwise (logs, CI, pipes). Both write to stderr. */
 async function attachReporter(events: SweepEventBus): Promise<{ done: () => Promise<void> }> {
   if (process.stderr.isTTY && !process.env.CI) {
-    const { createSweepInkReporter } = await import('../sweep/reporters/ink-reporter.js');
+    const { createSweepInkReporter } = await import('../reporters/sweep/ink-reporter.js');
     const ink = createSweepInkReporter();
     events.on(ink.listener);
     return ink;

@@ -2,7 +2,8 @@ export type * from './docker-port.js';
 export { connectDocker, createDockerPort, type DockerodeLike } from './dockerode-port.js';
 export { LABEL, runLabels, runFilter, type ContainerRole } from './labels.js';
 export { parseResources, parseCpus, parseMemory, type ResourceLimits } from './resources.js';
-export { createJournaledDocker, dockerUndoers, JOURNAL_KIND, type JournaledDocker } from './journaled.js';
+export { createJournaledDocker, dockerUndoers, type JournaledDocker } from './journaled.js';
+export { DOCKER_KINDS } from '../journal/kinds.js';
 export { findLeftoversByLabel, removeLeftovers, type DockerLeftover } from './leftovers.js';
 export {
   computeContextHash,

@@ -1,12 +1,8 @@
 import { CavsimError } from '../errors.js';
 import type { Journal, JournalEntry, Undoer } from '../journal/journal.js';
+import { DOCKER_KINDS } from '../journal/kinds.js';
 import type { ContainerSpec, DockerPort, NetworkSpec } from './docker-port.js';
 import { LABEL } from './labels.js';
-
-export const JOURNAL_KIND = {
-  container: 'docker-container',
-  network: 'docker-network',
-} as const;
 
 /** What an undoer needs, written into the journal before the resource exists. */
 interface DockerUndo {
@@ -36,11 +32,11 @@ export function createJournaledDocker(
   };
   return {
     async createNetwork(spec) {
-      journal.record(JOURNAL_KIND.network, spec.name, { ...undoFor(spec.name, spec.labels) });
+      journal.record(DOCKER_KINDS.network, spec.name, { ...undoFor(spec.name, spec.labels) });
       return port.createNetwork(spec);
     },
     async createContainer(spec) {
-      journal.record(JOURNAL_KIND.container, spec.name, { ...undoFor(spec.name, spec.labels) });
+      journal.record(DOCKER_KINDS.container, spec.name, { ...undoFor(spec.name, spec.labels) });
       return port.createContainer(spec);
     },
   };
@@ -52,14 +48,14 @@ export function createJournaledDocker(
  */
 export function dockerUndoers(port: DockerPort): Record<string, Undoer> {
   return {
-    [JOURNAL_KIND.container]: async (entry) => {
+    [DOCKER_KINDS.container]: async (entry) => {
       const { name, runId } = readUndo(entry);
       const found = await port.inspectContainer(name);
       if (!found) return;
       if (found.labels[LABEL.run] !== runId) return notOurs('container', name, found.labels);
       await port.removeContainer(found.id, { force: true });
     },
-    [JOURNAL_KIND.network]: async (entry) => {
+    [DOCKER_KINDS.network]: async (entry) => {
       const { name, runId } = readUndo(entry);
       const found = await port.inspectNetwork(name);
       if (!found) return;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { CommandRunner } from '../exec/command-runner.js';
 import { EnvironmentError } from '../errors.js';
 import { iptablesArgv } from './iptables-argv.js';
-import { hostNetOperationSchema, type HostNetResult, type NetnsTarget, type ValidHostNetOperation } from './operations.js';
+import { hostNetOperationSchema, type HostNetResult, type NetnsTarget, type ValidHostNetOperation } from './operation-schema.js';
 
 /** argv prefix that runs a command inside a network namespace. */
 export function inNetns(target: NetnsTarget | undefined, argv: string[]): string[] {

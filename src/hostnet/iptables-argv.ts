@@ -1,4 +1,4 @@
-import type { IptablesRule } from './operations.js';
+import type { IptablesRule } from './operation-schema.js';
 
 export type IptablesAction = '-I' | '-A' | '-D' | '-C';
 

@@ -1,8 +1,9 @@
 import { EnvironmentError } from '../errors.js';
 import type { Journal } from '../journal/journal.js';
-import type { HostNetOps } from './ops.js';
-import type { IptablesRule, NetnsTarget } from './operations.js';
-import { HOSTNET_KINDS, type IptablesUndo } from './undoers.js';
+import type { HostNetOps } from './hostnet-port.js';
+import type { IptablesRule, NetnsTarget } from './operation-schema.js';
+import type { IptablesUndo } from './undoers.js';
+import { HOSTNET_KINDS } from '../journal/kinds.js';
 
 /**
  * Creation steps that write their inverse to the journal first, and refuse names that exist but

@@ -8,7 +8,7 @@ import {
   vehicleInterfaceNames,
   type VehicleInterfaceNames,
 } from './names.js';
-import type { IptablesRule, NetnsTarget } from './operations.js';
+import type { IptablesRule, NetnsTarget } from './operation-schema.js';
 
 /** Where a vehicle's network namespace is: a container's init pid, or a named `ip netns`. */
 export type { NetnsTarget };

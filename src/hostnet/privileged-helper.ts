@@ -5,7 +5,7 @@
  */
 import { createCommandRunner } from '../exec/command-runner.js';
 import { executeOperation } from './execute.js';
-import { hostNetOperationSchema } from './operations.js';
+import { hostNetOperationSchema } from './operation-schema.js';
 
 async function readInput(): Promise<string> {
   if (process.argv[2] !== undefined) return process.argv[2];

@@ -1,9 +1,10 @@
 import type { Journal, TeardownReport } from '../journal/journal.js';
 import { JournaledHostNet } from './journaled-ops.js';
-import type { HostNetOps } from './ops.js';
+import type { HostNetOps } from './hostnet-port.js';
 import type { HostNetPlan } from './plan.js';
 import { V2V_INTERFACE } from './plan.js';
-import { HOSTNET_KINDS, hostNetUndoers } from './undoers.js';
+import { hostNetUndoers } from './undoers.js';
+import { HOSTNET_KINDS } from '../journal/kinds.js';
 
 export interface StartedHostNetwork {
   readonly plan: HostNetPlan;

@@ -1,13 +1,7 @@
 import type { JournalEntry, Undoer } from '../journal/journal.js';
-import type { HostNetOps } from './ops.js';
-import type { IptablesRule, NetnsTarget } from './operations.js';
-
-/** Journal kinds written by host networking, with what each entry's `undo` holds. */
-export const HOSTNET_KINDS = {
-  link: 'hostnet.link', // { name }: a bridge, tap or veth on the host (deleting a veth end removes both)
-  netns: 'hostnet.netns', // { name }: a named network namespace (test and bench stand-in vehicles)
-  iptables: 'hostnet.iptables', // { rule, netns? }: one filter rule, removed with -D of the same spec
-} as const;
+import { HOSTNET_KINDS } from '../journal/kinds.js';
+import type { HostNetOps } from './hostnet-port.js';
+import type { IptablesRule, NetnsTarget } from './operation-schema.js';
 
 export interface LinkUndo {
   name: string;

@@ -4,7 +4,8 @@ import { dirname } from 'node:path';
 import { EnvironmentError, ExternalProcessError } from '../errors.js';
 import type { Journal } from '../journal/journal.js';
 import { lastLines } from '../run/outcome.js';
-import { PROCESS_KIND, readStartTime, stopProcess, type ProcessIdentity } from './process-identity.js';
+import { readStartTime, stopProcess, type ProcessIdentity } from './process-identity.js';
+import { NS3_PROCESS_KIND } from '../journal/kinds.js';
 
 export const READY_LINE = 'CAVSIM-READY';
 const LAG_LINE = /^CAVSIM-LAG sim_s=(\S+) lag_ms=(\S+)/gm;
@@ -56,7 +57,7 @@ export async function startChannel(p: ChannelStart): Promise<StartedChannel> {
   child.unref();
   // The pid exists only after spawn; journal it before anything that could fail or take long.
   const identity: ProcessIdentity = { pid, startTime: readStartTime(pid) ?? 'unknown' };
-  p.journal.record(PROCESS_KIND, `${pid}`, { ...identity });
+  p.journal.record(NS3_PROCESS_KIND, `${pid}`, { ...identity });
 
   let hasExited = false;
   const exited = new Promise<ChannelExit>((resolve) =>

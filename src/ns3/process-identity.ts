@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { JournalEntry, Undoer } from '../journal/journal.js';
+import { NS3_PROCESS_KIND } from '../journal/kinds.js';
 
 /**
  * A pid alone can be reused after the process dies; the pair (pid, start time in clock ticks since
@@ -58,9 +59,7 @@ function signal(pid: number, sig: NodeJS.Signals): void {
   }
 }
 
-export const PROCESS_KIND = 'ns3.process';
-
 /** Undoer for `ns3.process` entries: `undo` is a ProcessIdentity. */
 export const processUndoers: Record<string, Undoer> = {
-  [PROCESS_KIND]: async (e: JournalEntry) => stopProcess(e.undo as unknown as ProcessIdentity),
+  [NS3_PROCESS_KIND]: async (e: JournalEntry) => stopProcess(e.undo as unknown as ProcessIdentity),
 };

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { availableParallelism } from 'node:os';
-import { runScenarioSimulated, type RunOutcome } from '../api/run-scenario.js';
+import { runScenarioSimulated, type RunOutcome } from '../api/run-simulated.js';
 import { EnvironmentError } from '../errors.js';
 import type { RunOne, RunRequest } from './run-points.js';
 import type { Runtime } from './sweep-folder.js';

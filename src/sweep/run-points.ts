@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import type { RunOutcome } from '../api/run-scenario.js';
+import type { RunOutcome } from '../api/run-simulated.js';
 import { pointKey, pointOverrides, type SweepPoint } from './grid.js';
 import { failedResult, isFinished, resultFromSummary, type SweepResult } from './result-row.js';
 import type { SweepEvents } from './events.js';

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { RunOutcome } from '../api/run-scenario.js';
+import type { RunOutcome } from '../api/run-simulated.js';
 import { CavsimError, type ErrorCode } from '../errors.js';
 import type { RunRequest } from './run-points.js';
 

@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { runScenarioSimulated } from '../api/run-scenario.js';
+import { runScenarioSimulated } from '../api/run-simulated.js';
 import { CavsimError } from '../errors.js';
 import type { RunRequest } from './run-points.js';
 import { cachingMapLoader } from '../map/map-loader.js';

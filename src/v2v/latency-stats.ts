@@ -1,3 +1,4 @@
+import { interpolatedQuantile } from '../util/percentile.js';
 import type { V2VReceipt } from './receipt-log.js';
 
 export interface LatencySummary {
@@ -29,17 +30,9 @@ export function summariseLatency(received: readonly Pick<V2VReceipt, 'id' | 'to'
   return {
     count: latencies.length,
     lost,
-    p50_ms: quantile(latencies, 0.5),
-    p99_ms: quantile(latencies, 0.99),
+    p50_ms: interpolatedQuantile(latencies, 0.5),
+    p99_ms: interpolatedQuantile(latencies, 0.99),
     max_ms: latencies[latencies.length - 1],
     mean_ms: latencies.reduce((s, x) => s + x, 0) / latencies.length,
   };
-}
-
-/** Linear interpolation between closest ranks (the common "type 7" definition). */
-export function quantile(sorted: readonly number[], q: number): number {
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }

@@ -1,4 +1,4 @@
-import { RunControl } from '../../bridge/run-control.js';
+import { RunControl } from '../../rosbridge/run-control.js';
 import { epochNs } from '../../v2v/wire.js';
 import { CavsimError } from '../../errors.js';
 import type { ControlLink } from './emulated-deps.js';

@@ -1,7 +1,7 @@
 import type { DockerPort } from '../../docker/docker-port.js';
-import type { HostNetOps } from '../../hostnet/ops.js';
+import type { HostNetOps } from '../../hostnet/hostnet-port.js';
 import type { CommandRunner } from '../../exec/command-runner.js';
-import type { SimulatorStatus } from '../../bridge/control-topics.js';
+import type { SimulatorStatus } from '../../rosbridge/control-topics.js';
 import type { ChannelStart, StartedChannel } from '../../ns3/channel.js';
 
 /** The simulator's control link as the orchestrator on the host uses it. */

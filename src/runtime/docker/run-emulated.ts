@@ -20,7 +20,7 @@ import type { RunEvents } from '../run-events.js';
 import type { Undoer } from '../../journal/journal.js';
 import { planEmulatedRun, withVehiclePids, type EmulatedRunPlan } from './plan-emulated.js';
 import type { ControlLink, EmulatedRunDeps } from './emulated-deps.js';
-import type { SimulatorStatus } from '../../bridge/control-topics.js';
+import type { SimulatorStatus } from '../../rosbridge/control-topics.js';
 import { ComponentWatch, containerDeath, signalOfExitStatus, type Death } from './component-watch.js';
 import { ExternalProcessError } from '../../errors.js';
 

@@ -1,4 +1,5 @@
 import { World } from '../../world/world.js';
+import { stepSchedule } from '../../world/step-schedule.js';
 import { Recorder, type CarSample } from '../../measurement/recorder.js';
 import { SimulatedBus } from '../../channel/simulated-bus.js';
 import { VehicleAgent } from '../../vehicle/vehicle-agent.js';
@@ -30,6 +31,7 @@ export async function runSimulated(
   opts: { events?: RunEvents; shouldStop?: () => boolean; progressEverySteps?: number } = {},
 ): Promise<SimulatedRunResult> {
   const world = new World(scenario, grid);
+  const schedule = stepSchedule(scenario);
   const bus = new SimulatedBus<V2VMessage>({ ...scenario.network, seed: deriveSeed(scenario.seed, 'v2v-bus') });
   const names = scenario.vehicles.map((v) => v.name);
   const cars = new Map(world.cars.map((c) => [c.spec.name, c]));
@@ -54,12 +56,12 @@ export async function runSimulated(
       },
       log: (event, detail) => recorder.recordEvent(world.time, car.spec.name, event, detail),
     });
-    const period = Math.max(1, Math.round(1 / car.spec.controlRate / world.timestep));
+    const period = schedule.controlPeriod(car.spec);
     return { agent, period, car };
   });
   const byName = new Map(agents.map((a) => [a.agent.name, a.agent]));
-  const totalSteps = Math.round(scenario.duration / world.timestep);
-  const progressEvery = opts.progressEverySteps ?? Math.max(1, Math.round(0.1 / world.timestep));
+  const { totalSteps } = schedule;
+  const progressEvery = opts.progressEverySteps ?? schedule.progressEvery;
 
   let samples: readonly CarSample[] = [];
   const record = () => {

@@ -1,6 +1,7 @@
 import { Lidar } from '../../sensing/lidar.js';
 import { prepareLidarMap } from '../../sensing/lidar-map.js';
 import type { World } from '../../world/world.js';
+import { stepsPerPeriod } from '../../world/step-schedule.js';
 import type { OccupancyGrid } from '../../map/occupancy-grid.js';
 import type { LaserScan } from '../../control/vehicle-context.js';
 
@@ -24,7 +25,7 @@ export function createScanners(world: World, grid: OccupancyGrid): Scanner[] {
     const others = world.cars.filter((c) => c !== car).map((c) => c.footprint);
     return {
       name: car.spec.name,
-      period: Math.max(1, Math.round(1 / cfg.rate / world.timestep)),
+      period: stepsPerPeriod(cfg.rate, world.timestep),
       scan: () => ({
         t: world.time,
         angleMin: lidar.angleMin,

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { runScenarioSimulated } from '../../api/run-scenario.js';
+import { runScenarioSimulated } from '../../api/run-simulated.js';
 import { startViewServer } from '../view-server.js';
 import { ringScenarioYaml } from './ring-scenario.js';
 

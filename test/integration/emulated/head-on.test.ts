@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
-import { runScenarioSimulated } from '../../../src/api/run-scenario.js';
+import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
 import { emulatedHostState } from './host-state.js';
 import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
 import { listActiveRuns } from '../../../src/run/active-runs.js';

@@ -2,10 +2,11 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
-import { runResolvedSimulated } from '../../../src/api/run-scenario.js';
-import { BridgeClient } from '../../../src/bridge/bridge-client.js';
-import { TOPICS, collisionReportSchema, parseJsonData, type CollisionReport } from '../../../src/bridge/control-topics.js';
-import { MSG_TYPES, optionalStampNs, parseOdometryMsg, parseStringMsg } from '../../../src/bridge/ros-messages.js';
+import { stepSchedule } from '../../../src/world/step-schedule.js';
+import { runResolvedSimulated } from '../../../src/api/run-simulated.js';
+import { BridgeClient } from '../../../src/rosbridge/bridge-client.js';
+import { TOPICS, collisionReportSchema, parseJsonData, type CollisionReport } from '../../../src/rosbridge/control-topics.js';
+import { MSG_TYPES, optionalStampNs, parseOdometryMsg, parseStringMsg } from '../../../src/rosbridge/ros-messages.js';
 import { buildEntryPoints, repoRoot, runOnLoopback } from './support.js';
 
 /**
@@ -76,7 +77,7 @@ describe('simulator-main and vehicle-main on loopback: a collision', () => {
       expect(seen[at + 1], v.name).toEqual({ odom: BigInt(step) * stepNs });
 
       // The vehicle ticked on every due step up to the collision and on none after it.
-      const period = Math.max(1, Math.round(1 / v.controlRate / scenario.physics.timestep));
+      const period = stepSchedule(scenario).controlPeriod(v);
       const lastDue = Math.floor((step - 1) / period) * period;
       const stamps = drives.get(v.name)!;
       expect(stamps.length, v.name).toBeGreaterThan(0);

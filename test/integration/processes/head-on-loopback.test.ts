@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
-import { runResolvedSimulated } from '../../../src/api/run-scenario.js';
+import { runResolvedSimulated } from '../../../src/api/run-simulated.js';
 import { buildEntryPoints, repoRoot, runOnLoopback } from './support.js';
 
 /**

@@ -2,12 +2,13 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
-import { runResolvedSimulated } from '../../../src/api/run-scenario.js';
+import { stepSchedule } from '../../../src/world/step-schedule.js';
+import { runResolvedSimulated } from '../../../src/api/run-simulated.js';
 import { parseVehicleTrajectory, type TrajectorySample } from '../../../src/waypoints/trajectory.js';
-import { BridgeClient } from '../../../src/bridge/bridge-client.js';
-import { TOPICS } from '../../../src/bridge/control-topics.js';
-import { MSG_TYPES } from '../../../src/bridge/ros-messages.js';
-import { parseLaserScanMsg } from '../../../src/bridge/laser-scan-msg.js';
+import { BridgeClient } from '../../../src/rosbridge/bridge-client.js';
+import { TOPICS } from '../../../src/rosbridge/control-topics.js';
+import { MSG_TYPES } from '../../../src/rosbridge/ros-messages.js';
+import { parseLaserScanMsg } from '../../../src/rosbridge/laser-scan-msg.js';
 import { loadMap } from '../../../src/map/load-map.js';
 import { World } from '../../../src/world/world.js';
 import { createScanners } from '../../../src/runtime/sim/scanners.js';
@@ -36,7 +37,7 @@ describe('simulator-main and vehicle-main on loopback: loop-gap-follow', () => {
   it('laps the loop on the scans it gets over the link, on the simulated runtime\'s path', async () => {
     const scenario = await loadScenario(join(repoRoot, 'scenarios/loop-gap-follow.yaml'));
     const lidar = scenario.vehicles[0].lidar!;
-    const scanPeriod = Math.max(1, Math.round(1 / lidar.rate / scenario.physics.timestep));
+    const scanPeriod = stepSchedule(scenario).scanPeriod(scenario.vehicles[0])!;
 
     // A rosbridge client of our own beside the vehicle: every scan's stamp, and the first scan whole.
     let observer: BridgeClient | undefined;

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Ros, Topic } from 'roslib';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
-import { startSimulatorProcess } from '../../../src/runtime/docker/simulator-process.js';
-import { systemWallClock } from '../../../src/runtime/docker/wall-clock.js';
+import { startSimulatorProcess } from '../../../src/containers/simulator-process.js';
+import { systemWallClock } from '../../../src/containers/wall-clock.js';
 import { epochNs } from '../../../src/v2v/wire.js';
 import { prepareRunDir, repoRoot } from './support.js';
 

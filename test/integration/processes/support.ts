@@ -8,8 +8,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { ResolvedScenario } from '../../../src/scenario/resolved.js';
 import type { RunSummary } from '../../../src/measurement/summary.js';
-import type { SimulatorStatus } from '../../../src/bridge/control-topics.js';
-import { RunControl } from '../../../src/bridge/run-control.js';
+import type { SimulatorStatus } from '../../../src/rosbridge/control-topics.js';
+import { RunControl } from '../../../src/rosbridge/run-control.js';
 import { epochNs } from '../../../src/v2v/wire.js';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -21,15 +21,15 @@ export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 export function buildEntryPoints(): { simulatorMain: string; vehicleMain: string } {
   const outDir = join(repoRoot, 'node_modules/.cache/cavsim-processes-it');
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const entries = ['src/runtime/docker/simulator-main.ts', 'src/runtime/docker/vehicle-main.ts'];
+  const entries = ['src/containers/simulator-main.ts', 'src/containers/vehicle-main.ts'];
   execFileSync(
     process.execPath,
     [tsc, '--outDir', outDir, '--rootDir', join(repoRoot, 'src'), '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022',
       '--lib', 'ES2023', '--types', 'node', '--strict', '--skipLibCheck', '--esModuleInterop', '--resolveJsonModule', ...entries],
     { cwd: repoRoot, stdio: 'pipe' },
   );
-  const simulatorMain = join(outDir, 'runtime/docker/simulator-main.js');
-  const vehicleMain = join(outDir, 'runtime/docker/vehicle-main.js');
+  const simulatorMain = join(outDir, 'containers/simulator-main.js');
+  const vehicleMain = join(outDir, 'containers/vehicle-main.js');
   for (const f of [simulatorMain, vehicleMain]) if (!existsSync(f)) throw new Error(`build did not produce ${f}`);
   // The compiled files are ESM: Node needs "type": "module" next to them to load them as such.
   writeFileSync(join(outDir, 'package.json'), '{"type":"module"}\n');

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDockerPort } from '../../../src/docker/dockerode-port.js';
 import type { DockerPort } from '../../../src/docker/docker-port.js';
-import { createJournaledDocker, dockerUndoers, JOURNAL_KIND } from '../../../src/docker/journaled.js';
+import { createJournaledDocker, dockerUndoers } from '../../../src/docker/journaled.js';
+import { DOCKER_KINDS } from '../../../src/journal/kinds.js';
 import { runLabels } from '../../../src/docker/labels.js';
 import { Journal } from '../../../src/journal/journal.js';
 import { FakeDockerode } from './fake-dockerode.js';
@@ -44,7 +45,7 @@ describe('journaled Docker resources', () => {
     fake.failOnCall(1);
     await expect(docker.createNetwork({ name: 'cavsim-run-42-ctl', labels: runLabels(RUN) })).rejects.toThrow();
     expect(journal.outstanding()).toMatchObject([
-      { kind: JOURNAL_KIND.network, id: 'cavsim-run-42-ctl', undo: { name: 'cavsim-run-42-ctl', runId: RUN } },
+      { kind: DOCKER_KINDS.network, id: 'cavsim-run-42-ctl', undo: { name: 'cavsim-run-42-ctl', runId: RUN } },
     ]);
     expect(fake.networks.size).toBe(0);
   });
@@ -55,7 +56,7 @@ describe('journaled Docker resources', () => {
     expect(fake.containers.size).toBe(3);
     const report = await journal.teardown(dockerUndoers(port));
     expect(report.failed).toEqual([]);
-    expect(report.undone.map((e) => e.kind)).toEqual([...Array(3).fill(JOURNAL_KIND.container), JOURNAL_KIND.network]);
+    expect(report.undone.map((e) => e.kind)).toEqual([...Array(3).fill(DOCKER_KINDS.container), DOCKER_KINDS.network]);
     expect(fake.containers.size).toBe(0);
     expect(fake.networks.size).toBe(0);
   });

@@ -1,5 +1,5 @@
-import type { HostNetOps } from '../../../src/hostnet/ops.js';
-import type { HostNetOperation, HostNetResult, NetnsTarget } from '../../../src/hostnet/operations.js';
+import type { HostNetOps } from '../../../src/hostnet/hostnet-port.js';
+import type { HostNetOperation, HostNetResult, NetnsTarget } from '../../../src/hostnet/operation-schema.js';
 import type { Journal } from '../../../src/journal/journal.js';
 
 const nsKey = (t: NetnsTarget | undefined) => (t ? ('pid' in t ? `pid:${t.pid}` : `name:${t.name}`) : 'host');

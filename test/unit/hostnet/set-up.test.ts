@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { EnvironmentError } from '../../../src/errors.js';
 import { planHostNetwork } from '../../../src/hostnet/plan.js';
 import { setUpHostNetwork, teardownHostNet } from '../../../src/hostnet/set-up.js';
-import { HOSTNET_KINDS } from '../../../src/hostnet/undoers.js';
+import { HOSTNET_KINDS } from '../../../src/journal/kinds.js';
 import { Journal } from '../../../src/journal/journal.js';
 import { FakeHost } from './fake-host.js';
 

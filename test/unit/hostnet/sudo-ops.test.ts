@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EnvironmentError } from '../../../src/errors.js';
 import type { CommandRunner } from '../../../src/exec/command-runner.js';
-import { createHostNetOps, createSudoOps } from '../../../src/hostnet/ops.js';
+import { createHostNetOps, createSudoOps } from '../../../src/hostnet/hostnet-port.js';
 
 describe('operations through sudo', () => {
   it('passes one validated operation as JSON on stdin to the helper, never on a shell line', async () => {

@@ -7,12 +7,12 @@ import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { runEmulated } from '../../../src/runtime/docker/run-emulated.js';
 import { createDockerPort } from '../../../src/docker/dockerode-port.js';
 import { Journal } from '../../../src/journal/journal.js';
-import { PROCESS_KIND } from '../../../src/ns3/process-identity.js';
+import { NS3_PROCESS_KIND } from '../../../src/journal/kinds.js';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
 import { teardownRuns } from '../../../src/api/teardown.js';
 import type { ControlLink, EmulatedRunDeps } from '../../../src/runtime/docker/emulated-deps.js';
 import type { ChannelExit, StartedChannel } from '../../../src/ns3/channel.js';
-import type { SimulatorStatus } from '../../../src/bridge/control-topics.js';
+import type { SimulatorStatus } from '../../../src/rosbridge/control-topics.js';
 import type { CommandRunner } from '../../../src/exec/command-runner.js';
 import { FakeDockerode } from '../docker/fake-dockerode.js';
 import { FakeHost } from '../hostnet/fake-host.js';
@@ -101,7 +101,7 @@ function fixture(): Fixture {
     channel: {
       compile: async () => '/fake/csma-tap',
       start: async (p) => {
-        p.journal.record(PROCESS_KIND, '999999', { pid: 999999, startTime: 'not-a-real-process' });
+        p.journal.record(NS3_PROCESS_KIND, '999999', { pid: 999999, startTime: 'not-a-real-process' });
         f.channelsRunning++;
         let exit!: (e: ChannelExit) => void;
         const exited = new Promise<ChannelExit>((r) => (exit = r));

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runScenarioSimulated } from '../../../src/api/run-scenario.js';
+import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
 import { parseVehicleTrajectory, type TrajectorySample } from '../../../src/waypoints/trajectory.js';
 import { LOOP_CENTRELINE_LENGTH, lapProgress } from '../../support/lap-progress.js';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runScenarioSimulated } from '../../../src/api/run-scenario.js';
+import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const HEAD_ON = join(ROOT, 'scenarios/head-on-brake.yaml');

@@ -5,7 +5,7 @@ import { runScenarioEmulated } from '../../../../src/api/run-emulated.js';
 import { RunEventBus } from '../../../../src/runtime/run-events.js';
 import { newRunId } from '../../../../src/run/run-folder.js';
 import { Journal } from '../../../../src/journal/journal.js';
-import { PROCESS_KIND } from '../../../../src/ns3/process-identity.js';
+import { NS3_PROCESS_KIND } from '../../../../src/journal/kinds.js';
 import type { EmulatedRunOutcome, EmulatedRunOptions } from '../../../../src/runtime/docker/run-emulated.js';
 import type { EmulatedRunPlan } from '../../../../src/runtime/docker/plan-emulated.js';
 
@@ -32,7 +32,7 @@ export function startLiveRun(file: string, p: { runsDir: string; overrides?: str
     running: Promise.race([running, outcome.then(() => Promise.reject(new Error('the run ended before it was running')))]),
     outcome,
     plan: () => JSON.parse(readFileSync(join(runDir, 'plan.json'), 'utf8')) as EmulatedRunPlan,
-    ns3Pid: () => Number(Journal.open(join(runDir, 'journal.jsonl')).outstanding().find((e) => e.kind === PROCESS_KIND)!.id),
+    ns3Pid: () => Number(Journal.open(join(runDir, 'journal.jsonl')).outstanding().find((e) => e.kind === NS3_PROCESS_KIND)!.id),
   };
 }
 

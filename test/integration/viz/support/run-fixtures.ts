@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runScenarioSimulated } from '../../../../src/api/run-scenario.js';
+import { runScenarioSimulated } from '../../../../src/api/run-simulated.js';
 import { loadMap } from '../../../../src/map/load-map.js';
 import { Lidar } from '../../../../src/sensing/lidar.js';
 import { footprintCorners } from '../../../../src/physics/footprint.js';

@@ -1,0 +1,62 @@
+/** Test and bench scaffolding: a whole emulated V2V path with namespaces as stand-in vehicles. */
+import { join } from 'node:path';
+import type { CommandRunner } from '../exec/command-runner.js';
+import type { Journal, TeardownReport } from '../journal/journal.js';
+import { startChannel, type StartedChannel } from '../ns3/channel.js';
+import { builtinChannelScript, compileChannelProgram } from '../ns3/compile.js';
+import { processUndoers } from '../ns3/process-identity.js';
+import { JournaledHostNet } from '../hostnet/journaled-ops.js';
+import type { HostNetOps } from '../hostnet/hostnet-port.js';
+import { planHostNetwork, type HostNetPlan } from '../hostnet/plan.js';
+import { setUpHostNetwork, type StartedHostNetwork } from '../hostnet/set-up.js';
+import { createStandIns, type StandIns } from './stand-ins.js';
+import { hostNetUndoers } from '../hostnet/undoers.js';
+
+export interface Testbed {
+  standIns: StandIns;
+  plan: HostNetPlan;
+  network: StartedHostNetwork;
+  channel?: StartedChannel;
+  teardown(): Promise<TeardownReport>;
+}
+
+export async function startTestbed(p: {
+  runId: string;
+  vehicleCount: number;
+  delay: string;
+  dataRate?: string;
+  runDir: string;
+  journal: Journal;
+  ops: HostNetOps;
+  runner: CommandRunner;
+  withChannel?: boolean;
+  channelSource?: string;
+  /** Appended to the planned channel argv, e.g. the built-in program's `--frameLog=<path>`. */
+  channelArgs?: string[];
+  controlThird?: number;
+}): Promise<Testbed> {
+  const teardown = async () => p.journal.teardown({ ...hostNetUndoers(p.ops), ...processUndoers });
+  try {
+    const net = new JournaledHostNet(p.journal, p.ops, `cavsim:${p.runId}`);
+    const names = Array.from({ length: p.vehicleCount }, (_, i) => `v${i}`);
+    const standIns = await createStandIns(net, p.runId, names, p.controlThird ?? 0);
+    const plan = planHostNetwork({
+      runId: p.runId,
+      vehicles: standIns.vehicles.map((v) => ({ name: v.name, netns: v.netns })),
+      delay: p.delay,
+      dataRate: p.dataRate ?? '100Mbps',
+      control: standIns.control,
+      channelUid: process.getuid?.() ?? 0,
+    });
+    const network = await setUpHostNetwork(plan, { journal: p.journal, ops: p.ops });
+    let channel: StartedChannel | undefined;
+    if (p.withChannel !== false) {
+      const binary = await compileChannelProgram(p.channelSource ?? builtinChannelScript(), { runner: p.runner });
+      channel = await startChannel({ binary, args: [...plan.channel.args, ...(p.channelArgs ?? [])], logPath: join(p.runDir, 'ns3.log'), journal: p.journal });
+    }
+    return { standIns, plan, network, channel, teardown };
+  } catch (err) {
+    await teardown();
+    throw err;
+  }
+}

@@ -1,0 +1,128 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The narrow ports stay narrow: the Docker engine, external commands and child processes are each
+ * reached from one named place, and everything else takes the port as a parameter (so tests can
+ * pass fakes). A new import of one of these modules elsewhere fails here, naming the file.
+ */
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+interface Rule {
+  /** What the port is about, for the failure message. */
+  what: string;
+  /** Import specifiers the rule covers (a subpath such as `dockerode/lib/x` counts too). */
+  modules: string[];
+  /** The files allowed to import them (repo-relative), each with why. */
+  allowed: Record<string, string>;
+  /** What other code uses instead. */
+  instead: string;
+}
+
+const RULES: Rule[] = [
+  {
+    what: 'the Docker engine',
+    modules: ['dockerode'],
+    allowed: { 'src/docker/dockerode-port.ts': 'the one DockerPort implementation' },
+    instead: 'take a DockerPort (src/docker/docker-port.ts)',
+  },
+  {
+    what: 'external commands',
+    modules: ['execa'],
+    allowed: { 'src/exec/command-runner.ts': 'the one CommandRunner implementation' },
+    instead: 'take a CommandRunner (src/exec/command-runner.ts)',
+  },
+  {
+    what: 'child processes',
+    modules: ['child_process', 'node:child_process'],
+    allowed: {
+      'src/ns3/channel.ts': 'ns-3 runs for the whole run in its own process group, its output streamed to a log; CommandRunner only runs commands to completion',
+      'src/testbed/probe-runner.ts': 'test and bench scaffolding: probes run side by side in namespaces, line-by-line over stdin/stdout',
+    },
+    instead: 'take a CommandRunner (src/exec/command-runner.ts), or add the file here with its reason',
+  },
+];
+
+/** Strips block comments and whole-line `//` comments, so commented-out code does not count. */
+function stripComments(source: string): string {
+  return source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+}
+
+/** Every module specifier a file imports: static and type imports, re-exports, `import()`, `require()`. */
+export function importedModules(source: string): string[] {
+  const code = stripComments(source);
+  const patterns = [
+    /\bfrom\s*['"]([^'"]+)['"]/g, // import ... from 'x' / export ... from 'x' (also across lines)
+    /\bimport\s*['"]([^'"]+)['"]/g, // import 'x'
+    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g, // import('x')
+    /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g, // require('x')
+  ];
+  return patterns.flatMap((re) => [...code.matchAll(re)].map((m) => m[1]));
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(p);
+    return /\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts') ? [p] : [];
+  });
+}
+
+const matches = (specifier: string, module: string) => specifier === module || specifier.startsWith(`${module}/`);
+
+const files = sourceFiles(join(ROOT, 'src')).map((abs) => ({ path: relative(ROOT, abs).split('\\').join('/'), imports: importedModules(readFileSync(abs, 'utf8')) }));
+
+function importersOf(modules: string[]): string[] {
+  return files.filter((f) => f.imports.some((s) => modules.some((m) => matches(s, m)))).map((f) => f.path);
+}
+
+describe('the import scanner', () => {
+  it('finds every form of import, and not commented-out ones', () => {
+    const source = [
+      "import Dockerode from 'dockerode';",
+      "import type { Container } from 'dockerode';",
+      'import {',
+      '  spawn,',
+      "} from 'node:child_process';",
+      "export { execa } from 'execa';",
+      "import 'side-effect';",
+      "const lazy = await import('lazy-module');",
+      "const cjs = require('cjs-module');",
+      "// import { hidden } from 'line-comment';",
+      "/* import { hidden } from 'block-comment'; */",
+      "const text = 'not an import of from-looking-text';",
+    ].join('\n');
+    expect(importedModules(source).sort()).toEqual(
+      ['cjs-module', 'dockerode', 'dockerode', 'execa', 'lazy-module', 'node:child_process', 'side-effect'].sort(),
+    );
+  });
+
+  it('sees the imports it guards where they are known to be', () => {
+    expect(files.length).toBeGreaterThan(50);
+    expect(importersOf(['dockerode'])).toContain('src/docker/dockerode-port.ts');
+    expect(importersOf(['execa'])).toContain('src/exec/command-runner.ts');
+    expect(importersOf(['node:child_process', 'child_process'])).toContain('src/ns3/channel.ts');
+  });
+
+  it('matches subpaths but not look-alike names', () => {
+    expect(matches('dockerode/lib/container', 'dockerode')).toBe(true);
+    expect(matches('dockerode-compose', 'dockerode')).toBe(false);
+  });
+});
+
+describe('narrow ports', () => {
+  for (const rule of RULES) {
+    it(`${rule.modules.join(' / ')} (${rule.what}) is imported only by ${Object.keys(rule.allowed).join(', ')}`, () => {
+      const offenders = importersOf(rule.modules).filter((p) => !(p in rule.allowed));
+      expect(offenders, `these files import ${rule.modules.join(' / ')} directly; ${rule.instead}`).toEqual([]);
+    });
+
+    it(`every file allowed to import ${rule.modules[0]} still does (no stale allowlist entries)`, () => {
+      const importers = importersOf(rule.modules);
+      expect(Object.keys(rule.allowed).filter((p) => !importers.includes(p))).toEqual([]);
+    });
+  }
+});
