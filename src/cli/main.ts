@@ -56,7 +56,11 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
-main(process.argv).then((code) => {
+/** Resolves once everything written so far has left the process (a pipe takes 64 KiB at a time). */
+const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => stream.write('', () => resolve()));
+
+main(process.argv).then(async (code) => {
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   // Exit now: a kept run's engine waits, a finished viewer or stray timers must not hold the CLI open.
   process.exit(code);
 });

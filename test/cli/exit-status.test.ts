@@ -44,6 +44,13 @@ describe('cavsim exit statuses', () => {
     expect(readdirSync(summary.run_dir)).toContain('summary.json');
   });
 
+  it('a summary larger than a pipe holds (64 KiB) reaches a reader whole', () => {
+    const r = spawnSync('node', [CLI, 'up', 'scenarios/mixed-four.yaml', '--runtime', 'sim', '--json'], { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 64 << 20 });
+    expect(r.status).toBe(0);
+    expect(r.stdout.length).toBeGreaterThan(65536);
+    expect(JSON.parse(r.stdout).status).toBe('completed');
+  });
+
   it('Ctrl-C exits 130; the summary says interrupted, with the time simulated and a non-negative wall time', async () => {
     const child = spawn('node', [CLI, 'up', 'scenarios/loop-pure-pursuit.yaml', '--runtime', 'sim', '--json', '--set', 'duration=3600s'], { cwd: ROOT, env });
     let out = '';
