@@ -44,8 +44,9 @@ describe('cavsim exit statuses', () => {
     expect(readdirSync(summary.run_dir)).toContain('summary.json');
   });
 
-  it('a summary larger than a pipe holds (64 KiB) reaches a reader whole', () => {
-    const r = spawnSync('node', [CLI, 'up', 'scenarios/mixed-four.yaml', '--runtime', 'sim', '--json'], { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 64 << 20 });
+  it('a summary larger than a pipe holds (64 KiB) reaches a slow reader whole', () => {
+    // The reader starts after cavsim has written everything: the pipe is full when cavsim is done.
+    const r = spawnSync('sh', ['-c', `node '${CLI}' up scenarios/mixed-four.yaml --runtime sim --json | (sleep 1; cat)`], { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 64 << 20 });
     expect(r.status).toBe(0);
     expect(r.stdout.length).toBeGreaterThan(65536);
     expect(JSON.parse(r.stdout).status).toBe('completed');
