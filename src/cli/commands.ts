@@ -70,7 +70,8 @@ export function registerCommands(program: Command): void {
         const kept = (outcome as { kept?: KeptRun }).kept;
         if (opts.json) process.stdout.write(JSON.stringify({ ...outcome.summary, run_dir: outcome.runDir, ...(kept ? { kept } : {}) }, null, 2) + '\n');
         else if (kept) process.stdout.write(describeKept(kept));
-        process.exitCode = RUN_EXIT_STATUS[outcome.summary.status];
+        if (outcome.summary.hint && !opts.json) process.stderr.write(`hint: ${outcome.summary.hint}\n`);
+        process.exitCode = outcome.summary.exit_status ?? RUN_EXIT_STATUS[outcome.summary.status];
         if (viewer) {
           process.stderr.write(`the run is over; its replay stays at ${viewer.url} until Ctrl-C\n`);
           await new Promise((resolve) => process.once('SIGINT', resolve));

@@ -26,6 +26,10 @@ export interface RunSummary {
   reason?: string;
   /** Set when a component's death ended the run. */
   failed_component?: FailedComponent;
+  /** What `cavsim up` exits with for this run (see `cavsim --help`); set when the run is finished. */
+  exit_status?: number;
+  /** How to fix what failed, when the failure says (e.g. a missing prerequisite). */
+  hint?: string;
   seed: number;
   duration_s: number;
   sim_time_s: number;

@@ -48,12 +48,14 @@ export function finishRun(p: {
     interrupted: userStop ?? (base.status === 'interrupted' ? base.reason : p.interrupted),
     invalid: base.status === 'invalid' ? base.reason : undefined,
   });
-  const { reason: _reason, failed_component: _component, ...rest } = base;
+  const { reason: _reason, failed_component: _component, exit_status: _exit, hint: _hint, ...rest } = base;
   const summary: RunSummary = {
     ...rest,
     status: verdict.status,
     ...(verdict.reason ? { reason: verdict.reason } : {}),
     ...(verdict.failed_component ? { failed_component: verdict.failed_component } : {}),
+    exit_status: verdict.exit_status,
+    ...(verdict.hint ? { hint: verdict.hint } : {}),
     ...(p.timing || base.timing ? { timing: { ...(base.timing ?? {}), ...(p.timing ?? {}) } } : {}),
   };
   // keep `parameters` last, as buildSummary writes it

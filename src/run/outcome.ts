@@ -1,4 +1,4 @@
-import { CavsimError } from '../errors.js';
+import { CavsimError, EXIT_STATUS } from '../errors.js';
 
 /** How a run ended. Both runtimes decide it here and nowhere else. */
 export type RunStatus = 'completed' | 'invalid' | 'failed' | 'interrupted';
@@ -42,6 +42,10 @@ export interface RunVerdict {
   status: RunStatus;
   reason?: string;
   failed_component?: FailedComponent;
+  /** What `cavsim up` exits with: the status's, or a typed error's own (environment 3, bad input 2, external command 4). */
+  exit_status: number;
+  /** How to fix it, when the failure says. */
+  hint?: string;
 }
 
 /**
@@ -50,12 +54,20 @@ export interface RunVerdict {
  */
 export function decideVerdict(input: { failure?: unknown; interrupted?: string; invalid?: string }): RunVerdict {
   if (input.failure !== undefined) {
-    const reason = input.failure instanceof Error ? input.failure.message : String(input.failure);
-    return { status: 'failed', reason, ...(input.failure instanceof ComponentFailedError ? { failed_component: input.failure.failed } : {}) };
+    const f = input.failure;
+    const reason = f instanceof Error ? f.message : String(f);
+    const typed = f instanceof CavsimError && f.code !== 'RUN_FAILED' ? EXIT_STATUS[f.code] : undefined;
+    return {
+      status: 'failed',
+      reason,
+      ...(f instanceof ComponentFailedError ? { failed_component: f.failed } : {}),
+      exit_status: typed ?? RUN_EXIT_STATUS.failed,
+      ...(f instanceof CavsimError && f.hint ? { hint: f.hint } : {}),
+    };
   }
-  if (input.interrupted) return { status: 'interrupted', reason: input.interrupted };
-  if (input.invalid) return { status: 'invalid', reason: input.invalid };
-  return { status: 'completed' };
+  if (input.interrupted) return { status: 'interrupted', reason: input.interrupted, exit_status: RUN_EXIT_STATUS.interrupted };
+  if (input.invalid) return { status: 'invalid', reason: input.invalid, exit_status: RUN_EXIT_STATUS.invalid };
+  return { status: 'completed', exit_status: RUN_EXIT_STATUS.completed };
 }
 
 /** Last non-empty lines of a log text. */

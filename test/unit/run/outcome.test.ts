@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { EnvironmentError, ExternalProcessError } from '../../../src/errors.js';
 import { ComponentFailedError, RUN_EXIT_STATUS, decideVerdict, describeComponentFailure, lastLines } from '../../../src/run/outcome.js';
 import { signalOfExitStatus } from '../../../src/runtime/docker/component-watch.js';
 
@@ -6,18 +7,29 @@ describe('run verdict', () => {
   const died = new ComponentFailedError({ component: 'ns-3 channel', exit_status: null, signal: 'SIGKILL', last_log_lines: ['CAVSIM-READY'] }, 'during the run');
 
   it.each([
-    [{}, 'completed', undefined],
-    [{ invalid: 'late steps' }, 'invalid', 'late steps'],
-    [{ interrupted: 'Ctrl-C', invalid: 'late steps' }, 'interrupted', 'Ctrl-C'],
-    [{ failure: new Error('boom'), interrupted: 'Ctrl-C', invalid: 'late steps' }, 'failed', 'boom'],
-    [{ failure: 'a string' }, 'failed', 'a string'],
-  ] as const)('%j -> %s', (input, status, reason) => {
-    expect(decideVerdict(input)).toEqual({ status, ...(reason ? { reason } : {}) });
+    [{}, 'completed', undefined, 0],
+    [{ invalid: 'late steps' }, 'invalid', 'late steps', 6],
+    [{ interrupted: 'Ctrl-C', invalid: 'late steps' }, 'interrupted', 'Ctrl-C', 130],
+    [{ failure: new Error('boom'), interrupted: 'Ctrl-C', invalid: 'late steps' }, 'failed', 'boom', 5],
+    [{ failure: 'a string' }, 'failed', 'a string', 5],
+  ] as const)('%j -> %s', (input, status, reason, exit) => {
+    expect(decideVerdict(input)).toEqual({ status, ...(reason ? { reason } : {}), exit_status: exit });
+  });
+
+  it('a typed error keeps its own exit status and hint through the run', () => {
+    expect(decideVerdict({ failure: new EnvironmentError('ns-3 development files not found', 'run scripts/setup-ns3.sh as root') })).toEqual({
+      status: 'failed',
+      reason: 'ns-3 development files not found',
+      exit_status: 3,
+      hint: 'run scripts/setup-ns3.sh as root',
+    });
+    expect(decideVerdict({ failure: new ExternalProcessError(['ip', 'link'], 2, 'RTNETLINK answers: File exists') }).exit_status).toBe(4);
   });
 
   it('a component failure names the component, its status and its last lines', () => {
     expect(decideVerdict({ failure: died, invalid: 'late' })).toEqual({
       status: 'failed',
+      exit_status: 5,
       reason: 'the ns-3 channel was killed by SIGKILL during the run: CAVSIM-READY',
       failed_component: { component: 'ns-3 channel', exit_status: null, signal: 'SIGKILL', last_log_lines: ['CAVSIM-READY'] },
     });

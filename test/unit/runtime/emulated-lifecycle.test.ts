@@ -15,6 +15,7 @@ import type { ChannelExit, StartedChannel } from '../../../src/ns3/channel.js';
 import type { SimulatorStatus } from '../../../src/rosbridge/control-topics.js';
 import type { CommandRunner } from '../../../src/exec/command-runner.js';
 import { FakeDockerode } from '../docker/fake-dockerode.js';
+import { EnvironmentError } from '../../../src/errors.js';
 import { FakeHost } from '../hostnet/fake-host.js';
 
 /**
@@ -232,6 +233,17 @@ describe('emulated run lifecycle (fakes)', () => {
       }, 20);
     const { summary, runDir } = await run(f);
     expect(summary.status).toBe('completed');
+    expectNothingLeft(f, runDir);
+  });
+
+  it('a missing prerequisite keeps its exit status (3) and hint through the run, and nothing is created', async () => {
+    const f = fixture();
+    f.deps.channel.compile = async () => {
+      throw new EnvironmentError('ns-3 development files not found (pkg-config ns3-core)', 'run scripts/setup-ns3.sh as root');
+    };
+    const { summary, runDir } = await run(f);
+    expect(summary).toMatchObject({ status: 'failed', exit_status: 3, hint: 'run scripts/setup-ns3.sh as root' });
+    expect(f.fake.calls.filter((c) => c.startsWith('create'))).toEqual([]);
     expectNothingLeft(f, runDir);
   });
 
