@@ -1,11 +1,9 @@
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { describe, expect, it, beforeAll } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { emulatedHostState } from './host-state.js';
-import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
+import { HEAD_ON, ROOT, emulatedE2e } from './support/e2e.js';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
 import { V2V_PORT } from '../../../src/ports.js';
 import { sleep, startLiveRun } from './support/live-run.js';
@@ -16,19 +14,8 @@ import { sleep, startLiveRun } from './support/live-run.js';
  * and the simulator's control link as a relay. Nothing it sends reaches car1, and the run's result
  * is the one the channel produced.
  */
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const HEAD_ON = join(ROOT, 'scenarios/head-on-brake.yaml');
 const FIXTURES = join(ROOT, 'test/integration/emulated/fixtures');
-const runsDir = mkdtempSync(join(tmpdir(), 'cavsim-hostile-'));
-const stateDir = mkdtempSync(join(tmpdir(), 'cavsim-state-'));
-process.env.CAVSIM_STATE_DIR = stateDir;
-
-const real = requireReal('emulated/channel-only.test.ts', rootProblem() ?? ns3Problem() ?? (await dockerProblem()));
-
-afterAll(() => {
-  rmSync(runsDir, { recursive: true, force: true });
-  rmSync(stateDir, { recursive: true, force: true });
-});
+const { runsDir, real } = await emulatedE2e('channel-only');
 
 const dockerExec = (container: string, ...cmd: string[]) => spawnSync('docker', ['exec', container, ...cmd], { encoding: 'utf8' });
 const pidOf = (container: string) => execFileSync('docker', ['inspect', '--format', '{{.State.Pid}}', container], { encoding: 'utf8' }).trim();

@@ -1,12 +1,10 @@
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { describe, expect, it, beforeAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { emulatedHostState } from './host-state.js';
-import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
+import { CLI, HEAD_ON, emulatedE2e } from './support/e2e.js';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
 import { RUN_EXIT_STATUS } from '../../../src/run/outcome.js';
 import { sleep, spawnCli, startLiveRun } from './support/live-run.js';
@@ -17,20 +15,8 @@ import type { RunSummary } from '../../../src/measurement/summary.js';
  * the run at once as `failed`, named in summary.json with its exit status, the CSV rows measured
  * until then stay on disk, and teardown leaves the host exactly as it was.
  */
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const HEAD_ON = join(ROOT, 'scenarios/head-on-brake.yaml');
-const CLI = join(ROOT, 'dist/cli/main.js');
-const runsDir = mkdtempSync(join(tmpdir(), 'cavsim-faults-'));
-const stateDir = mkdtempSync(join(tmpdir(), 'cavsim-state-'));
-process.env.CAVSIM_STATE_DIR = stateDir;
+const { runsDir, real } = await emulatedE2e('faults');
 const LONG = ['duration=20s'];
-
-const real = requireReal('emulated/faults.test.ts', rootProblem() ?? ns3Problem() ?? (await dockerProblem()));
-
-afterAll(() => {
-  rmSync(runsDir, { recursive: true, force: true });
-  rmSync(stateDir, { recursive: true, force: true });
-});
 
 const vehicleRows = (runDir: string) => (existsSync(join(runDir, 'vehicles.csv')) ? readFileSync(join(runDir, 'vehicles.csv'), 'utf8').trim().split('\n').length - 1 : 0);
 const docker = (...args: string[]) => {

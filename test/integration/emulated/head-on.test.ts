@@ -1,32 +1,18 @@
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { describe, expect, it, beforeAll } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
 import { emulatedHostState } from './host-state.js';
-import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
+import { CLI, HEAD_ON, emulatedE2e } from './support/e2e.js';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
 
 /**
  * The product end to end, on the real thing: images, containers, bridges/taps/veths, iptables,
  * ns-3. Needs root and a Docker engine (scripts/setup.sh --deps-only provides both).
  */
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const HEAD_ON = join(ROOT, 'scenarios/head-on-brake.yaml');
-const CLI = join(ROOT, 'dist/cli/main.js');
-const runsDir = mkdtempSync(join(tmpdir(), 'cavsim-e2e-'));
-const stateDir = mkdtempSync(join(tmpdir(), 'cavsim-state-'));
-process.env.CAVSIM_STATE_DIR = stateDir;
-
-const real = requireReal('emulated/head-on.test.ts', rootProblem() ?? ns3Problem() ?? (await dockerProblem()));
-
-afterAll(() => {
-  rmSync(runsDir, { recursive: true, force: true });
-  rmSync(stateDir, { recursive: true, force: true });
-});
+const { runsDir, real } = await emulatedE2e('head-on');
 
 describe.skipIf(real.skip)('emulated head-on-brake (Docker + ns-3)', () => {
   let before: ReturnType<typeof emulatedHostState>;

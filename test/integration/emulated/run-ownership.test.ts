@@ -1,11 +1,7 @@
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { describe, expect, it, beforeAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { emulatedHostState } from './host-state.js';
-import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
+import { CLI, HEAD_ON, emulatedE2e } from './support/e2e.js';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
 import { RUN_EXIT_STATUS } from '../../../src/run/outcome.js';
 import { sleep, spawnCli, startLiveRun } from './support/live-run.js';
@@ -15,19 +11,7 @@ import { sleep, spawnCli, startLiveRun } from './support/live-run.js';
  * run (`up --keep`) stays up and reachable after the CLI exits, until `teardown --run` ends it; a
  * Docker network of the user's that holds the planned name is never touched.
  */
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const HEAD_ON = join(ROOT, 'scenarios/head-on-brake.yaml');
-const CLI = join(ROOT, 'dist/cli/main.js');
-const runsDir = mkdtempSync(join(tmpdir(), 'cavsim-owner-'));
-const stateDir = mkdtempSync(join(tmpdir(), 'cavsim-state-'));
-process.env.CAVSIM_STATE_DIR = stateDir;
-
-const real = requireReal('emulated/run-ownership.test.ts', rootProblem() ?? ns3Problem() ?? (await dockerProblem()));
-
-afterAll(() => {
-  rmSync(runsDir, { recursive: true, force: true });
-  rmSync(stateDir, { recursive: true, force: true });
-});
+const { runsDir, real } = await emulatedE2e('run-ownership');
 
 const cavsim = (...args: string[]) => spawnSync('node', [CLI, ...args], { encoding: 'utf8', env: process.env });
 const docker = (...args: string[]) => spawnSync('docker', args, { encoding: 'utf8' });

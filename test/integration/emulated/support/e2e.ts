@@ -1,0 +1,26 @@
+import { afterAll } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { dockerProblem, ns3Problem, requireReal, rootProblem, type RealGate } from '../../../support/real-components.js';
+
+export const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+export const HEAD_ON = join(ROOT, 'scenarios/head-on-brake.yaml');
+export const CLI = join(ROOT, 'dist/cli/main.js');
+
+/**
+ * What every emulated end-to-end file needs: its own runs folder and active-run index (removed after
+ * the file), and the gate that skips it on a workstation without root, ns-3 or Docker and fails it in CI.
+ */
+export async function emulatedE2e(name: string): Promise<{ runsDir: string; real: RealGate }> {
+  const runsDir = mkdtempSync(join(tmpdir(), `cavsim-${name}-`));
+  const stateDir = mkdtempSync(join(tmpdir(), 'cavsim-state-'));
+  process.env.CAVSIM_STATE_DIR = stateDir;
+  afterAll(() => {
+    rmSync(runsDir, { recursive: true, force: true });
+    rmSync(stateDir, { recursive: true, force: true });
+  });
+  const real = requireReal(`emulated/${name}.test.ts`, rootProblem() ?? ns3Problem() ?? (await dockerProblem()));
+  return { runsDir, real };
+}
