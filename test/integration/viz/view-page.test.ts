@@ -160,7 +160,11 @@ describe.skipIf(real.skip)(`cavsim view in headless Chromium (${CHROMIUM}; insta
     const page = await openView(browser, server);
     const inFlight = 4.8; // the brake broadcast leaves car5 at about 4.74 s and lands 100 ms later
     await page.evaluate((t) => (window as any).__cavsimView.setTime(t), inFlight);
-    await page.waitForFunction(() => (window as any).__cavsimView.drawnScans().length === 6);
+    // The scans of t=0 (fetched when the page opened) may still be on screen: wait for those of inFlight.
+    await page.waitForFunction((t) => {
+      const drawn = (window as any).__cavsimView.drawnScans() as { t: number }[];
+      return drawn.length === 6 && drawn.every((s) => Math.abs(s.t - t) < 1e-6);
+    }, inFlight);
     const scans = await page.evaluate(() => (window as any).__cavsimView.drawnScans());
     for (const s of scans) {
       expect(s.rays).toBe(360);
