@@ -31,7 +31,7 @@ describe.skipIf(real.skip)('UDP between two stand-in vehicles crosses ns-3', () 
     { delayMs: 10, count: 10, periodMs: 200 },
     { delayMs: 100, count: 6, periodMs: 600 },
     { delayMs: 300, count: 4, periodMs: 1600 },
-  ])('one-way latency is within 1.5 ms of a $delayMs ms channel delay', async ({ delayMs, count, periodMs }) => {
+  ])('one-way latency is the $delayMs ms channel delay, with nothing queued behind the bus', async ({ delayMs, count, periodMs }) => {
     const runId = `it-latency-${delayMs}-${process.pid}`;
     const runDir = join(dir, runId);
     const runner = createCommandRunner();
@@ -50,7 +50,10 @@ describe.skipIf(real.skip)('UDP between two stand-in vehicles crosses ns-3', () 
       expect(stats.lost).toBe(0);
       expect(stats.count).toBe(2 * count);
       expect(Math.min(...received.map((r) => r.latency_ms))).toBeGreaterThanOrEqual(delayMs);
-      expect(stats.p50_ms - delayMs).toBeLessThanOrEqual(1.5);
+      // How little the emulation path adds is a benchmark figure (`npm run bench -- emulation`), not a
+      // timed test: on an idle VM the wake-up after a long delay alone varies by milliseconds. A frame
+      // queued behind another on the bus would wait a whole extra delay; that is what must not happen.
+      expect(stats.p50_ms - delayMs).toBeLessThan(Math.max(5, delayMs * 0.05));
     } finally {
       await bed.channel?.stop();
       const report = await bed.teardown();
