@@ -380,6 +380,10 @@ function engineError(what: string, err: unknown): CavsimError {
     return new EnvironmentError(`Docker engine not reachable (${what}): ${messageOf(err)}`, ENGINE_HINT);
   }
   const status = statusOf(err);
+  if (status === 409 && what.startsWith('create ')) {
+    // Someone else's object holds the planned name: the user's to resolve, never cavsim's to remove.
+    return new EnvironmentError(`Docker: ${what}: the name is taken: ${messageOf(err)}`, `remove or rename the Docker object named ${what.split(' ').at(-1)}; cavsim never removes what it did not create`);
+  }
   return new CavsimError('EXTERNAL_PROCESS', `Docker: ${what} failed${status ? ` (HTTP ${status})` : ''}: ${messageOf(err)}`);
 }
 

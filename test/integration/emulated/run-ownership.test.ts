@@ -4,6 +4,7 @@ import { emulatedHostState } from './host-state.js';
 import { CLI, HEAD_ON, emulatedE2e } from './support/e2e.js';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
 import { RUN_EXIT_STATUS } from '../../../src/run/outcome.js';
+import { EXIT_STATUS } from '../../../src/errors.js';
 import { sleep, spawnCli, startLiveRun } from './support/live-run.js';
 
 /**
@@ -70,8 +71,9 @@ describe.skipIf(real.skip)('run ownership: live, kept and foreign resources (Doc
     expect(docker('network', 'create', '--internal', name).status).toBe(0);
     try {
       const up = spawnSync('node', [CLI, 'up', HEAD_ON, '--runtime', 'docker', '--runs-dir', runsDir, '--run-id', runId], { encoding: 'utf8', env: { ...process.env, CI: 'true' } });
-      expect(up.status, up.stdout + up.stderr).toBe(RUN_EXIT_STATUS.failed);
-      expect(up.stdout + up.stderr).toMatch(new RegExp(`${name}.*already exists`));
+      expect(up.status, up.stdout + up.stderr).toBe(EXIT_STATUS.ENVIRONMENT);
+      expect(up.stdout + up.stderr).toMatch(new RegExp(`create network ${name}: the name is taken: .*already exists`));
+      expect(up.stderr).toMatch(new RegExp(`hint: remove or rename the Docker object named ${name}; cavsim never removes what it did not create`));
       expect(docker('network', 'inspect', name).status).toBe(0); // the user's network is still there
       expect(listActiveRuns()).toEqual([]);
       const teardown = cavsim('teardown', '--all');
