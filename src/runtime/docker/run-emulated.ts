@@ -150,7 +150,9 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
 
     emit('running', `${scenario.duration} s in real time`);
     const stopTimer = setInterval(() => {
-      if (opts.shouldStop?.()) void link.stop().catch(() => {});
+      if (!opts.shouldStop?.()) return;
+      clearInterval(stopTimer);
+      void link.stop().catch(() => {});
     }, 100);
     try {
       // With --keep the simulator stays up after the scenario: its `stopped` status ends the wait.
