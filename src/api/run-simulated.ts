@@ -5,7 +5,7 @@ import { Recorder } from '../measurement/recorder.js';
 import type { RunSummary } from '../measurement/summary.js';
 import { finishRun } from '../run/finish-run.js';
 import { RunFolder, defaultRunsDir } from '../run/run-folder.js';
-import { runSimulated } from '../runtime/sim/run-simulated.js';
+import { runSimulated, type SimulatedRunResult } from '../runtime/sim/run-simulated.js';
 import type { RunEvents } from '../runtime/run-events.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 
@@ -41,9 +41,10 @@ export async function runResolvedSimulated(scenario: ResolvedScenario, opts: Run
   const recorder = new Recorder(folder.dir, scenario.vehicles.map((v) => v.name), SIM_FLUSH_EVERY_STEPS);
   const started = performance.now();
   let failure: unknown;
-  let result = { simTime: 0, steps: 0, interrupted: false };
+  let result: SimulatedRunResult = { simTime: 0, steps: 0, interrupted: false };
   try {
     result = await runSimulated(scenario, grid, recorder, { events: opts.events, shouldStop: opts.shouldStop });
+    failure = result.failure;
   } catch (err) {
     failure = err;
   } finally {

@@ -5,6 +5,7 @@ import type { OccupancyGrid } from '../map/occupancy-grid.js';
 import { footprintHitsWall } from '../map/wall-collision.js';
 import type { ResolvedScenario, ResolvedVehicle } from '../scenario/resolved.js';
 import type { Odometry } from '../control/vehicle-context.js';
+import { CavsimError } from '../errors.js';
 
 export interface CollisionEvent {
   t: number;
@@ -81,6 +82,7 @@ export class World {
     for (const car of this.cars) {
       if (car.collided) continue;
       car.state = car.model.step(car.command);
+      if (!isSane(car.state)) throw divergedError(car.spec.name, this.time + this.timestep, car.state);
       footprintCorners(car.state, car.spec.params, car.footprint);
     }
     this.stepIndex++;
@@ -114,4 +116,33 @@ export class World {
     }
     return events;
   }
+}
+
+/** Beyond these the single-track model has diverged (parameters it cannot integrate): no car drives so. */
+const MAX_SPEED_MPS = 1000;
+const MAX_YAW_RATE_RADPS = 1000;
+
+function isSane(s: VehicleState): boolean {
+  return (
+    Number.isFinite(s.x) &&
+    Number.isFinite(s.y) &&
+    Number.isFinite(s.yaw) &&
+    Number.isFinite(s.steer) &&
+    Number.isFinite(s.slip) &&
+    Math.abs(s.v) <= MAX_SPEED_MPS &&
+    Math.abs(s.yawRate) <= MAX_YAW_RATE_RADPS
+  );
+}
+
+/** A car at NaN never collides: a run whose physics diverged has no verdict, so it fails, saying why. */
+function divergedError(car: string, t: number, s: VehicleState): CavsimError {
+  const what = Object.entries(s)
+    .filter(([key, v]) => !Number.isFinite(v) || (key === 'v' && Math.abs(v) > MAX_SPEED_MPS) || (key === 'yawRate' && Math.abs(v) > MAX_YAW_RATE_RADPS))
+    .map(([key, v]) => `${key} = ${v}`)
+    .join(', ');
+  return new CavsimError(
+    'RUN_FAILED',
+    `${car}'s physics diverged at t=${t.toFixed(2)} s (${what}): its vehicle parameters are outside what the single-track model can integrate`,
+    `check vehicles.${car}.params (I, C_Sf, C_Sr, lf, lr, m, ...) against a real car's; docs/physics.md lists f1tenth_gym's defaults`,
+  );
 }

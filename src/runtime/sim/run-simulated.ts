@@ -15,6 +15,8 @@ export interface SimulatedRunResult {
   simTime: number;
   steps: number;
   interrupted: boolean;
+  /** Why the run ended early, when something failed: the figures above are as far as it got. */
+  failure?: unknown;
 }
 
 /** How often a run hands the event loop a turn, so Ctrl-C (and anything else queued) is seen [ms]. */
@@ -71,32 +73,38 @@ export async function runSimulated(
   record();
   let interrupted = false;
   let yieldAt = performance.now() + YIELD_EVERY_MS;
-  while (world.steps < totalSteps) {
-    if ((world.steps & 63) === 0 && performance.now() >= yieldAt) {
-      await new Promise((r) => setImmediate(r));
-      yieldAt = performance.now() + YIELD_EVERY_MS;
+  // A failure (diverged physics, a controller's bug) ends the run where it is: what was measured stays.
+  let failure: unknown;
+  try {
+    while (world.steps < totalSteps) {
+      if ((world.steps & 63) === 0 && performance.now() >= yieldAt) {
+        await new Promise((r) => setImmediate(r));
+        yieldAt = performance.now() + YIELD_EVERY_MS;
+      }
+      if (opts.shouldStop?.()) {
+        interrupted = true;
+        break;
+      }
+      for (const d of bus.deliverDue(world.time)) {
+        const msg = d.payload;
+        recorder.recordReceived({ id: msg.id, from: msg.from, to: d.to, type: msg.type, sentAt: msg.sentAt, receivedAt: world.time, sizeBytes: Buffer.byteLength(JSON.stringify(msg)) });
+        byName.get(d.to)?.receive(msg);
+      }
+      for (const sc of scanners) {
+        if (world.steps % sc.period === 0) latestScan.set(sc.name, sc.scan());
+      }
+      for (const a of agents) {
+        if (!a.car.collided && world.steps % a.period === 0) a.agent.tick();
+      }
+      recorder.recordCollisions(world.step());
+      record();
+      if (opts.events && world.steps % progressEvery === 0) {
+        opts.events.emit({ type: 'progress', t: world.time, duration: scenario.duration, cars: samples.map((s) => ({ name: s.name, v: s.v, braking: s.braking, collided: s.collided })), minTtc: recorder.minTtc() });
+      }
     }
-    if (opts.shouldStop?.()) {
-      interrupted = true;
-      break;
-    }
-    for (const d of bus.deliverDue(world.time)) {
-      const msg = d.payload;
-      recorder.recordReceived({ id: msg.id, from: msg.from, to: d.to, type: msg.type, sentAt: msg.sentAt, receivedAt: world.time, sizeBytes: Buffer.byteLength(JSON.stringify(msg)) });
-      byName.get(d.to)?.receive(msg);
-    }
-    for (const sc of scanners) {
-      if (world.steps % sc.period === 0) latestScan.set(sc.name, sc.scan());
-    }
-    for (const a of agents) {
-      if (!a.car.collided && world.steps % a.period === 0) a.agent.tick();
-    }
-    recorder.recordCollisions(world.step());
-    record();
-    if (opts.events && world.steps % progressEvery === 0) {
-      opts.events.emit({ type: 'progress', t: world.time, duration: scenario.duration, cars: samples.map((s) => ({ name: s.name, v: s.v, braking: s.braking, collided: s.collided })), minTtc: recorder.minTtc() });
-    }
+  } catch (err) {
+    failure = err;
   }
-  return { simTime: world.time, steps: world.steps, interrupted };
+  return { simTime: world.time, steps: world.steps, interrupted, ...(failure !== undefined ? { failure } : {}) };
 }
 
