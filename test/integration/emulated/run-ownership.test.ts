@@ -43,22 +43,27 @@ describe.skipIf(real.skip)('run ownership: live, kept and foreign resources (Doc
   it('`up --keep` exits after the scenario with everything up; vehicles reach each other over ns-3; `teardown --run` ends it', async () => {
     const cli = spawnCli(CLI, ['up', HEAD_ON, '--runtime', 'docker', '--keep', '--runs-dir', runsDir, '--set', 'duration=2s']);
     const status = await cli.exit;
-    expect(status, cli.output()).toBe(RUN_EXIT_STATUS.completed);
-    const runId = /run (\S+) is kept/.exec(cli.output())![1];
-    expect(cli.output()).toMatch(new RegExp(`end it with: cavsim teardown --run ${runId}`));
-    const [, container, peer] = /docker exec (\S+) ping -c 5 (\S+)/.exec(cli.output())!;
+    const runId = /run (\S+) is kept/.exec(cli.output())?.[1];
+    try {
+      // completed, or invalid when this machine was too busy to keep real time: kept either way
+      expect([RUN_EXIT_STATUS.completed, RUN_EXIT_STATUS.invalid], cli.output()).toContain(status);
+      expect(runId, cli.output()).toBeDefined();
+      expect(cli.output()).toMatch(new RegExp(`end it with: cavsim teardown --run ${runId}`));
+      const [, container, peer] = /docker exec (\S+) ping -c 5 (\S+)/.exec(cli.output())!;
 
-    // The CLI is gone; containers, links and ns-3 are not: ping crosses the 10 ms channel each way.
-    const ping = docker('exec', container, 'ping', '-c', '3', '-i', '0.2', peer);
-    expect(ping.status, ping.stdout + ping.stderr).toBe(0);
-    const rtts = [...ping.stdout.matchAll(/time=([\d.]+) ms/g)].map((m) => Number(m[1]));
-    console.log(`[keep] ping ${container} -> ${peer}: ${rtts.join(', ')} ms`);
-    expect(rtts).toHaveLength(3);
-    for (const rtt of rtts) expect(rtt).toBeGreaterThanOrEqual(20);
-    expect(cavsim('status').stdout).toMatch(new RegExp(`${runId}: \\d+ resource\\(s\\), kept`));
-
-    const teardown = cavsim('teardown', '--run', runId);
-    expect(teardown.status, teardown.stderr).toBe(0);
+      // The CLI is gone; containers, links and ns-3 are not: ping crosses the 10 ms channel each way.
+      const ping = docker('exec', container, 'ping', '-c', '3', '-i', '0.2', peer);
+      expect(ping.status, ping.stdout + ping.stderr).toBe(0);
+      const rtts = [...ping.stdout.matchAll(/time=([\d.]+) ms/g)].map((m) => Number(m[1]));
+      console.log(`[keep] ping ${container} -> ${peer}: ${rtts.join(', ')} ms`);
+      expect(rtts).toHaveLength(3);
+      for (const rtt of rtts) expect(rtt).toBeGreaterThanOrEqual(20);
+      expect(cavsim('status').stdout).toMatch(new RegExp(`${runId}: \\d+ resource\\(s\\), kept`));
+    } finally {
+      // whatever failed above, the kept run must not outlive this test
+      const teardown = runId ? cavsim('teardown', '--run', runId) : cavsim('teardown', '--all');
+      expect(teardown.status, teardown.stderr).toBe(0);
+    }
     expect(emulatedHostState()).toEqual(before);
     expect(listActiveRuns()).toEqual([]);
   });
