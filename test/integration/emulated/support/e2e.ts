@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listActiveRuns } from '../../../../src/run/active-runs.js';
+import { teardownRuns } from '../../../../src/api/teardown.js';
 import { dockerProblem, ns3Problem, requireReal, rootProblem, type RealGate } from '../../../support/real-components.js';
 
 export const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -17,7 +19,13 @@ export async function emulatedE2e(name: string): Promise<{ runsDir: string; real
   const runsDir = mkdtempSync(join(tmpdir(), `cavsim-${name}-`));
   const stateDir = mkdtempSync(join(tmpdir(), 'cavsim-state-'));
   process.env.CAVSIM_STATE_DIR = stateDir;
-  afterAll(() => {
+  afterAll(async () => {
+    // A failed test may leave a run up (a kept one, say): undo it while its journal still exists,
+    // or deleting the folders below would orphan its links, rules and ns-3 for good.
+    if (listActiveRuns(stateDir).length) {
+      const { createEmulatedDeps } = await import('../../../../src/api/run-emulated.js');
+      await teardownRuns({ all: true, force: true }, createEmulatedDeps(), runsDir);
+    }
     rmSync(runsDir, { recursive: true, force: true });
     rmSync(stateDir, { recursive: true, force: true });
   });
