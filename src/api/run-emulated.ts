@@ -52,7 +52,8 @@ export interface EmulatedScenarioOptions {
 
 /** `cavsim up --runtime docker`: validate, then run emulated in Docker with an ns-3 channel. */
 export async function runScenarioEmulated(file: string, opts: EmulatedScenarioOptions = {}): Promise<EmulatedRunOutcome> {
-  const scenario = await loadScenario(file, { overrides: opts.overrides });
+  const scenario = await loadScenario(file, { overrides: opts.overrides, runtime: 'docker' });
+  for (const warning of scenario.warnings ?? []) opts.events?.emit({ type: 'log', level: 'warn', message: warning });
   const deps = opts.deps ?? createEmulatedDeps();
   await deps.docker.ping();
   await requireVehicleImages(deps.docker, scenario.vehicles);

@@ -29,7 +29,7 @@ export interface RunOutcome {
 
 /** `cavsim up --runtime sim`: validate, run in virtual time, write the run folder. */
 export async function runScenarioSimulated(file: string, opts: RunScenarioOptions = {}): Promise<RunOutcome> {
-  const scenario = await loadScenario(file, { overrides: opts.overrides, loadMap: opts.loadMap });
+  const scenario = await loadScenario(file, { overrides: opts.overrides, loadMap: opts.loadMap, runtime: 'sim' });
   return runResolvedSimulated(scenario, opts);
 }
 
@@ -37,6 +37,7 @@ export async function runResolvedSimulated(scenario: ResolvedScenario, opts: Run
   const grid = await (opts.loadMap ?? loadMapFromDisk)(scenario.mapFile);
   const folder = RunFolder.create(opts.runsDir ?? defaultRunsDir(), opts.runId);
   folder.writeScenario(scenario);
+  for (const warning of scenario.warnings ?? []) opts.events?.emit({ type: 'log', level: 'warn', message: warning });
   opts.events?.emit({ type: 'phase', phase: 'running', detail: `simulated runtime, run ${folder.runId}` });
   const recorder = new Recorder(folder.dir, scenario.vehicles.map((v) => v.name), SIM_FLUSH_EVERY_STEPS);
   const started = performance.now();

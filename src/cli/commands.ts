@@ -11,6 +11,7 @@ import type { KeptRun } from '../runtime/docker/run-emulated.js';
 import { join } from 'node:path';
 import { newRunId, defaultRunsDir } from '../run/run-folder.js';
 import { registerEmulationCommands } from './emulation-commands.js';
+import { printWarnings, printWarningsFromEvents } from './print-warnings.js';
 import { registerWaypointsCommand } from './waypoints-command.js';
 import { registerViewCommand } from './view-command.js';
 import { registerSweepCommand } from './sweep-command.js';
@@ -30,8 +31,10 @@ export function registerCommands(program: Command): void {
     .argument('<scenario>', 'scenario YAML file')
     .option('--set <path=value>', 'override a field, e.g. network.delay=100ms (repeatable)', collect, [])
     .option('--json', 'print the resolved scenario as JSON')
-    .action(async (file: string, opts: { set: string[]; json?: boolean }) => {
-      const scenario = await loadScenario(file, { overrides: opts.set });
+    .addOption(new Option('--runtime <runtime>', 'warn about fields this runtime ignores').choices(['docker', 'sim']).default('docker'))
+    .action(async (file: string, opts: { set: string[]; json?: boolean; runtime: 'docker' | 'sim' }) => {
+      const scenario = await loadScenario(file, { overrides: opts.set, runtime: opts.runtime });
+      printWarnings(scenario.warnings, opts.runtime);
       if (opts.json) process.stdout.write(JSON.stringify(scenario, null, 2) + '\n');
       else process.stdout.write(`${file}: valid (${scenario.vehicles.length} vehicles, ${scenario.duration} s, delay ${scenario.network.delay * 1000} ms)\n`);
     });
@@ -61,6 +64,7 @@ export function registerCommands(program: Command): void {
       };
       process.once('SIGINT', onSigint);
       try {
+        if (opts.json) printWarningsFromEvents(events);
         const common = { overrides: opts.set, runsDir, runId, events, shouldStop: () => stop };
         const outcome =
           opts.runtime === 'sim'

@@ -14,6 +14,7 @@ import { runDoctor, doctorPassed, createHostDoctorPorts } from '../doctor/index.
 import { describePruned, ensureImages } from '../docker/images.js';
 import { computeContextHash, repoBuildContext } from '../docker/build-context.js';
 import { join } from 'node:path';
+import { printWarnings } from './print-warnings.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -97,7 +98,8 @@ export function registerEmulationCommands(program: Command): void {
     .argument('<scenario>', 'scenario YAML file')
     .option('--set <path=value>', 'override a field (repeatable)', collect, [])
     .action(async (file: string, opts: { set: string[] }) => {
-      const scenario = await loadScenario(file, { overrides: opts.set });
+      const scenario = await loadScenario(file, { overrides: opts.set, runtime: 'docker' });
+      printWarnings(scenario.warnings, 'docker');
       const runId = newRunId();
       process.stdout.write(JSON.stringify(planEmulatedRun(scenario, runId, join(defaultRunsDir(), runId)), null, 2) + '\n');
     });

@@ -116,7 +116,7 @@ export async function requireVehicleImages(
 ): Promise<void> {
   const missing: string[] = [];
   for (const [i, v] of vehicles.entries()) {
-    if (v.image && !(await docker.inspectImage(v.image))) missing.push(`vehicles[${i}].image: image "${v.image}" of vehicle ${v.name} is not on this machine`);
+    if (v.image && !(await docker.inspectImage(v.image))) missing.push(`vehicles.${v.name}.image: image "${v.image}" is not on this machine`);
   }
   if (!missing.length) return;
   throw new UserInputError(

@@ -30,6 +30,8 @@ export interface RunSummary {
   exit_status?: number;
   /** How to fix what failed, when the failure says (e.g. a missing prerequisite). */
   hint?: string;
+  /** Scenario fields this runtime ignored, as `cavsim validate --runtime` lists them. */
+  warnings?: string[];
   seed: number;
   duration_s: number;
   sim_time_s: number;

@@ -56,6 +56,7 @@ export function finishRun(p: {
     ...(verdict.failed_component ? { failed_component: verdict.failed_component } : {}),
     exit_status: verdict.exit_status,
     ...(verdict.hint ? { hint: verdict.hint } : {}),
+    ...(p.scenario.warnings?.length ? { warnings: p.scenario.warnings } : {}),
     ...(p.timing || base.timing ? { timing: { ...(base.timing ?? {}), ...(p.timing ?? {}) } } : {}),
   };
   // keep `parameters` last, as buildSummary writes it

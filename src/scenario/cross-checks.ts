@@ -32,7 +32,7 @@ export async function crossCheckScenario(s: ResolvedScenario, loadMap?: MapLoade
       if (app.type !== 'ttc-brake-sender') return;
       if (app.to !== '*' && !names.has(app.to)) problems.push({ path: at('apps', j, 'to'), message: `no vehicle named "${app.to}"; use a vehicle name or "*"` });
       if (app.to === v.name) problems.push({ path: at('apps', j, 'to'), message: 'a car cannot send the brake message to itself' });
-      if (!v.observes.length) problems.push({ path: at('apps', j), message: `a TTC monitor needs other cars' state: add them to vehicles[${v.index}].observes` });
+      if (!v.observes.length) problems.push({ path: at('apps', j), message: `a TTC monitor needs other cars' state: add them to vehicles.${v.name}.observes` });
     });
   }
   if (!problems.length) problems.push(...(await checkStartPlacement(s, loadMap)));

@@ -1,8 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { z } from 'zod';
 import { UserInputError } from '../errors.js';
-import { scenarioSchema, type ScenarioParsed } from './schema.js';
+import { scenarioSchema, VEHICLE_NAME, type ScenarioParsed } from './schema.js';
+import { describeIssues, show, type ScenarioProblem } from './schema-issues.js';
+import { readScenarioText } from './scenario-text.js';
+import { ignoredFields, type RuntimeName } from './ignored-fields.js';
 import { YamlSource, type PathSegment } from './yaml-source.js';
 import { normaliseScenario } from './normalise.js';
 import { crossCheckScenario } from './cross-checks.js';
@@ -14,14 +15,11 @@ export interface LoadScenarioOptions {
   overrides?: readonly string[];
   /** How the map is read for the start-placement check (a sweep passes a caching one). */
   loadMap?: MapLoader;
+  /** The runtime that will run it: fields it ignores become `warnings` on the result. */
+  runtime?: RuntimeName;
 }
 
-/** A problem found in a scenario, located by field path and YAML line. */
-export interface ScenarioProblem {
-  path: PathSegment[];
-  line?: number;
-  message: string;
-}
+export type { ScenarioProblem } from './schema-issues.js';
 
 export const formatPath = (path: readonly PathSegment[]) =>
   path.reduce<string>((acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), '');
@@ -36,49 +34,49 @@ export const formatProblem = (p: ScenarioProblem & { fromSet?: boolean }) =>
 export async function loadScenario(file: string, options: LoadScenarioOptions = {}): Promise<ResolvedScenario> {
   const absolute = resolve(file);
   const fail = (details: string[]) => new UserInputError(`${file} is not a valid scenario`, details, 'fix the fields listed and run `cavsim validate` again');
-  let text: string;
-  try {
-    text = await readFile(absolute, 'utf8');
-  } catch {
-    throw new UserInputError(`scenario file ${file} cannot be read`, [`${file}: no such file (check the path)`]);
-  }
+  const text = await readScenarioText(file, absolute);
   const { source, errors } = YamlSource.parse(absolute, text);
   if (!source) throw fail(errors);
   const overrideErrors = (options.overrides ?? []).flatMap((o) => source.set(o) ?? []);
   if (overrideErrors.length) throw fail(overrideErrors);
 
-  const parsed = scenarioSchema.safeParse(source.toJS());
-  const located = (p: ScenarioProblem) => formatProblem({ ...p, line: p.line ?? source.lineOf(p.path), fromSet: source.isOverridden(p.path) });
-  if (!parsed.success) throw fail(parsed.error.issues.map((i) => located(toProblem(i, source))));
+  const data = source.toJS();
+  const topLevel = topLevelProblem(data);
+  if (topLevel) throw fail([topLevel]);
+  const located = (p: ScenarioProblem) =>
+    formatProblem({ ...p, path: withVehicleNames(p.path, data), line: p.line ?? source.lineOf(p.path), fromSet: source.isOverridden(p.path) });
+  const parsed = scenarioSchema.safeParse(data);
+  if (!parsed.success) throw fail(describeIssues(parsed.error.issues, data, scenarioSchema).map(located));
 
   const normalised = await normaliseScenario(parsed.data as ScenarioParsed, absolute);
   const problems = [...normalised.problems];
   if (normalised.scenario) problems.push(...(await crossCheckScenario(normalised.scenario, options.loadMap)));
   if (problems.length) throw fail(problems.map(located));
-  return normalised.scenario!;
+  const scenario = normalised.scenario!;
+  if (options.runtime) {
+    const warnings = ignoredFields(scenario, options.runtime).map(located);
+    if (warnings.length) scenario.warnings = warnings;
+  }
+  return scenario;
 }
 
-const KNOWN_CHOICES: Record<string, string> = {
-  controller: 'pure-pursuit, open-loop, idle, gap-follow, wall-follow, rrt',
-  apps: 'ttc-brake-sender, brake-receiver',
-};
+const REQUIRED_FIELDS = 'name, map, duration and vehicles';
 
-function toProblem(issue: z.core.$ZodIssue, source: YamlSource): ScenarioProblem {
-  const path = issue.path.filter((p): p is PathSegment => typeof p !== 'symbol');
-  if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0];
-    return {
-      path: [...path, key],
-      line: source.lineOf(path, key),
-      message: `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}; remove it or check the spelling`,
-    };
+function topLevelProblem(data: unknown): string | undefined {
+  if (data === null || data === undefined) return `the file is empty; a scenario needs at least ${REQUIRED_FIELDS} (see scenarios/head-on-brake.yaml)`;
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    return `a scenario is a mapping of fields (${REQUIRED_FIELDS}), but the file holds ${show(data)}; see scenarios/head-on-brake.yaml`;
   }
-  if (issue.code === 'invalid_union' && path.at(-1) === 'type') {
-    const owner = path.find((p) => typeof p === 'string' && p in KNOWN_CHOICES) as string | undefined;
-    return { path, line: source.lineOf(path), message: `unknown type; use one of ${owner ? KNOWN_CHOICES[owner] : 'the documented types'}` };
-  }
-  if (issue.code === 'invalid_type' && issue.input === undefined) {
-    return { path, line: source.lineOf(path), message: `is required (${issue.message.replace(/^Invalid input: /, '')})` };
-  }
-  return { path, line: source.lineOf(path), message: issue.message.replace(/^Invalid input: /, '') };
+  return undefined;
+}
+
+/** `vehicles[1].start` reads as `vehicles.car1.start` when car names are unique, as `--set` accepts it. */
+function withVehicleNames(path: readonly PathSegment[], data: unknown): PathSegment[] {
+  if (path[0] !== 'vehicles' || typeof path[1] !== 'number') return [...path];
+  const vehicles = (data as { vehicles?: unknown }).vehicles;
+  if (!Array.isArray(vehicles)) return [...path];
+  const names = vehicles.map((v) => (v as { name?: unknown } | null)?.name);
+  const name = names[path[1]];
+  const unique = typeof name === 'string' && VEHICLE_NAME.test(name) && names.filter((n) => n === name).length === 1;
+  return unique ? ['vehicles', name, ...path.slice(2)] : [...path];
 }

@@ -17,6 +17,8 @@ export interface ResolvedScenario {
   network: { channel: 'csma'; delay: number; dataRate: number; loss: number; script?: string };
   timing: { maxStepLateness: number; maxLateFraction: number };
   vehicles: ResolvedVehicle[];
+  /** Fields the chosen runtime ignores, located like errors; set when the runtime was given. */
+  warnings?: string[];
 }
 
 export interface ResolvedVehicle {

@@ -6,10 +6,10 @@ import { parseByteSize, parseDataRate, parseDuration, parseFrequency, type Parse
  * Step 2 (normalise.ts) fills defaults and resolves files; step 3 (cross-checks.ts) relates fields.
  */
 
-function quantity(parse: (v: unknown) => ParseResult, description: string, min: number, max: number, show: (v: number) => string) {
+function quantity(parse: (v: unknown) => ParseResult, example: string, description: string, min: number, max: number, show: (v: number) => string) {
   return z
     .union([z.string(), z.number()])
-    .describe(description)
+    .meta({ description, examples: [example] })
     .transform((input, ctx) => {
       const parsed = parse(input);
       if (!parsed.ok) {
@@ -25,10 +25,10 @@ function quantity(parse: (v: unknown) => ParseResult, description: string, min: 
 }
 
 const showSeconds = (s: number) => (s < 1 ? `${+(s * 1000).toFixed(3)}ms` : `${s}s`);
-export const duration = (description: string, min = 0, max = 3600) => quantity(parseDuration, description, min, max, showSeconds);
-const dataRate = (description: string) => quantity(parseDataRate, description, 1e3, 1e11, (v) => `${v / 1e6}Mbps`);
-const frequency = (description: string) => quantity(parseFrequency, description, 0.1, 1000, (v) => `${v}Hz`);
-const byteSize = (description: string) => quantity(parseByteSize, description, 16 * 1024 ** 2, 64 * 1024 ** 3, (v) => `${Math.round(v / 1024 ** 2)}m`);
+export const duration = (description: string, min = 0, max = 3600) => quantity(parseDuration, '10ms', description, min, max, showSeconds);
+const dataRate = (description: string) => quantity(parseDataRate, '100Mbps', description, 1e3, 1e11, (v) => `${v / 1e6}Mbps`);
+const frequency = (description: string) => quantity(parseFrequency, '100Hz', description, 0.1, 1000, (v) => `${v}Hz`);
+const byteSize = (description: string) => quantity(parseByteSize, '256m', description, 16 * 1024 ** 2, 64 * 1024 ** 3, (v) => `${Math.round(v / 1024 ** 2)}m`);
 
 const finite = (description: string) => z.number().finite().describe(description);
 

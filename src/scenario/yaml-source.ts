@@ -1,4 +1,9 @@
-import { isMap, isSeq, LineCounter, parseDocument, parse as parseYamlValue, type Document } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, parse as parseYamlValue, visit, type Document } from 'yaml';
+
+import { didYouMean } from '../util/closest-word.js';
+
+/** Alias expansions allowed when a scenario becomes data; a real scenario uses a handful. */
+export const MAX_ALIAS_EXPANSIONS = 1000;
 
 export type PathSegment = string | number;
 
@@ -19,11 +24,37 @@ export class YamlSource {
       const pos = e.linePos?.[0];
       return `${pos ? `line ${pos.line}` : 'YAML'}: ${e.message.split('\n')[0]}`;
     });
-    return { source: errors.length ? undefined : new YamlSource(file, doc, lines), errors };
+    const lineAt = (offset: number) => lines.linePos(offset).line;
+    visit(doc, {
+      Alias(_key, node) {
+        if (!node.resolve(doc)) errors.push(`line ${lineAt(node.range?.[0] ?? 0)}: *${node.source} refers to no anchor; define &${node.source} before it, or write the value out`);
+      },
+    });
+    if (errors.length) return { errors };
+    const source = new YamlSource(file, doc, lines);
+    const expansion = source.aliasExpansionProblem();
+    return expansion ? { errors: [expansion] } : { source, errors: [] };
+  }
+
+  private aliasExpansionProblem(): string | undefined {
+    try {
+      this.doc.toJS({ maxAliasCount: MAX_ALIAS_EXPANSIONS });
+      return undefined;
+    } catch (err) {
+      let first: number | undefined;
+      visit(this.doc, {
+        Alias(_key, node) {
+          first ??= node.range?.[0];
+          return visit.BREAK;
+        },
+      });
+      const where = first === undefined ? 'YAML' : `line ${this.lines.linePos(first).line}`;
+      return `${where}: its aliases (*name) expand too many times (${(err as Error).message}); a scenario allows ${MAX_ALIAS_EXPANSIONS}, write the repeated values out or use fewer nested aliases`;
+    }
   }
 
   toJS(): unknown {
-    return this.doc.toJS();
+    return this.doc.toJS({ maxAliasCount: MAX_ALIAS_EXPANSIONS });
   }
 
   /** True when `path` lies under a field set by `--set`: it has no line in the file. */
@@ -58,21 +89,29 @@ export class YamlSource {
     const rawPath = assignment.slice(0, eq).trim();
     const path = this.resolvePath(rawPath.split(/[.[\]]+/).filter(Boolean));
     if (typeof path === 'string') return `--set ${rawPath}: ${path}`;
+    const text = assignment.slice(eq + 1);
+    if (!text.trim()) return `--set ${rawPath}=: no value after "="; give one, e.g. ${rawPath}=${exampleValue(rawPath)}`;
     let value: unknown;
     try {
-      value = parseYamlValue(assignment.slice(eq + 1));
+      value = parseYamlValue(text, { maxAliasCount: MAX_ALIAS_EXPANSIONS });
     } catch {
-      return `--set ${rawPath}: the value is not valid YAML`;
+      return `--set ${rawPath}: the value is not valid YAML; quote it if it holds ':' or '#'`;
     }
-    this.doc.setIn(path, this.doc.createNode(value));
+    if (this.doc.contents !== null && !isMap(this.doc.contents)) return `--set ${rawPath}: the scenario file is not a mapping of fields, so nothing can be set in it`;
+    try {
+      this.doc.setIn(path, this.doc.createNode(value));
+    } catch (err) {
+      return `--set ${rawPath}: cannot be set here (${(err as Error).message})`;
+    }
     this.overridden.push(path.join('.'));
     return undefined;
   }
 
   private resolvePath(segments: string[]): PathSegment[] | string {
     const path: PathSegment[] = [];
-    for (const segment of segments) {
+    for (const [i, segment] of segments.entries()) {
       const node = this.doc.getIn(path, true);
+      const written = segments.slice(0, i).join('.');
       if (isSeq(node)) {
         if (/^\d+$/.test(segment)) {
           if (Number(segment) >= node.items.length) return `index ${segment} is past the end of ${path.join('.') || 'the list'}`;
@@ -80,12 +119,22 @@ export class YamlSource {
           continue;
         }
         const index = node.items.findIndex((item) => isMap(item) && item.get('name') === segment);
-        if (index < 0) return `no element named "${segment}" in ${path.join('.')}`;
+        if (index < 0) {
+          const names = node.items.map((item) => (isMap(item) ? item.get('name') : undefined)).filter((n): n is string => typeof n === 'string');
+          const hint = didYouMean(segment, names);
+          return `no element named "${segment}" in ${path.join('.')}${hint ? `; ${hint}` : ''}${names.length ? ` (names: ${names.join(', ')})` : ''}`;
+        }
         path.push(index);
         continue;
+      }
+      if (node !== undefined && node !== null && !isMap(node)) {
+        const shown = isScalar(node) ? ` (${JSON.stringify(node.value)})` : '';
+        return `${written} is a single value${shown}, it has no field "${segment}"; set ${written}=VALUE instead`;
       }
       path.push(segment);
     }
     return path;
   }
 }
+
+const exampleValue = (path: string) => (/delay|jitter|duration|timestep|threshold|lateness/i.test(path) ? '100ms' : /rate/i.test(path) ? '10Mbps' : '1');

@@ -94,13 +94,13 @@ describe('requireVehicleImages', () => {
     const vehicles = [{ name: 'car0' }, { name: 'car1', image: 'my/vehicle:1' }, { name: 'car2', image: DEFAULT_BASE_IMAGE }];
     const error = await requireVehicleImages(deps.docker, vehicles).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UserInputError);
-    expect((error as UserInputError).message).toBe('vehicles[1].image: image "my/vehicle:1" of vehicle car1 is not on this machine');
+    expect((error as UserInputError).message).toBe('vehicles.car1.image: image "my/vehicle:1" is not on this machine');
     expect((error as UserInputError).hint).toMatch(/docker build -t/);
 
     const two = await requireVehicleImages(deps.docker, [...vehicles, { name: 'car3', image: 'x/y' }]).catch((e: unknown) => e);
     expect((two as UserInputError).details).toEqual([
-      'vehicles[1].image: image "my/vehicle:1" of vehicle car1 is not on this machine',
-      'vehicles[3].image: image "x/y" of vehicle car3 is not on this machine',
+      'vehicles.car1.image: image "my/vehicle:1" is not on this machine',
+      'vehicles.car3.image: image "x/y" is not on this machine',
     ]);
     await expect(requireVehicleImages(deps.docker, [{ name: 'car0' }, { name: 'car2', image: DEFAULT_BASE_IMAGE }])).resolves.toBeUndefined();
   });

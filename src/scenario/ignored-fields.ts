@@ -1,0 +1,49 @@
+import type { ScenarioProblem } from './schema-issues.js';
+import type { ResolvedScenario } from './resolved.js';
+
+export type RuntimeName = 'sim' | 'docker';
+
+interface IgnoredField {
+  /** Dotted path; `*` stands for one vehicle (a name or an index). */
+  pattern: string;
+  /** True when the scenario gives the field a value that would matter elsewhere. */
+  given: (s: ResolvedScenario, vehicle: ResolvedScenario['vehicles'][number]) => boolean;
+  why: string;
+}
+
+const IGNORED: Record<RuntimeName, IgnoredField[]> = {
+  sim: [
+    { pattern: 'vehicles.*.image', given: (_, v) => v.image !== undefined, why: 'the simulated runtime runs the built-in controller, not a container image; use --runtime docker to run it' },
+    { pattern: 'vehicles.*.command', given: (_, v) => v.command !== undefined, why: 'the simulated runtime runs the built-in controller, not a command; use --runtime docker to run it' },
+    { pattern: 'vehicles.*.resources', given: (_, v) => v.resources.cpus !== undefined || v.resources.memory !== undefined, why: 'CPU and memory limits apply to containers (--runtime docker)' },
+    { pattern: 'network.script', given: (s) => s.network.script !== undefined, why: 'the simulated runtime has its own channel model; an ns-3 script runs only with --runtime docker' },
+    { pattern: 'timing', given: (s) => s.timing.maxStepLateness !== 0.005 || s.timing.maxLateFraction !== 0.01, why: 'virtual time is never late; the limits apply to emulated runs' },
+  ],
+  docker: [
+    { pattern: 'network.loss', given: (s) => s.network.loss > 0, why: 'the emulated CSMA channel loses no frames; frame loss is modelled only by --runtime sim' },
+  ],
+};
+
+/** One warning per field the scenario sets that `runtime` does not use. */
+export function ignoredFields(s: ResolvedScenario, runtime: RuntimeName): ScenarioProblem[] {
+  const warnings: ScenarioProblem[] = [];
+  for (const field of IGNORED[runtime]) {
+    const parts = field.pattern.split('.');
+    if (parts[1] !== '*') {
+      if (field.given(s, s.vehicles[0])) warnings.push({ path: parts, message: `ignored: ${field.why}` });
+      continue;
+    }
+    for (const v of s.vehicles) if (field.given(s, v)) warnings.push({ path: ['vehicles', v.index, ...parts.slice(2)], message: `ignored: ${field.why}` });
+  }
+  return warnings;
+}
+
+/** Why `runtime` ignores the field at `path` (as `--set` or a sweep names it), if it does. */
+export function whyIgnored(path: string, runtime: RuntimeName): string | undefined {
+  const segments = path.split(/[.[\]]+/).filter(Boolean);
+  const field = IGNORED[runtime].find(({ pattern }) => {
+    const parts = pattern.split('.');
+    return parts.every((p, i) => p === '*' || p === segments[i]) && segments.length >= parts.length;
+  });
+  return field?.why;
+}
