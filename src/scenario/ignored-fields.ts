@@ -1,5 +1,6 @@
 import type { ScenarioProblem } from './schema-issues.js';
 import type { ResolvedScenario } from './resolved.js';
+import { TIMING_DEFAULTS } from './schema.js';
 
 export type RuntimeName = 'sim' | 'docker';
 
@@ -17,7 +18,8 @@ const IGNORED: Record<RuntimeName, IgnoredField[]> = {
     { pattern: 'vehicles.*.command', given: (_, v) => v.command !== undefined, why: 'the simulated runtime runs the built-in controller, not a command; use --runtime docker to run it' },
     { pattern: 'vehicles.*.resources', given: (_, v) => v.resources.cpus !== undefined || v.resources.memory !== undefined, why: 'CPU and memory limits apply to containers (--runtime docker)' },
     { pattern: 'network.script', given: (s) => s.network.script !== undefined, why: 'the simulated runtime has its own channel model; an ns-3 script runs only with --runtime docker' },
-    { pattern: 'timing', given: (s) => s.timing.maxStepLateness !== 0.005 || s.timing.maxLateFraction !== 0.01, why: 'virtual time is never late; the limits apply to emulated runs' },
+    { pattern: 'timing.maxStepLateness', given: (s) => s.timing.maxStepLateness !== TIMING_DEFAULTS.maxStepLateness, why: 'virtual time is never late; the limit applies to emulated runs' },
+    { pattern: 'timing.maxLateFraction', given: (s) => s.timing.maxLateFraction !== TIMING_DEFAULTS.maxLateFraction, why: 'virtual time is never late; the limit applies to emulated runs' },
   ],
   docker: [
     { pattern: 'network.loss', given: (s) => s.network.loss > 0, why: 'the emulated CSMA channel loses no frames; frame loss is modelled only by --runtime sim' },

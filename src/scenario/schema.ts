@@ -161,6 +161,9 @@ const brakeSenderSchema = z
 const brakeReceiverSchema = z.object({ type: z.literal('brake-receiver') }).strict();
 export const appSchema = z.discriminatedUnion('type', [brakeSenderSchema, brakeReceiverSchema]);
 
+/** Emulated runs: how late a step may be [s], and the share of steps allowed to be that late. */
+export const TIMING_DEFAULTS = { maxStepLateness: 0.005, maxLateFraction: 0.01 };
+
 export const VEHICLE_NAME = /^[a-z][a-z0-9]{0,11}$/;
 
 const vehicleSchema = z
@@ -216,11 +219,11 @@ export const scenarioSchema = z
       .default({ channel: 'csma', delay: 0.01, dataRate: 100e6, loss: 0 }),
     timing: z
       .object({
-        maxStepLateness: duration('a step later than this marks the run invalid', 0, 10).default(0.005),
-        maxLateFraction: z.number().min(0).max(1).default(0.01),
+        maxStepLateness: duration('a step later than this marks the run invalid', 0, 10).default(TIMING_DEFAULTS.maxStepLateness),
+        maxLateFraction: z.number().min(0).max(1).default(TIMING_DEFAULTS.maxLateFraction),
       })
       .strict()
-      .default({ maxStepLateness: 0.005, maxLateFraction: 0.01 }),
+      .default(TIMING_DEFAULTS),
     vehicles: z.array(vehicleSchema).min(1, 'a scenario needs at least one vehicle').max(64),
   })
   .strict();

@@ -1,0 +1,62 @@
+import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { mkdtempSync, writeFileSync, rmSync, cpSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadScenario } from '../../../src/scenario/load-scenario.js';
+import { whyIgnored } from '../../../src/scenario/ignored-fields.js';
+
+const MAPS = fileURLToPath(new URL('../../../maps', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'cavsim-ignored-'));
+beforeAll(() => cpSync(MAPS, join(dir, 'maps'), { recursive: true }));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const scenario = `name: t
+map: maps/corridor.yaml
+duration: 2s
+network: { delay: 10ms, loss: 0.1 }
+vehicles:
+  - name: car0
+    start: { x: -20, y: -1 }
+    image: my/vehicle:1
+    command: [python3, drive.py]
+    resources: { cpus: 0.5 }
+  - name: car1
+    start: { x: 20, y: -1, yaw: 3.14159 }
+`;
+
+describe('fields the chosen runtime ignores are warned about, located like errors', () => {
+  const file = join(dir, 'ignored.yaml');
+  beforeAll(() => writeFileSync(file, scenario));
+
+  it('the simulated runtime names the custom image, command and CPU limit of car0', async () => {
+    const s = await loadScenario(file, { runtime: 'sim' });
+    expect(s.warnings).toEqual([
+      expect.stringMatching(/^vehicles\.car0\.image \(line 8\): ignored: the simulated runtime runs the built-in controller/),
+      expect.stringMatching(/^vehicles\.car0\.command \(line 9\): ignored/),
+      expect.stringMatching(/^vehicles\.car0\.resources \(line 10\): ignored: CPU and memory limits apply to containers/),
+    ]);
+  });
+
+  it('the emulated runtime names the frame loss it does not model', async () => {
+    const s = await loadScenario(file, { runtime: 'docker' });
+    expect(s.warnings).toEqual([expect.stringMatching(/^network\.loss \(line 4\): ignored: the emulated CSMA channel loses no frames/)]);
+  });
+
+  it('--set fields are warned about too, marked as such', async () => {
+    const s = await loadScenario(file, { runtime: 'sim', overrides: ['timing.maxStepLateness=1ms'] });
+    expect(s.warnings).toContainEqual(expect.stringMatching(/^timing\.maxStepLateness \(from --set\): ignored: virtual time is never late/));
+  });
+
+  it('without a runtime there is nothing to warn about', async () => {
+    expect((await loadScenario(file)).warnings).toBeUndefined();
+  });
+
+  it('whyIgnored matches swept paths by car name or index', () => {
+    expect(whyIgnored('network.loss', 'docker')).toMatch(/loses no frames/);
+    expect(whyIgnored('network.loss', 'sim')).toBeUndefined();
+    expect(whyIgnored('vehicles.car1.resources.cpus', 'sim')).toMatch(/CPU and memory/);
+    expect(whyIgnored('vehicles[0].image', 'sim')).toMatch(/container image/);
+    expect(whyIgnored('network.delay', 'docker')).toBeUndefined();
+  });
+});
