@@ -42,3 +42,6 @@ export class ExternalProcessError extends CavsimError {
     super('EXTERNAL_PROCESS', `${argv.join(' ')} failed (exit ${exitCode ?? 'signal'}): ${stderrTail}`);
   }
 }
+
+/** The exit status the CLI gives for an error: its code's status, or 70 for anything untyped (a bug). */
+export const exitStatusOf = (err: unknown): number => (err instanceof CavsimError ? EXIT_STATUS[err.code] : EXIT_STATUS.INTERNAL);

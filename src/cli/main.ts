@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command, Option } from 'commander';
-import { CavsimError, EXIT_STATUS } from '../errors.js';
+import { CavsimError, EXIT_STATUS, exitStatusOf } from '../errors.js';
 import { RUN_EXIT_STATUS } from '../run/outcome.js';
 import { registerCommands } from './commands.js';
 
@@ -44,7 +44,7 @@ function reportError(err: unknown, verbose: boolean): number {
     process.stderr.write(`error: ${err.message}\n`);
     for (const d of err.details) process.stderr.write(`  ${d}\n`);
     if (err.hint) process.stderr.write(`hint: ${err.hint}\n`);
-    return EXIT_STATUS[err.code];
+    return exitStatusOf(err);
   }
   process.stderr.write(`internal error (a bug in cavsim): ${err instanceof Error ? (verbose ? err.stack : err.message) : String(err)}\n`);
   return EXIT_STATUS.INTERNAL;

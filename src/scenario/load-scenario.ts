@@ -33,7 +33,7 @@ export const formatProblem = (p: ScenarioProblem & { fromSet?: boolean }) =>
  */
 export async function loadScenario(file: string, options: LoadScenarioOptions = {}): Promise<ResolvedScenario> {
   const absolute = resolve(file);
-  const fail = (details: string[]) => new UserInputError(`${file} is not a valid scenario`, details, 'fix the fields listed and run `cavsim validate` again');
+  const fail = (details: string[]) => new UserInputError(`${file} is not a valid scenario`, shortList(details), 'fix the fields listed and run `cavsim validate` again');
   const text = await readScenarioText(file, absolute);
   const { source, errors } = YamlSource.parse(absolute, text);
   if (!source) throw fail(errors);
@@ -59,6 +59,11 @@ export async function loadScenario(file: string, options: LoadScenarioOptions = 
   }
   return scenario;
 }
+
+/** A file that is not a scenario at all can produce hundreds of problems; the first ones say enough. */
+const MAX_PROBLEMS_SHOWN = 20;
+const shortList = (details: string[]) =>
+  details.length <= MAX_PROBLEMS_SHOWN ? details : [...details.slice(0, MAX_PROBLEMS_SHOWN), `... and ${details.length - MAX_PROBLEMS_SHOWN} more problems`];
 
 const REQUIRED_FIELDS = 'name, map, duration and vehicles';
 

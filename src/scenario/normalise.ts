@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readInputFile } from '../util/read-input-file.js';
 import { dirname, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { F1TENTH_DEFAULT_PARAMS } from '../physics/defaults.js';
@@ -125,6 +125,9 @@ function resolveLidar(
   return { ...rest, seed };
 }
 
+/** A waypoint or schedule CSV of a long track is a few MiB at most. */
+const MAX_CSV_BYTES = 64 * 1024 * 1024;
+
 async function readCsv<T, K extends string>(
   base: string,
   relative: string,
@@ -133,13 +136,13 @@ async function readCsv<T, K extends string>(
   problems: ScenarioProblem[],
 ): Promise<T[]> {
   const file = resolve(base, relative);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    problems.push({ path, message: `file ${relative} not found (resolved to ${file}); paths are relative to the scenario file` });
+  const read = await readInputFile(file, MAX_CSV_BYTES);
+  if (!read.ok) {
+    const where = read.problem === 'not found' ? '; paths are relative to the scenario file' : '';
+    problems.push({ path, message: `file ${relative} ${read.problem} (resolved to ${file})${where}` });
     return [];
   }
+  const text = read.text;
   const { rows, errors } = parseNumericCsv(text, columns);
   for (const e of errors.slice(0, 5)) problems.push({ path, message: `${relative} ${e}` });
   return rows as unknown as T[];
