@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { UserInputError } from '../errors.js';
 import { loadScenario } from '../scenario/load-scenario.js';
+import { whyIgnored } from '../scenario/ignored-fields.js';
 import { expandGrid, parseAxis, splitAxes, type SweepAxis } from './grid.js';
 import type { Runtime, SweepSpec } from './sweep-folder.js';
 import { parseSweepValues, unitFactor, type SweepValue } from './values.js';
@@ -30,6 +31,7 @@ export async function planSweep(request: SweepRequest): Promise<PlannedSweep> {
   const scenario = resolve(request.scenario);
   const axes = request.sets.map(parseAxis);
   const { swept, fixed } = splitAxes(axes);
+  refuseIgnoredAxes([...swept.map((a) => a.path), ...(request.critical ? [FIELD_ALIASES[request.critical.path] ?? request.critical.path] : [])], request.runtime);
   const base = await loadScenario(scenario, { overrides: fixed });
   const baseSeed = base.seed;
   if (request.critical) {
@@ -43,6 +45,15 @@ export async function planSweep(request: SweepRequest): Promise<PlannedSweep> {
   await checkValues(scenario, fixed, swept);
   const points = expandGrid(swept, request.repeat, baseSeed);
   return { scenario, runtime: request.runtime, fixed, axes: swept, repeat: request.repeat, baseSeed, mode: { type: 'grid', points } };
+}
+
+/** Sweeping a field the runtime ignores would run identical runs and report a flat answer. */
+function refuseIgnoredAxes(paths: string[], runtime: Runtime): void {
+  const problems = paths.flatMap((path) => {
+    const why = whyIgnored(path, runtime);
+    return why ? [`${path}: the ${runtime} runtime ignores it (${why}); every run would be the same`] : [];
+  });
+  if (problems.length) throw new UserInputError('the sweep varies a field this runtime ignores', problems, `sweep it with --runtime ${runtime === 'docker' ? 'sim' : 'docker'}, or sweep another field`);
 }
 
 function planCritical(c: NonNullable<SweepRequest['critical']>) {

@@ -29,4 +29,13 @@ describe('planning a sweep', () => {
     await expect(planSweep({ scenario: SCENARIO, sets: [], repeat: 1, runtime: 'sim', critical: { path: 'delay', range: '10..500ms', tolerance: '5Mbps' } })).rejects.toThrow(/does not convert/);
     await expect(planSweep({ scenario: SCENARIO, sets: ['network.delay=10,20ms'], repeat: 1, runtime: 'sim', critical: { path: 'delay', range: '10..500ms', tolerance: '5ms' } })).rejects.toThrow(/both swept and searched/);
   });
+
+  it('refuses to sweep a field the runtime ignores, since every run would be the same', async () => {
+    const loss = await planSweep({ scenario: SCENARIO, sets: [], repeat: 1, runtime: 'docker', critical: { path: 'loss', range: '0..0.5', tolerance: '0.05' } }).catch((e) => e);
+    expect(loss).toBeInstanceOf(UserInputError);
+    expect(loss.details).toEqual([expect.stringMatching(/^network\.loss: the docker runtime ignores it .*every run would be the same$/)]);
+    expect(loss.hint).toMatch(/--runtime sim/);
+    await expect(planSweep({ scenario: SCENARIO, sets: ['vehicles.car1.resources.cpus=0.5,1'], repeat: 1, runtime: 'sim' })).rejects.toThrow(/ignores/);
+    await expect(planSweep({ scenario: SCENARIO, sets: ['network.loss=0,0.1'], repeat: 1, runtime: 'sim' })).resolves.toBeDefined();
+  });
 });
