@@ -34,7 +34,7 @@ describe('cavsim CLI', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`error: ${file} is not a valid scenario`);
     expect(r.stderr).toContain('duration (line 3): "5" has no unit; write it like "10ms"');
-    expect(r.stderr).toContain('vehicles[0].start.spead (line 6): unknown key "spead"; remove it or check the spelling');
+    expect(r.stderr).toContain('vehicles.car0.start.spead (line 6): unknown field "spead"; did you mean "speed"?');
     expect(readdirSync(runsDir).length).toBe(before);
     rmSync(dir, { recursive: true, force: true });
   });

@@ -53,10 +53,13 @@ describe('cavsim exit statuses', () => {
   });
 
   it('Ctrl-C exits 130; the summary says interrupted, with the time simulated and a non-negative wall time', async () => {
+    const before = new Set(readdirSync(runsDir));
     const child = spawn('node', [CLI, 'up', 'scenarios/loop-pure-pursuit.yaml', '--runtime', 'sim', '--json', '--set', 'duration=3600s'], { cwd: ROOT, env });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
-    await new Promise((r) => setTimeout(r, 1500));
+    // Interrupt once the run is under way (its folder exists), however slow the machine is.
+    while (!readdirSync(runsDir).some((d) => !before.has(d))) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300));
     child.kill('SIGINT');
     const status = await new Promise<number | null>((r) => child.once('exit', r));
     expect(status).toBe(130);
