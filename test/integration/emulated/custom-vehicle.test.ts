@@ -135,12 +135,12 @@ describe.skipIf(real.skip)('a vehicle image of your own, in Python (Docker + ns-
     const runsBefore = readdirSync(runsDir);
     const error = await runScenarioEmulated(file, { runsDir }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UserInputError);
-    expect((error as UserInputError).message).toBe(`vehicles[1].image: image "${ABSENT_IMAGE}" of vehicle car1 is not on this machine`);
+    expect((error as UserInputError).message).toBe(`vehicles.car1.image: image "${ABSENT_IMAGE}" is not on this machine`);
     expect((error as UserInputError).hint).toMatch(/docker build/);
 
     const cli = spawnSync('node', [CLI, 'up', file, '--runtime', 'docker', '--runs-dir', runsDir], { encoding: 'utf8', env: { ...process.env, CI: 'true' } });
     expect(cli.status, cli.stderr).toBe(2);
-    expect(cli.stderr).toContain(`vehicles[1].image: image "${ABSENT_IMAGE}"`);
+    expect(cli.stderr).toContain(`vehicles.car1.image: image "${ABSENT_IMAGE}"`);
 
     expect(readdirSync(runsDir)).toEqual(runsBefore);
     expect(emulatedHostState()).toEqual(before);
