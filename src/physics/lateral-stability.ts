@@ -98,7 +98,7 @@ export function largestStableTimestep(p: LateralParams, kind: IntegratorKind, up
   let stable = 1e-6;
   if (!isLaterallyStable(p, stable, kind)) return 0;
   let unstable = upTo;
-  while (unstable / stable > 1 + 1e-6) {
+  while (unstable / stable > 1.0001) {
     const mid = Math.sqrt(stable * unstable);
     if (isLaterallyStable(p, mid, kind)) stable = mid;
     else unstable = mid;

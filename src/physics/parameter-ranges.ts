@@ -37,6 +37,7 @@ export const FRONT_WEIGHT_SHARE = { min: 0.2, max: 0.8 } as const;
 /**
  * The steering angle may overshoot its limit by one step of sv_max (as in f1tenth_gym). Past
  * this angle (80°) tan δ in the kinematic model exceeds 5.8 and heads to infinity at 90°.
+ * A step is also held to the steering limit itself, or bang-bang steering only chatters.
  */
 export const MAX_STEER_REACH = 1.4;
 
@@ -80,14 +81,16 @@ export function implausibleCombinations(p: VehicleParams, timestep: number): Par
         `use C_Sf of at most ${roundDown((p.v_max ** 2 * p.C_Sr) / headroom)} 1/rad, or v_max of at most ${roundDown(criticalSpeed)} m/s`,
     });
   }
-  const reach = Math.max(p.s_max, -p.s_min) + p.sv_max * timestep;
-  if (reach > MAX_STEER_REACH) {
-    const svLimit = (MAX_STEER_REACH - Math.max(p.s_max, -p.s_min)) / timestep;
+  const lock = Math.max(p.s_max, -p.s_min);
+  const allowedStep = Math.min(lock, MAX_STEER_REACH - lock);
+  if (p.sv_max * timestep > allowedStep) {
     problems.push({
       param: 'sv_max',
       message:
-        `one physics step at ${p.sv_max} rad/s can carry the wheels ${round(p.sv_max * timestep)} rad past the steering limit, to ${round(reach)} rad ` +
-        `(at most ${MAX_STEER_REACH} rad, where tan δ blows up); use sv_max of at most ${roundDown(svLimit)} rad/s or a smaller physics.timestep`,
+        `one physics step at ${p.sv_max} rad/s turns the wheels ${round(p.sv_max * timestep)} rad: the bang-bang steering chatters by that much ` +
+        `around every target and overshoots the ${round(lock)} rad limit to ${round(lock + p.sv_max * timestep)} rad (a step may turn them at most ` +
+        `the limit itself, and no further than ${MAX_STEER_REACH} rad in all, where tan δ blows up); use sv_max of at most ` +
+        `${roundDown(allowedStep / timestep)} rad/s or physics.timestep below ${roundDown((allowedStep / p.sv_max) * 1000)}ms`,
     });
   }
   return problems;

@@ -17,6 +17,8 @@ export function checkVehicleParams(p: VehicleParams, physics: PhysicsSettings): 
   const implausible = implausibleCombinations(p, physics.timestep);
   const inertia = implausibleInertia(p, physics);
   if (inertia) implausible.push(inertia);
+  const chatter = speedControllerProblem(p, physics.timestep);
+  if (chatter) implausible.push(chatter);
   if (implausible.length) return implausible;
   const unstable = lateralStabilityProblem(p, physics);
   return unstable ? [unstable] : [];
@@ -39,6 +41,30 @@ function implausibleInertia(p: VehicleParams, physics: PhysicsSettings): ParamPr
     message:
       `${p.I} kg m² does not fit a car of m = ${p.m} kg with wheelbase lf + lr = ${round(l)} m ` +
       `(I/(m·(lf+lr)²) = ${round(p.I / (p.m * l * l))}, real cars 0.1-0.25); use I from ${roundUp(lowest)} to ${roundDown(high)} kg m²${atThisStep}`,
+  };
+}
+
+/** Above this gain·timestep the discrete speed controller overshoots further each step than the error it corrects. */
+const MAX_SPEED_GAIN_STEP = 2;
+
+/**
+ * f1tenth_gym's speed controller is proportional with gain 10·a_max/v_max (speeding up) or
+ * 10·a_max/(−v_min) (slowing down), applied once per step. With gain·timestep ≥ 2 it overshoots
+ * the commanded speed by more each step, held only by ±a_max: the speed then chatters by
+ * a_max·timestep every step, across the 0.5 m/s model switch, and the yaw rate runs away.
+ */
+function speedControllerProblem(p: VehicleParams, timestep: number): ParamProblem | undefined {
+  const slowest = Math.min(p.v_max, -p.v_min);
+  const gain = (10 * p.a_max) / slowest;
+  if (gain * timestep < MAX_SPEED_GAIN_STEP) return undefined;
+  const which = slowest === p.v_max ? `10·a_max/v_max` : `10·a_max/(−v_min)`;
+  return {
+    param: 'a_max',
+    message:
+      `at physics.timestep ${round(timestep * 1000)}ms the speed controller (gain ${which} = ${round(gain)} 1/s) overshoots the commanded speed ` +
+      `further every step (gain·timestep = ${round(gain * timestep)}, must stay below ${MAX_SPEED_GAIN_STEP}), so the speed chatters by ` +
+      `${round(p.a_max * timestep)} m/s each step; use a_max below ${roundDown((MAX_SPEED_GAIN_STEP * slowest) / (10 * timestep))} m/s², ` +
+      `or physics.timestep below ${roundDown(((MAX_SPEED_GAIN_STEP * slowest) / (10 * p.a_max)) * 1000)}ms`,
   };
 }
 
@@ -77,7 +103,7 @@ function smallestStable(p: VehicleParams, key: Tunable, from: number, to: number
   if (stable(from)) return from;
   let lo = from;
   let hi = to;
-  while (hi / lo > 1.0001) {
+  while (hi / lo > 1.001) {
     const mid = Math.sqrt(lo * hi);
     if (stable(mid)) hi = mid;
     else lo = mid;
@@ -92,7 +118,7 @@ function largestStable(p: VehicleParams, key: Tunable, from: number, to: number,
   if (stable(to)) return to;
   let lo = from;
   let hi = to;
-  while (hi / lo > 1.0001) {
+  while (hi / lo > 1.001) {
     const mid = Math.sqrt(lo * hi);
     if (stable(mid)) lo = mid;
     else hi = mid;
