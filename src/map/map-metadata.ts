@@ -17,6 +17,15 @@ export interface MapMetadata {
 const KNOWN_KEYS = ['image', 'resolution', 'origin', 'negate', 'occupied_thresh', 'free_thresh', 'mode'] as const;
 const MODES: readonly MapMode[] = ['trinary', 'scale', 'raw'];
 
+/**
+ * Plausible metres per cell: a millimetre to 10 m. Finer cells put a car across millions of them
+ * (the wall check visits each); coarser ones cannot hold a wall.
+ */
+export const RESOLUTION_RANGE = { min: 0.001, max: 10 } as const;
+
+/** The origin's x and y lie within 1000 km: far enough for any local map, near enough for exact cell arithmetic. */
+export const MAX_ORIGIN_OFFSET = 1e6;
+
 /** Defaults of map_saver / the usual ROS maps, used when a key is absent. */
 export const MAP_DEFAULTS = { negate: false, occupiedThresh: 0.65, freeThresh: 0.196, mode: 'trinary' as MapMode };
 
@@ -52,6 +61,8 @@ export function parseMapMetadata(text: string): { metadata?: MapMetadata; image?
   if (obj.resolution === undefined) problems.push('resolution: missing; give metres per cell, e.g. 0.05');
   else if (typeof obj.resolution !== 'number' || !Number.isFinite(obj.resolution) || obj.resolution <= 0) {
     problems.push(`resolution: must be a positive number of metres per cell (e.g. 0.05), got ${show(obj.resolution)}`);
+  } else if (obj.resolution < RESOLUTION_RANGE.min || obj.resolution > RESOLUTION_RANGE.max) {
+    problems.push(`resolution: ${obj.resolution} m per cell is out of range; use ${RESOLUTION_RANGE.min} to ${RESOLUTION_RANGE.max} (ROS maps use about 0.05)`);
   } else resolution = obj.resolution;
 
   let origin: MapOrigin = { x: 0, y: 0, yaw: 0 };
@@ -60,7 +71,9 @@ export function parseMapMetadata(text: string): { metadata?: MapMetadata; image?
     const got = Array.isArray(obj.origin) ? `${obj.origin.length} values` : show(obj.origin);
     problems.push(`origin: must be [x, y, yaw] (3 numbers), got ${got}`);
   } else if (!obj.origin.every((v) => typeof v === 'number' && Number.isFinite(v))) {
-    problems.push(`origin: all of [x, y, yaw] must be numbers, got ${show(obj.origin)}`);
+    problems.push(`origin: all of [x, y, yaw] must be finite numbers, got ${show(obj.origin)}`);
+  } else if (Math.abs(obj.origin[0]) > MAX_ORIGIN_OFFSET || Math.abs(obj.origin[1]) > MAX_ORIGIN_OFFSET) {
+    problems.push(`origin: x and y must lie within ±${MAX_ORIGIN_OFFSET} m, got ${show(obj.origin)}; use coordinates local to the map`);
   } else {
     const [x, y, yaw] = obj.origin as number[];
     origin = { x, y, yaw };
@@ -101,6 +114,11 @@ function threshold(obj: Record<string, unknown>, key: string, fallback: number, 
   return v;
 }
 
+/** A value as YAML would write it; JSON would print .nan and .inf as null. */
 function show(v: unknown): string {
+  if (typeof v === 'number' && !Number.isFinite(v)) {
+    return Number.isNaN(v) ? '.nan (not a number)' : `${v < 0 ? '-' : ''}.inf (infinite)`;
+  }
+  if (Array.isArray(v)) return `[${v.map(show).join(', ')}]`;
   return JSON.stringify(v) ?? String(v);
 }

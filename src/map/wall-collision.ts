@@ -62,6 +62,10 @@ export function footprintHitsWall(corners: FootprintCorners, grid: OccupancyGrid
   const bHalf = (Math.abs(bx) + Math.abs(by)) / 2;
 
   const { width, height, occupied } = grid;
+  // Beyond the ring of cells around the grid everything blocks, so a rectangle reaching there
+  // overlaps a blocking cell. Returning here also bounds the loops below by the grid's size: far
+  // coordinates (1e20) would otherwise make them endless, as col++ no longer changes col.
+  if (!(minX >= -1 && minY >= -1 && maxX <= width + 1 && maxY <= height + 1)) return true;
   const col0 = Math.floor(minX);
   const col1 = Math.ceil(maxX) - 1;
   const row0 = Math.floor(minY);

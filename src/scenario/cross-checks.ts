@@ -2,6 +2,7 @@ import type { ResolvedScenario } from './resolved.js';
 import type { ScenarioProblem } from './load-scenario.js';
 import { checkStartPlacement } from './start-placement.js';
 import type { MapLoader } from '../map/map-loader.js';
+import { checkVehicleParams } from '../physics/vehicle-param-checks.js';
 
 /** Step 3 of 3: rules that relate fields to each other and to the map. */
 export async function crossCheckScenario(s: ResolvedScenario, loadMap?: MapLoader): Promise<ScenarioProblem[]> {
@@ -22,6 +23,9 @@ export async function crossCheckScenario(s: ResolvedScenario, loadMap?: MapLoade
     if (p.s_min >= p.s_max) problems.push({ path: at('params'), message: `s_min (${p.s_min}) must be below s_max (${p.s_max})` });
     if (p.sv_min >= p.sv_max) problems.push({ path: at('params'), message: `sv_min (${p.sv_min}) must be below sv_max (${p.sv_max})` });
     if (p.v_min >= p.v_max) problems.push({ path: at('params'), message: `v_min (${p.v_min}) must be below v_max (${p.v_max})` });
+    for (const problem of checkVehicleParams(p, s.physics)) {
+      problems.push({ path: problem.param ? at('params', problem.param) : at('params'), message: problem.message });
+    }
     if (v.start.speed > p.v_max || v.start.speed < p.v_min) {
       problems.push({ path: at('start', 'speed'), message: `${v.start.speed} m/s is outside the car's limits [${p.v_min}, ${p.v_max}]` });
     }

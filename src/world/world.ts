@@ -142,7 +142,8 @@ function divergedError(car: string, t: number, s: VehicleState): CavsimError {
     .join(', ');
   return new CavsimError(
     'RUN_FAILED',
-    `${car}'s physics diverged at t=${t.toFixed(2)} s (${what}): its vehicle parameters are outside what the single-track model can integrate`,
-    `check vehicles.${car}.params (I, C_Sf, C_Sr, lf, lr, m, ...) against a real car's; docs/physics.md lists f1tenth_gym's defaults`,
+    `${car}'s physics diverged at t=${t.toFixed(2)} s (${what}): the single-track model cannot integrate what this car did`,
+    `validation accepts only vehicles.${car}.params that integrate stably driving forwards (docs/physics.md, "Parameter ranges"); ` +
+      'the model itself is unstable when reversing faster than 0.5 m/s with the wheels turned, and can spin without bound when braking hard in a turn',
   );
 }

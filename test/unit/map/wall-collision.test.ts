@@ -60,6 +60,30 @@ describe('footprintHitsWall', () => {
     expect(hits).toBeLessThan(350);
   });
 
+  it('agrees with the reference on poses across the map edge, where everything blocks', () => {
+    const grid = gridFrom(40, 40, 0.05, { x: -1, y: -1, yaw: 0.3 }, (c, r) => (c * 7 + r * 13) % 11 === 0 && c % 3 !== 0);
+    let seed = 7;
+    const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    let hits = 0;
+    for (let n = 0; n < 400; n++) {
+      // along the edges of the 2 m square map, up to 0.2 m beyond them, in its own frame
+      const along = rand() * 2;
+      const across = rand() * 0.4 - 0.2;
+      const [mx, my] = [[along, across], [along, 2 + across], [across, along], [2 + across, along]][n % 4];
+      const corners = rect(-1 + mx * Math.cos(0.3) - my * Math.sin(0.3), -1 + mx * Math.sin(0.3) + my * Math.cos(0.3), rand() * 6.3, 0.01 + rand() * 0.1, 0.01 + rand() * 0.05);
+      const expected = referenceHit(corners, grid, 10);
+      if (expected) hits++;
+      expect(footprintHitsWall(corners, grid)).toBe(expected);
+    }
+    expect(hits).toBeGreaterThan(100);
+    expect(hits).toBeLessThan(380);
+  });
+
+  it('answers at once for a car far off the map (cell arithmetic there looped for ever)', () => {
+    expect(footprintHitsWall(rect(1e20, -1, 0.5, 0.58, 0.31), oneCell)).toBe(true);
+    expect(footprintHitsWall(rect(-3e17, 4e17, 3.1, 0.58, 0.31), oneCell)).toBe(true);
+  });
+
   it('keeps a car in its lane on the shipped corridor and flags one scraping the wall', async () => {
     const grid = await loadMap(path.resolve('maps/corridor.yaml'));
     expect(footprintHitsWall(rect(0, -1, 0, 0.58, 0.31), grid)).toBe(false);
@@ -68,10 +92,13 @@ describe('footprintHitsWall', () => {
   });
 });
 
-/** Reference: a convex quad and a cell square overlap iff a corner of one is strictly inside the other or edges cross. */
-function referenceHit(corners: Corner[], grid: ReturnType<typeof gridFrom>): boolean {
-  for (let row = 0; row < grid.height; row++) {
-    for (let col = 0; col < grid.width; col++) {
+/**
+ * Reference: a convex quad and a cell square overlap iff a corner of one is strictly inside the
+ * other or edges cross. Cells up to `margin` outside the grid are included (they all block).
+ */
+function referenceHit(corners: Corner[], grid: ReturnType<typeof gridFrom>, margin = 0): boolean {
+  for (let row = -margin; row < grid.height + margin; row++) {
+    for (let col = -margin; col < grid.width + margin; col++) {
       if (!grid.isOccupiedCell(col, row)) continue;
       const square = [[col, row], [col + 1, row], [col + 1, row + 1], [col, row + 1]].map(([mx, my]) => {
         const x = grid.origin.x + mx * grid.resolution * grid.cosYaw - my * grid.resolution * grid.sinYaw;
