@@ -39,7 +39,7 @@ describe('vehicle parameters that make the physics diverge are refused at valida
     const { yaml, line } = withCar1Params(params);
     const { details } = await refusal(yaml);
     expect(details).toHaveLength(1);
-    const prefix = `vehicles[1].params.${field} (line ${line}): `;
+    const prefix = `vehicles.car1.params.${field} (line ${line}): `;
     expect(details[0].startsWith(prefix)).toBe(true);
     expect(details[0].slice(prefix.length)).toMatch(message);
   });
@@ -47,7 +47,7 @@ describe('vehicle parameters that make the physics diverge are refused at valida
   it('refuses a timestep too long for the car, saying which one works', async () => {
     const { yaml, line } = withCar1Params('{ C_Sf: 40, C_Sr: 40 }');
     const { details } = await refusal(yaml);
-    expect(details).toEqual([expect.stringMatching(new RegExp(`^vehicles\\[1\\]\\.params \\(line ${line}\\): at 0\\.5 m/s .* use physics\\.timestep: 1\\.3ms or less$`))]);
+    expect(details).toEqual([expect.stringMatching(new RegExp(`^vehicles\\.car1\\.params \\(line ${line}\\): at 0\\.5 m/s .* use physics\\.timestep: 1\\.3ms or less$`))]);
     const file = join(dir, 'fixed.yaml');
     writeFileSync(file, yaml.replace('duration: 5s', 'duration: 5s\nphysics: { timestep: 1.3ms }'));
     await expect(loadScenario(file)).resolves.toBeDefined();
@@ -62,7 +62,7 @@ describe('vehicle parameters that make the physics diverge are refused at valida
   it('refuses euler at 10 ms with the default car, which diverges crawling at 0.52 m/s', async () => {
     const { details } = await refusal(headOn.replace('duration: 5s', 'duration: 5s\nphysics: { integrator: euler }'));
     expect(details).toHaveLength(2); // both cars
-    expect(details[0]).toMatch(/^vehicles\[0\]\.params \(line \d+\): .* use physics\.timestep: 7\.2ms or less, or physics\.integrator: rk4, or I of at least 0\.072 kg m²$/);
+    expect(details[0]).toMatch(/^vehicles\.car0\.params \(line \d+\): .* use physics\.timestep: 7\.2ms or less, or physics\.integrator: rk4, or I of at least 0\.072 kg m²$/);
   });
 
   it('accepts every shipped scenario', async () => {
