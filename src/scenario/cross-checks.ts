@@ -3,6 +3,7 @@ import type { ScenarioProblem } from './load-scenario.js';
 import { checkStartPlacement } from './start-placement.js';
 import type { MapLoader } from '../map/map-loader.js';
 import { checkVehicleParams } from '../physics/vehicle-param-checks.js';
+import { reverseSpeedProblems } from './reverse-speeds.js';
 
 /** Step 3 of 3: rules that relate fields to each other and to the map. */
 export async function crossCheckScenario(s: ResolvedScenario, loadMap?: MapLoader): Promise<ScenarioProblem[]> {
@@ -29,6 +30,7 @@ export async function crossCheckScenario(s: ResolvedScenario, loadMap?: MapLoade
     if (v.start.speed > p.v_max || v.start.speed < p.v_min) {
       problems.push({ path: at('start', 'speed'), message: `${v.start.speed} m/s is outside the car's limits [${p.v_min}, ${p.v_max}]` });
     }
+    problems.push(...reverseSpeedProblems(v));
     if (1 / v.controlRate < s.physics.timestep - 1e-12) {
       problems.push({ path: at('controlRate'), message: `${v.controlRate}Hz is faster than the physics step (${1 / s.physics.timestep}Hz); use at most ${1 / s.physics.timestep}Hz` });
     }
