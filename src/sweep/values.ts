@@ -1,4 +1,5 @@
 import { parseByteSize, parseDataRate, parseDuration, parseFrequency, type ParseResult } from '../scenario/units.js';
+import { MAX_SWEEP_RUNS } from './limits.js';
 
 /** One value of a swept field: the text handed to `--set`, and the number (in `unit`) used in tables and plots. */
 export interface SweepValue {
@@ -20,9 +21,10 @@ interface Quantity {
   unit: string;
 }
 
+/** A number with an optional unit; undefined for words and for numbers too large to hold (1e999). */
 function parseQuantity(text: string): Quantity | undefined {
   const m = QUANTITY.exec(text);
-  return m ? { value: Number(m[1]), unit: m[2] } : undefined;
+  return m && Number.isFinite(Number(m[1])) ? { value: Number(m[1]), unit: m[2] } : undefined;
 }
 
 /** Keeps 42.2222222 readable and stable across platforms: at most 6 decimals, no trailing zeros. */
@@ -59,8 +61,19 @@ export function unitFactor(from: string, to: string): number | undefined {
 export function parseSweepValues(input: string): ValuesResult {
   const text = input.trim();
   if (!text) return { ok: false, message: 'no values given; write e.g. 10..300ms, 10..300ms:10ms or 10,100,200ms' };
-  if (text.includes('..')) return parseRange(text);
-  return parseList(text);
+  const parsed = text.includes('..') ? parseRange(text) : parseList(text);
+  return parsed.ok ? withoutRepeats(text, parsed.values) : parsed;
+}
+
+/** A value given twice would run the same point twice under two ids; values are kept to 6 decimals. */
+function withoutRepeats(text: string, values: SweepValue[]): ValuesResult {
+  const seen = new Set<string>();
+  for (const v of values) {
+    const key = v.value === undefined ? v.text : `${v.value}`;
+    if (seen.has(key)) return { ok: false, message: `"${text}" gives ${v.text} twice (values are kept to 6 decimals); give each value once${text.includes(':') ? ', or use a larger step' : ''}` };
+    seen.add(key);
+  }
+  return { ok: true, values };
 }
 
 function parseRange(text: string): ValuesResult {
@@ -81,7 +94,7 @@ function parseRange(text: string): ValuesResult {
   if (stepValue === undefined) return { ok: false, message: `"${text}": the step's unit ${step.unit} does not convert to ${unit}` };
   if (!(stepValue > 0)) return { ok: false, message: `"${text}": the step must be greater than zero` };
   const count = Math.floor((hi.value - loValue) / stepValue + 1e-9) + 1;
-  if (count > 100_000) return { ok: false, message: `"${text}" gives ${count} values; use a larger step` };
+  if (!(count <= MAX_SWEEP_RUNS)) return { ok: false, message: `"${text}" gives ${Number.isFinite(count) ? count.toLocaleString('en-US') : 'too many'} values, more than the ${MAX_SWEEP_RUNS.toLocaleString('en-US')} runs a sweep may plan; use a larger step` };
   return { ok: true, values: Array.from({ length: count }, (_, i) => quantity(loValue + i * stepValue, unit)) };
 }
 
