@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { newRunId, RUNS_DIR } from '../run/run-folder.js';
 import { readRunSummary } from '../run/read-run-folder.js';
+import { chosenStateDir } from '../run/active-runs.js';
 import { SweepFolder } from '../sweep/sweep-folder.js';
 import { checkWritableFolder, chooseFolder } from '../util/writable-folder.js';
 import { registerEmulationCommands } from './emulation-commands.js';
@@ -56,6 +57,8 @@ export function registerCommands(program: Command): void {
       if (opts.runId !== undefined && !RUN_ID_PATTERN.test(opts.runId)) throw new UserInputError(`--run-id: "${opts.runId}" is not a run id`, [`it must match ${RUN_ID_PATTERN} (letters, digits, '.', '_', '-')`]);
       if (opts.keep && opts.runtime === 'sim') throw new UserInputError('--keep applies to emulated runs only', ['--runtime sim has no containers, links or ns-3 to keep'], 'drop --keep, or use --runtime docker');
       const runsDir = checkWritableFolder(chooseFolder(RUNS_DIR, opts.runsDir));
+      // An emulated run records itself in the active-run index before it creates anything.
+      if (opts.runtime === 'docker') checkWritableFolder(chosenStateDir());
       if (opts.runId !== undefined && existsSync(join(runsDir, opts.runId))) {
         throw new UserInputError(`--run-id ${opts.runId}: ${join(runsDir, opts.runId)} already holds a run`, [], 'choose another --run-id, or leave it out for a fresh one');
       }

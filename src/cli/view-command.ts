@@ -1,8 +1,9 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { UserInputError } from '../errors.js';
 import { createCommandRunner, type CommandRunner } from '../exec/command-runner.js';
-import { checkRunFolder, readJsonFile } from '../run/read-run-folder.js';
+import { checkRunFolder, readRunScenario } from '../run/read-run-folder.js';
 import { startViewServer } from '../viz/view-server.js';
 import { wholeNumber } from './flag-values.js';
 
@@ -17,8 +18,9 @@ export function registerViewCommand(program: Command, runner: CommandRunner = cr
     .option('--live', 'follow a run that is still being written, pushing new rows to the page')
     .action(async (dir: string, opts: { port?: number; open: boolean; live?: boolean }) => {
       checkRunFolder(dir);
-      // A live run writes its scenario first thing; a replay needs it now.
-      if (!opts.live) readJsonFile(join(dir, 'scenario.resolved.json'), new UserInputError(`${dir} is not a run folder: it has no scenario.resolved.json`, [], 'pass runs/<run-id>, or --live for a run that is starting'));
+      // A replay needs the scenario now; a live run that is starting writes it (whole) in a moment.
+      const scenarioFile = join(dir, 'scenario.resolved.json');
+      if (!opts.live || existsSync(scenarioFile)) readRunScenario(dir, new UserInputError(`${dir} is not a run folder: it has no scenario.resolved.json`, [], 'pass runs/<run-id>, or --live for a run that is starting'));
       const server = await startViewServer({ runDir: dir, live: opts.live === true, port: opts.port }).catch((err: NodeJS.ErrnoException) => {
         if (err.code === 'EADDRINUSE') throw new UserInputError(`port ${opts.port} is in use`, [], 'choose another --port, or leave it out to get a free one');
         throw err;

@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserInputError } from '../errors.js';
 import type { RunSummary } from '../measurement/summary.js';
+import type { ResolvedScenario } from '../scenario/resolved.js';
 import { defaultRunsDir } from './run-folder.js';
 
 const findRunsHint = () => `pass runs/<run-id> as printed by \`cavsim up\`; \`ls ${defaultRunsDir()}\` lists the run folders`;
@@ -37,6 +38,26 @@ export function readRunSummary(dir: string): RunSummary {
     throw new UserInputError(`${file} is not a cavsim run summary`, missing.length ? [`missing or wrong: ${missing.join(', ')}`] : [`schema: ${String(summary?.schema)}`], 'run the scenario again to get a fresh one');
   }
   return summary as RunSummary;
+}
+
+/**
+ * A run folder's scenario.resolved.json, checked for the parts every reader of a run uses (the
+ * vehicles with their params and controller, the network, the physics and the map file). Not a
+ * full validation: cavsim wrote the file from a validated scenario; this catches a foreign one.
+ */
+export function readRunScenario(dir: string, whenMissing: UserInputError): ResolvedScenario {
+  const file = join(dir, 'scenario.resolved.json');
+  const s = readJsonFile(file, whenMissing) as Partial<ResolvedScenario> | null;
+  const vehicles = Array.isArray(s?.vehicles) ? s.vehicles : undefined;
+  const problems = [
+    ...(hasType(s?.mapFile, 'string') ? [] : ['mapFile']),
+    ...(hasType(s?.network, 'object') && hasType(s?.physics, 'object') ? [] : ['network or physics']),
+    ...(vehicles?.every((v) => hasType(v?.name, 'string') && hasType(v?.params, 'object') && hasType(v?.controller?.type, 'string') && (v.controller.type !== 'pure-pursuit' || Array.isArray(v.controller.waypoints)))
+      ? []
+      : ['vehicles (each with name, params and controller)']),
+  ];
+  if (problems.length) throw new UserInputError(`${file} is not a resolved cavsim scenario`, [`missing or wrong: ${problems.join(', ')}`], 'run the scenario again to get a fresh one');
+  return s as ResolvedScenario;
 }
 
 /** Parses a JSON file cavsim wrote; a missing, unreadable or damaged file is a UserInputError naming it. */
