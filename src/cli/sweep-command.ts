@@ -4,6 +4,7 @@ import { Command, Option } from 'commander';
 import { UserInputError } from '../errors.js';
 import { defaultRunsDir } from '../run/run-folder.js';
 import { findLastScenario } from '../run/last-scenario.js';
+import { chosenStateDir } from '../run/active-runs.js';
 import { SweepEventBus } from '../sweep/events.js';
 import { planSweep, type PlannedSweep, type SweepRequest } from '../sweep/plan-sweep.js';
 import { createSweepLineReporter } from '../reporters/sweep/line-reporter.js';
@@ -67,6 +68,7 @@ export function registerSweepCommand(program: Command): void {
         target = { plan: await planSweep(toRequest(scenarioArg ?? lastScenario(), flags)) };
       }
       const spec = 'folder' in target ? target.folder.spec : target.plan;
+      if (spec.runtime === 'docker') checkWritableFolder(chosenStateDir());
       const { jobs, note } = chooseJobs({ requested: flags.jobs, runtime: spec.runtime, cores: availableParallelism(), runs: spec.mode.type === 'grid' ? spec.mode.points.length : undefined });
       if (note) process.stderr.write(`note: ${note}\n`);
       const events = new SweepEventBus();

@@ -139,6 +139,7 @@ describe('other flags', () => {
     [['view', ROOT, '--port', '1e3', '--no-open'], '--port "1e3": give a whole number from 0 to 65,535'],
     [['view', ROOT, '--port', '99999', '--no-open'], '--port "99999"'],
     [['up', HEAD_ON, '--runtime', 'sim', '--runs-dir', ROOT, '--run-id', 'scenarios'], `--run-id scenarios: ${join(ROOT, 'scenarios')} already holds a run`],
+    [['teardown', '--run', '../../etc'], '--run: "../../etc" is not a run id'],
   ])('%j exits 2', (args, message) => {
     const before = contents();
     expectRefused(cavsim(args), message, before);
