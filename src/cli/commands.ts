@@ -9,7 +9,12 @@ import { UserInputError } from '../errors.js';
 import { RUN_ID_PATTERN } from '../hostnet/names.js';
 import type { KeptRun } from '../runtime/docker/run-emulated.js';
 import { join } from 'node:path';
-import { newRunId, defaultRunsDir } from '../run/run-folder.js';
+import { existsSync } from 'node:fs';
+import { newRunId, RUNS_DIR } from '../run/run-folder.js';
+import { readRunSummary } from '../run/read-run-folder.js';
+import { chosenStateDir } from '../run/active-runs.js';
+import { SweepFolder } from '../sweep/sweep-folder.js';
+import { checkWritableFolder, chooseFolder } from '../util/writable-folder.js';
 import { registerEmulationCommands } from './emulation-commands.js';
 import { printWarnings, printWarningsFromEvents } from './print-warnings.js';
 import { registerWaypointsCommand } from './waypoints-command.js';
@@ -54,8 +59,13 @@ export function registerCommands(program: Command): void {
       const events = new RunEventBus();
       if (opts.runId !== undefined && !RUN_ID_PATTERN.test(opts.runId)) throw new UserInputError(`--run-id: "${opts.runId}" is not a run id`, [`it must match ${RUN_ID_PATTERN} (letters, digits, '.', '_', '-')`]);
       if (opts.keep && opts.runtime === 'sim') throw new UserInputError('--keep applies to emulated runs only', ['--runtime sim has no containers, links or ns-3 to keep'], 'drop --keep, or use --runtime docker');
+      const runsDir = checkWritableFolder(chooseFolder(RUNS_DIR, opts.runsDir));
+      // An emulated run records itself in the active-run index before it creates anything.
+      if (opts.runtime === 'docker') checkWritableFolder(chosenStateDir());
+      if (opts.runId !== undefined && existsSync(join(runsDir, opts.runId))) {
+        throw new UserInputError(`--run-id ${opts.runId}: ${join(runsDir, opts.runId)} already holds a run`, [], 'choose another --run-id, or leave it out for a fresh one');
+      }
       const runId = opts.runId ?? newRunId();
-      const runsDir = opts.runsDir ?? defaultRunsDir();
       const viewer = opts.viz ? await startLiveView(join(runsDir, runId)) : undefined;
       const reporter = await attachReporter(events, opts.json === true);
       let stop = false;
@@ -92,10 +102,8 @@ export function registerCommands(program: Command): void {
     .description('print the summary of a finished run')
     .argument('<run-dir>', 'run folder (runs/<run-id>)')
     .action(async (dir: string) => {
-      const { readFileSync } = await import('node:fs');
-      const { join } = await import('node:path');
-      const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
-      process.stdout.write(formatSummary(summary, dir) + '\n');
+      if (SweepFolder.isSweepDir(dir)) throw new UserInputError(`${dir} is a sweep folder, not a run folder`, [], `read ${join(dir, 'summary.csv')}, or pass one of its runs: ${join(dir, 'runs', '<point id>')}`);
+      process.stdout.write(formatSummary(readRunSummary(dir), dir) + '\n');
     });
 }
 

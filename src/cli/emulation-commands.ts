@@ -6,6 +6,7 @@ import { teardownRuns } from '../api/teardown.js';
 import { REPO_ROOT } from '../api/run-emulated.js';
 import { isRunLive, listActiveRuns } from '../run/active-runs.js';
 import { EXIT_STATUS, UserInputError } from '../errors.js';
+import { RUN_ID_PATTERN } from '../hostnet/names.js';
 import { Journal } from '../journal/journal.js';
 import { loadScenario } from '../scenario/load-scenario.js';
 import { planEmulatedRun } from '../runtime/docker/plan-emulated.js';
@@ -29,6 +30,8 @@ export function registerEmulationCommands(program: Command): void {
     .option('--json', 'print what was undone as JSON')
     .action(async (opts: { run?: string; all?: boolean; force?: boolean; json?: boolean }) => {
       if (!opts.run && !opts.all) throw new UserInputError('say which run to tear down', ['--run <id> or --all'], 'see `cavsim status` for the runs that still hold resources');
+      // The id names a journal under the runs folder: a path (../x) must not reach outside it.
+      if (opts.run && !RUN_ID_PATTERN.test(opts.run)) throw new UserInputError(`--run: "${opts.run}" is not a run id`, [`it must match ${RUN_ID_PATTERN} (letters, digits, '.', '_', '-')`], 'see `cavsim status` for the runs that still hold resources');
       const runner = createCommandRunner();
       const { undone, live } = await teardownRuns({ runId: opts.run, all: opts.all, force: opts.force }, { docker: connectDocker(), hostNet: createHostNetOps(runner) });
       if (undone.some((r) => r.report.failed.length)) process.exitCode = EXIT_STATUS.EXTERNAL_PROCESS;

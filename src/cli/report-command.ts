@@ -1,5 +1,9 @@
 import { Command } from 'commander';
+import { join } from 'node:path';
 import { writeReport } from '../report/report.js';
+import { checkRunFolder, readRunSummary } from '../run/read-run-folder.js';
+import { SweepFolder } from '../sweep/sweep-folder.js';
+import { checkWritableFolder } from '../util/writable-folder.js';
 
 export function registerReportCommand(program: Command): void {
   program
@@ -8,6 +12,10 @@ export function registerReportCommand(program: Command): void {
     .argument('<dir>', 'sweeps/<id> or runs/<run-id>')
     .option('--run-plots', "for a sweep, also draw each run's own kinematics figure")
     .action(async (dir: string, flags: { runPlots?: boolean }) => {
+      checkRunFolder(dir, 'sweep or run folder', 'pass sweeps/<id> as printed by `cavsim sweep`, or runs/<run-id> as printed by `cavsim up`');
+      if (SweepFolder.isSweepDir(dir)) SweepFolder.open(dir, dir);
+      else readRunSummary(dir);
+      checkWritableFolder({ path: join(dir, 'plots'), origin: dir });
       const files = await writeReport(dir, { runPlots: flags.runPlots });
       for (const f of [...files.tables, ...files.figures]) process.stdout.write(`${f}\n`);
     });

@@ -1,24 +1,22 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { RUN_EXIT_STATUS } from '../run/outcome.js';
-import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { UserInputError } from '../errors.js';
-import { defaultRunsDir, listRunIds } from '../run/run-folder.js';
+import { defaultRunsDir } from '../run/run-folder.js';
+import { findLastScenario } from '../run/last-scenario.js';
+import { chosenStateDir } from '../run/active-runs.js';
 import { SweepEventBus } from '../sweep/events.js';
-import { planSweep, type SweepRequest } from '../sweep/plan-sweep.js';
+import { planSweep, type PlannedSweep, type SweepRequest } from '../sweep/plan-sweep.js';
 import { createSweepLineReporter } from '../reporters/sweep/line-reporter.js';
-import { defaultJobs, openRunLanes } from '../sweep/run-one.js';
-import { resumeSweep, startSweep, type SweepOutcome } from '../sweep/run-sweep.js';
-import { SweepFolder, defaultSweepsDir, type Runtime } from '../sweep/sweep-folder.js';
+import { chooseJobs, openRunLanes } from '../sweep/run-one.js';
+import { executeSweep, startSweep, type SweepOutcome } from '../sweep/run-sweep.js';
+import { SweepFolder, SWEEPS_DIR, type Runtime } from '../sweep/sweep-folder.js';
+import { MAX_REPEAT, MAX_SWEEP_RUNS } from '../sweep/limits.js';
 import { writeSweepReport } from '../report/report.js';
+import { checkWritableFolder, chooseFolder } from '../util/writable-folder.js';
+import { wholeNumber } from './flag-values.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
-
-const positiveInt = (flag: string) => (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UserInputError(`${flag} ${value}: give a whole number of 1 or more`);
-  return n;
-};
 
 interface SweepFlags {
   delay?: string;
@@ -44,22 +42,35 @@ export function registerSweepCommand(program: Command): void {
     .argument('[scenario]', 'scenario YAML file (default: the scenario of the last `cavsim up`)')
     .option('--delay <values>', 'channel delays, e.g. 10..300ms (ten values), 10..300ms:10ms, 10,100,200,300ms')
     .option('--set <path=values>', 'sweep or fix any field, e.g. vehicles.car1.start.speed=5..10:1 (repeatable; several form a grid)', collect, [])
-    .option('--repeat <n>', 'runs per grid point, with seeds seed, seed+1, ...', positiveInt('--repeat'), 1)
+    .option('--repeat <n>', `runs per grid point, with seeds seed, seed+1, ... (at most ${MAX_REPEAT})`, wholeNumber('--repeat', { min: 1, max: MAX_REPEAT }), 1)
     .addOption(new Option('--runtime <runtime>', 'where each run goes').choices(['docker', 'sim']).default('docker'))
-    .option('--jobs <n>', 'runs at once (default: all cores for sim, 1 for docker)', positiveInt('--jobs'))
+    .option('--jobs <n>', 'runs at once (default: all cores for sim, 1 for docker; never more than the cores)', wholeNumber('--jobs', { min: 1, max: Number.MAX_SAFE_INTEGER }))
     .option('--find-critical <field>', 'bisect for the value where the outcome flips to collision (delay, or a field path)')
     .option('--range <lo..hi>', 'range searched by --find-critical, e.g. 10..500ms')
     .option('--tolerance <value>', 'stop --find-critical when the bracket is this narrow, e.g. 5ms')
-    .option('--coarse <n>', 'evenly spaced values --find-critical samples first (checks monotonicity)', positiveInt('--coarse'))
+    .option('--coarse <n>', 'evenly spaced values --find-critical samples first (checks monotonicity)', wholeNumber('--coarse', { min: 2, max: MAX_SWEEP_RUNS }))
     .option('--resume <id>', 'continue sweeps/<id>: finished runs are kept, the rest are run')
     .option('--sweeps-dir <dir>', 'where sweep folders are written (default ./sweeps or $CAVSIM_SWEEPS_DIR)')
     .option('--no-plots', 'skip the figures (cavsim report draws them later)')
     .option('--run-plots', "also draw each run's own kinematics figure")
     .option('--json', 'print the outcome as JSON on stdout')
     .action(async (scenarioArg: string | undefined, flags: SweepFlags) => {
-      const sweepsDir = flags.sweepsDir ?? defaultSweepsDir();
-      const runtime = flags.resume ? SweepFolder.open(sweepsDir, flags.resume).spec.runtime : flags.runtime;
-      const jobs = flags.jobs ?? defaultJobs(runtime);
+      const sweepsDir = chooseFolder(SWEEPS_DIR, flags.sweepsDir);
+      // Everything that can be refused is refused here, before a folder or a worker thread exists.
+      let target: { folder: SweepFolder } | { plan: PlannedSweep };
+      if (flags.resume) {
+        if (scenarioArg || flags.delay || flags.set.length || flags.findCritical) process.stderr.write('note: --resume runs the sweep as recorded in its grid.json; other sweep flags are ignored\n');
+        const folder = SweepFolder.open(sweepsDir.path, flags.resume);
+        checkWritableFolder({ path: folder.dir, origin: `--resume ${flags.resume}` });
+        target = { folder };
+      } else {
+        checkWritableFolder(sweepsDir);
+        target = { plan: await planSweep(toRequest(scenarioArg ?? lastScenario(), flags)) };
+      }
+      const spec = 'folder' in target ? target.folder.spec : target.plan;
+      if (spec.runtime === 'docker') checkWritableFolder(chosenStateDir());
+      const { jobs, note } = chooseJobs({ requested: flags.jobs, runtime: spec.runtime, cores: availableParallelism(), runs: spec.mode.type === 'grid' ? spec.mode.points.length : undefined });
+      if (note) process.stderr.write(`note: ${note}\n`);
       const events = new SweepEventBus();
       const reporter = await attachReporter(events);
       let stop = false;
@@ -68,19 +79,12 @@ export function registerSweepCommand(program: Command): void {
         process.stderr.write('\nstopping after the runs under way; finished runs are kept\n');
       };
       process.once('SIGINT', onSigint);
-      const lanes = await openRunLanes(runtime, jobs, () => stop);
+      const lanes = await openRunLanes(spec.runtime, jobs, () => stop);
       try {
         const deps = { runOne: lanes.runOne, jobs: lanes.jobs, events, shouldStop: () => stop };
-        let outcome: SweepOutcome;
-        if (flags.resume) {
-          if (scenarioArg || flags.delay || flags.set.length || flags.findCritical) process.stderr.write('note: --resume runs the sweep as recorded in its grid.json; other sweep flags are ignored\n');
-          outcome = await resumeSweep(sweepsDir, flags.resume, deps);
-        } else {
-          const plan = await planSweep(toRequest(scenarioArg ?? lastScenario(), flags));
-          outcome = await startSweep(plan, sweepsDir, deps);
-        }
+        const outcome: SweepOutcome = 'folder' in target ? await executeSweep(target.folder, deps) : await startSweep(target.plan, sweepsDir.path, deps);
         await reporter.done();
-        const report = flags.plots ? await writeSweepReport(SweepFolder.open(sweepsDir, outcome.dir), { runPlots: flags.runPlots }) : undefined;
+        const report = flags.plots ? await writeSweepReport(SweepFolder.open(sweepsDir.path, outcome.dir), { runPlots: flags.runPlots }) : undefined;
         if (flags.json) {
           process.stdout.write(JSON.stringify({ sweep: outcome.sweepId, dir: outcome.dir, stopped: outcome.stopped, runs: outcome.results.length, critical: outcome.critical, files: report }, null, 2) + '\n');
         } else {
@@ -109,8 +113,7 @@ async function attachReporter(events: SweepEventBus): Promise<{ done: () => Prom
 }
 
 function toRequest(scenario: string, flags: SweepFlags): SweepRequest {
-  const sets = [...(flags.delay ? [`network.delay=${flags.delay}`] : []), ...flags.set];
-  const request: SweepRequest = { scenario, sets, repeat: flags.repeat, runtime: flags.runtime };
+  const request: SweepRequest = { scenario, delay: flags.delay, sets: flags.set, repeat: flags.repeat, runtime: flags.runtime };
   if (flags.findCritical) {
     if (!flags.range || !flags.tolerance) throw new UserInputError('--find-critical needs --range and --tolerance', [], 'e.g. --find-critical delay --range 10..500ms --tolerance 5ms');
     request.critical = { path: flags.findCritical, range: flags.range, tolerance: flags.tolerance, coarse: flags.coarse };
@@ -120,14 +123,12 @@ function toRequest(scenario: string, flags: SweepFlags): SweepRequest {
   return request;
 }
 
-/** The scenario file of the newest run folder, as recorded in its scenario.resolved.json. */
+/** The scenario file of the newest run folder; says which run it came from and which newer runs it passed over. */
 function lastScenario(): string {
   const runsDir = defaultRunsDir();
-  for (const id of listRunIds(runsDir).reverse()) {
-    const path = join(runsDir, id, 'scenario.resolved.json');
-    if (!existsSync(path)) continue;
-    const source = (JSON.parse(readFileSync(path, 'utf8')) as { sourceFile?: string }).sourceFile;
-    if (source && existsSync(source)) return source;
-  }
-  throw new UserInputError('no scenario given and no earlier run to take it from', [`${runsDir}: no run folder with a scenario`], 'name the scenario: cavsim sweep scenarios/head-on-brake.yaml --delay 10..300ms');
+  const { found, skipped } = findLastScenario(runsDir);
+  for (const s of skipped) process.stderr.write(`note: passed over a run: ${s}\n`);
+  if (!found) throw new UserInputError('no scenario given and no earlier run to take it from', [`${runsDir}: no run folder with a usable scenario`], 'name the scenario: cavsim sweep scenarios/head-on-brake.yaml --delay 10..300ms');
+  process.stderr.write(`note: sweeping ${found.file}, the scenario of run ${found.runId}\n`);
+  return found.file;
 }

@@ -3,13 +3,9 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { UserInputError } from '../errors.js';
 import { createCommandRunner, type CommandRunner } from '../exec/command-runner.js';
+import { checkRunFolder, readRunScenario } from '../run/read-run-folder.js';
 import { startViewServer } from '../viz/view-server.js';
-
-function parsePort(text: string): number {
-  const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UserInputError(`--port ${text} is not a port number (0-65535; 0 picks a free one)`);
-  return port;
-}
+import { wholeNumber } from './flag-values.js';
 
 /** `cavsim view <run-folder>`: serve the replay (or, with --live, the growing run) on 127.0.0.1. */
 export function registerViewCommand(program: Command, runner: CommandRunner = createCommandRunner()): void {
@@ -17,14 +13,14 @@ export function registerViewCommand(program: Command, runner: CommandRunner = cr
     .command('view')
     .description('replay a run in the browser: map, cars, lidar, V2V messages, charts (served on 127.0.0.1 only)')
     .argument('<run-folder>', 'run folder (runs/<run-id>)')
-    .option('--port <n>', 'port to listen on (default: a free one)', parsePort)
+    .option('--port <n>', 'port to listen on, 0-65535 (default: a free one)', wholeNumber('--port', { min: 0, max: 65535 }))
     .option('--no-open', 'do not open a browser, only print the URL')
     .option('--live', 'follow a run that is still being written, pushing new rows to the page')
     .action(async (dir: string, opts: { port?: number; open: boolean; live?: boolean }) => {
-      if (!existsSync(dir)) throw new UserInputError(`no run folder ${dir}`, [], 'pass runs/<run-id>, as printed by cavsim up');
-      if (!opts.live && !existsSync(join(dir, 'scenario.resolved.json'))) {
-        throw new UserInputError(`${dir} is not a run folder: it has no scenario.resolved.json`, [], 'pass runs/<run-id>, or --live for a run that is starting');
-      }
+      checkRunFolder(dir);
+      // A replay needs the scenario now; a live run that is starting writes it (whole) in a moment.
+      const scenarioFile = join(dir, 'scenario.resolved.json');
+      if (!opts.live || existsSync(scenarioFile)) readRunScenario(dir, new UserInputError(`${dir} is not a run folder: it has no scenario.resolved.json`, [], 'pass runs/<run-id>, or --live for a run that is starting'));
       const server = await startViewServer({ runDir: dir, live: opts.live === true, port: opts.port }).catch((err: NodeJS.ErrnoException) => {
         if (err.code === 'EADDRINUSE') throw new UserInputError(`port ${opts.port} is in use`, [], 'choose another --port, or leave it out to get a free one');
         throw err;

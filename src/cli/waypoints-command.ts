@@ -2,21 +2,18 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { UserInputError } from '../errors.js';
+import { decimal } from './flag-values.js';
+import { checkRunFolder } from '../run/read-run-folder.js';
 import { formatWaypointsCsv, parseNumericCsv } from '../control/waypoints.js';
 import { parseVehicleTrajectory } from '../waypoints/trajectory.js';
 import { recordWaypoints } from '../waypoints/record.js';
 import { resamplePolyline, type OrientedWaypoint } from '../waypoints/resample.js';
 
-const positive = (name: string) => (value: string) => {
-  const n = Number(value);
-  if (!(n > 0) || !Number.isFinite(n)) throw new UserInputError(`${name} must be a positive number of metres, got "${value}"`);
-  return n;
-};
-const seconds = (name: string) => (value: string) => {
-  const n = Number(value);
-  if (!Number.isFinite(n)) throw new UserInputError(`${name} must be a number of seconds, got "${value}"`);
-  return n;
-};
+/** Finer spacing only multiplies the points: a 10 m path at 1 mm is already 10,000 waypoints. */
+const MIN_SPACING_M = 0.001;
+const spacing = decimal('--spacing', `a distance in metres of at least ${MIN_SPACING_M}, e.g. 0.25`, (n) => n >= MIN_SPACING_M);
+const seconds = (flag: string) => decimal(flag, 'a time in seconds, e.g. 2.5');
+const minSpeed = decimal('--min-speed', 'a speed in m/s of 0 or more, e.g. 1', (n) => n >= 0);
 
 /** `cavsim waypoints record|resample`: waypoint CSVs (x,y,yaw,speed) from runs or polylines. */
 export function registerWaypointsCommand(program: Command): void {
@@ -28,11 +25,12 @@ export function registerWaypointsCommand(program: Command): void {
     .argument('<run-dir>', 'run folder (runs/<run-id>) with vehicles.csv')
     .requiredOption('--vehicle <name>', 'the car whose trajectory to record')
     .option('-o, --output <file>', 'write here instead of standard output')
-    .option('--spacing <m>', 'distance between waypoints', positive('--spacing'), 0.25)
+    .option('--spacing <m>', 'distance between waypoints', spacing, 0.25)
     .option('--from <s>', 'start of the time window', seconds('--from'))
     .option('--to <s>', 'end of the time window', seconds('--to'))
-    .option('--min-speed <m/s>', 'raise slower recorded speeds to this', seconds('--min-speed'), 0)
+    .option('--min-speed <m/s>', 'raise slower recorded speeds to this', minSpeed, 0)
     .action(async (dir: string, opts: { vehicle: string; output?: string; spacing: number; from?: number; to?: number; minSpeed: number }) => {
+      checkRunFolder(dir);
       const file = join(dir, 'vehicles.csv');
       const text = await readInput(file);
       const points = guard(file, () => recordWaypoints(parseVehicleTrajectory(text, opts.vehicle), opts));
@@ -44,7 +42,7 @@ export function registerWaypointsCommand(program: Command): void {
     .description('resample a polyline with speeds (CSV x,y,speed) to even spacing')
     .argument('<polyline>', 'CSV file with a header naming x, y and speed')
     .requiredOption('-o, --output <file>', 'the waypoint CSV to write ("-" for standard output)')
-    .option('--spacing <m>', 'distance between waypoints', positive('--spacing'), 0.25)
+    .option('--spacing <m>', 'distance between waypoints', spacing, 0.25)
     .option('--closed', 'the polyline is a loop: connect the last point back to the first')
     .action(async (file: string, opts: { output: string; spacing: number; closed?: boolean }) => {
       const { rows, errors } = parseNumericCsv(await readInput(file), ['x', 'y', 'speed']);
@@ -74,7 +72,10 @@ function guard<T>(file: string, make: () => T): T {
 async function emit(points: readonly OrientedWaypoint[], output: string | undefined): Promise<void> {
   const csv = formatWaypointsCsv(points);
   if (output) {
-    await writeFile(output, csv);
+    await writeFile(output, csv).catch((err: NodeJS.ErrnoException) => {
+      const why = err.code === 'EISDIR' ? 'is a folder' : err.code === 'ENOENT' ? 'is in a folder that does not exist' : `cannot be written (${err.code ?? err.message})`;
+      throw new UserInputError(`--output ${output}: ${why}`, [], 'give a file path in a folder you can write, or - for standard output');
+    });
     process.stderr.write(`wrote ${points.length} waypoints to ${output}\n`);
   } else {
     process.stdout.write(csv);

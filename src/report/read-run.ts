@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { RunSummary } from '../measurement/summary.js';
 import { UserInputError } from '../errors.js';
+import { readRunSummary } from '../run/read-run-folder.js';
 
 export interface VehicleSample {
   t: number;
@@ -32,7 +33,14 @@ export interface RunTraces {
   events: RunEventRow[];
 }
 
-const rows = (path: string): Record<string, string>[] => (existsSync(path) ? parse(readFileSync(path, 'utf8'), { columns: true, skip_empty_lines: true }) : []);
+function rows(path: string): Record<string, string>[] {
+  if (!existsSync(path)) return [];
+  try {
+    return parse(readFileSync(path, 'utf8'), { columns: true, skip_empty_lines: true });
+  } catch (err) {
+    throw new UserInputError(`${path} is damaged: ${err instanceof Error ? err.message : String(err)}`, [], 'restore it, or run the scenario again');
+  }
+}
 
 const num = (s: string | undefined) => (s === undefined || s === '' ? null : Number(s));
 
@@ -42,7 +50,7 @@ export function isRunDir(dir: string): boolean {
 
 export function readRunTraces(dir: string): RunTraces {
   if (!isRunDir(dir)) throw new UserInputError(`${dir} is not a run folder`, [`${join(dir, 'summary.json')}: not found`]);
-  const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as RunSummary;
+  const summary = readRunSummary(dir);
   return {
     dir,
     summary,

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UserInputError } from '../errors.js';
+import { readJsonFile } from '../run/read-run-folder.js';
 import type { CriticalSearchResult } from '../sweep/critical.js';
 import { isFinished, type SweepResult } from '../sweep/result-row.js';
 import { writeTables } from '../sweep/run-sweep.js';
@@ -69,7 +70,7 @@ function withVerdict(label: string, traces: RunTraces): LabelledRun {
 
 function readCritical(folder: SweepFolder): CriticalSearchResult | undefined {
   const path = folder.file('critical.json');
-  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as CriticalSearchResult) : undefined;
+  return existsSync(path) ? (readJsonFile(path, new UserInputError(`${path}: not found`)) as CriticalSearchResult) : undefined;
 }
 
 /** `delay = 100ms`: the last part of each swept path and its value. */

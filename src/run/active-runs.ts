@@ -1,6 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync, renameSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { UserInputError } from '../errors.js';
+import type { ChosenFolder } from '../util/writable-folder.js';
 import { isSameProcessAlive, readStartTime, type ProcessIdentity } from '../ns3/process-identity.js';
 
 /**
@@ -8,8 +10,14 @@ import { isSameProcessAlive, readStartTime, type ProcessIdentity } from '../ns3/
  * `cavsim teardown --all` finds every journal whatever directory it is called from, even after
  * the run's process was killed with SIGKILL.
  */
-export const stateDir = (env = process.env) =>
-  env.CAVSIM_STATE_DIR ?? join(env.XDG_STATE_HOME ?? join(homedir(), '.local', 'state'), 'cavsim', 'active');
+export const stateDir = (env = process.env) => chosenStateDir(env).path;
+
+/** The index folder and what set it (an empty variable counts as unset), for messages. */
+export function chosenStateDir(env = process.env): ChosenFolder {
+  if (env.CAVSIM_STATE_DIR?.trim()) return { path: resolve(env.CAVSIM_STATE_DIR), origin: `CAVSIM_STATE_DIR=${env.CAVSIM_STATE_DIR}` };
+  if (env.XDG_STATE_HOME?.trim()) return { path: resolve(env.XDG_STATE_HOME, 'cavsim', 'active'), origin: `XDG_STATE_HOME=${env.XDG_STATE_HOME}` };
+  return { path: join(homedir(), '.local', 'state', 'cavsim', 'active'), origin: 'the active-run index ~/.local/state/cavsim/active' };
+}
 
 export interface ActiveRun {
   runId: string;
@@ -44,14 +52,22 @@ export function isRunLive(run: ActiveRun): boolean {
   return run.owner !== undefined && isSameProcessAlive(run.owner);
 }
 
+/** Entries that cannot be read or are not an entry (a foreign or cut file) are left out. */
 export function listActiveRuns(dir = stateDir()): ActiveRun[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir)
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (err) {
+    throw new UserInputError(`${dir}: the active-run index cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`, [], 'set CAVSIM_STATE_DIR to a folder you can write');
+  }
+  return names
     .filter((f) => f.endsWith('.json'))
     .sort()
     .flatMap((f) => {
       try {
-        return [JSON.parse(readFileSync(join(dir, f), 'utf8')) as ActiveRun];
+        const run = JSON.parse(readFileSync(join(dir, f), 'utf8')) as ActiveRun | null;
+        return typeof run?.runId === 'string' && typeof run.journal === 'string' ? [run] : [];
       } catch {
         return [];
       }

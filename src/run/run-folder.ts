@@ -1,11 +1,15 @@
 import { mkdirSync, renameSync, writeFileSync, readdirSync, existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { RunSummary } from '../measurement/summary.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
+import { UserInputError } from '../errors.js';
+import { chooseFolder, type FolderSetting } from '../util/writable-folder.js';
+
+export const RUNS_DIR: FolderSetting = { flag: '--runs-dir', env: 'CAVSIM_RUNS_DIR', fallback: 'runs' };
 
 /** Where runs live: $CAVSIM_RUNS_DIR, or runs/ under the current directory. */
-export const defaultRunsDir = () => resolve(process.env.CAVSIM_RUNS_DIR ?? 'runs');
+export const defaultRunsDir = () => chooseFolder(RUNS_DIR, undefined).path;
 
 /** Sortable and unique: 20261122-101530-a3f9. */
 export function newRunId(now = new Date()): string {
@@ -53,10 +57,16 @@ export class RunFolder {
   }
 }
 
+/** The run folders' names, oldest first; none when the folder does not exist (or is a file). */
 export function listRunIds(runsDir: string): string[] {
-  if (!existsSync(runsDir)) return [];
-  return readdirSync(runsDir, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .map((d) => d.name)
-    .sort();
+  try {
+    return readdirSync(runsDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    throw new UserInputError(`${runsDir}: the runs folder cannot be read (${code ?? String(err)})`, [], 'check its permissions, or set CAVSIM_RUNS_DIR to another folder');
+  }
 }

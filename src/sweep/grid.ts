@@ -19,13 +19,13 @@ export interface SweepPoint {
   values: Record<string, SweepValue>;
 }
 
-/** `path=VALUES` → axis; the values use the sweep syntax (ranges, steps, lists). */
-export function parseAxis(assignment: string): SweepAxis {
+/** `path=VALUES` → axis; the values use the sweep syntax (ranges, steps, lists). `flag` is what the user typed, named in errors. */
+export function parseAxis(assignment: string, flag: '--set' | '--delay' = '--set'): SweepAxis {
   const eq = assignment.indexOf('=');
   if (eq <= 0) throw new UserInputError(`--set ${assignment}: write it as path=VALUES, e.g. network.delay=10..300ms`);
   const path = assignment.slice(0, eq).trim();
   const parsed = parseSweepValues(assignment.slice(eq + 1));
-  if (!parsed.ok) throw new UserInputError(`--set ${path}: ${parsed.message}`);
+  if (!parsed.ok) throw new UserInputError(`${flag === '--set' ? `--set ${path}` : flag}: ${parsed.message}`);
   return { path, values: parsed.values };
 }
 

@@ -5,11 +5,14 @@ import { whyIgnored } from '../scenario/ignored-fields.js';
 import { expandGrid, parseAxis, splitAxes, type SweepAxis } from './grid.js';
 import type { Runtime, SweepSpec } from './sweep-folder.js';
 import { parseSweepValues, unitFactor, type SweepValue } from './values.js';
+import { checkRepeat, checkRunCount } from './limits.js';
 
 /** What the user asked for, as the CLI (or a script) hands it over. */
 export interface SweepRequest {
   scenario: string;
-  /** `path=VALUES` items of `--set`; `--delay VALUES` is `network.delay=VALUES`. */
+  /** `--delay VALUES`, the same as `--set network.delay=VALUES`. */
+  delay?: string;
+  /** `path=VALUES` items of `--set`. */
   sets: string[];
   repeat: number;
   runtime: Runtime;
@@ -29,13 +32,17 @@ export type PlannedSweep = Omit<SweepSpec, 'schema' | 'id' | 'created'>;
  */
 export async function planSweep(request: SweepRequest): Promise<PlannedSweep> {
   const scenario = resolve(request.scenario);
-  const axes = request.sets.map(parseAxis);
+  checkRepeat(request.repeat);
+  const axes = [...(request.delay === undefined ? [] : [parseAxis(`network.delay=${request.delay}`, '--delay')]), ...request.sets.map((s) => parseAxis(s))];
   const { swept, fixed } = splitAxes(axes);
-  refuseIgnoredAxes([...swept.map((a) => a.path), ...(request.critical ? [FIELD_ALIASES[request.critical.path] ?? request.critical.path] : [])], request.runtime);
+  const critical = request.critical && planCritical(request.critical);
+  refuseIgnoredAxes([...swept.map((a) => a.path), ...(critical ? [critical.path] : [])], request.runtime);
+  if (critical) checkRunCount(critical.coarse * request.repeat, [`--coarse ${critical.coarse}`, `--repeat ${request.repeat}`]);
+  else checkRunCount(swept.reduce((n, a) => n * a.values.length, request.repeat), [...swept.map((a) => `${a.values.length} values of ${a.path}`), `--repeat ${request.repeat}`]);
   const base = await loadScenario(scenario, { overrides: fixed });
   const baseSeed = base.seed;
-  if (request.critical) {
-    const c = planCritical(request.critical);
+  if (critical) {
+    const c = critical;
     if (swept.some((a) => a.path === c.path)) throw new UserInputError(`${c.path} is both swept and searched; drop one of them`);
     if (swept.length) throw new UserInputError('--find-critical searches one field; it cannot be combined with swept --set axes', [], 'give the other fields single values');
     await checkValues(scenario, fixed, [{ path: c.path, values: [c.lo, c.hi] }]);
@@ -75,9 +82,11 @@ function parseTolerance(text: string, unit: string): number {
   const t = parsed.ok && parsed.values.length === 1 ? parsed.values[0] : undefined;
   if (!t || t.value === undefined) throw new UserInputError(`--tolerance ${text}: give one number, e.g. 5ms`);
   const factor = t.unit ? unitFactor(t.unit, unit) : 1;
-  if (factor === undefined) throw new UserInputError(`--tolerance ${text}: ${t.unit} does not convert to the range's unit ${unit}`);
+  if (factor === undefined) throw new UserInputError(`--tolerance ${text}: ${t.unit} does not convert to the range's unit${unit ? ` ${unit}` : ' (the range has none)'}`);
   const value = t.value * factor;
-  if (!(value > 0)) throw new UserInputError(`--tolerance ${text}: must be greater than zero`);
+  if (!(parseFloat(text) > 0)) throw new UserInputError(`--tolerance ${text}: must be greater than zero`);
+  // Probed values are kept to 6 decimals of the unit, so a finer bracket cannot be reached.
+  if (!(value >= 1e-6)) throw new UserInputError(`--tolerance ${text}: finer than the 0.000001${unit} to which values are kept`, [], `give at least 0.000001${unit}`);
   return value;
 }
 

@@ -39,7 +39,19 @@ export function inProcessRunOne(shouldStop: () => boolean = () => false): RunOne
   };
 }
 
-export const defaultJobs = (runtime: Runtime) => (runtime === 'sim' ? availableParallelism() : 1);
+export const defaultJobs = (runtime: Runtime, cores = availableParallelism()) => (runtime === 'sim' ? cores : 1);
+
+/**
+ * Runs at once: what was asked (else the runtime's default), at most one per core (more only
+ * slow every run down and cost memory) and never more than the runs planned (undefined: not known
+ * ahead, as in a critical search). The note says why fewer than asked.
+ */
+export function chooseJobs(opts: { requested?: number; runtime: Runtime; cores: number; runs?: number }): { jobs: number; note?: string } {
+  const asked = opts.requested ?? defaultJobs(opts.runtime, opts.cores);
+  const jobs = Math.max(1, Math.min(asked, opts.cores, opts.runs ?? Infinity));
+  const note = opts.requested !== undefined && opts.requested > opts.cores ? `--jobs ${opts.requested}: this machine has ${opts.cores} cores; running at most ${opts.cores} at once` : undefined;
+  return note ? { jobs, note } : { jobs };
+}
 
 /** The compiled worker; absent when running from TypeScript sources (tests), where runs stay in-process. */
 const WORKER_FILE = fileURLToPath(new URL('./sim-worker.js', import.meta.url));

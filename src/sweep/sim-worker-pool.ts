@@ -3,26 +3,48 @@ import type { RunOutcome } from '../api/run-simulated.js';
 import { CavsimError, type ErrorCode } from '../errors.js';
 import type { RunRequest } from './run-points.js';
 
-type Reply = { seq: number; ok: true; outcome: RunOutcome } | { seq: number; ok: false; error: { code: ErrorCode; message: string; hint?: string; details: string[] } };
+export type Reply = { seq: number; ok: true; outcome: RunOutcome } | { seq: number; ok: false; error: { code: ErrorCode; message: string; hint?: string; details: string[] } };
+
+/** What the pool needs of a worker thread; tests pass fakes. */
+export interface PoolWorker {
+  on(event: 'message', listener: (reply: Reply) => void): unknown;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+  on(event: 'exit', listener: (code: number) => void): unknown;
+  off(event: 'message', listener: (reply: Reply) => void): unknown;
+  off(event: 'error', listener: (err: Error) => void): unknown;
+  off(event: 'exit', listener: (code: number) => void): unknown;
+  postMessage(message: unknown): void;
+  terminate(): Promise<number>;
+}
+
+export type StartWorker = (workerFile: string) => PoolWorker;
+
+const startThread: StartWorker = (workerFile) => new Worker(workerFile);
 
 interface Slot {
-  worker: Worker;
+  worker: PoolWorker;
   busy: boolean;
 }
 
 /**
- * `size` worker threads, each running one simulated scenario at a time. `run` waits for a free
- * thread; `close` ends every thread and is harmless to call twice.
+ * Up to `size` worker threads, each running one simulated scenario at a time. A thread is started
+ * only when a run finds none free (a thread costs tens of megabytes and a second to warm up), so
+ * a sweep of two runs starts two. `run` waits for a free thread; `close` ends every thread and is
+ * harmless to call twice.
  */
-export function startSimWorkerPool(workerFile: string, size: number) {
-  const slots: Slot[] = Array.from({ length: size }, () => ({ worker: new Worker(workerFile), busy: false }));
+export function startSimWorkerPool(workerFile: string, size: number, startWorker: StartWorker = startThread) {
+  const slots: Slot[] = [];
   const waiting: ((slot: Slot) => void)[] = [];
   let seq = 0;
   let closed = false;
 
   const acquire = () =>
     new Promise<Slot>((resolve) => {
-      const free = slots.find((s) => !s.busy);
+      let free = slots.find((s) => !s.busy);
+      if (!free && slots.length < size) {
+        free = { worker: startWorker(workerFile), busy: false };
+        slots.push(free);
+      }
       if (free) {
         free.busy = true;
         resolve(free);
@@ -39,7 +61,7 @@ export function startSimWorkerPool(workerFile: string, size: number) {
   const replace = (slot: Slot) => {
     if (closed) return;
     void slot.worker.terminate();
-    slot.worker = new Worker(workerFile);
+    slot.worker = startWorker(workerFile);
   };
 
   const run = async (request: RunRequest): Promise<RunOutcome> => {
@@ -86,5 +108,8 @@ export function startSimWorkerPool(workerFile: string, size: number) {
     await Promise.all(slots.map((s) => s.worker.terminate()));
   };
 
-  return { run, close };
+  /** Threads running now (started and not ended by close). */
+  const threads = () => (closed ? 0 : slots.length);
+
+  return { run, close, threads };
 }

@@ -2,6 +2,8 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeF
 import { join, resolve } from 'node:path';
 import { UserInputError } from '../errors.js';
 import { newRunId } from '../run/run-folder.js';
+import { readJsonFile } from '../run/read-run-folder.js';
+import { chooseFolder, type FolderSetting } from '../util/writable-folder.js';
 import type { SweepAxis, SweepPoint } from './grid.js';
 import type { SweepResult } from './result-row.js';
 import type { SweepValue } from './values.js';
@@ -27,8 +29,10 @@ export interface SweepSpec {
   mode: SweepMode;
 }
 
+export const SWEEPS_DIR: FolderSetting = { flag: '--sweeps-dir', env: 'CAVSIM_SWEEPS_DIR', fallback: 'sweeps' };
+
 /** Where sweeps live: $CAVSIM_SWEEPS_DIR, or sweeps/ under the current directory. */
-export const defaultSweepsDir = () => resolve(process.env.CAVSIM_SWEEPS_DIR ?? 'sweeps');
+export const defaultSweepsDir = () => chooseFolder(SWEEPS_DIR, undefined).path;
 
 export const newSweepId = newRunId;
 
@@ -55,9 +59,10 @@ export class SweepFolder {
     const candidates = [join(sweepsDir, idOrDir), resolve(idOrDir)];
     const dir = candidates.find((d) => existsSync(join(d, 'grid.json')));
     if (!dir) throw new UserInputError(`no sweep ${idOrDir}`, candidates.map((d) => `${d}/grid.json: not found`));
-    const spec = JSON.parse(readFileSync(join(dir, 'grid.json'), 'utf8')) as SweepSpec;
-    if (spec.schema !== 'cavsim.sweep/1') throw new UserInputError(`${dir}/grid.json is not a cavsim sweep (schema ${spec.schema})`);
-    return new SweepFolder(dir, spec);
+    const spec = readJsonFile(join(dir, 'grid.json'), new UserInputError(`${dir}/grid.json: not found`)) as SweepSpec | null;
+    const problem = specProblem(spec);
+    if (problem) throw new UserInputError(`${dir}/grid.json is not a cavsim sweep: ${problem}`, [], 'start the sweep again without --resume');
+    return new SweepFolder(dir, spec!);
   }
 
   static isSweepDir(dir: string): boolean {
@@ -92,8 +97,8 @@ export class SweepFolder {
     for (const line of readFileSync(path, 'utf8').split('\n')) {
       if (!line.trim()) continue;
       try {
-        const r = JSON.parse(line) as SweepResult;
-        byKey.set(r.key, r);
+        const r = JSON.parse(line) as SweepResult | null;
+        if (typeof r?.key === 'string') byKey.set(r.key, r);
       } catch {
         continue;
       }
@@ -108,6 +113,16 @@ export class SweepFolder {
   writeJson(name: string, value: unknown): void {
     writeAtomically(this.file(name), JSON.stringify(value, null, 2) + '\n');
   }
+}
+
+/** What makes a grid.json unusable, in a few words; undefined when it looks like one cavsim wrote. */
+function specProblem(spec: Partial<SweepSpec> | null): string | undefined {
+  if (spec?.schema !== 'cavsim.sweep/1') return `schema ${String(spec?.schema)}`;
+  if (typeof spec.id !== 'string' || typeof spec.scenario !== 'string') return 'no id or scenario';
+  if (spec.runtime !== 'sim' && spec.runtime !== 'docker') return `runtime ${String(spec.runtime)}`;
+  if (!Number.isInteger(spec.repeat) || spec.repeat! < 1 || !Array.isArray(spec.fixed) || !Array.isArray(spec.axes)) return 'no repeat, fixed or axes';
+  if (spec.mode?.type === 'grid' ? !Array.isArray(spec.mode.points) : spec.mode?.type !== 'critical') return 'no grid points or critical search';
+  return undefined;
 }
 
 function writeAtomically(path: string, text: string): void {

@@ -1,4 +1,5 @@
 import { parseByteSize, parseDataRate, parseDuration, parseFrequency, type ParseResult } from '../scenario/units.js';
+import { MAX_SWEEP_RUNS } from './limits.js';
 
 /** One value of a swept field: the text handed to `--set`, and the number (in `unit`) used in tables and plots. */
 export interface SweepValue {
@@ -20,10 +21,17 @@ interface Quantity {
   unit: string;
 }
 
+/** Beyond this, keeping 6 decimals is meaningless and 1e308 would round to Infinity. */
+const MAX_MAGNITUDE = 1e15;
+
+/** A number with an optional unit; undefined for words and for numbers larger than MAX_MAGNITUDE. */
 function parseQuantity(text: string): Quantity | undefined {
   const m = QUANTITY.exec(text);
-  return m ? { value: Number(m[1]), unit: m[2] } : undefined;
+  return m && Math.abs(Number(m[1])) <= MAX_MAGNITUDE ? { value: Number(m[1]), unit: m[2] } : undefined;
 }
+
+/** A unit as named in messages; a range or list without one says where to write it. */
+const unitName = (unit: string) => unit || 'no unit (write it after the last number, e.g. 10..300ms:10ms)';
 
 /** Keeps 42.2222222 readable and stable across platforms: at most 6 decimals, no trailing zeros. */
 export function formatNumber(v: number): string {
@@ -59,8 +67,19 @@ export function unitFactor(from: string, to: string): number | undefined {
 export function parseSweepValues(input: string): ValuesResult {
   const text = input.trim();
   if (!text) return { ok: false, message: 'no values given; write e.g. 10..300ms, 10..300ms:10ms or 10,100,200ms' };
-  if (text.includes('..')) return parseRange(text);
-  return parseList(text);
+  const parsed = text.includes('..') ? parseRange(text) : parseList(text);
+  return parsed.ok ? withoutRepeats(text, parsed.values) : parsed;
+}
+
+/** A value given twice would run the same point twice under two ids; values are kept to 6 decimals. */
+function withoutRepeats(text: string, values: SweepValue[]): ValuesResult {
+  const seen = new Set<string>();
+  for (const v of values) {
+    const key = v.value === undefined ? v.text : `${v.value}`;
+    if (seen.has(key)) return { ok: false, message: `"${text}" gives ${v.text} twice (values are kept to 6 decimals); give each value once${text.includes(':') ? ', or use a larger step' : ''}` };
+    seen.add(key);
+  }
+  return { ok: true, values };
 }
 
 function parseRange(text: string): ValuesResult {
@@ -69,7 +88,7 @@ function parseRange(text: string): ValuesResult {
   if (ends.length !== 2 || extra.length) return { ok: false, message: `"${text}" is not a range; write it like 10..300ms or 10..300ms:10ms` };
   const lo = parseQuantity(ends[0]);
   const hi = parseQuantity(ends[1]);
-  if (!lo || !hi) return { ok: false, message: `"${text}": both ends of a range must be numbers, e.g. 10..300ms` };
+  if (!lo || !hi) return { ok: false, message: `"${text}": both ends of a range must be numbers (at most 1e15), e.g. 10..300ms` };
   const unit = hi.unit || lo.unit;
   const loValue = convert(lo, unit);
   if (loValue === undefined) return { ok: false, message: `"${text}": ${lo.unit} and ${unit} do not convert into each other` };
@@ -78,10 +97,10 @@ function parseRange(text: string): ValuesResult {
   const step = parseQuantity(stepText);
   if (!step) return { ok: false, message: `"${text}": the step "${stepText}" is not a number` };
   const stepValue = convert(step, unit);
-  if (stepValue === undefined) return { ok: false, message: `"${text}": the step's unit ${step.unit} does not convert to ${unit}` };
+  if (stepValue === undefined) return { ok: false, message: `"${text}": the step's unit ${step.unit} does not convert to ${unitName(unit)}` };
   if (!(stepValue > 0)) return { ok: false, message: `"${text}": the step must be greater than zero` };
   const count = Math.floor((hi.value - loValue) / stepValue + 1e-9) + 1;
-  if (count > 100_000) return { ok: false, message: `"${text}" gives ${count} values; use a larger step` };
+  if (!(count <= MAX_SWEEP_RUNS)) return { ok: false, message: `"${text}" gives ${Number.isFinite(count) ? count.toLocaleString('en-US') : 'too many'} values, more than the ${MAX_SWEEP_RUNS.toLocaleString('en-US')} runs a sweep may plan; use a larger step` };
   return { ok: true, values: Array.from({ length: count }, (_, i) => quantity(loValue + i * stepValue, unit)) };
 }
 
@@ -110,7 +129,7 @@ function parseList(text: string): ValuesResult {
   for (const q of quantities as Quantity[]) {
     // Items keep the text as written; their numbers are put in the list's unit so they plot on one axis.
     const value = convert(q, unit);
-    if (value === undefined) return { ok: false, message: `"${text}": ${q.unit} does not convert to ${unit}` };
+    if (value === undefined) return { ok: false, message: `"${text}": ${q.unit} does not convert to ${unitName(unit)}` };
     values.push({ text: `${formatNumber(q.value)}${q.unit || unit}`, value: Math.round(value * 1e6) / 1e6, unit });
   }
   return { ok: true, values };

@@ -38,4 +38,29 @@ describe('planning a sweep', () => {
     await expect(planSweep({ scenario: SCENARIO, sets: ['vehicles.car1.resources.cpus=0.5,1'], repeat: 1, runtime: 'sim' })).rejects.toThrow(/ignores/);
     await expect(planSweep({ scenario: SCENARIO, sets: ['network.loss=0,0.1'], repeat: 1, runtime: 'sim' })).resolves.toBeDefined();
   });
+
+  it('refuses a sweep of more than 100,000 runs, naming the count and its factors, before the scenario is read', async () => {
+    const nowhere = '/no/such/scenario.yaml';
+    const grid = await planSweep({ scenario: nowhere, sets: ['network.delay=10..300ms:10ms', 'vehicles.car1.start.speed=1..10:0.01'], repeat: 10, runtime: 'sim' }).catch((e) => e);
+    expect(grid).toBeInstanceOf(UserInputError);
+    expect(grid.message).toBe('the sweep would plan 270,300 runs (30 values of network.delay × 901 values of vehicles.car1.start.speed × --repeat 10); a sweep plans at most 100,000');
+    expect(grid.hint).toMatch(/a larger step/);
+    await expect(planSweep({ scenario: nowhere, sets: [], delay: '10..300ms', repeat: 10_001, runtime: 'sim' })).rejects.toThrow('--repeat 10001: give a whole number from 1 to 10,000');
+    await expect(planSweep({ scenario: nowhere, sets: [], delay: '10..20ms:10ms', repeat: 1e12, runtime: 'sim' })).rejects.toThrow(/--repeat 1000000000000/);
+    await expect(planSweep({ scenario: nowhere, sets: [], repeat: 3, runtime: 'sim', critical: { path: 'delay', range: '10..500ms', tolerance: '5ms', coarse: 50_000 } })).rejects.toThrow(
+      'the sweep would plan 150,000 runs (--coarse 50000 × --repeat 3)',
+    );
+  });
+
+  it('names --delay, not --set, in a problem with the delay values', async () => {
+    await expect(planSweep({ scenario: SCENARIO, sets: [], delay: '300..10ms', repeat: 1, runtime: 'sim' })).rejects.toThrow(/^--delay: "300..10ms": the range runs backwards/);
+    await expect(planSweep({ scenario: SCENARIO, sets: ['network.delay=1,2ms'], delay: '10..300ms', repeat: 1, runtime: 'sim' })).rejects.toThrow(/swept twice/);
+  });
+
+  it('refuses a tolerance finer than the 6 decimals values are kept to (the search could not reach it)', async () => {
+    const critical = (tolerance: string) => planSweep({ scenario: SCENARIO, sets: [], repeat: 1, runtime: 'sim', critical: { path: 'delay', range: '10..500ms', tolerance } });
+    await expect(critical('1e-9ms')).rejects.toThrow('--tolerance 1e-9ms: finer than the 0.000001ms to which values are kept');
+    await expect(critical('0ms')).rejects.toThrow(/must be greater than zero/);
+    await expect(critical('-5ms')).rejects.toThrow(/must be greater than zero/);
+  });
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, appendFileSync, readFileSync } from 'node:fs';
+import { mkdtempSync, appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -156,5 +156,26 @@ describe('critical search on runs', () => {
     expect(fake.calls.length % 2).toBe(0);
     expect(out.critical!.status).toBe('found');
     expect(new Set(fake.calls.map((c) => c.runId)).size).toBe(fake.calls.length);
+  });
+});
+
+describe('opening a sweep folder to resume', () => {
+  it('names a damaged or foreign grid.json instead of failing inside cavsim', () => {
+    const dir = tmp();
+    for (const [id, text] of [['damaged', '{not json'], ['foreign', '{"schema":"cavsim.sweep/1"}'], ['null', 'null']]) {
+      mkdirSync(join(dir, id));
+      writeFileSync(join(dir, id, 'grid.json'), text);
+    }
+    expect(() => SweepFolder.open(dir, 'damaged')).toThrow(/damaged\/grid.json is damaged: not valid JSON/);
+    expect(() => SweepFolder.open(dir, 'foreign')).toThrow(/foreign\/grid.json is not a cavsim sweep: no id or scenario/);
+    expect(() => SweepFolder.open(dir, 'null')).toThrow(/null\/grid.json is not a cavsim sweep: schema undefined/);
+    expect(() => SweepFolder.open(dir, 'damaged')).toThrow(UserInputError);
+  });
+
+  it('skips results.jsonl lines that are not results', async () => {
+    const dir = tmp();
+    const out = await startSweep(gridPlan('10,20ms'), dir, { runOne: fakeRuntime().runOne, jobs: 1 }, 'sw-lines');
+    appendFileSync(join(out.dir, 'results.jsonl'), 'null\n{}\n[1]\n');
+    expect(SweepFolder.open(dir, 'sw-lines').readResults()).toHaveLength(2);
   });
 });

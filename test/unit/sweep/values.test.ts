@@ -49,7 +49,18 @@ describe('sweep value syntax', () => {
     ['10,,20', /empty item/],
     ['10,csma', /mixes numbers and words/],
     ['10..20..30', /not a range/],
-    ['0..1e9:1', /use a larger step/],
+    ['0..1e9:1', /gives 1,000,000,001 values, more than the 100,000 runs a sweep may plan; use a larger step/],
+    ['10..20ms:1e-9ms', /more than the 100,000 runs/],
+    ['-1e15..1e15:1e-300', /gives too many values/],
+    ['10..1e999ms', /must be numbers/],
+    ['1e308..1.7e308', /must be numbers \(at most 1e15\)/],
+    ['10..300:10ms', /the step's unit ms does not convert to no unit \(write it after the last number/],
+    ['10ms,20', /ms does not convert to no unit/],
+    ['10,10ms', /gives 10ms twice/],
+    ['10ms,0.01s', /twice/],
+    ['csma,csma', /gives csma twice/],
+    ['0..0.000001', /twice \(values are kept to 6 decimals\)/],
+    ['0..0.00001:0.0000001', /twice .*use a larger step/],
   ])('rejects %j', (input, message) => {
     const r = parseSweepValues(input);
     expect(r.ok).toBe(false);

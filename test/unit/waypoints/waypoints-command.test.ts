@@ -42,6 +42,6 @@ describe('cavsim waypoints', () => {
   it('reports user errors: missing file, unknown car, bad spacing', async () => {
     await expect(cavsim('waypoints', 'resample', join(dir, 'nope.csv'), '-o', join(dir, 'x.csv'))).rejects.toThrow(UserInputError);
     await expect(cavsim('waypoints', 'record', join(dir, 'run'), '--vehicle', 'car7')).rejects.toThrow(/no vehicle "car7"/);
-    await expect(cavsim('waypoints', 'resample', join(dir, 'line.csv'), '-o', '-', '--spacing', '-1')).rejects.toThrow(/--spacing must be a positive/);
+    await expect(cavsim('waypoints', 'resample', join(dir, 'line.csv'), '-o', '-', '--spacing', '-1')).rejects.toThrow(/--spacing "-1": give a distance in metres of at least 0.001/);
   });
 });

@@ -1,0 +1,89 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { UserInputError } from '../errors.js';
+import type { RunSummary } from '../measurement/summary.js';
+import type { ResolvedScenario } from '../scenario/resolved.js';
+import { defaultRunsDir } from './run-folder.js';
+
+const findRunsHint = () => `pass runs/<run-id> as printed by \`cavsim up\`; \`ls ${defaultRunsDir()}\` lists the run folders`;
+
+/** Refuses a path that is not an existing folder, naming the path and how to find run folders. */
+export function checkRunFolder(dir: string, what = 'run folder', hint = findRunsHint()): void {
+  const code = statCode(dir);
+  if (code === 'ENOENT' || code === 'ENOTDIR') throw new UserInputError(`${dir}: no such ${what}`, [], hint);
+  if (code === 'file') throw new UserInputError(`${dir} is a file, not a ${what}`, [], hint);
+  if (code !== 'folder') throw new UserInputError(`${dir}: cannot be read (${code})`, [], 'check the path and its permissions');
+}
+
+/** Fields every summary.json has, that readers of it use. */
+const SUMMARY_FIELDS: [keyof RunSummary, 'string' | 'number' | 'boolean' | 'object' | 'array'][] = [
+  ['run_id', 'string'],
+  ['status', 'string'],
+  ['sim_time_s', 'number'],
+  ['wall_time_s', 'number'],
+  ['collision', 'boolean'],
+  ['v2v', 'object'],
+  ['events', 'array'],
+  ['collisions', 'array'],
+];
+
+/** A run folder's summary.json; a missing folder, a missing or damaged summary is a UserInputError naming the file. */
+export function readRunSummary(dir: string): RunSummary {
+  checkRunFolder(dir);
+  const file = join(dir, 'summary.json');
+  const value = readJsonFile(file, new UserInputError(`${dir} has no summary.json: the run has not finished, or this is not a run folder`, [], findRunsHint()));
+  const summary = value as Partial<RunSummary> | null;
+  const missing = SUMMARY_FIELDS.filter(([k, type]) => !hasType(summary?.[k], type)).map(([k]) => k);
+  if (summary?.schema !== 'cavsim.summary/1' || missing.length) {
+    throw new UserInputError(`${file} is not a cavsim run summary`, missing.length ? [`missing or wrong: ${missing.join(', ')}`] : [`schema: ${String(summary?.schema)}`], 'run the scenario again to get a fresh one');
+  }
+  return summary as RunSummary;
+}
+
+/**
+ * A run folder's scenario.resolved.json, checked for the parts every reader of a run uses (the
+ * vehicles with their params and controller, the network, the physics and the map file). Not a
+ * full validation: cavsim wrote the file from a validated scenario; this catches a foreign one.
+ */
+export function readRunScenario(dir: string, whenMissing: UserInputError): ResolvedScenario {
+  const file = join(dir, 'scenario.resolved.json');
+  const s = readJsonFile(file, whenMissing) as Partial<ResolvedScenario> | null;
+  const vehicles = Array.isArray(s?.vehicles) ? s.vehicles : undefined;
+  const problems = [
+    ...(hasType(s?.mapFile, 'string') ? [] : ['mapFile']),
+    ...(hasType(s?.network, 'object') && hasType(s?.physics, 'object') ? [] : ['network or physics']),
+    ...(vehicles?.every((v) => hasType(v?.name, 'string') && hasType(v?.params, 'object') && hasType(v?.controller?.type, 'string') && (v.controller.type !== 'pure-pursuit' || Array.isArray(v.controller.waypoints)))
+      ? []
+      : ['vehicles (each with name, params and controller)']),
+  ];
+  if (problems.length) throw new UserInputError(`${file} is not a resolved cavsim scenario`, [`missing or wrong: ${problems.join(', ')}`], 'run the scenario again to get a fresh one');
+  return s as ResolvedScenario;
+}
+
+/** Parses a JSON file cavsim wrote; a missing, unreadable or damaged file is a UserInputError naming it. */
+export function readJsonFile(file: string, whenMissing: UserInputError): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw whenMissing;
+    throw new UserInputError(`${file} cannot be read (${code ?? String(err)})`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    // cavsim writes its JSON files whole (to a temporary name, then renamed): a broken one was edited or cut short outside cavsim.
+    throw new UserInputError(`${file} is damaged: not valid JSON (${(err as Error).message})`, [], 'restore it, or delete that folder and run again');
+  }
+}
+
+const hasType = (v: unknown, type: string) => (type === 'array' ? Array.isArray(v) : typeof v === type && v !== null);
+
+function statCode(path: string): 'folder' | 'file' | string {
+  try {
+    return statSync(path).isDirectory() ? 'folder' : 'file';
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code ?? String(err);
+  }
+}
