@@ -62,6 +62,7 @@ describe('fuzz: random flags and values get exit 0 or 2, never a stack trace', (
         expect([0, 2], shown).toContain(r.status);
         expect(r.stderr, shown).not.toMatch(/internal error|\n\s+at .+:\d+:\d+/);
         if (r.status === 2) expect(listing(), shown).toEqual(before);
+        else for (const made of listing().filter((f) => !before.includes(f) && f !== "runs" && f !== "sweeps")) rmSync(join(work, made), { recursive: true, force: true });
         statuses.set(r.status!, (statuses.get(r.status!) ?? 0) + 1);
         for (const made of ['runs', 'sweeps']) rmSync(join(work, made), { recursive: true, force: true });
       }),
