@@ -7,6 +7,7 @@ import { findLastScenario } from '../run/last-scenario.js';
 import { chosenStateDir } from '../run/active-runs.js';
 import { SweepEventBus } from '../sweep/events.js';
 import { planSweep, type PlannedSweep, type SweepRequest } from '../sweep/plan-sweep.js';
+import { printWarnings } from './print-warnings.js';
 import { createSweepLineReporter } from '../reporters/sweep/line-reporter.js';
 import { chooseJobs, openRunLanes } from '../sweep/run-one.js';
 import { executeSweep, startSweep, type SweepOutcome } from '../sweep/run-sweep.js';
@@ -66,6 +67,7 @@ export function registerSweepCommand(program: Command): void {
       } else {
         checkWritableFolder(sweepsDir);
         target = { plan: await planSweep(toRequest(scenarioArg ?? lastScenario(), flags)) };
+        printWarnings(target.plan.warnings, target.plan.runtime);
       }
       const spec = 'folder' in target ? target.folder.spec : target.plan;
       if (spec.runtime === 'docker') checkWritableFolder(chosenStateDir());

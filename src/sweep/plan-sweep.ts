@@ -39,19 +39,20 @@ export async function planSweep(request: SweepRequest): Promise<PlannedSweep> {
   refuseIgnoredAxes([...swept.map((a) => a.path), ...(critical ? [critical.path] : [])], request.runtime);
   if (critical) checkRunCount(critical.coarse * request.repeat, [`--coarse ${critical.coarse}`, `--repeat ${request.repeat}`]);
   else checkRunCount(swept.reduce((n, a) => n * a.values.length, request.repeat), [...swept.map((a) => `${a.values.length} values of ${a.path}`), `--repeat ${request.repeat}`]);
-  const base = await loadScenario(scenario, { overrides: fixed });
+  const base = await loadScenario(scenario, { overrides: fixed, runtime: request.runtime });
   const baseSeed = base.seed;
+  const warnings = base.warnings ? { warnings: base.warnings } : {};
   if (critical) {
     const c = critical;
     if (swept.some((a) => a.path === c.path)) throw new UserInputError(`${c.path} is both swept and searched; drop one of them`);
     if (swept.length) throw new UserInputError('--find-critical searches one field; it cannot be combined with swept --set axes', [], 'give the other fields single values');
     await checkValues(scenario, fixed, [{ path: c.path, values: [c.lo, c.hi] }]);
-    return { scenario, runtime: request.runtime, fixed, axes: [], repeat: request.repeat, baseSeed, mode: { type: 'critical', ...c } };
+    return { scenario, runtime: request.runtime, fixed, axes: [], repeat: request.repeat, baseSeed, mode: { type: 'critical', ...c }, ...warnings };
   }
   if (!swept.length) throw new UserInputError('nothing to sweep', [], 'give --delay 10..300ms or --set path=VALUES with more than one value, or --find-critical');
   await checkValues(scenario, fixed, swept);
   const points = expandGrid(swept, request.repeat, baseSeed);
-  return { scenario, runtime: request.runtime, fixed, axes: swept, repeat: request.repeat, baseSeed, mode: { type: 'grid', points } };
+  return { scenario, runtime: request.runtime, fixed, axes: swept, repeat: request.repeat, baseSeed, mode: { type: 'grid', points }, ...warnings };
 }
 
 /** Sweeping a field the runtime ignores would run identical runs and report a flat answer. */

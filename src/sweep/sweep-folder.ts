@@ -27,6 +27,8 @@ export interface SweepSpec {
   repeat: number;
   baseSeed: number;
   mode: SweepMode;
+  /** Scenario fields this runtime ignores, as `cavsim validate --runtime` lists them. */
+  warnings?: string[];
 }
 
 export const SWEEPS_DIR: FolderSetting = { flag: '--sweeps-dir', env: 'CAVSIM_SWEEPS_DIR', fallback: 'sweeps' };

@@ -39,6 +39,11 @@ describe('planning a sweep', () => {
     await expect(planSweep({ scenario: SCENARIO, sets: ['network.loss=0,0.1'], repeat: 1, runtime: 'sim' })).resolves.toBeDefined();
   });
 
+  it('carries the warnings for fixed fields the runtime ignores into grid.json', async () => {
+    const plan = await planSweep({ scenario: SCENARIO, sets: ['network.delay=10,20ms', 'vehicles.car1.resources.cpus=0.5'], repeat: 1, runtime: 'sim' });
+    expect(plan.warnings).toEqual([expect.stringMatching(/^vehicles\.car1\.resources \(from --set\): ignored: CPU and memory limits/)]);
+  });
+
   it('refuses a sweep of more than 100,000 runs, naming the count and its factors, before the scenario is read', async () => {
     const nowhere = '/no/such/scenario.yaml';
     const grid = await planSweep({ scenario: nowhere, sets: ['network.delay=10..300ms:10ms', 'vehicles.car1.start.speed=1..10:0.01'], repeat: 10, runtime: 'sim' }).catch((e) => e);
