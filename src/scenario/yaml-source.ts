@@ -57,10 +57,13 @@ export class YamlSource {
     return this.doc.toJS({ maxAliasCount: MAX_ALIAS_EXPANSIONS });
   }
 
-  /** True when `path` lies under a field set by `--set`: it has no line in the file. */
+  /** True when `path` lies under a field set by `--set`, or was made by one: it has no line in the file. */
   isOverridden(path: readonly PathSegment[]): boolean {
     const text = path.join('.');
-    return this.overridden.some((o) => text === o || text.startsWith(o + '.'));
+    if (this.overridden.some((o) => text === o || text.startsWith(o + '.'))) return true;
+    // A field that exists only because `--set` created something under it.
+    const createdBelow = this.overridden.some((o) => o.startsWith(text + '.'));
+    return createdBelow && !(this.doc.getIn(path, true) as { range?: unknown } | undefined)?.range;
   }
 
   /** Line of the node at `path`, or of its nearest existing ancestor. */
