@@ -97,33 +97,24 @@ function lateralStabilityProblem(p: VehicleParams, { timestep, integrator }: Phy
 type Tunable = keyof Pick<LateralParams, 'I' | 'C_Sf' | 'C_Sr'>;
 
 /** The least value of `key` in [from, to] that is stable (stability grows with it), if any. */
-function smallestStable(p: VehicleParams, key: Tunable, from: number, to: number, physics: PhysicsSettings): number | undefined {
-  const stable = (v: number) => isLaterallyStable({ ...p, [key]: v }, physics.timestep, physics.integrator);
-  if (!(to > from) || !stable(to)) return undefined;
-  if (stable(from)) return from;
-  let lo = from;
-  let hi = to;
-  while (hi / lo > 1.001) {
-    const mid = Math.sqrt(lo * hi);
-    if (stable(mid)) hi = mid;
-    else lo = mid;
-  }
-  return hi;
-}
+const smallestStable = (p: VehicleParams, key: Tunable, from: number, to: number, physics: PhysicsSettings) => stableEdge(stableWith(p, key, physics), from, to, true);
 
 /** The greatest value of `key` in [from, to] that is stable (stability falls as it grows), if any. */
-function largestStable(p: VehicleParams, key: Tunable, from: number, to: number, physics: PhysicsSettings): number | undefined {
-  const stable = (v: number) => isLaterallyStable({ ...p, [key]: v }, physics.timestep, physics.integrator);
-  if (!(to > from) || !stable(from)) return undefined;
-  if (stable(to)) return to;
-  let lo = from;
-  let hi = to;
-  while (hi / lo > 1.001) {
-    const mid = Math.sqrt(lo * hi);
-    if (stable(mid)) lo = mid;
-    else hi = mid;
+const largestStable = (p: VehicleParams, key: Tunable, from: number, to: number, physics: PhysicsSettings) => stableEdge(stableWith(p, key, physics), from, to, false);
+
+const stableWith = (p: VehicleParams, key: Tunable, physics: PhysicsSettings) => (v: number) => isLaterallyStable({ ...p, [key]: v }, physics.timestep, physics.integrator);
+
+/** Geometric bisection, to 0.1 %, for the edge of the stable part of [from, to]; it lies above the edge when `stableAbove`. */
+function stableEdge(stable: (v: number) => boolean, from: number, to: number, stableAbove: boolean): number | undefined {
+  let [good, bad] = stableAbove ? [to, from] : [from, to];
+  if (!(to > from) || !stable(good)) return undefined;
+  if (stable(bad)) return bad;
+  while (Math.max(good, bad) / Math.min(good, bad) > 1.001) {
+    const mid = Math.sqrt(good * bad);
+    if (stable(mid)) good = mid;
+    else bad = mid;
   }
-  return lo;
+  return good;
 }
 
 function showEigenvalue(z: Complex): string {
