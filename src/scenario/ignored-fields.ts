@@ -23,6 +23,7 @@ const IGNORED: Record<RuntimeName, IgnoredField[]> = {
   ],
   docker: [
     { pattern: 'network.loss', given: (s) => s.network.loss > 0, why: 'the emulated CSMA channel loses no frames; frame loss is modelled only by --runtime sim' },
+    { pattern: 'network.engine', given: (s) => s.network.engine !== undefined, why: 'the emulated runtime always runs the channel in ns-3 in real time; engine chooses the simulated runtime\'s channel model' },
   ],
 };
 

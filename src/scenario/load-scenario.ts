@@ -7,6 +7,7 @@ import { ignoredFields, type RuntimeName } from './ignored-fields.js';
 import { YamlSource, type PathSegment } from './yaml-source.js';
 import { normaliseScenario } from './normalise.js';
 import { crossCheckScenario } from './cross-checks.js';
+import { unsupportedByRuntime } from './runtime-support.js';
 import type { ResolvedScenario } from './resolved.js';
 import type { MapLoader } from '../map/map-loader.js';
 
@@ -15,7 +16,7 @@ export interface LoadScenarioOptions {
   overrides?: readonly string[];
   /** How the map is read for the start-placement check (a sweep passes a caching one). */
   loadMap?: MapLoader;
-  /** The runtime that will run it: fields it ignores become `warnings` on the result. */
+  /** The runtime that will run it: fields it ignores become `warnings`, what it cannot run is refused. */
   runtime?: RuntimeName;
 }
 
@@ -51,6 +52,7 @@ export async function loadScenario(file: string, options: LoadScenarioOptions = 
   const normalised = await normaliseScenario(parsed.data as ScenarioParsed, absolute);
   const problems = [...normalised.problems];
   if (normalised.scenario) problems.push(...(await crossCheckScenario(normalised.scenario, options.loadMap)));
+  if (normalised.scenario && options.runtime) problems.push(...unsupportedByRuntime(normalised.scenario, options.runtime));
   if (problems.length) throw fail(problems.map(located));
   const scenario = normalised.scenario!;
   if (options.runtime) {

@@ -9,6 +9,7 @@ import { SCAN_CONTROLLERS, type ResolvedController, type ResolvedLidar, type Res
 import { deriveSeed } from '../util/random.js';
 import { lidarSchema, type LidarParsed } from './schema.js';
 import type { ScenarioProblem } from './load-scenario.js';
+import { resolveNetwork } from './resolve-network.js';
 
 /**
  * Step 2 of 3: fill defaults, resolve file paths against the scenario's folder, read the files
@@ -32,6 +33,8 @@ export async function normaliseScenario(
     script = resolve(base, parsed.network.script);
     if (!existsSync(script)) problems.push({ path: ['network', 'script'], message: `file ${parsed.network.script} not found (resolved to ${script})` });
   }
+  const network = resolveNetwork(parsed.network, script);
+  problems.push(...network.problems);
 
   const vehicles = [];
   for (const [index, v] of parsed.vehicles.entries()) {
@@ -60,7 +63,7 @@ export async function normaliseScenario(
     duration: parsed.duration,
     seed: parsed.seed,
     physics: { timestep: parsed.physics.timestep, integrator: parsed.physics.integrator },
-    network: { ...parsed.network, script },
+    network: network.network,
     timing: parsed.timing,
     vehicles,
   };

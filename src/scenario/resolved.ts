@@ -14,12 +14,21 @@ export interface ResolvedScenario {
   duration: number;
   seed: number;
   physics: { timestep: number; integrator: 'rk4' | 'euler' };
-  network: { channel: 'csma'; delay: number; dataRate: number; loss: number; script?: string };
+  network: ResolvedNetwork;
   timing: { maxStepLateness: number; maxLateFraction: number };
   vehicles: ResolvedVehicle[];
   /** Fields the chosen runtime ignores, located like errors; set when the runtime was given. */
   warnings?: string[];
 }
+
+/** Delays in seconds, data rate in bit/s. `engine` is kept only when the scenario names it. */
+export type ResolvedNetwork = {
+  delay: number;
+  dataRate: number;
+  loss: number;
+  engine?: 'builtin';
+  script?: string;
+} & ({ channel: 'csma' } | { channel: 'latency'; jitter: number });
 
 export interface ResolvedVehicle {
   name: string;

@@ -218,10 +218,15 @@ export const scenarioSchema = z
       .default({ timestep: 0.01, integrator: 'rk4', params: {} }),
     network: z
       .object({
-        channel: z.enum(['csma']).default('csma'),
+        channel: z
+          .enum(['csma', 'latency'])
+          .default('csma')
+          .describe('csma: one shared bus that the delay also holds (as ns-3 CSMA); latency: delay without a capacity limit (simulated runtime)'),
+        engine: z.enum(['builtin', 'ns3']).optional().describe('simulated runtime: which channel model runs; builtin (the only one yet)'),
         delay: duration('one-way channel delay', 0, 10).default(0.01),
-        dataRate: dataRate('channel data rate').default(100e6),
-        loss: z.number().min(0).max(1).default(0).describe('probability a frame is lost (simulated runtime)'),
+        jitter: duration('latency channel: extra delay per frame and receiver, uniform in [0, jitter]', 0, 10).optional(),
+        dataRate: dataRate('channel data rate (csma: of the bus; latency: of each sender)').default(100e6),
+        loss: z.number().min(0).max(1).default(0).describe('probability a frame is lost, per receiver (simulated runtime)'),
         script: z.string().optional().describe('your own ns-3 channel program (emulated runtime)'),
       })
       .strict()

@@ -1,7 +1,8 @@
 import { World } from '../../world/world.js';
 import { stepSchedule } from '../../world/step-schedule.js';
 import { Recorder, type CarSample } from '../../measurement/recorder.js';
-import { SimulatedBus } from '../../channel/simulated-bus.js';
+import { createChannel } from '../../channel/create-channel.js';
+import type { Delivery } from '../../channel/frames.js';
 import { VehicleAgent } from '../../vehicle/vehicle-agent.js';
 import { createVehicleApps } from '../../control/create-apps.js';
 import { deriveSeed } from '../../util/random.js';
@@ -23,8 +24,10 @@ export interface SimulatedRunResult {
 const YIELD_EVERY_MS = 50;
 
 /**
- * Runs a whole scenario in one process in virtual time. Each step: deliver V2V frames that have
- * arrived, run due controllers and apps, advance the physics, record. Deterministic for a seed.
+ * Runs a whole scenario in one process in virtual time. Each step: log the V2V frames that have
+ * arrived (at their exact receive times), run due controllers and apps (each car's apps first get
+ * the messages that arrived since its last tick, as in emulation), advance the physics, record.
+ * Deterministic for a seed.
  */
 export async function runSimulated(
   scenario: ResolvedScenario,
@@ -34,7 +37,7 @@ export async function runSimulated(
 ): Promise<SimulatedRunResult> {
   const world = new World(scenario, grid);
   const schedule = stepSchedule(scenario);
-  const bus = new SimulatedBus<V2VMessage>({ ...scenario.network, seed: deriveSeed(scenario.seed, 'v2v-bus') });
+  const channel = createChannel<V2VMessage>(scenario.network, deriveSeed(scenario.seed, 'v2v-bus'));
   const names = scenario.vehicles.map((v) => v.name);
   const cars = new Map(world.cars.map((c) => [c.spec.name, c]));
   const scanners = createScanners(world, grid);
@@ -54,20 +57,27 @@ export async function runSimulated(
         const size = Buffer.byteLength(JSON.stringify(msg));
         const to = msg.to === '*' ? names.filter((n) => n !== msg.from) : [msg.to];
         recorder.recordSent(msg.id);
-        bus.send({ payload: msg, from: msg.from, to, sizeBytes: size }, world.time);
+        channel.send({ payload: msg, from: msg.from, to, sizeBytes: size }, world.time);
       },
       log: (event, detail) => recorder.recordEvent(world.time, car.spec.name, event, detail),
     });
     const period = schedule.controlPeriod(car.spec);
-    return { agent, period, car };
+    const inbox: V2VMessage[] = [];
+    return { agent, period, car, inbox };
   });
-  const byName = new Map(agents.map((a) => [a.agent.name, a.agent]));
+  const byName = new Map(agents.map((a) => [a.agent.name, a]));
+  const logArrivals = (arrivals: readonly Delivery<V2VMessage>[]) => {
+    for (const d of arrivals) {
+      const msg = d.payload;
+      recorder.recordReceived({ id: msg.id, from: msg.from, to: d.to, type: msg.type, sentAt: msg.sentAt, receivedAt: d.at, sizeBytes: Buffer.byteLength(JSON.stringify(msg)) });
+    }
+  };
   const { totalSteps } = schedule;
   const progressEvery = opts.progressEverySteps ?? schedule.progressEvery;
 
   let samples: readonly CarSample[] = [];
   const record = () => {
-    samples = recorder.recordWorld(world, (name) => byName.get(name)!.isBraking());
+    samples = recorder.recordWorld(world, (name) => byName.get(name)!.agent.isBraking());
   };
 
   record();
@@ -85,16 +95,16 @@ export async function runSimulated(
         interrupted = true;
         break;
       }
-      for (const d of bus.deliverDue(world.time)) {
-        const msg = d.payload;
-        recorder.recordReceived({ id: msg.id, from: msg.from, to: d.to, type: msg.type, sentAt: msg.sentAt, receivedAt: world.time, sizeBytes: Buffer.byteLength(JSON.stringify(msg)) });
-        byName.get(d.to)?.receive(msg);
-      }
+      const arrivals = channel.deliverDue(world.time);
+      logArrivals(arrivals);
+      for (const d of arrivals) byName.get(d.to)?.inbox.push(d.payload);
       for (const sc of scanners) {
         if (world.steps % sc.period === 0) latestScan.set(sc.name, sc.scan());
       }
       for (const a of agents) {
-        if (!a.car.collided && world.steps % a.period === 0) a.agent.tick();
+        if (world.steps % a.period !== 0) continue;
+        for (const msg of a.inbox.splice(0)) a.agent.receive(msg);
+        if (!a.car.collided) a.agent.tick();
       }
       recorder.recordCollisions(world.step());
       record();
@@ -102,6 +112,8 @@ export async function runSimulated(
         opts.events.emit({ type: 'progress', t: world.time, duration: scenario.duration, cars: samples.map((s) => ({ name: s.name, v: s.v, braking: s.braking, collided: s.collided })), minTtc: recorder.minTtc() });
       }
     }
+    // Frames that arrived during the last step are logged though no tick is left to hand them over.
+    logArrivals(channel.deliverDue(world.time));
   } catch (err) {
     failure = err;
   }

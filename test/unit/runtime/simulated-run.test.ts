@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
+import { FRAME_OVERHEAD_BYTES } from '../../../src/channel/frames.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const HEAD_ON = join(ROOT, 'scenarios/head-on-brake.yaml');
@@ -47,9 +48,36 @@ describe('simulated runtime, head-on-brake', () => {
     expect(received.t_s - sent.t_s).toBeGreaterThanOrEqual(0.2);
     expect(received.t_s - sent.t_s).toBeLessThan(0.2 + 0.01 + 1e-9);
     expect(summary.v2v.p50_ms).toBeGreaterThanOrEqual(200);
+    expect(summary.v2v.p50_ms).toBeLessThan(200.1);
     const v2v = readFileSync(join(runDir, 'v2v.csv'), 'utf8').trim().split('\n');
     expect(v2v[0]).toBe('id,from,to,type,sent_s,received_s,latency_ms,size_bytes');
     expect(v2v[1]).toMatch(/^car0-1,car0,car1,emergency-brake,/);
+  });
+
+  it('logs the exact virtual receive time: at 10 ms the latency reads 10 ms plus serialisation, not one step more', async () => {
+    const { summary, runDir } = await run(['network.delay=10ms']);
+    const [, row] = readFileSync(join(runDir, 'v2v.csv'), 'utf8').trim().split('\n');
+    const [, , , , sent, received, latencyMs, size] = row.split(',').map(Number);
+    const expected = 0.01 + ((size + FRAME_OVERHEAD_BYTES) * 8) / 100e6;
+    expect(received - sent).toBeCloseTo(expected, 6); // the CSV writes times to the microsecond
+    expect(latencyMs).toBeCloseTo(expected * 1000, 6);
+    expect(summary.v2v.p50_ms).toBeCloseTo(expected * 1000, 3);
+    // handed to car1's apps at its first control tick at or after the receive time
+    const received_t = summary.events.find((e) => e.event === 'brake-received')!.t_s;
+    expect(received_t).toBeGreaterThanOrEqual(received);
+    expect(received_t).toBeLessThan(received + 0.01);
+  });
+
+  it('runs the latency channel with jitter: latencies within [delay, delay + jitter] plus serialisation, deterministic', async () => {
+    const sets = ['network.channel=latency', 'network.delay=100ms', 'network.jitter=20ms', 'network.dataRate=2Mbps'];
+    const a = await run(sets);
+    const b = await run(sets);
+    expect(readFileSync(join(a.runDir, 'v2v.csv'), 'utf8')).toBe(readFileSync(join(b.runDir, 'v2v.csv'), 'utf8'));
+    expect(a.summary.parameters.network).toMatchObject({ channel: 'latency', jitter: 0.02 });
+    expect(a.summary.v2v.received).toBe(1);
+    expect(a.summary.v2v.p50_ms).toBeGreaterThan(100);
+    expect(a.summary.v2v.p50_ms).toBeLessThan(121);
+    expect(a.summary.collision).toBe(false);
   });
 
   it('loses the message when the channel loses everything, and then they collide', async () => {

@@ -1,0 +1,16 @@
+import type { RuntimeName } from './ignored-fields.js';
+import type { ResolvedScenario } from './resolved.js';
+import type { ScenarioProblem } from './schema-issues.js';
+
+/**
+ * What a runtime cannot run at all. Unlike an ignored field (a warning), running it anyway would
+ * measure a different channel than the scenario asks for, so these are refused.
+ */
+export function unsupportedByRuntime(s: ResolvedScenario, runtime: RuntimeName): ScenarioProblem[] {
+  if (runtime !== 'docker' || s.network.channel !== 'latency') return [];
+  const problems: ScenarioProblem[] = [
+    { path: ['network', 'channel'], message: 'the emulated runtime has only the csma channel yet; run channel: latency with --runtime sim, or use channel: csma (whose delay also limits capacity)' },
+  ];
+  if (s.network.jitter > 0) problems.push({ path: ['network', 'jitter'], message: 'jitter needs channel: latency, which the emulated runtime does not have yet; use --runtime sim' });
+  return problems;
+}

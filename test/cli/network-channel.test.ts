@@ -1,0 +1,59 @@
+import { describe, expect, it, afterAll } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runScenarioEmulated } from '../../src/api/run-emulated.js';
+import type { EmulatedRunDeps } from '../../src/runtime/docker/emulated-deps.js';
+import { UserInputError } from '../../src/errors.js';
+
+/** The latency channel through the CLI: the simulated runtime runs it, the emulated one refuses it before touching the host. */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CLI = join(ROOT, 'dist/cli/main.js');
+const runsDir = mkdtempSync(join(tmpdir(), 'cavsim-channel-'));
+afterAll(() => rmSync(runsDir, { recursive: true, force: true }));
+const env = { ...process.env, CAVSIM_RUNS_DIR: runsDir, CI: 'true' };
+const cavsim = (...args: string[]) => spawnSync('node', [CLI, ...args], { cwd: ROOT, encoding: 'utf8', env });
+const HEAD_ON = 'scenarios/head-on-brake.yaml';
+const LATENCY = ['--set', 'network.channel=latency', '--set', 'network.jitter=2ms'];
+
+describe('network.channel: latency on the command line', () => {
+  it('validate --runtime docker and plan refuse it with exit 2, naming the field and the fix', () => {
+    for (const args of [['validate', HEAD_ON, '--runtime', 'docker'], ['plan', HEAD_ON]]) {
+      const r = cavsim(...args, ...LATENCY);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/network\.channel \(from --set\): the emulated runtime has only the csma channel yet; run channel: latency with --runtime sim/);
+      expect(r.stderr).toMatch(/network\.jitter \(from --set\): jitter needs channel: latency/);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('validate --runtime sim accepts it; jitter with csma is refused with the fix', () => {
+    expect(cavsim('validate', HEAD_ON, '--runtime', 'sim', ...LATENCY).status).toBe(0);
+    const csma = cavsim('validate', HEAD_ON, '--runtime', 'sim', '--set', 'network.jitter=2ms');
+    expect(csma.status).toBe(2);
+    expect(csma.stderr).toMatch(/network\.jitter \(from --set\): jitter applies only to channel: latency .* remove it or set channel: latency/);
+  });
+
+  it('engine: ns3 exits 2 as not available yet', () => {
+    const r = cavsim('validate', HEAD_ON, '--runtime', 'sim', '--set', 'network.engine=ns3');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/network\.engine \(from --set\): engine: ns3 .* is not available yet/);
+  });
+
+  it('up --runtime sim runs it', () => {
+    const r = cavsim('up', HEAD_ON, '--runtime', 'sim', '--json', ...LATENCY);
+    expect(r.status).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expect(summary.parameters.network).toMatchObject({ channel: 'latency', jitter: 0.002 });
+    expect(summary.v2v.p50_ms).toBeGreaterThanOrEqual(10);
+    expect(summary.v2v.p50_ms).toBeLessThan(12.1);
+  });
+
+  it('up --runtime docker refuses it before Docker is reached', async () => {
+    const docker = new Proxy({}, { get: () => () => Promise.reject(new Error('Docker was reached')) });
+    const deps = { docker } as unknown as EmulatedRunDeps;
+    await expect(runScenarioEmulated(join(ROOT, HEAD_ON), { overrides: ['network.channel=latency'], runsDir, deps })).rejects.toBeInstanceOf(UserInputError);
+  });
+});
