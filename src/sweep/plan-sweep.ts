@@ -46,11 +46,11 @@ export async function planSweep(request: SweepRequest): Promise<PlannedSweep> {
     const c = critical;
     if (swept.some((a) => a.path === c.path)) throw new UserInputError(`${c.path} is both swept and searched; drop one of them`);
     if (swept.length) throw new UserInputError('--find-critical searches one field; it cannot be combined with swept --set axes', [], 'give the other fields single values');
-    await checkValues(scenario, fixed, [{ path: c.path, values: [c.lo, c.hi] }]);
+    await checkValues(scenario, request.runtime, fixed, [{ path: c.path, values: [c.lo, c.hi] }]);
     return { scenario, runtime: request.runtime, fixed, axes: [], repeat: request.repeat, baseSeed, mode: { type: 'critical', ...c }, ...warnings };
   }
   if (!swept.length) throw new UserInputError('nothing to sweep', [], 'give --delay 10..300ms or --set path=VALUES with more than one value, or --find-critical');
-  await checkValues(scenario, fixed, swept);
+  await checkValues(scenario, request.runtime, fixed, swept);
   const points = expandGrid(swept, request.repeat, baseSeed);
   return { scenario, runtime: request.runtime, fixed, axes: swept, repeat: request.repeat, baseSeed, mode: { type: 'grid', points }, ...warnings };
 }
@@ -92,12 +92,12 @@ function parseTolerance(text: string, unit: string): number {
 }
 
 /** Every value of every axis, tried with the scenario's validation; all problems are reported together. */
-async function checkValues(scenario: string, fixed: string[], axes: readonly Pick<SweepAxis, 'path' | 'values'>[]): Promise<void> {
+async function checkValues(scenario: string, runtime: Runtime, fixed: string[], axes: readonly Pick<SweepAxis, 'path' | 'values'>[]): Promise<void> {
   const problems: string[] = [];
   for (const axis of axes) {
     for (const v of axis.values as SweepValue[]) {
       try {
-        await loadScenario(scenario, { overrides: [...fixed, `${axis.path}=${v.text}`] });
+        await loadScenario(scenario, { overrides: [...fixed, `${axis.path}=${v.text}`], runtime });
       } catch (err) {
         const details = err instanceof UserInputError ? err.details : [String(err)];
         problems.push(...details.map((d) => `${axis.path}=${v.text}: ${d}`));

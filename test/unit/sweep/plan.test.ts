@@ -39,6 +39,12 @@ describe('planning a sweep', () => {
     await expect(planSweep({ scenario: SCENARIO, sets: ['network.loss=0,0.1'], repeat: 1, runtime: 'sim' })).resolves.toBeDefined();
   });
 
+  it('refuses, while planning, a swept channel the runtime cannot run', async () => {
+    const err = await planSweep({ scenario: SCENARIO, sets: ['network.channel=csma,latency'], repeat: 1, runtime: 'docker' }).catch((e) => e);
+    expect(err).toBeInstanceOf(UserInputError);
+    expect(err.details.join('\n')).toMatch(/network\.channel=latency: network\.channel/);
+  });
+
   it('carries the warnings for fixed fields the runtime ignores into grid.json', async () => {
     const plan = await planSweep({ scenario: SCENARIO, sets: ['network.delay=10,20ms', 'vehicles.car1.resources.cpus=0.5'], repeat: 1, runtime: 'sim' });
     expect(plan.warnings).toEqual([expect.stringMatching(/^vehicles\.car1\.resources \(from --set\): ignored: CPU and memory limits/)]);
