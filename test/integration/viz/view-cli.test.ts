@@ -22,7 +22,7 @@ describe('cavsim view (CLI)', () => {
   it('rejects a folder that is not a run, with exit status 2 and a hint', () => {
     const missing = spawnSync('node', [CLI, 'view', join(runsDir, 'nope'), '--no-open'], { encoding: 'utf8' });
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toContain('no run folder');
+    expect(missing.stderr).toContain('no such run folder');
     const notARun = spawnSync('node', [CLI, 'view', runsDir, '--no-open'], { encoding: 'utf8' });
     expect(notARun.status).toBe(2);
     expect(notARun.stderr).toContain('scenario.resolved.json');
