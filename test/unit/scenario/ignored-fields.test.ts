@@ -1,15 +1,9 @@
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import { mkdtempSync, writeFileSync, rmSync, cpSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { whyIgnored } from '../../../src/scenario/ignored-fields.js';
+import { scenarioWorkspace } from '../../support/scenario-workspace.js';
 
-const MAPS = fileURLToPath(new URL('../../../maps', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'cavsim-ignored-'));
-beforeAll(() => cpSync(MAPS, join(dir, 'maps'), { recursive: true }));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const workspace = scenarioWorkspace('ignored');
 
 const scenario = `name: t
 map: maps/corridor.yaml
@@ -26,8 +20,7 @@ vehicles:
 `;
 
 describe('fields the chosen runtime ignores are warned about, located like errors', () => {
-  const file = join(dir, 'ignored.yaml');
-  beforeAll(() => writeFileSync(file, scenario));
+  const file = workspace.write(scenario, 'ignored.yaml');
 
   it('the simulated runtime names the custom image, command and CPU limit of car0', async () => {
     const s = await loadScenario(file, { runtime: 'sim' });

@@ -1,16 +1,12 @@
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import { mkdtempSync, writeFileSync, rmSync, cpSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { UserInputError } from '../../../src/errors.js';
+import { scenarioWorkspace } from '../../support/scenario-workspace.js';
 
 /** Every malformed input found by trying cavsim as a new user: each is refused, located and explained. */
-const MAPS = fileURLToPath(new URL('../../../maps', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'cavsim-malformed-'));
-beforeAll(() => cpSync(MAPS, join(dir, 'maps'), { recursive: true }));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const { dir, write } = scenarioWorkspace('malformed');
 
 const good = `name: t
 map: maps/corridor.yaml
@@ -26,8 +22,7 @@ vehicles:
 `;
 
 async function refusal(content: string | Buffer, overrides: string[] = [], name = `s-${Math.random().toString(36).slice(2)}.yaml`): Promise<string> {
-  const file = join(dir, name);
-  if (!name.endsWith('/')) writeFileSync(file, content);
+  const file = name.endsWith('/') ? join(dir, name) : write(content, name);
   try {
     await loadScenario(file, { overrides });
   } catch (err) {

@@ -1,15 +1,8 @@
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import { mkdtempSync, writeFileSync, rmSync, cpSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
 import { loadScenario, type LoadScenarioOptions } from '../../../src/scenario/load-scenario.js';
-import { UserInputError } from '../../../src/errors.js';
+import { scenarioWorkspace } from '../../support/scenario-workspace.js';
 
-const MAPS = fileURLToPath(new URL('../../../maps', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'cavsim-network-'));
-beforeAll(() => cpSync(MAPS, join(dir, 'maps'), { recursive: true }));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const workspace = scenarioWorkspace('network');
 
 const withNetwork = (network: string) => `name: t
 map: maps/corridor.yaml
@@ -20,21 +13,8 @@ vehicles:
     start: { x: -20, y: -1 }
 `;
 
-async function load(network: string, options: LoadScenarioOptions = {}) {
-  const file = join(dir, `n-${Math.random().toString(36).slice(2)}.yaml`);
-  writeFileSync(file, withNetwork(network));
-  return loadScenario(file, options);
-}
-
-async function problems(network: string, options: LoadScenarioOptions = {}): Promise<string[]> {
-  try {
-    await load(network, options);
-    return [];
-  } catch (err) {
-    if (!(err instanceof UserInputError)) throw err;
-    return err.details;
-  }
-}
+const load = (network: string, options: LoadScenarioOptions = {}) => loadScenario(workspace.write(withNetwork(network)), options);
+const problems = (network: string, options: LoadScenarioOptions = {}) => workspace.problems(withNetwork(network), options);
 
 describe('network.channel, jitter and engine', () => {
   it('csma is the default and has no jitter', async () => {

@@ -1,18 +1,10 @@
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import { mkdtempSync, writeFileSync, rmSync, cpSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
-import { UserInputError } from '../../../src/errors.js';
+import { scenarioWorkspace } from '../../support/scenario-workspace.js';
 
-const MAPS = fileURLToPath(new URL('../../../maps', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'cavsim-validate-'));
-
-beforeAll(() => {
-  cpSync(MAPS, join(dir, 'maps'), { recursive: true });
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const { dir, problems: problemsWith } = scenarioWorkspace('validate');
 
 const good = `name: t
 map: maps/corridor.yaml
@@ -28,17 +20,7 @@ vehicles:
     apps: [{ type: brake-receiver }]
 `;
 
-async function problems(yaml: string, overrides: string[] = []): Promise<string[]> {
-  const file = join(dir, `s-${Math.random().toString(36).slice(2)}.yaml`);
-  writeFileSync(file, yaml);
-  try {
-    await loadScenario(file, { overrides });
-    return [];
-  } catch (err) {
-    if (!(err instanceof UserInputError)) throw err;
-    return err.details;
-  }
-}
+const problems = (yaml: string, overrides: string[] = []) => problemsWith(yaml, { overrides });
 
 describe('scenario validation', () => {
   it('accepts the good file and resolves units to SI', async () => {
