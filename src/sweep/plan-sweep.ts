@@ -99,8 +99,8 @@ async function checkValues(scenario: string, runtime: Runtime, fixed: string[], 
       try {
         await loadScenario(scenario, { overrides: [...fixed, `${axis.path}=${v.text}`], runtime });
       } catch (err) {
-        const details = err instanceof UserInputError ? err.details : [String(err)];
-        problems.push(...details.map((d) => `${axis.path}=${v.text}: ${d}`));
+        if (!(err instanceof UserInputError)) throw err;
+        problems.push(...err.details.map((d) => `${axis.path}=${v.text}: ${d}`));
       }
     }
   }
