@@ -45,9 +45,8 @@ describe('footprintHitsWall', () => {
   });
 
   it('agrees with an independent polygon-intersection reference on random poses', () => {
-    const grid = gridFrom(40, 40, 0.05, { x: -1, y: -1, yaw: 0.3 }, (c, r) => (c * 7 + r * 13) % 11 === 0 && c % 3 !== 0);
-    let seed = 1;
-    const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const grid = scatteredWalls();
+    const rand = lcg(1);
     let hits = 0;
     for (let n = 0; n < 400; n++) {
       // centred within 0.5 m of the map centre (-0.341, 0.251), so the rectangle stays on the map
@@ -61,9 +60,8 @@ describe('footprintHitsWall', () => {
   });
 
   it('agrees with the reference on poses across the map edge, where everything blocks', () => {
-    const grid = gridFrom(40, 40, 0.05, { x: -1, y: -1, yaw: 0.3 }, (c, r) => (c * 7 + r * 13) % 11 === 0 && c % 3 !== 0);
-    let seed = 7;
-    const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const grid = scatteredWalls();
+    const rand = lcg(7);
     let hits = 0;
     for (let n = 0; n < 400; n++) {
       // along the edges of the 2 m square map, up to 0.2 m beyond them, in its own frame
@@ -132,4 +130,15 @@ function segmentsCross(p1: Corner, p2: Corner, q1: Corner, q2: Corner): boolean 
   const d3 = cross(p1, p2, q1);
   const d4 = cross(p1, p2, q2);
   return d1 * d2 < 0 && d3 * d4 < 0;
+}
+
+/** A 2 m square map, rotated, with walls scattered over it. */
+function scatteredWalls() {
+  return gridFrom(40, 40, 0.05, { x: -1, y: -1, yaw: 0.3 }, (c, r) => (c * 7 + r * 13) % 11 === 0 && c % 3 !== 0);
+}
+
+/** A seeded generator of numbers in [0, 1), so the random poses are the same every run. */
+function lcg(seed: number): () => number {
+  let state = seed;
+  return () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
 }
