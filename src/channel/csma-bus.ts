@@ -23,8 +23,8 @@ export class CsmaBus<T> implements V2VChannel<T> {
     const arrival = start + serialisationTime(frame.sizeBytes, this.opts.dataRate) + this.opts.delay;
     this.busFreeAt = arrival;
     for (const to of frame.to) {
-      if (this.opts.loss > 0 && this.random() < this.opts.loss) continue;
-      this.arrivals.add({ payload: frame.payload, to, at: arrival });
+      const lost = this.opts.loss > 0 && this.random() < this.opts.loss;
+      this.arrivals.add({ payload: frame.payload, to, at: arrival, ...(lost ? { lost: 'channel-loss' as const } : {}) });
     }
     return arrival;
   }

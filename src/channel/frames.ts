@@ -10,19 +10,43 @@ export interface ChannelFrame<T> {
   sizeBytes: number;
 }
 
+/**
+ * Why a frame did not reach one of its receivers:
+ * - `channel-loss`: the channel's loss probability (csma, latency);
+ * - `below-sensitivity`: received power under the radio's sensitivity (wifi);
+ * - `rx-error`: received but not decodable (noise, interference, a collision) (wifi);
+ * - `receiver-busy`: the receiver was transmitting or locked on another frame (wifi);
+ * - `queue-drop`: the sender's transmit queue was full;
+ * - `run-ended`: still in flight when the run ended.
+ */
+export type LossReason = 'channel-loss' | 'below-sensitivity' | 'rx-error' | 'receiver-busy' | 'queue-drop' | 'run-ended';
+
+/** What became of one frame at one receiver: delivered at `at`, or lost at `at` for `lost`. */
 export interface Delivery<T> {
   payload: T;
   to: string;
-  /** Virtual time the frame reaches the receiver [s]. */
+  /** Virtual time the frame reached (or was lost at) the receiver [s]. */
   at: number;
+  lost?: LossReason;
+  /** Received signal power, for radio channels [dBm]. */
+  rxPowerDbm?: number;
+  /** Whether the map's walls left the line of sight clear, for radio channels with obstacles. */
+  lineOfSight?: boolean;
 }
 
-/** What the simulated runtime needs from a channel model: frames in, deliveries out, in virtual time. */
+/** What the simulated runtime needs from a channel model: frames in, outcomes out, in virtual time. */
 export interface V2VChannel<T> {
   /** Queues a frame handed to the channel at time `now`. */
   send(frame: ChannelFrame<T>, now: number): void;
-  /** Removes and returns, in arrival order, every delivery due at or before `now`. */
+  /**
+   * For a channel run by another process (ns-3 in lock-step): brings it to `now`, with every frame
+   * sent so far, before `deliverDue(now)`. In-process models have none.
+   */
+  advanceTo?(now: number): Promise<void>;
+  /** Removes and returns, in time order, every outcome (delivery or loss) due at or before `now`. */
   deliverDue(now: number): Delivery<T>[];
+  /** Ends the channel (a process is stopped); harmless to call twice. */
+  close?(): Promise<void>;
 }
 
 /** Seconds a frame takes to serialise onto a link of `dataRate` bit/s. */

@@ -40,8 +40,8 @@ export class LatencyChannel<T> implements V2VChannel<T> {
     this.senderFreeAt.set(frame.from, sent);
     for (const to of frame.to) {
       const jitter = this.opts.jitter > 0 ? this.jitterDraw() * this.opts.jitter : 0;
-      if (this.opts.loss > 0 && this.lossDraw() < this.opts.loss) continue;
-      this.arrivals.add({ payload: frame.payload, to, at: sent + this.opts.delay + jitter });
+      const lost = this.opts.loss > 0 && this.lossDraw() < this.opts.loss;
+      this.arrivals.add({ payload: frame.payload, to, at: sent + this.opts.delay + jitter, ...(lost ? { lost: 'channel-loss' as const } : {}) });
     }
     return sent;
   }

@@ -95,7 +95,8 @@ export async function runSimulated(
         interrupted = true;
         break;
       }
-      const arrivals = channel.deliverDue(world.time);
+      if (channel.advanceTo) await channel.advanceTo(world.time);
+      const arrivals = channel.deliverDue(world.time).filter((d) => !d.lost);
       logArrivals(arrivals);
       for (const d of arrivals) byName.get(d.to)?.inbox.push(d.payload);
       for (const sc of scanners) {
@@ -113,7 +114,8 @@ export async function runSimulated(
       }
     }
     // Frames that arrived during the last step are logged though no tick is left to hand them over.
-    logArrivals(channel.deliverDue(world.time));
+    if (channel.advanceTo) await channel.advanceTo(world.time);
+    logArrivals(channel.deliverDue(world.time).filter((d) => !d.lost));
   } catch (err) {
     failure = err;
   }

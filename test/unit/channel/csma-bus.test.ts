@@ -31,7 +31,10 @@ describe('simulated CSMA bus', () => {
     const run = (seed: number) => {
       const bus = new CsmaBus<number>({ delay: 0, dataRate: 1e9, loss: 0.3, seed });
       for (let i = 0; i < 2000; i++) bus.send({ payload: i, from: 'a', to: ['b'], sizeBytes: 10 }, i);
-      return bus.deliverDue(1e9).map((d) => d.payload);
+      const outcomes = bus.deliverDue(1e9);
+      expect(outcomes.filter((d) => d.lost).every((d) => d.lost === 'channel-loss')).toBe(true);
+      expect(outcomes).toHaveLength(2000);
+      return outcomes.filter((d) => !d.lost).map((d) => d.payload);
     };
     const delivered = run(7);
     expect(delivered.length / 2000).toBeGreaterThan(0.65);

@@ -76,7 +76,9 @@ describe('latency channel', () => {
     const run = (loss: number) => {
       const ch = channel({ delay: 0, jitter: 0.005, dataRate: 1e9, loss, seed: 9 });
       for (let i = 0; i < 2000; i++) ch.send({ payload: i, from: 'a', to: ['b', 'c'], sizeBytes: 10 }, i);
-      return ch.deliverDue(Infinity);
+      const outcomes = ch.deliverDue(Infinity);
+      expect(outcomes).toHaveLength(4000);
+      return outcomes.filter((d) => !d.lost);
     };
     const all = run(0);
     const lossy = run(0.3);
