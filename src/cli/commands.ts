@@ -1,3 +1,4 @@
+import { describeNetwork } from '../scenario/describe-network.js';
 import { Command, Option } from 'commander';
 import { loadScenario } from '../scenario/load-scenario.js';
 import { runScenarioSimulated } from '../api/run-simulated.js';
@@ -41,7 +42,7 @@ export function registerCommands(program: Command): void {
       const scenario = await loadScenario(file, { overrides: opts.set, runtime: opts.runtime });
       printWarnings(scenario.warnings, opts.runtime);
       if (opts.json) process.stdout.write(JSON.stringify(scenario, null, 2) + '\n');
-      else process.stdout.write(`${file}: valid (${scenario.vehicles.length} vehicles, ${scenario.duration} s, delay ${scenario.network.delay * 1000} ms)\n`);
+      else process.stdout.write(`${file}: valid (${scenario.vehicles.length} vehicles, ${scenario.duration} s, ${describeNetwork(scenario.network)})\n`);
     });
 
   program

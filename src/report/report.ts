@@ -36,8 +36,8 @@ export async function writeReport(dir: string, opts: ReportOptions = {}): Promis
 
 export async function writeRunReport(runDir: string): Promise<ReportFiles> {
   const traces = readRunTraces(runDir);
-  const delay = traces.summary.parameters?.network?.delay;
-  const label = delay === undefined ? traces.summary.run_id : `delay ${+(delay * 1000).toFixed(3)} ms`;
+  const network = traces.summary.parameters?.network;
+  const label = network === undefined || !('delay' in network) ? traces.summary.run_id : `delay ${+(network.delay * 1000).toFixed(3)} ms`;
   const fig = await writeFigure(join(runDir, 'plots'), 'kinematics', kinematicsFigure([withVerdict(label, traces)], `${traces.summary.scenario}: speed, time to collision and distance`));
   return { figures: [fig.svg, fig.png], tables: [] };
 }

@@ -1,6 +1,6 @@
 import type { VehicleParams } from '../physics/types.js';
 import type { CommandStep, Waypoint } from '../control/waypoints.js';
-import type { AppParsed } from './schema.js';
+import type { AppParsed, PROPAGATION_MODELS } from './schema.js';
 import type { GapFollowOptions } from '../control/gap-follow.js';
 import type { WallFollowOptions } from '../control/wall-follow.js';
 import type { RrtOptions } from '../control/rrt.js';
@@ -21,14 +21,22 @@ export interface ResolvedScenario {
   warnings?: string[];
 }
 
-/** Delays in seconds, data rate in bit/s. `engine` is kept only when the scenario names it. */
-export type ResolvedNetwork = {
-  delay: number;
-  dataRate: number;
-  loss: number;
-  engine?: 'builtin';
-  script?: string;
-} & ({ channel: 'csma' } | { channel: 'latency'; jitter: number });
+/** Delays in seconds, data rates in bit/s. `engine` is kept only when the scenario names it. */
+export type ResolvedNetwork = (WiredNetwork | WifiNetwork) & { engine?: ChannelEngine; script?: string };
+export type ChannelEngine = 'builtin' | 'ns3';
+export type WiredNetwork = { delay: number; dataRate: number; loss: number } & ({ channel: 'csma' } | { channel: 'latency'; jitter: number });
+
+/** ns-3's 802.11p: power in dBm, noise figure in dB, antenna height in m, PHY rate in bit/s. */
+export interface WifiNetwork {
+  channel: 'wifi-80211p';
+  txPower: number;
+  propagation: PropagationModel;
+  obstacles: 'map' | 'none';
+  antennaHeight: number;
+  noiseFigure: number;
+  rate: number;
+}
+export type PropagationModel = (typeof PROPAGATION_MODELS)[number];
 
 export interface ResolvedVehicle {
   name: string;

@@ -7,6 +7,9 @@ import type { ScenarioProblem } from './schema-issues.js';
  * measure a different channel than the scenario asks for, so these are refused.
  */
 export function unsupportedByRuntime(s: ResolvedScenario, runtime: RuntimeName): ScenarioProblem[] {
+  if (runtime === 'docker' && s.network.channel === 'wifi-80211p') {
+    return [{ path: ['network', 'channel'], message: 'the emulated runtime has no wifi-80211p channel yet; run it with --runtime sim (ns-3 in lock-step)' }];
+  }
   if (runtime !== 'docker' || s.network.channel !== 'latency') return [];
   const problems: ScenarioProblem[] = [
     { path: ['network', 'channel'], message: 'the emulated runtime has only the csma channel yet; run channel: latency with --runtime sim, or use channel: csma (whose delay also limits capacity)' },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseByteSize, parseDataRate, parseDuration, parseFrequency, type ParseResult } from './units.js';
+import { parseByteSize, parseDataRate, parseDecibels, parseDuration, parseFrequency, parsePayloadSize, parsePower, type ParseResult } from './units.js';
 import { PARAM_RANGES, rangeMessage, type RangedParam } from '../physics/parameter-ranges.js';
 
 /**
@@ -30,6 +30,14 @@ export const duration = (description: string, min = 0, max = 3600) => quantity(p
 const dataRate = (description: string) => quantity(parseDataRate, '100Mbps', description, 1e3, 1e11, (v) => `${v / 1e6}Mbps`);
 const frequency = (description: string) => quantity(parseFrequency, '100Hz', description, 0.1, 1000, (v) => `${v}Hz`);
 const byteSize = (description: string) => quantity(parseByteSize, '256m', description, 16 * 1024 ** 2, 64 * 1024 ** 3, (v) => `${Math.round(v / 1024 ** 2)}m`);
+
+const payloadSize = (description: string) => quantity(parsePayloadSize, '300B', description, 1, 65507, (v) => `${v}B`);
+const power = (description: string) => quantity(parsePower, '20dBm', description, -30, 40, (v) => `${v}dBm`);
+const decibels = (description: string) => quantity(parseDecibels, '7dB', description, 0, 30, (v) => `${v}dB`);
+
+/** 802.11p's OFDM rates on a 10 MHz channel [bit/s]. */
+export const WIFI_80211P_RATES = [3e6, 4.5e6, 6e6, 9e6, 12e6, 18e6, 24e6, 27e6];
+export const PROPAGATION_MODELS = ['log-distance', 'friis', 'two-ray', '3gpp-v2v-urban', '3gpp-v2v-highway'] as const;
 
 const finite = (description: string) => z.number().finite().describe(description);
 
@@ -168,7 +176,15 @@ const brakeSenderSchema = z
   })
   .strict();
 const brakeReceiverSchema = z.object({ type: z.literal('brake-receiver') }).strict();
-export const appSchema = z.discriminatedUnion('type', [brakeSenderSchema, brakeReceiverSchema]);
+const beaconSchema = z
+  .object({
+    type: z.literal('beacon'),
+    rate: frequency('beacons per second').default(10),
+    size: payloadSize('payload bytes per beacon (the state is padded to this)').default(300),
+    to: z.string().default('*').describe('vehicle name, or * for broadcast'),
+  })
+  .strict();
+export const appSchema = z.discriminatedUnion('type', [brakeSenderSchema, brakeReceiverSchema, beaconSchema]);
 
 /** Emulated runs: how late a step may be [s], and the share of steps allowed to be that late. */
 export const TIMING_DEFAULTS = { maxStepLateness: 0.005, maxLateFraction: 0.01 };
@@ -219,18 +235,24 @@ export const scenarioSchema = z
     network: z
       .object({
         channel: z
-          .enum(['csma', 'latency'])
+          .enum(['csma', 'latency', 'wifi-80211p'])
           .default('csma')
-          .describe('csma: one shared bus that the delay also holds (as ns-3 CSMA); latency: delay without a capacity limit (simulated runtime)'),
-        engine: z.enum(['builtin', 'ns3']).optional().describe('simulated runtime: which channel model runs; builtin (the only one yet)'),
-        delay: duration('one-way channel delay', 0, 10).default(0.01),
-        jitter: duration('latency channel: extra delay per frame and receiver, uniform in [0, jitter]', 0, 10).optional(),
-        dataRate: dataRate('channel data rate (csma: of the bus; latency: of each sender)').default(100e6),
-        loss: z.number().min(0).max(1).default(0).describe('probability a frame is lost, per receiver (simulated runtime)'),
+          .describe('csma: one shared bus that the delay also holds (as ns-3 CSMA); latency: delay without a capacity limit; wifi-80211p: ns-3 802.11p radio driven by the cars\' positions'),
+        engine: z.enum(['builtin', 'ns3']).optional().describe('simulated runtime: ns3 (ns-3 in lock-step, the default when ns-3 is installed) or builtin (in-process model of csma and latency)'),
+        delay: duration('csma, latency: one-way channel delay (default 10ms)', 0, 10).optional(),
+        jitter: duration('latency: extra delay per frame and receiver, uniform in [0, jitter]', 0, 10).optional(),
+        dataRate: dataRate('csma, latency: channel data rate (csma: of the bus; latency: of each sender) (default 100Mbps)').optional(),
+        loss: z.number().min(0).max(1).optional().describe('csma, latency: probability a frame is lost, per receiver (default 0)'),
+        txPower: power('wifi-80211p: transmit power (default 20dBm)').optional(),
+        propagation: z.enum(PROPAGATION_MODELS).optional().describe('wifi-80211p: path-loss model from ns-3 (default log-distance)'),
+        obstacles: z.enum(['map', 'none']).optional().describe("wifi-80211p: map (the map's walls block line of sight) or none (default map)"),
+        antennaHeight: finite('wifi-80211p: antenna height above the ground [m] (default 1.5)').min(0.05).max(50).optional(),
+        noiseFigure: decibels('wifi-80211p: receiver noise figure (default 7dB)').optional(),
+        rate: dataRate('wifi-80211p: PHY rate, one of 3, 4.5, 6, 9, 12, 18, 24, 27 Mbps (default 6Mbps)').optional(),
         script: z.string().optional().describe('your own ns-3 channel program (emulated runtime)'),
       })
       .strict()
-      .default({ channel: 'csma', delay: 0.01, dataRate: 100e6, loss: 0 }),
+      .default({ channel: 'csma' }),
     timing: z
       .object({
         maxStepLateness: duration('a step later than this marks the run invalid', 0, 10).default(TIMING_DEFAULTS.maxStepLateness),

@@ -4,6 +4,8 @@ const DURATION_UNITS: Record<string, number> = { ns: 1e-9, us: 1e-6, ms: 1e-3, s
 const RATE_UNITS: Record<string, number> = { bps: 1, kbps: 1e3, mbps: 1e6, gbps: 1e9 };
 const FREQUENCY_UNITS: Record<string, number> = { hz: 1, khz: 1e3 };
 const SIZE_UNITS: Record<string, number> = { b: 1, k: 1024, kb: 1024, m: 1024 ** 2, mb: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3 };
+const POWER_UNITS: Record<string, number> = { dbm: 1 };
+const DECIBEL_UNITS: Record<string, number> = { db: 1 };
 
 export type ParseResult = { ok: true; value: number } | { ok: false; message: string };
 
@@ -33,6 +35,13 @@ export const parseDataRate = (input: unknown) => parseWithUnits(input, RATE_UNIT
 export const parseFrequency = (input: unknown) => parseWithUnits(input, FREQUENCY_UNITS, 'frequency', '100Hz');
 /** Bytes; Docker-style memory sizes such as 256m. */
 export const parseByteSize = (input: unknown) => parseWithUnits(input, SIZE_UNITS, 'size', '256m');
+
+/** Bytes of a message payload, such as 300B. */
+export const parsePayloadSize = (input: unknown) => parseWithUnits(input, SIZE_UNITS, 'size', '300B');
+/** Radio power in dBm (a logarithmic unit: 20dBm is 100 mW). */
+export const parsePower = (input: unknown) => parseWithUnits(input, POWER_UNITS, 'power', '20dBm');
+/** A power ratio in dB, such as a noise figure. */
+export const parseDecibels = (input: unknown) => parseWithUnits(input, DECIBEL_UNITS, 'ratio in dB', '7dB');
 
 export function formatDuration(seconds: number): string {
   if (seconds !== 0 && Math.abs(seconds) < 1) return `${+(seconds * 1e3).toFixed(6)}ms`;

@@ -1,4 +1,4 @@
-import { parseByteSize, parseDataRate, parseDuration, parseFrequency, type ParseResult } from '../scenario/units.js';
+import { parseByteSize, parseDataRate, parseDecibels, parseDuration, parseFrequency, parsePower, type ParseResult } from '../scenario/units.js';
 import { MAX_SWEEP_RUNS } from './limits.js';
 
 /** One value of a swept field: the text handed to `--set`, and the number (in `unit`) used in tables and plots. */
@@ -43,7 +43,7 @@ export function quantity(value: number, unit: string): SweepValue {
   return { text: `${formatNumber(value)}${unit}`, value: Math.round(value * 1e6) / 1e6, unit };
 }
 
-const FAMILIES: ((input: unknown) => ParseResult)[] = [parseDuration, parseDataRate, parseFrequency, parseByteSize];
+const FAMILIES: ((input: unknown) => ParseResult)[] = [parseDuration, parseDataRate, parseFrequency, parseByteSize, parsePower, parseDecibels];
 
 /** Factor that turns a number in `from` into a number in `to` (`ms`→`s` is 0.001); undefined when they do not convert. */
 export function unitFactor(from: string, to: string): number | undefined {

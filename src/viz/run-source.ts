@@ -1,3 +1,4 @@
+import { describeNetwork } from '../scenario/describe-network.js';
 import { join } from 'node:path';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import type { OccupancyGrid } from '../map/occupancy-grid.js';
@@ -10,7 +11,7 @@ import { ScanIndex } from './scans.js';
 export interface RunMeta {
   runId: string;
   live: boolean;
-  scenario: { name: string; description?: string; duration: number; delayMs: number; timestep: number };
+  scenario: { name: string; description?: string; duration: number; channel: string; timestep: number };
   vehicles: MetaVehicle[];
   map: { width: number; height: number; resolution: number; origin: { x: number; y: number; yaw: number } } | null;
   mapProblem?: string;
@@ -104,7 +105,7 @@ export class RunSource {
     return {
       runId: this.runId,
       live,
-      scenario: { name: s.name, description: s.description, duration: s.duration, delayMs: s.network.delay * 1000, timestep: s.physics.timestep },
+      scenario: { name: s.name, description: s.description, duration: s.duration, channel: describeNetwork(s.network), timestep: s.physics.timestep },
       vehicles: s.vehicles.map((v) => ({
         name: v.name,
         length: v.params.length,

@@ -46,11 +46,13 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
   const controlIp = (host: number) => `10.211.${third}.${host}`;
   const simulatorIp = controlIp(2);
   const networkName = `cavsim-${tag}`;
+  const network = scenario.network;
+  if (network.channel === 'wifi-80211p') throw new Error('wifi-80211p is refused for the emulated runtime before planning');
   const hostNet = planHostNetwork({
     runId,
     vehicles: scenario.vehicles.map((v) => ({ name: v.name, netns: { pid: 0 } })),
-    delay: formatDuration(scenario.network.delay).replace(/^0ms$/, '0s'),
-    dataRate: formatDataRate(scenario.network.dataRate),
+    delay: formatDuration(network.delay).replace(/^0ms$/, '0s'),
+    dataRate: formatDataRate(network.dataRate),
     control: { subnet: controlSubnet, simulatorIp },
   });
   const mapDir = join(runDir, 'map');

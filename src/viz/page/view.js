@@ -302,7 +302,7 @@ function setPlaying(playing) {
 
 function showHeader() {
   $('scenario-name').textContent = meta.scenario.name;
-  $('run-id').textContent = `run ${meta.runId} · delay ${meta.scenario.delayMs} ms`;
+  $('run-id').textContent = `run ${meta.runId} · ${meta.scenario.channel}`;
   $('live-badge').hidden = !(meta.live && !state.finished);
   const s = meta.summary;
   const box = $('summary');

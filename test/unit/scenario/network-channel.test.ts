@@ -40,14 +40,44 @@ describe('network.channel, jitter and engine', () => {
     expect(await problems('{ jitter: 0ms }')).toHaveLength(1);
   });
 
-  it('an unknown channel names the known ones; wifi is not one yet', async () => {
-    expect(await problems('{ channel: latncy }')).toEqual([expect.stringMatching(/^network\.channel \(line 4\): "latncy" is not allowed; did you mean "latency"\? use one of csma, latency$/)]);
-    expect(await problems('{ channel: wifi-80211p }')).toEqual([expect.stringMatching(/use one of csma, latency$/)]);
+  it('an unknown channel names the known ones', async () => {
+    expect(await problems('{ channel: latncy }')).toEqual([expect.stringMatching(/^network\.channel \(line 4\): "latncy" is not allowed; did you mean "latency"\? use one of csma, latency, wifi-80211p$/)]);
   });
 
-  it('engine: ns3 is refused as not available yet; builtin is accepted', async () => {
-    expect(await problems('{ engine: ns3 }')).toEqual([expect.stringMatching(/^network\.engine \(line 4\): engine: ns3 .* is not available yet; remove the field or use engine: builtin$/)]);
+  it('engine is kept when named: ns3 and builtin both run csma and latency', async () => {
+    expect((await load('{ engine: ns3 }', { runtime: 'sim' })).network).toMatchObject({ engine: 'ns3' });
     expect((await load('{ engine: builtin, channel: latency }', { runtime: 'sim' })).network).toMatchObject({ engine: 'builtin' });
+  });
+
+  it('wifi-80211p fills its radio defaults: 20 dBm, log-distance, walls block, 1.5 m antennas, 7 dB noise figure, 6 Mbit/s', async () => {
+    expect((await load('{ channel: wifi-80211p }')).network).toEqual({
+      channel: 'wifi-80211p',
+      txPower: 20,
+      propagation: 'log-distance',
+      obstacles: 'map',
+      antennaHeight: 1.5,
+      noiseFigure: 7,
+      rate: 6e6,
+    });
+    expect((await load('{ channel: wifi-80211p, txPower: -5dBm, propagation: 3gpp-v2v-urban, obstacles: none, rate: 12Mbps, noiseFigure: 9dB }')).network).toMatchObject({
+      txPower: -5,
+      propagation: '3gpp-v2v-urban',
+      obstacles: 'none',
+      rate: 12e6,
+      noiseFigure: 9,
+    });
+  });
+
+  it("each channel kind refuses the other kinds' fields, the builtin engine for wifi, and rates the radio lacks", async () => {
+    expect(await problems('{ channel: wifi-80211p, delay: 10ms, loss: 0.1 }')).toEqual([
+      'network.delay (line 4): delay applies only to channel: csma or latency; remove it or change network.channel',
+      'network.loss (line 4): loss applies only to channel: csma or latency; remove it or change network.channel',
+    ]);
+    expect(await problems('{ channel: latency, txPower: 20dBm }')).toEqual(['network.txPower (line 4): txPower applies only to channel: wifi-80211p; remove it or change network.channel']);
+    expect(await problems('{ channel: wifi-80211p, engine: builtin }')).toEqual([expect.stringMatching(/^network\.engine \(line 4\): wifi-80211p runs only in ns-3/)]);
+    expect(await problems('{ channel: wifi-80211p, rate: 5Mbps }')).toEqual([expect.stringMatching(/5Mbps is not an 802\.11p rate on 10 MHz; use one of 3Mbps, 4\.5Mbps, 6Mbps/)]);
+    expect(await problems('{ channel: wifi-80211p, txPower: 20mW }')).toEqual([expect.stringMatching(/unknown unit "mW" in "20mW"; use one of dbm/)]);
+    expect(await problems('{ channel: wifi-80211p, txPower: 60dBm }')).toEqual([expect.stringMatching(/60dBm is out of range; use a value from -30dBm to 40dBm/)]);
   });
 
   it('the emulated runtime refuses the latency channel and its jitter; the simulated one runs them', async () => {

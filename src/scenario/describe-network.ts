@@ -1,0 +1,14 @@
+import { formatDataRate } from './units.js';
+import type { ResolvedNetwork } from './resolved.js';
+
+const ms = (s: number) => `${+(s * 1000).toFixed(3)} ms`;
+
+/** One line naming the channel and its settings, e.g. `csma, delay 10 ms, 100Mbps` or `wifi-80211p, 20 dBm, log-distance, walls block`. */
+export function describeNetwork(n: ResolvedNetwork): string {
+  if (n.channel === 'wifi-80211p') {
+    return `wifi-80211p, ${n.txPower} dBm, ${n.propagation}, ${formatDataRate(n.rate)}, ${n.obstacles === 'map' ? 'walls block' : 'no obstacles'}`;
+  }
+  const jitter = n.channel === 'latency' && n.jitter > 0 ? ` + up to ${ms(n.jitter)}` : '';
+  const loss = n.loss > 0 ? `, loss ${+(n.loss * 100).toFixed(3)}%` : '';
+  return `${n.channel}, delay ${ms(n.delay)}${jitter}, ${formatDataRate(n.dataRate)}${loss}`;
+}
