@@ -1,5 +1,7 @@
 import { basename, dirname, join } from 'node:path';
 import { World, type CollisionEvent } from '../world/world.js';
+import type { V2VTransmission } from '../measurement/recorder.js';
+import { centreDistance } from '../measurement/ttc.js';
 import { stepSchedule } from '../world/step-schedule.js';
 import { Recorder, type CarSample } from '../measurement/recorder.js';
 import { buildSummary, type RunSummary } from '../measurement/summary.js';
@@ -185,6 +187,7 @@ class SimulatorSession {
     this.bridge.publish(TOPICS.simControl, stringMsg(JSON.stringify({ cmd: 'stop', ...(stopReason ? { reason: stopReason } : {}) })));
     await new Promise((r) => setTimeout(r, this.cfg.stopGraceMs ?? 300));
     this.recording = false;
+    this.recorder.closeTransmissions('not-received');
     this.recorder.close();
     this.timingCsv.close();
 
@@ -256,7 +259,7 @@ class SimulatorSession {
     const r = parseJsonData(v2vReportSchema, data, TOPICS.v2v);
     if (!this.recording) return;
     if (this.t0 === undefined) throw new ProtocolError('V2V reports are recorded only after start');
-    if (r.kind === 'sent') return this.recorder.recordSent(r.id);
+    if (r.kind === 'sent') return this.recorder.recordSent(this.transmission(r));
     const t0 = this.t0;
     this.recorder.recordReceived({
       id: r.id,
@@ -267,6 +270,15 @@ class SimulatorSession {
       receivedAt: Number(BigInt(r.received_ns) - t0) / 1e9,
       sizeBytes: r.size_bytes,
     });
+  }
+
+  /** The receivers a sent report meant (every other car for a broadcast), and how far each was. */
+  private transmission(r: { id: string; from: string; to: string; type: string; size_bytes: number }): V2VTransmission {
+    const sender = this.world.cars.find((c) => c.spec.name === r.from);
+    const receivers = this.world.cars.filter((c) => c !== sender && (r.to === '*' || c.spec.name === r.to));
+    const distances = sender ? new Map(receivers.map((c) => [c.spec.name, centreDistance(this.world.odometry(sender), this.world.odometry(c))])) : undefined;
+    const sentAt = this.world.time;
+    return { id: r.id, from: r.from, to: receivers.map((c) => c.spec.name), type: r.type, sentAt, sizeBytes: r.size_bytes, ...(distances ? { distances } : {}) };
   }
 
   /** Publishes the initial odometry until `start` arrives; undefined when interrupted first. */

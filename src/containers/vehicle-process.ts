@@ -246,7 +246,7 @@ class VehicleSession {
       return;
     }
     try {
-      const sizes = await Promise.all(targets.map((p) => this.endpoint.send({ id: msg.id, to: msg.to, address: p.address, port: p.port, type: msg.type, body: msg.body })));
+      const sizes = await Promise.all(targets.map((p) => this.endpoint.send({ id: msg.id, to: msg.to, address: p.address, port: p.port, type: msg.type, body: msg.body, ...(msg.sizeBytes !== undefined ? { sizeBytes: msg.sizeBytes } : {}) })));
       this.report(TOPICS.v2v, { kind: 'sent', id: msg.id, from: msg.from, to: msg.to, type: msg.type, size_bytes: sizes[0] } satisfies V2VReport);
     } catch (err) {
       this.agent.log('v2v-send-failed', { id: msg.id, error: (err as Error).message });

@@ -6,6 +6,7 @@ import { createGapFollow } from './gap-follow.js';
 import { createWallFollow } from './wall-follow.js';
 import { createRrt } from './rrt.js';
 import { createBrakeReceiver, createTtcBrakeSender } from './emergency-brake.js';
+import { createBeacon } from './beacon.js';
 
 /** The controller first, then the V2V apps in scenario order; the same list runs in every runtime. */
 export function createVehicleApps(v: ResolvedVehicle): VehicleApp[] {
@@ -20,6 +21,7 @@ export function createVehicleApps(v: ResolvedVehicle): VehicleApp[] {
   for (const app of v.apps) {
     if (app.type === 'ttc-brake-sender') apps.push(createTtcBrakeSender(app));
     else if (app.type === 'brake-receiver') apps.push(createBrakeReceiver());
+    else if (app.type === 'beacon') apps.push(createBeacon(v.name, app));
   }
   return apps;
 }

@@ -28,6 +28,8 @@ export interface V2VMessage {
   sentAt: number; // sender clock [s]
   type: string;
   body: Record<string, unknown>;
+  /** Payload bytes on the wire at least: a shorter encoding is padded to this. */
+  sizeBytes?: number;
 }
 
 /**
@@ -45,7 +47,8 @@ export interface VehicleContext {
   /** Latches an emergency stop: from now on every drive command is replaced by speed 0. */
   emergencyBrake(reason: string): void;
   isBraking(): boolean;
-  send(to: string, type: string, body: Record<string, unknown>): void;
+  /** Sends a datagram; `sizeBytes` pads it to at least that many payload bytes. */
+  send(to: string, type: string, body: Record<string, unknown>, opts?: { sizeBytes?: number }): void;
   log(event: string, detail?: Record<string, unknown>): void;
 }
 

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import type { PairFigures, Recorder, V2VRecord } from './recorder.js';
+import type { PairFigures, Recorder, V2VLoss, V2VRecord } from './recorder.js';
 import type { CollisionEvent } from '../world/world.js';
 
 /** What `buildSummary` reads from a recorder. */
-export type MeasuredFigures = Pick<Recorder, 'pairs' | 'collisions' | 'v2v' | 'v2vSent' | 'events'>;
+export type MeasuredFigures = Pick<Recorder, 'pairs' | 'collisions' | 'v2v' | 'v2vLost' | 'v2vSent' | 'events'>;
 
 export interface MeasuredSoFar extends MeasuredFigures {
   /** Time of the last recorded step [s], 0 when none was recorded. */
@@ -52,14 +52,19 @@ export function readMeasuredSoFar(dir: string, carNames: readonly string[]): Mea
     const p = byKey.get(`${c.a}\0${c.b}`) ?? byKey.get(`${c.b}\0${c.a}`);
     if (p && !p.collision) [p.collision, p.first_collision_t_s] = [true, c.t];
   }
-  const v2v: V2VRecord[] = v2vRows.map((r) => ({ id: r.id, from: r.from, to: r.to, type: r.type, sentAt: Number(r.sent_s), receivedAt: Number(r.received_s), sizeBytes: Number(r.size_bytes) }));
+  // Rows of runs before per-receiver outcomes have no outcome column: each one is a delivery.
+  const delivered = (r: Record<string, string>) => !r.outcome || r.outcome === 'delivered';
+  const frame = (r: Record<string, string>) => ({ id: r.id, from: r.from, to: r.to, type: r.type, sentAt: Number(r.sent_s), sizeBytes: Number(r.size_bytes) });
+  const v2v: V2VRecord[] = v2vRows.filter(delivered).map((r) => ({ ...frame(r), receivedAt: Number(r.received_s) }));
+  const v2vLost: V2VLoss[] = v2vRows.filter((r) => !delivered(r)).map((r) => ({ ...frame(r), reason: r.outcome as V2VLoss['reason'] }));
   return {
     simTime: vehicles.reduce((m, r) => Math.max(m, Number(r.t_s)), 0),
     pairs,
     collisions,
     v2v,
-    // Sends are not logged to CSV: only messages someone received are known to have been sent.
-    v2vSent: new Set(v2v.map((r) => r.id)),
+    v2vLost,
+    // Sends are not logged to CSV of their own: a message is known to have been sent by its rows.
+    v2vSent: new Set([...v2v, ...v2vLost].map((r) => r.id)),
     events: eventRows.map((r) => ({ t: Number(r.t_s), vehicle: r.vehicle, event: r.event, ...(r.detail ? { detail: parseDetail(r.detail) } : {}) })),
   };
 }

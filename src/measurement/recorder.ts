@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { CsvLog } from './csv-log.js';
 import { centreDistance, closingSpeed } from './ttc.js';
 import type { CollisionEvent, World } from '../world/world.js';
+import type { LossReason } from '../channel/frames.js';
 
 export interface CarSample {
   name: string;
@@ -36,13 +37,40 @@ export interface V2VRecord {
   sentAt: number;
   receivedAt: number;
   sizeBytes: number;
+  rxPowerDbm?: number;
+  lineOfSight?: boolean;
+}
+
+/** A frame handed to the channel, with the receivers it was meant for. */
+export interface V2VTransmission {
+  id: string;
+  from: string;
+  to: readonly string[];
+  type: string;
+  sentAt: number;
+  sizeBytes: number;
+  /** Centre distance to each receiver when the frame was sent [m]. */
+  distances?: ReadonlyMap<string, number>;
+}
+
+/** One (frame, receiver) that did not arrive: a channel's LossReason, or `not-received` when nothing says why. */
+export interface V2VLoss {
+  id: string;
+  from: string;
+  to: string;
+  type: string;
+  sentAt: number;
+  sizeBytes: number;
+  reason: LossReason | 'not-received';
+  rxPowerDbm?: number;
+  lineOfSight?: boolean;
 }
 
 export const CSV_COLUMNS = {
   vehicles: ['t_s', 'vehicle', 'x_m', 'y_m', 'yaw_rad', 'speed_mps', 'steer_rad', 'yaw_rate_radps', 'cmd_speed_mps', 'cmd_steer_rad', 'braking', 'collided'],
   pairs: ['t_s', 'a', 'b', 'distance_m', 'closing_speed_mps', 'ttc_s'],
   collisions: ['t_s', 'a', 'b', 'speed_a_mps', 'speed_b_mps'],
-  v2v: ['id', 'from', 'to', 'type', 'sent_s', 'received_s', 'latency_ms', 'size_bytes'],
+  v2v: ['id', 'from', 'to', 'type', 'sent_s', 'received_s', 'latency_ms', 'size_bytes', 'outcome', 'distance_m', 'line_of_sight', 'rx_power_dbm'],
   events: ['t_s', 'vehicle', 'event', 'detail'],
 } as const;
 
@@ -56,7 +84,11 @@ export class Recorder {
   readonly pairs: PairFigures[] = [];
   readonly collisions: CollisionEvent[] = [];
   readonly v2v: V2VRecord[] = [];
+  readonly v2vLost: V2VLoss[] = [];
   readonly v2vSent = new Set<string>();
+  /** Transmissions with receivers whose outcome is not known yet: id -> receivers still open. */
+  private readonly v2vOpen = new Map<string, { t: V2VTransmission; open: Set<string> }>();
+  private readonly settledEarly = new Set<string>();
   readonly events: { t: number; vehicle: string; event: string; detail?: Record<string, unknown> }[] = [];
   private pairIndex = new Map<string, PairFigures>();
 
@@ -149,13 +181,42 @@ export class Recorder {
     }
   }
 
-  recordSent(id: string): void {
-    this.v2vSent.add(id);
+  recordSent(t: V2VTransmission): void {
+    this.v2vSent.add(t.id);
+    // In emulation a receipt can be reported before its send: those receivers are settled already.
+    const open = new Set(t.to.filter((to) => !this.settledEarly.delete(`${t.id}\0${to}`)));
+    if (open.size) this.v2vOpen.set(t.id, { t, open });
   }
 
+  /** One row per (frame, receiver), written as soon as its fate is known. */
   recordReceived(r: V2VRecord): void {
     this.v2v.push(r);
-    this.logs.v2v.add([r.id, r.from, r.to, r.type, r.sentAt, r.receivedAt, (r.receivedAt - r.sentAt) * 1000, r.sizeBytes]);
+    const distance = this.settle(r.id, r.to);
+    this.logs.v2v.add([r.id, r.from, r.to, r.type, r.sentAt, r.receivedAt, (r.receivedAt - r.sentAt) * 1000, r.sizeBytes, 'delivered', distance, r.lineOfSight, r.rxPowerDbm]);
+  }
+
+  recordLost(l: V2VLoss): void {
+    this.v2vLost.push(l);
+    const distance = this.settle(l.id, l.to);
+    this.logs.v2v.add([l.id, l.from, l.to, l.type, l.sentAt, '', '', l.sizeBytes, l.reason, distance, l.lineOfSight, l.rxPowerDbm]);
+  }
+
+  /** At the end of a run: every receiver whose frame neither arrived nor was reported lost. */
+  closeTransmissions(reason: V2VLoss['reason']): void {
+    for (const { t, open } of [...this.v2vOpen.values()]) {
+      for (const to of [...open]) this.recordLost({ id: t.id, from: t.from, to, type: t.type, sentAt: t.sentAt, sizeBytes: t.sizeBytes, reason });
+    }
+  }
+
+  private settle(id: string, to: string): number | undefined {
+    const entry = this.v2vOpen.get(id);
+    if (!entry) {
+      if (!this.v2vSent.has(id)) this.settledEarly.add(`${id}\0${to}`);
+      return undefined;
+    }
+    entry.open.delete(to);
+    if (!entry.open.size) this.v2vOpen.delete(id);
+    return entry.t.distances?.get(to);
   }
 
   recordEvent(t: number, vehicle: string, event: string, detail?: Record<string, unknown>): void {

@@ -8,13 +8,33 @@ import type { FailedComponent, RunStatus } from '../run/outcome.js';
 export type { RunStatus };
 
 export interface LatencyFigures {
+  /** Messages sent. */
   sent: number;
+  /** Deliveries (one per message and receiver). */
   received: number;
+  /** Messages no receiver got. */
   lost: number;
   p50_ms: number | null;
   p99_ms: number | null;
   max_ms: number | null;
   mean_ms: number | null;
+  /** Deliveries over every (message, intended receiver) whose fate is known; null when none. */
+  delivery_ratio?: number | null;
+  /** (message, receiver) losses by reason (channel-loss, below-sensitivity, ...). */
+  lost_by_reason?: Record<string, number>;
+  /** The same per sender and receiver. */
+  pairs?: PairDelivery[];
+}
+
+export interface PairDelivery {
+  from: string;
+  to: string;
+  expected: number;
+  delivered: number;
+  delivery_ratio: number | null;
+  p50_ms: number | null;
+  p99_ms: number | null;
+  max_ms: number | null;
 }
 
 export interface RunSummary {
@@ -53,10 +73,26 @@ export interface RunSummary {
  * V2V figures for the summary: latency over every receipt (one per receiver), and as lost every
  * message no receiver got.
  */
-export function v2vFigures(sentIds: ReadonlySet<string>, receipts: readonly { id: string; to: string; sentAt: number; receivedAt: number }[]): LatencyFigures {
-  const stats = summariseLatency(receipts.map((r) => ({ id: r.id, to: r.to, latency_ms: (r.receivedAt - r.sentAt) * 1000 })));
+export function v2vFigures(
+  sentIds: ReadonlySet<string>,
+  receipts: readonly { id: string; from: string; to: string; sentAt: number; receivedAt: number }[],
+  losses: readonly { id: string; from: string; to: string; reason: string }[] = [],
+): LatencyFigures {
+  const latency = (rs: typeof receipts) => summariseLatency(rs.map((r) => ({ id: r.id, to: r.to, latency_ms: (r.receivedAt - r.sentAt) * 1000 })));
+  const stats = latency(receipts);
   const receivedIds = new Set(receipts.map((r) => r.id));
   const round = (v: number) => (Number.isNaN(v) ? null : +v.toFixed(3));
+  const ratio = (delivered: number, expected: number) => (expected ? +(delivered / expected).toFixed(6) : null);
+  const lostByReason: Record<string, number> = {};
+  for (const l of losses) lostByReason[l.reason] = (lostByReason[l.reason] ?? 0) + 1;
+  const pairKeys = [...new Set([...receipts, ...losses].map((r) => `${r.from}\0${r.to}`))].sort();
+  const pairs = pairKeys.map((key): PairDelivery => {
+    const [from, to] = key.split('\0');
+    const got = receipts.filter((r) => r.from === from && r.to === to);
+    const expected = got.length + losses.filter((l) => l.from === from && l.to === to).length;
+    const s = latency(got);
+    return { from, to, expected, delivered: got.length, delivery_ratio: ratio(got.length, expected), p50_ms: round(s.p50_ms), p99_ms: round(s.p99_ms), max_ms: round(s.max_ms) };
+  });
   return {
     sent: sentIds.size,
     received: receipts.length,
@@ -65,6 +101,9 @@ export function v2vFigures(sentIds: ReadonlySet<string>, receipts: readonly { id
     p99_ms: round(stats.p99_ms),
     max_ms: round(stats.max_ms),
     mean_ms: round(stats.mean_ms),
+    delivery_ratio: ratio(receipts.length, receipts.length + losses.length),
+    lost_by_reason: lostByReason,
+    pairs,
   };
 }
 
@@ -107,7 +146,7 @@ export function buildSummary(args: {
       min_ttc_s: p.min_ttc_s === null ? null : round(p.min_ttc_s),
     })),
     collisions: r.collisions.map((c) => ({ t_s: round(c.t), a: c.a, b: c.b, speed_a_mps: round(c.speedA), speed_b_mps: round(c.speedB) })),
-    v2v: v2vFigures(r.v2vSent, r.v2v),
+    v2v: v2vFigures(r.v2vSent, r.v2v, r.v2vLost),
     events: r.events.map((e) => ({ t_s: round(e.t), vehicle: e.vehicle, event: e.event, ...(e.detail ? { detail: e.detail } : {}) })),
     ...(args.timing ? { timing: args.timing } : {}),
     parameters: scenario,

@@ -1,5 +1,5 @@
 import { createSocket, type Socket } from 'node:dgram';
-import { decodeDatagram, encodeDatagram, epochNs, V2V_PORT, type V2VDatagram } from './wire.js';
+import { decodeDatagram, encodeDatagram, epochNs, padTo, V2V_PORT, type V2VDatagram } from './wire.js';
 
 export interface Arrival {
   datagram: V2VDatagram;
@@ -68,9 +68,9 @@ export class V2VEndpoint {
    * connected socket at once, where an unconnected one first takes an address-lookup hop through
    * the event loop, so the stamp would precede the real send by whatever else the loop does first.
    */
-  async send(p: { id: string; to: string; address: string; type: string; body: Record<string, unknown>; port?: number }): Promise<number> {
+  async send(p: { id: string; to: string; address: string; type: string; body: Record<string, unknown>; port?: number; sizeBytes?: number }): Promise<number> {
     const socket = await this.senderTo(p.address, p.port ?? V2V_PORT);
-    const payload = encodeDatagram({ id: p.id, from: this.name, to: p.to, type: p.type, sentAtNs: epochNs().toString(), body: p.body });
+    const payload = padTo(encodeDatagram({ id: p.id, from: this.name, to: p.to, type: p.type, sentAtNs: epochNs().toString(), body: p.body }), p.sizeBytes);
     return new Promise((resolve, reject) => socket.send(payload, (err) => (err ? reject(err) : resolve(payload.length))));
   }
 

@@ -26,6 +26,11 @@ export function encodeDatagram(d: V2VDatagram): Buffer {
   return Buffer.from(JSON.stringify(d), 'utf8');
 }
 
+/** Pads an encoded datagram with spaces (which JSON allows after the value) to at least `size` bytes. */
+export function padTo(encoded: Buffer, size: number | undefined): Buffer {
+  return size === undefined || encoded.length >= size ? encoded : Buffer.concat([encoded, Buffer.alloc(size - encoded.length, 0x20)]);
+}
+
 /** Returns undefined for anything that is not a well-formed datagram (stray traffic is ignored). */
 export function decodeDatagram(buf: Buffer): V2VDatagram | undefined {
   try {

@@ -57,8 +57,9 @@ export class VehicleAgent implements VehicleContext {
     return this.braking;
   }
 
-  send(to: string, type: string, body: Record<string, unknown>): void {
-    this.host.transmit({ id: `${this.name}-${++this.seq}`, from: this.name, to, sentAt: this.host.now(), type, body });
+  send(to: string, type: string, body: Record<string, unknown>, opts: { sizeBytes?: number } = {}): void {
+    const padding = opts.sizeBytes !== undefined ? { sizeBytes: opts.sizeBytes } : {};
+    this.host.transmit({ id: `${this.name}-${++this.seq}`, from: this.name, to, sentAt: this.host.now(), type, body, ...padding });
   }
 
   log(event: string, detail?: Record<string, unknown>): void {

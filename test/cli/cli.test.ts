@@ -22,7 +22,7 @@ describe('cavsim CLI', () => {
   it('validate accepts the shipped scenario', () => {
     const r = cavsim('validate', 'scenarios/head-on-brake.yaml');
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain('valid (2 vehicles, 5 s, delay 10 ms)');
+    expect(r.stdout).toContain('valid (2 vehicles, 5 s, csma, delay 10 ms, 100Mbps)');
   });
 
   it('a bad scenario exits 2, lists every problem with its line, and writes nothing', () => {

@@ -36,10 +36,10 @@ describe('network.channel: latency on the command line', () => {
     expect(csma.stderr).toMatch(/network\.jitter \(from --set\): jitter applies only to channel: latency .* remove it or set channel: latency/);
   });
 
-  it('engine: ns3 exits 2 as not available yet', () => {
-    const r = cavsim('validate', HEAD_ON, '--runtime', 'sim', '--set', 'network.engine=ns3');
+  it('the builtin engine for wifi-80211p exits 2 naming the engine', () => {
+    const r = cavsim('validate', HEAD_ON, '--runtime', 'sim', '--set', 'network.channel=wifi-80211p', '--set', 'network.engine=builtin');
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/network\.engine \(from --set\): engine: ns3 .* is not available yet/);
+    expect(r.stderr).toMatch(/network\.engine \(from --set\): wifi-80211p runs only in ns-3/);
   });
 
   it('up --runtime sim runs it', () => {

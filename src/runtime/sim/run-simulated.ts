@@ -10,7 +10,11 @@ import type { OccupancyGrid } from '../../map/occupancy-grid.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
 import type { LaserScan, Odometry, V2VMessage } from '../../control/vehicle-context.js';
 import { createScanners } from './scanners.js';
+import { centreDistance } from '../../measurement/ttc.js';
 import type { RunEvents } from '../run-events.js';
+
+/** UDP payload bytes of a message: its encoding, or the size it asked to be padded to. */
+const payloadBytes = (msg: V2VMessage) => Math.max(Buffer.byteLength(JSON.stringify({ ...msg, sizeBytes: undefined })), msg.sizeBytes ?? 0);
 
 export interface SimulatedRunResult {
   simTime: number;
@@ -54,10 +58,11 @@ export async function runSimulated(
         car.command = cmd;
       },
       transmit: (msg) => {
-        const size = Buffer.byteLength(JSON.stringify(msg));
-        const to = msg.to === '*' ? names.filter((n) => n !== msg.from) : [msg.to];
-        recorder.recordSent(msg.id);
-        channel.send({ payload: msg, from: msg.from, to, sizeBytes: size }, world.time);
+        const size = payloadBytes(msg);
+        const to = msg.to === '*' ? names.filter((n) => n !== msg.from) : names.includes(msg.to) ? [msg.to] : [];
+        const distances = new Map(to.map((n) => [n, centreDistance(world.odometry(car), world.odometry(cars.get(n)!))]));
+        recorder.recordSent({ id: msg.id, from: msg.from, to, type: msg.type, sentAt: msg.sentAt, sizeBytes: size, distances });
+        if (to.length) channel.send({ payload: msg, from: msg.from, to, sizeBytes: size }, world.time);
       },
       log: (event, detail) => recorder.recordEvent(world.time, car.spec.name, event, detail),
     });
@@ -66,11 +71,15 @@ export async function runSimulated(
     return { agent, period, car, inbox };
   });
   const byName = new Map(agents.map((a) => [a.agent.name, a]));
-  const logArrivals = (arrivals: readonly Delivery<V2VMessage>[]) => {
-    for (const d of arrivals) {
+  const logOutcomes = (outcomes: readonly Delivery<V2VMessage>[]) => {
+    for (const d of outcomes) {
       const msg = d.payload;
-      recorder.recordReceived({ id: msg.id, from: msg.from, to: d.to, type: msg.type, sentAt: msg.sentAt, receivedAt: d.at, sizeBytes: Buffer.byteLength(JSON.stringify(msg)) });
+      const radio = { ...(d.rxPowerDbm !== undefined ? { rxPowerDbm: d.rxPowerDbm } : {}), ...(d.lineOfSight !== undefined ? { lineOfSight: d.lineOfSight } : {}) };
+      const frame = { id: msg.id, from: msg.from, to: d.to, type: msg.type, sentAt: msg.sentAt, sizeBytes: payloadBytes(msg), ...radio };
+      if (d.lost) recorder.recordLost({ ...frame, reason: d.lost });
+      else recorder.recordReceived({ ...frame, receivedAt: d.at });
     }
+    return outcomes.filter((d) => !d.lost);
   };
   const { totalSteps } = schedule;
   const progressEvery = opts.progressEverySteps ?? schedule.progressEvery;
@@ -96,8 +105,7 @@ export async function runSimulated(
         break;
       }
       if (channel.advanceTo) await channel.advanceTo(world.time);
-      const arrivals = channel.deliverDue(world.time).filter((d) => !d.lost);
-      logArrivals(arrivals);
+      const arrivals = logOutcomes(channel.deliverDue(world.time));
       for (const d of arrivals) byName.get(d.to)?.inbox.push(d.payload);
       for (const sc of scanners) {
         if (world.steps % sc.period === 0) latestScan.set(sc.name, sc.scan());
@@ -115,7 +123,8 @@ export async function runSimulated(
     }
     // Frames that arrived during the last step are logged though no tick is left to hand them over.
     if (channel.advanceTo) await channel.advanceTo(world.time);
-    logArrivals(channel.deliverDue(world.time).filter((d) => !d.lost));
+    logOutcomes(channel.deliverDue(world.time));
+    recorder.closeTransmissions('run-ended');
   } catch (err) {
     failure = err;
   }

@@ -50,8 +50,8 @@ describe('simulated runtime, head-on-brake', () => {
     expect(summary.v2v.p50_ms).toBeGreaterThanOrEqual(200);
     expect(summary.v2v.p50_ms).toBeLessThan(200.1);
     const v2v = readFileSync(join(runDir, 'v2v.csv'), 'utf8').trim().split('\n');
-    expect(v2v[0]).toBe('id,from,to,type,sent_s,received_s,latency_ms,size_bytes');
-    expect(v2v[1]).toMatch(/^car0-1,car0,car1,emergency-brake,/);
+    expect(v2v[0]).toBe('id,from,to,type,sent_s,received_s,latency_ms,size_bytes,outcome,distance_m,line_of_sight,rx_power_dbm');
+    expect(v2v[1]).toMatch(/^car0-1,car0,car1,emergency-brake,.*,delivered,\d+(\.\d+)?,,$/);
   });
 
   it('logs the exact virtual receive time: at 10 ms the latency reads 10 ms plus serialisation, not one step more', async () => {
