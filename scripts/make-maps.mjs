@@ -135,3 +135,16 @@ function walledRegion(inFree) {
   writeWaypoints('intersection.south-north.csv', straight(1, -23, 1, 23, 5));
   writeWaypoints('intersection.west-east.csv', straight(-23, -1, 23, -1, 5));
 }
+
+// blind-corner: two 4 m roads crossing at a right angle between solid blocks (buildings) that fill
+// every quadrant, so a car on one road cannot see (or reach by radio line of sight) a car on the
+// other until both are a few metres from the crossing. Lanes as in `intersection`.
+{
+  const ARM = 30;
+  const classify = (x, y) => ((Math.abs(x) < ARM && Math.abs(y) < 2) || (Math.abs(y) < ARM && Math.abs(x) < 2) ? FREE : OCCUPIED);
+  const half = ARM + WALL;
+  writeMap('blind-corner', { x0: -half, x1: half, y0: -half, y1: half }, classify,
+    'two 4 m roads crossing at a right angle between solid building blocks, arms 30 m from the centre');
+  writeWaypoints('blind-corner.south-north.csv', straight(1, -28, 1, 28, 5));
+  writeWaypoints('blind-corner.west-east.csv', straight(-28, -1, 28, -1, 5));
+}
