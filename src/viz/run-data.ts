@@ -185,6 +185,7 @@ export class RunDataStore {
     const [idi, fi, toi, typei, si, ri, sizei] = ['id', 'from', 'to', 'type', 'sent_s', 'received_s', 'size_bytes'].map((c) => h.index(c));
     for (const line of rows) {
       const cells = splitCsvLine(line);
+      if (cells[ri] === '') continue; // a frame that was lost: not drawn
       delta.v2v.push({
         id: cells[idi],
         from: cells[fi],
