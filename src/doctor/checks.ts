@@ -1,5 +1,6 @@
 import { DEFAULT_BASE_IMAGE, CAVSIM_IMAGES } from '../docker/images.js';
 import { tapCreatorPathsIn } from './tap-creator.js';
+import { LOCKSTEP_NS3_MODULES } from '../ns3/engine-choice.js';
 import type { CheckResult, DoctorOptions, DoctorPorts } from './types.js';
 
 const SETUP_DOCKER = 'sudo scripts/setup-docker.sh';
@@ -43,7 +44,8 @@ export const checkCavsimImages: Check = async ({ docker }, { images = CAVSIM_IMA
 
 export const checkNs3: Check = async ({ commands }) => {
   const name = 'ns-3 development files';
-  const ns3 = await commands.run(['pkg-config', '--modversion', 'ns3-core', 'ns3-network', 'ns3-csma', 'ns3-tap-bridge'], { allowFailure: true });
+  // Every module a channel program links: the lock-step one (csma, latency, wifi-80211p) and the real-time one (TapBridge).
+  const ns3 = await commands.run(['pkg-config', '--modversion', ...new Set([...LOCKSTEP_NS3_MODULES, 'ns3-tap-bridge'])], { allowFailure: true });
   if (ns3.exitCode !== 0) return { name, ok: false, detail: tail(ns3.stderr) || 'pkg-config found no ns3-core', fix: NS3_PACKAGES };
   const gsl = await commands.run(['pkg-config', '--exists', 'gsl'], { allowFailure: true });
   if (gsl.exitCode !== 0) {

@@ -24,7 +24,7 @@ function healthyHost(overrides: Partial<DoctorPorts> = {}) {
   const failing = new Set<string>();
   const ran: string[] = [];
   const outputs: Record<string, string> = {
-    'pkg-config --modversion ns3-core ns3-network ns3-csma ns3-tap-bridge': '3.37\n3.37\n3.37\n3.37',
+    'pkg-config --modversion ns3-core ns3-network ns3-csma ns3-wifi ns3-mobility ns3-propagation ns3-tap-bridge': '3.37\n3.37\n3.37\n3.37\n3.37\n3.37\n3.37',
     'pkg-config --variable=libdir ns3-tap-bridge': '/usr/lib/x86_64-linux-gnu',
     'iptables --version': 'iptables v1.8.9 (nf_tables)',
     'g++ --version': 'g++ (Debian 12.2.0-14) 12.2.0\nCopyright',
