@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { loadScenario } from '../scenario/load-scenario.js';
+import { runResolvedSimulated } from '../api/run-simulated.js';
+import { interpolatedQuantile } from '../util/percentile.js';
+import { loopScenarioYaml } from './sim-bench.js';
+import type { BenchRow, BenchSuite } from './main.js';
+
+const HEAD_ON = resolve(import.meta.dirname, '../../scenarios/head-on-brake.yaml');
+const SUITE = 'channel-engines';
+const REPEATS = 5;
+
+/** Simulated seconds per wall-clock second of a whole run (ns-3's start included), median of REPEATS. */
+async function realTimeMultiple(file: string, overrides: string[]): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'cavsim-bench-'));
+  try {
+    const scenario = await loadScenario(file, { overrides, runtime: 'sim' });
+    const multiples: number[] = [];
+    for (let i = 0; i < REPEATS; i++) {
+      const started = performance.now();
+      const { summary } = await runResolvedSimulated(scenario, { runsDir: join(dir, 'runs') });
+      if (summary.status !== 'completed') throw new Error(`bench run ${summary.status}: ${summary.reason}`);
+      multiples.push(summary.sim_time_s / ((performance.now() - started) / 1000));
+    }
+    return interpolatedQuantile(multiples.sort((a, b) => a - b), 0.5);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Ten cars on the loop track, each beaconing 300 B at 10 Hz, on the given network block. */
+function beaconingLoop(dir: string, network: string): string {
+  const file = join(dir, `beacons-${network.replace(/\W+/g, '-')}.yaml`);
+  const yaml = loopScenarioYaml(10, '30s', { apps: '[{ type: beacon, rate: 10Hz, size: 300B }]' }).replace('\nvehicles:\n', `\nnetwork: ${network}\nvehicles:\n`);
+  writeFileSync(file, yaml);
+  return file;
+}
+
+export const suite: BenchSuite = {
+  name: SUITE,
+  async run() {
+    const rows: BenchRow[] = [];
+    await realTimeMultiple(HEAD_ON, ['network.engine=ns3']); // warm-up: compiles the channel program once
+    const ns3HeadOn = await realTimeMultiple(HEAD_ON, ['network.engine=ns3']);
+    const builtinHeadOn = await realTimeMultiple(HEAD_ON, ['network.engine=builtin']);
+    rows.push({ suite: SUITE, name: 'head-on-brake, csma, ns-3 lock-step incl. its start (x real time)', value: ns3HeadOn, unit: 'x', target: '>= 100x' });
+    rows.push({ suite: SUITE, name: 'head-on-brake, csma, builtin (x real time)', value: builtinHeadOn, unit: 'x' });
+    rows.push({ suite: SUITE, name: 'head-on-brake, ns-3 / builtin speed', value: ns3HeadOn / builtinHeadOn, unit: 'ratio' });
+
+    const dir = mkdtempSync(join(tmpdir(), 'cavsim-bench-'));
+    try {
+      const wifi = await realTimeMultiple(beaconingLoop(dir, '{ channel: wifi-80211p }'), []);
+      rows.push({ suite: SUITE, name: '10 cars beaconing 10 Hz, wifi-80211p, ns-3 lock-step (x real time)', value: wifi, unit: 'x', target: '>= 20x' });
+      const latencyNs3 = await realTimeMultiple(beaconingLoop(dir, '{ channel: latency, engine: ns3 }'), []);
+      const latencyBuiltin = await realTimeMultiple(beaconingLoop(dir, '{ channel: latency, engine: builtin }'), []);
+      rows.push({ suite: SUITE, name: '10 cars beaconing 10 Hz, latency, ns-3 lock-step (x real time)', value: latencyNs3, unit: 'x' });
+      rows.push({ suite: SUITE, name: '10 cars beaconing 10 Hz, latency, builtin (x real time)', value: latencyBuiltin, unit: 'x' });
+      rows.push({ suite: SUITE, name: '10 cars beaconing, latency, ns-3 / builtin speed', value: latencyNs3 / latencyBuiltin, unit: 'ratio' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    return rows;
+  },
+};
