@@ -1,7 +1,7 @@
-import { mkdtempSync, appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { expandGrid, parseAxis } from '../../../src/sweep/grid.js';
 import { executeSweep, resumeSweep, startSweep } from '../../../src/sweep/run-sweep.js';
 import { SweepFolder } from '../../../src/sweep/sweep-folder.js';
@@ -10,7 +10,13 @@ import { SweepEventBus, type SweepEvent } from '../../../src/sweep/events.js';
 import { UserInputError } from '../../../src/errors.js';
 import { fakeRuntime } from './fake-runs.js';
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'cavsim-sweep-test-'));
+const made: string[] = [];
+const tmp = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cavsim-sweep-test-'));
+  made.push(dir);
+  return dir;
+};
+afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 function gridPlan(values = '10..300ms', repeat = 1): PlannedSweep {
   const axes = [parseAxis(`network.delay=${values}`)];
