@@ -6,6 +6,8 @@ export interface ChannelFrame<T> {
   from: string;
   /** Receivers this frame is addressed to (all others for a broadcast). */
   to: readonly string[];
+  /** Sent to the broadcast address (a radio MAC neither acknowledges nor retries it); else to `to[0]`. */
+  broadcast: boolean;
   /** UDP payload bytes; the wire adds FRAME_OVERHEAD_BYTES. */
   sizeBytes: number;
 }

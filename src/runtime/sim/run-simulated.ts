@@ -62,7 +62,7 @@ export async function runSimulated(
         const to = msg.to === '*' ? names.filter((n) => n !== msg.from) : names.includes(msg.to) ? [msg.to] : [];
         const distances = new Map(to.map((n) => [n, centreDistance(world.odometry(car), world.odometry(cars.get(n)!))]));
         recorder.recordSent({ id: msg.id, from: msg.from, to, type: msg.type, sentAt: msg.sentAt, sizeBytes: size, distances });
-        if (to.length) channel.send({ payload: msg, from: msg.from, to, sizeBytes: size }, world.time);
+        if (to.length) channel.send({ payload: msg, from: msg.from, to, broadcast: msg.to === '*', sizeBytes: size }, world.time);
       },
       log: (event, detail) => recorder.recordEvent(world.time, car.spec.name, event, detail),
     });

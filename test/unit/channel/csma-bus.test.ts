@@ -3,7 +3,7 @@ import { CsmaBus } from '../../../src/channel/csma-bus.js';
 import { FRAME_OVERHEAD_BYTES } from '../../../src/channel/frames.js';
 
 describe('simulated CSMA bus', () => {
-  const frame = (payload: string, to = ['b']) => ({ payload, from: 'a', to, sizeBytes: 100 });
+  const frame = (payload: string, to = ['b']) => ({ payload, from: 'a', to, broadcast: to.length > 1, sizeBytes: 100 });
 
   it('delivers after transmission time plus the propagation delay', () => {
     const bus = new CsmaBus<string>({ delay: 0.01, dataRate: 1e6, loss: 0, seed: 1 });
@@ -30,7 +30,7 @@ describe('simulated CSMA bus', () => {
   it('loses frames at the configured rate, the same ones for the same seed', () => {
     const run = (seed: number) => {
       const bus = new CsmaBus<number>({ delay: 0, dataRate: 1e9, loss: 0.3, seed });
-      for (let i = 0; i < 2000; i++) bus.send({ payload: i, from: 'a', to: ['b'], sizeBytes: 10 }, i);
+      for (let i = 0; i < 2000; i++) bus.send({ payload: i, from: 'a', to: ['b'], broadcast: false, sizeBytes: 10 }, i);
       const outcomes = bus.deliverDue(1e9);
       expect(outcomes.filter((d) => d.lost).every((d) => d.lost === 'channel-loss')).toBe(true);
       expect(outcomes).toHaveLength(2000);

@@ -9,7 +9,7 @@ const channel = (over: Partial<ConstructorParameters<typeof LatencyChannel>[0]> 
 describe('latency channel', () => {
   it('a lone frame arrives its serialisation time plus the delay after it was sent', () => {
     const ch = channel();
-    ch.send({ payload: 1, from: 'a', to: ['b'], sizeBytes: 100 }, 1);
+    ch.send({ payload: 1, from: 'a', to: ['b'], broadcast: false, sizeBytes: 100 }, 1);
     expect(ch.deliverDue(1.1)).toEqual([]);
     const [d] = ch.deliverDue(1.2);
     expect(d.to).toBe('b');
@@ -20,7 +20,7 @@ describe('latency channel', () => {
     const payload = 1000;
     const window = 10; // s of arrivals counted, after the first one
     const offered = (model: V2VChannel<number>) => {
-      for (let i = 0; i < 3000; i++) model.send({ payload: i, from: 'a', to: ['b'], sizeBytes: payload }, 0);
+      for (let i = 0; i < 3000; i++) model.send({ payload: i, from: 'a', to: ['b'], broadcast: false, sizeBytes: payload }, 0);
       const all = model.deliverDue(Infinity);
       return all.filter((d) => d.at <= all[0].at + window);
     };
@@ -36,15 +36,15 @@ describe('latency channel', () => {
 
   it('each sender has its own transmit queue: one busy sender does not delay another', () => {
     const ch = channel();
-    for (let i = 0; i < 100; i++) ch.send({ payload: i, from: 'a', to: ['c'], sizeBytes: 1000 }, 0);
-    ch.send({ payload: -1, from: 'b', to: ['c'], sizeBytes: 100 }, 0);
+    for (let i = 0; i < 100; i++) ch.send({ payload: i, from: 'a', to: ['c'], broadcast: false, sizeBytes: 1000 }, 0);
+    ch.send({ payload: -1, from: 'b', to: ['c'], broadcast: false, sizeBytes: 100 }, 0);
     const fromB = ch.deliverDue(Infinity).find((d) => d.payload === -1)!;
     expect(fromB.at).toBeCloseTo(serialisationTime(100, 2e6) + 0.1, 12);
   });
 
   it('a broadcast is serialised once and reaches every receiver', () => {
     const ch = channel();
-    ch.send({ payload: 1, from: 'a', to: ['b', 'c', 'd'], sizeBytes: 100 }, 0);
+    ch.send({ payload: 1, from: 'a', to: ['b', 'c', 'd'], broadcast: false, sizeBytes: 100 }, 0);
     const ds = ch.deliverDue(1);
     expect(ds.map((d) => d.to)).toEqual(['b', 'c', 'd']);
     expect(new Set(ds.map((d) => d.at)).size).toBe(1);
@@ -53,7 +53,7 @@ describe('latency channel', () => {
   it('jitter is uniform in [0, jitter], deliveries come out in arrival order, the same for one seed', () => {
     const run = (seed: number) => {
       const ch = channel({ delay: 0.01, jitter: 0.004, dataRate: 1e9, seed });
-      for (let i = 0; i < 4000; i++) ch.send({ payload: i, from: 'a', to: ['b'], sizeBytes: 10 }, i * 0.001);
+      for (let i = 0; i < 4000; i++) ch.send({ payload: i, from: 'a', to: ['b'], broadcast: false, sizeBytes: 10 }, i * 0.001);
       return ch.deliverDue(Infinity).map((d) => ({ i: d.payload, extra: d.at - d.payload * 0.001 - serialisationTime(10, 1e9) - 0.01, at: d.at }));
     };
     const got = run(3);
@@ -75,7 +75,7 @@ describe('latency channel', () => {
   it('loses frames per receiver at the configured rate, without changing the jitter of the others', () => {
     const run = (loss: number) => {
       const ch = channel({ delay: 0, jitter: 0.005, dataRate: 1e9, loss, seed: 9 });
-      for (let i = 0; i < 2000; i++) ch.send({ payload: i, from: 'a', to: ['b', 'c'], sizeBytes: 10 }, i);
+      for (let i = 0; i < 2000; i++) ch.send({ payload: i, from: 'a', to: ['b', 'c'], broadcast: false, sizeBytes: 10 }, i);
       const outcomes = ch.deliverDue(Infinity);
       expect(outcomes).toHaveLength(4000);
       return outcomes.filter((d) => !d.lost);

@@ -1,0 +1,550 @@
+// cavsim lock-step channel program: ns-3 in virtual time, driven over stdin/stdout by the
+// simulated runtime (src/ns3/lockstep/). One node per vehicle on a csma, latency or wifi-80211p
+// channel; the parent feeds positions and transmissions with their exact virtual times, advances
+// ns-3 to the end of each step and reads back what each frame did at each intended receiver.
+//
+// Protocol (all times integer nanoseconds; docs/ns3-lockstep-protocol.md):
+//   in   P <node> <t> <x> <y> <vx> <vy>       position and velocity of a node from time t
+//        T <frame> <node> <dest|-1> <bytes> <t> transmit `bytes` of UDP payload at time t (-1: broadcast)
+//        A <t>                                run every event at or before t, then report
+//        Q (or end of input)                  exit
+//   out  READY
+//        R <frame> <node> <t> <rx_dbm|nan> <los:1|0|->       delivered to node at t
+//        L <frame> <node> <t> <reason> <rx_dbm|nan> <los>    lost at node; reason as in src/channel/frames.ts
+//        D <next>                             end of a report: time of the next pending event, -1 if none
+#include "lib/latency-channel.h"
+#include "lib/wifi-80211p.h"
+
+#include "ns3/core-module.h"
+#include "ns3/csma-module.h"
+#include "ns3/mobility-module.h"
+#include "ns3/network-module.h"
+#include "ns3/wifi-module.h"
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+// MapScheduler whose instance the program can ask for the next pending event.
+class PeekableScheduler : public MapScheduler
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("cavsim::PeekableScheduler").SetParent<MapScheduler>().AddConstructor<PeekableScheduler>();
+        return tid;
+    }
+
+    PeekableScheduler() { Instance() = this; }
+
+    static PeekableScheduler*& Instance()
+    {
+        static PeekableScheduler* instance = nullptr;
+        return instance;
+    }
+
+    int64_t NextTimestamp() { return IsEmpty() ? -1 : static_cast<int64_t>(PeekNext().key.m_ts); }
+};
+
+// Protocol numbers carried by the raw frames; no IP stack runs, the sizes stand for UDP/IPv4.
+const uint16_t kProtocol = 0x88B5; // IEEE local experimental ethertype
+const uint32_t kUdpIpBytes = 28;
+const uint32_t kEthernetBytes = 18;
+
+struct Frame
+{
+    int64_t number;
+    uint32_t from;
+    std::set<uint32_t> open; // intended receivers whose fate is not reported yet
+    bool broadcast;
+};
+
+std::string g_kind;
+NodeContainer g_nodes;
+NetDeviceContainer g_devices;
+std::map<uint64_t, Frame> g_frames;            // by packet uid
+std::map<std::pair<uint64_t, uint32_t>, double> g_rxPower;   // (uid, receiver) -> dBm, wifi
+std::map<std::pair<uint64_t, uint32_t>, std::string> g_lastFailure;
+std::map<std::pair<uint32_t, uint32_t>, bool> g_los; // (sender, receiver) -> line of sight, set by the probe
+uint64_t g_transmittingUid = 0;
+bool g_transmitting = false;
+std::ostringstream g_out;
+double g_sensitivityDbm = -101;
+const cavsim::ObstacleGrid* g_grid = nullptr;
+
+std::string
+Power(uint64_t uid, uint32_t node)
+{
+    auto it = g_rxPower.find({uid, node});
+    if (it == g_rxPower.end())
+    {
+        return "nan";
+    }
+    std::ostringstream s;
+    s.precision(6);
+    s << std::fixed << it->second;
+    return s.str();
+}
+
+std::string
+LineOfSight(uint32_t from, uint32_t to)
+{
+    if (g_grid == nullptr)
+    {
+        return "-";
+    }
+    auto it = g_los.find({from, to});
+    return it == g_los.end() ? "-" : (it->second ? "1" : "0");
+}
+
+Frame*
+FrameOf(uint64_t uid)
+{
+    auto it = g_frames.find(uid);
+    return it == g_frames.end() ? nullptr : &it->second;
+}
+
+void
+Settle(uint64_t uid, Frame& f)
+{
+    if (f.open.empty())
+    {
+        g_frames.erase(uid);
+        for (uint32_t n = 0; n < g_nodes.GetN(); ++n)
+        {
+            g_rxPower.erase({uid, n});
+            g_lastFailure.erase({uid, n});
+        }
+    }
+}
+
+void
+ReportDelivered(uint64_t uid, uint32_t node)
+{
+    Frame* f = FrameOf(uid);
+    if (f == nullptr || f->open.erase(node) == 0)
+    {
+        return;
+    }
+    g_out << "R " << f->number << ' ' << node << ' ' << Simulator::Now().GetNanoSeconds() << ' ' << Power(uid, node) << ' '
+          << LineOfSight(f->from, node) << '\n';
+    Settle(uid, *f);
+}
+
+void
+ReportLost(uint64_t uid, uint32_t node, const std::string& reason)
+{
+    Frame* f = FrameOf(uid);
+    if (f == nullptr || f->open.erase(node) == 0)
+    {
+        return;
+    }
+    g_out << "L " << f->number << ' ' << node << ' ' << Simulator::Now().GetNanoSeconds() << ' ' << reason << ' ' << Power(uid, node)
+          << ' ' << LineOfSight(f->from, node) << '\n';
+    Settle(uid, *f);
+}
+
+// A failure at a receiver: final for a broadcast; for a unicast the MAC may still retry, so it is
+// remembered and reported if the sender gives up.
+void
+Failed(uint64_t uid, uint32_t node, const std::string& reason)
+{
+    Frame* f = FrameOf(uid);
+    if (f == nullptr || f->open.count(node) == 0)
+    {
+        return;
+    }
+    if (f->broadcast)
+    {
+        ReportLost(uid, node, reason);
+    }
+    else
+    {
+        g_lastFailure[{uid, node}] = reason;
+    }
+}
+
+bool
+Received(Ptr<NetDevice> device, Ptr<const Packet> packet, uint16_t, const Address&, const Address&, NetDevice::PacketType)
+{
+    ReportDelivered(packet->GetUid(), device->GetNode()->GetId());
+    return true;
+}
+
+void
+ChannelLoss(uint32_t node, Ptr<const Packet> packet)
+{
+    Failed(packet->GetUid(), node, "channel-loss");
+}
+
+void
+QueueDrop(Ptr<const Packet> packet)
+{
+    Frame* f = FrameOf(packet->GetUid());
+    if (f == nullptr)
+    {
+        return;
+    }
+    for (uint32_t node : std::set<uint32_t>(f->open))
+    {
+        ReportLost(packet->GetUid(), node, "queue-drop");
+    }
+}
+
+// The last link of the wifi loss chain: records what each receiver gets, and whether the walls
+// left the line of sight clear, for the frame being put on the air.
+class PowerProbe : public PropagationLossModel
+{
+  private:
+    double DoCalcRxPower(double txPowerDbm, Ptr<MobilityModel> a, Ptr<MobilityModel> b) const override
+    {
+        uint32_t from = a->GetObject<Node>()->GetId();
+        uint32_t to = b->GetObject<Node>()->GetId();
+        if (g_transmitting)
+        {
+            g_rxPower[{g_transmittingUid, to}] = txPowerDbm;
+        }
+        if (g_grid != nullptr)
+        {
+            Vector pa = a->GetPosition();
+            Vector pb = b->GetPosition();
+            g_los[{from, to}] = !g_grid->Between(pa.x, pa.y, pb.x, pb.y).Blocked();
+        }
+        return txPowerDbm;
+    }
+
+    int64_t DoAssignStreams(int64_t) override { return 0; }
+};
+
+// YANS hands a signal under the (bandwidth-normalised) sensitivity to nobody: classify it here.
+void
+WifiTxBegin(Ptr<const Packet> packet, double)
+{
+    g_transmittingUid = packet->GetUid();
+    g_transmitting = true;
+    Simulator::ScheduleNow([]() { g_transmitting = false; });
+    Frame* f = FrameOf(packet->GetUid());
+    if (f == nullptr)
+    {
+        return;
+    }
+    uint64_t uid = packet->GetUid();
+    Simulator::ScheduleNow([uid]() {
+        Frame* frame = FrameOf(uid);
+        if (frame == nullptr)
+        {
+            return;
+        }
+        double floor = g_sensitivityDbm + 10 * std::log10(10.0 / 20.0);
+        for (uint32_t node : std::set<uint32_t>(frame->open))
+        {
+            auto power = g_rxPower.find({uid, node});
+            if (power != g_rxPower.end() && power->second < floor)
+            {
+                Failed(uid, node, "below-sensitivity");
+            }
+        }
+    });
+}
+
+std::string
+WifiDropReason(WifiPhyRxfailureReason reason)
+{
+    switch (reason)
+    {
+    case RXING:
+    case TXING:
+    case BUSY_DECODING_PREAMBLE:
+    case RECEPTION_ABORTED_BY_TX:
+    case SLEEPING:
+    case POWERED_OFF:
+    case CHANNEL_SWITCHING:
+        return "receiver-busy";
+    default:
+        return "rx-error";
+    }
+}
+
+void
+WifiRxDrop(uint32_t node, Ptr<const Packet> packet, WifiPhyRxfailureReason reason)
+{
+    Failed(packet->GetUid(), node, WifiDropReason(reason));
+}
+
+void
+WifiRxError(uint32_t node, Ptr<const Packet> packet, double)
+{
+    Failed(packet->GetUid(), node, "rx-error");
+}
+
+void
+WifiMacDropped(WifiMacDropReason reason, Ptr<const WifiMpdu> mpdu)
+{
+    uint64_t uid = mpdu->GetPacket()->GetUid();
+    Frame* f = FrameOf(uid);
+    if (f == nullptr)
+    {
+        return;
+    }
+    for (uint32_t node : std::set<uint32_t>(f->open))
+    {
+        auto last = g_lastFailure.find({uid, node});
+        std::string why = reason == WIFI_MAC_DROP_REACHED_RETRY_LIMIT ? (last != g_lastFailure.end() ? last->second : "rx-error") : "queue-drop";
+        ReportLost(uid, node, why);
+    }
+}
+
+void
+Transmit(int64_t number, uint32_t from, int32_t dest, uint32_t bytes)
+{
+    uint32_t size = bytes + kUdpIpBytes + (g_kind == "latency" ? kEthernetBytes : 0);
+    Ptr<Packet> packet = Create<Packet>(size);
+    Frame frame{number, from, {}, dest < 0};
+    for (uint32_t n = 0; n < g_nodes.GetN(); ++n)
+    {
+        if (n != from && (dest < 0 || static_cast<uint32_t>(dest) == n))
+        {
+            frame.open.insert(n);
+        }
+    }
+    g_frames[packet->GetUid()] = frame;
+    Ptr<NetDevice> device = g_devices.Get(from);
+    Address to = dest < 0 ? device->GetBroadcast() : g_devices.Get(dest)->GetAddress();
+    if (!device->Send(packet, to, kProtocol))
+    {
+        QueueDrop(packet);
+    }
+}
+
+void
+SetMotion(uint32_t node, double x, double y, double vx, double vy, double z)
+{
+    Ptr<ConstantVelocityMobilityModel> m = g_nodes.Get(node)->GetObject<ConstantVelocityMobilityModel>();
+    m->SetPosition(Vector(x, y, z));
+    m->SetVelocity(Vector(vx, vy, 0));
+}
+
+// Runs every event at or before t. An event scheduled at t while t is being processed has a
+// later uid than the stop event, so repeat until nothing at or before t is left.
+void
+AdvanceTo(int64_t t)
+{
+    PeekableScheduler* scheduler = PeekableScheduler::Instance();
+    while (scheduler->NextTimestamp() >= 0 && scheduler->NextTimestamp() <= t)
+    {
+        Simulator::Stop(NanoSeconds(t) - Simulator::Now());
+        Simulator::Run();
+    }
+}
+
+Time
+Delay(int64_t t)
+{
+    Time at = NanoSeconds(t);
+    if (at < Simulator::Now())
+    {
+        std::ostringstream why;
+        why << "time " << t << " ns is before ns-3's clock " << Simulator::Now().GetNanoSeconds() << " ns";
+        throw std::invalid_argument(why.str());
+    }
+    return at - Simulator::Now();
+}
+
+void
+Fail(const std::string& message)
+{
+    std::cerr << "lockstep-channel: " << message << std::endl;
+    std::exit(2);
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    uint32_t nodeCount = 0;
+    uint32_t seed = 1;
+    uint32_t run = 1;
+    int64_t delayNs = 10000000;
+    int64_t jitterNs = 0;
+    double dataRate = 100e6;
+    double loss = 0;
+    cavsim::WifiSettings wifi;
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("channel", "csma | latency | wifi-80211p", g_kind);
+    cmd.AddValue("nodes", "number of vehicles", nodeCount);
+    cmd.AddValue("seed", "ns-3 RNG seed", seed);
+    cmd.AddValue("run", "ns-3 RNG run number", run);
+    cmd.AddValue("delay", "csma, latency: one-way delay [ns]", delayNs);
+    cmd.AddValue("jitter", "latency: uniform extra delay bound [ns]", jitterNs);
+    cmd.AddValue("dataRate", "csma, latency: data rate [bit/s]", dataRate);
+    cmd.AddValue("loss", "csma, latency: per-receiver loss probability", loss);
+    cmd.AddValue("txPower", "wifi: transmit power [dBm]", wifi.txPowerDbm);
+    cmd.AddValue("propagation", "wifi: log-distance | friis | two-ray | 3gpp-v2v-urban | 3gpp-v2v-highway", wifi.propagation);
+    cmd.AddValue("obstacles", "wifi: occupancy grid file; empty for no obstacles", wifi.obstacles);
+    cmd.AddValue("wallCutLoss", "wifi: attenuation per wall crossed [dB]", wifi.wallCutDb);
+    cmd.AddValue("wallMetreLoss", "wifi: attenuation per metre inside walls [dB]", wifi.wallMetreDb);
+    cmd.AddValue("antennaHeight", "wifi: antenna height [m]", wifi.antennaHeight);
+    cmd.AddValue("noiseFigure", "wifi: receiver noise figure [dB]", wifi.noiseFigureDb);
+    cmd.AddValue("rate", "wifi: ns-3 WifiMode name", wifi.rate);
+    cmd.AddValue("frequency", "wifi: carrier frequency [Hz]", wifi.frequencyHz);
+    cmd.Parse(argc, argv);
+
+    if (nodeCount == 0)
+    {
+        Fail("--nodes must be at least 1");
+    }
+    if (g_kind != "csma" && g_kind != "latency" && g_kind != "wifi-80211p")
+    {
+        Fail("--channel must be csma, latency or wifi-80211p, not '" + g_kind + "'");
+    }
+    RngSeedManager::SetSeed(seed);
+    RngSeedManager::SetRun(run);
+    ObjectFactory schedulerFactory;
+    schedulerFactory.SetTypeId(PeekableScheduler::GetTypeId());
+    Simulator::SetScheduler(schedulerFactory);
+
+    g_nodes.Create(nodeCount);
+    MobilityHelper mobility;
+    mobility.SetMobilityModel("ns3::ConstantVelocityMobilityModel");
+    mobility.Install(g_nodes);
+
+    cavsim::WifiChannelParts propagation;
+    int64_t stream = 100;
+    if (g_kind == "csma")
+    {
+        CsmaHelper csma;
+        csma.SetChannelAttribute("DataRate", DataRateValue(DataRate(static_cast<uint64_t>(dataRate))));
+        csma.SetChannelAttribute("Delay", TimeValue(NanoSeconds(delayNs)));
+        g_devices = csma.Install(g_nodes);
+        for (uint32_t i = 0; i < nodeCount; ++i)
+        {
+            Ptr<CsmaNetDevice> device = DynamicCast<CsmaNetDevice>(g_devices.Get(i));
+            if (loss > 0)
+            {
+                auto errors = CreateObject<RateErrorModel>();
+                errors->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+                errors->SetRate(loss);
+                errors->AssignStreams(stream++);
+                device->SetReceiveErrorModel(errors);
+            }
+            device->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(&ChannelLoss, i));
+            device->TraceConnectWithoutContext("MacTxDrop", MakeCallback(&QueueDrop));
+        }
+        csma.AssignStreams(g_devices, stream);
+    }
+    else if (g_kind == "latency")
+    {
+        cavsim::LatencySettings s{NanoSeconds(delayNs), NanoSeconds(jitterNs), DataRate(static_cast<uint64_t>(dataRate)), loss};
+        g_devices = cavsim::InstallLatencyChannel(g_nodes, s, stream);
+        for (uint32_t i = 0; i < nodeCount; ++i)
+        {
+            g_devices.Get(i)->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(&ChannelLoss, i));
+        }
+    }
+    else
+    {
+        try
+        {
+            propagation = cavsim::BuildPropagation(wifi);
+        }
+        catch (const std::exception& e)
+        {
+            Fail(e.what());
+        }
+        g_grid = propagation.grid.get();
+        auto probe = CreateObject<PowerProbe>();
+        propagation.last->SetNext(probe);
+        g_devices = cavsim::InstallWifi80211p(g_nodes, wifi, propagation.first);
+        WifiHelper().AssignStreams(g_devices, stream);
+        propagation.first->AssignStreams(stream + 1000);
+        for (uint32_t i = 0; i < nodeCount; ++i)
+        {
+            Ptr<WifiNetDevice> device = DynamicCast<WifiNetDevice>(g_devices.Get(i));
+            g_sensitivityDbm = device->GetPhy()->GetRxSensitivity();
+            device->GetPhy()->TraceConnectWithoutContext("PhyTxBegin", MakeCallback(&WifiTxBegin));
+            device->GetPhy()->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(&WifiRxDrop, i));
+            device->GetPhy()->GetState()->TraceConnectWithoutContext("RxError", MakeBoundCallback(&WifiRxError, i));
+            device->GetMac()->TraceConnectWithoutContext("DroppedMpdu", MakeCallback(&WifiMacDropped));
+        }
+    }
+    for (uint32_t i = 0; i < nodeCount; ++i)
+    {
+        g_nodes.Get(i)->RegisterProtocolHandler(MakeCallback(&Received), kProtocol, g_devices.Get(i));
+        SetMotion(i, 0, 0, 0, 0, wifi.antennaHeight);
+    }
+
+    std::ios::sync_with_stdio(false);
+    std::cout << "READY\n" << std::flush;
+    std::string line;
+    while (std::getline(std::cin, line))
+    {
+        std::istringstream in(line);
+        char op = 0;
+        in >> op;
+        try
+        {
+            if (op == 'P')
+            {
+                uint32_t node;
+                int64_t t;
+                double x, y, vx, vy;
+                if (!(in >> node >> t >> x >> y >> vx >> vy) || node >= nodeCount)
+                {
+                    throw std::invalid_argument("bad P line");
+                }
+                double z = wifi.antennaHeight;
+                Simulator::Schedule(Delay(t), &SetMotion, node, x, y, vx, vy, z);
+            }
+            else if (op == 'T')
+            {
+                int64_t number, t;
+                uint32_t node, bytes;
+                int32_t dest;
+                if (!(in >> number >> node >> dest >> bytes >> t) || node >= nodeCount || dest >= static_cast<int32_t>(nodeCount) || dest == static_cast<int32_t>(node))
+                {
+                    throw std::invalid_argument("bad T line");
+                }
+                Simulator::Schedule(Delay(t), &Transmit, number, node, dest, bytes);
+            }
+            else if (op == 'A')
+            {
+                int64_t t;
+                if (!(in >> t))
+                {
+                    throw std::invalid_argument("bad A line");
+                }
+                Delay(t);
+                AdvanceTo(t);
+                g_out << "D " << PeekableScheduler::Instance()->NextTimestamp() << '\n';
+                std::cout << g_out.str() << std::flush;
+                g_out.str("");
+            }
+            else if (op == 'Q')
+            {
+                break;
+            }
+            else
+            {
+                throw std::invalid_argument("unknown command");
+            }
+        }
+        catch (const std::exception& e)
+        {
+            Fail(std::string(e.what()) + ": " + line);
+        }
+    }
+    Simulator::Destroy();
+    return 0;
+}

@@ -1,0 +1,192 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChannelFrame, Delivery, LossReason, V2VChannel } from '../../channel/frames.js';
+import { lastLines } from '../../run/outcome.js';
+
+/** Where each car is and how it moves, in node (vehicle index) order. */
+export interface NodeMotion {
+  x: number;
+  y: number;
+  vx: number;
+  vy: number;
+}
+
+export interface LockstepChannelOptions {
+  binary: string;
+  argv: readonly string[];
+  /** Vehicle names in node order. */
+  names: readonly string[];
+  /** Called at each transmission time and sync, for channels whose outcome depends on positions. */
+  motion?: () => readonly NodeMotion[];
+  readyTimeoutMs?: number;
+}
+
+const LOSS_REASONS: ReadonlySet<string> = new Set<LossReason>(['channel-loss', 'below-sensitivity', 'rx-error', 'receiver-busy', 'queue-drop']);
+const ns = (seconds: number) => Math.round(seconds * 1e9);
+const STDERR_LINES = 12;
+
+/**
+ * The V2V channel as a real ns-3 process in lock-step virtual time (ns3-scripts/lockstep-channel.cc).
+ * Frames are buffered with their send times; `advanceTo(now)` hands them (and the cars' positions)
+ * to ns-3, runs it to `now` and collects what each frame did at each receiver. While no frame is
+ * in flight and none was sent, ns-3 has nothing to do and is not asked: that keeps a run with few
+ * messages almost as fast as the builtin model.
+ */
+export class LockstepChannel<T> implements V2VChannel<T> {
+  /** Frames in flight with the number of receivers whose outcome has not come back. */
+  private readonly frames = new Map<number, { frame: ChannelFrame<T>; open: number }>();
+  private readonly nodeOf: ReadonlyMap<string, number>;
+  private readonly outcomes: Delivery<T>[] = [];
+  private pending: string[] = [];
+  private nextEventNs = -1;
+  private frameCount = 0;
+  private positionsAtNs = -1;
+  private stdoutRest = '';
+  private stderrText = '';
+  private waiting: { resolve: () => void; reject: (e: Error) => void } | undefined;
+  private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  private closed = false;
+  /** How many times ns-3 was asked to advance (the rest were skipped). */
+  syncs = 0;
+
+  private constructor(
+    private readonly child: ChildProcessWithoutNullStreams,
+    private readonly opts: LockstepChannelOptions,
+  ) {
+    this.nodeOf = new Map(opts.names.map((n, i) => [n, i]));
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (text: string) => (this.stderrText = (this.stderrText + text).slice(-8192)));
+    child.stdout.on('data', (text: string) => this.onStdout(text));
+    child.stdin.on('error', () => {}); // a dead process is reported through 'exit'
+    child.once('exit', (code, signal) => {
+      this.exit = { code, signal };
+      this.fail(this.deathError());
+    });
+  }
+
+  static async start<T>(opts: LockstepChannelOptions): Promise<LockstepChannel<T>> {
+    const child = spawn(opts.binary, [...opts.argv], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const channel = new LockstepChannel<T>(child, opts);
+    const timeoutMs = opts.readyTimeoutMs ?? 20_000;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        new Promise<void>((resolve, reject) => (channel.waiting = { resolve, reject })),
+        new Promise<void>((_, reject) => (timer = setTimeout(() => reject(new Error(`ns-3 channel process printed no READY within ${timeoutMs} ms`)), timeoutMs))),
+      ]);
+    } catch (err) {
+      await channel.close();
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+    return channel;
+  }
+
+  send(frame: ChannelFrame<T>, now: number): void {
+    const number = ++this.frameCount;
+    this.frames.set(number, { frame, open: frame.to.length });
+    this.queuePositions(ns(now));
+    const dest = frame.broadcast ? -1 : this.node(frame.to[0]);
+    this.pending.push(`T ${number} ${this.node(frame.from)} ${dest} ${frame.sizeBytes} ${ns(now)}`);
+  }
+
+  async advanceTo(now: number): Promise<void> {
+    const nowNs = ns(now);
+    if (this.exit) throw this.deathError();
+    const due = this.nextEventNs >= 0 && this.nextEventNs <= nowNs;
+    if (!this.pending.length && !due) return;
+    this.queuePositions(nowNs);
+    this.pending.push(`A ${nowNs}`);
+    const text = this.pending.join('\n') + '\n';
+    this.pending = [];
+    this.syncs++;
+    const answered = new Promise<void>((resolve, reject) => (this.waiting = { resolve, reject }));
+    this.child.stdin.write(text);
+    await answered;
+  }
+
+  deliverDue(now: number): Delivery<T>[] {
+    let n = 0;
+    while (n < this.outcomes.length && this.outcomes[n].at <= now + 1e-12) n++;
+    return n ? this.outcomes.splice(0, n) : [];
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.exit) return;
+    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.child.stdin.end('Q\n');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 2000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  private node(name: string): number {
+    const i = this.nodeOf.get(name);
+    if (i === undefined) throw new Error(`no ns-3 node for vehicle ${name}`);
+    return i;
+  }
+
+  /** Positions matter to a radio channel only: they are sent once per time a frame is sent or ns-3 advances. */
+  private queuePositions(atNs: number): void {
+    if (!this.opts.motion || this.positionsAtNs === atNs) return;
+    this.positionsAtNs = atNs;
+    this.opts.motion().forEach((m, i) => this.pending.push(`P ${i} ${atNs} ${m.x} ${m.y} ${m.vx} ${m.vy}`));
+  }
+
+  private onStdout(text: string): void {
+    const lines = (this.stdoutRest + text).split('\n');
+    this.stdoutRest = lines.pop() ?? '';
+    for (const line of lines) {
+      try {
+        this.onLine(line);
+      } catch (err) {
+        this.fail(new Error(`ns-3 channel process wrote an unreadable line "${line.slice(0, 120)}": ${(err as Error).message}`));
+        this.child.kill('SIGKILL');
+        return;
+      }
+    }
+  }
+
+  private onLine(line: string): void {
+    const f = line.split(' ');
+    if (f[0] === 'READY' || f[0] === 'D') {
+      if (f[0] === 'D') this.nextEventNs = Number(f[1]);
+      const w = this.waiting;
+      this.waiting = undefined;
+      w?.resolve();
+      return;
+    }
+    if (f[0] !== 'R' && f[0] !== 'L') throw new Error('unknown record');
+    const entry = this.frames.get(Number(f[1]));
+    const to = this.opts.names[Number(f[2])];
+    if (!entry || to === undefined) throw new Error('unknown frame or node');
+    if (--entry.open === 0) this.frames.delete(Number(f[1]));
+    const frame = entry.frame;
+    const at = Number(f[3]) / 1e9;
+    const [reason, power, los] = f[0] === 'L' ? [f[4], f[5], f[6]] : [undefined, f[4], f[5]];
+    if (reason !== undefined && !LOSS_REASONS.has(reason)) throw new Error(`unknown loss reason ${reason}`);
+    this.outcomes.push({
+      payload: frame.payload,
+      to,
+      at,
+      ...(reason !== undefined ? { lost: reason as LossReason } : {}),
+      ...(power !== 'nan' ? { rxPowerDbm: Number(power) } : {}),
+      ...(los === '1' || los === '0' ? { lineOfSight: los === '1' } : {}),
+    });
+  }
+
+  private deathError(): Error {
+    const how = this.exit?.signal ? `was killed by ${this.exit.signal}` : `exited with status ${this.exit?.code}`;
+    const tail = lastLines(this.stderrText, STDERR_LINES).join('\n');
+    return new Error(`ns-3 channel process (lock-step) ${how}${tail ? `: ${tail}` : ''}`);
+  }
+
+  private fail(err: Error): void {
+    const w = this.waiting;
+    this.waiting = undefined;
+    w?.reject(err);
+  }
+}
