@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CommandRunner } from '../exec/command-runner.js';
 import { EnvironmentError } from '../errors.js';
@@ -21,18 +21,20 @@ export function defaultCacheDir(env = process.env): string {
  */
 export async function compileChannelProgram(
   sourcePath: string,
-  deps: { runner: CommandRunner; cacheDir?: string; extraModules?: string[] },
+  deps: { runner: CommandRunner; cacheDir?: string; extraModules?: string[]; modules?: string[] },
 ): Promise<string> {
   const { runner } = deps;
   const version = await runner.run(['pkg-config', '--modversion', 'ns3-core'], { allowFailure: true });
   if (version.exitCode !== 0) {
     throw new EnvironmentError('ns-3 development files not found (pkg-config ns3-core)', 'run scripts/setup-ns3.sh as root');
   }
-  const modules = [...NS3_PKG_MODULES, ...(deps.extraModules ?? [])];
-  const source = readFileSync(sourcePath);
-  const hash = createHash('sha256').update(source).update(modules.join(',')).digest('hex').slice(0, 16);
+  const modules = [...(deps.modules ?? NS3_PKG_MODULES), ...(deps.extraModules ?? [])];
+  const hash = createHash('sha256');
+  hash.update(readFileSync(sourcePath)).update(modules.join(','));
+  for (const header of sharedHeaders(sourcePath)) hash.update(header).update(readFileSync(header));
+  const digest = hash.digest('hex').slice(0, 16);
   const dir = join(deps.cacheDir ?? defaultCacheDir(), 'ns3');
-  const binary = join(dir, `${basename(sourcePath).replace(/\.cc$/, '')}-ns${version.stdout.trim()}-${hash}`);
+  const binary = join(dir, `${basename(sourcePath).replace(/\.cc$/, '')}-ns${version.stdout.trim()}-${digest}`);
   if (existsSync(binary)) return binary;
 
   mkdirSync(dir, { recursive: true });
@@ -41,6 +43,12 @@ export async function compileChannelProgram(
   await runner.run(['g++', '-O2', '-std=c++17', '-o', tmp, sourcePath, ...splitFlags(flags.stdout)]);
   renameSync(tmp, binary); // atomic: a concurrent compile of the same source is harmless
   return binary;
+}
+
+/** Headers in the `lib/` folder beside a program (the built-in programs share their channel models there). */
+function sharedHeaders(sourcePath: string): string[] {
+  const lib = join(dirname(sourcePath), 'lib');
+  return existsSync(lib) ? readdirSync(lib).filter((f) => f.endsWith('.h')).sort().map((f) => join(lib, f)) : [];
 }
 
 /** pkg-config output split on whitespace; Debian's ns-3 .pc files contain a stray `-I/usr\;`. */

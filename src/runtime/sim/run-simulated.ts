@@ -1,11 +1,10 @@
 import { World } from '../../world/world.js';
 import { stepSchedule } from '../../world/step-schedule.js';
 import { Recorder, type CarSample } from '../../measurement/recorder.js';
-import { createChannel } from '../../channel/create-channel.js';
-import type { Delivery } from '../../channel/frames.js';
+import { openChannel } from '../../channel/open-channel.js';
+import type { Delivery, V2VChannel } from '../../channel/frames.js';
 import { VehicleAgent } from '../../vehicle/vehicle-agent.js';
 import { createVehicleApps } from '../../control/create-apps.js';
-import { deriveSeed } from '../../util/random.js';
 import type { OccupancyGrid } from '../../map/occupancy-grid.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
 import type { LaserScan, Odometry, V2VMessage } from '../../control/vehicle-context.js';
@@ -41,7 +40,6 @@ export async function runSimulated(
 ): Promise<SimulatedRunResult> {
   const world = new World(scenario, grid);
   const schedule = stepSchedule(scenario);
-  const channel = createChannel<V2VMessage>(scenario.network, deriveSeed(scenario.seed, 'v2v-bus'));
   const names = scenario.vehicles.map((v) => v.name);
   const cars = new Map(world.cars.map((c) => [c.spec.name, c]));
   const scanners = createScanners(world, grid);
@@ -62,7 +60,7 @@ export async function runSimulated(
         const to = msg.to === '*' ? names.filter((n) => n !== msg.from) : names.includes(msg.to) ? [msg.to] : [];
         const distances = new Map(to.map((n) => [n, centreDistance(world.odometry(car), world.odometry(cars.get(n)!))]));
         recorder.recordSent({ id: msg.id, from: msg.from, to, type: msg.type, sentAt: msg.sentAt, sizeBytes: size, distances });
-        if (to.length) channel.send({ payload: msg, from: msg.from, to, broadcast: msg.to === '*', sizeBytes: size }, world.time);
+        if (to.length) channel?.send({ payload: msg, from: msg.from, to, broadcast: msg.to === '*', sizeBytes: size }, world.time);
       },
       log: (event, detail) => recorder.recordEvent(world.time, car.spec.name, event, detail),
     });
@@ -91,10 +89,17 @@ export async function runSimulated(
 
   record();
   let interrupted = false;
+  const motion = () =>
+    world.cars.map((c) => {
+      const o = world.odometry(c);
+      return { x: o.x, y: o.y, vx: o.v * Math.cos(o.yaw), vy: o.v * Math.sin(o.yaw) };
+    });
+  let channel: V2VChannel<V2VMessage> | undefined;
   let yieldAt = performance.now() + YIELD_EVERY_MS;
   // A failure (diverged physics, a controller's bug) ends the run where it is: what was measured stays.
   let failure: unknown;
   try {
+    channel = await openChannel<V2VMessage>(scenario, scenario.network.engine ?? 'builtin', grid, motion);
     while (world.steps < totalSteps) {
       if ((world.steps & 63) === 0 && performance.now() >= yieldAt) {
         await new Promise((r) => setImmediate(r));
@@ -127,6 +132,8 @@ export async function runSimulated(
     recorder.closeTransmissions('run-ended');
   } catch (err) {
     failure = err;
+  } finally {
+    await channel?.close?.();
   }
   return { simTime: world.time, steps: world.steps, interrupted, ...(failure !== undefined ? { failure } : {}) };
 }

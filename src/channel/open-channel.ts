@@ -1,0 +1,35 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCommandRunner } from '../exec/command-runner.js';
+import { builtinChannelScript, compileChannelProgram } from '../ns3/compile.js';
+import { LOCKSTEP_NS3_MODULES } from '../ns3/engine-choice.js';
+import { lockstepArgv } from '../ns3/lockstep/lockstep-argv.js';
+import { LockstepChannel, type NodeMotion } from '../ns3/lockstep/lockstep-channel.js';
+import { writeObstacleGrid } from '../ns3/lockstep/obstacle-grid-file.js';
+import type { OccupancyGrid } from '../map/occupancy-grid.js';
+import type { ChannelEngine, ResolvedScenario } from '../scenario/resolved.js';
+import { deriveSeed } from '../util/random.js';
+import { createChannel } from './create-channel.js';
+import type { V2VChannel } from './frames.js';
+
+/**
+ * The simulated runtime's channel: the builtin model, or ns-3 in lock-step (compiled once per
+ * machine and source, started per run). `motion` gives every car's position and velocity.
+ */
+export async function openChannel<T>(scenario: ResolvedScenario, engine: ChannelEngine, grid: OccupancyGrid, motion: () => readonly NodeMotion[]): Promise<V2VChannel<T>> {
+  if (engine === 'builtin') return createChannel<T>(scenario.network, deriveSeed(scenario.seed, 'v2v-bus'));
+  const network = scenario.network;
+  const binary = await compileChannelProgram(builtinChannelScript('lockstep-channel'), { runner: createCommandRunner(), modules: LOCKSTEP_NS3_MODULES });
+  const wifi = network.channel === 'wifi-80211p';
+  const scratch = wifi && network.obstacles === 'map' ? mkdtempSync(join(tmpdir(), 'cavsim-obstacles-')) : undefined;
+  try {
+    const obstacleFile = scratch && join(scratch, 'walls.grid');
+    if (obstacleFile) writeObstacleGrid(grid, obstacleFile);
+    const argv = lockstepArgv({ network, nodes: scenario.vehicles.length, run: scenario.seed, ...(obstacleFile ? { obstacleFile } : {}) });
+    return await LockstepChannel.start<T>({ binary, argv, names: scenario.vehicles.map((v) => v.name), ...(wifi ? { motion } : {}) });
+  } finally {
+    // the program has read the walls by the time it is ready
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  }
+}
