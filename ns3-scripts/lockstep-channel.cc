@@ -275,10 +275,15 @@ WifiDropReason(WifiPhyRxfailureReason reason)
     }
 }
 
+double g_minimumRssiDbm = -82;
+
 void
 WifiRxDrop(uint32_t node, Ptr<const Packet> packet, WifiPhyRxfailureReason reason)
 {
-    Failed(packet->GetUid(), node, WifiDropReason(reason));
+    uint64_t uid = packet->GetUid();
+    auto power = g_rxPower.find({uid, node});
+    bool tooWeak = reason == PREAMBLE_DETECT_FAILURE && power != g_rxPower.end() && power->second < g_minimumRssiDbm;
+    Failed(uid, node, tooWeak ? "below-sensitivity" : WifiDropReason(reason));
 }
 
 void
@@ -464,6 +469,7 @@ main(int argc, char* argv[])
             Fail(e.what());
         }
         g_grid = propagation.grid.get();
+        g_minimumRssiDbm = wifi.minimumRssiDbm;
         auto probe = CreateObject<PowerProbe>();
         propagation.last->SetNext(probe);
         g_devices = cavsim::InstallWifi80211p(g_nodes, wifi, propagation.first);

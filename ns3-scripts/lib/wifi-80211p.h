@@ -28,6 +28,9 @@ struct WifiSettings
     double antennaHeight = 1.5;
     double noiseFigureDb = 7;
     std::string rate = "OfdmRate6MbpsBW10MHz";
+    // A frame is detected only above this power and 4 dB of SNR (ns-3's ThresholdPreambleDetectionModel;
+    // -82 dBm is also 802.11's minimum sensitivity for 6 Mbit/s on a 10 MHz channel).
+    double minimumRssiDbm = -82;
     double frequencyHz = 5.9e9;
 };
 
@@ -120,6 +123,7 @@ InstallWifi80211p(const ns3::NodeContainer& nodes, const WifiSettings& s, ns3::P
     phy.Set("TxPowerStart", DoubleValue(s.txPowerDbm));
     phy.Set("TxPowerEnd", DoubleValue(s.txPowerDbm));
     phy.Set("RxNoiseFigure", DoubleValue(s.noiseFigureDb));
+    phy.SetPreambleDetectionModel("ns3::ThresholdPreambleDetectionModel", "MinimumRssi", DoubleValue(s.minimumRssiDbm), "Threshold", DoubleValue(4));
     WifiHelper wifi;
     wifi.SetStandard(WIFI_STANDARD_80211p);
     wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager", "DataMode", StringValue(s.rate), "ControlMode", StringValue(s.rate));

@@ -60,6 +60,15 @@ export function ns3Problem(): string | undefined {
   return undefined;
 }
 
+/** ns-3's modules for the lock-step channel program, and a compiler to build it. */
+export function ns3LockstepProblem(): string | undefined {
+  if (!succeeds('pkg-config', ['--exists', 'ns3-core', 'ns3-network', 'ns3-csma', 'ns3-wifi', 'ns3-mobility', 'ns3-propagation', 'gsl'])) {
+    return 'pkg-config finds no ns-3 csma, wifi, mobility or propagation module (or no gsl); fix: sudo scripts/setup-ns3.sh';
+  }
+  if (!succeeds('g++', ['--version'])) return 'no g++ to compile the channel program; fix: sudo scripts/setup-ns3.sh';
+  return undefined;
+}
+
 /** Pings the engine; pass the client the test will use, or a fake. */
 export async function dockerProblem(docker: { ping(): Promise<unknown> } = connectDocker()): Promise<string | undefined> {
   return docker.ping().then(

@@ -48,6 +48,10 @@ export class LockstepChannel<T> implements V2VChannel<T> {
   /** How many times ns-3 was asked to advance (the rest were skipped). */
   syncs = 0;
 
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   private constructor(
     private readonly child: ChildProcessWithoutNullStreams,
     private readonly opts: LockstepChannelOptions,

@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCommandRunner } from '../../../src/exec/command-runner.js';
+import { builtinChannelScript, compileChannelProgram } from '../../../src/ns3/compile.js';
+import { LOCKSTEP_NS3_MODULES } from '../../../src/ns3/engine-choice.js';
+import { lockstepArgv } from '../../../src/ns3/lockstep/lockstep-argv.js';
+import { LockstepChannel, type NodeMotion } from '../../../src/ns3/lockstep/lockstep-channel.js';
+import { writeObstacleGrid } from '../../../src/ns3/lockstep/obstacle-grid-file.js';
+import { OccupancyGrid } from '../../../src/map/occupancy-grid.js';
+import { CsmaBus } from '../../../src/channel/csma-bus.js';
+import { LatencyChannel } from '../../../src/channel/latency-channel.js';
+import { FRAME_OVERHEAD_BYTES, type ChannelFrame, type Delivery, type V2VChannel } from '../../../src/channel/frames.js';
+import type { ResolvedNetwork, WifiNetwork } from '../../../src/scenario/resolved.js';
+import { ns3LockstepProblem, requireReal } from '../../support/real-components.js';
+
+const real = requireReal('ns3-lockstep/lockstep-channel.test.ts', ns3LockstepProblem());
+const STEP = 0.01;
+const scratch = mkdtempSync(join(tmpdir(), 'cavsim-lockstep-'));
+let binary = '';
+const open: LockstepChannel<unknown>[] = [];
+
+beforeAll(async () => {
+  real.assertPresent();
+  binary = await compileChannelProgram(builtinChannelScript('lockstep-channel'), { runner: createCommandRunner(), modules: LOCKSTEP_NS3_MODULES, cacheDir: join(tmpdir(), 'cavsim-test-ns3-cache') });
+}, 300_000);
+afterAll(async () => {
+  await Promise.all(open.map((c) => c.close()));
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+async function start<T>(network: ResolvedNetwork, names: string[], extra: { run?: number; motion?: () => readonly NodeMotion[]; obstacleFile?: string } = {}) {
+  const argv = lockstepArgv({ network, nodes: names.length, run: extra.run ?? 1, ...(extra.obstacleFile ? { obstacleFile: extra.obstacleFile } : {}) });
+  const channel = await LockstepChannel.start<T>({ binary, argv, names, ...(extra.motion ? { motion: extra.motion } : {}) });
+  open.push(channel as LockstepChannel<unknown>);
+  return channel;
+}
+
+/** Sends each frame at its time, steps both channels in 10 ms steps to `until`, returns every outcome. */
+async function drive<T>(channel: V2VChannel<T>, sends: { at: number; frame: ChannelFrame<T> }[], until: number): Promise<Delivery<T>[]> {
+  const out: Delivery<T>[] = [];
+  const queue = [...sends].sort((a, b) => a.at - b.at);
+  for (let k = 0; k * STEP <= until + 1e-9; k++) {
+    const now = Math.round(k * STEP * 1e9) / 1e9;
+    await channel.advanceTo?.(now);
+    out.push(...channel.deliverDue(now));
+    while (queue.length && queue[0].at <= now + 1e-12) channel.send(queue.shift()!.frame, now);
+  }
+  await channel.advanceTo?.(until + 1);
+  out.push(...channel.deliverDue(until + 1));
+  return out;
+}
+
+const frame = (payload: number, from: string, to: string[], sizeBytes: number, broadcast = to.length > 1): ChannelFrame<number> => ({ payload, from, to, broadcast, sizeBytes });
+const key = (d: Delivery<number>) => `${d.payload}>${d.to}`;
+
+describe.skipIf(real.skip)('ns-3 in lock-step: csma and latency', () => {
+  it('delivers at the same virtual times as the builtin models, to 1 us (unicast and broadcast, several sizes and senders)', async () => {
+    const names = ['a', 'b', 'c'];
+    // csma frames 50 ms apart, so the bus is free for each (ns-3's backoff is random when it is not)
+    const csmaSends = [frame(1, 'a', ['b'], 130), frame(2, 'b', ['a', 'c'], 1000), frame(3, 'c', ['a', 'b'], 64), frame(4, 'a', ['c'], 1400)].map((f, i) => ({ at: 0.1 + i * 0.05, frame: f }));
+    const csma: ResolvedNetwork = { channel: 'csma', delay: 0.02, dataRate: 2e6, loss: 0 };
+    const fromNs3 = await drive(await start<number>(csma, names), csmaSends, 1);
+    const fromModel = await drive(new CsmaBus<number>({ delay: 0.02, dataRate: 2e6, loss: 0, seed: 1 }), csmaSends, 1);
+    expect(fromNs3.map(key).sort()).toEqual(fromModel.map(key).sort());
+    const modelAt = new Map(fromModel.map((d) => [key(d), d.at]));
+    for (const d of fromNs3) expect(Math.abs(d.at - modelAt.get(key(d))!)).toBeLessThan(1e-6);
+
+    // latency: several senders at the same instant, a queue at one sender
+    const latencySends = [frame(1, 'a', ['b', 'c'], 1000), frame(2, 'a', ['b', 'c'], 1000), frame(3, 'b', ['a'], 200), frame(4, 'c', ['a', 'b'], 64)].map((f) => ({ at: 0.2, frame: f }));
+    const latency: ResolvedNetwork = { channel: 'latency', delay: 0.1, jitter: 0, dataRate: 1e6, loss: 0 };
+    const ns3Latency = await drive(await start<number>(latency, names), latencySends, 1);
+    const modelLatency = await drive(new LatencyChannel<number>({ delay: 0.1, jitter: 0, dataRate: 1e6, loss: 0, seed: 1 }), latencySends, 1);
+    expect(ns3Latency).toHaveLength(7);
+    const latencyAt = new Map(modelLatency.map((d) => [key(d), d.at]));
+    for (const d of ns3Latency) expect(Math.abs(d.at - latencyAt.get(key(d))!)).toBeLessThan(1e-6);
+  });
+
+  it('latency at 100 ms carries over 90% of its data rate; csma at 100 ms carries a few frames a second', async () => {
+    const offered = Array.from({ length: 600 }, (_, i) => ({ at: Math.floor((i / 300) * 100) / 100, frame: frame(i, 'a', ['b'], 1000) }));
+    const throughput = (ds: Delivery<number>[]) => {
+      const got = ds.filter((d) => !d.lost).sort((x, y) => x.at - y.at);
+      return ((got.length - 1) * (1000 + FRAME_OVERHEAD_BYTES) * 8) / (got.at(-1)!.at - got[0].at);
+    };
+    const latency = await drive(await start<number>({ channel: 'latency', delay: 0.1, jitter: 0, dataRate: 2e6, loss: 0 }, ['a', 'b']), offered, 4);
+    expect(throughput(latency) / 2e6).toBeGreaterThan(0.9);
+    const csma = await drive(await start<number>({ channel: 'csma', delay: 0.1, dataRate: 2e6, loss: 0 }, ['a', 'b']), offered.slice(0, 60), 4);
+    const framesPerSecond = throughput(csma) / ((1000 + FRAME_OVERHEAD_BYTES) * 8);
+    expect(framesPerSecond).toBeLessThan(10);
+  });
+
+  it('the same run number gives identical outcomes; another run number other losses and jitter', async () => {
+    const network: ResolvedNetwork = { channel: 'latency', delay: 0.05, jitter: 0.01, dataRate: 10e6, loss: 0.3 };
+    const sends = Array.from({ length: 200 }, (_, i) => ({ at: i * 0.01, frame: frame(i, i % 2 ? 'a' : 'b', i % 2 ? ['b', 'c'] : ['a', 'c'], 300) }));
+    const once = await drive(await start<number>(network, ['a', 'b', 'c'], { run: 7 }), sends, 3);
+    const twice = await drive(await start<number>(network, ['a', 'b', 'c'], { run: 7 }), sends, 3);
+    const other = await drive(await start<number>(network, ['a', 'b', 'c'], { run: 8 }), sends, 3);
+    expect(twice).toEqual(once);
+    expect(other).not.toEqual(once);
+    const lost = once.filter((d) => d.lost);
+    expect(new Set(lost.map((d) => d.lost))).toEqual(new Set(['channel-loss']));
+    expect(lost.length / once.length).toBeGreaterThan(0.2);
+    expect(lost.length / once.length).toBeLessThan(0.4);
+  });
+
+  it('asks ns-3 only while frames are in flight: one frame a second over 60 s takes a few hundred syncs, not 6000', async () => {
+    const channel = await start<number>({ channel: 'csma', delay: 0.01, dataRate: 100e6, loss: 0 }, ['a', 'b']);
+    const sends = Array.from({ length: 60 }, (_, i) => ({ at: i + 0.5, frame: frame(i, 'a', ['b'], 200) }));
+    const out = await drive(channel, sends, 60);
+    expect(out).toHaveLength(60);
+    expect(channel.syncs).toBeLessThan(60 * 4);
+  });
+
+  it('a channel process that dies fails the next step with its name and how it ended', async () => {
+    const channel = await start<number>({ channel: 'csma', delay: 0.01, dataRate: 100e6, loss: 0 }, ['a', 'b']);
+    process.kill(channel.pid!, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 100));
+    channel.send(frame(1, 'a', ['b'], 100), 0);
+    await expect(channel.advanceTo(0.01)).rejects.toThrow(/ns-3 channel process \(lock-step\) was killed by SIGKILL/);
+  });
+});
+
+const wifi = (over: Partial<WifiNetwork> = {}): WifiNetwork => ({ channel: 'wifi-80211p', txPower: 20, propagation: 'log-distance', obstacles: 'none', antennaHeight: 1.5, noiseFigure: 7, rate: 6e6, ...over });
+const parked = (xs: number[]) => () => xs.map((x) => ({ x, y: 0, vx: 0, vy: 0 }));
+const broadcasts = (n: number) => Array.from({ length: n }, (_, i) => ({ at: 0.05 + i * 0.05, frame: frame(i, 'a', ['b'], 300, true) }));
+
+describe.skipIf(real.skip)('ns-3 in lock-step: wifi-80211p', () => {
+  // ns-3's LogDistancePropagationLossModel defaults: exponent 3, 46.6777 dB at 1 m; a frame is
+  // detected only above the preamble detection model's minimum RSSI, -82 dBm.
+  const rxPowerDbm = (txDbm: number, d: number) => txDbm - 46.6777 - 30 * Math.log10(d);
+  const sensitivityDbm = -82;
+  const rangeM = 10 ** ((20 - 46.6777 - sensitivityDbm) / 30);
+
+  it('two parked cars 5 m apart get ~every broadcast, with the power the model predicts; 10% inside the range as well', async () => {
+    const out = await drive(await start<number>(wifi(), ['a', 'b'], { motion: parked([0, 5]) }), broadcasts(100), 6);
+    const got = out.filter((d) => !d.lost);
+    expect(got.length).toBeGreaterThanOrEqual(98);
+    for (const d of got) expect(d.rxPowerDbm).toBeCloseTo(rxPowerDbm(20, 5), 3);
+    const inside = await drive(await start<number>(wifi(), ['a', 'b'], { motion: parked([0, rangeM * 0.9]) }), broadcasts(100), 6);
+    expect(inside.filter((d) => !d.lost).length).toBeGreaterThanOrEqual(95);
+  });
+
+  it(`beyond the range the model predicts (${Math.round(rangeM)} m at 20 dBm) nothing arrives, each loss below sensitivity`, async () => {
+    const out = await drive(await start<number>(wifi(), ['a', 'b'], { motion: parked([0, rangeM * 1.05]) }), broadcasts(100), 6);
+    expect(out).toHaveLength(100);
+    expect(out.every((d) => d.lost === 'below-sensitivity')).toBe(true);
+  });
+
+  it("walls of the map between two cars cut delivery that works in the open, and the line of sight is reported", async () => {
+    // 50 m x 10 m at 0.5 m cells, two one-cell walls across at x = -1 and x = +1
+    const width = 100;
+    const height = 20;
+    const occupied = new Uint8Array(width * height);
+    for (let row = 0; row < height; row++) for (const col of [48, 52]) occupied[row * width + col] = 1;
+    const grid = new OccupancyGrid({ width, height, resolution: 0.5, origin: { x: -25, y: -5, yaw: 0 }, occupied });
+    const walls = join(scratch, 'walls.grid');
+    writeObstacleGrid(grid, walls);
+    const network = wifi({ obstacles: 'map' });
+    const open = await drive(await start<number>({ ...network, obstacles: 'none' }, ['a', 'b'], { motion: () => [{ x: -10, y: 0, vx: 0, vy: 0 }, { x: 10, y: 0, vx: 0, vy: 0 }] }), broadcasts(100), 6);
+    const walled = await drive(await start<number>(network, ['a', 'b'], { motion: () => [{ x: -10, y: 0, vx: 0, vy: 0 }, { x: 10, y: 0, vx: 0, vy: 0 }], obstacleFile: walls }), broadcasts(100), 6);
+    expect(open.filter((d) => !d.lost).length).toBeGreaterThanOrEqual(95);
+    expect(walled.filter((d) => !d.lost).length).toBeLessThanOrEqual(5);
+    expect(walled.every((d) => d.lineOfSight === false)).toBe(true);
+    // two walls crossed, 0.5 m inside each: Sommer et al.'s 9 dB per wall and 0.4 dB per metre
+    const expected = rxPowerDbm(20, 20) - 2 * 9 - 0.4 * 1;
+    expect(expected).toBeLessThan(sensitivityDbm);
+    expect(walled.filter((d) => d.lost).every((d) => d.lost === 'below-sensitivity')).toBe(true);
+    for (const d of walled) expect(d.rxPowerDbm!).toBeCloseTo(expected, 0);
+  });
+});
