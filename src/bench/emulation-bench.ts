@@ -94,7 +94,7 @@ async function emulated(vehicles: number, dir: string, ops: HostNetOps, runner: 
   const bed = await startTestbed({
     runId: `bench-emu-${vehicles}-${frameLog ? 'f' : 'm'}-${process.pid}`,
     vehicleCount: vehicles,
-    delay: `${DELAY_MS}ms`,
+    network: { delay: DELAY_MS / 1000 },
     runDir: dir,
     journal,
     ops,

@@ -21,10 +21,6 @@ export const V2V_SUBNET_PREFIX = '10.210';
 export interface HostNetInput {
   runId: string;
   vehicles: Array<{ name: string; netns: NetnsTarget }>;
-  /** ns-3 channel parameters, passed through to the channel program's argv. */
-  delay: string; // e.g. "10ms"
-  dataRate: string; // e.g. "100Mbps"
-  durationS?: number;
   /** The control (Docker) network: vehicles may talk to the simulator there, not to each other. */
   control?: { subnet: string; simulatorIp: string };
   /** Override the V2V /24, e.g. "10.210.7.0/24". */
@@ -57,12 +53,11 @@ export interface HostNetPlan {
   vehicles: VehicleNetPlan[];
   /** Host rules letting bridged frames of each br-<tag>-<i> through Docker's FORWARD DROP. */
   hostRules: IptablesRule[];
-  channel: { args: string[]; taps: string[] };
+  /** The host taps the channel program bridges, in vehicle order (its argv: src/ns3/realtime-argv.ts). */
+  channel: { taps: string[] };
 }
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
-const DURATION = /^\d+(\.\d+)?(ns|us|ms|s)$/;
-const DATA_RATE = /^\d+(\.\d+)?(bps|kbps|Kbps|Mbps|Gbps|Bps|KBps|kBps|MBps|GBps)$/;
 
 /** Decides every name, address, MAC, rule and ns-3 argument; touches nothing. */
 export function planHostNetwork(input: HostNetInput): HostNetPlan {
@@ -76,9 +71,6 @@ export function planHostNetwork(input: HostNetInput): HostNetPlan {
     if (seen.has(v.name)) problems.push(`vehicles.${i}.name: "${v.name}" is used twice`);
     seen.add(v.name);
   });
-  if (!DURATION.test(input.delay)) problems.push(`delay: "${input.delay}" is not a duration like 10ms`);
-  if (!DATA_RATE.test(input.dataRate)) problems.push(`dataRate: "${input.dataRate}" is not a rate like 100Mbps`);
-  if (input.durationS !== undefined && !(input.durationS >= 0)) problems.push('durationS: must be >= 0');
   const subnet = input.v2vSubnet ?? defaultSubnet(input.runId);
   const base = parseSlash24(subnet);
   if (!base) problems.push(`v2vSubnet: "${subnet}" must be an IPv4 /24 like 10.210.7.0/24`);
@@ -116,15 +108,7 @@ export function planHostNetwork(input: HostNetInput): HostNetPlan {
       rules: input.control ? antiCheatRules(input.control, subnet, comment) : [],
     })),
     hostRules: vehicles.map((v) => ({ chain: 'DOCKER-USER', in: v.links.bridge, out: v.links.bridge, jump: 'ACCEPT', comment })),
-    channel: {
-      taps: vehicles.map((v) => v.links.tap),
-      args: [
-        `--taps=${vehicles.map((v) => v.links.tap).join(',')}`,
-        `--delay=${input.delay}`,
-        `--dataRate=${input.dataRate}`,
-        ...(input.durationS ? [`--duration=${input.durationS}`] : []),
-      ],
-    },
+    channel: { taps: vehicles.map((v) => v.links.tap) },
   };
 }
 

@@ -8,7 +8,7 @@ import { EnvironmentError } from '../errors.js';
 
 export const NS3_PKG_MODULES = ['ns3-core', 'ns3-network', 'ns3-csma', 'ns3-tap-bridge'];
 
-export const builtinChannelScript = (name = 'csma-tap') =>
+export const builtinChannelScript = (name = 'channel-tap') =>
   fileURLToPath(new URL(`../../ns3-scripts/${name}.cc`, import.meta.url));
 
 export function defaultCacheDir(env = process.env): string {

@@ -22,7 +22,6 @@ const IGNORED: Record<RuntimeName, IgnoredField[]> = {
     { pattern: 'timing.maxLateFraction', given: (s) => s.timing.maxLateFraction !== TIMING_DEFAULTS.maxLateFraction, why: 'virtual time is never late; the limit applies to emulated runs' },
   ],
   docker: [
-    { pattern: 'network.loss', given: (s) => s.network.channel !== 'wifi-80211p' && s.network.loss > 0, why: 'the emulated CSMA channel loses no frames; frame loss is modelled only by --runtime sim' },
     { pattern: 'network.engine', given: (s) => s.network.engine !== undefined, why: 'the emulated runtime always runs the channel in ns-3 in real time; engine chooses the simulated runtime\'s channel model' },
   ],
 };

@@ -10,10 +10,5 @@ export function unsupportedByRuntime(s: ResolvedScenario, runtime: RuntimeName):
   if (runtime === 'docker' && s.network.channel === 'wifi-80211p') {
     return [{ path: ['network', 'channel'], message: 'the emulated runtime has no wifi-80211p channel yet; run it with --runtime sim (ns-3 in lock-step)' }];
   }
-  if (runtime !== 'docker' || s.network.channel !== 'latency') return [];
-  const problems: ScenarioProblem[] = [
-    { path: ['network', 'channel'], message: 'the emulated runtime has only the csma channel yet; run channel: latency with --runtime sim, or use channel: csma (whose delay also limits capacity)' },
-  ];
-  if (s.network.jitter > 0) problems.push({ path: ['network', 'jitter'], message: 'jitter needs channel: latency, which the emulated runtime does not have yet; use --runtime sim' });
-  return problems;
+  return [];
 }

@@ -11,6 +11,8 @@ import { planHostNetwork, type HostNetPlan } from '../hostnet/plan.js';
 import { setUpHostNetwork, type StartedHostNetwork } from '../hostnet/set-up.js';
 import { createStandIns, type StandIns } from './stand-ins.js';
 import { hostNetUndoers } from '../hostnet/undoers.js';
+import { realtimeChannelArgv } from '../ns3/realtime-argv.js';
+import type { WiredNetwork } from '../scenario/resolved.js';
 
 export interface Testbed {
   standIns: StandIns;
@@ -23,8 +25,8 @@ export interface Testbed {
 export async function startTestbed(p: {
   runId: string;
   vehicleCount: number;
-  delay: string;
-  dataRate?: string;
+  /** The channel between the stand-ins (default csma at 100 Mbit/s); delay in s, rates in bit/s. */
+  network: Partial<WiredNetwork> & { delay: number };
   runDir: string;
   journal: Journal;
   ops: HostNetOps;
@@ -43,8 +45,6 @@ export async function startTestbed(p: {
     const plan = planHostNetwork({
       runId: p.runId,
       vehicles: standIns.vehicles.map((v) => ({ name: v.name, netns: v.netns })),
-      delay: p.delay,
-      dataRate: p.dataRate ?? '100Mbps',
       control: standIns.control,
       channelUid: process.getuid?.() ?? 0,
     });
@@ -52,7 +52,9 @@ export async function startTestbed(p: {
     let channel: StartedChannel | undefined;
     if (p.withChannel !== false) {
       const binary = await compileChannelProgram(p.channelSource ?? builtinChannelScript(), { runner: p.runner });
-      channel = await startChannel({ binary, args: [...plan.channel.args, ...(p.channelArgs ?? [])], logPath: join(p.runDir, 'ns3.log'), journal: p.journal });
+      const network = { channel: 'csma', dataRate: 100e6, loss: 0, jitter: 0, ...p.network } as WiredNetwork;
+      const args = [...realtimeChannelArgv({ network, taps: plan.channel.taps, run: 1 }), ...(p.channelArgs ?? [])];
+      channel = await startChannel({ binary, args, logPath: join(p.runDir, 'ns3.log'), journal: p.journal });
     }
     return { standIns, plan, network, channel, teardown };
   } catch (err) {

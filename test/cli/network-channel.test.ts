@@ -16,17 +16,24 @@ afterAll(() => rmSync(runsDir, { recursive: true, force: true }));
 const env = { ...process.env, CAVSIM_RUNS_DIR: runsDir, CI: 'true' };
 const cavsim = (...args: string[]) => spawnSync('node', [CLI, ...args], { cwd: ROOT, encoding: 'utf8', env });
 const HEAD_ON = 'scenarios/head-on-brake.yaml';
+const BLIND_CORNER = 'scenarios/blind-corner.yaml';
 const LATENCY = ['--set', 'network.channel=latency', '--set', 'network.jitter=2ms'];
 
 describe('network.channel: latency on the command line', () => {
-  it('validate --runtime docker and plan refuse it with exit 2, naming the field and the fix', () => {
-    for (const args of [['validate', HEAD_ON, '--runtime', 'docker'], ['plan', HEAD_ON]]) {
-      const r = cavsim(...args, ...LATENCY);
+  it('validate --runtime docker and plan accept it and plan the latency channel program; wifi-80211p is refused with exit 2', () => {
+    expect(cavsim('validate', HEAD_ON, '--runtime', 'docker', ...LATENCY).status).toBe(0);
+    const plan = cavsim('plan', HEAD_ON, ...LATENCY);
+    expect(plan.status).toBe(0);
+    expect(JSON.parse(plan.stdout).channel.args).toEqual(expect.arrayContaining(['--channel=latency', '--delay=10ms', '--jitter=2ms', '--dataRate=100Mbps', '--loss=0']));
+    for (const args of [['validate', BLIND_CORNER, '--runtime', 'docker'], ['plan', BLIND_CORNER]]) {
+      const r = cavsim(...args);
       expect(r.status).toBe(2);
-      expect(r.stderr).toMatch(/network\.channel \(from --set\): the emulated runtime has only the csma channel yet; run channel: latency with --runtime sim/);
-      expect(r.stderr).toMatch(/network\.jitter \(from --set\): jitter needs channel: latency/);
+      expect(r.stderr).toMatch(/network\.channel \(line \d+\): the emulated runtime has no wifi-80211p channel yet; run it with --runtime sim/);
       expect(r.stdout).toBe('');
     }
+    const switched = cavsim('validate', HEAD_ON, '--runtime', 'docker', '--set', 'network.channel=wifi-80211p');
+    expect(switched.status).toBe(2);
+    expect(switched.stderr).toMatch(/network\.delay \(line \d+\): delay applies only to channel: csma or latency; remove it or change network.channel/);
   });
 
   it('validate --runtime sim accepts it; jitter with csma is refused with the fix', () => {
@@ -51,9 +58,9 @@ describe('network.channel: latency on the command line', () => {
     expect(summary.v2v.p50_ms).toBeLessThan(12.1);
   });
 
-  it('up --runtime docker refuses it before Docker is reached', async () => {
+  it('up --runtime docker refuses wifi-80211p before Docker is reached', async () => {
     const docker = new Proxy({}, { get: () => () => Promise.reject(new Error('Docker was reached')) });
     const deps = { docker } as unknown as EmulatedRunDeps;
-    await expect(runScenarioEmulated(join(ROOT, HEAD_ON), { overrides: ['network.channel=latency'], runsDir, deps })).rejects.toBeInstanceOf(UserInputError);
+    await expect(runScenarioEmulated(join(ROOT, BLIND_CORNER), { runsDir, deps })).rejects.toBeInstanceOf(UserInputError);
   });
 });

@@ -1,3 +1,4 @@
+import { realtimeChannelArgv } from '../../ns3/realtime-argv.js';
 import { basename, join } from 'node:path';
 import { planHostNetwork, type HostNetPlan } from '../../hostnet/plan.js';
 import { runTag } from '../../hostnet/names.js';
@@ -5,7 +6,6 @@ import { runLabels } from '../../docker/labels.js';
 import { CAVSIM_IMAGES } from '../../docker/images.js';
 import type { ContainerSpec, NetworkSpec } from '../../docker/docker-port.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
-import { formatDataRate, formatDuration } from '../../scenario/units.js';
 import { CONTROL_PORT, V2V_PORT } from '../../ports.js';
 
 /** Where the run folder appears inside every container. */
@@ -25,7 +25,7 @@ export interface EmulatedRunPlan {
   simulator: ContainerSpec & { ip: string; controlUrl: string };
   vehicles: (ContainerSpec & { vehicle: string; ip: string; v2vIp: string })[];
   hostNet: HostNetPlan;
-  channel: { script: string | 'builtin:csma-tap'; args: string[] };
+  channel: { script: string | typeof BUILTIN_CHANNEL; args: string[] };
   mapDir: string;
 }
 
@@ -37,6 +37,9 @@ const DEFAULT_CPU_SHARES = 1024;
  * close eth0), and the simulator can tell its clients apart by address.
  */
 export const DROPPED_CAPABILITIES = ['NET_RAW'] as const;
+
+/** The built-in real-time channel program, ns3-scripts/channel-tap.cc. */
+export const BUILTIN_CHANNEL = 'builtin:channel-tap';
 
 export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDir: string, opts: { keep?: boolean } = {}): EmulatedRunPlan {
   const tag = runTag(runId);
@@ -51,8 +54,6 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
   const hostNet = planHostNetwork({
     runId,
     vehicles: scenario.vehicles.map((v) => ({ name: v.name, netns: { pid: 0 } })),
-    delay: formatDuration(network.delay).replace(/^0ms$/, '0s'),
-    dataRate: formatDataRate(network.dataRate),
     control: { subnet: controlSubnet, simulatorIp },
   });
   const mapDir = join(runDir, 'map');
@@ -110,7 +111,7 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
       v2vIp: hostNet.vehicles[i].ip,
     })),
     hostNet,
-    channel: { script: scenario.network.script ?? 'builtin:csma-tap', args: hostNet.channel.args },
+    channel: { script: scenario.network.script ?? BUILTIN_CHANNEL, args: realtimeChannelArgv({ network, taps: hostNet.channel.taps, run: scenario.seed }) },
   };
 }
 

@@ -18,7 +18,7 @@ import type { RunSummary } from '../../measurement/summary.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
 import type { RunEvents } from '../run-events.js';
 import type { Undoer } from '../../journal/journal.js';
-import { planEmulatedRun, withVehiclePids, type EmulatedRunPlan } from './plan-emulated.js';
+import { BUILTIN_CHANNEL, planEmulatedRun, withVehiclePids, type EmulatedRunPlan } from './plan-emulated.js';
 import type { ControlLink, EmulatedRunDeps } from './emulated-deps.js';
 import type { SimulatorStatus } from '../../rosbridge/control-topics.js';
 import { ComponentWatch, containerDeath, signalOfExitStatus, type Death } from './component-watch.js';
@@ -97,7 +97,7 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
     checkStop();
 
     emit('channel', 'compiling the ns-3 channel program (cached)');
-    const source = plan.channel.script === 'builtin:csma-tap' ? builtinChannelScript() : plan.channel.script;
+    const source = plan.channel.script === BUILTIN_CHANNEL ? builtinChannelScript() : plan.channel.script;
     const binary = await deps.channel.compile(source);
     mark('compiled');
     checkStop();

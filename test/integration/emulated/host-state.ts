@@ -5,7 +5,7 @@ import { snapshotHost } from '../hostnet/support/snapshot.js';
 export function emulatedHostState() {
   const docker = (args: string[]) => spawnSync('docker', args, { encoding: 'utf8' }).stdout;
   return {
-    ...snapshotHost(['csma-tap', '/opt/cavsim/']),
+    ...snapshotHost(['channel-tap', '/opt/cavsim/']),
     containers: docker(['ps', '-a', '--filter', 'label=cavsim.run', '--format', '{{.Names}}']),
     networks: docker(['network', 'ls', '--filter', 'label=cavsim.run', '--format', '{{.Name}}']),
   };

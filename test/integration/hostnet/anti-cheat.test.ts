@@ -29,7 +29,7 @@ describe.skipIf(real.skip)('anti-cheat rules on the control (Docker-side) networ
     const runner = createCommandRunner();
     const ops = createDirectOps(runner);
     const journal = Journal.open(join(dir, 'journal.jsonl'));
-    const bed = await startTestbed({ runId, vehicleCount: 2, delay: '10ms', runDir: dir, journal, ops, runner, withChannel: false, controlThird: 3 });
+    const bed = await startTestbed({ runId, vehicleCount: 2, network: { delay: 0.01 }, runDir: dir, journal, ops, runner, withChannel: false, controlThird: 3 });
     try {
       const [v0, v1] = bed.standIns.vehicles;
       const sim = bed.standIns.simulator;

@@ -38,7 +38,7 @@ describe.skipIf(real.skip)('what reaches the ns-3 bus', () => {
     const ops = createDirectOps(runner);
     const journal = Journal.open(join(runDir, 'journal.jsonl'));
     const frameLogPath = join(runDir, 'frames.log');
-    const bed = await startTestbed({ runId, vehicleCount: 3, delay: '10ms', runDir, journal, ops, runner, channelArgs: [`--frameLog=${frameLogPath}`] });
+    const bed = await startTestbed({ runId, vehicleCount: 3, network: { delay: 0.01 }, runDir, journal, ops, runner, channelArgs: [`--frameLog=${frameLogPath}`] });
     try {
       const vehicles = bed.plan.vehicles;
       // 2.5 s of traffic covers the kernel's unsolicited IGMP/MLD report window after link-up.

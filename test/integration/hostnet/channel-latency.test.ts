@@ -37,7 +37,7 @@ describe.skipIf(real.skip)('UDP between two stand-in vehicles crosses ns-3', () 
     const runner = createCommandRunner();
     const ops = createDirectOps(runner);
     const journal = Journal.open(join(runDir, 'journal.jsonl'));
-    const bed = await startTestbed({ runId, vehicleCount: 2, delay: `${delayMs}ms`, runDir, journal, ops, runner });
+    const bed = await startTestbed({ runId, vehicleCount: 2, network: { delay: delayMs / 1000 }, runDir, journal, ops, runner });
     try {
       const [a, b] = bed.plan.vehicles;
       const rate = 1000 / periodMs;

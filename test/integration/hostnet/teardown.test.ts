@@ -24,7 +24,7 @@ const runner = createCommandRunner();
 const ops = createDirectOps(runner);
 const undoers = { ...hostNetUndoers(ops), ...processUndoers };
 const linkExists = (name: string) => execFileSync('ip', ['-o', 'link', 'show'], { encoding: 'utf8' }).includes(` ${name}:`);
-const markers = (runId: string) => [runTag(runId), 'probe-main', 'setup-child', 'csma-tap'];
+const markers = (runId: string) => [runTag(runId), 'probe-main', 'setup-child', 'channel-tap'];
 
 describe.skipIf(real.skip)('teardown restores the host exactly', () => {
   let childJs = '';
@@ -42,7 +42,7 @@ describe.skipIf(real.skip)('teardown restores the host exactly', () => {
     const runId = `it-full-${process.pid}`;
     const before = snapshotHost(markers(runId));
     const journal = Journal.open(join(dir, `${runId}.jsonl`));
-    const bed = await startTestbed({ runId, vehicleCount: 3, delay: '10ms', runDir: join(dir, runId), journal, ops, runner, controlThird: 5 });
+    const bed = await startTestbed({ runId, vehicleCount: 3, network: { delay: 0.01 }, runDir: join(dir, runId), journal, ops, runner, controlThird: 5 });
     expect(snapshotHost(markers(runId))).not.toEqual(before);
     expect(linkExists(bed.plan.vehicles[0].links.tap)).toBe(true);
     expect((await bed.teardown()).failed).toEqual([]);
@@ -82,7 +82,7 @@ describe.skipIf(real.skip)('teardown restores the host exactly', () => {
     const runId = `it-foreign-${process.pid}`;
     const createdBr0 = !linkExists('br-0');
     const nsName = `cvt-${runTag(runId)}-x`;
-    const plan = planHostNetwork({ runId, vehicles: [{ name: 'a', netns: { name: nsName } }], delay: '10ms', dataRate: '100Mbps' });
+    const plan = planHostNetwork({ runId, vehicles: [{ name: 'a', netns: { name: nsName } }] });
     const squatter = plan.vehicles[0].links.tap;
     try {
       if (createdBr0) execFileSync('ip', ['link', 'add', 'br-0', 'type', 'bridge']);

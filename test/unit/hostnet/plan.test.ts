@@ -6,8 +6,6 @@ import { planHostNetwork, type HostNetInput } from '../../../src/hostnet/plan.js
 const input = (over: Partial<HostNetInput> = {}): HostNetInput => ({
   runId: 'run-20260101-abc',
   vehicles: Array.from({ length: 12 }, (_, i) => ({ name: `car${i}`, netns: { pid: 1000 + i } })),
-  delay: '10ms',
-  dataRate: '100Mbps',
   control: { subnet: '172.18.0.0/16', simulatorIp: '172.18.0.2' },
   ...over,
 });
@@ -68,9 +66,9 @@ describe('planHostNetwork', () => {
     expect(planHostNetwork(input({ control: undefined })).vehicles[0].rules).toEqual([]);
   });
 
-  it('builds the channel argv from the taps, delay, rate and duration', () => {
-    const plan = planHostNetwork(input({ vehicles: [{ name: 'a', netns: { name: 'x' } }, { name: 'b', netns: { name: 'y' } }], durationS: 30 }));
-    expect(plan.channel.args).toEqual([`--taps=tap-${plan.tag}-0,tap-${plan.tag}-1`, '--delay=10ms', '--dataRate=100Mbps', '--duration=30']);
+  it('lists the taps the channel program bridges, in vehicle order', () => {
+    const plan = planHostNetwork(input({ vehicles: [{ name: 'a', netns: { name: 'x' } }, { name: 'b', netns: { name: 'y' } }] }));
+    expect(plan.channel).toEqual({ taps: [`tap-${plan.tag}-0`, `tap-${plan.tag}-1`] });
   });
 
   it('rejects bad input with every problem listed, before anything is named', () => {
@@ -79,8 +77,6 @@ describe('planHostNetwork', () => {
         input({
           runId: 'bad id; rm -rf /',
           vehicles: [{ name: 'a', netns: { pid: 1 } }, { name: 'a', netns: { pid: 2 } }, { name: '$(x)', netns: { pid: 3 } }],
-          delay: '10 parsecs',
-          dataRate: 'fast',
           control: { subnet: '10.210.0.0/16', simulatorIp: '10.210.0.1' },
           v2vSubnet: '10.210.5.0/24',
         }),
@@ -89,7 +85,7 @@ describe('planHostNetwork', () => {
     } catch (err) {
       expect(err).toBeInstanceOf(UserInputError);
       const details = (err as UserInputError).details.join('\n');
-      for (const field of ['runId', 'vehicles.1.name', 'vehicles.2.name', 'delay', 'dataRate', 'overlaps']) expect(details).toContain(field);
+      for (const field of ['runId', 'vehicles.1.name', 'vehicles.2.name', 'overlaps']) expect(details).toContain(field);
     }
   });
 });

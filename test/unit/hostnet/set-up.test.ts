@@ -12,8 +12,6 @@ import { FakeHost } from './fake-host.js';
 const plan = planHostNetwork({
   runId: 'unit-run',
   vehicles: [{ name: 'a', netns: { pid: 101 } }, { name: 'b', netns: { name: 'stand-in-b' } }, { name: 'c', netns: { pid: 103 } }],
-  delay: '10ms',
-  dataRate: '100Mbps',
   control: { subnet: '172.18.0.0/16', simulatorIp: '172.18.0.2' },
 });
 const freshJournal = () => Journal.open(join(mkdtempSync(join(tmpdir(), 'cavsim-unit-')), 'journal.jsonl'));

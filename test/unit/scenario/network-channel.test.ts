@@ -80,19 +80,20 @@ describe('network.channel, jitter and engine', () => {
     expect(await problems('{ channel: wifi-80211p, txPower: 60dBm }')).toEqual([expect.stringMatching(/60dBm is out of range; use a value from -30dBm to 40dBm/)]);
   });
 
-  it('the emulated runtime refuses the latency channel and its jitter; the simulated one runs them', async () => {
-    expect(await problems('{ channel: latency, jitter: 1ms }', { runtime: 'docker' })).toEqual([
-      expect.stringMatching(/^network\.channel \(line 4\): the emulated runtime has only the csma channel yet; run channel: latency with --runtime sim/),
-      expect.stringMatching(/^network\.jitter \(line 4\): jitter needs channel: latency, which the emulated runtime does not have yet/),
+  it('both runtimes run the latency channel with its jitter and loss; the emulated one refuses wifi-80211p', async () => {
+    for (const runtime of ['docker', 'sim'] as const) expect(await problems('{ channel: latency, jitter: 1ms, loss: 0.1 }', { runtime })).toEqual([]);
+    expect(await problems('{ channel: wifi-80211p }', { runtime: 'docker' })).toEqual([
+      expect.stringMatching(/^network\.channel \(line 4\): the emulated runtime has no wifi-80211p channel yet; run it with --runtime sim/),
     ]);
-    expect(await problems('{ channel: latency }', { runtime: 'docker' })).toHaveLength(1);
-    expect(await problems('{ channel: latency, jitter: 1ms }', { runtime: 'sim' })).toEqual([]);
-    expect(await problems('{ channel: latency, jitter: 1ms }')).toEqual([]);
   });
 
   it('--set can switch the channel, and is refused the same way', async () => {
-    expect(await problems('{ delay: 10ms }', { runtime: 'docker', overrides: ['network.channel=latency'] })).toEqual([
-      expect.stringMatching(/^network\.channel \(from --set\): the emulated runtime has only the csma channel yet/),
+    expect(await problems('{ delay: 10ms }', { runtime: 'docker', overrides: ['network.channel=wifi-80211p'] })).toEqual([
+      expect.stringMatching(/^network\.delay \(line 4\): delay applies only to channel: csma or latency/),
+    ]);
+    expect(await problems('{ dataRate: 1Mbps }', { runtime: 'docker', overrides: ['network.channel=wifi-80211p', 'network.dataRate=1Mbps'] })).toHaveLength(1);
+    expect(await problems('{ channel: csma }', { runtime: 'docker', overrides: ['network.channel=wifi-80211p'] })).toEqual([
+      expect.stringMatching(/^network\.channel \(from --set\): the emulated runtime has no wifi-80211p channel yet/),
     ]);
   });
 

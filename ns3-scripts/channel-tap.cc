@@ -1,13 +1,20 @@
-// cavsim channel program: one CSMA bus, one ns-3 node per vehicle, each joined to the vehicle's
-// host tap device by a TapBridge in UseBridge mode (thesis figure 4.2).
+// cavsim real-time channel program: one ns-3 node per vehicle, each joined to the vehicle's host
+// tap device by a TapBridge in UseBridge mode (thesis figure 4.2), on a CSMA bus or on the
+// `latency` channel (ns3-scripts/lib/latency-channel.h).
 //
 // argv contract (docs/ns3-argv-contract.md):
 //   --taps=tap-a,tap-b,...  host tap devices, one per vehicle, each already a port of a bridge
-//   --delay=10ms            channel propagation delay (any ns3::Time string)
-//   --dataRate=100Mbps      channel data rate (any ns3::DataRate string)
+//   --channel=csma          csma | latency
+//   --delay=10ms            one-way delay (any ns3::Time string)
+//   --jitter=0ms            latency: per-frame extra delay, uniform in [0, jitter]
+//   --dataRate=100Mbps      data rate (any ns3::DataRate string): of the bus, or of each sender
+//   --loss=0                per-receiver frame loss probability
+//   --run=1                 ns-3's RNG run number (cavsim passes the scenario's seed)
 //   --duration=0            seconds to run; 0 runs until SIGTERM
 //   --frameLog=PATH         optional diagnostics: wall-clock timings of every frame (see below)
 // stdout: "CAVSIM-READY" once every tap is attached; "CAVSIM-LAG sim_s=<t> lag_ms=<x>" each second.
+#include "lib/latency-channel.h"
+
 #include "ns3/core-module.h"
 #include "ns3/csma-module.h"
 #include "ns3/network-module.h"
@@ -107,7 +114,7 @@ class AddressFilteringTapBridge : public TapBridge
         return owners;
     }
 
-    void Attach(Ptr<CsmaNetDevice> device)
+    void Attach(Ptr<NetDevice> device)
     {
         SetBridgedNetDevice(device);
         m_index = device->GetNode()->GetId();
@@ -241,14 +248,22 @@ int
 main(int argc, char* argv[])
 {
     std::string taps;
+    std::string kind = "csma";
     std::string delay = "10ms";
+    std::string jitter = "0ms";
     std::string dataRate = "100Mbps";
+    double loss = 0;
+    uint32_t run = 1;
     double duration = 0;
     std::string frameLog;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("taps", "comma-separated host tap devices, one per vehicle", taps);
+    cmd.AddValue("channel", "csma | latency", kind);
     cmd.AddValue("delay", "channel propagation delay", delay);
+    cmd.AddValue("jitter", "latency: extra delay per frame, uniform in [0, jitter]", jitter);
+    cmd.AddValue("loss", "per-receiver frame loss probability", loss);
+    cmd.AddValue("run", "ns-3 RNG run number", run);
     cmd.AddValue("dataRate", "channel data rate", dataRate);
     cmd.AddValue("duration", "seconds to run, 0 = until SIGTERM", duration);
     cmd.AddValue("frameLog", "diagnostics: write per-frame wall-clock timings to this file", frameLog);
@@ -257,15 +272,22 @@ main(int argc, char* argv[])
     std::vector<std::string> tapNames = SplitCommaList(taps);
     if (tapNames.empty())
     {
-        std::cerr << "csma-tap: --taps must name at least one tap device" << std::endl;
+        std::cerr << "channel-tap: --taps must name at least one tap device" << std::endl;
         return 2;
     }
+    if (kind != "csma" && kind != "latency")
+    {
+        std::cerr << "channel-tap: --channel must be csma or latency, not '" << kind << "'" << std::endl;
+        return 2;
+    }
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(run);
     if (!frameLog.empty())
     {
         g_frameLog.open(frameLog);
         if (!g_frameLog)
         {
-            std::cerr << "csma-tap: cannot write --frameLog=" << frameLog << std::endl;
+            std::cerr << "channel-tap: cannot write --frameLog=" << frameLog << std::endl;
             return 2;
         }
     }
@@ -274,7 +296,7 @@ main(int argc, char* argv[])
     // batch wake-ups); for an emulator that is pure added latency. Set before any thread exists,
     // so TapBridge's tap readers inherit it, as they inherit the scheduling policy.
     prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-    std::cerr << "csma-tap: scheduling " << RaisePriority() << std::endl;
+    std::cerr << "channel-tap: scheduling " << RaisePriority() << std::endl;
 
     GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::RealtimeSimulatorImpl"));
     GlobalValue::Bind("ChecksumEnabled", BooleanValue(true));
@@ -283,10 +305,27 @@ main(int argc, char* argv[])
     nodes.Create(tapNames.size());
 
     Time channelDelay(delay);
-    CsmaHelper csma;
-    csma.SetChannelAttribute("DataRate", DataRateValue(DataRate(dataRate)));
-    csma.SetChannelAttribute("Delay", TimeValue(channelDelay));
-    NetDeviceContainer devices = csma.Install(nodes);
+    NetDeviceContainer devices;
+    int64_t stream = 100;
+    if (kind == "csma")
+    {
+        CsmaHelper csma;
+        csma.SetChannelAttribute("DataRate", DataRateValue(DataRate(dataRate)));
+        csma.SetChannelAttribute("Delay", TimeValue(channelDelay));
+        devices = csma.Install(nodes);
+        for (uint32_t i = 0; i < devices.GetN() && loss > 0; ++i)
+        {
+            auto errors = CreateObject<RateErrorModel>();
+            errors->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+            errors->SetRate(loss);
+            errors->AssignStreams(stream++);
+            DynamicCast<CsmaNetDevice>(devices.Get(i))->SetReceiveErrorModel(errors);
+        }
+    }
+    else
+    {
+        devices = cavsim::InstallLatencyChannel(nodes, {channelDelay, Time(jitter), DataRate(dataRate), loss}, stream);
+    }
 
     for (std::size_t i = 0; i < tapNames.size(); ++i)
     {
@@ -294,9 +333,10 @@ main(int argc, char* argv[])
         bridge->SetAttribute("Mode", StringValue("UseBridge"));
         bridge->SetAttribute("DeviceName", StringValue(tapNames[i]));
         nodes.Get(i)->AddDevice(bridge);
-        Ptr<CsmaNetDevice> device = DynamicCast<CsmaNetDevice>(devices.Get(i));
+        Ptr<NetDevice> device = devices.Get(i);
         bridge->Attach(device);
-        if (channelDelay.IsStrictlyPositive())
+        // CSMA says when a frame's transmission ends, so its delivery time is known in advance.
+        if (kind == "csma" && channelDelay.IsStrictlyPositive())
         {
             device->TraceConnectWithoutContext("PhyTxEnd", MakeBoundCallback(&SpinBeforeDelivery, channelDelay));
         }
