@@ -17,6 +17,8 @@ export interface ProbeSpec {
   csv: string;
   startOffsetMs?: number;
   lingerMs?: number;
+  /** Characters of padding in each message's body. */
+  sizeBytes?: number;
 }
 
 /**
@@ -32,7 +34,7 @@ export async function runProbes(probeJs: string, specs: ProbeSpec[]): Promise<{ 
       '--name', s.name, '--bind', s.bind, '--port', String(s.port ?? V2V_PORT),
       '--peers', s.peers.map((p) => `${p.name}=${p.address}${p.port ? `:${p.port}` : ''}`).join(','),
       '--count', String(s.count), '--rate', String(s.rate), '--csv', s.csv,
-      '--linger-ms', String(s.lingerMs ?? 1500), '--start-from-stdin'], { stdio: ['pipe', 'pipe', 'pipe'] });
+      '--linger-ms', String(s.lingerMs ?? 1500), '--size-bytes', String(s.sizeBytes ?? 0), '--start-from-stdin'], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     let sentLine = '';
