@@ -1,9 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCommandRunner } from '../exec/command-runner.js';
-import { builtinChannelScript, compileChannelProgram } from '../ns3/compile.js';
-import { LOCKSTEP_NS3_MODULES } from '../ns3/engine-choice.js';
+import { lockstepBinary } from '../ns3/builtin-programs.js';
 import { lockstepArgv } from '../ns3/lockstep/lockstep-argv.js';
 import { LockstepChannel, type NodeMotion } from '../ns3/lockstep/lockstep-channel.js';
 import { writeObstacleGrid } from '../ns3/lockstep/obstacle-grid-file.js';
@@ -20,7 +18,7 @@ import type { V2VChannel } from './frames.js';
 export async function openChannel<T>(scenario: ResolvedScenario, engine: ChannelEngine, grid: OccupancyGrid, motion: () => readonly NodeMotion[]): Promise<V2VChannel<T>> {
   if (engine === 'builtin') return createChannel<T>(scenario.network, deriveSeed(scenario.seed, 'v2v-bus'));
   const network = scenario.network;
-  const binary = await compileChannelProgram(builtinChannelScript('lockstep-channel'), { runner: createCommandRunner(), modules: LOCKSTEP_NS3_MODULES });
+  const binary = await lockstepBinary();
   const wifi = network.channel === 'wifi-80211p';
   const scratch = wifi && network.obstacles === 'map' ? mkdtempSync(join(tmpdir(), 'cavsim-obstacles-')) : undefined;
   try {
