@@ -21,14 +21,14 @@ describe.skipIf(real.skip)('emulated head-on-brake (Docker + ns-3)', () => {
     before = emulatedHostState();
   });
 
-  for (const delayMs of [10, 300]) {
-    it(`agrees with the simulated runtime at ${delayMs} ms and leaves the host as it was`, async () => {
-      const overrides = [`network.delay=${delayMs}ms`];
+  for (const { channel, delayMs } of [{ channel: 'csma', delayMs: 10 }, { channel: 'csma', delayMs: 300 }, { channel: 'latency', delayMs: 300 }]) {
+    it(`agrees with the simulated runtime on ${channel} at ${delayMs} ms and leaves the host as it was`, async () => {
+      const overrides = [`network.channel=${channel}`, `network.delay=${delayMs}ms`];
       const emulated = await runScenarioEmulated(HEAD_ON, { overrides, runsDir });
       const simulated = await runScenarioSimulated(HEAD_ON, { overrides, runsDir });
       const e = emulated.summary;
       const s = simulated.summary;
-      console.log(`[e2e ${delayMs} ms] emulated: status ${e.status}${e.reason ? ` (${e.reason})` : ''}, collision ${e.collision}, min distance ${e.min_distance_m} m, V2V p50 ${e.v2v.p50_ms} ms; simulated: collision ${s.collision}, min distance ${s.min_distance_m} m; phases ${JSON.stringify(e.timing?.phases_ms)}`);
+      console.log(`[e2e ${channel} ${delayMs} ms] emulated: status ${e.status}${e.reason ? ` (${e.reason})` : ''}, collision ${e.collision}, min distance ${e.min_distance_m} m, V2V p50 ${e.v2v.p50_ms} ms; simulated: collision ${s.collision}, min distance ${s.min_distance_m} m; phases ${JSON.stringify(e.timing?.phases_ms)}`);
 
       expect(e.runtime).toBe('docker');
       expect(['completed', 'invalid']).toContain(e.status);
@@ -36,7 +36,8 @@ describe.skipIf(real.skip)('emulated head-on-brake (Docker + ns-3)', () => {
       // one physics step of closing travel at 2 x 10 m/s is 0.2 m
       expect(Math.abs(e.min_distance_m! - s.min_distance_m!)).toBeLessThanOrEqual(0.2);
       // the brake message crossed ns-3: measured, and at least the configured delay
-      expect(e.v2v).toMatchObject({ sent: 1, received: 1, lost: 0 });
+      expect(e.v2v).toMatchObject({ sent: 1, received: 1, lost: 0, delivery_ratio: 1 });
+      expect(s.v2v.delivery_ratio).toBe(1);
       expect(e.v2v.p50_ms!).toBeGreaterThanOrEqual(delayMs - 0.5);
       expect(e.v2v.p50_ms!).toBeLessThan(delayMs + 5);
       expect(e.timing).toHaveProperty('step_lateness_p99_ms');
