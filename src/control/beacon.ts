@@ -1,4 +1,4 @@
-import { deriveSeed } from '../util/random.js';
+import { createRandom, deriveSeed } from '../util/random.js';
 import type { VehicleApp } from './vehicle-context.js';
 
 export const BEACON_MESSAGE = 'beacon';
@@ -26,7 +26,7 @@ export function createBeacon(name: string, opts: BeaconOptions): VehicleApp {
       if (previous && own.t > previous.t) acceleration = (own.v - previous.v) / (own.t - previous.t);
       previous = { t: own.t, v: own.v };
       const now = ctx.now();
-      next ??= now + (deriveSeed(0, name) / 2 ** 32) * period;
+      next ??= now + createRandom(deriveSeed(0, `beacon-${name}`))() * period;
       if (now + 1e-9 < next) return;
       next += period * Math.max(1, Math.floor((now - next) / period) + 1);
       const state = { x: own.x, y: own.y, yaw: own.yaw, v: own.v, a: acceleration, yawRate: own.yawRate, stamp: own.t };
