@@ -13,6 +13,7 @@
 //   --duration=0            seconds to run; 0 runs until SIGTERM
 //   --frameLog=PATH         optional diagnostics: wall-clock timings of every frame (see below)
 // stdout: "CAVSIM-READY" once every tap is attached; "CAVSIM-LAG sim_s=<t> lag_ms=<x>" each second.
+#include "lib/csma-channel.h"
 #include "lib/latency-channel.h"
 
 #include "ns3/core-module.h"
@@ -309,18 +310,7 @@ main(int argc, char* argv[])
     int64_t stream = 100;
     if (kind == "csma")
     {
-        CsmaHelper csma;
-        csma.SetChannelAttribute("DataRate", DataRateValue(DataRate(dataRate)));
-        csma.SetChannelAttribute("Delay", TimeValue(channelDelay));
-        devices = csma.Install(nodes);
-        for (uint32_t i = 0; i < devices.GetN() && loss > 0; ++i)
-        {
-            auto errors = CreateObject<RateErrorModel>();
-            errors->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
-            errors->SetRate(loss);
-            errors->AssignStreams(stream++);
-            DynamicCast<CsmaNetDevice>(devices.Get(i))->SetReceiveErrorModel(errors);
-        }
+        devices = cavsim::InstallCsmaChannel(nodes, channelDelay, DataRate(dataRate), loss, stream);
     }
     else
     {

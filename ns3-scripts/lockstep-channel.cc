@@ -12,6 +12,7 @@
 //        R <frame> <node> <t> <rx_dbm|nan> <los:1|0|->       delivered to node at t
 //        L <frame> <node> <t> <reason> <rx_dbm|nan> <los>    lost at node; reason as in src/channel/frames.ts
 //        D <next>                             end of a report: time of the next pending event, -1 if none
+#include "lib/csma-channel.h"
 #include "lib/latency-channel.h"
 #include "lib/wifi-80211p.h"
 
@@ -429,25 +430,12 @@ main(int argc, char* argv[])
     int64_t stream = 100;
     if (g_kind == "csma")
     {
-        CsmaHelper csma;
-        csma.SetChannelAttribute("DataRate", DataRateValue(DataRate(static_cast<uint64_t>(dataRate))));
-        csma.SetChannelAttribute("Delay", TimeValue(NanoSeconds(delayNs)));
-        g_devices = csma.Install(g_nodes);
+        g_devices = cavsim::InstallCsmaChannel(g_nodes, NanoSeconds(delayNs), DataRate(static_cast<uint64_t>(dataRate)), loss, stream);
         for (uint32_t i = 0; i < nodeCount; ++i)
         {
-            Ptr<CsmaNetDevice> device = DynamicCast<CsmaNetDevice>(g_devices.Get(i));
-            if (loss > 0)
-            {
-                auto errors = CreateObject<RateErrorModel>();
-                errors->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
-                errors->SetRate(loss);
-                errors->AssignStreams(stream++);
-                device->SetReceiveErrorModel(errors);
-            }
-            device->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(&ChannelLoss, i));
-            device->TraceConnectWithoutContext("MacTxDrop", MakeCallback(&QueueDrop));
+            g_devices.Get(i)->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(&ChannelLoss, i));
+            g_devices.Get(i)->TraceConnectWithoutContext("MacTxDrop", MakeCallback(&QueueDrop));
         }
-        csma.AssignStreams(g_devices, stream);
     }
     else if (g_kind == "latency")
     {
