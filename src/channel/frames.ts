@@ -45,6 +45,11 @@ export interface V2VChannel<T> {
    * sent so far, before `deliverDue(now)`. In-process models have none.
    */
   advanceTo?(now: number): Promise<void>;
+  /**
+   * For such a channel: the next `advanceTo` will be to `next`; it may start advancing now, while
+   * the caller steps the physics, with the frames sent so far.
+   */
+  prefetch?(next: number): void;
   /** Removes and returns, in time order, every outcome (delivery or loss) due at or before `now`. */
   deliverDue(now: number): Delivery<T>[];
   /** Ends the channel (a process is stopped); harmless to call twice. */

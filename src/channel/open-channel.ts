@@ -18,16 +18,20 @@ import type { V2VChannel } from './frames.js';
 export async function openChannel<T>(scenario: ResolvedScenario, engine: ChannelEngine, grid: OccupancyGrid, motion: () => readonly NodeMotion[]): Promise<V2VChannel<T>> {
   if (engine === 'builtin') return createChannel<T>(scenario.network, deriveSeed(scenario.seed, 'v2v-bus'));
   const network = scenario.network;
-  const binary = await lockstepBinary();
   const wifi = network.channel === 'wifi-80211p';
+  const binary = await lockstepBinary(wifi);
   const scratch = wifi && network.obstacles === 'map' ? mkdtempSync(join(tmpdir(), 'cavsim-obstacles-')) : undefined;
+  const removeScratch = () => scratch && rmSync(scratch, { recursive: true, force: true });
   try {
     const obstacleFile = scratch && join(scratch, 'walls.grid');
     if (obstacleFile) writeObstacleGrid(grid, obstacleFile);
     const argv = lockstepArgv({ network, nodes: scenario.vehicles.length, run: scenario.seed, ...(obstacleFile ? { obstacleFile } : {}) });
-    return await LockstepChannel.start<T>({ binary, argv, names: scenario.vehicles.map((v) => v.name), ...(wifi ? { motion } : {}) });
-  } finally {
+    const channel = LockstepChannel.start<T>({ binary, argv, names: scenario.vehicles.map((v) => v.name), ...(wifi ? { motion } : {}) });
     // the program has read the walls by the time it is ready
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    void channel.ready.finally(removeScratch).catch(() => {});
+    return channel;
+  } catch (err) {
+    removeScratch();
+    throw err;
   }
 }

@@ -85,12 +85,20 @@ export function v2vFigures(
   const ratio = (delivered: number, expected: number) => (expected ? +(delivered / expected).toFixed(6) : null);
   const lostByReason: Record<string, number> = {};
   for (const l of losses) lostByReason[l.reason] = (lostByReason[l.reason] ?? 0) + 1;
-  const pairKeys = [...new Set([...receipts, ...losses].map((r) => `${r.from}\0${r.to}`))].sort();
-  const pairs = pairKeys.map((key): PairDelivery => {
+  const byPair = new Map<string, { got: typeof receipts[number][]; lost: number }>();
+  const pairOf = (r: { from: string; to: string }) => {
+    const key = `${r.from}\0${r.to}`;
+    let entry = byPair.get(key);
+    if (!entry) byPair.set(key, (entry = { got: [], lost: 0 }));
+    return entry;
+  };
+  for (const r of receipts) pairOf(r).got.push(r);
+  for (const l of losses) pairOf(l).lost++;
+  const pairs = [...byPair.keys()].sort().map((key): PairDelivery => {
     const [from, to] = key.split('\0');
-    const got = receipts.filter((r) => r.from === from && r.to === to);
-    const expected = got.length + losses.filter((l) => l.from === from && l.to === to).length;
+    const { got, lost } = byPair.get(key)!;
     const s = latency(got);
+    const expected = got.length + lost;
     return { from, to, expected, delivered: got.length, delivery_ratio: ratio(got.length, expected), p50_ms: round(s.p50_ms), p99_ms: round(s.p99_ms), max_ms: round(s.max_ms) };
   });
   return {

@@ -1,10 +1,22 @@
 import { createCommandRunner, type CommandRunner } from '../exec/command-runner.js';
 import { builtinChannelScript, compileChannelProgram, NS3_PKG_MODULES } from './compile.js';
-import { LOCKSTEP_NS3_MODULES } from './engine-choice.js';
+import { LOCKSTEP_NS3_MODULES, LOCKSTEP_WIRED_MODULES } from './engine-choice.js';
 
-/** The lock-step channel program (simulated runtime), compiled once per machine and source. */
-export const lockstepBinary = (runner: CommandRunner = createCommandRunner()) =>
-  compileChannelProgram(builtinChannelScript('lockstep-channel'), { runner, modules: LOCKSTEP_NS3_MODULES });
+/**
+ * The lock-step channel program (simulated runtime), compiled once per machine and source: a wired
+ * build (csma, latency; fewer libraries, a faster start) and one with wifi-80211p.
+ */
+export function lockstepBinary(wifi: boolean, runner: CommandRunner = createCommandRunner()): Promise<string> {
+  // Asked once per process: finding the cached binary runs pkg-config, which would cost each run of a sweep.
+  const known = lockstepBinaries.get(wifi);
+  if (known) return known;
+  const options = wifi ? { runner, modules: LOCKSTEP_NS3_MODULES, defines: ['CAVSIM_WIFI'] } : { runner, modules: LOCKSTEP_WIRED_MODULES };
+  const binary = compileChannelProgram(builtinChannelScript('lockstep-channel'), options);
+  lockstepBinaries.set(wifi, binary);
+  binary.catch(() => lockstepBinaries.delete(wifi));
+  return binary;
+}
+const lockstepBinaries = new Map<boolean, Promise<string>>();
 
 /** The real-time channel program (emulated runtime). */
 export const realtimeBinary = (runner: CommandRunner = createCommandRunner()) =>
@@ -12,5 +24,5 @@ export const realtimeBinary = (runner: CommandRunner = createCommandRunner()) =>
 
 /** Set-up compiles both, so no run waits for g++ (about 15 s each). */
 export async function compileBuiltinPrograms(): Promise<string[]> {
-  return [await realtimeBinary(), await lockstepBinary()];
+  return [await realtimeBinary(), await lockstepBinary(false), await lockstepBinary(true)];
 }

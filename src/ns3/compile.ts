@@ -21,7 +21,7 @@ export function defaultCacheDir(env = process.env): string {
  */
 export async function compileChannelProgram(
   sourcePath: string,
-  deps: { runner: CommandRunner; cacheDir?: string; extraModules?: string[]; modules?: string[] },
+  deps: { runner: CommandRunner; cacheDir?: string; extraModules?: string[]; modules?: string[]; defines?: string[] },
 ): Promise<string> {
   const { runner } = deps;
   const version = await runner.run(['pkg-config', '--modversion', 'ns3-core'], { allowFailure: true });
@@ -30,7 +30,8 @@ export async function compileChannelProgram(
   }
   const modules = [...(deps.modules ?? NS3_PKG_MODULES), ...(deps.extraModules ?? [])];
   const hash = createHash('sha256');
-  hash.update(readFileSync(sourcePath)).update(modules.join(','));
+  const defines = (deps.defines ?? []).map((d) => `-D${d}`);
+  hash.update(readFileSync(sourcePath)).update(modules.join(',')).update(defines.join(' '));
   for (const header of sharedHeaders(sourcePath)) hash.update(header).update(readFileSync(header));
   const digest = hash.digest('hex').slice(0, 16);
   const dir = join(deps.cacheDir ?? defaultCacheDir(), 'ns3');
@@ -40,7 +41,7 @@ export async function compileChannelProgram(
   mkdirSync(dir, { recursive: true });
   const flags = await runner.run(['pkg-config', '--cflags', '--libs', ...modules]);
   const tmp = `${binary}.tmp-${process.pid}`;
-  await runner.run(['g++', '-O2', '-std=c++17', '-o', tmp, sourcePath, ...splitFlags(flags.stdout)]);
+  await runner.run(['g++', '-O2', '-std=c++17', ...defines, '-o', tmp, sourcePath, ...splitFlags(flags.stdout)]);
   renameSync(tmp, binary); // atomic: a concurrent compile of the same source is harmless
   return binary;
 }

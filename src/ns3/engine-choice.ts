@@ -2,8 +2,9 @@ import { createCommandRunner, type CommandRunner } from '../exec/command-runner.
 import { EnvironmentError } from '../errors.js';
 import type { ChannelEngine, ResolvedNetwork } from '../scenario/resolved.js';
 
-/** pkg-config modules the lock-step channel program links against. */
-export const LOCKSTEP_NS3_MODULES = ['ns3-core', 'ns3-network', 'ns3-csma', 'ns3-wifi', 'ns3-mobility', 'ns3-propagation'];
+/** pkg-config modules the lock-step channel program links against: wired channels, and wifi-80211p. */
+export const LOCKSTEP_WIRED_MODULES = ['ns3-core', 'ns3-network', 'ns3-csma'];
+export const LOCKSTEP_NS3_MODULES = [...LOCKSTEP_WIRED_MODULES, 'ns3-wifi', 'ns3-mobility', 'ns3-propagation'];
 export const NS3_INSTALL_HINT = 'install ns-3 and a compiler: sudo bash scripts/setup-ns3.sh (or apt-get install libns3-dev libgsl-dev g++ pkg-config)';
 
 let installed: Promise<boolean> | undefined;

@@ -43,6 +43,8 @@ export class LockstepChannel<T> implements V2VChannel<T> {
   private stdoutRest = '';
   private stderrText = '';
   private waiting: { resolve: () => void; reject: (e: Error) => void } | undefined;
+  /** An advance already asked of ns-3 (by `prefetch`) and its answer. */
+  private inFlight: { toNs: number; answered: Promise<void> } | undefined;
   private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private closed = false;
   /** How many times ns-3 was asked to advance (the rest were skipped). */
@@ -57,6 +59,8 @@ export class LockstepChannel<T> implements V2VChannel<T> {
     private readonly opts: LockstepChannelOptions,
   ) {
     this.nodeOf = new Map(opts.names.map((n, i) => [n, i]));
+    this.ready = new Promise<void>((resolve, reject) => ((this.readyResolve = resolve), (this.readyReject = reject)));
+    this.ready.catch(() => {}); // a death is reported by the step that needs ns-3
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (text: string) => (this.stderrText = (this.stderrText + text).slice(-8192)));
@@ -64,28 +68,35 @@ export class LockstepChannel<T> implements V2VChannel<T> {
     child.stdin.on('error', () => {}); // a dead process is reported through 'exit'
     child.once('exit', (code, signal) => {
       this.exit = { code, signal };
+      this.readyReject(this.deathError());
       this.fail(this.deathError());
     });
   }
 
-  static async start<T>(opts: LockstepChannelOptions): Promise<LockstepChannel<T>> {
+  /**
+   * Starts the process and returns at once: ns-3 sets up (about 45 ms) while the run begins, and
+   * commands wait in the pipe until it reads them. A process that is not ready within the timeout
+   * is killed, which fails the next step with its name.
+   */
+  static start<T>(opts: LockstepChannelOptions): LockstepChannel<T> {
     const child = spawn(opts.binary, [...opts.argv], { stdio: ['pipe', 'pipe', 'pipe'] });
     const channel = new LockstepChannel<T>(child, opts);
     const timeoutMs = opts.readyTimeoutMs ?? 20_000;
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([
-        new Promise<void>((resolve, reject) => (channel.waiting = { resolve, reject })),
-        new Promise<void>((_, reject) => (timer = setTimeout(() => reject(new Error(`ns-3 channel process printed no READY within ${timeoutMs} ms`)), timeoutMs))),
-      ]);
-    } catch (err) {
-      await channel.close();
-      throw err;
-    } finally {
-      clearTimeout(timer);
-    }
+    const timer = setTimeout(() => {
+      channel.stderrText += `\nno READY within ${timeoutMs} ms`;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    channel.ready.then(
+      () => clearTimeout(timer),
+      () => clearTimeout(timer),
+    );
     return channel;
   }
+
+  /** Resolves when ns-3 has set up (read its arguments and files); rejects if it died first. */
+  readonly ready: Promise<void>;
+  private readyResolve!: () => void;
+  private readyReject!: (e: Error) => void;
 
   send(frame: ChannelFrame<T>, now: number): void {
     const number = ++this.frameCount;
@@ -97,17 +108,38 @@ export class LockstepChannel<T> implements V2VChannel<T> {
 
   async advanceTo(now: number): Promise<void> {
     const nowNs = ns(now);
+    if (this.inFlight) {
+      const { toNs, answered } = this.inFlight;
+      this.inFlight = undefined;
+      await answered;
+      if (toNs === nowNs && !this.pending.length) return;
+    }
     if (this.exit) throw this.deathError();
-    const due = this.nextEventNs >= 0 && this.nextEventNs <= nowNs;
-    if (!this.pending.length && !due) return;
+    if (!this.needsSync(nowNs)) return;
     this.queuePositions(nowNs);
-    this.pending.push(`A ${nowNs}`);
+    await this.ask(nowNs);
+  }
+
+  prefetch(next: number): void {
+    const nextNs = ns(next);
+    if (this.inFlight || this.exit || !this.needsSync(nextNs)) return;
+    const answered = this.ask(nextNs);
+    answered.catch(() => {}); // observed by the advanceTo that takes it
+    this.inFlight = { toNs: nextNs, answered };
+  }
+
+  private needsSync(toNs: number): boolean {
+    return this.pending.length > 0 || (this.nextEventNs >= 0 && this.nextEventNs <= toNs);
+  }
+
+  private ask(toNs: number): Promise<void> {
+    this.pending.push(`A ${toNs}`);
     const text = this.pending.join('\n') + '\n';
     this.pending = [];
     this.syncs++;
     const answered = new Promise<void>((resolve, reject) => (this.waiting = { resolve, reject }));
     this.child.stdin.write(text);
-    await answered;
+    return answered;
   }
 
   deliverDue(now: number): Delivery<T>[] {
@@ -116,15 +148,23 @@ export class LockstepChannel<T> implements V2VChannel<T> {
     return n ? this.outcomes.splice(0, n) : [];
   }
 
+  /**
+   * Ends the process: it exits when it reads the end of its input, within a few ms, which the run
+   * does not wait for; one still there after 2 s is killed. `exited` resolves when it is gone.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     if (this.exit) return;
-    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
     this.child.stdin.end('Q\n');
     const timer = setTimeout(() => this.child.kill('SIGKILL'), 2000);
-    await exited;
-    clearTimeout(timer);
+    timer.unref();
+    void this.exited.then(() => clearTimeout(timer));
+  }
+
+  /** Resolves when the process has exited. */
+  get exited(): Promise<void> {
+    return this.exit ? Promise.resolve() : new Promise((resolve) => this.child.once('exit', () => resolve()));
   }
 
   private node(name: string): number {
@@ -156,8 +196,9 @@ export class LockstepChannel<T> implements V2VChannel<T> {
 
   private onLine(line: string): void {
     const f = line.split(' ');
-    if (f[0] === 'READY' || f[0] === 'D') {
-      if (f[0] === 'D') this.nextEventNs = Number(f[1]);
+    if (f[0] === 'READY') return this.readyResolve();
+    if (f[0] === 'D') {
+      this.nextEventNs = Number(f[1]);
       const w = this.waiting;
       this.waiting = undefined;
       w?.resolve();

@@ -120,6 +120,8 @@ export async function runSimulated(
         for (const msg of a.inbox.splice(0)) a.agent.receive(msg);
         if (!a.car.collided) a.agent.tick();
       }
+      // ns-3 runs the frames just sent while the physics steps (lock-step, two processes)
+      channel.prefetch?.((world.steps + 1) * world.timestep);
       recorder.recordCollisions(world.step());
       record();
       if (opts.events && world.steps % progressEvery === 0) {

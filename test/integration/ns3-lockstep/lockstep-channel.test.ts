@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCommandRunner } from '../../../src/exec/command-runner.js';
 import { builtinChannelScript, compileChannelProgram } from '../../../src/ns3/compile.js';
-import { LOCKSTEP_NS3_MODULES } from '../../../src/ns3/engine-choice.js';
+import { LOCKSTEP_NS3_MODULES, LOCKSTEP_WIRED_MODULES } from '../../../src/ns3/engine-choice.js';
 import { lockstepArgv } from '../../../src/ns3/lockstep/lockstep-argv.js';
 import { LockstepChannel, type NodeMotion } from '../../../src/ns3/lockstep/lockstep-channel.js';
 import { writeObstacleGrid } from '../../../src/ns3/lockstep/obstacle-grid-file.js';
@@ -18,12 +18,16 @@ import { ns3LockstepProblem, requireReal } from '../../support/real-components.j
 const real = requireReal('ns3-lockstep/lockstep-channel.test.ts', ns3LockstepProblem());
 const STEP = 0.01;
 const scratch = mkdtempSync(join(tmpdir(), 'cavsim-lockstep-'));
-let binary = '';
+let wired = '';
+let wifiBinary = '';
 const open: LockstepChannel<unknown>[] = [];
 
 beforeAll(async () => {
   real.assertPresent();
-  binary = await compileChannelProgram(builtinChannelScript('lockstep-channel'), { runner: createCommandRunner(), modules: LOCKSTEP_NS3_MODULES, cacheDir: join(tmpdir(), 'cavsim-test-ns3-cache') });
+  const cacheDir = join(tmpdir(), 'cavsim-test-ns3-cache');
+  const source = builtinChannelScript('lockstep-channel');
+  wired = await compileChannelProgram(source, { runner: createCommandRunner(), modules: LOCKSTEP_WIRED_MODULES, cacheDir });
+  wifiBinary = await compileChannelProgram(source, { runner: createCommandRunner(), modules: LOCKSTEP_NS3_MODULES, defines: ['CAVSIM_WIFI'], cacheDir });
 }, 300_000);
 afterAll(async () => {
   await Promise.all(open.map((c) => c.close()));
@@ -32,6 +36,7 @@ afterAll(async () => {
 
 async function start<T>(network: ResolvedNetwork, names: string[], extra: { run?: number; motion?: () => readonly NodeMotion[]; obstacleFile?: string } = {}) {
   const argv = lockstepArgv({ network, nodes: names.length, run: extra.run ?? 1, ...(extra.obstacleFile ? { obstacleFile: extra.obstacleFile } : {}) });
+  const binary = network.channel === 'wifi-80211p' ? wifiBinary : wired;
   const channel = await LockstepChannel.start<T>({ binary, argv, names, ...(extra.motion ? { motion: extra.motion } : {}) });
   open.push(channel as LockstepChannel<unknown>);
   return channel;
