@@ -9,6 +9,7 @@ import type { OccupancyGrid } from '../map/occupancy-grid.js';
 import type { ChannelEngine, ResolvedScenario } from '../scenario/resolved.js';
 import { deriveSeed } from '../util/random.js';
 import { createChannel } from './create-channel.js';
+import { DeferredChannel } from './deferred-channel.js';
 import type { V2VChannel } from './frames.js';
 
 /**
@@ -20,13 +21,22 @@ export async function openChannel<T>(scenario: ResolvedScenario, engine: Channel
   const network = scenario.network;
   const wifi = network.channel === 'wifi-80211p';
   const binary = await lockstepBinary(wifi);
+  const start = () => startLockstep<T>(scenario, binary, grid, wifi ? motion : undefined);
+  // ns-3 sets up in ~30 ms: a run whose cars have V2V apps starts it at once, in parallel with the
+  // physics; one whose cars have none starts it only if a frame is ever sent.
+  return scenario.vehicles.some((v) => v.apps.length > 0) ? start() : new DeferredChannel<T>(start);
+}
+
+function startLockstep<T>(scenario: ResolvedScenario, binary: string, grid: OccupancyGrid, motion: (() => readonly NodeMotion[]) | undefined): V2VChannel<T> {
+  const network = scenario.network;
+  const wifi = network.channel === 'wifi-80211p';
   const scratch = wifi && network.obstacles === 'map' ? mkdtempSync(join(tmpdir(), 'cavsim-obstacles-')) : undefined;
   const removeScratch = () => scratch && rmSync(scratch, { recursive: true, force: true });
   try {
     const obstacleFile = scratch && join(scratch, 'walls.grid');
     if (obstacleFile) writeObstacleGrid(grid, obstacleFile);
     const argv = lockstepArgv({ network, nodes: scenario.vehicles.length, run: scenario.seed, ...(obstacleFile ? { obstacleFile } : {}) });
-    const channel = LockstepChannel.start<T>({ binary, argv, names: scenario.vehicles.map((v) => v.name), ...(wifi ? { motion } : {}) });
+    const channel = LockstepChannel.start<T>({ binary, argv, names: scenario.vehicles.map((v) => v.name), ...(motion ? { motion } : {}) });
     // the program has read the walls by the time it is ready
     void channel.ready.finally(removeScratch).catch(() => {});
     return channel;

@@ -1,0 +1,32 @@
+import type { ChannelFrame, Delivery, V2VChannel } from './frames.js';
+
+/**
+ * A channel opened on its first frame: a run whose cars send nothing (no V2V apps) never starts
+ * the ns-3 process at all.
+ */
+export class DeferredChannel<T> implements V2VChannel<T> {
+  private inner: V2VChannel<T> | undefined;
+
+  constructor(private readonly open: () => V2VChannel<T>) {}
+
+  send(frame: ChannelFrame<T>, now: number): void {
+    this.inner ??= this.open();
+    this.inner.send(frame, now);
+  }
+
+  async advanceTo(now: number): Promise<void> {
+    await this.inner?.advanceTo?.(now);
+  }
+
+  prefetch(next: number): void {
+    this.inner?.prefetch?.(next);
+  }
+
+  deliverDue(now: number): Delivery<T>[] {
+    return this.inner ? this.inner.deliverDue(now) : [];
+  }
+
+  async close(): Promise<void> {
+    await this.inner?.close?.();
+  }
+}
