@@ -1,6 +1,7 @@
 // cavsim real-time channel program: one ns-3 node per vehicle, each joined to the vehicle's host
 // tap device by a TapBridge in UseBridge mode (thesis figure 4.2), on a CSMA bus or on the
-// `latency` channel (ns3-scripts/lib/latency-channel.h).
+// `latency` channel (ns3-scripts/lib/latency-channel.h); or on 802.11p, whose ad-hoc devices
+// cannot SendFrom, through TapBridge's UseLocal mode, with the cars' positions fed over UDP.
 //
 // argv contract (docs/ns3-argv-contract.md):
 //   --taps=tap-a,tap-b,...  host tap devices, one per vehicle, each already a port of a bridge
@@ -10,11 +11,15 @@
 //   --dataRate=100Mbps      data rate (any ns3::DataRate string): of the bus, or of each sender
 //   --loss=0                per-receiver frame loss probability
 //   --run=1                 ns-3's RNG run number (cavsim passes the scenario's seed)
+//   --txPower, --propagation, --obstacles, --antennaHeight, --noiseFigure, --rate: wifi-80211p, as the
+//                           lock-step program takes them (docs/ns3-lockstep-protocol.md)
 //   --duration=0            seconds to run; 0 runs until SIGTERM
 //   --frameLog=PATH         optional diagnostics: wall-clock timings of every frame (see below)
-// stdout: "CAVSIM-READY" once every tap is attached; "CAVSIM-LAG sim_s=<t> lag_ms=<x>" each second.
+// stdout: "CAVSIM-POSITIONS port=<p>" (wifi: where positions go), "CAVSIM-READY" once every tap is attached; "CAVSIM-LAG sim_s=<t> lag_ms=<x>" each second.
 #include "lib/csma-channel.h"
 #include "lib/latency-channel.h"
+#include "lib/position-feed.h"
+#include "lib/wifi-80211p.h"
 
 #include "ns3/core-module.h"
 #include "ns3/csma-module.h"
@@ -243,6 +248,59 @@ ReportLag()
     Simulator::Schedule(Seconds(1), &ReportLag);
 }
 
+// 802.11p: ad-hoc devices cannot SendFrom, so each tap is bridged in UseLocal mode (the device
+// takes the MAC of the one vehicle behind the tap); positions arrive on the feed.
+int
+RunWifi(const NodeContainer& nodes,
+        const std::vector<std::string>& tapNames,
+        const std::vector<std::string>& macs,
+        const cavsim::WifiSettings& wifi,
+        double duration)
+{
+    MobilityHelper mobility;
+    mobility.SetMobilityModel("ns3::ConstantVelocityMobilityModel");
+    mobility.Install(nodes);
+    cavsim::WifiChannelParts propagation;
+    try
+    {
+        propagation = cavsim::BuildPropagation(wifi);
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "channel-tap: " << e.what() << std::endl;
+        return 2;
+    }
+    NetDeviceContainer devices = cavsim::InstallWifi80211p(nodes, wifi, propagation.first);
+    WifiHelper().AssignStreams(devices, 100);
+    for (std::size_t i = 0; i < tapNames.size(); ++i)
+    {
+        cavsim::SetNodeMotion(nodes.Get(i), 0, 0, 0, 0, wifi.antennaHeight);
+        // The device answers (ACKs) for its vehicle's MAC from the start, not only once that
+        // vehicle has sent a frame (UseLocal adopts the MAC of the first frame it reads).
+        if (i < macs.size())
+        {
+            devices.Get(i)->SetAddress(Mac48Address(macs[i].c_str()));
+        }
+        Ptr<TapBridge> bridge = CreateObject<TapBridge>();
+        bridge->SetAttribute("Mode", StringValue("UseLocal"));
+        bridge->SetAttribute("DeviceName", StringValue(tapNames[i]));
+        nodes.Get(i)->AddDevice(bridge);
+        bridge->SetBridgedNetDevice(devices.Get(i));
+    }
+    uint16_t port = cavsim::StartPositionFeed(nodes, wifi.antennaHeight);
+    std::cout << "CAVSIM-POSITIONS port=" << port << std::endl;
+    Simulator::Schedule(MilliSeconds(1), &AnnounceReady);
+    Simulator::Schedule(MilliSeconds(1) + Seconds(1), &ReportLag);
+    if (duration > 0)
+    {
+        Simulator::Stop(Seconds(duration));
+    }
+    StopOnSignal();
+    Simulator::Run();
+    Simulator::Destroy();
+    return 0;
+}
+
 } // namespace
 
 int
@@ -265,6 +323,15 @@ main(int argc, char* argv[])
     cmd.AddValue("jitter", "latency: extra delay per frame, uniform in [0, jitter]", jitter);
     cmd.AddValue("loss", "per-receiver frame loss probability", loss);
     cmd.AddValue("run", "ns-3 RNG run number", run);
+    cavsim::WifiSettings wifi;
+    cmd.AddValue("txPower", "wifi: transmit power [dBm]", wifi.txPowerDbm);
+    cmd.AddValue("propagation", "wifi: path-loss model", wifi.propagation);
+    cmd.AddValue("obstacles", "wifi: occupancy grid file; empty for no obstacles", wifi.obstacles);
+    cmd.AddValue("antennaHeight", "wifi: antenna height [m]", wifi.antennaHeight);
+    cmd.AddValue("noiseFigure", "wifi: receiver noise figure [dB]", wifi.noiseFigureDb);
+    cmd.AddValue("rate", "wifi: ns-3 WifiMode name", wifi.rate);
+    std::string macs;
+    cmd.AddValue("macs", "wifi: each vehicle's MAC, in tap order", macs);
     cmd.AddValue("dataRate", "channel data rate", dataRate);
     cmd.AddValue("duration", "seconds to run, 0 = until SIGTERM", duration);
     cmd.AddValue("frameLog", "diagnostics: write per-frame wall-clock timings to this file", frameLog);
@@ -276,9 +343,9 @@ main(int argc, char* argv[])
         std::cerr << "channel-tap: --taps must name at least one tap device" << std::endl;
         return 2;
     }
-    if (kind != "csma" && kind != "latency")
+    if (kind != "csma" && kind != "latency" && kind != "wifi-80211p")
     {
-        std::cerr << "channel-tap: --channel must be csma or latency, not '" << kind << "'" << std::endl;
+        std::cerr << "channel-tap: --channel must be csma, latency or wifi-80211p, not '" << kind << "'" << std::endl;
         return 2;
     }
     RngSeedManager::SetSeed(1);
@@ -312,9 +379,13 @@ main(int argc, char* argv[])
     {
         devices = cavsim::InstallCsmaChannel(nodes, channelDelay, DataRate(dataRate), loss, stream);
     }
-    else
+    else if (kind == "latency")
     {
         devices = cavsim::InstallLatencyChannel(nodes, {channelDelay, Time(jitter), DataRate(dataRate), loss}, stream);
+    }
+    else
+    {
+        return RunWifi(nodes, tapNames, SplitCommaList(macs), wifi, duration);
     }
 
     for (std::size_t i = 0; i < tapNames.size(); ++i)

@@ -9,6 +9,7 @@ import { NS3_PROCESS_KIND } from '../journal/kinds.js';
 
 export const READY_LINE = 'CAVSIM-READY';
 const LAG_LINE = /^CAVSIM-LAG sim_s=(\S+) lag_ms=(\S+)/gm;
+const POSITIONS_LINE = /^CAVSIM-POSITIONS port=(\d+)$/m;
 const READY_POLL_MS = 10;
 
 export interface ChannelExit {
@@ -23,6 +24,8 @@ export interface StartedChannel {
   readonly exited: Promise<ChannelExit>;
   /** Realtime lag samples the program reported (wall clock minus simulated clock). */
   lagSamplesMs(): number[];
+  /** The 127.0.0.1 UDP port a radio channel takes the cars' positions on, when it said one. */
+  positionsPort(): number | undefined;
   /** The last lines the program wrote (stdout and stderr). */
   lastLogLines(n?: number): string[];
   /** SIGTERM, then SIGKILL after the grace period. Harmless to call twice. */
@@ -83,6 +86,10 @@ export async function startChannel(p: ChannelStart): Promise<StartedChannel> {
     exited,
     lagSamplesMs: () => [...logText().matchAll(LAG_LINE)].map((m) => Number(m[2])),
     lastLogLines: (n = 5) => lastLines(logText(), n),
+    positionsPort: () => {
+      const m = POSITIONS_LINE.exec(logText());
+      return m ? Number(m[1]) : undefined;
+    },
     stop,
     async [Symbol.asyncDispose]() {
       await stop();

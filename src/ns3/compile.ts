@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import type { CommandRunner } from '../exec/command-runner.js';
 import { EnvironmentError } from '../errors.js';
 
-export const NS3_PKG_MODULES = ['ns3-core', 'ns3-network', 'ns3-csma', 'ns3-tap-bridge'];
+/** What the real-time channel program (and a user's own, by default) links: csma, latency and 802.11p with TapBridge. */
+export const NS3_PKG_MODULES = ['ns3-core', 'ns3-network', 'ns3-csma', 'ns3-tap-bridge', 'ns3-wifi', 'ns3-mobility', 'ns3-propagation'];
 
 export const builtinChannelScript = (name = 'channel-tap') =>
   fileURLToPath(new URL(`../../ns3-scripts/${name}.cc`, import.meta.url));

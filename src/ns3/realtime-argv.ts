@@ -1,14 +1,19 @@
 import { formatDataRate, formatDuration } from '../scenario/units.js';
-import type { WiredNetwork } from '../scenario/resolved.js';
+import type { ResolvedNetwork } from '../scenario/resolved.js';
+import { wifiModeName } from './lockstep/lockstep-argv.js';
 
 export interface RealtimeChannelArgs {
-  network: WiredNetwork;
+  network: ResolvedNetwork;
   /** Host tap devices, one per vehicle in vehicle order. */
   taps: readonly string[];
   /** ns-3's RNG run number: the scenario's seed. */
   run: number;
   /** Seconds to run; the channel runs until stopped when omitted. */
   durationS?: number;
+  /** wifi-80211p with `obstacles: map`: the map's walls, as src/ns3/lockstep/obstacle-grid-file.ts writes them. */
+  obstacleFile?: string;
+  /** wifi-80211p: each vehicle's V2V MAC in tap order, so its radio acknowledges frames for it from the start. */
+  macs?: readonly string[];
 }
 
 const time = (seconds: number) => formatDuration(seconds).replace(/^0ms$/, '0s');
@@ -19,6 +24,21 @@ const time = (seconds: number) => formatDuration(seconds).replace(/^0ms$/, '0s')
  */
 export function realtimeChannelArgv(a: RealtimeChannelArgs): string[] {
   const n = a.network;
+  if (n.channel === 'wifi-80211p') {
+    return [
+      `--taps=${a.taps.join(',')}`,
+      `--channel=${n.channel}`,
+      `--txPower=${n.txPower}`,
+      `--propagation=${n.propagation}`,
+      `--antennaHeight=${n.antennaHeight}`,
+      `--noiseFigure=${n.noiseFigure}`,
+      `--rate=${wifiModeName(n.rate)}`,
+      ...(a.obstacleFile ? [`--obstacles=${a.obstacleFile}`] : []),
+      ...(a.macs ? [`--macs=${a.macs.join(',')}`] : []),
+      `--run=${a.run}`,
+      ...(a.durationS ? [`--duration=${a.durationS}`] : []),
+    ];
+  }
   return [
     `--taps=${a.taps.join(',')}`,
     `--channel=${n.channel}`,

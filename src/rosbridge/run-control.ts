@@ -1,5 +1,6 @@
 import { BridgeClient, type ConnectOptions } from './bridge-client.js';
-import { MSG_TYPES, parseStringMsg, stringMsg } from './ros-messages.js';
+import { MSG_TYPES, parseOdometryMsg, parseStringMsg, stringMsg } from './ros-messages.js';
+import type { Odometry } from '../control/vehicle-context.js';
 import { TOPICS, type SimulatorStatus } from './control-topics.js';
 
 /**
@@ -26,6 +27,10 @@ export class RunControl {
 
   get status(): SimulatorStatus | undefined {
     return this.latest;
+  }
+
+  onOdometry(car: string, listener: (odometry: Odometry) => void): () => void {
+    return this.client.subscribe(TOPICS.odom(car), MSG_TYPES.odometry, (msg) => listener(parseOdometryMsg(msg)));
   }
 
   onStatus(listener: (s: SimulatorStatus) => void): () => void {

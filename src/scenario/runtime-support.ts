@@ -7,8 +7,8 @@ import type { ScenarioProblem } from './schema-issues.js';
  * measure a different channel than the scenario asks for, so these are refused.
  */
 export function unsupportedByRuntime(s: ResolvedScenario, runtime: RuntimeName): ScenarioProblem[] {
-  if (runtime === 'docker' && s.network.channel === 'wifi-80211p') {
-    return [{ path: ['network', 'channel'], message: 'the emulated runtime has no wifi-80211p channel yet; run it with --runtime sim (ns-3 in lock-step)' }];
+  if (runtime === 'docker' && s.network.channel === 'wifi-80211p' && s.network.script !== undefined) {
+    return [{ path: ['network', 'script'], message: 'a channel program of your own takes the wired argv only (docs/ns3-argv-contract.md); remove network.script to run wifi-80211p in the built-in program' }];
   }
   return [];
 }

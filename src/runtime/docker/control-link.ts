@@ -25,6 +25,7 @@ export async function connectControlLink(url: string, timeoutMs: number): Promis
     start: async () => control.start(epochNs() + 150_000_000n),
     stop: async (reason = 'stopped by the user') => control.stop(reason),
     onStatus: (listener) => void control.onStatus(listener),
+    onOdometry: (car, listener) => void control.onOdometry(car, listener),
     closed: control.closed,
     close: () => control.close(),
   };

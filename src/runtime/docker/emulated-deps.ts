@@ -1,3 +1,4 @@
+import type { Odometry } from '../../control/vehicle-context.js';
 import type { DockerPort } from '../../docker/docker-port.js';
 import type { HostNetOps } from '../../hostnet/hostnet-port.js';
 import type { CommandRunner } from '../../exec/command-runner.js';
@@ -13,6 +14,8 @@ export interface ControlLink {
   stop(reason?: string): Promise<void>;
   /** Every /cavsim/status the simulator publishes: phase, sim time, cars, min TTC, lateness. */
   onStatus(listener: (status: SimulatorStatus) => void): void;
+  /** Every odometry the simulator publishes for `car` (each physics step). */
+  onOdometry(car: string, listener: (odometry: Odometry) => void): void;
   /** Resolves when the link is gone, whoever closed it. */
   readonly closed: Promise<unknown>;
   close(): Promise<void>;

@@ -25,7 +25,8 @@ export interface EmulatedRunPlan {
   simulator: ContainerSpec & { ip: string; controlUrl: string };
   vehicles: (ContainerSpec & { vehicle: string; ip: string; v2vIp: string })[];
   hostNet: HostNetPlan;
-  channel: { script: string | typeof BUILTIN_CHANNEL; args: string[] };
+  /** `obstacleFile`: where the run writes the map's walls for a wifi channel with `obstacles: map`. */
+  channel: { script: string | typeof BUILTIN_CHANNEL; args: string[]; obstacleFile?: string };
   mapDir: string;
 }
 
@@ -50,7 +51,7 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
   const simulatorIp = controlIp(2);
   const networkName = `cavsim-${tag}`;
   const network = scenario.network;
-  if (network.channel === 'wifi-80211p') throw new Error('wifi-80211p is refused for the emulated runtime before planning');
+  const obstacleFile = network.channel === 'wifi-80211p' && network.obstacles === 'map' ? join(runDir, 'walls.grid') : undefined;
   const hostNet = planHostNetwork({
     runId,
     vehicles: scenario.vehicles.map((v) => ({ name: v.name, netns: { pid: 0 } })),
@@ -111,7 +112,7 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
       v2vIp: hostNet.vehicles[i].ip,
     })),
     hostNet,
-    channel: { script: scenario.network.script ?? BUILTIN_CHANNEL, args: realtimeChannelArgv({ network, taps: hostNet.channel.taps, run: scenario.seed }) },
+    channel: { script: scenario.network.script ?? BUILTIN_CHANNEL, args: realtimeChannelArgv({ network, taps: hostNet.channel.taps, macs: hostNet.vehicles.map((v) => v.mac), run: scenario.seed, ...(obstacleFile ? { obstacleFile } : {}) }), ...(obstacleFile ? { obstacleFile } : {}) },
   };
 }
 

@@ -1,3 +1,6 @@
+import { relayPositions } from './position-relay.js';
+import { writeObstacleGrid } from '../../ns3/lockstep/obstacle-grid-file.js';
+import { loadMapFromDisk } from '../../map/map-loader.js';
 import { copyFileSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -89,6 +92,7 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
   let registered = false;
   let channel: StartedChannel | undefined;
   let control: ControlLink | undefined;
+  let stopRelay: (() => void) | undefined;
   let simulator: { ended: Promise<void>; gone: Promise<unknown> } | undefined;
   try {
     emit('images', 'checking the simulator and vehicle images');
@@ -127,6 +131,7 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
     mark('network');
     checkStop();
 
+    if (plan.channel.obstacleFile) writeObstacleGrid(await loadMapFromDisk(scenario.mapFile), plan.channel.obstacleFile);
     emit('channel', `ns-3 ${basename(source)} ${plan.channel.args.join(' ')}`);
     const started = await watch.guard(deps.channel.start({ binary, args: plan.channel.args, logPath: folder.file('ns3.log'), journal })).catch((err: unknown) => {
       throw err instanceof ExternalProcessError ? new ComponentFailedError({ component: 'ns-3 channel', exit_status: err.exitCode ?? null, signal: null, last_log_lines: lastLines(err.stderrTail) }, 'while starting', `see ${folder.file('ns3.log')}`) : err;
@@ -142,6 +147,8 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
       if (s.phase === 'stopping' || s.phase === 'stopped') watch.runEnding();
     });
     watch.watch('control link', link.closed.then((): Death => ({ exit_status: null, signal: null, last_log_lines: [] })), { graceMs: CONTROL_LINK_GRACE_MS });
+    const positionsPort = started.positionsPort();
+    if (positionsPort !== undefined) stopRelay = relayPositions(link, plan.vehicles.map((v) => v.vehicle), positionsPort);
     await watch.guard(link.waitForVehicles(plan.vehicles.map((v) => v.vehicle), 30_000));
     checkStop();
     link.onStatus(progressReporter(scenario, opts.events));
@@ -171,6 +178,7 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
     }
   } finally {
     watch.close();
+    stopRelay?.();
     await control?.close().catch(() => {});
   }
 
