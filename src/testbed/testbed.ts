@@ -12,7 +12,7 @@ import { setUpHostNetwork, type StartedHostNetwork } from '../hostnet/set-up.js'
 import { createStandIns, type StandIns } from './stand-ins.js';
 import { hostNetUndoers } from '../hostnet/undoers.js';
 import { realtimeChannelArgv } from '../ns3/realtime-argv.js';
-import type { WiredNetwork } from '../scenario/resolved.js';
+import type { WifiNetwork, WiredNetwork } from '../scenario/resolved.js';
 
 export interface Testbed {
   standIns: StandIns;
@@ -26,7 +26,7 @@ export async function startTestbed(p: {
   runId: string;
   vehicleCount: number;
   /** The channel between the stand-ins (default csma at 100 Mbit/s); delay in s, rates in bit/s. */
-  network: Partial<WiredNetwork> & { delay: number };
+  network: (Partial<WiredNetwork> & { delay: number }) | WifiNetwork;
   runDir: string;
   journal: Journal;
   ops: HostNetOps;
@@ -52,8 +52,9 @@ export async function startTestbed(p: {
     let channel: StartedChannel | undefined;
     if (p.withChannel !== false) {
       const binary = await compileChannelProgram(p.channelSource ?? builtinChannelScript(), { runner: p.runner });
-      const network = { channel: 'csma', dataRate: 100e6, loss: 0, jitter: 0, ...p.network } as WiredNetwork;
-      const args = [...realtimeChannelArgv({ network, taps: plan.channel.taps, run: 1 }), ...(p.channelArgs ?? [])];
+      const network = p.network.channel === 'wifi-80211p' ? p.network : ({ channel: 'csma', dataRate: 100e6, loss: 0, jitter: 0, ...p.network } as WiredNetwork);
+      const macs = plan.vehicles.map((v) => v.mac);
+      const args = [...realtimeChannelArgv({ network, taps: plan.channel.taps, macs, run: 1 }), ...(p.channelArgs ?? [])];
       channel = await startChannel({ binary, args, logPath: join(p.runDir, 'ns3.log'), journal: p.journal });
     }
     return { standIns, plan, network, channel, teardown };

@@ -8,7 +8,7 @@ import { startTestbed } from '../../../src/testbed/testbed.js';
 import { Journal } from '../../../src/journal/journal.js';
 import { runProbes } from '../../../src/testbed/probe-runner.js';
 import { FRAME_OVERHEAD_BYTES } from '../../../src/channel/frames.js';
-import type { WiredNetwork } from '../../../src/scenario/resolved.js';
+import type { WifiNetwork, WiredNetwork } from '../../../src/scenario/resolved.js';
 import type { V2VReceipt } from '../../../src/v2v/receipt-log.js';
 import { buildEntryPoints } from './support/build.js';
 import { ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
@@ -35,7 +35,7 @@ describe.skipIf(real.skip)('an iperf-style UDP flood between two stand-in vehicl
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  async function flood(network: WiredNetwork, count: number, rate: number) {
+  async function flood(network: WiredNetwork | WifiNetwork, count: number, rate: number) {
     const runId = `it-capacity-${network.channel}-${process.pid}`;
     const runDir = join(dir, runId);
     const runner = createCommandRunner();
@@ -65,6 +65,15 @@ describe.skipIf(real.skip)('an iperf-style UDP flood between two stand-in vehicl
     expect(latencyBps / DATA_RATE).toBeGreaterThan(0.9);
     expect(Math.min(...latency.received.map((r) => r.latency_ms))).toBeGreaterThanOrEqual(100);
     expect(csmaBps / DATA_RATE).toBeLessThan(0.15);
+  });
+
+  it('802.11p at 6 Mbit/s between two stand-ins carries a UDP flood at over 1 Mbit/s, under its PHY rate', async () => {
+    const wifi: WifiNetwork = { channel: 'wifi-80211p', txPower: 20, propagation: 'log-distance', obstacles: 'none', antennaHeight: 1.5, noiseFigure: 7, rate: 6e6 };
+    const { received, expected } = await flood(wifi, 1500, 500);
+    const bps = wireThroughput(received);
+    console.log(`emulated UDP over 802.11p at 6 Mbit/s (stand-ins side by side, unicast with ACKs): ${(bps / 1e3).toFixed(0)} kbit/s on the wire (${received.length}/${expected.length} arrived)`);
+    expect(bps).toBeGreaterThan(1e6);
+    expect(bps).toBeLessThan(6e6);
   });
 
   it('loss 0.3 on the latency channel loses about 30% of the frames', async () => {
