@@ -17,6 +17,8 @@ export interface LockstepChannelOptions {
   names: readonly string[];
   /** Called at each transmission time and sync, for channels whose outcome depends on positions. */
   motion?: () => readonly NodeMotion[];
+  /** Time from a send call until the frame reaches the radio [s], drawn per frame; none when omitted. */
+  stackDelay?: () => number;
   readyTimeoutMs?: number;
 }
 
@@ -103,7 +105,8 @@ export class LockstepChannel<T> implements V2VChannel<T> {
     this.frames.set(number, { frame, open: frame.to.length });
     this.queuePositions(ns(now));
     const dest = frame.broadcast ? -1 : this.node(frame.to[0]);
-    this.pending.push(`T ${number} ${this.node(frame.from)} ${dest} ${frame.sizeBytes} ${ns(now)}`);
+    const at = ns(now + (this.opts.stackDelay?.() ?? 0));
+    this.pending.push(`T ${number} ${this.node(frame.from)} ${dest} ${frame.sizeBytes} ${at}`);
   }
 
   async advanceTo(now: number): Promise<void> {
