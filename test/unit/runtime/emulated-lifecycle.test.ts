@@ -89,6 +89,7 @@ function fixture(): Fixture {
     start: async () => f.onStart(sim),
     stop: async () => void setTimeout(() => sim.finish('interrupted'), 5),
     onStatus: (l) => void listeners.push(l),
+    onOdometry: () => {},
     closed: new Promise<void>((r) => (closeLink = r)),
     close: async () => closeLink(),
   };
@@ -100,7 +101,7 @@ function fixture(): Fixture {
     connectControl: async () => link,
     prepareImages: async () => {},
     channel: {
-      compile: async () => '/fake/csma-tap',
+      compile: async () => '/fake/channel-tap',
       start: async (p) => {
         p.journal.record(NS3_PROCESS_KIND, '999999', { pid: 999999, startTime: 'not-a-real-process' });
         f.channelsRunning++;
@@ -112,7 +113,8 @@ function fixture(): Fixture {
           logPath: p.logPath,
           exited,
           lagSamplesMs: () => [],
-          lastLogLines: () => ['csma-tap: killed'],
+          positionsPort: () => undefined,
+          lastLogLines: () => ['channel-tap: killed'],
           stop: async () => void f.channelsRunning--,
           [Symbol.asyncDispose]: async () => {},
         };
@@ -191,7 +193,7 @@ describe('emulated run lifecycle (fakes)', () => {
     f.onStart = () => setTimeout(() => f.killChannel!({ code: null, signal: 'SIGKILL' }), 20);
     const { summary, runDir } = await run(f);
     expect(summary.status).toBe('failed');
-    expect(summary.failed_component).toEqual({ component: 'ns-3 channel', exit_status: null, signal: 'SIGKILL', last_log_lines: ['csma-tap: killed'] });
+    expect(summary.failed_component).toEqual({ component: 'ns-3 channel', exit_status: null, signal: 'SIGKILL', last_log_lines: ['channel-tap: killed'] });
     expect(summary.reason).toMatch(/^the ns-3 channel was killed by SIGKILL during the run/);
     expect(summary.steps).toBe(50); // what the simulator measured until it was stopped
     expectNothingLeft(f, runDir);
