@@ -1,6 +1,6 @@
 import { formatDataRate, formatDuration } from '../scenario/units.js';
 import type { ResolvedNetwork } from '../scenario/resolved.js';
-import { wifiModeName } from './lockstep/lockstep-argv.js';
+import { wifiFlags } from './lockstep/lockstep-argv.js';
 
 export interface RealtimeChannelArgs {
   network: ResolvedNetwork;
@@ -28,12 +28,7 @@ export function realtimeChannelArgv(a: RealtimeChannelArgs): string[] {
     return [
       `--taps=${a.taps.join(',')}`,
       `--channel=${n.channel}`,
-      `--txPower=${n.txPower}`,
-      `--propagation=${n.propagation}`,
-      `--antennaHeight=${n.antennaHeight}`,
-      `--noiseFigure=${n.noiseFigure}`,
-      `--rate=${wifiModeName(n.rate)}`,
-      ...(a.obstacleFile ? [`--obstacles=${a.obstacleFile}`] : []),
+      ...wifiFlags(n, a.obstacleFile),
       ...(a.macs ? [`--macs=${a.macs.join(',')}`] : []),
       `--run=${a.run}`,
       ...(a.durationS ? [`--duration=${a.durationS}`] : []),
