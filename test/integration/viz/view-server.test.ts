@@ -61,7 +61,7 @@ describe('view server, replay of a finished run', () => {
     const scenario = await loadScenario(join(ROOT, 'scenarios/head-on-brake.yaml'), { overrides: ['network.delay=200ms'] });
     const grid = await loadMap(scenario.mapFile);
     expect(meta.live).toBe(false);
-    expect(meta.scenario).toMatchObject({ name: 'head-on-brake', delayMs: 200 });
+    expect(meta.scenario).toMatchObject({ name: 'head-on-brake', channel: 'csma, delay 200 ms, 100Mbps' });
     expect(meta.vehicles.map((v: { name: string }) => v.name)).toEqual(['car0', 'car1']);
     expect(meta.vehicles[0]).toMatchObject({ length: scenario.vehicles[0].params.length, width: scenario.vehicles[0].params.width, controller: 'pure-pursuit' });
     const wp = scenario.vehicles[0].controller.type === 'pure-pursuit' ? scenario.vehicles[0].controller.waypoints : [];
