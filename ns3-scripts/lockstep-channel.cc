@@ -164,8 +164,8 @@ ReportLost(uint64_t uid, uint32_t node, const std::string& reason)
     Settle(uid, *f);
 }
 
-// A failure at a receiver: final for a broadcast; for a unicast the MAC may still retry, so it is
-// remembered and reported if the sender gives up.
+// A failure at a receiver: final for a broadcast and on the wired channels (no retries); for a
+// wifi unicast the MAC may still retry, so it is remembered and reported if the sender gives up.
 void
 Failed(uint64_t uid, uint32_t node, const std::string& reason)
 {
@@ -174,7 +174,7 @@ Failed(uint64_t uid, uint32_t node, const std::string& reason)
     {
         return;
     }
-    if (f->broadcast)
+    if (f->broadcast || g_kind != "wifi-80211p")
     {
         ReportLost(uid, node, reason);
     }
@@ -237,10 +237,14 @@ class PowerProbe : public PropagationLossModel
     int64_t DoAssignStreams(int64_t) override { return 0; }
 };
 
+// When each node last transmitted [start, end] in ns; end -1 while it still is.
+std::vector<std::pair<int64_t, int64_t>> g_lastTx;
+
 // YANS hands a signal under the (bandwidth-normalised) sensitivity to nobody: classify it here.
 void
-WifiTxBegin(Ptr<const Packet> packet, double)
+WifiTxBegin(uint32_t node, Ptr<const Packet> packet, double)
 {
+    g_lastTx[node] = {Simulator::Now().GetNanoSeconds(), -1};
     g_transmittingUid = packet->GetUid();
     g_transmitting = true;
     Simulator::ScheduleNow([]() { g_transmitting = false; });
@@ -266,6 +270,43 @@ WifiTxBegin(Ptr<const Packet> packet, double)
             }
         }
     });
+}
+
+// A receiver whose PHY reported nothing by the end of the frame (plus propagation) never saw it:
+// ns-3 drops a preamble under detection silently when the receiver starts to transmit.
+const int64_t kUnheardAfterNs = 50000; // covers propagation over 15 km
+
+void
+SettleUnheard(uint64_t uid, int64_t start, int64_t end)
+{
+    Frame* f = FrameOf(uid);
+    if (f == nullptr)
+    {
+        return;
+    }
+    for (uint32_t node : std::set<uint32_t>(f->open))
+    {
+        const auto& tx = g_lastTx[node];
+        bool busy = tx.first >= 0 && tx.first <= end && (tx.second < 0 || tx.second >= start);
+        if (!f->broadcast && !busy && g_lastFailure.count({uid, node}))
+        {
+            continue; // the PHY's own reason for this attempt is already recorded
+        }
+        Failed(uid, node, busy ? "receiver-busy" : "rx-error");
+    }
+}
+
+void
+WifiTxEnd(uint32_t node, Ptr<const Packet> packet)
+{
+    int64_t now = Simulator::Now().GetNanoSeconds();
+    int64_t start = g_lastTx[node].first;
+    g_lastTx[node].second = now;
+    uint64_t uid = packet->GetUid();
+    if (FrameOf(uid) != nullptr)
+    {
+        Simulator::Schedule(NanoSeconds(kUnheardAfterNs), &SettleUnheard, uid, start, now);
+    }
 }
 
 std::string
@@ -453,6 +494,8 @@ main(int argc, char* argv[])
         {
             g_devices.Get(i)->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(&ChannelLoss, i));
             g_devices.Get(i)->TraceConnectWithoutContext("MacTxDrop", MakeCallback(&QueueDrop));
+            // the sender gave up after its maximum number of backoffs
+            g_devices.Get(i)->TraceConnectWithoutContext("PhyTxDrop", MakeCallback(&QueueDrop));
         }
     }
     else if (g_kind == "latency")
@@ -478,6 +521,7 @@ main(int argc, char* argv[])
             Fail(e.what());
         }
         g_grid = propagation.grid.get();
+        g_lastTx.assign(nodeCount, {-1, -1});
         g_minimumRssiDbm = wifi.minimumRssiDbm;
         auto probe = CreateObject<PowerProbe>();
         propagation.last->SetNext(probe);
@@ -488,7 +532,8 @@ main(int argc, char* argv[])
         {
             Ptr<WifiNetDevice> device = DynamicCast<WifiNetDevice>(g_devices.Get(i));
             g_sensitivityDbm = device->GetPhy()->GetRxSensitivity();
-            device->GetPhy()->TraceConnectWithoutContext("PhyTxBegin", MakeCallback(&WifiTxBegin));
+            device->GetPhy()->TraceConnectWithoutContext("PhyTxBegin", MakeBoundCallback(&WifiTxBegin, i));
+            device->GetPhy()->TraceConnectWithoutContext("PhyTxEnd", MakeBoundCallback(&WifiTxEnd, i));
             device->GetPhy()->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(&WifiRxDrop, i));
             device->GetPhy()->GetState()->TraceConnectWithoutContext("RxError", MakeBoundCallback(&WifiRxError, i));
             device->GetMac()->TraceConnectWithoutContext("DroppedMpdu", MakeCallback(&WifiMacDropped));

@@ -13,7 +13,8 @@
 #include <cmath>
 #include <cstdint>
 #include <fstream>
-#include <map>
+#include <functional>
+#include <unordered_map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -60,7 +61,7 @@ class ObstacleGrid
     // Cached per pair of cells: cars move a few cm per step, most queries repeat.
     Obstruction Between(double ax, double ay, double bx, double by) const
     {
-        auto key = std::make_pair(CellIndex(ax, ay), CellIndex(bx, by));
+        CellKey key{Cell(ax, ay), Cell(bx, by)};
         auto hit = m_cache.find(key);
         if (hit != m_cache.end())
         {
@@ -76,12 +77,25 @@ class ObstacleGrid
     }
 
   private:
-    int64_t CellIndex(double x, double y) const
+    // A cell by (column, row), packed in 32 bits each: cells beyond the map's edge keep distinct keys.
+    uint64_t Cell(double x, double y) const
     {
-        int64_t col = static_cast<int64_t>(std::floor((x - m_originX) / m_resolution));
-        int64_t row = static_cast<int64_t>(std::floor((y - m_originY) / m_resolution));
-        return row * (m_width + 1) + col;
+        auto col = static_cast<int32_t>(std::floor((x - m_originX) / m_resolution));
+        auto row = static_cast<int32_t>(std::floor((y - m_originY) / m_resolution));
+        return (static_cast<uint64_t>(static_cast<uint32_t>(row)) << 32) | static_cast<uint32_t>(col);
     }
+
+    struct CellKey
+    {
+        uint64_t a;
+        uint64_t b;
+        bool operator==(const CellKey& o) const { return a == o.a && b == o.b; }
+    };
+
+    struct CellKeyHash
+    {
+        std::size_t operator()(const CellKey& k) const { return std::hash<uint64_t>()(k.a * 0x9E3779B97F4A7C15ULL ^ k.b); }
+    };
 
     bool IsWall(double x, double y) const
     {
@@ -124,7 +138,7 @@ class ObstacleGrid
     double m_originX = 0;
     double m_originY = 0;
     std::vector<uint8_t> m_cells;
-    mutable std::map<std::pair<int64_t, int64_t>, Obstruction> m_cache;
+    mutable std::unordered_map<CellKey, Obstruction, CellKeyHash> m_cache;
 };
 
 // Extra attenuation of the map's walls, chained after a path-loss model (friis, two-ray, log-distance).

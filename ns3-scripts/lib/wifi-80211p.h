@@ -126,7 +126,9 @@ InstallWifi80211p(const ns3::NodeContainer& nodes, const WifiSettings& s, ns3::P
     phy.SetPreambleDetectionModel("ns3::ThresholdPreambleDetectionModel", "MinimumRssi", DoubleValue(s.minimumRssiDbm), "Threshold", DoubleValue(4));
     WifiHelper wifi;
     wifi.SetStandard(WIFI_STANDARD_80211p);
-    wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager", "DataMode", StringValue(s.rate), "ControlMode", StringValue(s.rate));
+    wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager", "DataMode", StringValue(s.rate), "ControlMode", StringValue(s.rate),
+                                 // broadcasts (beacons) too, not the lowest basic rate
+                                 "NonUnicastMode", StringValue(s.rate));
     WifiMacHelper mac;
     mac.SetType("ns3::AdhocWifiMac");
     return wifi.Install(phy, mac, nodes);

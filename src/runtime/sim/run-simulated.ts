@@ -45,6 +45,8 @@ export async function runSimulated(
   const scanners = createScanners(world, grid);
   const latestScan = new Map<string, LaserScan>();
 
+  /** Each message's payload size, encoded once when sent: a broadcast has an outcome per receiver. */
+  const sizes = new WeakMap<V2VMessage, number>();
   const agents = world.cars.map((car) => {
     const observed = car.spec.observes.map((n) => cars.get(n)!);
     const agent = new VehicleAgent(car.spec.name, createVehicleApps(car.spec), {
@@ -57,6 +59,7 @@ export async function runSimulated(
       },
       transmit: (msg) => {
         const size = payloadBytes(msg);
+        sizes.set(msg, size);
         const to = msg.to === '*' ? names.filter((n) => n !== msg.from) : names.includes(msg.to) ? [msg.to] : [];
         const distances = new Map(to.map((n) => [n, centreDistance(world.odometry(car), world.odometry(cars.get(n)!))]));
         recorder.recordSent({ id: msg.id, from: msg.from, to, type: msg.type, sentAt: msg.sentAt, sizeBytes: size, distances });
@@ -73,7 +76,7 @@ export async function runSimulated(
     for (const d of outcomes) {
       const msg = d.payload;
       const radio = { ...(d.rxPowerDbm !== undefined ? { rxPowerDbm: d.rxPowerDbm } : {}), ...(d.lineOfSight !== undefined ? { lineOfSight: d.lineOfSight } : {}) };
-      const frame = { id: msg.id, from: msg.from, to: d.to, type: msg.type, sentAt: msg.sentAt, sizeBytes: payloadBytes(msg), ...radio };
+      const frame = { id: msg.id, from: msg.from, to: d.to, type: msg.type, sentAt: msg.sentAt, sizeBytes: sizes.get(msg) ?? payloadBytes(msg), ...radio };
       if (d.lost) recorder.recordLost({ ...frame, reason: d.lost });
       else recorder.recordReceived({ ...frame, receivedAt: d.at });
     }

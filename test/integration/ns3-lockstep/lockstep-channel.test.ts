@@ -109,6 +109,23 @@ describe.skipIf(real.skip)('ns-3 in lock-step: csma and latency', () => {
     expect(lost.length / once.length).toBeLessThan(0.4);
   });
 
+  it('every frame has an outcome at every intended receiver: unicast losses, and frames the sender could not queue', async () => {
+    for (const channelKind of ['csma', 'latency'] as const) {
+      const lossy: ResolvedNetwork = channelKind === 'csma' ? { channel: 'csma', delay: 0.01, dataRate: 10e6, loss: 0.3 } : { channel: 'latency', delay: 0.01, jitter: 0, dataRate: 10e6, loss: 0.3 };
+      const unicasts = Array.from({ length: 100 }, (_, i) => ({ at: i * 0.01, frame: frame(i, 'a', ['b'], 300) }));
+      const out = await drive(await start<number>(lossy, ['a', 'b']), unicasts, 2);
+      expect(out.map((d) => d.payload).sort((x, y) => x - y)).toEqual(unicasts.map((s) => s.frame.payload));
+      expect(out.filter((d) => d.lost === 'channel-loss').length).toBeGreaterThan(15);
+    }
+    // 150 frames of 1400 B at one instant into a 1 Mbit/s csma bus whose device queue holds 100
+    const burst = Array.from({ length: 150 }, (_, i) => ({ at: 0.1, frame: frame(i, 'a', ['b'], 1400) }));
+    const out = await drive(await start<number>({ channel: 'csma', delay: 0.001, dataRate: 1e6, loss: 0 }, ['a', 'b']), burst, 3);
+    expect(out).toHaveLength(150);
+    const dropped = out.filter((d) => d.lost === 'queue-drop').length;
+    expect(dropped).toBeGreaterThan(40);
+    expect(out.filter((d) => !d.lost).length + dropped).toBe(150);
+  });
+
   it('asks ns-3 only while frames are in flight: one frame a second over 60 s takes a few hundred syncs, not 6000', async () => {
     const channel = await start<number>({ channel: 'csma', delay: 0.01, dataRate: 100e6, loss: 0 }, ['a', 'b']);
     const sends = Array.from({ length: 60 }, (_, i) => ({ at: i + 0.5, frame: frame(i, 'a', ['b'], 200) }));
@@ -150,6 +167,35 @@ describe.skipIf(real.skip)('ns-3 in lock-step: wifi-80211p', () => {
     const out = await drive(await start<number>(wifi(), ['a', 'b'], { motion: parked([0, rangeM * 1.05]) }), broadcasts(100), 6);
     expect(out).toHaveLength(100);
     expect(out.every((d) => d.lost === 'below-sensitivity')).toBe(true);
+  });
+
+  it('broadcasts go at the configured rate: the time on air is what 802.11p OFDM at 10 MHz takes for the frame', async () => {
+    // preamble + SIGNAL 40 us, then 8 us symbols carrying rate * 8 us bits: SERVICE 16 + tail 6 +
+    // the MPDU (300 B payload + 28 UDP/IP + 8 LLC/SNAP + 24 MAC header + 4 FCS)
+    const airtime = (rate: number) => 40e-6 + Math.ceil((16 + 6 + 8 * (300 + 28 + 8 + 24 + 4)) / (rate * 8e-6)) * 8e-6;
+    const access: number[] = [];
+    for (const rate of [6e6, 12e6, 27e6]) {
+      const sends = broadcasts(5);
+      const out = await drive(await start<number>(wifi({ rate }), ['a', 'b'], { motion: parked([0, 5]) }), sends, 1);
+      expect(out.every((d) => !d.lost)).toBe(true);
+      for (const d of out) access.push(d.at - sends[d.payload].at - airtime(rate));
+    }
+    // what is left is the MAC's wait for an idle medium (about AIFS, 58 us), far less than a rate step
+    // changes the time on air (536, 288, 152 us; broadcasts at the 3 Mbit/s basic rate would take 1024)
+    for (const wait of access) {
+      expect(wait).toBeGreaterThanOrEqual(0);
+      expect(wait).toBeLessThan(70e-6);
+    }
+  });
+
+  it('two cars that send at the same instant cannot hear each other: each loss is receiver-busy', async () => {
+    const both = Array.from({ length: 20 }, (_, i) => [
+      { at: 0.05 + i * 0.05, frame: frame(2 * i, 'a', ['b'], 300, true) },
+      { at: 0.05 + i * 0.05, frame: frame(2 * i + 1, 'b', ['a'], 300, true) },
+    ]).flat();
+    const out = await drive(await start<number>(wifi(), ['a', 'b'], { motion: parked([0, 5]) }), both, 2);
+    expect(out).toHaveLength(40);
+    expect(out.every((d) => d.lost === 'receiver-busy')).toBe(true);
   });
 
   it("walls of the map between two cars cut delivery that works in the open, and the line of sight is reported", async () => {
