@@ -17,10 +17,7 @@ export const v2vDatagramSchema = z.object({
 });
 export type V2VDatagram = z.infer<typeof v2vDatagramSchema>;
 
-/** Wall-clock epoch time in nanoseconds with microsecond resolution (Date.now() has only ms). */
-export function epochNs(): bigint {
-  return BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e3)) * 1000n;
-}
+export { epochNs } from '../util/epoch-ns.js';
 
 export function encodeDatagram(d: V2VDatagram): Buffer {
   return Buffer.from(JSON.stringify(d), 'utf8');
