@@ -427,10 +427,28 @@ Fail(const std::string& message)
     std::exit(2);
 }
 
-} // namespace
+// Everything one run left behind, so the next run in a serving process starts as a fresh one would.
+void
+ResetRun()
+{
+    Simulator::Destroy();
+    g_nodes = NodeContainer();
+    g_devices = NetDeviceContainer();
+    g_frames.clear();
+    g_rxPower.clear();
+    g_lastFailure.clear();
+    g_los.clear();
+    g_transmitting = false;
+    g_out.str("");
+    g_grid = nullptr;
+#ifdef CAVSIM_WIFI
+    g_lastTx.clear();
+#endif
+}
 
-int
-main(int argc, char* argv[])
+// One run: its settings from `argv`, then commands until Q (or the end of input, which returns false).
+bool
+RunOnce(int argc, char* argv[])
 {
     uint32_t nodeCount = 0;
     uint32_t seed = 1;
@@ -548,10 +566,10 @@ main(int argc, char* argv[])
 #endif
     }
 
-    std::ios::sync_with_stdio(false);
     std::cout << "READY\n" << std::flush;
     std::string line;
-    while (std::getline(std::cin, line))
+    bool quit = false;
+    while (!quit && std::getline(std::cin, line))
     {
         std::istringstream in(line);
         char op = 0;
@@ -597,7 +615,7 @@ main(int argc, char* argv[])
             }
             else if (op == 'Q')
             {
-                break;
+                quit = true;
             }
             else
             {
@@ -609,6 +627,62 @@ main(int argc, char* argv[])
             Fail(std::string(e.what()) + ": " + line);
         }
     }
-    Simulator::Destroy();
+    ResetRun();
+    return quit;
+}
+
+// "C" and the run's arguments, tab-separated, as an argv for CommandLine.
+std::vector<std::string>
+ConfigArguments(const std::string& line)
+{
+    std::vector<std::string> args{"lockstep-channel"};
+    std::istringstream fields(line.substr(1));
+    std::string field;
+    while (std::getline(fields, field, '\t'))
+    {
+        if (!field.empty())
+        {
+            args.push_back(field);
+        }
+    }
+    return args;
+}
+
+} // namespace
+
+// With --serve the process outlives a run: it reads "C\t<arg>\t<arg>..." and runs with those
+// arguments, and after that run's Q waits for the next C. Library loading and ns-3's random-stream
+// tables (most of its ~30 ms start) are then paid once per process instead of once per run.
+int
+main(int argc, char* argv[])
+{
+    std::ios::sync_with_stdio(false);
+    if (argc == 2 && std::string(argv[1]) == "--serve")
+    {
+        std::string line;
+        while (std::getline(std::cin, line))
+        {
+            if (line == "Q")
+            {
+                continue; // a client's end of a run that never started
+            }
+            if (line.empty() || line[0] != 'C')
+            {
+                Fail("a serving process expects C <arguments>, not: " + line);
+            }
+            std::vector<std::string> args = ConfigArguments(line);
+            std::vector<char*> pointers;
+            for (auto& a : args)
+            {
+                pointers.push_back(a.data());
+            }
+            if (!RunOnce(static_cast<int>(pointers.size()), pointers.data()))
+            {
+                break;
+            }
+        }
+        return 0;
+    }
+    RunOnce(argc, argv);
     return 0;
 }

@@ -5,6 +5,7 @@ import { Recorder } from '../measurement/recorder.js';
 import type { RunSummary } from '../measurement/summary.js';
 import { finishRun } from '../run/finish-run.js';
 import { chooseEngine } from '../ns3/engine-choice.js';
+import { prepareChannel } from '../channel/open-channel.js';
 import { RunFolder, defaultRunsDir } from '../run/run-folder.js';
 import { runSimulated, type SimulatedRunResult } from '../runtime/sim/run-simulated.js';
 import type { RunEvents } from '../runtime/run-events.js';
@@ -37,6 +38,7 @@ export async function runScenarioSimulated(file: string, opts: RunScenarioOption
 export async function runResolvedSimulated(resolved: ResolvedScenario, opts: RunScenarioOptions = {}): Promise<RunOutcome> {
   // The engine that runs is part of what was measured: summary.json's parameters name it.
   const scenario: ResolvedScenario = { ...resolved, network: { ...resolved.network, engine: await chooseEngine(resolved.network) } };
+  await prepareChannel(scenario, scenario.network.engine ?? 'builtin');
   const grid = await (opts.loadMap ?? loadMapFromDisk)(scenario.mapFile);
   const folder = RunFolder.create(opts.runsDir ?? defaultRunsDir(), opts.runId);
   folder.writeScenario(scenario);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { lockstepBinary } from '../ns3/builtin-programs.js';
 import { lockstepArgv } from '../ns3/lockstep/lockstep-argv.js';
 import { LockstepChannel, type NodeMotion } from '../ns3/lockstep/lockstep-channel.js';
+import { prewarmLockstepProcess } from '../ns3/lockstep/process-pool.js';
 import { writeObstacleGrid } from '../ns3/lockstep/obstacle-grid-file.js';
 import type { OccupancyGrid } from '../map/occupancy-grid.js';
 import type { ChannelEngine, ResolvedScenario } from '../scenario/resolved.js';
@@ -25,6 +26,15 @@ export async function openChannel<T>(scenario: ResolvedScenario, engine: Channel
   // ns-3 sets up in ~30 ms: a run whose cars have V2V apps starts it at once, in parallel with the
   // physics; one whose cars have none starts it only if a frame is ever sent.
   return scenario.vehicles.some((v) => v.apps.length > 0) ? start() : new DeferredChannel<T>(start);
+}
+
+/**
+ * Starts the ns-3 process a run will need before the run loads its map and opens its folder, so
+ * that ns-3's start (tens of ms, most of it library loading and random-stream tables) overlaps them.
+ */
+export async function prepareChannel(scenario: ResolvedScenario, engine: ChannelEngine): Promise<void> {
+  if (engine !== 'ns3' || !scenario.vehicles.some((v) => v.apps.length > 0)) return;
+  prewarmLockstepProcess(await lockstepBinary(scenario.network.channel === 'wifi-80211p'));
 }
 
 /**

@@ -1,6 +1,6 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { ChannelFrame, Delivery, LossReason, V2VChannel } from '../../channel/frames.js';
-import { lastLines } from '../../run/outcome.js';
+import type { LockstepProcess, ProcessEnd } from './lockstep-process.js';
+import { acquireLockstepProcess, releaseLockstepProcess } from './process-pool.js';
 
 /** Where each car is and how it moves, in node (vehicle index) order. */
 export interface NodeMotion {
@@ -24,14 +24,14 @@ export interface LockstepChannelOptions {
 
 const LOSS_REASONS: ReadonlySet<string> = new Set<LossReason>(['channel-loss', 'below-sensitivity', 'rx-error', 'receiver-busy', 'queue-drop']);
 const ns = (seconds: number) => Math.round(seconds * 1e9);
-const STDERR_LINES = 12;
 
 /**
  * The V2V channel as a real ns-3 process in lock-step virtual time (ns3-scripts/lockstep-channel.cc).
  * Frames are buffered with their send times; `advanceTo(now)` hands them (and the cars' positions)
  * to ns-3, runs it to `now` and collects what each frame did at each receiver. While no frame is
  * in flight and none was sent, ns-3 has nothing to do and is not asked: that keeps a run with few
- * messages almost as fast as the builtin model.
+ * messages almost as fast as the builtin model. The process serves many runs, one at a time
+ * (process-pool.ts): a run that ends cleanly hands it back for the next.
  */
 export class LockstepChannel<T> implements V2VChannel<T> {
   /** Frames in flight with the number of receivers whose outcome has not come back. */
@@ -42,57 +42,59 @@ export class LockstepChannel<T> implements V2VChannel<T> {
   private nextEventNs = -1;
   private frameCount = 0;
   private positionsAtNs = -1;
-  private stdoutRest = '';
-  private stderrText = '';
+  private readyTimer: NodeJS.Timeout | undefined;
+  private isReady = false;
   private waiting: { resolve: () => void; reject: (e: Error) => void } | undefined;
   /** An advance already asked of ns-3 (by `prefetch`) and its answer. */
   private inFlight: { toNs: number; answered: Promise<void> } | undefined;
-  private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  private exit: ProcessEnd | undefined;
   private closed = false;
   /** How many times ns-3 was asked to advance (the rest were skipped). */
   syncs = 0;
 
   get pid(): number | undefined {
-    return this.child.pid;
+    return this.process.pid;
   }
 
   private constructor(
-    private readonly child: ChildProcessWithoutNullStreams,
+    private readonly process: LockstepProcess,
     private readonly opts: LockstepChannelOptions,
   ) {
     this.nodeOf = new Map(opts.names.map((n, i) => [n, i]));
     this.ready = new Promise<void>((resolve, reject) => ((this.readyResolve = resolve), (this.readyReject = reject)));
     this.ready.catch(() => {}); // a death is reported by the step that needs ns-3
-    child.stdout.setEncoding('utf8');
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (text: string) => (this.stderrText = (this.stderrText + text).slice(-8192)));
-    child.stdout.on('data', (text: string) => this.onStdout(text));
-    child.stdin.on('error', () => {}); // a dead process is reported through 'exit'
-    child.once('exit', (code, signal) => {
-      this.exit = { code, signal };
-      this.readyReject(this.deathError());
-      this.fail(this.deathError());
-    });
   }
 
   /**
-   * Starts the process and returns at once: ns-3 sets up (about 45 ms) while the run begins, and
+   * Begins a run on a serving process and returns at once: ns-3 sets up while the run begins, and
    * commands wait in the pipe until it reads them. A process that is not ready within the timeout
    * is killed, which fails the next step with its name.
    */
   static start<T>(opts: LockstepChannelOptions): LockstepChannel<T> {
-    const child = spawn(opts.binary, [...opts.argv], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const channel = new LockstepChannel<T>(child, opts);
+    const process = acquireLockstepProcess(opts.binary);
+    const channel = new LockstepChannel<T>(process, opts);
     const timeoutMs = opts.readyTimeoutMs ?? 20_000;
-    const timer = setTimeout(() => {
-      channel.stderrText += `\nno READY within ${timeoutMs} ms`;
-      child.kill('SIGKILL');
+    channel.readyTimer = setTimeout(() => {
+      channel.timedOut = `no READY within ${timeoutMs} ms`;
+      process.kill();
     }, timeoutMs);
-    channel.ready.then(
-      () => clearTimeout(timer),
-      () => clearTimeout(timer),
-    );
+    try {
+      process.beginRun(opts.argv, { line: (text) => channel.onStdoutLine(text), ended: (how) => channel.onEnded(how) });
+    } catch (err) {
+      clearTimeout(channel.readyTimer);
+      process.close();
+      throw err;
+    }
     return channel;
+  }
+
+  private timedOut: string | undefined;
+
+  private onEnded(how: ProcessEnd): void {
+    this.exit = how;
+    clearTimeout(this.readyTimer);
+    this.readyReject(this.deathError());
+    this.fail(this.deathError());
   }
 
   /** Resolves when ns-3 has set up (read its arguments and files); rejects if it died first. */
@@ -141,7 +143,7 @@ export class LockstepChannel<T> implements V2VChannel<T> {
     this.pending = [];
     this.syncs++;
     const answered = new Promise<void>((resolve, reject) => (this.waiting = { resolve, reject }));
-    this.child.stdin.write(text);
+    this.process.write(text);
     return answered;
   }
 
@@ -152,22 +154,25 @@ export class LockstepChannel<T> implements V2VChannel<T> {
   }
 
   /**
-   * Ends the process: it exits when it reads the end of its input, within a few ms, which the run
-   * does not wait for; one still there after 2 s is killed. `exited` resolves when it is gone.
+   * Ends the run. After a clean run (every request answered) the process goes back to the pool
+   * for the next; otherwise it is ended, which the run does not wait for.
    */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.readyTimer);
     if (this.exit) return;
-    this.child.stdin.end('Q\n');
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 2000);
-    timer.unref();
-    void this.exited.then(() => clearTimeout(timer));
+    if (this.isReady && !this.waiting && !this.inFlight) {
+      this.process.finishRun();
+      releaseLockstepProcess(this.process);
+    } else {
+      this.process.close();
+    }
   }
 
   /** Resolves when the process has exited. */
   get exited(): Promise<void> {
-    return this.exit ? Promise.resolve() : new Promise((resolve) => this.child.once('exit', () => resolve()));
+    return this.process.exited;
   }
 
   private node(name: string): number {
@@ -183,23 +188,22 @@ export class LockstepChannel<T> implements V2VChannel<T> {
     this.opts.motion().forEach((m, i) => this.pending.push(`P ${i} ${atNs} ${m.x} ${m.y} ${m.vx} ${m.vy}`));
   }
 
-  private onStdout(text: string): void {
-    const lines = (this.stdoutRest + text).split('\n');
-    this.stdoutRest = lines.pop() ?? '';
-    for (const line of lines) {
-      try {
-        this.onLine(line);
-      } catch (err) {
-        this.fail(new Error(`ns-3 channel process wrote an unreadable line "${line.slice(0, 120)}": ${(err as Error).message}`));
-        this.child.kill('SIGKILL');
-        return;
-      }
+  private onStdoutLine(line: string): void {
+    try {
+      this.onLine(line);
+    } catch (err) {
+      this.fail(new Error(`ns-3 channel process wrote an unreadable line "${line.slice(0, 120)}": ${(err as Error).message}`));
+      this.process.kill();
     }
   }
 
   private onLine(line: string): void {
     const f = line.split(' ');
-    if (f[0] === 'READY') return this.readyResolve();
+    if (f[0] === 'READY') {
+      clearTimeout(this.readyTimer);
+      this.isReady = true;
+      return this.readyResolve();
+    }
     if (f[0] === 'D') {
       this.nextEventNs = Number(f[1]);
       const w = this.waiting;
@@ -228,7 +232,7 @@ export class LockstepChannel<T> implements V2VChannel<T> {
 
   private deathError(): Error {
     const how = this.exit?.signal ? `was killed by ${this.exit.signal}` : `exited with status ${this.exit?.code}`;
-    const tail = lastLines(this.stderrText, STDERR_LINES).join('\n');
+    const tail = [this.exit?.stderrTail, this.timedOut].filter(Boolean).join('\n');
     return new Error(`ns-3 channel process (lock-step) ${how}${tail ? `: ${tail}` : ''}`);
   }
 

@@ -8,6 +8,7 @@ import { LOCKSTEP_NS3_MODULES, LOCKSTEP_WIRED_MODULES } from '../../../src/ns3/e
 import { lockstepArgv } from '../../../src/ns3/lockstep/lockstep-argv.js';
 import { LockstepChannel, type NodeMotion } from '../../../src/ns3/lockstep/lockstep-channel.js';
 import { writeObstacleGrid } from '../../../src/ns3/lockstep/obstacle-grid-file.js';
+import { closeIdleLockstepProcesses } from '../../../src/ns3/lockstep/process-pool.js';
 import { OccupancyGrid } from '../../../src/map/occupancy-grid.js';
 import { CsmaBus } from '../../../src/channel/csma-bus.js';
 import { LatencyChannel } from '../../../src/channel/latency-channel.js';
@@ -31,6 +32,7 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(async () => {
   await Promise.all(open.map((c) => c.close()));
+  closeIdleLockstepProcesses();
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -134,6 +136,18 @@ describe.skipIf(real.skip)('ns-3 in lock-step: csma and latency', () => {
     expect(channel.syncs).toBeLessThan(60 * 4);
   });
 
+  it('a process that served a run gives the next run exactly what a fresh process gives (lossy latency with jitter)', async () => {
+    const network: ResolvedNetwork = { channel: 'latency', delay: 0.05, jitter: 0.01, dataRate: 10e6, loss: 0.3 };
+    const sends = Array.from({ length: 100 }, (_, i) => ({ at: i * 0.01, frame: frame(i, i % 2 ? 'a' : 'b', i % 2 ? ['b', 'c'] : ['a', 'c'], 300) }));
+    closeIdleLockstepProcesses();
+    const fresh = await start<number>(network, ['a', 'b', 'c'], { run: 3 });
+    const first = await drive(fresh, sends, 2);
+    await fresh.close();
+    const reused = await start<number>(network, ['a', 'b', 'c'], { run: 3 });
+    expect(reused.pid).toBe(fresh.pid);
+    expect(await drive(reused, sends, 2)).toEqual(first);
+  });
+
   it('a channel process that dies fails the next step with its name and how it ended', async () => {
     const channel = await start<number>({ channel: 'csma', delay: 0.01, dataRate: 100e6, loss: 0 }, ['a', 'b']);
     process.kill(channel.pid!, 'SIGKILL');
@@ -196,6 +210,27 @@ describe.skipIf(real.skip)('ns-3 in lock-step: wifi-80211p', () => {
     const out = await drive(await start<number>(wifi(), ['a', 'b'], { motion: parked([0, 5]) }), both, 2);
     expect(out).toHaveLength(40);
     expect(out.every((d) => d.lost === 'receiver-busy')).toBe(true);
+  });
+
+  it('a process that served a run gives the next run exactly what a fresh process gives (3GPP with walls, random shadowing)', async () => {
+    const width = 100;
+    const height = 20;
+    const occupied = new Uint8Array(width * height);
+    for (let row = 0; row < height; row++) occupied[row * width + 50] = 1;
+    const walls = join(scratch, 'reuse-walls.grid');
+    writeObstacleGrid(new OccupancyGrid({ width, height, resolution: 0.5, origin: { x: -25, y: -5, yaw: 0 }, occupied }), walls);
+    const network = wifi({ propagation: '3gpp-v2v-urban', obstacles: 'map' });
+    const moving = () => [{ x: -10, y: 0, vx: 5, vy: 0 }, { x: 3, y: 1, vx: 0, vy: 0 }, { x: 8, y: -2, vx: -2, vy: 0 }];
+    const sends = Array.from({ length: 60 }, (_, i) => ({ at: 0.05 + i * 0.02, frame: frame(i, ['a', 'b', 'c'][i % 3], ['a', 'b', 'c'].filter((n) => n !== ['a', 'b', 'c'][i % 3]), 300, true) }));
+    closeIdleLockstepProcesses();
+    const fresh = await start<number>(network, ['a', 'b', 'c'], { run: 4, motion: moving, obstacleFile: walls });
+    const first = await drive(fresh, sends, 2);
+    await fresh.close();
+    const reused = await start<number>(network, ['a', 'b', 'c'], { run: 4, motion: moving, obstacleFile: walls });
+    expect(reused.pid).toBe(fresh.pid);
+    const second = await drive(reused, sends, 2);
+    expect(second).toEqual(first);
+    expect(new Set(first.map((d) => d.lineOfSight))).toEqual(new Set([true, false]));
   });
 
   it("walls of the map between two cars cut delivery that works in the open, and the line of sight is reported", async () => {

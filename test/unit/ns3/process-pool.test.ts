@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { resolve } from 'node:path';
+import { LockstepChannel } from '../../../src/ns3/lockstep/lockstep-channel.js';
+import { closeIdleLockstepProcesses, idleLockstepProcesses, prewarmLockstepProcess } from '../../../src/ns3/lockstep/process-pool.js';
+
+const FAKE = resolve(import.meta.dirname, '../../support/fake-serving-ns3.mjs');
+const start = (argv: string[] = ['--nodes=2']) => LockstepChannel.start<number>({ binary: FAKE, argv, names: ['a', 'b'] });
+
+afterEach(() => closeIdleLockstepProcesses());
+
+describe('lock-step process pool', () => {
+  it('a run that ended cleanly leaves its process to the next run', async () => {
+    const first = start();
+    await first.ready;
+    await first.advanceTo(0.01);
+    await first.close();
+    const second = start();
+    await second.ready;
+    expect(second.pid).toBe(first.pid);
+    await second.close();
+  });
+
+  it('a run that ended with a request unanswered ends its process; the next run gets a new one', async () => {
+    const first = start();
+    await first.ready;
+    first.send({ payload: 1, from: 'a', to: ['b'], broadcast: false, sizeBytes: 10 }, 0);
+    first.prefetch(0.01);
+    await first.close();
+    await first.exited;
+    const second = start();
+    await second.ready;
+    expect(second.pid).not.toBe(first.pid);
+    await second.close();
+  });
+
+  it('a process that died while idle is not handed out', async () => {
+    const first = start();
+    await first.ready;
+    await first.close();
+    process.kill(first.pid!, 'SIGKILL');
+    await first.exited;
+    const second = start();
+    await second.ready;
+    expect(second.pid).not.toBe(first.pid);
+    await second.close();
+  });
+
+  it('a process that writes while no run is attached is ended', async () => {
+    const first = start(['--chatter']);
+    await first.ready;
+    await first.close();
+    await first.exited;
+    const second = start();
+    await second.ready;
+    expect(second.pid).not.toBe(first.pid);
+    await second.close();
+  });
+
+  it('a prewarmed process serves the next run', async () => {
+    prewarmLockstepProcess(FAKE);
+    prewarmLockstepProcess(FAKE); // one idle process is enough
+    expect(idleLockstepProcesses(FAKE)).toBe(1);
+    const channel = start();
+    expect(idleLockstepProcesses(FAKE)).toBe(0);
+    await channel.ready;
+    await channel.close();
+    expect(idleLockstepProcesses(FAKE)).toBe(1);
+  });
+
+  it('refuses an argument that would break the line protocol, and leaves no process behind', () => {
+    expect(() => start(['--obstacles=/tmp/a\tb'])).toThrow(/tab or a line break/);
+    expect(idleLockstepProcesses(FAKE)).toBe(0);
+  });
+});
