@@ -15,9 +15,11 @@
 // Built twice: without CAVSIM_WIFI it links only ns-3's core, network and csma modules and starts
 // in about 30 ms instead of 45 (most runs use a wired channel); with it, also wifi-80211p.
 #include "lib/csma-channel.h"
+#include "lib/frame-outcomes.h"
 #include "lib/latency-channel.h"
 #ifdef CAVSIM_WIFI
 #include "lib/wifi-80211p.h"
+#include "lib/wifi-outcomes.h"
 
 #include "ns3/mobility-module.h"
 #include "ns3/wifi-module.h"
@@ -67,307 +69,39 @@ const uint16_t kProtocol = 0x88B5; // IEEE local experimental ethertype
 const uint32_t kUdpIpBytes = 28;
 const uint32_t kEthernetBytes = 18;
 
-struct Frame
-{
-    int64_t number;
-    uint32_t from;
-    std::set<uint32_t> open; // intended receivers whose fate is not reported yet
-    bool broadcast;
-};
-
 std::string g_kind;
 NodeContainer g_nodes;
 NetDeviceContainer g_devices;
-std::map<uint64_t, Frame> g_frames;            // by packet uid
-std::map<std::pair<uint64_t, uint32_t>, double> g_rxPower;   // (uid, receiver) -> dBm, wifi
-std::map<std::pair<uint64_t, uint32_t>, std::string> g_lastFailure;
-std::map<std::pair<uint32_t, uint32_t>, bool> g_los; // (sender, receiver) -> line of sight, set by the probe
-uint64_t g_transmittingUid = 0;
-bool g_transmitting = false;
 std::ostringstream g_out;
-#ifdef CAVSIM_WIFI
-double g_sensitivityDbm = -101;
-const cavsim::ObstacleGrid* g_grid = nullptr;
-#else
-const void* g_grid = nullptr;
-#endif
 
-std::string
-Power(uint64_t uid, uint32_t node)
-{
-    auto it = g_rxPower.find({uid, node});
-    if (it == g_rxPower.end())
-    {
-        return "nan";
-    }
-    std::ostringstream s;
-    s.precision(6);
-    s << std::fixed << it->second;
-    return s.str();
-}
-
-std::string
-LineOfSight(uint32_t from, uint32_t to)
-{
-    if (g_grid == nullptr)
-    {
-        return "-";
-    }
-    auto it = g_los.find({from, to});
-    return it == g_los.end() ? "-" : (it->second ? "1" : "0");
-}
-
-Frame*
-FrameOf(uint64_t uid)
-{
-    auto it = g_frames.find(uid);
-    return it == g_frames.end() ? nullptr : &it->second;
-}
-
+// Outcomes as protocol lines: R for a delivery, L with the reason for a loss.
 void
-Settle(uint64_t uid, Frame& f)
+WriteOutcome(const cavsim::TrackedFrame& frame, uint32_t node, const std::string* reason, const std::string& power, const std::string& los)
 {
-    if (f.open.empty())
+    g_out << (reason ? "L " : "R ") << frame.number << ' ' << node << ' ' << Simulator::Now().GetNanoSeconds() << ' ';
+    if (reason)
     {
-        g_frames.erase(uid);
-        for (uint32_t n = 0; n < g_nodes.GetN(); ++n)
-        {
-            g_rxPower.erase({uid, n});
-            g_lastFailure.erase({uid, n});
-        }
+        g_out << *reason << ' ';
     }
-}
-
-void
-ReportDelivered(uint64_t uid, uint32_t node)
-{
-    Frame* f = FrameOf(uid);
-    if (f == nullptr || f->open.erase(node) == 0)
-    {
-        return;
-    }
-    g_out << "R " << f->number << ' ' << node << ' ' << Simulator::Now().GetNanoSeconds() << ' ' << Power(uid, node) << ' '
-          << LineOfSight(f->from, node) << '\n';
-    Settle(uid, *f);
-}
-
-void
-ReportLost(uint64_t uid, uint32_t node, const std::string& reason)
-{
-    Frame* f = FrameOf(uid);
-    if (f == nullptr || f->open.erase(node) == 0)
-    {
-        return;
-    }
-    g_out << "L " << f->number << ' ' << node << ' ' << Simulator::Now().GetNanoSeconds() << ' ' << reason << ' ' << Power(uid, node)
-          << ' ' << LineOfSight(f->from, node) << '\n';
-    Settle(uid, *f);
-}
-
-// A failure at a receiver: final for a broadcast and on the wired channels (no retries); for a
-// wifi unicast the MAC may still retry, so it is remembered and reported if the sender gives up.
-void
-Failed(uint64_t uid, uint32_t node, const std::string& reason)
-{
-    Frame* f = FrameOf(uid);
-    if (f == nullptr || f->open.count(node) == 0)
-    {
-        return;
-    }
-    if (f->broadcast || g_kind != "wifi-80211p")
-    {
-        ReportLost(uid, node, reason);
-    }
-    else
-    {
-        g_lastFailure[{uid, node}] = reason;
-    }
+    g_out << power << ' ' << los << '\n';
 }
 
 bool
 Received(Ptr<NetDevice> device, Ptr<const Packet> packet, uint16_t, const Address&, const Address&, NetDevice::PacketType)
 {
-    ReportDelivered(packet->GetUid(), device->GetNode()->GetId());
+    cavsim::ReportDelivered(packet->GetUid(), device->GetNode()->GetId());
     return true;
 }
-
-void
-ChannelLoss(uint32_t node, Ptr<const Packet> packet)
-{
-    Failed(packet->GetUid(), node, "channel-loss");
-}
-
-void
-QueueDrop(Ptr<const Packet> packet)
-{
-    Frame* f = FrameOf(packet->GetUid());
-    if (f == nullptr)
-    {
-        return;
-    }
-    for (uint32_t node : std::set<uint32_t>(f->open))
-    {
-        ReportLost(packet->GetUid(), node, "queue-drop");
-    }
-}
-
-#ifdef CAVSIM_WIFI
-// The last link of the wifi loss chain: records what each receiver gets, and whether the walls
-// left the line of sight clear, for the frame being put on the air.
-class PowerProbe : public PropagationLossModel
-{
-  private:
-    double DoCalcRxPower(double txPowerDbm, Ptr<MobilityModel> a, Ptr<MobilityModel> b) const override
-    {
-        uint32_t from = a->GetObject<Node>()->GetId();
-        uint32_t to = b->GetObject<Node>()->GetId();
-        if (g_transmitting)
-        {
-            g_rxPower[{g_transmittingUid, to}] = txPowerDbm;
-        }
-        if (g_grid != nullptr)
-        {
-            Vector pa = a->GetPosition();
-            Vector pb = b->GetPosition();
-            g_los[{from, to}] = !g_grid->Between(pa.x, pa.y, pb.x, pb.y).Blocked();
-        }
-        return txPowerDbm;
-    }
-
-    int64_t DoAssignStreams(int64_t) override { return 0; }
-};
-
-// When each node last transmitted [start, end] in ns; end -1 while it still is.
-std::vector<std::pair<int64_t, int64_t>> g_lastTx;
-
-// YANS hands a signal under the (bandwidth-normalised) sensitivity to nobody: classify it here.
-void
-WifiTxBegin(uint32_t node, Ptr<const Packet> packet, double)
-{
-    g_lastTx[node] = {Simulator::Now().GetNanoSeconds(), -1};
-    g_transmittingUid = packet->GetUid();
-    g_transmitting = true;
-    Simulator::ScheduleNow([]() { g_transmitting = false; });
-    Frame* f = FrameOf(packet->GetUid());
-    if (f == nullptr)
-    {
-        return;
-    }
-    uint64_t uid = packet->GetUid();
-    Simulator::ScheduleNow([uid]() {
-        Frame* frame = FrameOf(uid);
-        if (frame == nullptr)
-        {
-            return;
-        }
-        double floor = g_sensitivityDbm + 10 * std::log10(10.0 / 20.0);
-        for (uint32_t node : std::set<uint32_t>(frame->open))
-        {
-            auto power = g_rxPower.find({uid, node});
-            if (power != g_rxPower.end() && power->second < floor)
-            {
-                Failed(uid, node, "below-sensitivity");
-            }
-        }
-    });
-}
-
-// A receiver whose PHY reported nothing by the end of the frame (plus propagation) never saw it:
-// ns-3 drops a preamble under detection silently when the receiver starts to transmit.
-const int64_t kUnheardAfterNs = 50000; // covers propagation over 15 km
-
-void
-SettleUnheard(uint64_t uid, int64_t start, int64_t end)
-{
-    Frame* f = FrameOf(uid);
-    if (f == nullptr)
-    {
-        return;
-    }
-    for (uint32_t node : std::set<uint32_t>(f->open))
-    {
-        const auto& tx = g_lastTx[node];
-        bool busy = tx.first >= 0 && tx.first <= end && (tx.second < 0 || tx.second >= start);
-        if (!f->broadcast && !busy && g_lastFailure.count({uid, node}))
-        {
-            continue; // the PHY's own reason for this attempt is already recorded
-        }
-        Failed(uid, node, busy ? "receiver-busy" : "rx-error");
-    }
-}
-
-void
-WifiTxEnd(uint32_t node, Ptr<const Packet> packet)
-{
-    int64_t now = Simulator::Now().GetNanoSeconds();
-    int64_t start = g_lastTx[node].first;
-    g_lastTx[node].second = now;
-    uint64_t uid = packet->GetUid();
-    if (FrameOf(uid) != nullptr)
-    {
-        Simulator::Schedule(NanoSeconds(kUnheardAfterNs), &SettleUnheard, uid, start, now);
-    }
-}
-
-std::string
-WifiDropReason(WifiPhyRxfailureReason reason)
-{
-    switch (reason)
-    {
-    case RXING:
-    case TXING:
-    case BUSY_DECODING_PREAMBLE:
-    case RECEPTION_ABORTED_BY_TX:
-    case SLEEPING:
-    case POWERED_OFF:
-    case CHANNEL_SWITCHING:
-        return "receiver-busy";
-    default:
-        return "rx-error";
-    }
-}
-
-double g_minimumRssiDbm = -82;
-
-void
-WifiRxDrop(uint32_t node, Ptr<const Packet> packet, WifiPhyRxfailureReason reason)
-{
-    uint64_t uid = packet->GetUid();
-    auto power = g_rxPower.find({uid, node});
-    bool tooWeak = reason == PREAMBLE_DETECT_FAILURE && power != g_rxPower.end() && power->second < g_minimumRssiDbm;
-    Failed(uid, node, tooWeak ? "below-sensitivity" : WifiDropReason(reason));
-}
-
-void
-WifiRxError(uint32_t node, Ptr<const Packet> packet, double)
-{
-    Failed(packet->GetUid(), node, "rx-error");
-}
-
-void
-WifiMacDropped(WifiMacDropReason reason, Ptr<const WifiMpdu> mpdu)
-{
-    uint64_t uid = mpdu->GetPacket()->GetUid();
-    Frame* f = FrameOf(uid);
-    if (f == nullptr)
-    {
-        return;
-    }
-    for (uint32_t node : std::set<uint32_t>(f->open))
-    {
-        auto last = g_lastFailure.find({uid, node});
-        std::string why = reason == WIFI_MAC_DROP_REACHED_RETRY_LIMIT ? (last != g_lastFailure.end() ? last->second : "rx-error") : "queue-drop";
-        ReportLost(uid, node, why);
-    }
-}
-#endif
 
 void
 Transmit(int64_t number, uint32_t from, int32_t dest, uint32_t bytes)
 {
     uint32_t size = bytes + kUdpIpBytes + (g_kind == "latency" ? kEthernetBytes : 0);
     Ptr<Packet> packet = Create<Packet>(size);
-    Frame frame{number, from, {}, dest < 0};
+    cavsim::TrackedFrame frame;
+    frame.number = number;
+    frame.from = from;
+    frame.broadcast = dest < 0;
     for (uint32_t n = 0; n < g_nodes.GetN(); ++n)
     {
         if (n != from && (dest < 0 || static_cast<uint32_t>(dest) == n))
@@ -375,12 +109,12 @@ Transmit(int64_t number, uint32_t from, int32_t dest, uint32_t bytes)
             frame.open.insert(n);
         }
     }
-    g_frames[packet->GetUid()] = frame;
+    cavsim::TrackFrame(packet->GetUid(), frame);
     Ptr<NetDevice> device = g_devices.Get(from);
     Address to = dest < 0 ? device->GetBroadcast() : g_devices.Get(dest)->GetAddress();
     if (!device->Send(packet, to, kProtocol))
     {
-        QueueDrop(packet);
+        cavsim::LostAtEveryReceiver(packet->GetUid(), "queue-drop");
     }
 }
 
@@ -434,16 +168,8 @@ ResetRun()
     Simulator::Destroy();
     g_nodes = NodeContainer();
     g_devices = NetDeviceContainer();
-    g_frames.clear();
-    g_rxPower.clear();
-    g_lastFailure.clear();
-    g_los.clear();
-    g_transmitting = false;
+    cavsim::Outcomes().Reset();
     g_out.str("");
-    g_grid = nullptr;
-#ifdef CAVSIM_WIFI
-    g_lastTx.clear();
-#endif
 }
 
 // One run: its settings from `argv`, then commands until Q (or the end of input, which returns false).
@@ -493,6 +219,7 @@ RunOnce(int argc, char* argv[])
     }
     RngSeedManager::SetSeed(seed);
     RngSeedManager::SetRun(run);
+    cavsim::Outcomes().sink = &WriteOutcome;
     ObjectFactory schedulerFactory;
     schedulerFactory.SetTypeId(PeekableScheduler::GetTypeId());
     Simulator::SetScheduler(schedulerFactory);
@@ -508,22 +235,13 @@ RunOnce(int argc, char* argv[])
     if (g_kind == "csma")
     {
         g_devices = cavsim::InstallCsmaChannel(g_nodes, NanoSeconds(delayNs), DataRate(static_cast<uint64_t>(dataRate)), loss, stream);
-        for (uint32_t i = 0; i < nodeCount; ++i)
-        {
-            g_devices.Get(i)->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(&ChannelLoss, i));
-            g_devices.Get(i)->TraceConnectWithoutContext("MacTxDrop", MakeCallback(&QueueDrop));
-            // the sender gave up after its maximum number of backoffs
-            g_devices.Get(i)->TraceConnectWithoutContext("PhyTxDrop", MakeCallback(&QueueDrop));
-        }
+        cavsim::ConnectWiredOutcomes(g_devices, true);
     }
     else if (g_kind == "latency")
     {
         cavsim::LatencySettings s{NanoSeconds(delayNs), NanoSeconds(jitterNs), DataRate(static_cast<uint64_t>(dataRate)), loss};
         g_devices = cavsim::InstallLatencyChannel(g_nodes, s, stream);
-        for (uint32_t i = 0; i < nodeCount; ++i)
-        {
-            g_devices.Get(i)->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(&ChannelLoss, i));
-        }
+        cavsim::ConnectWiredOutcomes(g_devices, false);
     }
     else
     {
@@ -538,24 +256,11 @@ RunOnce(int argc, char* argv[])
         {
             Fail(e.what());
         }
-        g_grid = propagation.grid.get();
-        g_lastTx.assign(nodeCount, {-1, -1});
-        g_minimumRssiDbm = wifi.minimumRssiDbm;
-        auto probe = CreateObject<PowerProbe>();
-        propagation.last->SetNext(probe);
+        propagation.last->SetNext(CreateObject<cavsim::PowerProbe>());
         g_devices = cavsim::InstallWifi80211p(g_nodes, wifi, propagation.first);
         WifiHelper().AssignStreams(g_devices, stream);
         propagation.first->AssignStreams(stream + 1000);
-        for (uint32_t i = 0; i < nodeCount; ++i)
-        {
-            Ptr<WifiNetDevice> device = DynamicCast<WifiNetDevice>(g_devices.Get(i));
-            g_sensitivityDbm = device->GetPhy()->GetRxSensitivity();
-            device->GetPhy()->TraceConnectWithoutContext("PhyTxBegin", MakeBoundCallback(&WifiTxBegin, i));
-            device->GetPhy()->TraceConnectWithoutContext("PhyTxEnd", MakeBoundCallback(&WifiTxEnd, i));
-            device->GetPhy()->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(&WifiRxDrop, i));
-            device->GetPhy()->GetState()->TraceConnectWithoutContext("RxError", MakeBoundCallback(&WifiRxError, i));
-            device->GetMac()->TraceConnectWithoutContext("DroppedMpdu", MakeCallback(&WifiMacDropped));
-        }
+        cavsim::ConnectWifiOutcomes(g_devices, propagation.grid.get(), wifi.minimumRssiDbm, false);
 #endif
     }
     for (uint32_t i = 0; i < nodeCount; ++i)

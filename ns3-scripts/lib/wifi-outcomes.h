@@ -1,0 +1,223 @@
+// Why a wifi-80211p frame did not reach a receiver, from ns-3's PHY and MAC traces (frame-outcomes.h
+// does the bookkeeping). Shared by the lock-step and the real-time channel programs.
+#pragma once
+
+#include "frame-outcomes.h"
+#include "map-obstacles.h"
+
+#include "ns3/core-module.h"
+#include "ns3/mobility-module.h"
+#include "ns3/network-module.h"
+#include "ns3/propagation-module.h"
+#include "ns3/wifi-module.h"
+
+#include <cmath>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace cavsim
+{
+
+struct WifiOutcomeState
+{
+    const ObstacleGrid* grid = nullptr;
+    double sensitivityDbm = -101;
+    double minimumRssiDbm = -82;
+    uint64_t transmittingUid = 0;
+    bool transmitting = false;
+    // When each node last transmitted [start, end] in ns; end -1 while it still is.
+    std::vector<std::pair<int64_t, int64_t>> lastTx;
+};
+
+inline WifiOutcomeState&
+WifiOutcomes()
+{
+    static WifiOutcomeState state;
+    return state;
+}
+
+// The last link of the wifi loss chain: records what each receiver gets of the frame being put on
+// the air, and whether the walls left the line of sight clear.
+class PowerProbe : public ns3::PropagationLossModel
+{
+  private:
+    double DoCalcRxPower(double txPowerDbm, ns3::Ptr<ns3::MobilityModel> a, ns3::Ptr<ns3::MobilityModel> b) const override
+    {
+        WifiOutcomeState& w = WifiOutcomes();
+        uint32_t from = a->GetObject<ns3::Node>()->GetId();
+        uint32_t to = b->GetObject<ns3::Node>()->GetId();
+        if (w.transmitting)
+        {
+            Outcomes().rxPower[{w.transmittingUid, to}] = txPowerDbm;
+        }
+        if (w.grid != nullptr)
+        {
+            ns3::Vector pa = a->GetPosition();
+            ns3::Vector pb = b->GetPosition();
+            Outcomes().lineOfSight[{from, to}] = !w.grid->Between(pa.x, pa.y, pb.x, pb.y).Blocked();
+        }
+        return txPowerDbm;
+    }
+
+    int64_t DoAssignStreams(int64_t) override { return 0; }
+};
+
+// YANS hands a signal under the (bandwidth-normalised) sensitivity to nobody: classify it here.
+inline void
+WifiTxBegin(uint32_t node, ns3::Ptr<const ns3::Packet> packet, double)
+{
+    using namespace ns3;
+    WifiOutcomeState& w = WifiOutcomes();
+    w.lastTx[node] = {Simulator::Now().GetNanoSeconds(), -1};
+    w.transmittingUid = packet->GetUid();
+    w.transmitting = true;
+    Simulator::ScheduleNow([]() { WifiOutcomes().transmitting = false; });
+    uint64_t uid = packet->GetUid();
+    if (TrackedFrameOf(uid) == nullptr)
+    {
+        return;
+    }
+    Simulator::ScheduleNow([uid]() {
+        TrackedFrame* frame = TrackedFrameOf(uid);
+        if (frame == nullptr)
+        {
+            return;
+        }
+        double floor = WifiOutcomes().sensitivityDbm + 10 * std::log10(10.0 / 20.0);
+        for (uint32_t to : std::set<uint32_t>(frame->open))
+        {
+            auto power = Outcomes().rxPower.find({uid, to});
+            if (power != Outcomes().rxPower.end() && power->second < floor)
+            {
+                ReceptionFailed(uid, to, "below-sensitivity");
+            }
+        }
+    });
+}
+
+// A receiver whose PHY reported nothing by the end of the frame (plus propagation) never saw it:
+// ns-3 drops a preamble under detection silently when the receiver starts to transmit.
+const int64_t kUnheardAfterNs = 50000; // covers propagation over 15 km
+
+inline void
+SettleUnheard(uint64_t uid, int64_t start, int64_t end)
+{
+    TrackedFrame* f = TrackedFrameOf(uid);
+    if (f == nullptr)
+    {
+        return;
+    }
+    for (uint32_t node : std::set<uint32_t>(f->open))
+    {
+        const auto& tx = WifiOutcomes().lastTx[node];
+        bool busy = tx.first >= 0 && tx.first <= end && (tx.second < 0 || tx.second >= start);
+        if (!f->broadcast && !busy && Outcomes().lastFailure.count({uid, node}))
+        {
+            continue; // the PHY's own reason for this attempt is already recorded
+        }
+        ReceptionFailed(uid, node, busy ? "receiver-busy" : "rx-error");
+    }
+}
+
+inline void
+WifiTxEnd(uint32_t node, ns3::Ptr<const ns3::Packet> packet)
+{
+    using namespace ns3;
+    int64_t now = Simulator::Now().GetNanoSeconds();
+    int64_t start = WifiOutcomes().lastTx[node].first;
+    WifiOutcomes().lastTx[node].second = now;
+    uint64_t uid = packet->GetUid();
+    if (TrackedFrameOf(uid) != nullptr)
+    {
+        Simulator::Schedule(NanoSeconds(kUnheardAfterNs), &SettleUnheard, uid, start, now);
+    }
+}
+
+inline std::string
+WifiDropReason(ns3::WifiPhyRxfailureReason reason)
+{
+    using namespace ns3;
+    switch (reason)
+    {
+    case RXING:
+    case TXING:
+    case BUSY_DECODING_PREAMBLE:
+    case RECEPTION_ABORTED_BY_TX:
+    case SLEEPING:
+    case POWERED_OFF:
+    case CHANNEL_SWITCHING:
+        return "receiver-busy";
+    default:
+        return "rx-error";
+    }
+}
+
+inline void
+WifiRxDrop(uint32_t node, ns3::Ptr<const ns3::Packet> packet, ns3::WifiPhyRxfailureReason reason)
+{
+    uint64_t uid = packet->GetUid();
+    auto power = Outcomes().rxPower.find({uid, node});
+    bool tooWeak = reason == ns3::PREAMBLE_DETECT_FAILURE && power != Outcomes().rxPower.end() && power->second < WifiOutcomes().minimumRssiDbm;
+    ReceptionFailed(uid, node, tooWeak ? "below-sensitivity" : WifiDropReason(reason));
+}
+
+inline void
+WifiRxError(uint32_t node, ns3::Ptr<const ns3::Packet> packet, double)
+{
+    ReceptionFailed(packet->GetUid(), node, "rx-error");
+}
+
+inline void
+WifiMacDropped(ns3::WifiMacDropReason reason, ns3::Ptr<const ns3::WifiMpdu> mpdu)
+{
+    uint64_t uid = mpdu->GetPacket()->GetUid();
+    TrackedFrame* f = TrackedFrameOf(uid);
+    if (f == nullptr)
+    {
+        return;
+    }
+    for (uint32_t node : std::set<uint32_t>(f->open))
+    {
+        auto last = Outcomes().lastFailure.find({uid, node});
+        std::string why = reason == ns3::WIFI_MAC_DROP_REACHED_RETRY_LIMIT ? (last != Outcomes().lastFailure.end() ? last->second : "rx-error") : "queue-drop";
+        ReportLost(uid, node, why);
+    }
+}
+
+inline void
+WifiDelivered(uint32_t node, ns3::Ptr<const ns3::Packet> packet)
+{
+    ReportDelivered(packet->GetUid(), node);
+}
+
+// Connects the loss traces of every device. `deliveries`: also report arrivals from the MAC
+// (a program whose nodes have no protocol handler of their own, as with TapBridge).
+inline void
+ConnectWifiOutcomes(const ns3::NetDeviceContainer& devices, const ObstacleGrid* grid, double minimumRssiDbm, bool deliveries)
+{
+    using namespace ns3;
+    WifiOutcomeState& w = WifiOutcomes();
+    w = WifiOutcomeState{};
+    w.grid = grid;
+    w.minimumRssiDbm = minimumRssiDbm;
+    w.lastTx.assign(devices.GetN(), {-1, -1});
+    Outcomes().macRetries = true;
+    Outcomes().losKnown = grid != nullptr;
+    for (uint32_t i = 0; i < devices.GetN(); ++i)
+    {
+        Ptr<WifiNetDevice> device = DynamicCast<WifiNetDevice>(devices.Get(i));
+        w.sensitivityDbm = device->GetPhy()->GetRxSensitivity();
+        device->GetPhy()->TraceConnectWithoutContext("PhyTxBegin", MakeBoundCallback(&WifiTxBegin, i));
+        device->GetPhy()->TraceConnectWithoutContext("PhyTxEnd", MakeBoundCallback(&WifiTxEnd, i));
+        device->GetPhy()->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(&WifiRxDrop, i));
+        device->GetPhy()->GetState()->TraceConnectWithoutContext("RxError", MakeBoundCallback(&WifiRxError, i));
+        device->GetMac()->TraceConnectWithoutContext("DroppedMpdu", MakeCallback(&WifiMacDropped));
+        if (deliveries)
+        {
+            device->GetMac()->TraceConnectWithoutContext("MacRx", MakeBoundCallback(&WifiDelivered, i));
+        }
+    }
+}
+
+} // namespace cavsim
