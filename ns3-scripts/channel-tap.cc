@@ -15,11 +15,15 @@
 //                           lock-step program takes them (docs/ns3-lockstep-protocol.md)
 //   --duration=0            seconds to run; 0 runs until SIGTERM
 //   --frameLog=PATH         optional diagnostics: wall-clock timings of every frame (see below)
+//   --outcomes=PATH         every cavsim frame lost at an intended receiver, as it happens:
+//                           "lost <id> <node> <reason> <rx_dbm|nan> <los:1|0|->" (reasons as in src/channel/frames.ts)
 // stdout: "CAVSIM-POSITIONS port=<p>" (wifi: where positions go), "CAVSIM-READY" once every tap is attached; "CAVSIM-LAG sim_s=<t> lag_ms=<x>" each second.
 #include "lib/csma-channel.h"
+#include "lib/frame-outcomes.h"
 #include "lib/latency-channel.h"
 #include "lib/position-feed.h"
 #include "lib/wifi-80211p.h"
+#include "lib/wifi-outcomes.h"
 
 #include "ns3/core-module.h"
 #include "ns3/csma-module.h"
@@ -105,6 +109,43 @@ FrameLabel(Ptr<const Packet> packet, uint16_t protocol, const Address& src, cons
     return bytes.substr(start + key.size(), end - start - key.size());
 }
 
+std::ofstream g_outcomes;
+
+// Losses only: the receiving vehicle itself logs what arrives.
+void
+WriteLoss(const cavsim::TrackedFrame& frame, uint32_t node, const std::string* reason, const std::string& power, const std::string& los)
+{
+    if (reason != nullptr && g_outcomes.is_open())
+    {
+        g_outcomes << "lost " << frame.label << ' ' << node << ' ' << *reason << ' ' << power << ' ' << los << std::endl;
+    }
+}
+
+// Starts tracking a frame that carries a cavsim datagram, once (a retransmission is the same
+// frame). `owner` is the node of the destination MAC, -1 if unknown.
+std::set<uint64_t> g_tracked;
+
+void
+TrackDatagram(Ptr<const Packet> packet, const std::string& label, uint32_t from, bool broadcast, int64_t owner, uint32_t nodes)
+{
+    if (label.rfind("other/", 0) == 0 || (!broadcast && owner < 0) || !g_tracked.insert(packet->GetUid()).second)
+    {
+        return;
+    }
+    cavsim::TrackedFrame frame;
+    frame.label = label;
+    frame.from = from;
+    frame.broadcast = broadcast;
+    for (uint32_t n = 0; n < nodes; ++n)
+    {
+        if (n != from && (broadcast || static_cast<int64_t>(n) == owner))
+        {
+            frame.open.insert(n);
+        }
+    }
+    cavsim::TrackFrame(packet->GetUid(), frame);
+}
+
 // A vehicle NIC keeps only frames addressed to it (or broadcast/multicast). TapBridge in UseBridge
 // mode hands every frame on the bus to its tap, so with N vehicles each frame was written to N-1
 // taps and crossed N-1 host bridges one after another in the simulator thread, delaying the copy
@@ -134,6 +175,13 @@ class AddressFilteringTapBridge : public TapBridge
         EthernetHeader header(false);
         frame->PeekHeader(header);
         Owners()[header.GetSource()] = m_index;
+        if (g_outcomes.is_open())
+        {
+            Mac48Address to = header.GetDestination();
+            auto owner = Owners().find(to);
+            TrackDatagram(frame, FrameLabel(frame, header.GetLengthType(), header.GetSource(), to), m_index, to.IsBroadcast() || to.IsGroup(),
+                          owner == Owners().end() ? -1 : owner->second, NodeList::GetNNodes());
+        }
         if (g_frameLog.is_open())
         {
             g_frameLog << "tx " << EpochNs() << ' ' << Simulator::Now().GetNanoSeconds() << ' ' << m_index << ' '
@@ -156,6 +204,7 @@ class AddressFilteringTapBridge : public TapBridge
                 return true;
             }
         }
+        cavsim::ReportDelivered(packet->GetUid(), m_index);
         if (!g_frameLog.is_open())
         {
             return ReceiveFromBridgedDevice(device, packet, protocol, src, dst, type);
@@ -248,6 +297,32 @@ ReportLag()
     Simulator::Schedule(Seconds(1), &ReportLag);
 }
 
+// A wifi frame is tracked when its first attempt goes on the air: data frames carrying a datagram.
+void
+TrackWifiFrame(const NetDeviceContainer* devices, uint32_t node, Ptr<const Packet> psdu, double)
+{
+    if (!g_outcomes.is_open())
+    {
+        return;
+    }
+    WifiMacHeader header;
+    psdu->PeekHeader(header);
+    if (!header.IsData())
+    {
+        return;
+    }
+    Mac48Address to = header.GetAddr1();
+    int64_t owner = -1;
+    for (uint32_t i = 0; i < devices->GetN(); ++i)
+    {
+        if (Mac48Address::ConvertFrom(devices->Get(i)->GetAddress()) == to)
+        {
+            owner = i;
+        }
+    }
+    TrackDatagram(psdu, FrameLabel(psdu, 0, header.GetAddr2(), to), node, to.IsGroup(), owner, devices->GetN());
+}
+
 // 802.11p: ad-hoc devices cannot SendFrom, so each tap is bridged in UseLocal mode (the device
 // takes the MAC of the one vehicle behind the tap); positions arrive on the feed.
 int
@@ -270,8 +345,15 @@ RunWifi(const NodeContainer& nodes,
         std::cerr << "channel-tap: " << e.what() << std::endl;
         return 2;
     }
-    NetDeviceContainer devices = cavsim::InstallWifi80211p(nodes, wifi, propagation.first);
+    propagation.last->SetNext(CreateObject<cavsim::PowerProbe>());
+    static NetDeviceContainer devices;
+    devices = cavsim::InstallWifi80211p(nodes, wifi, propagation.first);
     WifiHelper().AssignStreams(devices, 100);
+    for (uint32_t i = 0; i < devices.GetN(); ++i)
+    {
+        DynamicCast<WifiNetDevice>(devices.Get(i))->GetPhy()->TraceConnectWithoutContext("PhyTxBegin", MakeBoundCallback(&TrackWifiFrame, &devices, i));
+    }
+    cavsim::ConnectWifiOutcomes(devices, propagation.grid.get(), wifi.minimumRssiDbm);
     for (std::size_t i = 0; i < tapNames.size(); ++i)
     {
         cavsim::SetNodeMotion(nodes.Get(i), 0, 0, 0, 0, wifi.antennaHeight);
@@ -281,11 +363,11 @@ RunWifi(const NodeContainer& nodes,
         {
             devices.Get(i)->SetAddress(Mac48Address(macs[i].c_str()));
         }
-        Ptr<TapBridge> bridge = CreateObject<TapBridge>();
+        Ptr<AddressFilteringTapBridge> bridge = CreateObject<AddressFilteringTapBridge>();
         bridge->SetAttribute("Mode", StringValue("UseLocal"));
         bridge->SetAttribute("DeviceName", StringValue(tapNames[i]));
         nodes.Get(i)->AddDevice(bridge);
-        bridge->SetBridgedNetDevice(devices.Get(i));
+        bridge->Attach(devices.Get(i));
     }
     uint16_t port = cavsim::StartPositionFeed(nodes, wifi.antennaHeight);
     std::cout << "CAVSIM-POSITIONS port=" << port << std::endl;
@@ -315,6 +397,7 @@ main(int argc, char* argv[])
     uint32_t run = 1;
     double duration = 0;
     std::string frameLog;
+    std::string outcomes;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("taps", "comma-separated host tap devices, one per vehicle", taps);
@@ -335,6 +418,7 @@ main(int argc, char* argv[])
     cmd.AddValue("dataRate", "channel data rate", dataRate);
     cmd.AddValue("duration", "seconds to run, 0 = until SIGTERM", duration);
     cmd.AddValue("frameLog", "diagnostics: write per-frame wall-clock timings to this file", frameLog);
+    cmd.AddValue("outcomes", "write each frame lost at an intended receiver, with the reason, to this file", outcomes);
     cmd.Parse(argc, argv);
 
     std::vector<std::string> tapNames = SplitCommaList(taps);
@@ -360,6 +444,17 @@ main(int argc, char* argv[])
         }
     }
 
+    if (!outcomes.empty())
+    {
+        g_outcomes.open(outcomes);
+        if (!g_outcomes)
+        {
+            std::cerr << "channel-tap: cannot write --outcomes=" << outcomes << std::endl;
+            return 2;
+        }
+        cavsim::Outcomes().sink = &WriteLoss;
+    }
+
     // A timed sleep may end up to the thread's timer slack late (50 us by default, so the kernel can
     // batch wake-ups); for an emulator that is pure added latency. Set before any thread exists,
     // so TapBridge's tap readers inherit it, as they inherit the scheduling policy.
@@ -378,10 +473,12 @@ main(int argc, char* argv[])
     if (kind == "csma")
     {
         devices = cavsim::InstallCsmaChannel(nodes, channelDelay, DataRate(dataRate), loss, stream);
+        cavsim::ConnectWiredOutcomes(devices, true);
     }
     else if (kind == "latency")
     {
         devices = cavsim::InstallLatencyChannel(nodes, {channelDelay, Time(jitter), DataRate(dataRate), loss}, stream);
+        cavsim::ConnectWiredOutcomes(devices, false);
     }
     else
     {

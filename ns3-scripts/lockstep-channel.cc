@@ -260,7 +260,7 @@ RunOnce(int argc, char* argv[])
         g_devices = cavsim::InstallWifi80211p(g_nodes, wifi, propagation.first);
         WifiHelper().AssignStreams(g_devices, stream);
         propagation.first->AssignStreams(stream + 1000);
-        cavsim::ConnectWifiOutcomes(g_devices, propagation.grid.get(), wifi.minimumRssiDbm, false);
+        cavsim::ConnectWifiOutcomes(g_devices, propagation.grid.get(), wifi.minimumRssiDbm);
 #endif
     }
     for (uint32_t i = 0; i < nodeCount; ++i)

@@ -185,16 +185,9 @@ WifiMacDropped(ns3::WifiMacDropReason reason, ns3::Ptr<const ns3::WifiMpdu> mpdu
     }
 }
 
+// Connects the loss traces of every device; the program reports deliveries itself.
 inline void
-WifiDelivered(uint32_t node, ns3::Ptr<const ns3::Packet> packet)
-{
-    ReportDelivered(packet->GetUid(), node);
-}
-
-// Connects the loss traces of every device. `deliveries`: also report arrivals from the MAC
-// (a program whose nodes have no protocol handler of their own, as with TapBridge).
-inline void
-ConnectWifiOutcomes(const ns3::NetDeviceContainer& devices, const ObstacleGrid* grid, double minimumRssiDbm, bool deliveries)
+ConnectWifiOutcomes(const ns3::NetDeviceContainer& devices, const ObstacleGrid* grid, double minimumRssiDbm)
 {
     using namespace ns3;
     WifiOutcomeState& w = WifiOutcomes();
@@ -213,10 +206,6 @@ ConnectWifiOutcomes(const ns3::NetDeviceContainer& devices, const ObstacleGrid* 
         device->GetPhy()->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(&WifiRxDrop, i));
         device->GetPhy()->GetState()->TraceConnectWithoutContext("RxError", MakeBoundCallback(&WifiRxError, i));
         device->GetMac()->TraceConnectWithoutContext("DroppedMpdu", MakeCallback(&WifiMacDropped));
-        if (deliveries)
-        {
-            device->GetMac()->TraceConnectWithoutContext("MacRx", MakeBoundCallback(&WifiDelivered, i));
-        }
     }
 }
 

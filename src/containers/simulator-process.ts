@@ -31,6 +31,7 @@ import { createScanners, type Scanner } from '../runtime/sim/scanners.js';
 import { StepTiming } from './step-timing.js';
 import { defaultMapFile, readResolvedScenario, type HostPort } from './process-env.js';
 import type { WallClock } from './wall-clock.js';
+import { CHANNEL_LOSSES_FILE, readChannelLosses } from '../ns3/channel-losses.js';
 import type { CollectGarbage } from './idle-collector.js';
 
 export interface SimulatorProcessConfig {
@@ -187,6 +188,7 @@ class SimulatorSession {
     this.bridge.publish(TOPICS.simControl, stringMsg(JSON.stringify({ cmd: 'stop', ...(stopReason ? { reason: stopReason } : {}) })));
     await new Promise((r) => setTimeout(r, this.cfg.stopGraceMs ?? 300));
     this.recording = false;
+    this.recordChannelLosses();
     this.recorder.closeTransmissions('not-received');
     this.recorder.close();
     this.timingCsv.close();
@@ -270,6 +272,15 @@ class SimulatorSession {
       receivedAt: Number(BigInt(r.received_ns) - t0) / 1e9,
       sizeBytes: r.size_bytes,
     });
+  }
+
+  /** Why frames did not arrive, as the built-in channel program wrote it (a user's program writes nothing). */
+  private recordChannelLosses(): void {
+    for (const loss of readChannelLosses(join(this.cfg.runDir, CHANNEL_LOSSES_FILE))) {
+      const to = this.names[loss.node];
+      const radio = { ...(loss.rxPowerDbm !== undefined ? { rxPowerDbm: loss.rxPowerDbm } : {}), ...(loss.lineOfSight !== undefined ? { lineOfSight: loss.lineOfSight } : {}) };
+      if (to !== undefined) this.recorder.recordLossOf(loss.id, to, loss.reason, radio);
+    }
   }
 
   /** The receivers a sent report meant (every other car for a broadcast), and how far each was. */

@@ -201,6 +201,14 @@ export class Recorder {
     this.logs.v2v.add([l.id, l.from, l.to, l.type, l.sentAt, '', '', l.sizeBytes, l.reason, distance, l.lineOfSight, l.rxPowerDbm]);
   }
 
+  /** A loss the channel reported by frame id and receiver alone (emulation): recorded if that receiver is still open. */
+  recordLossOf(id: string, to: string, reason: LossReason, radio: { rxPowerDbm?: number; lineOfSight?: boolean } = {}): void {
+    const entry = this.v2vOpen.get(id);
+    if (!entry?.open.has(to)) return;
+    const t = entry.t;
+    this.recordLost({ id, from: t.from, to, type: t.type, sentAt: t.sentAt, sizeBytes: t.sizeBytes, reason, ...radio });
+  }
+
   /** At the end of a run: every receiver whose frame neither arrived nor was reported lost. */
   closeTransmissions(reason: V2VLoss['reason']): void {
     for (const { t, open } of [...this.v2vOpen.values()]) {

@@ -14,6 +14,8 @@ export interface RealtimeChannelArgs {
   obstacleFile?: string;
   /** wifi-80211p: each vehicle's V2V MAC in tap order, so its radio acknowledges frames for it from the start. */
   macs?: readonly string[];
+  /** The built-in program only: the file it writes each lost frame to, with the reason. */
+  outcomesFile?: string;
 }
 
 const time = (seconds: number) => formatDuration(seconds).replace(/^0ms$/, '0s');
@@ -32,6 +34,7 @@ export function realtimeChannelArgv(a: RealtimeChannelArgs): string[] {
       ...(a.macs ? [`--macs=${a.macs.join(',')}`] : []),
       `--run=${a.run}`,
       ...(a.durationS ? [`--duration=${a.durationS}`] : []),
+      ...(a.outcomesFile ? [`--outcomes=${a.outcomesFile}`] : []),
     ];
   }
   return [
@@ -43,5 +46,6 @@ export function realtimeChannelArgv(a: RealtimeChannelArgs): string[] {
     `--loss=${n.loss}`,
     `--run=${a.run}`,
     ...(a.durationS ? [`--duration=${a.durationS}`] : []),
+    ...(a.outcomesFile ? [`--outcomes=${a.outcomesFile}`] : []),
   ];
 }

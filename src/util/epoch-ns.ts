@@ -9,13 +9,30 @@
  */
 let offsetNs: bigint | undefined;
 
+/** An edge bracketed more loosely than this was preempted: wait for the next one. */
+const TIGHT_NS = 20_000n;
+const MAX_EDGES = 20;
+
 function anchor(): bigint {
-  const first = Date.now();
-  for (;;) {
+  let before = process.hrtime.bigint(); // no later than the last read of the wall clock began
+  let lastMs = Date.now();
+  let best: { offset: bigint; width: bigint } | undefined;
+  for (let edges = 0; edges < MAX_EDGES; ) {
+    const start = process.hrtime.bigint();
     const ms = Date.now();
-    const hr = process.hrtime.bigint();
-    if (ms !== first) return BigInt(ms) * 1_000_000n - hr;
+    const end = process.hrtime.bigint();
+    if (ms !== lastMs) {
+      // the wall clock passed ms * 1e6 after the previous read began and before this one ended
+      const width = end - before;
+      const offset = BigInt(ms) * 1_000_000n - (before + width / 2n);
+      if (!best || width < best.width) best = { offset, width };
+      if (width <= TIGHT_NS) break;
+      edges++;
+    }
+    lastMs = ms;
+    before = start;
   }
+  return best!.offset;
 }
 
 export function epochNs(): bigint {

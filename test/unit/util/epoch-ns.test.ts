@@ -11,7 +11,7 @@ describe('epochNs', () => {
       // Date.now() is the wall clock's millisecond floor: `before` at the start, `after` at the end
       worst = Math.max(worst, before - ms, ms - (after + 1));
     }
-    expect(worst).toBeLessThan(0.05);
+    expect(worst).toBeLessThan(0.1);
   });
 
   it('has sub-microsecond resolution and never runs backwards', () => {

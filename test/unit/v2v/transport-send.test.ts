@@ -1,6 +1,7 @@
 import { createSocket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
 import { V2VEndpoint, type Arrival } from '../../../src/v2v/transport.js';
+import { epochNs } from '../../../src/v2v/wire.js';
 
 const open: V2VEndpoint[] = [];
 afterEach(async () => {
@@ -29,7 +30,7 @@ describe('V2VEndpoint.send', () => {
     const b = await endpoint('car1', atB);
     const c = await endpoint('car2', atC);
     for (let i = 0; i < 3; i++) {
-      const beforeEpoch = BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e3)) * 1000n;
+      const beforeEpoch = epochNs();
       await a.send({ id: `car0-${i}`, to: 'car1', address: '127.0.0.1', port: b.localPort, type: 't', body: { i } });
       await a.send({ id: `car0-${i}`, to: 'car2', address: '127.0.0.1', port: c.localPort, type: 't', body: { i } });
       await expect.poll(() => atB.length + atC.length).toBe(2 * (i + 1));
