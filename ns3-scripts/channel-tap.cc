@@ -13,6 +13,7 @@
 //   --run=1                 ns-3's RNG run number (cavsim passes the scenario's seed)
 //   --txPower, --propagation, --obstacles, --antennaHeight, --noiseFigure, --rate: wifi-80211p, as the
 //                           lock-step program takes them (docs/ns3-lockstep-protocol.md)
+//   --macs=m0,m1,...        each vehicle's MAC in tap order (wifi: the radio takes it; wired: where unicasts go)
 //   --duration=0            seconds to run; 0 runs until SIGTERM
 //   --frameLog=PATH         optional diagnostics: wall-clock timings of every frame (see below)
 //   --outcomes=PATH         every cavsim frame lost at an intended receiver, as it happens:
@@ -414,7 +415,7 @@ main(int argc, char* argv[])
     cmd.AddValue("noiseFigure", "wifi: receiver noise figure [dB]", wifi.noiseFigureDb);
     cmd.AddValue("rate", "wifi: ns-3 WifiMode name", wifi.rate);
     std::string macs;
-    cmd.AddValue("macs", "wifi: each vehicle's MAC, in tap order", macs);
+    cmd.AddValue("macs", "each vehicle's MAC, in tap order", macs);
     cmd.AddValue("dataRate", "channel data rate", dataRate);
     cmd.AddValue("duration", "seconds to run, 0 = until SIGTERM", duration);
     cmd.AddValue("frameLog", "diagnostics: write per-frame wall-clock timings to this file", frameLog);
@@ -485,6 +486,11 @@ main(int argc, char* argv[])
         return RunWifi(nodes, tapNames, SplitCommaList(macs), wifi, duration);
     }
 
+    std::vector<std::string> vehicleMacs = SplitCommaList(macs);
+    for (std::size_t i = 0; i < vehicleMacs.size() && i < tapNames.size(); ++i)
+    {
+        AddressFilteringTapBridge::Owners()[Mac48Address(vehicleMacs[i].c_str())] = i;
+    }
     for (std::size_t i = 0; i < tapNames.size(); ++i)
     {
         Ptr<AddressFilteringTapBridge> bridge = CreateObject<AddressFilteringTapBridge>();

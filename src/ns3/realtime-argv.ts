@@ -12,7 +12,11 @@ export interface RealtimeChannelArgs {
   durationS?: number;
   /** wifi-80211p with `obstacles: map`: the map's walls, as src/ns3/lockstep/obstacle-grid-file.ts writes them. */
   obstacleFile?: string;
-  /** wifi-80211p: each vehicle's V2V MAC in tap order, so its radio acknowledges frames for it from the start. */
+  /**
+   * Each vehicle's V2V MAC in tap order. wifi-80211p: so its radio acknowledges frames for it from
+   * the start. csma, latency (the built-in program only): so it knows where a unicast goes before
+   * the receiver has sent anything.
+   */
   macs?: readonly string[];
   /** The built-in program only: the file it writes each lost frame to, with the reason. */
   outcomesFile?: string;
@@ -44,6 +48,7 @@ export function realtimeChannelArgv(a: RealtimeChannelArgs): string[] {
     ...(n.channel === 'latency' ? [`--jitter=${time(n.jitter)}`] : []),
     `--dataRate=${formatDataRate(n.dataRate)}`,
     `--loss=${n.loss}`,
+    ...(a.macs ? [`--macs=${a.macs.join(',')}`] : []),
     `--run=${a.run}`,
     ...(a.durationS ? [`--duration=${a.durationS}`] : []),
     ...(a.outcomesFile ? [`--outcomes=${a.outcomesFile}`] : []),

@@ -7,7 +7,6 @@ import { ignoredFields, type RuntimeName } from './ignored-fields.js';
 import { YamlSource, type PathSegment } from './yaml-source.js';
 import { normaliseScenario } from './normalise.js';
 import { crossCheckScenario } from './cross-checks.js';
-import { unsupportedByRuntime } from './runtime-support.js';
 import type { ResolvedScenario } from './resolved.js';
 import type { MapLoader } from '../map/map-loader.js';
 
@@ -52,7 +51,6 @@ export async function loadScenario(file: string, options: LoadScenarioOptions = 
   const normalised = await normaliseScenario(parsed.data as ScenarioParsed, absolute);
   const problems = [...normalised.problems];
   if (normalised.scenario) problems.push(...(await crossCheckScenario(normalised.scenario, options.loadMap)));
-  if (normalised.scenario && options.runtime) problems.push(...unsupportedByRuntime(normalised.scenario, options.runtime));
   if (problems.length) throw fail(problems.map(located));
   const scenario = normalised.scenario!;
   if (options.runtime) {

@@ -54,7 +54,8 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
   const network = scenario.network;
   const obstacleFile = network.channel === 'wifi-80211p' && network.obstacles === 'map' ? join(runDir, 'walls.grid') : undefined;
   // the built-in program says why each lost frame was lost; a user's own takes only the documented argv
-  const outcomesFile = scenario.network.script === undefined ? join(runDir, CHANNEL_LOSSES_FILE) : undefined;
+  const builtin = scenario.network.script === undefined;
+  const outcomesFile = builtin ? join(runDir, CHANNEL_LOSSES_FILE) : undefined;
   const hostNet = planHostNetwork({
     runId,
     vehicles: scenario.vehicles.map((v) => ({ name: v.name, netns: { pid: 0 } })),
@@ -115,7 +116,7 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
       v2vIp: hostNet.vehicles[i].ip,
     })),
     hostNet,
-    channel: { script: scenario.network.script ?? BUILTIN_CHANNEL, args: realtimeChannelArgv({ network, taps: hostNet.channel.taps, macs: hostNet.vehicles.map((v) => v.mac), run: scenario.seed, ...(obstacleFile ? { obstacleFile } : {}), ...(outcomesFile ? { outcomesFile } : {}) }), ...(obstacleFile ? { obstacleFile } : {}) },
+    channel: { script: scenario.network.script ?? BUILTIN_CHANNEL, args: realtimeChannelArgv({ network, taps: hostNet.channel.taps, ...(builtin || network.channel === 'wifi-80211p' ? { macs: hostNet.vehicles.map((v) => v.mac) } : {}), run: scenario.seed, ...(obstacleFile ? { obstacleFile } : {}), ...(outcomesFile ? { outcomesFile } : {}) }), ...(obstacleFile ? { obstacleFile } : {}) },
   };
 }
 

@@ -54,6 +54,13 @@ describe.skipIf(real.skip)('emulated head-on-brake (Docker + ns-3)', () => {
     });
   }
 
+  it('a frame the channel loses is logged with the reason ns-3 gives, not just as not received', async () => {
+    const run = await runScenarioEmulated(HEAD_ON, { overrides: ['network.loss=1'], runsDir });
+    expect(run.summary.v2v).toMatchObject({ sent: 1, received: 0, lost: 1, delivery_ratio: 0, lost_by_reason: { 'channel-loss': 1 } });
+    expect(readFileSync(join(run.runDir, 'v2v.csv'), 'utf8')).toMatch(/car0-1,car0,car1,emergency-brake,[\d.]+,,,\d+,channel-loss,/);
+    expect(emulatedHostState()).toEqual(before);
+  });
+
   it('cavsim teardown restores the host after cavsim up was killed with SIGKILL mid-run', async () => {
     const child = spawn('node', [CLI, 'up', HEAD_ON, '--runtime', 'docker', '--set', 'duration=30s', '--runs-dir', runsDir], {
       env: { ...process.env, CI: 'true' },

@@ -1,5 +1,5 @@
 import { describe, expect, it, beforeAll } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
@@ -40,12 +40,39 @@ describe.skipIf(real.skip)('emulated wifi-80211p (Docker + ns-3 with TapBridge i
     expect(listActiveRuns()).toEqual([]);
   });
 
+  it('a channel program of your own serves wifi-80211p by the documented argv, positions included (a copy of the built-in one)', async () => {
+    const dir = join(runsDir, 'my-channel');
+    mkdirSync(dir, { recursive: true });
+    cpSync(join(ROOT, 'ns3-scripts/channel-tap.cc'), join(dir, 'my-wifi-channel.cc'));
+    cpSync(join(ROOT, 'ns3-scripts/lib'), join(dir, 'lib'), { recursive: true });
+    const yaml = readFileSync(BLIND_CORNER, 'utf8').replaceAll('../maps/', join(ROOT, 'maps') + '/').replace(/network:\n/, `network:\n  script: ${join(dir, 'my-wifi-channel.cc')}\n`);
+    const file = join(dir, 'blind-corner-own-channel.yaml');
+    writeFileSync(file, yaml);
+    const run = await runScenarioEmulated(file, { runsDir });
+    // without the cars' positions every node would sit at the origin with no wall between: delivered
+    expect(['completed', 'invalid']).toContain(run.summary.status);
+    expect(run.summary.collision).toBe(true);
+    expect(run.summary.v2v.delivery_ratio).toBe(0);
+    // a program of your own is not asked why: its losses are not-received
+    expect(run.summary.v2v.lost_by_reason).toEqual({ 'not-received': run.summary.v2v.lost });
+    expect(emulatedHostState()).toEqual(before);
+  });
+
   it('blind corner: the walls cut the brake message in emulation too (collision), and without obstacles it arrives (no collision)', async () => {
-    const walls = (await runScenarioEmulated(BLIND_CORNER, { runsDir })).summary;
+    const wallsRun = await runScenarioEmulated(BLIND_CORNER, { runsDir });
+    const walls = wallsRun.summary;
     const open = (await runScenarioEmulated(BLIND_CORNER, { runsDir, overrides: ['network.obstacles=none'] })).summary;
     console.log(`[wifi blind corner] walls: collision ${walls.collision}, delivery ${walls.v2v.delivery_ratio}; none: collision ${open.collision}, delivery ${open.v2v.delivery_ratio}, p50 ${open.v2v.p50_ms} ms`);
     expect(walls.collision).toBe(true);
     expect(walls.v2v.delivery_ratio).toBe(0);
+    // ns-3 said why, as in the simulated runtime: too weak behind the walls, out of sight
+    const rows = readFileSync(join(wallsRun.runDir, 'v2v.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row[8]).toBe('below-sensitivity');
+      expect(row[10]).toBe('false');
+      expect(Number(row[11])).toBeLessThan(-82);
+    }
     expect(open.collision).toBe(false);
     expect(open.v2v.delivery_ratio).toBe(1);
     expect(emulatedHostState()).toEqual(before);

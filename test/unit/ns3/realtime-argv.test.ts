@@ -25,4 +25,13 @@ describe('the real-time channel argv', () => {
       '--run=1',
     ]);
   });
+
+  it("the built-in program's extras: each vehicle's MAC and where lost frames are written", () => {
+    const argv = realtimeChannelArgv({ network: { channel: 'csma', delay: 0.01, dataRate: 1e6, loss: 0 }, taps: ['a', 'b'], run: 1, macs: ['02:00:00:00:00:01', '02:00:00:00:00:02'], outcomesFile: '/runs/r/ns3-losses.txt' });
+    expect(argv).toContain('--macs=02:00:00:00:00:01,02:00:00:00:00:02');
+    expect(argv).toContain('--outcomes=/runs/r/ns3-losses.txt');
+    const wifi = realtimeChannelArgv({ network: { channel: 'wifi-80211p', txPower: 20, propagation: 'friis', obstacles: 'none', antennaHeight: 1.5, noiseFigure: 7, rate: 6e6 }, taps: ['a'], run: 1, outcomesFile: '/o' });
+    expect(wifi).toContain('--outcomes=/o');
+    expect(wifi.some((a) => a.startsWith('--macs'))).toBe(false);
+  });
 });
