@@ -87,6 +87,14 @@ function walledRegion(inFree) {
   writeWaypoints('corridor.lane0-west.csv', straight(28, -1, -28, -1, 10));
 }
 
+// highway: a 200 m straight two-lane road for platoons, free x in [-100, 100], y in [-2, 2]
+// (4010 cells wide at 5 cm, within the 4096 limit).
+{
+  const classify = (x, y) => (Math.abs(x) < 100 && Math.abs(y) < 2 ? FREE : OCCUPIED);
+  writeMap('highway', { x0: -100.25, x1: 100.25, y0: -2.25, y1: 2.25 }, classify, 'straight two-lane road, free x [-100, 100], y [-2, 2]');
+  writeWaypoints('highway.lane0-east.csv', straight(-99, -1, 99, -1, 10));
+}
+
 // open: free x, y in [-30, 30], walled.
 {
   const classify = (x, y) => (Math.abs(x) < 30 && Math.abs(y) < 30 ? FREE : OCCUPIED);

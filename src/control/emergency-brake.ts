@@ -1,20 +1,38 @@
 import { timeToCollision } from '../measurement/ttc.js';
-import type { VehicleApp } from './vehicle-context.js';
+import { projectedState } from '../vehicle/neighbour-table.js';
+import type { Odometry, VehicleApp, VehicleContext } from './vehicle-context.js';
 
 export const BRAKE_MESSAGE = 'emergency-brake';
 
+export interface TtcBrakeSenderOptions {
+  threshold: number;
+  to: string;
+  brakeSelf: boolean;
+  /** `infrastructure`: the observed cars' true state; `neighbours`: what their beacons said, carried forward to now. */
+  source: 'infrastructure' | 'neighbours';
+  /** `neighbours`: a car whose last beacon is older than this is not considered [s]. */
+  maxAge: number;
+}
+
+/** The other cars as this app sees them. */
+function othersSeen(ctx: VehicleContext, opts: TtcBrakeSenderOptions): Iterable<[string, Odometry]> {
+  if (opts.source === 'infrastructure') return ctx.others();
+  const now = ctx.now();
+  return [...ctx.neighbours()].filter(([, n]) => now - n.state.t <= opts.maxAge).map(([name, n]) => [name, projectedState(n, now)] as [string, Odometry]);
+}
+
 /**
- * The thesis's car0 module: watches TTC (Eq. 3.7) to every observed car and, the first time it
- * falls below the threshold, sends one brake message and (optionally) brakes itself.
+ * The thesis's car0 module: watches TTC (Eq. 3.7) to every other car it knows of and, the first
+ * time it falls below the threshold, sends one brake message and (optionally) brakes itself.
  */
-export function createTtcBrakeSender(opts: { threshold: number; to: string; brakeSelf: boolean }): VehicleApp {
+export function createTtcBrakeSender(opts: TtcBrakeSenderOptions): VehicleApp {
   let sent = false;
   return {
     onTick(ctx) {
       if (sent) return;
       const own = ctx.own();
       if (!own) return;
-      for (const [name, other] of ctx.others()) {
+      for (const [name, other] of othersSeen(ctx, opts)) {
         const ttc = timeToCollision(own, other);
         if (ttc === undefined || ttc >= opts.threshold) continue;
         sent = true;

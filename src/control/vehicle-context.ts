@@ -32,6 +32,15 @@ export interface V2VMessage {
   sizeBytes?: number;
 }
 
+/** What a car knows of another through its beacons: the latest state it sent (`state.t` is its stamp). */
+export interface Neighbour {
+  state: Odometry;
+  /** Longitudinal acceleration the sender reported [m/s^2]. */
+  acceleration: number;
+  /** When this car received that beacon [s]. */
+  receivedAt: number;
+}
+
 /**
  * Everything a controller or V2V app may touch. The simulated runtime implements it in-process;
  * the vehicle container implements it over the control link and a UDP socket on eth1.
@@ -40,10 +49,17 @@ export interface VehicleContext {
   readonly name: string;
   now(): number;
   own(): Odometry | undefined;
-  /** Other cars' odometry, only for the cars this vehicle is configured to observe. */
+  /** Other cars' odometry, only for the cars this vehicle is configured to observe (ideal, from the infrastructure). */
   others(): ReadonlyMap<string, Odometry>;
+  /** Other cars as this car heard of them over V2V: the latest beacon of each; its age is now() - state.t. */
+  neighbours(): ReadonlyMap<string, Neighbour>;
   scan(): LaserScan | undefined;
   drive(cmd: DriveCommand): void;
+  /**
+   * Takes the longitudinal control from the controller: every drive command goes out with this
+   * speed (steering kept) until it is called with undefined. An emergency brake still wins.
+   */
+  overrideSpeed(speed: number | undefined): void;
   /** Latches an emergency stop: from now on every drive command is replaced by speed 0. */
   emergencyBrake(reason: string): void;
   isBraking(): boolean;

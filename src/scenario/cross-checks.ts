@@ -34,11 +34,30 @@ export async function crossCheckScenario(s: ResolvedScenario, loadMap?: MapLoade
     if (1 / v.controlRate < s.physics.timestep - 1e-12) {
       problems.push({ path: at('controlRate'), message: `${v.controlRate}Hz is faster than the physics step (${1 / s.physics.timestep}Hz); use at most ${1 / s.physics.timestep}Hz` });
     }
+    const beaconing = (name: string) => s.vehicles.some((o) => o.name === name && o.apps.some((a) => a.type === 'beacon'));
+    const otherCar = (name: string, field: string, j: number) => {
+      if (!names.has(name)) problems.push({ path: at('apps', j, field), message: `no vehicle named "${name}"; use one of ${[...names.keys()].filter((n) => n !== v.name).join(', ')}` });
+      else if (name === v.name) problems.push({ path: at('apps', j, field), message: `${field} must be another car, not ${v.name} itself` });
+    };
     v.apps.forEach((app, j) => {
+      if (app.type === 'beacon' && app.to !== '*') otherCar(app.to, 'to', j);
+      if (app.type === 'cacc') {
+        otherCar(app.predecessor, 'predecessor', j);
+        if (app.leader !== undefined) otherCar(app.leader, 'leader', j);
+        if (app.gap === 'geometric' && names.has(app.predecessor) && app.predecessor !== v.name && !beaconing(app.predecessor)) {
+          problems.push({ path: at('apps', j, 'predecessor'), message: `the gap comes from ${app.predecessor}'s beacons: give it a beacon app, or use gap: lidar` });
+        }
+        if (app.gap === 'lidar' && !v.lidar) problems.push({ path: at('apps', j, 'gap'), message: `gap: lidar needs vehicles.${v.name}.lidar enabled, or use gap: geometric` });
+      }
       if (app.type !== 'ttc-brake-sender') return;
       if (app.to !== '*' && !names.has(app.to)) problems.push({ path: at('apps', j, 'to'), message: `no vehicle named "${app.to}"; use a vehicle name or "*"` });
       if (app.to === v.name) problems.push({ path: at('apps', j, 'to'), message: 'a car cannot send the brake message to itself' });
-      if (!v.observes.length) problems.push({ path: at('apps', j), message: `a TTC monitor needs other cars' state: add them to vehicles.${v.name}.observes` });
+      if (app.source === 'infrastructure' && !v.observes.length) {
+        problems.push({ path: at('apps', j), message: `a TTC monitor needs other cars' state: add them to vehicles.${v.name}.observes, or use source: neighbours` });
+      }
+      if (app.source === 'neighbours' && !s.vehicles.some((o) => o.name !== v.name && beaconing(o.name))) {
+        problems.push({ path: at('apps', j, 'source'), message: 'source: neighbours knows other cars only by their beacons: give them a beacon app' });
+      }
     });
   }
   if (!problems.length) problems.push(...(await checkStartPlacement(s, loadMap)));

@@ -173,6 +173,8 @@ const brakeSenderSchema = z
     threshold: duration('send the brake message when TTC falls below this', 0.001, 60).default(0.7),
     to: z.string().default('*').describe('vehicle name, or * for broadcast'),
     brakeSelf: z.boolean().default(true),
+    source: z.enum(['infrastructure', 'neighbours']).default('infrastructure').describe('where the other cars are known from: the observed cars (ideal) or their beacons'),
+    maxAge: duration('with source: neighbours, ignore a car whose last beacon is older than this', 0.001, 60).default(1),
   })
   .strict();
 const brakeReceiverSchema = z.object({ type: z.literal('brake-receiver') }).strict();
@@ -184,7 +186,30 @@ const beaconSchema = z
     to: z.string().default('*').describe('vehicle name, or * for broadcast'),
   })
   .strict();
-export const appSchema = z.discriminatedUnion('type', [brakeSenderSchema, brakeReceiverSchema, beaconSchema]);
+const scriptedEventSchema = z
+  .object({
+    type: z.literal('scripted-event'),
+    at: duration('when the event happens, from the start of the run', 0, 3600),
+    brake: finite('brake to a stop at this deceleration [m/s^2]').positive().max(20).optional(),
+    speed: finite('change the speed to this [m/s]').nonnegative().max(20).optional(),
+  })
+  .strict()
+  .refine((e) => (e.brake === undefined) !== (e.speed === undefined), { message: 'give exactly one of brake (a deceleration in m/s^2) or speed (m/s)' });
+const caccSchema = z
+  .object({
+    type: z.literal('cacc'),
+    predecessor: z.string().describe('the car ahead, whose beacons and gap this car follows'),
+    leader: z.string().optional().describe("the platoon's leader, whose beaconed acceleration is fed forward too"),
+    leaderWeight: finite("weight of the leader's acceleration in the feed-forward").nonnegative().max(1).default(0),
+    timeGap: duration('time gap kept to the predecessor, on top of standstill', 0, 5).default(0.6),
+    standstill: finite('gap kept at a standstill [m]').nonnegative().max(50).default(2),
+    kp: finite('gain on the gap error [1/s^2]').nonnegative().max(10).default(1),
+    kd: finite('gain on the rate of the gap error [1/s]').nonnegative().max(10).default(1.5),
+    maxAge: duration("older beacons carry no acceleration: plain ACC on the gap alone", 0.001, 60).default(0.5),
+    gap: z.enum(['lidar', 'geometric']).default('geometric').describe("the gap from the lidar beams straight ahead, or from the predecessor's beaconed position"),
+  })
+  .strict();
+export const appSchema = z.discriminatedUnion('type', [brakeSenderSchema, brakeReceiverSchema, beaconSchema, scriptedEventSchema, caccSchema]);
 
 /** Emulated runs: how late a step may be [s], and the share of steps allowed to be that late. */
 export const TIMING_DEFAULTS = { maxStepLateness: 0.005, maxLateFraction: 0.01 };

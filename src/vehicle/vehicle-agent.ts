@@ -1,5 +1,6 @@
 import type { DriveCommand } from '../physics/types.js';
-import type { LaserScan, Odometry, V2VMessage, VehicleApp, VehicleContext } from '../control/vehicle-context.js';
+import type { LaserScan, Neighbour, Odometry, V2VMessage, VehicleApp, VehicleContext } from '../control/vehicle-context.js';
+import { NeighbourTable } from './neighbour-table.js';
 
 /** What the agent needs from whichever runtime hosts it. */
 export interface AgentHost {
@@ -13,13 +14,19 @@ export interface AgentHost {
 }
 
 /**
- * Runs a car's controller and V2V apps against a host. It owns the emergency-brake latch: once
- * any app calls emergencyBrake, every drive command goes out with speed 0 (steering kept).
+ * Runs a car's controller and V2V apps against a host. It owns what goes out as the drive command:
+ * the controller's, with the speed an app took over (overrideSpeed), or 0 once any app called
+ * emergencyBrake (a latch; steering kept). During a tick the command goes out once, at its end.
+ * It keeps the car's neighbour table, fed by the beacons it receives.
  */
 export class VehicleAgent implements VehicleContext {
   private braking = false;
   private seq = 0;
-  private lastSteer = 0;
+  private lastCommand: DriveCommand | undefined;
+  private speedOverride: number | undefined;
+  private inTick = false;
+  private publishAtTickEnd = false;
+  private readonly table = new NeighbourTable();
 
   constructor(
     readonly name: string,
@@ -28,11 +35,18 @@ export class VehicleAgent implements VehicleContext {
   ) {}
 
   tick(): void {
-    for (const app of this.apps) app.onTick?.(this);
-    if (this.braking) this.host.publishDrive({ speed: 0, steer: this.lastSteer });
+    this.inTick = true;
+    this.publishAtTickEnd = this.braking;
+    try {
+      for (const app of this.apps) app.onTick?.(this);
+    } finally {
+      this.inTick = false;
+    }
+    if (this.publishAtTickEnd) this.publish();
   }
 
   receive(msg: V2VMessage): void {
+    this.table.update(msg, this.host.now());
     for (const app of this.apps) app.onMessage?.(this, msg);
   }
 
@@ -40,17 +54,35 @@ export class VehicleAgent implements VehicleContext {
   own = () => this.host.own();
   others = () => this.host.others();
   scan = () => this.host.scan();
+  neighbours = (): ReadonlyMap<string, Neighbour> => this.table.view();
 
   drive(cmd: DriveCommand): void {
-    this.lastSteer = cmd.steer;
-    if (!this.braking) this.host.publishDrive(cmd);
+    this.lastCommand = cmd;
+    this.requestPublish();
+  }
+
+  overrideSpeed(speed: number | undefined): void {
+    if (speed === this.speedOverride) return;
+    this.speedOverride = speed;
+    this.requestPublish();
   }
 
   emergencyBrake(reason: string): void {
     if (this.braking) return;
     this.braking = true;
     this.host.log('emergency-brake', { reason });
-    this.host.publishDrive({ speed: 0, steer: this.lastSteer });
+    this.publish();
+  }
+
+  private requestPublish(): void {
+    if (this.inTick) this.publishAtTickEnd = true;
+    else this.publish();
+  }
+
+  private publish(): void {
+    const speed = this.braking ? 0 : (this.speedOverride ?? this.lastCommand?.speed);
+    if (speed === undefined) return;
+    this.host.publishDrive({ speed, steer: this.lastCommand?.steer ?? 0 });
   }
 
   isBraking(): boolean {

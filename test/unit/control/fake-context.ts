@@ -10,6 +10,8 @@ export function fakeContext(init: { scan?: LaserScan; own?: Partial<Odometry>; t
     now: () => state.t,
     own: () => state.own,
     others: () => new Map(),
+    neighbours: () => new Map(),
+    overrideSpeed: () => {},
     scan: () => state.scan,
     drive: (cmd) => drives.push(cmd),
     emergencyBrake: () => {},

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { loadScenario } from '../../../src/scenario/load-scenario.js';
+import { scenarioWorkspace } from '../../support/scenario-workspace.js';
+
+const workspace = scenarioWorkspace('v2x-apps');
+
+/** car0 ahead, car1 behind on the corridor, each with the given apps. */
+const platoon = (leaderApps: string, followerApps: string, follower = '') => `name: t
+map: maps/corridor.yaml
+duration: 2s
+vehicles:
+  - name: car0
+    start: { x: 0, y: -1 }
+    apps: ${leaderApps}
+  - name: car1
+    start: { x: -10, y: -1 }
+    apps: ${followerApps}
+${follower}`;
+
+describe('V2X apps in a scenario', () => {
+  it('resolves cacc and scripted-event with their defaults', async () => {
+    const s = await loadScenario(workspace.write(platoon('[{ type: beacon }, { type: scripted-event, at: 3s, brake: 6 }]', '[{ type: cacc, predecessor: car0 }]')));
+    expect(s.vehicles[0].apps[1]).toEqual({ type: 'scripted-event', at: 3, brake: 6 });
+    expect(s.vehicles[1].apps[0]).toEqual({ type: 'cacc', predecessor: 'car0', leaderWeight: 0, timeGap: 0.6, standstill: 2, kp: 1, kd: 1.5, maxAge: 0.5, gap: 'geometric' });
+  });
+
+  it('refuses what cannot work, naming the field and the fix', async () => {
+    expect(await workspace.problems(platoon('[{ type: scripted-event, at: 3s }]', '[]'))).toEqual([expect.stringMatching(/vehicles\.car0\.apps\[0\].*give exactly one of brake .* or speed/)]);
+    expect(await workspace.problems(platoon('[{ type: scripted-event, at: 3s, brake: 6, speed: 1 }]', '[]'))).toHaveLength(1);
+    expect(await workspace.problems(platoon('[]', '[{ type: cacc, predecessor: car7 }]'))).toEqual([expect.stringMatching(/predecessor.*no vehicle named "car7"; use one of car0/)]);
+    expect(await workspace.problems(platoon('[{ type: beacon }]', '[{ type: cacc, predecessor: car1 }]'))).toEqual([expect.stringMatching(/predecessor must be another car, not car1 itself/)]);
+    expect(await workspace.problems(platoon('[]', '[{ type: cacc, predecessor: car0 }]'))).toEqual([expect.stringMatching(/the gap comes from car0's beacons: give it a beacon app, or use gap: lidar/)]);
+    expect(await workspace.problems(platoon('[]', '[{ type: ttc-brake-sender, source: neighbours }]'))).toEqual([expect.stringMatching(/source: neighbours knows other cars only by their beacons/)]);
+    expect(await workspace.problems(platoon('[]', '[{ type: ttc-brake-sender }]'))).toEqual([expect.stringMatching(/add them to vehicles\.car1\.observes, or use source: neighbours/)]);
+    expect(await workspace.problems(platoon('[{ type: beacon, to: car9 }]', '[]'))).toEqual([expect.stringMatching(/to.*no vehicle named "car9"/)]);
+  });
+
+  it('a ttc-brake-sender may work from beacons alone', async () => {
+    expect(await workspace.problems(platoon('[{ type: beacon }]', '[{ type: ttc-brake-sender, source: neighbours, maxAge: 300ms }]'))).toEqual([]);
+  });
+});
