@@ -1,3 +1,4 @@
+import { platoonLinks } from '../measurement/platoon.js';
 import { performance } from 'node:perf_hooks';
 import { loadScenario } from '../scenario/load-scenario.js';
 import { loadMapFromDisk, type MapLoader } from '../map/map-loader.js';
@@ -44,7 +45,7 @@ export async function runResolvedSimulated(resolved: ResolvedScenario, opts: Run
   folder.writeScenario(scenario);
   for (const warning of scenario.warnings ?? []) opts.events?.emit({ type: 'log', level: 'warn', message: warning });
   opts.events?.emit({ type: 'phase', phase: 'running', detail: `simulated runtime, run ${folder.runId}` });
-  const recorder = new Recorder(folder.dir, scenario.vehicles.map((v) => v.name), SIM_FLUSH_EVERY_STEPS);
+  const recorder = new Recorder(folder.dir, scenario.vehicles.map((v) => v.name), SIM_FLUSH_EVERY_STEPS, scenario.vehicles.map((v) => v.params), platoonLinks(scenario));
   const started = performance.now();
   let failure: unknown;
   let result: SimulatedRunResult = { simTime: 0, steps: 0, interrupted: false };

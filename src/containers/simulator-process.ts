@@ -1,3 +1,4 @@
+import { platoonLinks } from '../measurement/platoon.js';
 import { basename, dirname, join } from 'node:path';
 import { World, type CollisionEvent } from '../world/world.js';
 import type { V2VTransmission } from '../measurement/recorder.js';
@@ -138,7 +139,7 @@ class SimulatorSession {
     this.world = new World(scenario, grid);
     this.scans = scanSources(this.world, grid);
     this.names = scenario.vehicles.map((v) => v.name);
-    this.recorder = new Recorder(cfg.runDir, this.names, 1);
+    this.recorder = new Recorder(cfg.runDir, this.names, 1, scenario.vehicles.map((v) => v.params), platoonLinks(scenario));
     this.timing = new StepTiming(scenario.timing, scenario.physics.timestep);
     this.timingCsv = new CsvLog(join(cfg.runDir, 'timing.csv'), TIMING_COLUMNS);
     this.samples = this.world.cars.map((c) => ({ name: c.spec.name }) as CarSample);

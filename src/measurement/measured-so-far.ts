@@ -5,7 +5,7 @@ import type { PairFigures, Recorder, V2VLoss, V2VRecord } from './recorder.js';
 import type { CollisionEvent } from '../world/world.js';
 
 /** What `buildSummary` reads from a recorder. */
-export type MeasuredFigures = Pick<Recorder, 'pairs' | 'collisions' | 'v2v' | 'v2vLost' | 'v2vSent' | 'events'>;
+export type MeasuredFigures = Pick<Recorder, 'pairs' | 'collisions' | 'v2v' | 'v2vLost' | 'v2vSent' | 'events'> & Partial<Pick<Recorder, 'platoon'>>;
 
 export interface MeasuredSoFar extends MeasuredFigures {
   /** Time of the last recorded step [s], 0 when none was recorded. */
@@ -31,7 +31,7 @@ export function readMeasuredSoFar(dir: string, carNames: readonly string[]): Mea
   const byKey = new Map<string, PairFigures>();
   for (let i = 0; i < carNames.length; i++) {
     for (let j = i + 1; j < carNames.length; j++) {
-      const p: PairFigures = { a: carNames[i], b: carNames[j], min_distance_m: Infinity, min_distance_t_s: 0, min_ttc_s: null, min_ttc_t_s: null, collision: false, first_collision_t_s: null };
+      const p: PairFigures = { a: carNames[i], b: carNames[j], min_distance_m: Infinity, min_distance_t_s: 0, min_gap_m: null, min_ttc_s: null, min_ttc_t_s: null, collision: false, first_collision_t_s: null };
       pairs.push(p);
       byKey.set(`${p.a}\0${p.b}`, p);
     }
@@ -42,6 +42,10 @@ export function readMeasuredSoFar(dir: string, carNames: readonly string[]): Mea
     const t = Number(r.t_s);
     const d = Number(r.distance_m);
     if (d < p.min_distance_m) [p.min_distance_m, p.min_distance_t_s] = [d, t];
+    if (r.gap_m !== '' && r.gap_m !== undefined) {
+      const gap = Number(r.gap_m);
+      if (p.min_gap_m === null || gap < p.min_gap_m) p.min_gap_m = gap;
+    }
     if (r.ttc_s !== '' && r.ttc_s !== undefined) {
       const ttc = Number(r.ttc_s);
       if (p.min_ttc_s === null || ttc < p.min_ttc_s) [p.min_ttc_s, p.min_ttc_t_s] = [ttc, t];

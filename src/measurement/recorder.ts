@@ -3,6 +3,9 @@ import { CsvLog } from './csv-log.js';
 import { centreDistance, closingSpeed } from './ttc.js';
 import type { CollisionEvent, World } from '../world/world.js';
 import type { LossReason } from '../channel/frames.js';
+import { footprintCorners, footprintGap, type Footprint } from '../physics/footprint.js';
+import type { VehicleParams } from '../physics/types.js';
+import { PlatoonFigures, type PlatoonLink } from './platoon.js';
 
 export interface CarSample {
   name: string;
@@ -23,6 +26,8 @@ export interface PairFigures {
   b: string;
   min_distance_m: number;
   min_distance_t_s: number;
+  /** Smallest bumper-to-bumper gap (0 on contact); null when the cars' bodies are not known. */
+  min_gap_m: number | null;
   min_ttc_s: number | null;
   min_ttc_t_s: number | null;
   collision: boolean;
@@ -68,7 +73,7 @@ export interface V2VLoss {
 
 export const CSV_COLUMNS = {
   vehicles: ['t_s', 'vehicle', 'x_m', 'y_m', 'yaw_rad', 'speed_mps', 'steer_rad', 'yaw_rate_radps', 'cmd_speed_mps', 'cmd_steer_rad', 'braking', 'collided'],
-  pairs: ['t_s', 'a', 'b', 'distance_m', 'closing_speed_mps', 'ttc_s'],
+  pairs: ['t_s', 'a', 'b', 'distance_m', 'gap_m', 'closing_speed_mps', 'ttc_s'],
   collisions: ['t_s', 'a', 'b', 'speed_a_mps', 'speed_b_mps'],
   v2v: ['id', 'from', 'to', 'type', 'sent_s', 'received_s', 'latency_ms', 'size_bytes', 'outcome', 'distance_m', 'line_of_sight', 'rx_power_dbm'],
   events: ['t_s', 'vehicle', 'event', 'detail'],
@@ -94,8 +99,27 @@ export class Recorder {
 
   private stepsSinceFlush = 0;
 
-  /** `flushEverySteps`: 1 in real time; the simulated runtime batches, it runs far faster than a disk. */
-  constructor(dir: string, carNames: readonly string[], private readonly flushEverySteps = 1) {
+  private readonly footprints: Footprint[];
+  private readonly carIndex: ReadonlyMap<string, number>;
+  /** This step's gap per pair, in pairs order. */
+  private readonly stepGaps: number[] = [];
+  /** Gap errors and headways of the cars with a `cacc` app (and known bodies). */
+  readonly platoon?: PlatoonFigures;
+
+  /**
+   * `flushEverySteps`: 1 in real time; the simulated runtime batches, it runs far faster than a disk.
+   * `bodies`: each car's length and width, in carNames order, for the bumper-to-bumper gaps.
+   */
+  constructor(
+    dir: string,
+    carNames: readonly string[],
+    private readonly flushEverySteps = 1,
+    private readonly bodies?: readonly Pick<VehicleParams, 'length' | 'width'>[],
+    platoon: readonly PlatoonLink[] = [],
+  ) {
+    this.footprints = carNames.map(() => new Float64Array(8));
+    this.carIndex = new Map(carNames.map((n, i) => [n, i]));
+    if (platoon.length && bodies) this.platoon = new PlatoonFigures(platoon);
     this.logs = Object.fromEntries(
       Object.entries(CSV_COLUMNS).map(([name, columns]) => [name, new CsvLog(join(dir, `${name}.csv`), columns)]),
     ) as Record<keyof typeof CSV_COLUMNS, CsvLog>;
@@ -106,6 +130,7 @@ export class Recorder {
           b: carNames[j],
           min_distance_m: Infinity,
           min_distance_t_s: 0,
+          min_gap_m: null,
           min_ttc_s: null,
           min_ttc_t_s: null,
           collision: false,
@@ -148,11 +173,16 @@ export class Recorder {
     for (const c of cars) {
       vehicles.add([t, c.name, c.x, c.y, c.yaw, c.v, c.steer, c.yawRate, c.cmdSpeed, c.cmdSteer, c.braking ? 1 : 0, c.collided ? 1 : 0]);
     }
+    const bodies = this.bodies;
+    if (bodies) cars.forEach((c, i) => footprintCorners(c, bodies[i], this.footprints[i]));
     let k = 0;
     for (let i = 0; i < cars.length; i++) {
       for (let j = i + 1; j < cars.length; j++) {
         const pair = this.pairs[k++];
         const d = centreDistance(cars[i], cars[j]);
+        const gap = bodies ? footprintGap(this.footprints[i], this.footprints[j]) : undefined;
+        if (gap !== undefined) this.stepGaps[k - 1] = gap;
+        if (gap !== undefined && (pair.min_gap_m === null || gap < pair.min_gap_m)) pair.min_gap_m = gap;
         const closing = closingSpeed(cars[i], cars[j]);
         const ttc = closing > 1e-9 ? d / closing : undefined;
         if (d < pair.min_distance_m) {
@@ -163,10 +193,20 @@ export class Recorder {
           pair.min_ttc_s = ttc;
           pair.min_ttc_t_s = t;
         }
-        this.logs.pairs.add([t, pair.a, pair.b, d, closing, ttc]);
+        this.logs.pairs.add([t, pair.a, pair.b, d, gap, closing, ttc]);
       }
     }
+    this.platoon?.record((a, b) => this.stepGaps[this.pairOf(a, b)], (car) => cars[this.carIndex.get(car)!].v);
     if (++this.stepsSinceFlush >= this.flushEverySteps) this.flush();
+  }
+
+  /** Index in `pairs` of two cars, in either order. */
+  private pairOf(a: string, b: string): number {
+    let i = this.carIndex.get(a)!;
+    let j = this.carIndex.get(b)!;
+    if (i > j) [i, j] = [j, i];
+    const n = this.carIndex.size;
+    return i * n - (i * (i + 1)) / 2 + (j - i - 1);
   }
 
   recordCollisions(events: readonly CollisionEvent[]): void {

@@ -2,6 +2,7 @@ import { summariseLatency } from '../v2v/latency-stats.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import type { Recorder } from './recorder.js';
 import type { MeasuredFigures } from './measured-so-far.js';
+import type { PlatoonSummary } from './platoon.js';
 
 import type { FailedComponent, RunStatus } from '../run/outcome.js';
 
@@ -59,11 +60,15 @@ export interface RunSummary {
   steps: number;
   min_ttc_s: number | null;
   min_distance_m: number | null;
+  /** Smallest bumper-to-bumper gap between any two cars [m]; 0 on contact. */
+  min_gap_m: number | null;
   collision: boolean;
   first_collision_t_s: number | null;
   pairs: Recorder['pairs'];
   collisions: { t_s: number; a: string; b: string; speed_a_mps: number; speed_b_mps: number }[];
   v2v: LatencyFigures;
+  /** Cars with a `cacc` app: gap errors, headways and string stability. */
+  platoon?: PlatoonSummary;
   events: { t_s: number; vehicle: string; event: string; detail?: Record<string, unknown> }[];
   timing?: Record<string, unknown>;
   parameters: ResolvedScenario;
@@ -130,6 +135,7 @@ export function buildSummary(args: {
   const { recorder: r, scenario } = args;
   const ttcs = r.pairs.flatMap((p) => (p.min_ttc_s === null ? [] : [p.min_ttc_s]));
   const distances = r.pairs.map((p) => p.min_distance_m).filter(Number.isFinite);
+  const gaps = r.pairs.flatMap((p) => (p.min_gap_m === null ? [] : [p.min_gap_m]));
   const firstCollision = r.collisions[0];
   const round = (v: number) => +v.toFixed(6);
   return {
@@ -146,15 +152,18 @@ export function buildSummary(args: {
     steps: args.steps,
     min_ttc_s: ttcs.length ? round(Math.min(...ttcs)) : null,
     min_distance_m: distances.length ? round(Math.min(...distances)) : null,
+    min_gap_m: gaps.length ? round(Math.min(...gaps)) : null,
     collision: r.collisions.length > 0,
     first_collision_t_s: firstCollision ? round(firstCollision.t) : null,
     pairs: r.pairs.map((p) => ({
       ...p,
       min_distance_m: round(p.min_distance_m),
+      min_gap_m: p.min_gap_m === null ? null : round(p.min_gap_m),
       min_ttc_s: p.min_ttc_s === null ? null : round(p.min_ttc_s),
     })),
     collisions: r.collisions.map((c) => ({ t_s: round(c.t), a: c.a, b: c.b, speed_a_mps: round(c.speedA), speed_b_mps: round(c.speedB) })),
     v2v: v2vFigures(r.v2vSent, r.v2v, r.v2vLost),
+    ...(r.platoon ? { platoon: r.platoon.summary(round) } : {}),
     events: r.events.map((e) => ({ t_s: round(e.t), vehicle: e.vehicle, event: e.event, ...(e.detail ? { detail: e.detail } : {}) })),
     ...(args.timing ? { timing: args.timing } : {}),
     parameters: scenario,

@@ -122,3 +122,29 @@ function boundingRadius(f: Footprint, cx: number, cy: number): number {
   }
   return Math.sqrt(r2);
 }
+
+/** Shortest distance between two footprints (bumper to bumper), 0 when they touch or overlap [m]. */
+export function footprintGap(a: Footprint, b: Footprint): number {
+  if (footprintsOverlap(a, b)) return 0;
+  return Math.min(cornersToEdges(a, b), cornersToEdges(b, a));
+}
+
+/** For two convex bodies apart, the shortest distance is from a corner of one to an edge of the other. */
+function cornersToEdges(from: Footprint, to: Footprint): number {
+  let best = Infinity;
+  for (let i = 0; i < 4; i++) {
+    const px = from[2 * i];
+    const py = from[2 * i + 1];
+    for (let e = 0; e < 4; e++) {
+      const ax = to[2 * e];
+      const ay = to[2 * e + 1];
+      const bx = to[(2 * e + 2) % 8];
+      const by = to[(2 * e + 3) % 8];
+      const dx = bx - ax;
+      const dy = by - ay;
+      const along = Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy)));
+      best = Math.min(best, Math.hypot(px - (ax + along * dx), py - (ay + along * dy)));
+    }
+  }
+  return best;
+}

@@ -203,8 +203,8 @@ const caccSchema = z
     leaderWeight: finite("weight of the leader's acceleration in the feed-forward").nonnegative().max(1).default(0),
     timeGap: duration('time gap kept to the predecessor, on top of standstill', 0, 5).default(0.6),
     standstill: finite('gap kept at a standstill [m]').nonnegative().max(50).default(2),
-    kp: finite('gain on the gap error [1/s^2]').nonnegative().max(10).default(1),
-    kd: finite('gain on the rate of the gap error [1/s]').nonnegative().max(10).default(1.5),
+    kp: finite('gain on the gap error [1/s^2]').nonnegative().max(10).default(0.5),
+    kd: finite('gain on the rate of the gap error [1/s]').nonnegative().max(10).default(1),
     maxAge: duration("older beacons carry no acceleration: plain ACC on the gap alone", 0.001, 60).default(0.5),
     gap: z.enum(['lidar', 'geometric']).default('geometric').describe("the gap from the lidar beams straight ahead, or from the predecessor's beaconed position"),
   })

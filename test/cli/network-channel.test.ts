@@ -57,9 +57,9 @@ describe('network.channel: latency on the command line', () => {
     expect(summary.v2v.p50_ms).toBeLessThan(12.1);
   });
 
-  it('up --runtime docker refuses a channel its runtime cannot run before Docker is reached', async () => {
+  it('up --runtime docker refuses a channel program that is not there before Docker is reached', async () => {
     const docker = new Proxy({}, { get: () => () => Promise.reject(new Error('Docker was reached')) });
     const deps = { docker } as unknown as EmulatedRunDeps;
-    await expect(runScenarioEmulated(join(ROOT, BLIND_CORNER), { runsDir, deps, overrides: ['network.script=../ns3-scripts/channel-tap.cc'] })).rejects.toBeInstanceOf(UserInputError);
+    await expect(runScenarioEmulated(join(ROOT, BLIND_CORNER), { runsDir, deps, overrides: ['network.script=../ns3-scripts/no-such-channel.cc'] })).rejects.toBeInstanceOf(UserInputError);
   });
 });

@@ -11,6 +11,7 @@ const real = requireReal('ns3-lockstep/lockstep-runtime.test.ts', ns3LockstepPro
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const HEAD_ON = join(ROOT, 'scenarios/head-on-brake.yaml');
 const BLIND_CORNER = join(ROOT, 'scenarios/blind-corner.yaml');
+const PLATOON = join(ROOT, 'scenarios/platoon-cacc.yaml');
 const runsDir = mkdtempSync(join(tmpdir(), 'cavsim-lockstep-runs-'));
 beforeAll(() => real.assertPresent());
 afterAll(() => rmSync(runsDir, { recursive: true, force: true }));
@@ -59,5 +60,17 @@ describe.skipIf(real.skip)('simulated runtime with ns-3 in lock-step', () => {
     const [arrived] = v2vRows(open.runDir);
     expect(arrived.outcome).toBe('delivered');
     expect(Number(arrived.rx_power_dbm)).toBeGreaterThan(Number(blocked.rx_power_dbm));
+  });
+
+  it('platoon over ns-3: string stable without collision at 10 ms; colliding at 400 ms, where the delay sweep finds it', async () => {
+    const fast = (await run(PLATOON, ['network.engine=ns3'])).summary;
+    expect(fast.parameters.network.engine).toBe('ns3');
+    expect(fast.collision).toBe(false);
+    expect(fast.platoon!.string_stability!.stable).toBe(true);
+    expect(fast.platoon!.followers).toHaveLength(5);
+    expect(fast.min_gap_m!).toBeGreaterThan(1);
+    const slow = (await run(PLATOON, ['network.engine=ns3', 'network.delay=400ms'])).summary;
+    expect(slow.collision).toBe(true);
+    expect(slow.platoon!.string_stability!.stable).toBe(false);
   });
 });

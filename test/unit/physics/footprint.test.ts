@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { F1TENTH_DEFAULT_PARAMS as P } from '../../../src/physics/defaults.js';
-import { findCollisions, footprintCorners, footprintsOverlap, type Pose } from '../../../src/physics/footprint.js';
+import { findCollisions, footprintCorners, footprintGap, footprintsOverlap, type Pose } from '../../../src/physics/footprint.js';
 import { GJK_REFERENCE } from './f1tenth-gym-reference.js';
 
 const L = P.length; // 0.58
@@ -103,5 +103,18 @@ describe('findCollisions (collision_multiple)', () => {
     }
     expect(expected.filter((k) => k >= 0).length).toBeGreaterThan(0);
     expect(Array.from(findCollisions(bodies))).toEqual(expected);
+  });
+});
+
+describe('footprintGap', () => {
+  const dims = { length: 0.58, width: 0.31 };
+  it('is bumper to bumper for cars in line, side to side abreast, corner to corner diagonally, 0 on contact', () => {
+    const at = (x: number, y: number, yaw = 0) => footprintCorners({ x, y, yaw }, dims);
+    expect(footprintGap(at(0, 0), at(10, 0))).toBeCloseTo(10 - 0.58, 12);
+    expect(footprintGap(at(0, 0), at(0, 2))).toBeCloseTo(2 - 0.31, 12);
+    expect(footprintGap(at(0, 0), at(3, 4))).toBeCloseTo(Math.hypot(3 - 0.58, 4 - 0.31), 12);
+    // facing each other head-on: the same as in line
+    expect(footprintGap(at(0, 0), at(10, 0, Math.PI))).toBeCloseTo(10 - 0.58, 12);
+    expect(footprintGap(at(0, 0), at(0.3, 0))).toBe(0);
   });
 });

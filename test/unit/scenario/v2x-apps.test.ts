@@ -21,7 +21,7 @@ describe('V2X apps in a scenario', () => {
   it('resolves cacc and scripted-event with their defaults', async () => {
     const s = await loadScenario(workspace.write(platoon('[{ type: beacon }, { type: scripted-event, at: 3s, brake: 6 }]', '[{ type: cacc, predecessor: car0 }]')));
     expect(s.vehicles[0].apps[1]).toEqual({ type: 'scripted-event', at: 3, brake: 6 });
-    expect(s.vehicles[1].apps[0]).toEqual({ type: 'cacc', predecessor: 'car0', leaderWeight: 0, timeGap: 0.6, standstill: 2, kp: 1, kd: 1.5, maxAge: 0.5, gap: 'geometric' });
+    expect(s.vehicles[1].apps[0]).toEqual({ type: 'cacc', predecessor: 'car0', leaderWeight: 0, timeGap: 0.6, standstill: 2, kp: 0.5, kd: 1, maxAge: 0.5, gap: 'geometric' });
   });
 
   it('refuses what cannot work, naming the field and the fix', async () => {
