@@ -1,4 +1,6 @@
 import { summariseLatency } from '../v2v/latency-stats.js';
+import { ageOfInformation, interArrivalGaps, type SpreadFigures } from '../v2v/update-age.js';
+import { BEACON_MESSAGE } from '../control/beacon.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import type { Recorder } from './recorder.js';
 import type { MeasuredFigures } from './measured-so-far.js';
@@ -25,6 +27,10 @@ export interface LatencyFigures {
   lost_by_reason?: Record<string, number>;
   /** The same per sender and receiver. */
   pairs?: PairDelivery[];
+  /** What the cars put on the channel: frames and payload bytes per second of the run. */
+  load?: { frames_per_s: number; bytes_per_s: number };
+  /** Age of the newest beacon received, over every pair, sampled every physics step; null without beacons. */
+  beacon_age?: SpreadFigures | null;
 }
 
 export interface PairDelivery {
@@ -36,6 +42,9 @@ export interface PairDelivery {
   p50_ms: number | null;
   p99_ms: number | null;
   max_ms: number | null;
+  /** Beacons only: age of information at the receiver (sampled every physics step), and time between arrivals. */
+  beacon_age?: SpreadFigures | null;
+  beacon_interval?: SpreadFigures | null;
 }
 
 export interface RunSummary {
@@ -74,14 +83,22 @@ export interface RunSummary {
   parameters: ResolvedScenario;
 }
 
+/** The age figures of every pair pooled: mean of the means, worst p99 and max. */
+function pooledAge(pairs: readonly PairDelivery[]): SpreadFigures | null {
+  const ages = pairs.flatMap((p) => (p.beacon_age ? [p.beacon_age] : []));
+  if (!ages.length) return null;
+  return { mean_ms: +(ages.reduce((s, a) => s + a.mean_ms, 0) / ages.length).toFixed(3), p99_ms: Math.max(...ages.map((a) => a.p99_ms)), max_ms: Math.max(...ages.map((a) => a.max_ms)) };
+}
+
 /**
  * V2V figures for the summary: latency over every receipt (one per receiver), and as lost every
  * message no receiver got.
  */
 export function v2vFigures(
   sentIds: ReadonlySet<string>,
-  receipts: readonly { id: string; from: string; to: string; sentAt: number; receivedAt: number }[],
-  losses: readonly { id: string; from: string; to: string; reason: string }[] = [],
+  receipts: readonly { id: string; from: string; to: string; type?: string; sentAt: number; receivedAt: number; sizeBytes?: number }[],
+  losses: readonly { id: string; from: string; to: string; reason: string; sizeBytes?: number }[] = [],
+  run?: { timestep: number; end: number },
 ): LatencyFigures {
   const latency = (rs: typeof receipts) => summariseLatency(rs.map((r) => ({ id: r.id, to: r.to, latency_ms: (r.receivedAt - r.sentAt) * 1000 })));
   const stats = latency(receipts);
@@ -104,8 +121,15 @@ export function v2vFigures(
     const { got, lost } = byPair.get(key)!;
     const s = latency(got);
     const expected = got.length + lost;
-    return { from, to, expected, delivered: got.length, delivery_ratio: ratio(got.length, expected), p50_ms: round(s.p50_ms), p99_ms: round(s.p99_ms), max_ms: round(s.max_ms) };
+    const beacons = got.filter((r) => r.type === BEACON_MESSAGE);
+    const ages = run && beacons.length ? { beacon_age: ageOfInformation(beacons, run.timestep, run.end), beacon_interval: interArrivalGaps(beacons) } : {};
+    return { from, to, expected, delivered: got.length, delivery_ratio: ratio(got.length, expected), p50_ms: round(s.p50_ms), p99_ms: round(s.p99_ms), max_ms: round(s.max_ms), ...ages };
   });
+  // every transmission has a row per intended receiver: its size once per id
+  const bytesById = new Map<string, number>();
+  for (const r of [...receipts, ...losses]) if (r.sizeBytes !== undefined) bytesById.set(r.id, r.sizeBytes);
+  const perSecond = (v: number) => (run && run.end > 0 ? +(v / run.end).toFixed(3) : 0);
+  const allBeacons = receipts.filter((r) => r.type === BEACON_MESSAGE);
   return {
     sent: sentIds.size,
     received: receipts.length,
@@ -117,6 +141,12 @@ export function v2vFigures(
     delivery_ratio: ratio(receipts.length, receipts.length + losses.length),
     lost_by_reason: lostByReason,
     pairs,
+    ...(run
+      ? {
+          load: { frames_per_s: perSecond(sentIds.size), bytes_per_s: perSecond([...bytesById.values()].reduce((a, b) => a + b, 0)) },
+          beacon_age: allBeacons.length ? pooledAge(pairs) : null,
+        }
+      : {}),
   };
 }
 
@@ -162,7 +192,7 @@ export function buildSummary(args: {
       min_ttc_s: p.min_ttc_s === null ? null : round(p.min_ttc_s),
     })),
     collisions: r.collisions.map((c) => ({ t_s: round(c.t), a: c.a, b: c.b, speed_a_mps: round(c.speedA), speed_b_mps: round(c.speedB) })),
-    v2v: v2vFigures(r.v2vSent, r.v2v, r.v2vLost),
+    v2v: v2vFigures(r.v2vSent, r.v2v, r.v2vLost, { timestep: scenario.physics.timestep, end: args.simTime }),
     ...(r.platoon ? { platoon: r.platoon.summary(round) } : {}),
     events: r.events.map((e) => ({ t_s: round(e.t), vehicle: e.vehicle, event: e.event, ...(e.detail ? { detail: e.detail } : {}) })),
     ...(args.timing ? { timing: args.timing } : {}),

@@ -42,6 +42,17 @@ describe('V2V outcomes: a row per transmission and intended receiver', () => {
     expect(sendTimes[1] - sendTimes[0]).toBeCloseTo(0.1, 9);
     expect(summary.v2v.delivery_ratio).toBeCloseTo(1 - inFlight.length / rows.length, 5);
     expect(summary.v2v.pairs!.map((p) => `${p.from}>${p.to}`)).toEqual(['car0>car1', 'car0>car2', 'car1>car0', 'car1>car2', 'car2>car0']);
+    // an ideal channel: beacons every 100 ms, 20 ms (+ under 0.1 ms of frame time) late, sampled
+    // every 10 ms step: the age runs from about 30 to 120 ms, 75 ms on average; arrivals 100 ms apart
+    for (const p of summary.v2v.pairs!) {
+      expect(p.beacon_interval).toMatchObject({ mean_ms: expect.closeTo(100, 0), max_ms: expect.closeTo(100, 0) });
+      expect(p.beacon_age!.max_ms).toBeLessThanOrEqual(120.1);
+      expect(p.beacon_age!.mean_ms).toBeGreaterThan(70);
+      expect(p.beacon_age!.mean_ms).toBeLessThan(76);
+    }
+    // 3 cars, 10 beacons a second, 300 B each
+    expect(summary.v2v.load!.frames_per_s).toBeCloseTo(30, 0);
+    expect(summary.v2v.load!.bytes_per_s).toBeCloseTo(9000, -2);
   });
 
   it('a lost frame keeps its row with the reason, and the summary gives the delivery ratio overall and per pair', async () => {
