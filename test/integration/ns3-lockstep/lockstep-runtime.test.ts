@@ -12,6 +12,7 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const HEAD_ON = join(ROOT, 'scenarios/head-on-brake.yaml');
 const BLIND_CORNER = join(ROOT, 'scenarios/blind-corner.yaml');
 const PLATOON = join(ROOT, 'scenarios/platoon-cacc.yaml');
+const BLIND_CORNER_BEACONS = join(ROOT, 'scenarios/blind-corner-beacons.yaml');
 const runsDir = mkdtempSync(join(tmpdir(), 'cavsim-lockstep-runs-'));
 beforeAll(() => real.assertPresent());
 afterAll(() => rmSync(runsDir, { recursive: true, force: true }));
@@ -72,5 +73,17 @@ describe.skipIf(real.skip)('simulated runtime with ns-3 in lock-step', () => {
     const slow = (await run(PLATOON, ['network.engine=ns3', 'network.delay=400ms'])).summary;
     expect(slow.collision).toBe(true);
     expect(slow.platoon!.string_stability!.stable).toBe(false);
+  });
+
+  it('blind corner by beacons alone: the walls hide each car until too late (collision); in the open they stop in time', async () => {
+    const walls = (await run(BLIND_CORNER_BEACONS, [])).summary;
+    const open = (await run(BLIND_CORNER_BEACONS, ['network.obstacles=none'])).summary;
+    expect(walls.collision).toBe(true);
+    expect(open.collision).toBe(false);
+    expect(open.min_gap_m!).toBeGreaterThan(3);
+    // both braked on what the other's beacons said, later behind the walls
+    const brakeAt = (s: typeof walls) => Math.min(...s.events.filter((e) => e.event === 'brake-sent').map((e) => e.t_s));
+    expect(brakeAt(open)).toBeLessThan(brakeAt(walls));
+    expect(walls.v2v.delivery_ratio!).toBeLessThan(open.v2v.delivery_ratio!);
   });
 });
