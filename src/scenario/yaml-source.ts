@@ -83,15 +83,17 @@ export class YamlSource {
   }
 
   /**
-   * Applies `--set a.b.c=value`. The value is read as YAML (so `10ms`, `5`, `true`, `[1,2]` work);
-   * a vehicle may be named instead of indexed: `vehicles.car1.start.speed=5`.
+   * Applies `--set a.b.c=value`. The value is read as YAML (so `10ms`, `5`, `true`, `[1,2]` work).
+   * In a list, an element may be named instead of indexed (`vehicles.car1.start.speed=5`), picked
+   * by its `type` (`vehicles.car1.apps.beacon.rate=5Hz`: every beacon app of car1), or `*` for every
+   * element (`vehicles.*.apps.beacon.rate=5Hz`: every car's beacon apps; cars without one are left).
    */
   set(assignment: string): string | undefined {
     const eq = assignment.indexOf('=');
     if (eq <= 0) return `--set ${assignment}: write it as path=value, e.g. network.delay=100ms`;
     const rawPath = assignment.slice(0, eq).trim();
-    const path = this.resolvePath(rawPath.split(/[.[\]]+/).filter(Boolean));
-    if (typeof path === 'string') return `--set ${rawPath}: ${path}`;
+    const paths = this.resolvePaths(rawPath.split(/[.[\]]+/).filter(Boolean));
+    if (typeof paths === 'string') return `--set ${rawPath}: ${paths}`;
     const text = assignment.slice(eq + 1);
     if (!text.trim()) return `--set ${rawPath}=: no value after "="; give one, e.g. ${rawPath}=${exampleValue(rawPath)}`;
     let value: unknown;
@@ -101,42 +103,58 @@ export class YamlSource {
       return `--set ${rawPath}: the value is not valid YAML; quote it if it holds ':' or '#'`;
     }
     if (this.doc.contents !== null && !isMap(this.doc.contents)) return `--set ${rawPath}: the scenario file is not a mapping of fields, so nothing can be set in it`;
-    try {
-      this.doc.setIn(path, this.doc.createNode(value));
-    } catch (err) {
-      return `--set ${rawPath}: cannot be set here (${(err as Error).message})`;
+    for (const path of paths) {
+      try {
+        this.doc.setIn(path, this.doc.createNode(value));
+      } catch (err) {
+        return `--set ${rawPath}: cannot be set here (${(err as Error).message})`;
+      }
+      this.overridden.push(path.join('.'));
     }
-    this.overridden.push(path.join('.'));
     return undefined;
   }
 
-  private resolvePath(segments: string[]): PathSegment[] | string {
-    const path: PathSegment[] = [];
-    for (const [i, segment] of segments.entries()) {
-      const node = this.doc.getIn(path, true);
-      const written = segments.slice(0, i).join('.');
-      if (isSeq(node)) {
-        if (/^\d+$/.test(segment)) {
-          if (Number(segment) >= node.items.length) return `index ${segment} is past the end of ${path.join('.') || 'the list'}`;
-          path.push(Number(segment));
-          continue;
-        }
-        const index = node.items.findIndex((item) => isMap(item) && item.get('name') === segment);
-        if (index < 0) {
-          const names = node.items.map((item) => (isMap(item) ? item.get('name') : undefined)).filter((n): n is string => typeof n === 'string');
-          const hint = didYouMean(segment, names);
-          return `no element named "${segment}" in ${path.join('.')}${hint ? `; ${hint}` : ''}${names.length ? ` (names: ${names.join(', ')})` : ''}`;
-        }
-        path.push(index);
-        continue;
+  /** Every path `segments` names; a message when it names none. Under `*`, elements it does not fit are skipped. */
+  private resolvePaths(segments: string[], path: PathSegment[] = [], writtenSoFar: string[] = []): PathSegment[][] | string {
+    if (!segments.length) return [path];
+    const [segment, ...rest] = segments;
+    const node = this.doc.getIn(path, true);
+    const written = writtenSoFar.join('.');
+    const upTo = [...writtenSoFar, segment];
+    // every element the rest of the path fits; the first misfit's reason when none does
+    const fromEach = (indexes: number[]): PathSegment[][] | string => {
+      const found: PathSegment[][] = [];
+      let firstProblem: string | undefined;
+      for (const index of indexes) {
+        const r = this.resolvePaths(rest, [...path, index], upTo);
+        if (typeof r === 'string') firstProblem ??= r;
+        else found.push(...r);
       }
-      if (node !== undefined && node !== null && !isMap(node)) {
-        const shown = isScalar(node) ? ` (${JSON.stringify(node.value)})` : '';
-        return `${written} is a single value${shown}, it has no field "${segment}"; set ${written}=VALUE instead`;
+      return found.length ? found : (firstProblem ?? `${written} is empty`);
+    };
+    if (isSeq(node)) {
+      if (segment === '*') return fromEach(node.items.map((_, i) => i));
+      if (/^\d+$/.test(segment)) {
+        if (Number(segment) >= node.items.length) return `index ${segment} is past the end of ${written || 'the list'}`;
+        return this.resolvePaths(rest, [...path, Number(segment)], upTo);
       }
-      path.push(segment);
+      const field = (item: unknown, key: string) => (isMap(item) ? item.get(key) : undefined);
+      const byName = node.items.findIndex((item) => field(item, 'name') === segment);
+      if (byName >= 0) return this.resolvePaths(rest, [...path, byName], upTo);
+      const byType = node.items.flatMap((item, i) => (field(item, 'type') === segment ? [i] : []));
+      if (byType.length) return fromEach(byType);
+      const listed = (key: string) => [...new Set(node.items.map((item) => field(item, key)).filter((n): n is string => typeof n === 'string'))];
+      const names = listed('name');
+      const types = listed('type');
+      const hint = didYouMean(segment, [...names, ...types]);
+      const known = [names.length ? `names: ${names.join(', ')}` : '', types.length ? `types: ${types.join(', ')}` : ''].filter(Boolean).join('; ');
+      return `no element named "${segment}" in ${written}${hint ? `; ${hint}` : ''}${known ? ` (${known})` : ''}`;
     }
-    return path;
+    if (node !== undefined && node !== null && !isMap(node)) {
+      const shown = isScalar(node) ? ` (${JSON.stringify(node.value)})` : '';
+      return `${written} is a single value${shown}, it has no field "${segment}"; set ${written}=VALUE instead`;
+    }
+    return this.resolvePaths(rest, [...path, segment], upTo);
   }
 }
 

@@ -38,4 +38,15 @@ describe('V2X apps in a scenario', () => {
   it('a ttc-brake-sender may work from beacons alone', async () => {
     expect(await workspace.problems(platoon('[{ type: beacon }]', '[{ type: ttc-brake-sender, source: neighbours, maxAge: 300ms }]'))).toEqual([]);
   });
+
+  it('--set reaches app fields by type, for one car or every car (*); cars without that app are left alone', async () => {
+    const file = workspace.write(platoon('[{ type: beacon }, { type: scripted-event, at: 3s, brake: 6 }]', '[{ type: beacon, rate: 20Hz }, { type: cacc, predecessor: car0 }]'));
+    const s = await loadScenario(file, { overrides: ['vehicles.*.apps.beacon.rate=5Hz', 'vehicles.*.apps.cacc.timeGap=900ms', 'vehicles.car0.apps.scripted-event.brake=4'] });
+    expect(s.vehicles.map((v) => v.apps.find((a) => a.type === 'beacon'))).toEqual([expect.objectContaining({ rate: 5 }), expect.objectContaining({ rate: 5 })]);
+    expect(s.vehicles[1].apps[1]).toMatchObject({ type: 'cacc', timeGap: 0.9 });
+    expect(s.vehicles[0].apps[1]).toMatchObject({ type: 'scripted-event', brake: 4 });
+    expect(await workspace.problems(platoon('[{ type: beacon }]', '[]'), { overrides: ['vehicles.*.apps.becon.rate=5Hz'] })).toEqual([
+      expect.stringMatching(/no element named "becon" in vehicles\.\*\.apps; did you mean "beacon"\?/),
+    ]);
+  });
 });
