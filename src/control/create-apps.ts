@@ -9,6 +9,7 @@ import { createBrakeReceiver, createTtcBrakeSender } from './emergency-brake.js'
 import { createBeacon } from './beacon.js';
 import { createScriptedEvent } from './scripted-event.js';
 import { createCacc } from './cacc.js';
+import { createWarning, createWarningReceiver } from './warning.js';
 
 /** The controller first, then the V2V apps in scenario order; the same list runs in every runtime. */
 export function createVehicleApps(v: ResolvedVehicle): VehicleApp[] {
@@ -25,6 +26,8 @@ export function createVehicleApps(v: ResolvedVehicle): VehicleApp[] {
     else if (app.type === 'brake-receiver') apps.push(createBrakeReceiver());
     else if (app.type === 'beacon') apps.push(createBeacon(v.name, app));
     else if (app.type === 'cacc') apps.push(createCacc(app, v.params));
+    else if (app.type === 'warning') apps.push(createWarning(app));
+    else if (app.type === 'warning-receiver') apps.push(createWarningReceiver(app));
     else if (app.type === 'scripted-event') apps.push(createScriptedEvent(app.brake !== undefined ? { at: app.at, brake: app.brake } : { at: app.at, speed: app.speed! }));
   }
   return apps;

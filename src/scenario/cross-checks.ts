@@ -40,7 +40,7 @@ export async function crossCheckScenario(s: ResolvedScenario, loadMap?: MapLoade
       else if (name === v.name) problems.push({ path: at('apps', j, field), message: `${field} must be another car, not ${v.name} itself` });
     };
     v.apps.forEach((app, j) => {
-      if (app.type === 'beacon' && app.to !== '*') otherCar(app.to, 'to', j);
+      if ((app.type === 'beacon' || app.type === 'warning') && app.to !== '*') otherCar(app.to, 'to', j);
       if (app.type === 'cacc') {
         otherCar(app.predecessor, 'predecessor', j);
         if (app.leader !== undefined) otherCar(app.leader, 'leader', j);

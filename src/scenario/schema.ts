@@ -209,7 +209,27 @@ const caccSchema = z
     gap: z.enum(['lidar', 'geometric']).default('geometric').describe("the gap from the lidar beams straight ahead, or from the predecessor's beaconed position"),
   })
   .strict();
-export const appSchema = z.discriminatedUnion('type', [brakeSenderSchema, brakeReceiverSchema, beaconSchema, scriptedEventSchema, caccSchema]);
+const warningSchema = z
+  .object({
+    type: z.literal('warning'),
+    at: duration('start warning at this time', 0, 3600).optional(),
+    deceleration: finite('or start when the car decelerates harder than this [m/s^2]').positive().max(20).optional(),
+    every: duration('repeat the warning this often', 0.001, 60).default(0.1),
+    for: duration('keep repeating it this long', 0, 3600).default(1),
+    to: z.string().default('*').describe('vehicle name, or * for broadcast'),
+    event: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'use lowercase letters, digits and dashes, e.g. hard-braking').default('hard-braking'),
+  })
+  .strict()
+  .refine((w) => (w.at === undefined) !== (w.deceleration === undefined), { message: 'give exactly one of at (a time) or deceleration (m/s^2) to say when the warning starts' });
+const warningReceiverSchema = z
+  .object({
+    type: z.literal('warning-receiver'),
+    react: z.enum(['brake', 'slow']).default('brake').describe('brake: an emergency stop; slow: change the speed to `speed`'),
+    speed: finite('with react: slow, the speed to slow to [m/s]').nonnegative().max(20).optional(),
+  })
+  .strict()
+  .refine((r) => r.react !== 'slow' || r.speed !== undefined, { message: 'react: slow needs speed (m/s), the speed to slow to' });
+export const appSchema = z.discriminatedUnion('type', [brakeSenderSchema, brakeReceiverSchema, beaconSchema, scriptedEventSchema, caccSchema, warningSchema, warningReceiverSchema]);
 
 /** Emulated runs: how late a step may be [s], and the share of steps allowed to be that late. */
 export const TIMING_DEFAULTS = { maxStepLateness: 0.005, maxLateFraction: 0.01 };

@@ -35,6 +35,13 @@ describe('V2X apps in a scenario', () => {
     expect(await workspace.problems(platoon('[{ type: beacon, to: car9 }]', '[]'))).toEqual([expect.stringMatching(/to.*no vehicle named "car9"/)]);
   });
 
+  it('a warning starts at a time or on hard braking, not both; slowing needs a speed', async () => {
+    expect(await workspace.problems(platoon('[{ type: warning, at: 1s, every: 200ms, for: 2s }]', '[{ type: warning-receiver, react: slow, speed: 2 }]'))).toEqual([]);
+    expect(await workspace.problems(platoon('[{ type: warning, at: 1s, deceleration: 4 }]', '[]'))).toEqual([expect.stringMatching(/give exactly one of at .* or deceleration/)]);
+    expect(await workspace.problems(platoon('[{ type: warning, deceleration: 4 }]', '[{ type: warning-receiver, react: slow }]'))).toEqual([expect.stringMatching(/react: slow needs speed/)]);
+    expect(await workspace.problems(platoon('[{ type: warning, at: 1s, to: car9 }]', '[]'))).toEqual([expect.stringMatching(/no vehicle named "car9"/)]);
+  });
+
   it('a ttc-brake-sender may work from beacons alone', async () => {
     expect(await workspace.problems(platoon('[{ type: beacon }]', '[{ type: ttc-brake-sender, source: neighbours, maxAge: 300ms }]'))).toEqual([]);
   });

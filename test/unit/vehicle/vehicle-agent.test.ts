@@ -5,6 +5,7 @@ import type { Odometry, V2VMessage, VehicleApp } from '../../../src/control/vehi
 import { createScriptedEvent } from '../../../src/control/scripted-event.js';
 import { createTtcBrakeSender } from '../../../src/control/emergency-brake.js';
 import { projectedState } from '../../../src/vehicle/neighbour-table.js';
+import { createWarning, createWarningReceiver } from '../../../src/control/warning.js';
 
 function host(own: Partial<Odometry> = {}) {
   const state = { t: 0, own: { t: 0, x: 0, y: 0, yaw: 0, v: 0, steer: 0, yawRate: 0, ...own } as Odometry };
@@ -89,5 +90,43 @@ describe('ttc-brake-sender from neighbours', () => {
     agent.tick();
     expect(sent).toHaveLength(1);
     expect(sent[0].body.ttc_s).toBeCloseTo(0.45, 2);
+  });
+});
+
+describe('warning', () => {
+  it('once started, repeats every interval for its duration; at a time, or on hard braking', () => {
+    const timed = host({ v: 10 });
+    const sender = new VehicleAgent('car0', [createWarning({ at: 1, every: 0.1, for: 0.3, to: '*', event: 'hard-braking' })], timed.h);
+    for (let k = 0; k <= 20; k++) {
+      timed.state.t = 0.9 + k * 0.05;
+      sender.tick();
+    }
+    expect(timed.sent.map((m) => [m.sentAt.toFixed(2), m.body.copy])).toEqual([['1.00', 1], ['1.10', 2], ['1.20', 3], ['1.30', 4]]);
+    expect(timed.sent[0]).toMatchObject({ to: '*', type: 'warning', body: { event: 'hard-braking' } });
+
+    const braking = host({ v: 10 });
+    const car = new VehicleAgent('car0', [createWarning({ deceleration: 4, every: 1, for: 0, to: 'car1', event: 'hard-braking' })], braking.h);
+    for (const [t, v] of [[0, 10], [0.1, 9.7], [0.2, 9.2]]) {
+      braking.state.t = t;
+      braking.state.own = { ...braking.state.own, t, v };
+      car.tick();
+    }
+    // 3 m/s^2 is not hard braking; 5 m/s^2 is
+    expect(braking.sent.map((m) => m.sentAt)).toEqual([0.2]);
+  });
+
+  it('a receiver reacts to the first copy only: brakes, or slows to its speed', () => {
+    const warning: V2VMessage = { id: 'car0-1', from: 'car0', to: '*', sentAt: 1, type: 'warning', body: { event: 'hard-braking' } };
+    const braking = host();
+    const car = new VehicleAgent('car1', [controller(8), createWarningReceiver({ react: 'brake' })], braking.h);
+    car.receive(warning);
+    car.receive({ ...warning, id: 'car0-2' });
+    expect(braking.events).toEqual(['warning-received', 'emergency-brake']);
+    const slowing = host();
+    const other = new VehicleAgent('car2', [controller(8), createWarningReceiver({ react: 'slow', speed: 3 })], slowing.h);
+    other.tick();
+    other.receive(warning);
+    other.tick();
+    expect(slowing.drives.map((d) => d.speed)).toEqual([8, 3, 3]);
   });
 });
