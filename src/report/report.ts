@@ -11,6 +11,7 @@ import { kinematicsFigure, type LabelledRun } from './kinematics-figure.js';
 import { isRunDir, readRunTraces, type RunTraces } from './read-run.js';
 import { sweepFigure } from './sweep-figure.js';
 import { writeFigure } from './render.js';
+import { v2xFigure } from './v2x-figure.js';
 
 /** Rows of a sweep's kinematics overview; more would not fit a page. */
 const MAX_KINEMATICS_ROWS = 6;
@@ -52,6 +53,12 @@ export async function writeSweepReport(folder: SweepFolder, opts: ReportOptions 
   const figures: string[] = [];
   const closest = await writeFigure(plots, 'closest-approach', sweepFigure(folder.spec, done, critical));
   figures.push(closest.svg, closest.png);
+  const firstRun = readRunTraces(join(folder.dir, done[0].runDir)).summary;
+  const v2x = v2xFigure(folder.spec, done, firstRun.parameters?.vehicles?.[0]?.params?.length ?? 0.58);
+  if (v2x) {
+    const files = await writeFigure(plots, 'v2x', v2x);
+    figures.push(files.svg, files.png);
+  }
   const rows = pickKinematicsRuns(folder, done, critical).map((r) => withVerdict(runLabel(r), readRunTraces(join(folder.dir, r.runDir))));
   const kin = await writeFigure(plots, 'kinematics', kinematicsFigure(rows));
   figures.push(kin.svg, kin.png);

@@ -22,6 +22,11 @@ export interface SweepResult {
   v2v_lost: number;
   v2v_p50_ms: number | null;
   v2v_p99_ms: number | null;
+  /** Smallest bumper-to-bumper gap; delivery ratio; beacons' mean age of information; a platoon's worst string-stability ratio. */
+  min_gap_m?: number | null;
+  delivery_ratio?: number | null;
+  beacon_age_mean_ms?: number | null;
+  string_stability_worst?: number | null;
   sim_time_s: number;
   wall_time_s: number;
   /** Numeric timing figures of the run summary (emulated runs: step lateness and the like), flattened. */
@@ -47,10 +52,19 @@ export function resultFromSummary(point: SweepPoint, key: string, summary: RunSu
     v2v_lost: summary.v2v.lost,
     v2v_p50_ms: summary.v2v.p50_ms,
     v2v_p99_ms: summary.v2v.p99_ms,
+    min_gap_m: summary.min_gap_m ?? null,
+    delivery_ratio: summary.v2v.delivery_ratio ?? null,
+    beacon_age_mean_ms: summary.v2v.beacon_age?.mean_ms ?? null,
+    string_stability_worst: worstRatio(summary),
     sim_time_s: summary.sim_time_s,
     wall_time_s: summary.wall_time_s,
     timing: flattenNumbers(summary.timing ?? {}),
   };
+}
+
+function worstRatio(summary: RunSummary): number | null {
+  const ratios = summary.platoon?.string_stability?.ratios.map((r) => r.ratio) ?? [];
+  return ratios.length ? (ratios.some((r) => r === null) ? null : Math.max(...(ratios as number[]))) : null;
 }
 
 /** A run that threw before it could write a summary still gets a row, so the sweep shows it. */

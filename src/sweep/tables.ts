@@ -41,13 +41,15 @@ export function summaryCsv(spec: SweepSpec, results: readonly SweepResult[]): st
   const timingKeys = [...new Set(ordered.flatMap((r) => Object.keys(r.timing)))].sort();
   const header = [
     'run', 'repeat', 'seed', ...paths.map((p) => axisColumn(p, ordered)), 'status', 'collision', 'min_ttc_s', 'min_distance_m',
-    'first_collision_t_s', 'v2v_sent', 'v2v_lost', 'v2v_p50_ms', 'v2v_p99_ms', 'sim_time_s', 'wall_time_s',
+    'first_collision_t_s', 'v2v_sent', 'v2v_lost', 'v2v_p50_ms', 'v2v_p99_ms', 'min_gap_m', 'delivery_ratio', 'beacon_age_mean_ms',
+    'string_stability_worst', 'sim_time_s', 'wall_time_s',
     ...timingKeys.map((k) => `timing.${k}`), 'reason', 'run_dir',
   ];
   const rows = ordered.map((r) => [
     r.id, r.repeat, Number.isFinite(r.seed) ? r.seed : '', ...paths.map((p) => axisCell(r.values[p])), r.status, String(r.collision),
     r.min_ttc_s ?? '', r.min_distance_m ?? '', r.first_collision_t_s ?? '', r.v2v_sent, r.v2v_lost,
-    r.v2v_p50_ms ?? '', r.v2v_p99_ms ?? '', r.sim_time_s, r.wall_time_s,
+    r.v2v_p50_ms ?? '', r.v2v_p99_ms ?? '', r.min_gap_m ?? '', r.delivery_ratio ?? '', r.beacon_age_mean_ms ?? '',
+    r.string_stability_worst ?? '', r.sim_time_s, r.wall_time_s,
     ...timingKeys.map((k) => r.timing[k] ?? ''), r.reason ?? '', r.runDir,
   ]);
   return stringify([header, ...rows]);

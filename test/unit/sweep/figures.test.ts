@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sweepFigure } from '../../../src/report/sweep-figure.js';
 import { kinematicsFigure } from '../../../src/report/kinematics-figure.js';
+import { v2xFigure } from '../../../src/report/v2x-figure.js';
 import { svgToPng, vegaLiteToSvg } from '../../../src/report/render.js';
 import type { SweepResult } from '../../../src/sweep/result-row.js';
 import type { SweepSpec } from '../../../src/sweep/sweep-folder.js';
@@ -72,5 +73,22 @@ describe('figures', () => {
     expect(data.filter((d) => d.panel === 'threshold').map((d) => d.value)).toEqual([0.7]);
     const svg = await vegaLiteToSvg(figure);
     for (const text of ['speed (m/s)', 'time to collision (s)', 'distance (m)', 'delay 300 ms (collision)', 'car0–car1']) expect(svg).toContain(text);
+  });
+
+  it('V2X figures: one panel per figure the runs have, the car length and the stability limit marked', async () => {
+    expect(v2xFigure(spec(1), [result(10, 0, false)], 0.58)).toBeUndefined();
+    const platoon = [100, 300, 500].map((d) => ({ ...result(d, 0, d === 500), min_gap_m: 1.2 - d / 500, beacon_age_mean_ms: d + 60, string_stability_worst: 0.9 + d / 1000 }));
+    const figure = v2xFigure(spec(1), platoon, 0.58) as unknown as { hconcat: { layer: { data: { values: Record<string, unknown>[] }; encoding: { y: { title?: string } } }[] }[] };
+    const titles = figure.hconcat.map((p) => p.layer.at(-1)!.encoding.y.title);
+    expect(titles).toEqual(['smallest bumper-to-bumper gap (m)', 'beacon age of information, mean (ms)', 'worst string-stability ratio']);
+    expect(figure.hconcat[0].layer[0].data.values).toEqual([{ y: 0.58, label: 'one car length' }]);
+    expect(figure.hconcat[2].layer[0].data.values).toEqual([{ y: 1, label: 'stable below' }]);
+    expect(figure.hconcat[1].layer.at(-1)!.data.values).toEqual([
+      { x: 100, y: 160, verdict: 'no collision' },
+      { x: 300, y: 360, verdict: 'no collision' },
+      { x: 500, y: 560, verdict: 'collision' },
+    ]);
+    // it renders
+    expect(await vegaLiteToSvg(figure as never)).toMatch(/^<svg/);
   });
 });
