@@ -3,7 +3,7 @@ import { CsvLog } from './csv-log.js';
 import { centreDistance, closingSpeed } from './ttc.js';
 import type { CollisionEvent, World } from '../world/world.js';
 import type { LossReason } from '../channel/frames.js';
-import { footprintCorners, footprintGap, type Footprint } from '../physics/footprint.js';
+import { bodyGap, placeBody, type PlacedBody } from '../physics/footprint.js';
 import type { VehicleParams } from '../physics/types.js';
 import { PlatoonFigures, type PlatoonLink } from './platoon.js';
 
@@ -99,7 +99,7 @@ export class Recorder {
 
   private stepsSinceFlush = 0;
 
-  private readonly footprints: Footprint[];
+  private readonly placed: PlacedBody[] = [];
   private readonly carIndex: ReadonlyMap<string, number>;
   /** This step's gap per pair, in pairs order. */
   private readonly stepGaps: number[] = [];
@@ -117,7 +117,6 @@ export class Recorder {
     private readonly bodies?: readonly Pick<VehicleParams, 'length' | 'width'>[],
     platoon: readonly PlatoonLink[] = [],
   ) {
-    this.footprints = carNames.map(() => new Float64Array(8));
     this.carIndex = new Map(carNames.map((n, i) => [n, i]));
     if (platoon.length && bodies) this.platoon = new PlatoonFigures(platoon);
     this.logs = Object.fromEntries(
@@ -174,13 +173,13 @@ export class Recorder {
       vehicles.add([t, c.name, c.x, c.y, c.yaw, c.v, c.steer, c.yawRate, c.cmdSpeed, c.cmdSteer, c.braking ? 1 : 0, c.collided ? 1 : 0]);
     }
     const bodies = this.bodies;
-    if (bodies) cars.forEach((c, i) => footprintCorners(c, bodies[i], this.footprints[i]));
+    if (bodies) cars.forEach((c, i) => (this.placed[i] = placeBody(c, bodies[i], this.placed[i])));
     let k = 0;
     for (let i = 0; i < cars.length; i++) {
       for (let j = i + 1; j < cars.length; j++) {
         const pair = this.pairs[k++];
         const d = centreDistance(cars[i], cars[j]);
-        const gap = bodies ? footprintGap(this.footprints[i], this.footprints[j]) : undefined;
+        const gap = bodies ? bodyGap(this.placed[i], this.placed[j]) : undefined;
         if (gap !== undefined) this.stepGaps[k - 1] = gap;
         if (gap !== undefined && (pair.min_gap_m === null || gap < pair.min_gap_m)) pair.min_gap_m = gap;
         const closing = closingSpeed(cars[i], cars[j]);

@@ -123,28 +123,56 @@ function boundingRadius(f: Footprint, cx: number, cy: number): number {
   return Math.sqrt(r2);
 }
 
-/** Shortest distance between two footprints (bumper to bumper), 0 when they touch or overlap [m]. */
-export function footprintGap(a: Footprint, b: Footprint): number {
-  if (footprintsOverlap(a, b)) return 0;
-  return Math.min(cornersToEdges(a, b), cornersToEdges(b, a));
+/** A car's body where it is: its pose, half-size, footprint corners and heading's cosine and sine. */
+export interface PlacedBody {
+  x: number;
+  y: number;
+  cos: number;
+  sin: number;
+  halfLength: number;
+  halfWidth: number;
+  /** Half the diagonal: no point of the body is farther from its centre. */
+  radius: number;
+  corners: Footprint;
 }
 
-/** For two convex bodies apart, the shortest distance is from a corner of one to an edge of the other. */
-function cornersToEdges(from: Footprint, to: Footprint): number {
+/** Places a body (a recorder reuses one object per car, so a step allocates nothing). */
+export function placeBody(pose: Pose, dims: Pick<VehicleParams, 'length' | 'width'>, out?: PlacedBody): PlacedBody {
+  const body = out ?? { x: 0, y: 0, cos: 1, sin: 0, halfLength: 0, halfWidth: 0, radius: 0, corners: new Float64Array(8) };
+  body.x = pose.x;
+  body.y = pose.y;
+  body.cos = Math.cos(pose.yaw);
+  body.sin = Math.sin(pose.yaw);
+  body.halfLength = dims.length / 2;
+  body.halfWidth = dims.width / 2;
+  body.radius = Math.hypot(dims.length, dims.width) / 2;
+  footprintCorners(pose, dims, body.corners);
+  return body;
+}
+
+/**
+ * Shortest distance between two car bodies (bumper to bumper), 0 when they touch or overlap [m].
+ * Apart, two convex polygons are closest at a corner of one, so it is the nearest of the eight
+ * corners to the other body, each measured in that body's own frame.
+ */
+export function bodyGap(a: PlacedBody, b: PlacedBody): number {
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const reach = a.radius + b.radius;
+  if (dx * dx + dy * dy <= reach * reach && footprintsOverlap(a.corners, b.corners)) return 0;
+  return Math.sqrt(Math.min(cornersToBody(a.corners, b), cornersToBody(b.corners, a)));
+}
+
+/** Smallest squared distance from the corners to the body's rectangle. */
+function cornersToBody(corners: Footprint, body: PlacedBody): number {
+  const { cos: c, sin: s, halfLength, halfWidth } = body;
   let best = Infinity;
   for (let i = 0; i < 4; i++) {
-    const px = from[2 * i];
-    const py = from[2 * i + 1];
-    for (let e = 0; e < 4; e++) {
-      const ax = to[2 * e];
-      const ay = to[2 * e + 1];
-      const bx = to[(2 * e + 2) % 8];
-      const by = to[(2 * e + 3) % 8];
-      const dx = bx - ax;
-      const dy = by - ay;
-      const along = Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy)));
-      best = Math.min(best, Math.hypot(px - (ax + along * dx), py - (ay + along * dy)));
-    }
+    const rx = corners[2 * i] - body.x;
+    const ry = corners[2 * i + 1] - body.y;
+    const outX = Math.max(Math.abs(c * rx + s * ry) - halfLength, 0);
+    const outY = Math.max(Math.abs(-s * rx + c * ry) - halfWidth, 0);
+    best = Math.min(best, outX * outX + outY * outY);
   }
   return best;
 }

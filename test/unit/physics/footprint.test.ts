@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { F1TENTH_DEFAULT_PARAMS as P } from '../../../src/physics/defaults.js';
-import { findCollisions, footprintCorners, footprintGap, footprintsOverlap, type Pose } from '../../../src/physics/footprint.js';
+import { bodyGap, findCollisions, footprintCorners, footprintsOverlap, placeBody, type Pose } from '../../../src/physics/footprint.js';
 import { GJK_REFERENCE } from './f1tenth-gym-reference.js';
 
 const L = P.length; // 0.58
@@ -106,15 +106,36 @@ describe('findCollisions (collision_multiple)', () => {
   });
 });
 
-describe('footprintGap', () => {
+describe('bodyGap', () => {
   const dims = { length: 0.58, width: 0.31 };
+  const at = (x: number, y: number, yaw = 0) => placeBody({ x, y, yaw }, dims);
   it('is bumper to bumper for cars in line, side to side abreast, corner to corner diagonally, 0 on contact', () => {
-    const at = (x: number, y: number, yaw = 0) => footprintCorners({ x, y, yaw }, dims);
-    expect(footprintGap(at(0, 0), at(10, 0))).toBeCloseTo(10 - 0.58, 12);
-    expect(footprintGap(at(0, 0), at(0, 2))).toBeCloseTo(2 - 0.31, 12);
-    expect(footprintGap(at(0, 0), at(3, 4))).toBeCloseTo(Math.hypot(3 - 0.58, 4 - 0.31), 12);
+    expect(bodyGap(at(0, 0), at(10, 0))).toBeCloseTo(10 - 0.58, 12);
+    expect(bodyGap(at(0, 0), at(0, 2))).toBeCloseTo(2 - 0.31, 12);
+    expect(bodyGap(at(0, 0), at(3, 4))).toBeCloseTo(Math.hypot(3 - 0.58, 4 - 0.31), 12);
     // facing each other head-on: the same as in line
-    expect(footprintGap(at(0, 0), at(10, 0, Math.PI))).toBeCloseTo(10 - 0.58, 12);
-    expect(footprintGap(at(0, 0), at(0.3, 0))).toBe(0);
+    expect(bodyGap(at(0, 0), at(10, 0, Math.PI))).toBeCloseTo(10 - 0.58, 12);
+    expect(bodyGap(at(0, 0), at(0.3, 0))).toBe(0);
+    // crossed like a plus sign: no corner inside the other, still overlapping
+    expect(bodyGap(at(0, 0), at(0, 0, Math.PI / 2))).toBe(0);
+  });
+
+  it('agrees with the brute force over corners and edges, for bodies at any angle', () => {
+    const segment = (px: number, py: number, ax: number, ay: number, bx: number, by: number) => {
+      const t = Math.max(0, Math.min(1, ((px - ax) * (bx - ax) + (py - ay) * (by - ay)) / ((bx - ax) ** 2 + (by - ay) ** 2)));
+      return Math.hypot(px - ax - t * (bx - ax), py - ay - t * (by - ay));
+    };
+    const brute = (a: Float64Array, b: Float64Array) => {
+      let best = Infinity;
+      for (const [p, q] of [[a, b], [b, a]]) for (let i = 0; i < 4; i++) for (let e = 0; e < 4; e++) best = Math.min(best, segment(p[2 * i], p[2 * i + 1], q[2 * e], q[2 * e + 1], q[(2 * e + 2) % 8], q[(2 * e + 3) % 8]));
+      return best;
+    };
+    for (let k = 0; k < 200; k++) {
+      const a = at(Math.sin(k) * 3, Math.cos(k * 1.3) * 3, k * 0.7);
+      const b = at(Math.cos(k * 2.1) * 3, Math.sin(k * 0.4) * 3, k * 1.9);
+      const gap = bodyGap(a, b);
+      if (gap > 0) expect(gap).toBeCloseTo(brute(a.corners, b.corners), 9);
+      else expect(footprintsOverlap(a.corners, b.corners)).toBe(true);
+    }
   });
 });
