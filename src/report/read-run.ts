@@ -31,6 +31,8 @@ export interface RunTraces {
   vehicles: VehicleSample[];
   pairs: PairSample[];
   events: RunEventRow[];
+  /** V2V rows whose fate is known (not still in flight at the end) and that say how far apart the cars were. */
+  deliveries: { distance: number; delivered: boolean }[];
 }
 
 function rows(path: string): Record<string, string>[] {
@@ -57,5 +59,8 @@ export function readRunTraces(dir: string): RunTraces {
     vehicles: rows(join(dir, 'vehicles.csv')).map((r) => ({ t: Number(r.t_s), vehicle: r.vehicle, speed: Number(r.speed_mps) })),
     pairs: rows(join(dir, 'pairs.csv')).map((r) => ({ t: Number(r.t_s), pair: `${r.a}–${r.b}`, distance: Number(r.distance_m), ttc: num(r.ttc_s) })),
     events: rows(join(dir, 'events.csv')).map((r) => ({ t: Number(r.t_s), vehicle: r.vehicle, event: r.event })),
+    deliveries: rows(join(dir, 'v2v.csv'))
+      .filter((r) => r.distance_m !== undefined && r.distance_m !== '' && r.outcome !== 'run-ended' && r.outcome !== 'not-received')
+      .map((r) => ({ distance: Number(r.distance_m), delivered: r.outcome === 'delivered' })),
   };
 }

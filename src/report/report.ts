@@ -12,6 +12,7 @@ import { isRunDir, readRunTraces, type RunTraces } from './read-run.js';
 import { sweepFigure } from './sweep-figure.js';
 import { writeFigure } from './render.js';
 import { v2xFigure } from './v2x-figure.js';
+import { deliveryDistanceFigure } from './delivery-distance-figure.js';
 
 /** Rows of a sweep's kinematics overview; more would not fit a page. */
 const MAX_KINEMATICS_ROWS = 6;
@@ -40,7 +41,13 @@ export async function writeRunReport(runDir: string): Promise<ReportFiles> {
   const network = traces.summary.parameters?.network;
   const label = network === undefined || !('delay' in network) ? traces.summary.run_id : `delay ${+(network.delay * 1000).toFixed(3)} ms`;
   const fig = await writeFigure(join(runDir, 'plots'), 'kinematics', kinematicsFigure([withVerdict(label, traces)], `${traces.summary.scenario}: speed, time to collision and distance`));
-  return { figures: [fig.svg, fig.png], tables: [] };
+  const figures = [fig.svg, fig.png];
+  const delivery = deliveryDistanceFigure([{ label, rows: traces.deliveries }], `${traces.summary.scenario}: V2V delivery against distance`);
+  if (delivery) {
+    const files = await writeFigure(join(runDir, 'plots'), 'delivery-distance', delivery);
+    figures.push(files.svg, files.png);
+  }
+  return { figures, tables: [] };
 }
 
 export async function writeSweepReport(folder: SweepFolder, opts: ReportOptions = {}): Promise<ReportFiles> {
@@ -57,6 +64,15 @@ export async function writeSweepReport(folder: SweepFolder, opts: ReportOptions 
   const v2x = v2xFigure(folder.spec, done, firstRun.parameters?.vehicles?.[0]?.params?.length ?? 0.58);
   if (v2x) {
     const files = await writeFigure(plots, 'v2x', v2x);
+    figures.push(files.svg, files.png);
+  }
+  const picked = pickKinematicsRuns(folder, done, critical);
+  const delivery = deliveryDistanceFigure(
+    picked.map((r) => ({ label: runLabel(r), rows: readRunTraces(join(folder.dir, r.runDir)).deliveries })),
+    `${folder.spec.scenario.split('/').pop()!.replace(/\.ya?ml$/, '')}: V2V delivery against distance`,
+  );
+  if (delivery) {
+    const files = await writeFigure(plots, 'delivery-distance', delivery);
     figures.push(files.svg, files.png);
   }
   const rows = pickKinematicsRuns(folder, done, critical).map((r) => withVerdict(runLabel(r), readRunTraces(join(folder.dir, r.runDir))));

@@ -42,7 +42,7 @@ describe('cavsim sweep (simulated runtime)', () => {
     // runs finish in any order across worker threads
     expect(r.stderr).toMatch(/\[\d+\/10[^\]]*\] network.delay=300ms seed 1: COLLISION/);
     expect(r.stderr).toMatch(/\[10\/10\]/);
-    for (const name of ['closest-approach', 'kinematics']) {
+    for (const name of ['closest-approach', 'kinematics', 'v2x', 'delivery-distance']) {
       expectPng(join(out.dir, 'plots', `${name}.png`));
       expect(readFileSync(join(out.dir, 'plots', `${name}.svg`), 'utf8')).toMatch(/^<svg/);
     }

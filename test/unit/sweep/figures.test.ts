@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sweepFigure } from '../../../src/report/sweep-figure.js';
 import { kinematicsFigure } from '../../../src/report/kinematics-figure.js';
 import { v2xFigure } from '../../../src/report/v2x-figure.js';
+import { deliveryByDistance, deliveryDistanceFigure } from '../../../src/report/delivery-distance-figure.js';
 import { svgToPng, vegaLiteToSvg } from '../../../src/report/render.js';
 import type { SweepResult } from '../../../src/sweep/result-row.js';
 import type { SweepSpec } from '../../../src/sweep/sweep-folder.js';
@@ -90,5 +91,18 @@ describe('figures', () => {
     ]);
     // it renders
     expect(await vegaLiteToSvg(figure as never)).toMatch(/^<svg/);
+  });
+
+  it('delivery against distance: frames pooled in bins of the distance at send time, one line per series', async () => {
+    const rows = [1, 2, 4, 6, 7, 9, 11].map((distance, i) => ({ distance, delivered: i % 2 === 0 }));
+    expect(deliveryByDistance(rows, 5)).toEqual([
+      { from: 0, to: 5, ratio: 2 / 3, frames: 3 },
+      { from: 5, to: 10, ratio: 1 / 3, frames: 3 },
+      { from: 10, to: 15, ratio: 1, frames: 1 },
+    ]);
+    expect(deliveryDistanceFigure([{ label: 'a', rows: [] }], 't')).toBeUndefined();
+    const figure = deliveryDistanceFigure([{ label: 'a', rows }, { label: 'b', rows: rows.slice(0, 2) }], 't')!;
+    expect(dataOf(figure).map((d) => d.series)).toEqual(['a', 'a', 'a', 'b']);
+    expect(await vegaLiteToSvg(figure)).toMatch(/^<svg/);
   });
 });
