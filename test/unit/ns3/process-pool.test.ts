@@ -8,16 +8,21 @@ const start = (argv: string[] = ['--nodes=2']) => LockstepChannel.start<number>(
 
 afterEach(() => closeIdleLockstepProcesses());
 
+/** The pid of the process a new run is given (the run ends cleanly, handing it back). */
+async function pidOfNextRun(): Promise<number | undefined> {
+  const channel = start();
+  await channel.ready;
+  await channel.close();
+  return channel.pid;
+}
+
 describe('lock-step process pool', () => {
   it('a run that ended cleanly leaves its process to the next run', async () => {
     const first = start();
     await first.ready;
     await first.advanceTo(0.01);
     await first.close();
-    const second = start();
-    await second.ready;
-    expect(second.pid).toBe(first.pid);
-    await second.close();
+    expect(await pidOfNextRun()).toBe(first.pid);
   });
 
   it('a run that ended with a request unanswered ends its process; the next run gets a new one', async () => {
@@ -27,22 +32,14 @@ describe('lock-step process pool', () => {
     first.prefetch(0.01);
     await first.close();
     await first.exited;
-    const second = start();
-    await second.ready;
-    expect(second.pid).not.toBe(first.pid);
-    await second.close();
+    expect(await pidOfNextRun()).not.toBe(first.pid);
   });
 
   it('a process that died while idle is not handed out', async () => {
-    const first = start();
-    await first.ready;
-    await first.close();
-    process.kill(first.pid!, 'SIGKILL');
-    await first.exited;
-    const second = start();
-    await second.ready;
-    expect(second.pid).not.toBe(first.pid);
-    await second.close();
+    const pid = await pidOfNextRun();
+    process.kill(pid!, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await pidOfNextRun()).not.toBe(pid);
   });
 
   it('a process that writes while no run is attached is ended', async () => {
@@ -50,10 +47,7 @@ describe('lock-step process pool', () => {
     await first.ready;
     await first.close();
     await first.exited;
-    const second = start();
-    await second.ready;
-    expect(second.pid).not.toBe(first.pid);
-    await second.close();
+    expect(await pidOfNextRun()).not.toBe(first.pid);
   });
 
   it('a prewarmed process serves the next run', async () => {
