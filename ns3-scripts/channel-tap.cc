@@ -408,12 +408,7 @@ main(int argc, char* argv[])
     cmd.AddValue("loss", "per-receiver frame loss probability", loss);
     cmd.AddValue("run", "ns-3 RNG run number", run);
     cavsim::WifiSettings wifi;
-    cmd.AddValue("txPower", "wifi: transmit power [dBm]", wifi.txPowerDbm);
-    cmd.AddValue("propagation", "wifi: path-loss model", wifi.propagation);
-    cmd.AddValue("obstacles", "wifi: occupancy grid file; empty for no obstacles", wifi.obstacles);
-    cmd.AddValue("antennaHeight", "wifi: antenna height [m]", wifi.antennaHeight);
-    cmd.AddValue("noiseFigure", "wifi: receiver noise figure [dB]", wifi.noiseFigureDb);
-    cmd.AddValue("rate", "wifi: ns-3 WifiMode name", wifi.rate);
+    cavsim::AddWifiFlags(cmd, wifi);
     std::string macs;
     cmd.AddValue("macs", "each vehicle's MAC, in tap order", macs);
     cmd.AddValue("dataRate", "channel data rate", dataRate);

@@ -197,15 +197,7 @@ RunOnce(int argc, char* argv[])
     cmd.AddValue("dataRate", "csma, latency: data rate [bit/s]", dataRate);
     cmd.AddValue("loss", "csma, latency: per-receiver loss probability", loss);
 #ifdef CAVSIM_WIFI
-    cmd.AddValue("txPower", "wifi: transmit power [dBm]", wifi.txPowerDbm);
-    cmd.AddValue("propagation", "wifi: log-distance | friis | two-ray | 3gpp-v2v-urban | 3gpp-v2v-highway", wifi.propagation);
-    cmd.AddValue("obstacles", "wifi: occupancy grid file; empty for no obstacles", wifi.obstacles);
-    cmd.AddValue("wallCutLoss", "wifi: attenuation per wall crossed [dB]", wifi.wallCutDb);
-    cmd.AddValue("wallMetreLoss", "wifi: attenuation per metre inside walls [dB]", wifi.wallMetreDb);
-    cmd.AddValue("antennaHeight", "wifi: antenna height [m]", wifi.antennaHeight);
-    cmd.AddValue("noiseFigure", "wifi: receiver noise figure [dB]", wifi.noiseFigureDb);
-    cmd.AddValue("rate", "wifi: ns-3 WifiMode name", wifi.rate);
-    cmd.AddValue("frequency", "wifi: carrier frequency [Hz]", wifi.frequencyHz);
+    cavsim::AddWifiFlags(cmd, wifi);
 #endif
     cmd.Parse(argc, argv);
 

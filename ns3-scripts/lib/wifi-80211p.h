@@ -34,6 +34,21 @@ struct WifiSettings
     double frequencyHz = 5.9e9;
 };
 
+// The radio's command-line flags, the same in both channel programs (src/ns3/lockstep/lockstep-argv.ts builds them).
+inline void
+AddWifiFlags(ns3::CommandLine& cmd, WifiSettings& s)
+{
+    cmd.AddValue("txPower", "wifi: transmit power [dBm]", s.txPowerDbm);
+    cmd.AddValue("propagation", "wifi: log-distance | friis | two-ray | 3gpp-v2v-urban | 3gpp-v2v-highway", s.propagation);
+    cmd.AddValue("obstacles", "wifi: occupancy grid file; empty for no obstacles", s.obstacles);
+    cmd.AddValue("wallCutLoss", "wifi: attenuation per wall crossed [dB]", s.wallCutDb);
+    cmd.AddValue("wallMetreLoss", "wifi: attenuation per metre inside walls [dB]", s.wallMetreDb);
+    cmd.AddValue("antennaHeight", "wifi: antenna height [m]", s.antennaHeight);
+    cmd.AddValue("noiseFigure", "wifi: receiver noise figure [dB]", s.noiseFigureDb);
+    cmd.AddValue("rate", "wifi: ns-3 WifiMode name", s.rate);
+    cmd.AddValue("frequency", "wifi: carrier frequency [Hz]", s.frequencyHz);
+}
+
 // The path-loss model named by `propagation`, with walls when a grid is given. `last` is the final
 // link of the chain, so a caller may append its own (cavsim appends a probe that records power).
 struct WifiChannelParts
