@@ -1,3 +1,4 @@
+import { expandPlatoon } from './platoon-block.js';
 import { resolve } from 'node:path';
 import { UserInputError } from '../errors.js';
 import { scenarioSchema, VEHICLE_NAME, type ScenarioParsed } from './schema.js';
@@ -40,11 +41,14 @@ export async function loadScenario(file: string, options: LoadScenarioOptions = 
   const overrideErrors = (options.overrides ?? []).flatMap((o) => source.set(o) ?? []);
   if (overrideErrors.length) throw fail(overrideErrors);
 
-  const data = source.toJS();
-  const topLevel = topLevelProblem(data);
+  const written = source.toJS();
+  const topLevel = topLevelProblem(written);
   if (topLevel) throw fail([topLevel]);
+  const platoon = expandPlatoon(written as Record<string, unknown>);
+  const data = platoon.data;
   const located = (p: ScenarioProblem) =>
     formatProblem({ ...p, path: withVehicleNames(p.path, data), line: p.line ?? source.lineOf(p.path), fromSet: source.isOverridden(p.path) });
+  if (platoon.problems.length) throw fail(platoon.problems.map(located));
   const parsed = scenarioSchema.safeParse(data);
   if (!parsed.success) throw fail(describeIssues(parsed.error.issues, data, scenarioSchema).map(located));
 

@@ -1,5 +1,4 @@
 import { describe, expect, it, beforeAll } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
@@ -8,14 +7,9 @@ import { ROOT, emulatedE2e } from './support/e2e.js';
 
 const { runsDir, real } = await emulatedE2e('platoon');
 
-/** The first three cars of platoon-cacc.yaml: a leader that brakes at 4 s and two CACC followers. */
-function threeCarPlatoon(): string {
-  const yaml = readFileSync(join(ROOT, 'scenarios/platoon-cacc.yaml'), 'utf8').replaceAll('../maps/', join(ROOT, 'maps') + '/');
-  const cut = yaml.indexOf('  - name: car3');
-  const file = join(runsDir, 'platoon-3.yaml');
-  writeFileSync(file, yaml.slice(0, cut));
-  return file;
-}
+const PLATOON = join(ROOT, 'scenarios/platoon-cacc.yaml');
+/** Three cars of platoon-cacc.yaml: a leader that brakes at 4 s and two CACC followers. */
+const overrides = ['platoon.cars=3'];
 
 describe.skipIf(real.skip)('emulated platoon (Docker + ns-3): beacons over real UDP feed each follower', () => {
   let before: ReturnType<typeof emulatedHostState>;
@@ -25,9 +19,8 @@ describe.skipIf(real.skip)('emulated platoon (Docker + ns-3): beacons over real 
   });
 
   it('the followers keep their gap by CACC from beacons, and stop as in the simulated runtime', async () => {
-    const file = threeCarPlatoon();
-    const e = (await runScenarioEmulated(file, { runsDir })).summary;
-    const s = (await runScenarioSimulated(file, { runsDir })).summary;
+    const e = (await runScenarioEmulated(PLATOON, { runsDir, overrides })).summary;
+    const s = (await runScenarioSimulated(PLATOON, { runsDir, overrides })).summary;
     console.log(`[platoon] emulated: ${e.status}, collision ${e.collision}, min gap ${e.min_gap_m} m, stability ${JSON.stringify(e.platoon?.string_stability)}; simulated: min gap ${s.min_gap_m} m`);
     expect(['completed', 'invalid']).toContain(e.status);
     expect(e.collision).toBe(s.collision);

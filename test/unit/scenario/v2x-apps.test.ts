@@ -56,4 +56,29 @@ describe('V2X apps in a scenario', () => {
       expect.stringMatching(/no element named "becon" in vehicles\.\*\.apps; did you mean "beacon"\?/),
     ]);
   });
+
+  it('a platoon block writes its cars: names, places behind the leader at the cacc gap, predecessors', async () => {
+    const block = (platoon: string) => `name: t
+map: maps/corridor.yaml
+duration: 2s
+platoon:
+${platoon}
+`;
+    const ok = `  cars: 3
+  leader: { start: { x: 20, y: -1, yaw: 0, speed: 5 }, apps: [{ type: beacon }] }
+  follower: { apps: [{ type: beacon }, { type: cacc, timeGap: 500ms, standstill: 1 }] }`;
+    const s = await loadScenario(workspace.write(block(ok)));
+    // spacing: 1 m + 0.5 s * 5 m/s + one 0.58 m car length
+    expect(s.vehicles.map((v) => [v.name, +v.start.x.toFixed(6), v.start.speed])).toEqual([['car0', 20, 5], ['car1', 15.92, 5], ['car2', 11.84, 5]]);
+    expect(s.vehicles.map((v) => v.apps.find((a) => a.type === 'cacc'))).toEqual([undefined, expect.objectContaining({ predecessor: 'car0' }), expect.objectContaining({ predecessor: 'car1' })]);
+    expect((await loadScenario(workspace.write(block(ok)), { overrides: ['platoon.cars=5', 'platoon.spacing=3'] })).vehicles.map((v) => v.start.x)).toEqual([20, 17, 14, 11, 8]);
+    expect(await workspace.problems(block(ok.replace('cars: 3', 'cars: 1.5')))).toEqual([expect.stringMatching(/^platoon\.cars .*whole number of cars from 2 to 64/)]);
+    expect(await workspace.problems(block(`${ok}\n  size: 3`))).toEqual([expect.stringMatching(/unknown field "size"/)]);
+    expect(await workspace.problems(block(ok.replace('follower: {', 'follower: { name: x,')))).toEqual([expect.stringMatching(/takes its name and start from its place/)]);
+    // what is wrong in a generated car is found as in any car, by its name
+    expect(await workspace.problems(block(ok.replace('standstill: 1', 'standstill: -1')))).toEqual([
+      expect.stringMatching(/vehicles\.car1\.apps\[1\]\.standstill/),
+      expect.stringMatching(/vehicles\.car2\.apps\[1\]\.standstill/),
+    ]);
+  });
 });

@@ -1,0 +1,65 @@
+import { F1TENTH_DEFAULT_PARAMS } from '../physics/defaults.js';
+import { parseDuration } from './units.js';
+import type { ScenarioProblem } from './schema-issues.js';
+
+/** The largest platoon a block may generate; a scenario holds at most 64 cars in all. */
+export const MAX_PLATOON_CARS = 64;
+
+type Data = Record<string, unknown>;
+const isObject = (v: unknown): v is Data => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A `platoon:` block written as cars: `cars` vehicles named `<name>0`, `<name>1`, ..., the first
+ * the `leader` entry as written, each next one the `follower` entry placed behind its predecessor
+ * on the leader's heading, at the leader's speed, `spacing` metres between centres (by default the
+ * gap its `cacc` app keeps at that speed plus one car length), with every `cacc` app's
+ * predecessor set to the car ahead. The cars join the scenario's `vehicles`; everything else about
+ * them is validated as any vehicle is. So `--set platoon.cars=4,8,12` sweeps the platoon's length.
+ */
+export function expandPlatoon(data: Data): { data: Data; problems: ScenarioProblem[] } {
+  const block = data.platoon;
+  if (block === undefined) return { data, problems: [] };
+  const problem = (path: (string | number)[], message: string) => ({ data, problems: [{ path: ['platoon', ...path], message }] });
+  if (!isObject(block)) return problem([], 'a platoon is a mapping: cars, leader, follower (docs/apps.md)');
+  const unknown = Object.keys(block).filter((k) => !['cars', 'name', 'leader', 'follower', 'spacing'].includes(k));
+  if (unknown.length) return problem([unknown[0]], `unknown field "${unknown[0]}"; a platoon has cars, name, leader, follower and spacing`);
+  const { cars, leader, follower } = block;
+  if (typeof cars !== 'number' || !Number.isInteger(cars) || cars < 2 || cars > MAX_PLATOON_CARS) return problem(['cars'], `give a whole number of cars from 2 to ${MAX_PLATOON_CARS}`);
+  if (!isObject(leader) || !isObject(leader.start)) return problem(['leader'], 'give the leader as a vehicle entry with a start: { x, y, yaw, speed }');
+  if (!isObject(follower)) return problem(['follower'], 'give the follower as a vehicle entry (controller, apps, ...) without name and start');
+  if ('name' in follower || 'start' in follower) return problem(['follower'], 'a follower takes its name and start from its place in the platoon: remove them');
+  const prefix = block.name ?? 'car';
+  if (typeof prefix !== 'string' || !/^[a-z][a-z0-9]{0,9}$/.test(prefix)) return problem(['name'], 'use 1-10 lowercase letters and digits starting with a letter, e.g. car');
+
+  const { x, y, yaw = 0, speed = 0 } = leader.start as { x?: unknown; y?: unknown; yaw?: unknown; speed?: unknown };
+  if (![x, y, yaw, speed].every((v) => typeof v === 'number' && Number.isFinite(v))) return problem(['leader', 'start'], 'x, y (and yaw, speed) must be numbers');
+  const spacing = block.spacing ?? defaultSpacing(follower, data, speed as number);
+  if (typeof spacing !== 'number' || !(spacing > 0)) return problem(['spacing'], 'give the distance between neighbouring cars\u2019 centres in metres, e.g. 8.6');
+
+  const name = (i: number) => `${prefix}${i}`;
+  const generated: Data[] = [{ name: name(0), ...leader }];
+  for (let i = 1; i < cars; i++) {
+    const back = i * spacing;
+    const apps = Array.isArray(follower.apps) ? follower.apps.map((a) => (isObject(a) && a.type === 'cacc' ? { ...a, predecessor: name(i - 1) } : a)) : follower.apps;
+    generated.push({
+      ...follower,
+      name: name(i),
+      start: { x: (x as number) - back * Math.cos(yaw as number), y: (y as number) - back * Math.sin(yaw as number), yaw, speed },
+      ...(apps !== undefined ? { apps } : {}),
+    });
+  }
+  const { platoon: _block, ...rest } = data;
+  const vehicles = Array.isArray(data.vehicles) ? data.vehicles : [];
+  return { data: { ...rest, vehicles: [...generated, ...vehicles] }, problems: [] };
+}
+
+/** The gap the follower's `cacc` app keeps at `speed` (its defaults when none), plus one car length. */
+function defaultSpacing(follower: Data, data: Data, speed: number): number {
+  const cacc = (Array.isArray(follower.apps) ? follower.apps : []).find((a): a is Data => isObject(a) && a.type === 'cacc') ?? {};
+  const timeGap = cacc.timeGap === undefined ? 0.6 : parseDuration(cacc.timeGap);
+  const standstill = typeof cacc.standstill === 'number' ? cacc.standstill : 2;
+  const params = (isObject(follower.params) ? follower.params : undefined) ?? (isObject(data.physics) && isObject(data.physics.params) ? data.physics.params : {});
+  const length = typeof params.length === 'number' ? params.length : F1TENTH_DEFAULT_PARAMS.length;
+  const gap = typeof timeGap === 'number' ? timeGap : timeGap.ok ? timeGap.value : 0.6;
+  return standstill + gap * speed + length;
+}
