@@ -9,6 +9,7 @@ import { HEAD_ON, ROOT, emulatedE2e } from './support/e2e.js';
 
 const { runsDir, real } = await emulatedE2e('wifi');
 const BLIND_CORNER = join(ROOT, 'scenarios/blind-corner.yaml');
+const BLIND_CORNER_BEACONS = join(ROOT, 'scenarios/blind-corner-beacons.yaml');
 
 /** The thesis's head-on scenario with its wired channel replaced by 802.11p at the defaults. */
 function headOnOverWifi(): string {
@@ -75,6 +76,17 @@ describe.skipIf(real.skip)('emulated wifi-80211p (Docker + ns-3 with TapBridge i
     }
     expect(open.collision).toBe(false);
     expect(open.v2v.delivery_ratio).toBe(1);
+    expect(emulatedHostState()).toEqual(before);
+  });
+
+  it('blind corner by beacons alone: behind the walls they hear each other too late (collision), in the open they stop', async () => {
+    const walls = (await runScenarioEmulated(BLIND_CORNER_BEACONS, { runsDir })).summary;
+    const open = (await runScenarioEmulated(BLIND_CORNER_BEACONS, { runsDir, overrides: ['network.obstacles=none'] })).summary;
+    console.log(`[wifi blind corner beacons] walls: collision ${walls.collision}, delivery ${walls.v2v.delivery_ratio}; none: collision ${open.collision}, min gap ${open.min_gap_m} m`);
+    expect(walls.collision).toBe(true);
+    expect(open.collision).toBe(false);
+    expect(walls.v2v.delivery_ratio!).toBeLessThan(open.v2v.delivery_ratio!);
+    expect(walls.v2v.lost_by_reason).toHaveProperty('below-sensitivity');
     expect(emulatedHostState()).toEqual(before);
   });
 });
