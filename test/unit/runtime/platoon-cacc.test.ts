@@ -34,4 +34,13 @@ describe('platoon-cacc (builtin channel)', () => {
     expect(s.collision).toBe(false);
     expect(s.platoon!.string_stability!.stable).toBe(false);
   });
+
+  it("with the gap from each follower's lidar instead of the beaconed position, the platoon behaves the same", async () => {
+    const geometric = (await run([])).summary;
+    const lidar = (await run(['platoon.follower.lidar={ enabled: true }', 'platoon.follower.apps.cacc.gap=lidar'])).summary;
+    expect(lidar.parameters.vehicles[1].apps.find((a) => a.type === 'cacc')).toMatchObject({ gap: 'lidar' });
+    expect(lidar.collision).toBe(false);
+    expect(lidar.platoon!.string_stability!.stable).toBe(true);
+    expect(Math.abs(lidar.min_gap_m! - geometric.min_gap_m!)).toBeLessThan(0.1);
+  });
 });
