@@ -11,6 +11,9 @@ import { RunFolder, defaultRunsDir } from '../run/run-folder.js';
 import { runSimulated, type SimulatedRunResult } from '../runtime/sim/run-simulated.js';
 import type { RunEvents } from '../runtime/run-events.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
+import { ComputeLog } from '../measurement/compute-log.js';
+import { OwnCodeVehicle } from '../own-code/own-code-vehicle.js';
+import { checkOwnCodeRunnable, scenarioFolder } from '../own-code/runnable.js';
 
 /** 10 simulated steps between writes: a crash loses at most 0.1 s of simulated time. */
 const SIM_FLUSH_EVERY_STEPS = 10;
@@ -39,6 +42,7 @@ export async function runScenarioSimulated(file: string, opts: RunScenarioOption
 export async function runResolvedSimulated(resolved: ResolvedScenario, opts: RunScenarioOptions = {}): Promise<RunOutcome> {
   // The engine that runs is part of what was measured: summary.json's parameters name it.
   const scenario: ResolvedScenario = { ...resolved, network: { ...resolved.network, engine: await chooseEngine(resolved.network) } };
+  checkOwnCodeRunnable(scenario);
   await prepareChannel(scenario, scenario.network.engine ?? 'builtin');
   const grid = await (opts.loadMap ?? loadMapFromDisk)(scenario.mapFile);
   const folder = RunFolder.create(opts.runsDir ?? defaultRunsDir(), opts.runId);
@@ -46,25 +50,35 @@ export async function runResolvedSimulated(resolved: ResolvedScenario, opts: Run
   for (const warning of scenario.warnings ?? []) opts.events?.emit({ type: 'log', level: 'warn', message: warning });
   opts.events?.emit({ type: 'phase', phase: 'running', detail: `simulated runtime, run ${folder.runId}` });
   const recorder = new Recorder(folder.dir, scenario.vehicles.map((v) => v.name), SIM_FLUSH_EVERY_STEPS, scenario.vehicles.map((v) => v.params), platoonLinks(scenario));
+  const computeLog = computeLogFor(scenario, folder.dir);
+  const ownCode = (spec: ResolvedScenario['vehicles'][number], now: () => number) =>
+    OwnCodeVehicle.start(spec, { runDir: folder.dir, scenarioDir: scenarioFolder(scenario), duration: scenario.duration, now });
   const started = performance.now();
   let failure: unknown;
   let result: SimulatedRunResult = { simTime: 0, steps: 0, interrupted: false };
   try {
-    result = await runSimulated(scenario, grid, recorder, { events: opts.events, shouldStop: opts.shouldStop });
+    result = await runSimulated(scenario, grid, recorder, { events: opts.events, shouldStop: opts.shouldStop, ownCode, ...(computeLog ? { computeLog } : {}) });
     failure = result.failure;
   } catch (err) {
     failure = err;
   } finally {
     recorder.close();
+    computeLog?.close();
   }
   const summary = finishRun({
     folder,
     scenario,
     runtime: 'sim',
-    measured: { recorder, simTime: result.simTime, steps: result.steps, wallTime: (performance.now() - started) / 1000 },
+    measured: { recorder, simTime: result.simTime, steps: result.steps, wallTime: (performance.now() - started) / 1000, ...(computeLog ? { timing: { compute: computeLog.summary() } } : {}) },
     failure,
     interrupted: result.interrupted ? `stopped at t=${result.simTime.toFixed(2)} s before the scenario's ${scenario.duration} s` : undefined,
   });
   opts.events?.emit({ type: 'summary', summary, runDir: folder.dir });
   return { summary, runDir: folder.dir };
+}
+
+/** compute.csv, for runs where a car runs its own code or has a compute model. */
+function computeLogFor(scenario: ResolvedScenario, dir: string): ComputeLog | undefined {
+  const logged = scenario.vehicles.filter((v) => v.command || v.compute.model !== 'none');
+  return logged.length ? new ComputeLog(dir, new Map(logged.map((v) => [v.name, v.compute.model]))) : undefined;
 }

@@ -25,15 +25,18 @@ export async function openChannel<T>(scenario: ResolvedScenario, engine: Channel
   const start = () => startLockstep<T>(scenario, binary, grid, wifi ? motion : undefined);
   // ns-3 sets up in ~30 ms: a run whose cars have V2V apps starts it at once, in parallel with the
   // physics; one whose cars have none starts it only if a frame is ever sent.
-  return scenario.vehicles.some((v) => v.apps.length > 0) ? start() : new DeferredChannel<T>(start);
+  return scenario.vehicles.some(mayTransmit) ? start() : new DeferredChannel<T>(start);
 }
+
+/** A car with V2V apps, or with its own code (which may send at any tick). */
+const mayTransmit = (v: ResolvedScenario['vehicles'][number]) => v.apps.length > 0 || v.command !== undefined;
 
 /**
  * Starts the ns-3 process a run will need before the run loads its map and opens its folder, so
  * that ns-3's start (tens of ms, most of it library loading and random-stream tables) overlaps them.
  */
 export async function prepareChannel(scenario: ResolvedScenario, engine: ChannelEngine): Promise<void> {
-  if (engine !== 'ns3' || !scenario.vehicles.some((v) => v.apps.length > 0)) return;
+  if (engine !== 'ns3' || !scenario.vehicles.some(mayTransmit)) return;
   prewarmLockstepProcess(await lockstepBinary(scenario.network.channel === 'wifi-80211p'));
 }
 

@@ -17,13 +17,24 @@ export const ORCHESTRATOR = 'orchestrator';
  * path from one vehicle to another.
  */
 export function clientPolicy(clients: Record<string, string>, observes: Record<string, readonly string[]>): ClientPolicy {
-  const who = (address: string) => clients[address.replace(/^::ffff:/, '')];
+  return policyFor((address) => clients[address.replace(/^::ffff:/, '')], observes);
+}
+
+/**
+ * The simulated runtime gives each vehicle's own code a link of its own on loopback: whoever
+ * connects to it is that vehicle, with the same rights as above.
+ */
+export function singleVehiclePolicy(vehicle: string, observes: readonly string[]): ClientPolicy {
+  return policyFor(() => vehicle, { [vehicle]: observes });
+}
+
+function policyFor(who: (address: string) => string | undefined, observes: Record<string, readonly string[]>): ClientPolicy {
   return {
     publish(address, topic, msg) {
       const client = who(address);
       if (!client) return `${address} is not a client of this run`;
       if (client === ORCHESTRATOR) return topic === TOPICS.simControl ? undefined : `the orchestrator publishes only ${TOPICS.simControl}`;
-      if (topic === TOPICS.drive(client)) return undefined;
+      if (topic === TOPICS.drive(client) || topic === TOPICS.v2vSend(client) || topic === TOPICS.v2vReceived(client)) return undefined;
       if (topic !== TOPICS.ready && topic !== TOPICS.v2v && topic !== TOPICS.events) return `${client} may not publish ${topic}`;
       return reportIsAbout(client, msg) ? undefined : `${client} may publish on ${topic} only about itself`;
     },
@@ -31,8 +42,8 @@ export function clientPolicy(clients: Record<string, string>, observes: Record<s
       const client = who(address);
       if (!client) return `${address} is not a client of this run`;
       if (client === ORCHESTRATOR) return undefined;
-      const own = [TOPICS.drive(client), TOPICS.odom(client), TOPICS.scan(client), TOPICS.collision(client)];
-      const shared: string[] = [TOPICS.simControl, TOPICS.status];
+      const own = [TOPICS.drive(client), TOPICS.odom(client), TOPICS.scan(client), TOPICS.collision(client), TOPICS.v2vSend(client), TOPICS.v2vReceived(client)];
+      const shared: string[] = [TOPICS.simControl, TOPICS.status, TOPICS.clock];
       const observed = (observes[client] ?? []).map((car) => TOPICS.odom(car));
       return [...own, ...shared, ...observed].includes(topic) ? undefined : `${client} may not subscribe to ${topic}`;
     },

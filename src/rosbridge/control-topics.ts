@@ -10,6 +10,9 @@ export const TOPICS = {
   odom: (car: string) => `/${car}/odom`,
   scan: (car: string) => `/${car}/scan`,
   collision: (car: string) => `/${car}/collision`,
+  v2vSend: (car: string) => `/${car}/v2v/send`,
+  v2vReceived: (car: string) => `/${car}/v2v/received`,
+  clock: '/clock',
   simControl: '/sim_control',
   v2v: '/cavsim/v2v',
   events: '/cavsim/events',
@@ -21,7 +24,7 @@ const epochNs = z.string().regex(/^\d{1,20}$/, 'epoch nanoseconds as a decimal s
 
 /** `/sim_control` data (JSON inside std_msgs/String). */
 export const simControlSchema = z.discriminatedUnion('cmd', [
-  z.object({ cmd: z.literal('start'), t0_epoch_ns: epochNs }),
+  z.object({ cmd: z.literal('start'), t0_epoch_ns: epochNs, clock: z.enum(['wall', 'sim']).optional() }),
   z.object({ cmd: z.literal('stop'), reason: z.string().optional() }),
 ]);
 export type SimControl = z.infer<typeof simControlSchema>;
@@ -41,6 +44,31 @@ export const v2vReportSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 export type V2VReport = z.infer<typeof v2vReportSchema>;
+
+/**
+ * `/carN/v2v/send` data: a vehicle's own code asks for a V2V datagram. The runtime sends it through
+ * the channel (the real UDP socket in emulation, the lock-step channel in virtual time).
+ */
+export const v2vSendSchema = z
+  .object({
+    to: z.string().min(1).describe('a vehicle name, or * for every other vehicle'),
+    type: z.string().min(1).max(64).default('data'),
+    body: z.record(z.string(), z.unknown()).default({}),
+    size_bytes: z.number().int().min(1).max(65507).optional().describe('pad the datagram to this many bytes'),
+  })
+  .strict();
+export type V2VSendRequest = z.infer<typeof v2vSendSchema>;
+
+/** `/carN/v2v/received` data: a datagram that reached the car, with run times of sending and arrival [s]. */
+export interface V2VReceivedData {
+  id: string;
+  from: string;
+  to: string;
+  type: string;
+  body: Record<string, unknown>;
+  sent_s: number;
+  received_s: number;
+}
 
 /** `/cavsim/events` data: an app event (brake-sent, emergency-brake, ...) at run time t_s. */
 export const eventReportSchema = z.object({

@@ -8,6 +8,7 @@ export const MSG_TYPES = {
   odometry: 'nav_msgs/msg/Odometry',
   laserScan: 'sensor_msgs/msg/LaserScan',
   string: 'std_msgs/msg/String',
+  clock: 'rosgraph_msgs/msg/Clock',
 } as const;
 
 export type RosTime = {
@@ -114,6 +115,11 @@ export function optionalStampNs(msg: JsonObject): bigint | undefined {
   const header = msg.header as JsonObject | undefined;
   if (typeof header !== 'object' || header === null || typeof header.stamp !== 'object' || header.stamp === null) return undefined;
   return parseStamp(msg, 'header');
+}
+
+/** rosgraph_msgs/msg/Clock: simulation time, as ROS's use_sim_time reads it from /clock. */
+export function clockMsg(ns: bigint): { clock: RosTime } {
+  return { clock: rosTime(ns) };
 }
 
 export function stringMsg(data: string): StringMsg {

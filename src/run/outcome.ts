@@ -22,6 +22,8 @@ export interface FailedComponent {
   signal: string | null;
   /** Its last log lines, newest last. */
   last_log_lines: string[];
+  /** What it did wrong when it did not die (e.g. `did not answer tick 57 within 10 s`). */
+  how?: string;
 }
 
 /** A component died during the run: the run is `failed` and names it. */
@@ -33,7 +35,7 @@ export class ComponentFailedError extends CavsimError {
 }
 
 export function describeComponentFailure(f: FailedComponent, when: string): string {
-  const how = f.signal ? `was killed by ${f.signal}` : f.exit_status === null ? 'went away' : `exited with status ${f.exit_status}`;
+  const how = f.how ?? (f.signal ? `was killed by ${f.signal}` : f.exit_status === null ? 'went away' : `exited with status ${f.exit_status}`);
   const tail = f.last_log_lines.length ? `: ${f.last_log_lines.join(' | ')}` : '';
   return `the ${f.component} ${how} ${when}${tail}`;
 }

@@ -14,14 +14,13 @@ interface IgnoredField {
 
 const IGNORED: Record<RuntimeName, IgnoredField[]> = {
   sim: [
-    { pattern: 'vehicles.*.image', given: (_, v) => v.image !== undefined, why: 'the simulated runtime runs the built-in controller, not a container image; use --runtime docker to run it' },
-    { pattern: 'vehicles.*.command', given: (_, v) => v.command !== undefined, why: 'the simulated runtime runs the built-in controller, not a command; use --runtime docker to run it' },
     { pattern: 'vehicles.*.resources', given: (_, v) => v.resources.cpus !== undefined || v.resources.memory !== undefined, why: 'CPU and memory limits apply to containers (--runtime docker)' },
     { pattern: 'network.script', given: (s) => s.network.script !== undefined, why: 'the simulated runtime has its own channel model; an ns-3 script runs only with --runtime docker' },
     { pattern: 'timing.maxStepLateness', given: (s) => s.timing.maxStepLateness !== TIMING_DEFAULTS.maxStepLateness, why: 'virtual time is never late; the limit applies to emulated runs' },
     { pattern: 'timing.maxLateFraction', given: (s) => s.timing.maxLateFraction !== TIMING_DEFAULTS.maxLateFraction, why: 'virtual time is never late; the limit applies to emulated runs' },
   ],
   docker: [
+    { pattern: 'vehicles.*.compute', given: (_, v) => v.compute.model !== 'none', why: 'emulated code takes its real time (limit it with resources.cpus); compute models that time in virtual time' },
     { pattern: 'network.engine', given: (s) => s.network.engine !== undefined, why: 'the emulated runtime always runs the channel in ns-3 in real time; engine chooses the simulated runtime\'s channel model' },
   ],
 };

@@ -51,6 +51,7 @@ export async function normaliseScenario(
       apps: v.apps,
       image: v.image,
       command: v.command,
+      compute: v.compute,
       resources: v.resources,
       ...(lidar ? { lidar } : {}),
     });

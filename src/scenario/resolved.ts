@@ -49,9 +49,18 @@ export interface ResolvedVehicle {
   apps: AppParsed[];
   image?: string;
   command?: string[];
+  compute: ResolvedCompute;
   resources: { cpus?: number; memory?: number };
   /** Present when the car has a lidar (given and enabled, or implied by a scan-driven controller). */
   lidar?: ResolvedLidar;
+}
+
+/** Seconds; see the schema's `compute`. */
+export interface ResolvedCompute {
+  model: 'none' | 'measured' | 'fixed';
+  scale: number;
+  fixed: number;
+  timeout: number;
 }
 
 export interface ResolvedLidar {

@@ -236,6 +236,21 @@ export const TIMING_DEFAULTS = { maxStepLateness: 0.005, maxLateFraction: 0.01 }
 
 export const VEHICLE_NAME = /^[a-z][a-z0-9]{0,11}$/;
 
+/** How long a vehicle's computer takes to answer a control tick, in virtual time (simulated runtime). */
+export const COMPUTE_DEFAULTS = { model: 'none' as const, scale: 1, fixed: 0, timeout: 10 };
+const computeSchema = z
+  .object({
+    model: z
+      .enum(['none', 'measured', 'fixed'])
+      .default(COMPUTE_DEFAULTS.model)
+      .describe('none: commands act at the next step; measured: after the time the code took (times scale); fixed: after `fixed`'),
+    scale: finite('measured: multiply the measured time, e.g. 4 for a computer four times slower than this host').positive().max(1000).default(COMPUTE_DEFAULTS.scale),
+    fixed: duration('fixed: the compute time of every tick', 0, 10).default(COMPUTE_DEFAULTS.fixed),
+    timeout: duration('own code: a tick not answered within this wall-clock time fails the run', 0.01, 600).default(COMPUTE_DEFAULTS.timeout),
+  })
+  .strict()
+  .refine((c) => c.model !== 'fixed' || c.fixed > 0, { message: 'model: fixed needs fixed (e.g. 5ms), the compute time of every tick', path: ['fixed'] });
+
 const vehicleSchema = z
   .object({
     name: z.string().regex(VEHICLE_NAME, 'use 1-12 lowercase letters and digits starting with a letter, e.g. car0'),
@@ -254,7 +269,12 @@ const vehicleSchema = z
     lidar: lidarSchema.optional().describe('2-D lidar; on by default for controllers that need a scan'),
     apps: z.array(appSchema).default([]),
     image: z.string().regex(/^[a-z0-9][a-z0-9._\/:-]{0,200}$/, 'use a Docker image reference such as my/vehicle:1').optional(),
-    command: z.array(z.string()).optional().describe('container command (argv) for a custom vehicle image'),
+    command: z
+      .array(z.string())
+      .min(1, 'give the program and its arguments, e.g. [python3, -u, vehicle.py]')
+      .optional()
+      .describe('your own vehicle code (argv): run in `image` (or on this host by the simulated runtime when there is no image)'),
+    compute: computeSchema.default(COMPUTE_DEFAULTS).describe('the time the vehicle\'s computer takes per control tick'),
     resources: z
       .object({ cpus: finite('CPU share, e.g. 0.5').positive().max(64).optional(), memory: byteSize('memory limit, e.g. 256m').optional() })
       .strict()

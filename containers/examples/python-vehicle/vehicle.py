@@ -3,9 +3,13 @@
 
 It follows docs/control-protocol.md (cavsim.control/1) as any third-party client would: a small
 WebSocket client over `socket`, rosbridge v2 JSON operations on top, and a simple controller:
-hold a target speed, and brake to 0 while an observed car is closer than a stop distance.
+hold a target speed, and brake to 0 while an observed car is closer than a stop distance. With
+--ttc it is the thesis's car0: when the time to collision with an observed car falls below the
+threshold it brakes for good and warns another car over V2V; any car brakes for good when such a
+warning reaches it. The same code runs in both runtimes: time is read from /clock (simulation
+time), V2V goes through /carN/v2v/send and /carN/v2v/received.
 
-    python3 vehicle.py [--speed M_S] [--stop-distance M] [--observe CAR ...]
+    python3 vehicle.py [--speed M_S] [--stop-distance M] [--observe CAR ...] [--ttc S --warn CAR]
 
 Environment (set by cavsim in every vehicle container): CAVSIM_VEHICLE, CAVSIM_SIM_URL,
 CAVSIM_RUN_DIR, CAVSIM_CONNECT_TIMEOUT_MS (optional).
@@ -26,6 +30,7 @@ from urllib.parse import urlsplit
 ODOMETRY = "nav_msgs/msg/Odometry"
 DRIVE = "ackermann_msgs/msg/AckermannDriveStamped"
 STRING = "std_msgs/msg/String"
+CLOCK = "rosgraph_msgs/msg/Clock"
 WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
 
@@ -186,6 +191,27 @@ def target_speed(own, others, cruise, stop_distance):
     return (0.0, closest) if closest else (cruise, None)
 
 
+def time_to_collision(a, b):
+    """The thesis's Eq. 3.7: distance over the closing speed along the line between the centres;
+    None while the pair is not closing."""
+    (ax, ay), (bx, by) = position(a), position(b)
+    dx, dy = bx - ax, by - ay
+    d = math.hypot(dx, dy)
+    if d == 0:
+        return None
+    closing = 0.0
+    for odom, sign in ((a, 1), (b, -1)):
+        q = odom["pose"]["pose"]["orientation"]
+        yaw = 2 * math.atan2(q["z"], q["w"])
+        v = odom["twist"]["twist"]["linear"]["x"]
+        closing += sign * v * (math.cos(yaw) * dx + math.sin(yaw) * dy) / d
+    return d / closing if closing > 1e-9 else None
+
+
+def stamp_seconds(stamp):
+    return stamp["sec"] + stamp["nanosec"] / 1e9
+
+
 def observed_from_scenario(run_dir, vehicle):
     """The scenario's `observes` list for this car, from the run folder (empty when unreadable)."""
     try:
@@ -202,6 +228,8 @@ def parse_args(argv):
     p.add_argument("--speed", type=float, default=float(os.environ.get("TARGET_SPEED", "5")), help="cruise speed [m/s]")
     p.add_argument("--stop-distance", type=float, default=float(os.environ.get("STOP_DISTANCE", "8")), help="brake to 0 when an observed car is closer [m]")
     p.add_argument("--observe", nargs="*", help="cars whose odometry to watch (default: the scenario's observes list)")
+    p.add_argument("--ttc", type=float, default=0, help="brake for good and warn --warn over V2V when the TTC to an observed car falls below this [s] (0: off)")
+    p.add_argument("--warn", default="*", help="the car to warn (a name, or * for every other car)")
     return p.parse_args(argv)
 
 
@@ -215,19 +243,32 @@ def run(args):
     ws = connect_with_retry(url, timeout_s)
     bridge = Rosbridge(ws)
     drive_topic, own_odom = f"/{me}/drive", f"/{me}/odom"
+    v2v_send, v2v_received = f"/{me}/v2v/send", f"/{me}/v2v/received"
     bridge.advertise(drive_topic, DRIVE)
     bridge.advertise("/cavsim/ready", STRING)
     bridge.advertise("/cavsim/events", STRING)
+    bridge.advertise(v2v_send, STRING)
     bridge.subscribe("/sim_control", STRING)
+    bridge.subscribe("/clock", CLOCK)
+    bridge.subscribe(v2v_received, STRING)
     bridge.subscribe(own_odom, ODOMETRY)
     for car in observe:
         bridge.subscribe(f"/{car}/odom", ODOMETRY)
     bridge.publish_json("/cavsim/ready", {"vehicle": me})
 
     t0_ns = None
+    sim_clock = False
+    now_s = 0.0
     others = {}
     braking_for = None
+    braked = None  # why this car braked for good, once it has
     commands = 0
+
+    def event(name, detail=None):
+        data = {"vehicle": me, "t_s": now_s if sim_clock else (time.time_ns() - t0_ns) / 1e9, "event": name}
+        if detail:
+            data["detail"] = detail
+        bridge.publish_json("/cavsim/events", data)
     try:
         while True:
             frame = json.loads(ws.recv_text())
@@ -241,22 +282,42 @@ def run(args):
                 control = json.loads(msg["data"])
                 if control["cmd"] == "start" and t0_ns is None:
                     t0_ns = int(control["t0_epoch_ns"])
+                    sim_clock = control.get("clock") == "sim"
                 elif control["cmd"] == "stop":
                     log(f"{me}: stop ({control.get('reason', 'end of run')}) after {commands} drive commands")
                     return 0
+            elif topic == "/clock":
+                now_s = stamp_seconds(msg["clock"])
+            elif topic == v2v_received:
+                message = json.loads(msg["data"])
+                if message["type"] == "emergency-brake" and braked is None:
+                    braked = f"message {message['id']} from {message['from']}"
+                    event("brake-received", {"from": message["from"], "id": message["id"]})
+                    event("emergency-brake", {"reason": braked})
             elif topic == own_odom:
-                # Before start (and before t0) the odometry is the idle pose: nothing to answer.
-                if t0_ns is None or time.time_ns() < t0_ns:
+                # Before start (and, on the wall clock, before t0) the odometry is the idle pose: nothing to answer.
+                if t0_ns is None or (not sim_clock and time.time_ns() < t0_ns):
                     continue
+                if not sim_clock:
+                    now_s = (time.time_ns() - t0_ns) / 1e9
+                if args.ttc > 0 and braked is None:
+                    for name, other in others.items():
+                        ttc = time_to_collision(msg, other)
+                        if ttc is not None and ttc < args.ttc:
+                            # Warn first: what a vehicle publishes before its drive command belongs to this tick.
+                            bridge.publish_json(v2v_send, {"to": args.warn, "type": "emergency-brake", "body": {"ttc_s": ttc, "about": name}})
+                            event("brake-sent", {"ttc_s": round(ttc, 6), "about": name, "to": args.warn})
+                            braked = f"TTC {ttc:.3f} s to {name}"
+                            event("emergency-brake", {"reason": braked})
+                            break
                 speed, close = target_speed(msg, others, args.speed, args.stop_distance)
                 about = close[0] if close else None
                 if about != braking_for:
                     braking_for = about
-                    t_s = (time.time_ns() - t0_ns) / 1e9
-                    event = {"vehicle": me, "t_s": t_s, "event": "proximity-stop" if about else "proximity-clear"}
-                    if close:
-                        event["detail"] = {"about": close[0], "distance_m": round(close[1], 3)}
-                    bridge.publish_json("/cavsim/events", event)
+                    event("proximity-stop" if about else "proximity-clear",
+                          {"about": close[0], "distance_m": round(close[1], 3)} if close else None)
+                if braked is not None:
+                    speed = 0.0
                 # The stamp says which odometry step this command answers: the simulator measures
                 # the control loop's lag from it.
                 bridge.publish(drive_topic, {

@@ -3,11 +3,15 @@ import { stepSchedule } from '../../world/step-schedule.js';
 import { Recorder, type CarSample } from '../../measurement/recorder.js';
 import { openChannel } from '../../channel/open-channel.js';
 import type { Delivery, V2VChannel } from '../../channel/frames.js';
-import { VehicleAgent } from '../../vehicle/vehicle-agent.js';
-import { createVehicleApps } from '../../control/create-apps.js';
 import type { OccupancyGrid } from '../../map/occupancy-grid.js';
-import type { ResolvedScenario } from '../../scenario/resolved.js';
-import type { LaserScan, Odometry, V2VMessage } from '../../control/vehicle-context.js';
+import type { ResolvedScenario, ResolvedVehicle } from '../../scenario/resolved.js';
+import type { LaserScan, V2VMessage } from '../../control/vehicle-context.js';
+import type { CollisionEvent } from '../../world/world.js';
+import type { OwnCodeVehicle } from '../../own-code/own-code-vehicle.js';
+import type { ComputeLog } from '../../measurement/compute-log.js';
+import { firstStepActing } from '../../own-code/compute-time.js';
+import { builtinDriver, ownCodeDriver, type CarDriver } from './car-drivers.js';
+import { PendingCommands, PendingSends } from './pending-outputs.js';
 import { createScanners } from './scanners.js';
 import { centreDistance } from '../../measurement/ttc.js';
 import type { RunEvents } from '../run-events.js';
@@ -36,7 +40,7 @@ export async function runSimulated(
   scenario: ResolvedScenario,
   grid: OccupancyGrid,
   recorder: Recorder,
-  opts: { events?: RunEvents; shouldStop?: () => boolean; progressEverySteps?: number } = {},
+  opts: { events?: RunEvents; shouldStop?: () => boolean; progressEverySteps?: number; ownCode?: OwnCodeStarter; computeLog?: ComputeLog } = {},
 ): Promise<SimulatedRunResult> {
   const world = new World(scenario, grid);
   const schedule = stepSchedule(scenario);
@@ -47,31 +51,15 @@ export async function runSimulated(
 
   /** Each message's payload size, encoded once when sent: a broadcast has an outcome per receiver. */
   const sizes = new WeakMap<V2VMessage, number>();
-  const agents = world.cars.map((car) => {
-    const observed = car.spec.observes.map((n) => cars.get(n)!);
-    const agent = new VehicleAgent(car.spec.name, createVehicleApps(car.spec), {
-      now: () => world.time,
-      own: () => world.odometry(car),
-      others: () => new Map<string, Odometry>(observed.map((o) => [o.spec.name, world.odometry(o)])),
-      scan: () => latestScan.get(car.spec.name),
-      publishDrive: (cmd) => {
-        car.command = cmd;
-      },
-      transmit: (msg) => {
-        const size = payloadBytes(msg);
-        sizes.set(msg, size);
-        const to = msg.to === '*' ? names.filter((n) => n !== msg.from) : names.includes(msg.to) ? [msg.to] : [];
-        const distances = new Map(to.map((n) => [n, centreDistance(world.odometry(car), world.odometry(cars.get(n)!))]));
-        recorder.recordSent({ id: msg.id, from: msg.from, to, type: msg.type, sentAt: msg.sentAt, sizeBytes: size, distances });
-        if (to.length) channel?.send({ payload: msg, from: msg.from, to, broadcast: msg.to === '*', sizeBytes: size }, world.time);
-      },
-      log: (event, detail) => recorder.recordEvent(world.time, car.spec.name, event, detail),
-    });
-    const period = schedule.controlPeriod(car.spec);
-    const inbox: V2VMessage[] = [];
-    return { agent, period, car, inbox };
-  });
-  const byName = new Map(agents.map((a) => [a.agent.name, a]));
+  const transmit = (msg: V2VMessage) => {
+    const car = cars.get(msg.from)!;
+    const size = payloadBytes(msg);
+    sizes.set(msg, size);
+    const to = msg.to === '*' ? names.filter((n) => n !== msg.from) : names.includes(msg.to) ? [msg.to] : [];
+    const distances = new Map(to.map((n) => [n, centreDistance(world.odometry(car), world.odometry(cars.get(n)!))]));
+    recorder.recordSent({ id: msg.id, from: msg.from, to, type: msg.type, sentAt: msg.sentAt, sizeBytes: size, distances });
+    if (to.length) channel?.send({ payload: msg, from: msg.from, to, broadcast: msg.to === '*', sizeBytes: size }, msg.sentAt);
+  };
   const logOutcomes = (outcomes: readonly Delivery<V2VMessage>[]) => {
     for (const d of outcomes) {
       const msg = d.payload;
@@ -85,61 +73,119 @@ export async function runSimulated(
   const { totalSteps } = schedule;
   const progressEvery = opts.progressEverySteps ?? schedule.progressEvery;
 
-  let samples: readonly CarSample[] = [];
-  const record = () => {
-    samples = recorder.recordWorld(world, (name) => byName.get(name)!.agent.isBraking());
-  };
-
-  record();
-  let interrupted = false;
-  const motion = () =>
-    world.cars.map((c) => {
-      const o = world.odometry(c);
-      return { x: o.x, y: o.y, vx: o.v * Math.cos(o.yaw), vy: o.v * Math.sin(o.yaw) };
-    });
   let channel: V2VChannel<V2VMessage> | undefined;
-  let yieldAt = performance.now() + YIELD_EVERY_MS;
-  // A failure (diverged physics, a controller's bug) ends the run where it is: what was measured stays.
+  const drivers: CarDriver[] = [];
+  let interrupted = false;
+  let endReason = 'end of run';
+  // A failure (diverged physics, a controller's bug, own code that died) ends the run where it is: what was measured stays.
   let failure: unknown;
   try {
-    channel = await openChannel<V2VMessage>(scenario, scenario.network.engine ?? 'builtin', grid, motion);
-    while (world.steps < totalSteps) {
-      if ((world.steps & 63) === 0 && performance.now() >= yieldAt) {
-        await new Promise((r) => setImmediate(r));
-        yieldAt = performance.now() + YIELD_EVERY_MS;
+    channel = await openChannel<V2VMessage>(scenario, scenario.network.engine ?? 'builtin', grid, () => motionOf(world));
+    const codes: OwnCodeVehicle[] = [];
+    for (const car of world.cars) {
+      const observed = car.spec.observes.map((n) => cars.get(n)!);
+      if (!car.spec.command) {
+        drivers.push(builtinDriver(world, car, observed, recorder, latestScan));
+        continue;
       }
-      if (opts.shouldStop?.()) {
-        interrupted = true;
-        break;
-      }
-      if (channel.advanceTo) await channel.advanceTo(world.time);
-      const arrivals = logOutcomes(channel.deliverDue(world.time));
-      for (const d of arrivals) byName.get(d.to)?.inbox.push(d.payload);
-      for (const sc of scanners) {
-        if (world.steps % sc.period === 0) latestScan.set(sc.name, sc.scan());
-      }
-      for (const a of agents) {
-        if (world.steps % a.period !== 0) continue;
-        for (const msg of a.inbox.splice(0)) a.agent.receive(msg);
-        if (!a.car.collided) a.agent.tick();
-      }
-      // ns-3 runs the frames just sent while the physics steps (lock-step, two processes)
-      channel.prefetch?.((world.steps + 1) * world.timestep);
-      recorder.recordCollisions(world.step());
-      record();
-      if (opts.events && world.steps % progressEvery === 0) {
-        opts.events.emit({ type: 'progress', t: world.time, duration: scenario.duration, cars: samples.map((s) => ({ name: s.name, v: s.v, braking: s.braking, collided: s.collided })), minTtc: recorder.minTtc() });
-      }
+      if (!opts.ownCode) throw new Error(`${car.spec.name} runs its own code, and this run was given no way to start it`);
+      const scanPeriod = schedule.scanPeriod(car.spec);
+      const code = await opts.ownCode(car.spec, () => world.time);
+      codes.push(code);
+      drivers.push(ownCodeDriver(world, car, observed, code, recorder, latestScan, (step) => scanPeriod !== undefined && step % scanPeriod === 0));
     }
+    await Promise.all(codes.map((c) => c.whenReady()));
+    for (const c of codes) c.start();
+    await loop();
     // Frames that arrived during the last step are logged though no tick is left to hand them over.
     if (channel.advanceTo) await channel.advanceTo(world.time);
     logOutcomes(channel.deliverDue(world.time));
     recorder.closeTransmissions('run-ended');
   } catch (err) {
     failure = err;
+    endReason = err instanceof Error ? err.message : String(err);
   } finally {
+    await Promise.all(drivers.map((d) => d.close?.(interrupted ? 'interrupted' : endReason)));
     await channel?.close?.();
   }
   return { simTime: world.time, steps: world.steps, interrupted, ...(failure !== undefined ? { failure } : {}) };
+
+  async function loop(): Promise<void> {
+    const periods = new Map(drivers.map((d) => [d, schedule.controlPeriod(d.car.spec)]));
+    const byName = new Map(drivers.map((d) => [d.name, d]));
+    const commands = new PendingCommands();
+    const sends = new PendingSends();
+    const ownCode = drivers.filter((d) => d.ownCode);
+    const reported = new Set<string>();
+    let samples: readonly CarSample[] = [];
+    const record = () => {
+      samples = recorder.recordWorld(world, (name) => byName.get(name)!.braking());
+    };
+    record();
+    let yieldAt = performance.now() + YIELD_EVERY_MS;
+    while (world.steps < totalSteps) {
+      // Own code answers through the event loop anyway; in-process runs hand it a turn now and then.
+      if (!ownCode.length && (world.steps & 63) === 0 && performance.now() >= yieldAt) {
+        await new Promise((r) => setImmediate(r));
+        yieldAt = performance.now() + YIELD_EVERY_MS;
+      }
+      if (opts.shouldStop?.()) {
+        interrupted = true;
+        return;
+      }
+      const step = world.steps;
+      const t = world.time;
+      if (channel!.advanceTo) await channel!.advanceTo(t);
+      for (const d of logOutcomes(channel!.deliverDue(t))) byName.get(d.to)?.inbox.push({ msg: d.payload, at: d.at });
+      for (const sc of scanners) {
+        if (step % sc.period === 0) latestScan.set(sc.name, sc.scan());
+      }
+      const due = drivers.filter((d) => step % periods.get(d)! === 0 && !d.car.collided);
+      // Every car computes at once, as real cars would: own code answers in parallel.
+      const outputs = await Promise.all(due.map((d) => d.tick(step)));
+      for (const [i, out] of outputs.entries()) {
+        const d = due[i];
+        if (out.command) commands.add(d.car, firstStepActing(step, out.delay, world.timestep), out.command);
+        sends.add(out.sends);
+        opts.computeLog?.add(step, t, d.name, out.cost, out.delay);
+      }
+      for (const msg of sends.dueBefore(t + world.timestep)) transmit(msg);
+      // ns-3 runs the frames just sent while the physics steps (lock-step, two processes)
+      channel!.prefetch?.((step + 1) * world.timestep);
+      commands.applyFor(step + 1);
+      const collisions = world.step();
+      recorder.recordCollisions(collisions);
+      reportCollisions(collisions, byName, reported, step + 1, world.time);
+      record();
+      if (step % 10 === 9) opts.computeLog?.flush();
+      if (opts.events && world.steps % progressEvery === 0) {
+        opts.events.emit({ type: 'progress', t: world.time, duration: scenario.duration, cars: samples.map((s) => ({ name: s.name, v: s.v, braking: s.braking, collided: s.collided })), minTtc: recorder.minTtc() });
+      }
+    }
+  }
 }
 
+/** Starts a vehicle's own code for the run; the simulated runtime's caller decides how (a host process). */
+export type OwnCodeStarter = (spec: ResolvedVehicle, now: () => number) => Promise<OwnCodeVehicle>;
+
+const motionOf = (world: World) =>
+  world.cars.map((c) => {
+    const o = world.odometry(c);
+    return { x: o.x, y: o.y, vx: o.v * Math.cos(o.yaw), vy: o.v * Math.sin(o.yaw) };
+  });
+
+/** Tells a car's own code it collided, in the step it happened (the car then stops ticking). */
+function reportCollisions(collisions: readonly CollisionEvent[], byName: ReadonlyMap<string, CarDriver>, reported: Set<string>, step: number, t: number): void {
+  if (!collisions.length) return;
+  const hits = new Map<string, string[]>();
+  for (const c of collisions) {
+    hits.set(c.a, [...(hits.get(c.a) ?? []), c.b]);
+    if (c.b !== 'wall') hits.set(c.b, [...(hits.get(c.b) ?? []), c.a]);
+  }
+  for (const [name, withWhat] of hits) {
+    const d = byName.get(name);
+    if (reported.has(name)) continue;
+    reported.add(name);
+    if (d?.collided) d.collided({ step, t, with: withWhat, speed: collisions.find((c) => c.a === name)?.speedA ?? collisions.find((c) => c.b === name)!.speedB });
+  }
+}

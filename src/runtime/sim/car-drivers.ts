@@ -1,0 +1,122 @@
+import { performance } from 'node:perf_hooks';
+import type { DriveCommand } from '../../physics/types.js';
+import type { LaserScan, Odometry, V2VMessage } from '../../control/vehicle-context.js';
+import { VehicleAgent } from '../../vehicle/vehicle-agent.js';
+import { createVehicleApps } from '../../control/create-apps.js';
+import type { World, WorldCar } from '../../world/world.js';
+import type { Recorder } from '../../measurement/recorder.js';
+import type { OwnCodeVehicle } from '../../own-code/own-code-vehicle.js';
+import { computeDelay, type TickCost } from '../../own-code/compute-time.js';
+
+/** A V2V message that reached a car, with its virtual receive time [s]. */
+export interface Arrival {
+  msg: V2VMessage;
+  at: number;
+}
+
+/** What a car's computer produced in one control tick, and when it was ready. */
+export interface TickOutput {
+  /** The drive command, when the tick gave one. */
+  command?: DriveCommand;
+  /** V2V messages to send, stamped with the time they leave (the tick's time plus `delay`). */
+  sends: V2VMessage[];
+  /** Compute time applied in virtual time [s]. */
+  delay: number;
+  cost: TickCost;
+}
+
+/** Who drives a car in the simulated runtime: cavsim's own controller and apps, or the vehicle's own code. */
+export interface CarDriver {
+  readonly name: string;
+  readonly car: WorldCar;
+  readonly ownCode: boolean;
+  /** Arrivals not yet handed over; they are at the car's next tick. */
+  readonly inbox: Arrival[];
+  braking(): boolean;
+  tick(step: number): TickOutput | Promise<TickOutput>;
+  collided?(report: { step: number; t: number; with: string[]; speed: number }): void;
+  close?(reason: string): Promise<void>;
+}
+
+const restamp = (msgs: V2VMessage[], delay: number) => (delay ? msgs.map((m) => ({ ...m, sentAt: m.sentAt + delay })) : msgs);
+
+/** cavsim's controller and V2V apps, run in-process; a tick's cost is its wall-clock time here. */
+export function builtinDriver(world: World, car: WorldCar, observed: readonly WorldCar[], recorder: Recorder, latestScan: ReadonlyMap<string, LaserScan>): CarDriver {
+  let command: DriveCommand | undefined;
+  let sends: V2VMessage[] = [];
+  const agent = new VehicleAgent(car.spec.name, createVehicleApps(car.spec), {
+    now: () => world.time,
+    own: () => world.odometry(car),
+    others: () => new Map<string, Odometry>(observed.map((o) => [o.spec.name, world.odometry(o)])),
+    scan: () => latestScan.get(car.spec.name),
+    publishDrive: (cmd) => (command = cmd),
+    transmit: (msg) => sends.push(msg),
+    log: (event, detail) => recorder.recordEvent(world.time, car.spec.name, event, detail),
+  });
+  const inbox: Arrival[] = [];
+  return {
+    name: car.spec.name,
+    car,
+    ownCode: false,
+    inbox,
+    braking: () => agent.isBraking(),
+    tick() {
+      const started = performance.now();
+      for (const a of inbox.splice(0)) agent.receive(a.msg);
+      agent.tick();
+      const cost = { wallS: (performance.now() - started) / 1000 };
+      const delay = computeDelay(car.spec.compute, cost);
+      const out: TickOutput = { ...(command ? { command } : {}), sends: restamp(sends, delay), delay, cost };
+      command = undefined;
+      sends = [];
+      return out;
+    },
+  };
+}
+
+/** A vehicle's own code behind its control link: each tick is a barrier until it answers. */
+export function ownCodeDriver(world: World, car: WorldCar, observed: readonly WorldCar[], code: OwnCodeVehicle, recorder: Recorder, latestScan: ReadonlyMap<string, LaserScan>, scanSteps: (step: number) => boolean): CarDriver {
+  const inbox: Arrival[] = [];
+  const name = car.spec.name;
+  let seq = 0;
+  let braking = false;
+  return {
+    name,
+    car,
+    ownCode: true,
+    inbox,
+    braking: () => braking,
+    async tick(step) {
+      const t = world.time;
+      const received = inbox.splice(0).map(({ msg, at }) => ({ id: msg.id, from: msg.from, to: name, type: msg.type, body: msg.body, sent_s: msg.sentAt, received_s: at }));
+      const scan = scanSteps(step) ? latestScan.get(name) : undefined;
+      const answer = await code.tick({
+        step,
+        stampNs: BigInt(step) * BigInt(Math.round(world.timestep * 1e9)),
+        own: world.odometry(car),
+        observed: new Map(observed.map((o) => [o.spec.name, world.odometry(o)])),
+        received,
+        ...(scan ? { scan } : {}),
+      });
+      const cost = { wallS: answer.wallS, ...(answer.cpuS !== undefined ? { cpuS: answer.cpuS } : {}) };
+      const delay = computeDelay(car.spec.compute, cost);
+      for (const e of answer.events) {
+        if (e.vehicle !== name) continue;
+        if (e.event === 'emergency-brake') braking = true;
+        recorder.recordEvent(e.t_s, name, e.event, e.detail);
+      }
+      const sends = answer.sends.map((s) => ({
+        id: `${name}-${++seq}`,
+        from: name,
+        to: s.to,
+        sentAt: t + delay,
+        type: s.type,
+        body: s.body,
+        ...(s.size_bytes !== undefined ? { sizeBytes: s.size_bytes } : {}),
+      }));
+      return { command: answer.command, sends, delay, cost };
+    },
+    collided: (c) => code.collided({ vehicle: name, step: c.step, t_s: c.t, with: c.with, speed_mps: c.speed }),
+    close: (reason) => code.close(reason),
+  };
+}
