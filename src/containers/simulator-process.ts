@@ -11,10 +11,10 @@ import { CsvLog } from '../measurement/csv-log.js';
 import { RunFolder } from '../run/run-folder.js';
 import { loadMap } from '../map/load-map.js';
 import type { OccupancyGrid } from '../map/occupancy-grid.js';
-import type { ResolvedScenario } from '../scenario/resolved.js';
+import { runsOwnCode, type ResolvedScenario } from '../scenario/resolved.js';
 import { BridgeServer } from '../rosbridge/bridge-server.js';
 import { clientPolicy } from '../rosbridge/client-policy.js';
-import { MSG_TYPES, odometryMsg, optionalStampNs, parseDriveMsg, parseStringMsg, stringMsg } from '../rosbridge/ros-messages.js';
+import { MSG_TYPES, clockMsg, odometryMsg, optionalStampNs, parseDriveMsg, parseStringMsg, stringMsg } from '../rosbridge/ros-messages.js';
 import {
   CONTROL_PROTOCOL_VERSION,
   TOPICS,
@@ -121,6 +121,9 @@ class SimulatorSession {
   private readonly names: string[];
   private readonly braking = new Map<string, boolean>();
   private readonly ready = new Set<string>();
+  /** Vehicles running their own code: ready only once their V2V relay is ready too. */
+  private readonly relayed: Set<string>;
+  private readonly relayReady = new Set<string>();
   private readonly abort = new AbortController();
   private samples: readonly CarSample[];
   private readonly stepNs: bigint;
@@ -139,6 +142,7 @@ class SimulatorSession {
     this.world = new World(scenario, grid);
     this.scans = scanSources(this.world, grid);
     this.names = scenario.vehicles.map((v) => v.name);
+    this.relayed = new Set(scenario.vehicles.filter(runsOwnCode).map((v) => v.name));
     this.recorder = new Recorder(cfg.runDir, this.names, 1, scenario.vehicles.map((v) => v.params), platoonLinks(scenario));
     this.timing = new StepTiming(scenario.timing, scenario.physics.timestep);
     this.timingCsv = new CsvLog(join(cfg.runDir, 'timing.csv'), TIMING_COLUMNS);
@@ -224,6 +228,9 @@ class SimulatorSession {
       const name = car.spec.name;
       b.advertise(TOPICS.odom(name), MSG_TYPES.odometry, { latch: true });
       b.advertise(TOPICS.collision(name), MSG_TYPES.string, { latch: true });
+      // Own code asks for V2V here and its relay answers with what arrived (either may come first).
+      b.advertise(TOPICS.v2vSend(name), MSG_TYPES.string);
+      b.advertise(TOPICS.v2vReceived(name), MSG_TYPES.string);
       if (car.spec.lidar) b.advertise(TOPICS.scan(name), MSG_TYPES.laserScan);
       b.subscribe(TOPICS.drive(name), MSG_TYPES.drive, (msg) => {
         const command = parseDriveMsg(msg);
@@ -237,6 +244,7 @@ class SimulatorSession {
     }
     b.advertise(TOPICS.simControl, MSG_TYPES.string, { latch: true });
     b.advertise(TOPICS.status, MSG_TYPES.string, { latch: true });
+    b.advertise(TOPICS.clock, MSG_TYPES.clock);
     b.subscribe(TOPICS.simControl, MSG_TYPES.string, (msg) => {
       const control = parseJsonData(simControlSchema, parseStringMsg(msg), TOPICS.simControl);
       if (control.cmd === 'stop') return this.interrupt(`stop requested on ${TOPICS.simControl}${control.reason ? ` (${control.reason})` : ''}`);
@@ -244,9 +252,9 @@ class SimulatorSession {
       this.startRequested(BigInt(control.t0_epoch_ns));
     });
     b.subscribe(TOPICS.ready, MSG_TYPES.string, (msg) => {
-      const { vehicle } = parseJsonData(readyReportSchema, parseStringMsg(msg), TOPICS.ready);
+      const { vehicle, part } = parseJsonData(readyReportSchema, parseStringMsg(msg), TOPICS.ready);
       if (!this.names.includes(vehicle)) throw new ProtocolError(`no vehicle named ${vehicle} in this scenario`);
-      this.ready.add(vehicle);
+      (part === 'v2v-relay' ? this.relayReady : this.ready).add(vehicle);
       if (this.t0 === undefined) this.publishStatus('waiting');
     });
     b.subscribe(TOPICS.v2v, MSG_TYPES.string, (msg) => this.recordV2V(parseStringMsg(msg)));
@@ -343,6 +351,7 @@ class SimulatorSession {
 
   private publishOdometry(): void {
     const stampNs = BigInt(this.world.steps) * this.stepNs;
+    this.bridge.publish(TOPICS.clock, clockMsg(stampNs));
     for (const car of this.world.cars) this.bridge.publish(TOPICS.odom(car.spec.name), odometryMsg(car.spec.name, this.world.odometry(car), stampNs));
   }
 
@@ -388,7 +397,7 @@ class SimulatorSession {
       protocol: CONTROL_PROTOCOL_VERSION,
       phase,
       vehicles: this.names,
-      ready: this.names.filter((n) => this.ready.has(n)),
+      ready: this.names.filter((n) => this.ready.has(n) && (!this.relayed.has(n) || this.relayReady.has(n))),
       t_s: this.world.time,
       duration_s: this.scenario.duration,
       cars: this.samples.map((s) => ({ name: s.name, v: s.v ?? 0, braking: s.braking ?? false, collided: s.collided ?? false })),

@@ -105,6 +105,8 @@ export interface ContainerSpec {
   workingDir?: string;
   binds?: readonly BindMount[];
   network?: { name: string; ipv4Address?: string; aliases?: readonly string[] };
+  /** Join this container's network namespace instead of a network (Docker's `--network container:NAME`). */
+  shareNetworkOf?: string;
   capAdd?: readonly string[];
   /** Capabilities taken away, e.g. NET_RAW so the container cannot forge frames. */
   capDrop?: readonly string[];

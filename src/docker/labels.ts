@@ -9,8 +9,10 @@ export const LABEL = {
 } as const;
 
 export type ContainerRole = 'simulator' | 'vehicle';
+/** What a run's container does: a role with an image of its own, or the V2V relay (the vehicle image). */
+export type RunContainerRole = ContainerRole | 'v2v-relay';
 
-export function runLabels(runId: string, role?: ContainerRole, vehicle?: string): Record<string, string> {
+export function runLabels(runId: string, role?: RunContainerRole, vehicle?: string): Record<string, string> {
   const labels: Record<string, string> = { [LABEL.run]: runId };
   if (role) labels[LABEL.role] = role;
   if (vehicle !== undefined) labels[LABEL.vehicle] = vehicle;

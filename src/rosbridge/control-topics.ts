@@ -93,8 +93,11 @@ export const collisionReportSchema = z.object({
 });
 export type CollisionReport = z.infer<typeof collisionReportSchema>;
 
-/** `/cavsim/ready` data: a vehicle has subscribed and bound its V2V socket. */
-export const readyReportSchema = z.object({ vehicle: z.string() });
+/**
+ * `/cavsim/ready` data: a vehicle has subscribed and bound its V2V socket. For a vehicle running its
+ * own code in emulation, cavsim's V2V relay beside it says so too, with `part: "v2v-relay"`.
+ */
+export const readyReportSchema = z.object({ vehicle: z.string(), part: z.literal('v2v-relay').optional() });
 export type ReadyReport = z.infer<typeof readyReportSchema>;
 
 /** `/cavsim/status` data, published (latched) by the simulator. */

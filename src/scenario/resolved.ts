@@ -90,3 +90,6 @@ export type ResolvedController =
 
 /** Controllers that steer by the scan and so need a lidar. */
 export const SCAN_CONTROLLERS: ReadonlySet<ResolvedController['type']> = new Set(['gap-follow', 'wall-follow', 'rrt']);
+
+/** A vehicle driven by its own code (an image, a command, or both), not by cavsim's controller and apps. */
+export const runsOwnCode = (v: Pick<ResolvedVehicle, 'image' | 'command'>) => v.image !== undefined || v.command !== undefined;

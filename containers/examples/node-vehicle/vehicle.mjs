@@ -96,6 +96,33 @@ async function main() {
   let braked = undefined;
   let commands = 0;
   const others = new Map();
+  let own = undefined;
+  let answered = -1;
+  const stampNs = (m) => m.header.stamp.sec * 1e9 + m.header.stamp.nanosec;
+
+  // Answers each of its own odometry messages once the observed cars' odometry of the same step is
+  // here too (the simulator publishes the cars one after another), like a ROS exact-time synchroniser.
+  function answerWhenInStep() {
+    if (!own || t0 === undefined || (!simClock && Date.now() * 1e6 < t0)) return;
+    const step = stampNs(own);
+    if (step <= answered || observe.some((c) => !others.has(c) || stampNs(others.get(c)) < step)) return;
+    answered = step;
+    if (!simClock) now = (Date.now() * 1e6 - t0) / 1e9;
+    if (opts.ttc > 0 && braked === undefined) {
+      for (const [name, other] of others) {
+        const ttc = timeToCollision(own, other);
+        if (ttc === undefined || ttc >= opts.ttc) continue;
+        // Warn first: what a vehicle publishes before its drive command belongs to this tick.
+        publishJson(topics.send, { to: opts.warn, type: 'emergency-brake', body: { ttc_s: ttc, about: name } });
+        event('brake-sent', { ttc_s: +ttc.toFixed(6), about: name, to: opts.warn });
+        braked = `TTC ${ttc.toFixed(3)} s to ${name}`;
+        event('emergency-brake', { reason: braked });
+        break;
+      }
+    }
+    op({ op: 'publish', topic: topics.drive, msg: { header: { stamp: own.header.stamp, frame_id: `${me}/base_link` }, drive: { speed: braked ? 0 : opts.speed, steering_angle: 0 } } });
+    commands++;
+  }
   const event = (name, detail) => publishJson('/cavsim/events', { vehicle: me, t_s: simClock ? now : (Date.now() * 1e6 - t0) / 1e9, event: name, ...(detail ? { detail } : {}) });
 
   return new Promise((resolve) => {
@@ -129,24 +156,11 @@ async function main() {
           event('emergency-brake', { reason: braked });
         }
       } else if (topic === topics.odom) {
-        if (t0 === undefined || (!simClock && Date.now() * 1e6 < t0)) return;
-        if (!simClock) now = (Date.now() * 1e6 - t0) / 1e9;
-        if (opts.ttc > 0 && braked === undefined) {
-          for (const [name, other] of others) {
-            const ttc = timeToCollision(msg, other);
-            if (ttc === undefined || ttc >= opts.ttc) continue;
-            // Warn first: what a vehicle publishes before its drive command belongs to this tick.
-            publishJson(topics.send, { to: opts.warn, type: 'emergency-brake', body: { ttc_s: ttc, about: name } });
-            event('brake-sent', { ttc_s: +ttc.toFixed(6), about: name, to: opts.warn });
-            braked = `TTC ${ttc.toFixed(3)} s to ${name}`;
-            event('emergency-brake', { reason: braked });
-            break;
-          }
-        }
-        op({ op: 'publish', topic: topics.drive, msg: { header: { stamp: msg.header.stamp, frame_id: `${me}/base_link` }, drive: { speed: braked ? 0 : opts.speed, steering_angle: 0 } } });
-        commands++;
+        own = msg;
+        answerWhenInStep();
       } else if (topic.endsWith('/odom')) {
         others.set(topic.split('/')[1], msg);
+        answerWhenInStep();
       }
     });
   });

@@ -256,19 +256,60 @@ def run(args):
         bridge.subscribe(f"/{car}/odom", ODOMETRY)
     bridge.publish_json("/cavsim/ready", {"vehicle": me})
 
-    t0_ns = None
-    sim_clock = False
-    now_s = 0.0
+    s = {"t0_ns": None, "sim_clock": False, "now_s": 0.0, "own": None, "answered": -1,
+         "braking_for": None, "braked": None, "commands": 0}  # braked: why this car braked for good
     others = {}
-    braking_for = None
-    braked = None  # why this car braked for good, once it has
-    commands = 0
 
     def event(name, detail=None):
-        data = {"vehicle": me, "t_s": now_s if sim_clock else (time.time_ns() - t0_ns) / 1e9, "event": name}
+        t_s = s["now_s"] if s["sim_clock"] else (time.time_ns() - s["t0_ns"]) / 1e9
+        data = {"vehicle": me, "t_s": t_s, "event": name}
         if detail:
             data["detail"] = detail
         bridge.publish_json("/cavsim/events", data)
+
+    def stamp_ns(odom):
+        stamp = odom["header"]["stamp"]
+        return stamp["sec"] * 1_000_000_000 + stamp["nanosec"]
+
+    def answer_when_in_step():
+        """Answers each own odometry once the observed cars' odometry of the same step is here too
+        (the simulator publishes the cars one after another), like a ROS exact-time synchroniser."""
+        own = s["own"]
+        # Before start (and, on the wall clock, before t0) the odometry is the idle pose: nothing to answer.
+        if own is None or s["t0_ns"] is None or (not s["sim_clock"] and time.time_ns() < s["t0_ns"]):
+            return
+        step = stamp_ns(own)
+        if step <= s["answered"] or any(c not in others or stamp_ns(others[c]) < step for c in observe):
+            return
+        s["answered"] = step
+        if not s["sim_clock"]:
+            s["now_s"] = (time.time_ns() - s["t0_ns"]) / 1e9
+        if args.ttc > 0 and s["braked"] is None:
+            for name, other in others.items():
+                ttc = time_to_collision(own, other)
+                if ttc is not None and ttc < args.ttc:
+                    # Warn first: what a vehicle publishes before its drive command belongs to this tick.
+                    bridge.publish_json(v2v_send, {"to": args.warn, "type": "emergency-brake", "body": {"ttc_s": ttc, "about": name}})
+                    event("brake-sent", {"ttc_s": round(ttc, 6), "about": name, "to": args.warn})
+                    s["braked"] = f"TTC {ttc:.3f} s to {name}"
+                    event("emergency-brake", {"reason": s["braked"]})
+                    break
+        speed, close = target_speed(own, others, args.speed, args.stop_distance)
+        about = close[0] if close else None
+        if about != s["braking_for"]:
+            s["braking_for"] = about
+            event("proximity-stop" if about else "proximity-clear",
+                  {"about": close[0], "distance_m": round(close[1], 3)} if close else None)
+        if s["braked"] is not None:
+            speed = 0.0
+        # The stamp says which odometry step this command answers: the simulator measures the
+        # control loop's lag from it, and in virtual time it waits for exactly this answer.
+        bridge.publish(drive_topic, {
+            "header": {"stamp": own["header"]["stamp"], "frame_id": f"{me}/base_link"},
+            "drive": {"speed": speed, "steering_angle": 0.0},
+        })
+        s["commands"] += 1
+
     try:
         while True:
             frame = json.loads(ws.recv_text())
@@ -280,53 +321,26 @@ def run(args):
             topic, msg = frame["topic"], frame["msg"]
             if topic == "/sim_control":
                 control = json.loads(msg["data"])
-                if control["cmd"] == "start" and t0_ns is None:
-                    t0_ns = int(control["t0_epoch_ns"])
-                    sim_clock = control.get("clock") == "sim"
+                if control["cmd"] == "start" and s["t0_ns"] is None:
+                    s["t0_ns"] = int(control["t0_epoch_ns"])
+                    s["sim_clock"] = control.get("clock") == "sim"
                 elif control["cmd"] == "stop":
-                    log(f"{me}: stop ({control.get('reason', 'end of run')}) after {commands} drive commands")
+                    log(f"{me}: stop ({control.get('reason', 'end of run')}) after {s['commands']} drive commands")
                     return 0
             elif topic == "/clock":
-                now_s = stamp_seconds(msg["clock"])
+                s["now_s"] = stamp_seconds(msg["clock"])
             elif topic == v2v_received:
                 message = json.loads(msg["data"])
-                if message["type"] == "emergency-brake" and braked is None:
-                    braked = f"message {message['id']} from {message['from']}"
+                if message["type"] == "emergency-brake" and s["braked"] is None:
+                    s["braked"] = f"message {message['id']} from {message['from']}"
                     event("brake-received", {"from": message["from"], "id": message["id"]})
-                    event("emergency-brake", {"reason": braked})
+                    event("emergency-brake", {"reason": s["braked"]})
             elif topic == own_odom:
-                # Before start (and, on the wall clock, before t0) the odometry is the idle pose: nothing to answer.
-                if t0_ns is None or (not sim_clock and time.time_ns() < t0_ns):
-                    continue
-                if not sim_clock:
-                    now_s = (time.time_ns() - t0_ns) / 1e9
-                if args.ttc > 0 and braked is None:
-                    for name, other in others.items():
-                        ttc = time_to_collision(msg, other)
-                        if ttc is not None and ttc < args.ttc:
-                            # Warn first: what a vehicle publishes before its drive command belongs to this tick.
-                            bridge.publish_json(v2v_send, {"to": args.warn, "type": "emergency-brake", "body": {"ttc_s": ttc, "about": name}})
-                            event("brake-sent", {"ttc_s": round(ttc, 6), "about": name, "to": args.warn})
-                            braked = f"TTC {ttc:.3f} s to {name}"
-                            event("emergency-brake", {"reason": braked})
-                            break
-                speed, close = target_speed(msg, others, args.speed, args.stop_distance)
-                about = close[0] if close else None
-                if about != braking_for:
-                    braking_for = about
-                    event("proximity-stop" if about else "proximity-clear",
-                          {"about": close[0], "distance_m": round(close[1], 3)} if close else None)
-                if braked is not None:
-                    speed = 0.0
-                # The stamp says which odometry step this command answers: the simulator measures
-                # the control loop's lag from it.
-                bridge.publish(drive_topic, {
-                    "header": {"stamp": msg["header"]["stamp"], "frame_id": f"{me}/base_link"},
-                    "drive": {"speed": speed, "steering_angle": 0.0},
-                })
-                commands += 1
+                s["own"] = msg
+                answer_when_in_step()
             elif topic.endswith("/odom"):
                 others[topic.split("/")[1]] = msg
+                answer_when_in_step()
     except WebSocketClosed as err:
         log(f"{me}: the simulator went away before it said stop ({err})")
         return 1

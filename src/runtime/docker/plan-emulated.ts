@@ -6,7 +6,7 @@ import { runTag } from '../../hostnet/names.js';
 import { runLabels } from '../../docker/labels.js';
 import { CAVSIM_IMAGES } from '../../docker/images.js';
 import type { ContainerSpec, NetworkSpec } from '../../docker/docker-port.js';
-import type { ResolvedScenario } from '../../scenario/resolved.js';
+import { runsOwnCode, type ResolvedScenario } from '../../scenario/resolved.js';
 import { CONTROL_PORT, V2V_PORT } from '../../ports.js';
 
 /** Where the run folder appears inside every container. */
@@ -25,6 +25,8 @@ export interface EmulatedRunPlan {
   network: NetworkSpec;
   simulator: ContainerSpec & { ip: string; controlUrl: string };
   vehicles: (ContainerSpec & { vehicle: string; ip: string; v2vIp: string })[];
+  /** One per vehicle running its own code: cavsim's V2V relay in that vehicle's network namespace. */
+  v2vRelays: (ContainerSpec & { vehicle: string })[];
   hostNet: HostNetPlan;
   /** `obstacleFile`: where the run writes the map's walls for a wifi channel with `obstacles: map`. */
   channel: { script: string | typeof BUILTIN_CHANNEL; args: string[]; obstacleFile?: string };
@@ -68,6 +70,31 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
   const clients = { [controlIp(1)]: 'orchestrator', ...Object.fromEntries(scenario.vehicles.map((v, i) => [controlIp(10 + i), v.name])) };
   const controlUrl = `ws://${simulatorIp}:${CONTROL_PORT}`;
   const peers = Object.fromEntries(hostNet.vehicles.map((v) => [v.name, `${v.ip}:${V2V_PORT}`]));
+  const vehicles = scenario.vehicles.map((v, i) => ({
+    name: `cavsim-${tag}-${v.name}`,
+    vehicle: v.name,
+    image: v.image ?? CAVSIM_IMAGES.vehicle,
+    ...(v.command ? { cmd: v.command } : {}),
+    labels: runLabels(runId, 'vehicle', v.name),
+    env: {
+      ...commonEnv,
+      CAVSIM_VEHICLE: v.name,
+      CAVSIM_SIM_URL: controlUrl,
+      CAVSIM_V2V_PEERS: JSON.stringify(Object.fromEntries(Object.entries(peers).filter(([n]) => n !== v.name))),
+      CAVSIM_V2V_BIND: `${hostNet.vehicles[i].ip}:${V2V_PORT}`,
+    },
+    binds,
+    network: { name: networkName, ipv4Address: controlIp(10 + i) },
+    // eth1 and the anti-cheat rules are set from the host; the vehicle needs no extra privilege.
+    capDrop: DROPPED_CAPABILITIES,
+    resources: {
+      ...(v.resources.cpus ? { nanoCpus: Math.round(v.resources.cpus * 1e9) } : {}),
+      ...(v.resources.memory ? { memoryBytes: v.resources.memory } : {}),
+    },
+    init: true,
+    ip: controlIp(10 + i),
+    v2vIp: hostNet.vehicles[i].ip,
+  }));
 
   return {
     runId,
@@ -90,31 +117,21 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
       ip: simulatorIp,
       controlUrl,
     },
-    vehicles: scenario.vehicles.map((v, i) => ({
-      name: `cavsim-${tag}-${v.name}`,
-      vehicle: v.name,
-      image: v.image ?? CAVSIM_IMAGES.vehicle,
-      ...(v.command ? { cmd: v.command } : {}),
-      labels: runLabels(runId, 'vehicle', v.name),
-      env: {
-        ...commonEnv,
-        CAVSIM_VEHICLE: v.name,
-        CAVSIM_SIM_URL: controlUrl,
-        CAVSIM_V2V_PEERS: JSON.stringify(Object.fromEntries(Object.entries(peers).filter(([n]) => n !== v.name))),
-        CAVSIM_V2V_BIND: `${hostNet.vehicles[i].ip}:${V2V_PORT}`,
-      },
-      binds,
-      network: { name: networkName, ipv4Address: controlIp(10 + i) },
-      // eth1 and the anti-cheat rules are set from the host; the vehicle needs no extra privilege.
-      capDrop: DROPPED_CAPABILITIES,
-      resources: {
-        ...(v.resources.cpus ? { nanoCpus: Math.round(v.resources.cpus * 1e9) } : {}),
-        ...(v.resources.memory ? { memoryBytes: v.resources.memory } : {}),
-      },
-      init: true,
-      ip: controlIp(10 + i),
-      v2vIp: hostNet.vehicles[i].ip,
-    })),
+    vehicles,
+    v2vRelays: vehicles
+      .filter((_, i) => runsOwnCode(scenario.vehicles[i]))
+      .map((v) => ({
+        name: `${v.name}-v2v`,
+        vehicle: v.vehicle,
+        image: CAVSIM_IMAGES.vehicle,
+        cmd: ['node', '/opt/cavsim/dist/containers/v2v-relay-main.js'],
+        labels: runLabels(runId, 'v2v-relay', v.vehicle),
+        env: v.env,
+        binds,
+        shareNetworkOf: v.name,
+        capDrop: DROPPED_CAPABILITIES,
+        init: true,
+      })),
     hostNet,
     channel: { script: scenario.network.script ?? BUILTIN_CHANNEL, args: realtimeChannelArgv({ network, taps: hostNet.channel.taps, ...(builtin || network.channel === 'wifi-80211p' ? { macs: hostNet.vehicles.map((v) => v.mac) } : {}), run: scenario.seed, ...(obstacleFile ? { obstacleFile } : {}), ...(outcomesFile ? { outcomesFile } : {}) }), ...(obstacleFile ? { obstacleFile } : {}) },
   };

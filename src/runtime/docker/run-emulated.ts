@@ -106,7 +106,7 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
     mark('compiled');
     checkStop();
 
-    emit('containers', `network ${plan.network.name}, simulator and ${plan.vehicles.length} vehicles`);
+    emit('containers', `network ${plan.network.name}, simulator and ${plan.vehicles.length} vehicles${plan.v2vRelays.length ? ` (${plan.v2vRelays.length} with a V2V relay)` : ''}`);
     // Indexed right before its first host resource: a run refused earlier leaves no entry behind.
     registerActiveRun(plan.runId, journal.path);
     registered = true;
@@ -123,6 +123,11 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
       const info = await watch.guard(deps.docker.inspectContainer(v.name));
       if (!info?.pid) throw await notRunning(deps, v.name, `vehicle ${v.vehicle} container`, info?.exitCode);
       pids[v.vehicle] = info.pid;
+    }
+    for (const r of plan.v2vRelays) {
+      await docker.createContainer(r);
+      await deps.docker.startContainer(r.name);
+      watch.watch(`vehicle ${r.vehicle} V2V relay container`, containerDeath(deps.docker, r.name, watch.signal), { graceMs: VEHICLE_EXIT_GRACE_MS });
     }
     mark('containers');
 
@@ -274,7 +279,7 @@ function progressReporter(scenario: ResolvedScenario, events: RunEvents | undefi
 
 async function saveContainerLogs(deps: EmulatedRunDeps, plan: EmulatedRunPlan, dir: string): Promise<void> {
   mkdirSync(dir, { recursive: true });
-  for (const c of [plan.simulator, ...plan.vehicles]) {
+  for (const c of [plan.simulator, ...plan.vehicles, ...plan.v2vRelays]) {
     try {
       const text = await deps.docker.logs?.(c.name);
       if (text !== undefined) writeFileSync(join(dir, `${c.name}.log`), text);
