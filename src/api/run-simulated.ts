@@ -12,8 +12,8 @@ import { runSimulated, type SimulatedRunResult } from '../runtime/sim/run-simula
 import type { RunEvents } from '../runtime/run-events.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { ComputeLog } from '../measurement/compute-log.js';
-import { OwnCodeVehicle } from '../own-code/own-code-vehicle.js';
-import { checkOwnCodeRunnable, scenarioFolder } from '../own-code/runnable.js';
+import { openOwnCodeSession, preflightOwnCode } from '../own-code/own-code-session.js';
+import type { DockerPort } from '../docker/docker-port.js';
 
 /** 10 simulated steps between writes: a crash loses at most 0.1 s of simulated time. */
 const SIM_FLUSH_EVERY_STEPS = 10;
@@ -26,6 +26,8 @@ export interface RunScenarioOptions {
   shouldStop?: () => boolean;
   /** Default: read and decode from disk each time; a sweep passes a caching loader. */
   loadMap?: MapLoader;
+  /** The Docker engine for vehicles with an `image:`; default: the local engine. */
+  docker?: DockerPort;
 }
 
 export interface RunOutcome {
@@ -42,7 +44,7 @@ export async function runScenarioSimulated(file: string, opts: RunScenarioOption
 export async function runResolvedSimulated(resolved: ResolvedScenario, opts: RunScenarioOptions = {}): Promise<RunOutcome> {
   // The engine that runs is part of what was measured: summary.json's parameters name it.
   const scenario: ResolvedScenario = { ...resolved, network: { ...resolved.network, engine: await chooseEngine(resolved.network) } };
-  checkOwnCodeRunnable(scenario);
+  const docker = await preflightOwnCode(scenario, opts.docker);
   await prepareChannel(scenario, scenario.network.engine ?? 'builtin');
   const grid = await (opts.loadMap ?? loadMapFromDisk)(scenario.mapFile);
   const folder = RunFolder.create(opts.runsDir ?? defaultRunsDir(), opts.runId);
@@ -51,19 +53,20 @@ export async function runResolvedSimulated(resolved: ResolvedScenario, opts: Run
   opts.events?.emit({ type: 'phase', phase: 'running', detail: `simulated runtime, run ${folder.runId}` });
   const recorder = new Recorder(folder.dir, scenario.vehicles.map((v) => v.name), SIM_FLUSH_EVERY_STEPS, scenario.vehicles.map((v) => v.params), platoonLinks(scenario));
   const computeLog = computeLogFor(scenario, folder.dir);
-  const ownCode = (spec: ResolvedScenario['vehicles'][number], now: () => number) =>
-    OwnCodeVehicle.start(spec, { runDir: folder.dir, scenarioDir: scenarioFolder(scenario), duration: scenario.duration, now });
+  const ownCode = openOwnCodeSession(scenario, folder, docker);
   const started = performance.now();
   let failure: unknown;
   let result: SimulatedRunResult = { simTime: 0, steps: 0, interrupted: false };
   try {
-    result = await runSimulated(scenario, grid, recorder, { events: opts.events, shouldStop: opts.shouldStop, ownCode, ...(computeLog ? { computeLog } : {}) });
+    result = await runSimulated(scenario, grid, recorder, { events: opts.events, shouldStop: opts.shouldStop, ownCode: ownCode.start, ...(computeLog ? { computeLog } : {}) });
     failure = result.failure;
   } catch (err) {
     failure = err;
   } finally {
     recorder.close();
     computeLog?.close();
+    const left = await ownCode.close();
+    if (left) opts.events?.emit({ type: 'log', level: 'warn', message: left });
   }
   const summary = finishRun({
     folder,

@@ -107,6 +107,8 @@ export interface ContainerSpec {
   network?: { name: string; ipv4Address?: string; aliases?: readonly string[] };
   /** Join this container's network namespace instead of a network (Docker's `--network container:NAME`). */
   shareNetworkOf?: string;
+  /** Use the host's network namespace (Docker's `--network host`): loopback is the host's. */
+  hostNetwork?: boolean;
   capAdd?: readonly string[];
   /** Capabilities taken away, e.g. NET_RAW so the container cannot forge frames. */
   capDrop?: readonly string[];

@@ -245,7 +245,7 @@ function containerOptions(spec: ContainerSpec): Json {
       ...(spec.resources?.memoryBytes
         ? { Memory: spec.resources.memoryBytes, MemorySwap: spec.resources.memoryBytes }
         : {}),
-      ...(network ? { NetworkMode: network.name } : spec.shareNetworkOf ? { NetworkMode: `container:${spec.shareNetworkOf}` } : {}),
+      ...(network ? { NetworkMode: network.name } : spec.shareNetworkOf ? { NetworkMode: `container:${spec.shareNetworkOf}` } : spec.hostNetwork ? { NetworkMode: 'host' } : {}),
     },
     ...(network
       ? {

@@ -15,7 +15,7 @@ export interface OwnCodeRunner {
   readonly pid: number | undefined;
   /** Settles when the code has exited, for whatever reason. */
   readonly exited: Promise<CodeExit>;
-  logTail(): string[];
+  logTail(): Promise<string[]>;
   /** Waits up to `graceMs` for the code to exit by itself (after `stop`), then ends it. */
   stop(graceMs: number): Promise<CodeExit>;
 }
@@ -43,7 +43,7 @@ export function startHostProcess(argv: readonly string[], opts: { cwd: string; e
   return {
     pid: child.pid,
     exited,
-    logTail: () => {
+    logTail: async () => {
       try {
         return lastLines(readFileSync(opts.logFile, 'utf8'));
       } catch {

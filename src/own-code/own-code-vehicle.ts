@@ -5,6 +5,9 @@ import type { ResolvedVehicle } from '../scenario/resolved.js';
 import type { CollisionReport } from '../rosbridge/control-topics.js';
 import { CpuClock } from './cpu-time.js';
 import { startHostProcess, type CodeExit, type OwnCodeRunner } from './host-process.js';
+import { startContainerRunner } from './container-runner.js';
+import type { DockerPort } from '../docker/docker-port.js';
+import type { JournaledDocker } from '../docker/journaled.js';
 import { OwnCodeLink, type TickAnswer, type TickInput } from './own-code-link.js';
 
 export interface OwnCodeContext {
@@ -14,6 +17,8 @@ export interface OwnCodeContext {
   duration: number;
   /** The run's virtual time now [s], to say when something failed. */
   now: () => number;
+  /** For vehicles with an `image:`: the engine, journaled, and the run's id for labels. */
+  containers?: { docker: DockerPort; journaled: JournaledDocker; runId: string };
 }
 
 const PROTOCOL_HINT = 'it must connect to $CAVSIM_SIM_URL, publish /cavsim/ready, and answer each odometry with a drive command stamped with it (docs/control-protocol.md, "Virtual time")';
@@ -38,8 +43,8 @@ export class OwnCodeVehicle {
       this.cpu = cpu;
       link.cpuSeconds = () => cpu.seconds();
     }
-    void runner.exited.then((exit) => {
-      if (!this.stopped) link.fail(this.failure(exit));
+    void runner.exited.then(async (exit) => {
+      if (!this.stopped) link.fail(await this.failure(exit));
     });
   }
 
@@ -58,7 +63,16 @@ export class OwnCodeVehicle {
       CAVSIM_RUNTIME: 'sim',
       CAVSIM_CONNECT_TIMEOUT_MS: String(Math.round(spec.compute.timeout * 1000)),
     };
-    const runner = startHostProcess(spec.command!, { cwd: ctx.scenarioDir, env, logFile: join(logs, `${spec.name}.log`) });
+    const logFile = join(logs, `${spec.name}.log`);
+    let runner: OwnCodeRunner;
+    try {
+      if (!spec.image) runner = startHostProcess(spec.command!, { cwd: ctx.scenarioDir, env, logFile });
+      else if (ctx.containers) runner = await startContainerRunner(spec, { ...ctx.containers, runDir: ctx.runDir, env, logFile });
+      else throw new Error(`${spec.name} has an image and this run has no Docker engine to run it`);
+    } catch (err) {
+      await link.close();
+      throw err;
+    }
     return new OwnCodeVehicle(spec, link, runner, ctx);
   }
 
@@ -93,20 +107,22 @@ export class OwnCodeVehicle {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        const err = this.failure(undefined, how);
-        this.link.fail(err);
-        reject(err);
+        void this.failure(undefined, how).then((err) => {
+          this.link.fail(err);
+          reject(err);
+        });
       }, this.spec.compute.timeout * 1000);
     });
     return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
   }
 
-  private failure(exit: CodeExit | undefined, how?: string): ComponentFailedError {
+  private async failure(exit: CodeExit | undefined, how?: string): Promise<ComponentFailedError> {
+    const what = [...(this.spec.image ? [`image ${this.spec.image}`] : []), ...(this.spec.command ? [this.spec.command.join(' ')] : [])].join(': ');
     const failed: FailedComponent = {
-      component: `vehicle ${this.spec.name} (own code: ${this.spec.command!.join(' ')})`,
+      component: `vehicle ${this.spec.name} (own code, ${what})`,
       exit_status: exit?.code ?? null,
       signal: exit?.signal ?? null,
-      last_log_lines: this.runner.logTail(),
+      last_log_lines: await this.runner.logTail(),
       ...(how ? { how } : exit?.error ? { how: `could not be started (${exit.error})` } : {}),
     };
     return new ComponentFailedError(failed, `at t=${this.ctx.now().toFixed(2)} s`, PROTOCOL_HINT);
