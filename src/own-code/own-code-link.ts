@@ -58,7 +58,7 @@ export class OwnCodeLink {
   private sends: V2VSendRequest[] = [];
   private events: EventReport[] = [];
   private waiting?: Waiting;
-  private readyWaiter?: () => void;
+  private readyWaiter?: { resolve: () => void; reject: (err: Error) => void };
   private isReady = false;
   private broken?: Error;
   /** The CPU time of the code's process so far [s], where readable. */
@@ -85,7 +85,7 @@ export class OwnCodeLink {
     server.subscribe(TOPICS.ready, MSG_TYPES.string, (msg) => {
       parseJsonData(readyReportSchema, parseStringMsg(msg), TOPICS.ready);
       this.isReady = true;
-      this.readyWaiter?.();
+      this.readyWaiter?.resolve();
     });
     server.subscribe(TOPICS.events, MSG_TYPES.string, (msg) => this.events.push(parseJsonData(eventReportSchema, parseStringMsg(msg), TOPICS.events)));
     server.subscribe(TOPICS.v2vSend(car), MSG_TYPES.string, (msg) => this.sends.push(parseJsonData(v2vSendSchema, parseStringMsg(msg), TOPICS.v2vSend(car))));
@@ -107,7 +107,7 @@ export class OwnCodeLink {
   whenReady(): Promise<void> {
     if (this.isReady) return Promise.resolve();
     if (this.broken) return Promise.reject(this.broken);
-    return new Promise((resolve) => (this.readyWaiter = resolve));
+    return new Promise((resolve, reject) => (this.readyWaiter = { resolve, reject }));
   }
 
   start(): void {
@@ -144,6 +144,7 @@ export class OwnCodeLink {
     const waiting = this.waiting;
     this.waiting = undefined;
     waiting?.reject(this.broken);
+    if (!this.isReady) this.readyWaiter?.reject(this.broken);
   }
 
   stop(reason: string, t: number): void {

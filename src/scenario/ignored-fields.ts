@@ -14,7 +14,7 @@ interface IgnoredField {
 
 const IGNORED: Record<RuntimeName, IgnoredField[]> = {
   sim: [
-    { pattern: 'vehicles.*.resources', given: (_, v) => v.resources.cpus !== undefined || v.resources.memory !== undefined, why: 'CPU and memory limits apply to containers (--runtime docker)' },
+    { pattern: 'vehicles.*.resources', given: (_, v) => !v.image && (v.resources.cpus !== undefined || v.resources.memory !== undefined), why: 'CPU and memory limits apply to containers: a vehicle with an image, or --runtime docker' },
     { pattern: 'network.script', given: (s) => s.network.script !== undefined, why: 'the simulated runtime has its own channel model; an ns-3 script runs only with --runtime docker' },
     { pattern: 'timing.maxStepLateness', given: (s) => s.timing.maxStepLateness !== TIMING_DEFAULTS.maxStepLateness, why: 'virtual time is never late; the limit applies to emulated runs' },
     { pattern: 'timing.maxLateFraction', given: (s) => s.timing.maxLateFraction !== TIMING_DEFAULTS.maxLateFraction, why: 'virtual time is never late; the limit applies to emulated runs' },

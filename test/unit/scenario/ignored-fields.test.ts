@@ -17,18 +17,21 @@ vehicles:
     resources: { cpus: 0.5 }
   - name: car1
     start: { x: 20, y: -1, yaw: 3.14159 }
+    command: [python3, drive.py]
+    resources: { cpus: 0.5 }
 `;
 
 describe('fields the chosen runtime ignores are warned about, located like errors', () => {
   const file = workspace.write(scenario, 'ignored.yaml');
 
-  it('the simulated runtime names the custom image, command and CPU limit of car0', async () => {
+  it('the simulated runtime runs own code (an image in a container, a command on this host) and names the CPU limit it cannot apply', async () => {
     const s = await loadScenario(file, { runtime: 'sim' });
-    expect(s.warnings).toEqual([
-      expect.stringMatching(/^vehicles\.car0\.image \(line 8\): ignored: the simulated runtime runs the built-in controller/),
-      expect.stringMatching(/^vehicles\.car0\.command \(line 9\): ignored/),
-      expect.stringMatching(/^vehicles\.car0\.resources \(line 10\): ignored: CPU and memory limits apply to containers/),
-    ]);
+    expect(s.warnings).toEqual([expect.stringMatching(/^vehicles\.car1\.resources \(line 14\): ignored: CPU and memory limits apply to containers/)]);
+  });
+
+  it('the emulated runtime names a compute model, which only virtual time applies', async () => {
+    const s = await loadScenario(file, { runtime: 'docker', overrides: ['vehicles.car0.compute.model=fixed', 'vehicles.car0.compute.fixed=5ms'] });
+    expect(s.warnings).toEqual([expect.stringMatching(/^vehicles\.car0\.compute \(from --set\): ignored: emulated code takes its real time/)]);
   });
 
   it('the emulated runtime runs the frame loss (in ns-3) and warns about nothing here', async () => {
@@ -50,7 +53,8 @@ describe('fields the chosen runtime ignores are warned about, located like error
     expect(whyIgnored('network.loss', 'docker')).toBeUndefined();
     expect(whyIgnored('network.loss', 'sim')).toBeUndefined();
     expect(whyIgnored('vehicles.car1.resources.cpus', 'sim')).toMatch(/CPU and memory/);
-    expect(whyIgnored('vehicles[0].image', 'sim')).toMatch(/container image/);
+    expect(whyIgnored('vehicles[0].image', 'sim')).toBeUndefined();
+    expect(whyIgnored('vehicles.car0.compute.fixed', 'docker')).toMatch(/real time/);
     expect(whyIgnored('network.delay', 'docker')).toBeUndefined();
   });
 });
