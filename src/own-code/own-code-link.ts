@@ -122,15 +122,17 @@ export class OwnCodeLink {
     const answer = new Promise<TickAnswer>((resolve, reject) => {
       this.waiting = { stampNs: input.stampNs, wall0: performance.now(), cpu0: this.cpuSeconds(), resolve, reject };
     });
-    this.server.publish(TOPICS.clock, clockMsg(input.stampNs));
-    for (const received of input.received) this.server.publish(TOPICS.v2vReceived(car), stringMsg(JSON.stringify(received)));
-    if (input.scan && this.scanEncoder) {
-      const scan = input.scan;
-      this.server.publishJson(TOPICS.scan(car), () => this.scanEncoder!.encode(scan, input.stampNs));
-    }
-    // Other cars first: a client that answers on its own odometry has seen theirs by then.
-    for (const [name, odom] of input.observed) this.server.publish(TOPICS.odom(name), odometryMsg(name, odom, input.stampNs));
-    this.server.publish(TOPICS.odom(car), odometryMsg(car, input.own, input.stampNs));
+    this.server.corked(() => {
+      this.server.publish(TOPICS.clock, clockMsg(input.stampNs));
+      for (const received of input.received) this.server.publish(TOPICS.v2vReceived(car), stringMsg(JSON.stringify(received)));
+      if (input.scan && this.scanEncoder) {
+        const scan = input.scan;
+        this.server.publishJson(TOPICS.scan(car), () => this.scanEncoder!.encode(scan, input.stampNs));
+      }
+      // Other cars first: a client that answers on its own odometry has seen theirs by then.
+      for (const [name, odom] of input.observed) this.server.publish(TOPICS.odom(name), odometryMsg(name, odom, input.stampNs));
+      this.server.publish(TOPICS.odom(car), odometryMsg(car, input.own, input.stampNs));
+    });
     return answer;
   }
 

@@ -101,6 +101,23 @@ export class BridgeServer {
     if (t.latch || this.hasSubscribers(topic)) this.fanOut(t, topic, encodePublishFrame(topic, encodeMsg()));
   }
 
+  /**
+   * Runs `publishes` with every client's TCP socket corked, so the frames it sends go out in one
+   * write per client instead of one each (a tick's clock, scans and odometry, say).
+   */
+  corked(publishes: () => void): void {
+    const sockets = [...this.connections].flatMap((c) => {
+      const tcp = (c.socket as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
+      return tcp ? [tcp] : [];
+    });
+    for (const tcp of sockets) tcp.cork();
+    try {
+      publishes();
+    } finally {
+      for (const tcp of sockets) tcp.uncork();
+    }
+  }
+
   hasSubscribers(topic: string): boolean {
     for (const c of this.connections) if (c.subscriptions.has(topic)) return true;
     return false;
