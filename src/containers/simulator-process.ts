@@ -8,6 +8,7 @@ import { Recorder, type CarSample } from '../measurement/recorder.js';
 import { buildSummary, type RunSummary } from '../measurement/summary.js';
 import { decideVerdict } from '../run/outcome.js';
 import { CsvLog } from '../measurement/csv-log.js';
+import { ComputeLog } from '../measurement/compute-log.js';
 import { RunFolder } from '../run/run-folder.js';
 import { loadMap } from '../map/load-map.js';
 import type { OccupancyGrid } from '../map/occupancy-grid.js';
@@ -118,6 +119,8 @@ class SimulatorSession {
   private readonly recorder: Recorder;
   private readonly timing: StepTiming;
   private readonly timingCsv: CsvLog;
+  /** Each stamped drive command's answer time: a car's control loop as it ran in real time. */
+  private readonly computeLog: ComputeLog;
   private readonly names: string[];
   private readonly braking = new Map<string, boolean>();
   private readonly ready = new Set<string>();
@@ -146,6 +149,7 @@ class SimulatorSession {
     this.recorder = new Recorder(cfg.runDir, this.names, 1, scenario.vehicles.map((v) => v.params), platoonLinks(scenario));
     this.timing = new StepTiming(scenario.timing, scenario.physics.timestep);
     this.timingCsv = new CsvLog(join(cfg.runDir, 'timing.csv'), TIMING_COLUMNS);
+    this.computeLog = new ComputeLog(cfg.runDir, new Map(scenario.vehicles.map((v) => [v.name, 'real-time'])));
     this.samples = this.world.cars.map((c) => ({ name: c.spec.name }) as CarSample);
     this.stepNs = BigInt(Math.round(scenario.physics.timestep * 1e9));
     this.log = cfg.log ?? (() => {});
@@ -197,6 +201,7 @@ class SimulatorSession {
     this.recorder.closeTransmissions('not-received');
     this.recorder.close();
     this.timingCsv.close();
+    this.computeLog.close();
 
     const figures = this.t0 !== undefined ? this.timing.figures(this.t0) : undefined;
     const { status, reason } = decideVerdict({
@@ -214,7 +219,7 @@ class SimulatorSession {
       wallTime: Math.max(0, Number(endNs - (this.t0 ?? wallStart)) / 1e9),
       status,
       reason,
-      ...(figures ? { timing: { ...figures, bridge_dropped_messages: this.bridge.dropped } } : {}),
+      ...(figures ? { timing: { ...figures, bridge_dropped_messages: this.bridge.dropped, compute: this.computeLog.summary() } } : {}),
     });
     RunFolder.open(dirname(this.cfg.runDir), basename(this.cfg.runDir)).writeSummary(summary);
     this.publishStatus('stopped', { status, ...(reason ? { reason } : {}) });
@@ -239,7 +244,12 @@ class SimulatorSession {
         car.command = command;
         // A vehicle stamps its command with the odometry it answered: how long after that step's
         // scheduled publication the command arrived is the control loop's lag.
-        if (this.t0 !== undefined && stampNs !== undefined) this.timing.addControlLag(Number(this.cfg.clock.nowNs() - this.t0 - stampNs) / 1e6);
+        if (this.t0 !== undefined && stampNs !== undefined) {
+          const lagMs = Number(this.cfg.clock.nowNs() - this.t0 - stampNs) / 1e6;
+          this.timing.addControlLag(lagMs);
+          const step = Number(stampNs / this.stepNs);
+          this.computeLog.add(step, step * this.scenario.physics.timestep, name, { wallS: lagMs / 1000 }, lagMs / 1000);
+        }
       });
     }
     b.advertise(TOPICS.simControl, MSG_TYPES.string, { latch: true });
@@ -343,6 +353,7 @@ class SimulatorSession {
       this.timingCsv.add([k, this.world.time, latenessMs, computeMs]);
       if (k % progressEvery === 0) {
         this.timingCsv.flush();
+        this.computeLog.flush();
         this.publishStatus('running');
       }
       if (k % GC_EVERY_STEPS === 0 && scheduled + this.stepNs - clock.nowNs() > GC_MIN_SLACK_NS) this.cfg.collectGarbage?.();
