@@ -63,8 +63,11 @@ describe('own vehicle code in the simulated runtime (Python and Node.js processe
     expect(runningCopies('own-code-head-on|containers/examples/.*vehicle')).toBe('');
   });
 
-  it('turns the safe head-on run into a collision when car0 computes 300 ms per tick (fixed)', async () => {
-    const run = await runScenarioSimulated(SCENARIO, { runsDir: workDir, overrides: ['vehicles.car0.compute.model=fixed', 'vehicles.car0.compute.fixed=300ms'] });
+  it('turns the safe head-on run into a collision when car0 computes 300 ms per tick (fixed), the same each time', async () => {
+    const overrides = ['vehicles.car0.compute.model=fixed', 'vehicles.car0.compute.fixed=300ms'];
+    const run = await runScenarioSimulated(SCENARIO, { runsDir: workDir, overrides });
+    const again = await runScenarioSimulated(SCENARIO, { runsDir: workDir, overrides });
+    for (const f of SIMULATION_FILES) expect(readFileSync(join(again.runDir, f), 'utf8'), f).toBe(readFileSync(join(run.runDir, f), 'utf8'));
     expect(run.summary.status).toBe('completed');
     expect(run.summary.collision).toBe(true);
     const brake = rows(run.runDir, 'v2v.csv')[0];
