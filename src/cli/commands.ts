@@ -20,7 +20,7 @@ import { registerEmulationCommands } from './emulation-commands.js';
 import { printWarnings, printWarningsFromEvents } from './print-warnings.js';
 import { registerWaypointsCommand } from './waypoints-command.js';
 import { registerViewCommand } from './view-command.js';
-import { registerSweepCommand } from './sweep-command.js';
+import { registerSweepCommand, registerSweepTaskCommand } from './sweep-command.js';
 import { registerReportCommand } from './report-command.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -30,6 +30,7 @@ export function registerCommands(program: Command): void {
   registerEmulationCommands(program);
   registerWaypointsCommand(program);
   registerSweepCommand(program);
+  registerSweepTaskCommand(program);
   registerReportCommand(program);
   program
     .command('validate')

@@ -11,11 +11,26 @@ import { printWarnings } from './print-warnings.js';
 import { createSweepLineReporter } from '../reporters/sweep/line-reporter.js';
 import { chooseJobs, openRunLanes } from '../sweep/run-one.js';
 import { executeSweep, startSweep, type SweepOutcome } from '../sweep/run-sweep.js';
-import { SweepFolder, SWEEPS_DIR, type Runtime } from '../sweep/sweep-folder.js';
+import { SweepFolder, SWEEPS_DIR, newSweepId, type Runtime } from '../sweep/sweep-folder.js';
 import { MAX_REPEAT, MAX_SWEEP_RUNS } from '../sweep/limits.js';
 import { writeSweepReport } from '../report/report.js';
 import { checkWritableFolder, chooseFolder } from '../util/writable-folder.js';
 import { wholeNumber } from './flag-values.js';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { EnvironmentError } from '../errors.js';
+import { createCommandRunner } from '../exec/command-runner.js';
+import { SlurmExecutor, batchScript, planBatch, type SlurmExecutorOptions } from '../sweep/slurm/slurm-executor.js';
+import { slurmCommands } from '../sweep/slurm/slurm-port.js';
+import { SLURM_DEFAULTS } from '../sweep/slurm/job-script.js';
+import { runSweepTask } from '../sweep/slurm/sweep-task.js';
+import type { RunOne } from '../sweep/run-points.js';
+import { isFinished } from '../sweep/result-row.js';
+
+/** This CLI, as a Slurm task on a node runs it (same Node.js, same build). */
+const THIS_CLI = fileURLToPath(new URL('./main.js', import.meta.url));
+/** Probes a critical search sends to Slurm per round, unless --jobs says otherwise. */
+const SLURM_PROBES_PER_ROUND = 8;
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -34,6 +49,14 @@ interface SweepFlags {
   plots: boolean;
   runPlots?: boolean;
   json?: boolean;
+  executor: 'local' | 'slurm';
+  partition?: string;
+  time: string;
+  mem: string;
+  cpusPerTask: number;
+  runsPerTask: number;
+  dryRun?: boolean;
+  cavsimOnNodes?: string;
 }
 
 export function registerSweepCommand(program: Command): void {
@@ -44,7 +67,15 @@ export function registerSweepCommand(program: Command): void {
     .option('--delay <values>', 'channel delays, e.g. 10..300ms (ten values), 10..300ms:10ms, 10,100,200,300ms')
     .option('--set <path=values>', 'sweep or fix any field, e.g. vehicles.car1.start.speed=5..10:1 (repeatable; several form a grid)', collect, [])
     .option('--repeat <n>', `runs per grid point, with seeds seed, seed+1, ... (at most ${MAX_REPEAT})`, wholeNumber('--repeat', { min: 1, max: MAX_REPEAT }), 1)
-    .addOption(new Option('--runtime <runtime>', 'where each run goes').choices(['docker', 'sim']).default('docker'))
+    .addOption(new Option('--runtime <runtime>', 'where each run goes: sim (virtual time, no root) or docker (emulated, root)').choices(['docker', 'sim']).default('sim'))
+    .addOption(new Option('--executor <executor>', 'local (this machine) or slurm (a job array on the cluster; simulated runtime)').choices(['local', 'slurm']).default('local'))
+    .option('--partition <name>', 'slurm: partition (default: the cluster\'s)')
+    .option('--time <limit>', 'slurm: wall-time limit per task, e.g. 30:00', SLURM_DEFAULTS.time)
+    .option('--mem <size>', 'slurm: memory per task, e.g. 2G', SLURM_DEFAULTS.memory)
+    .option('--cpus-per-task <n>', 'slurm: CPUs per task', wholeNumber('--cpus-per-task', { min: 1, max: 256 }), SLURM_DEFAULTS.cpusPerTask)
+    .option('--runs-per-task <n>', 'slurm: runs per array task', wholeNumber('--runs-per-task', { min: 1, max: MAX_SWEEP_RUNS }), SLURM_DEFAULTS.runsPerTask)
+    .option('--cavsim-on-nodes <program>', 'slurm: the program a task runs as cavsim on a node (default: this Node.js and this cavsim)')
+    .option('--dry-run', 'slurm: print the job script of a grid sweep and submit nothing')
     .option('--jobs <n>', 'runs at once (default: all cores for sim, 1 for docker; never more than the cores)', wholeNumber('--jobs', { min: 1, max: Number.MAX_SAFE_INTEGER }))
     .option('--find-critical <field>', 'bisect for the value where the outcome flips to collision (delay, or a field path)')
     .option('--range <lo..hi>', 'range searched by --find-critical, e.g. 10..500ms')
@@ -70,9 +101,20 @@ export function registerSweepCommand(program: Command): void {
         printWarnings(target.plan.warnings, target.plan.runtime);
       }
       const spec = 'folder' in target ? target.folder.spec : target.plan;
+      const slurm = flags.executor === 'slurm' ? slurmOptions(flags, spec.runtime) : undefined;
+      if (flags.dryRun) {
+        if (!slurm || !('plan' in target) || target.plan.mode.type !== 'grid') throw new UserInputError('--dry-run prints the Slurm job script of a new grid sweep', [], 'use it with --executor slurm and --delay or --set, without --resume or --find-critical');
+        const id = newSweepId();
+        const preview = { dir: join(sweepsDir.path, id), spec: { ...target.plan, id }, runsDir: join(sweepsDir.path, id, 'runs') } as unknown as SweepFolder;
+        process.stdout.write(batchScript(preview, planBatch(preview, target.plan.mode.points, 0, slurm.runsPerTask), slurm));
+        return;
+      }
       if (spec.runtime === 'docker') checkWritableFolder(chosenStateDir());
-      const { jobs, note } = chooseJobs({ requested: flags.jobs, runtime: spec.runtime, cores: availableParallelism(), runs: spec.mode.type === 'grid' ? spec.mode.points.length : undefined });
+      const { jobs, note } = slurm
+        ? { jobs: flags.jobs ?? SLURM_PROBES_PER_ROUND, note: undefined }
+        : chooseJobs({ requested: flags.jobs, runtime: spec.runtime, cores: availableParallelism(), runs: spec.mode.type === 'grid' ? spec.mode.points.length : undefined });
       if (note) process.stderr.write(`note: ${note}\n`);
+      const batch = slurm ? await openSlurm(slurm) : undefined;
       const events = new SweepEventBus();
       const reporter = await attachReporter(events);
       let stop = false;
@@ -81,9 +123,9 @@ export function registerSweepCommand(program: Command): void {
         process.stderr.write('\nstopping after the runs under way; finished runs are kept\n');
       };
       process.once('SIGINT', onSigint);
-      const lanes = await openRunLanes(spec.runtime, jobs, () => stop);
+      const lanes = batch ? { runOne: noLocalRuns, jobs, where: batch.where, close: async () => {} } : await openRunLanes(spec.runtime, jobs, () => stop);
       try {
-        const deps = { runOne: lanes.runOne, jobs: lanes.jobs, events, shouldStop: () => stop };
+        const deps = { runOne: lanes.runOne, ...(batch ? { batch } : {}), jobs: lanes.jobs, events, shouldStop: () => stop };
         const outcome: SweepOutcome = 'folder' in target ? await executeSweep(target.folder, deps) : await startSweep(target.plan, sweepsDir.path, deps);
         await reporter.done();
         const report = flags.plots ? await writeSweepReport(SweepFolder.open(sweepsDir.path, outcome.dir), { runPlots: flags.runPlots }) : undefined;
@@ -93,12 +135,56 @@ export function registerSweepCommand(program: Command): void {
           process.stdout.write(`${outcome.dir}/summary.csv\n${outcome.dir}/points.csv\n`);
           for (const f of report?.figures.filter((f) => f.endsWith('.png')) ?? []) process.stdout.write(`${f}\n`);
         }
-        if (outcome.results.some((r) => r.status === 'failed')) process.exitCode = RUN_EXIT_STATUS.failed;
+        const planned = outcome.spec.mode.type === 'grid' ? outcome.spec.mode.points.length : outcome.results.length;
+        const missing = planned - outcome.results.filter(isFinished).length;
+        if (outcome.stopped) {
+          process.stderr.write(`stopped: ${missing} of ${planned} runs not done; \`cavsim sweep --resume ${outcome.sweepId}\` runs them\n`);
+          process.exitCode = RUN_EXIT_STATUS.interrupted;
+        } else if (missing > 0 || outcome.results.some((r) => r.status === 'failed')) {
+          if (missing > 0) process.stderr.write(`${missing} of ${planned} runs not done; \`cavsim sweep --resume ${outcome.sweepId}\` runs them\n`);
+          process.exitCode = RUN_EXIT_STATUS.failed;
+        }
       } finally {
         process.off('SIGINT', onSigint);
         await reporter.done();
         await lanes.close();
       }
+    });
+}
+
+const noLocalRuns: RunOne = () => Promise.reject(new Error('a Slurm sweep runs nothing locally'));
+
+function slurmOptions(flags: SweepFlags, runtime: Runtime): SlurmExecutorOptions {
+  if (runtime !== 'sim') {
+    throw new UserInputError('--executor slurm runs the simulated runtime (no root on cluster nodes), not --runtime docker', [], 'drop --runtime docker (sim is the default)');
+  }
+  return {
+    resources: { ...(flags.partition ? { partition: flags.partition } : {}), time: flags.time, memory: flags.mem, cpusPerTask: flags.cpusPerTask },
+    runsPerTask: flags.runsPerTask,
+    cavsim: flags.cavsimOnNodes ? [flags.cavsimOnNodes] : [process.execPath, THIS_CLI],
+  };
+}
+
+/** The Slurm executor, once `sbatch` answers here. */
+async function openSlurm(options: SlurmExecutorOptions): Promise<SlurmExecutor> {
+  const runner = createCommandRunner();
+  const probe = await runner.run(['sbatch', '--version'], { allowFailure: true }).catch(() => ({ exitCode: -1, stderr: '' }));
+  if (probe.exitCode !== 0) {
+    throw new EnvironmentError('--executor slurm: `sbatch` does not run on this machine', 'run the sweep on a Slurm login node, or start a one-node Slurm here: sudo bash scripts/local-slurm.sh start, then export the SLURM_CONF it prints');
+  }
+  return new SlurmExecutor(slurmCommands(runner), options);
+}
+
+/** `cavsim sweep-task`: what a Slurm array task runs on its node (not for people). */
+export function registerSweepTaskCommand(program: Command): void {
+  program
+    .command('sweep-task', { hidden: true })
+    .description('run one Slurm array task of a sweep (written by cavsim sweep --executor slurm)')
+    .argument('<sweepDir>')
+    .requiredOption('--batch <n>', 'batch number', wholeNumber('--batch', { min: 0, max: Number.MAX_SAFE_INTEGER }))
+    .requiredOption('--task <i>', 'array task index', wholeNumber('--task', { min: 0, max: Number.MAX_SAFE_INTEGER }))
+    .action(async (sweepDir: string, flags: { batch: number; task: number }) => {
+      process.exitCode = await runSweepTask(sweepDir, flags.batch, flags.task, (line) => process.stderr.write(`${line}\n`));
     });
 }
 

@@ -17,9 +17,20 @@ export interface RunRequest {
 /** Runs one scenario and returns its summary; the sweep's only way to run anything (sim, docker, or a fake in tests). */
 export type RunOne = (request: RunRequest) => Promise<RunOutcome>;
 
+/**
+ * Runs a set of points elsewhere (a Slurm job array), recording each result in the folder as it
+ * arrives and emitting the same events as the local lanes; returns when none is left to wait for.
+ */
+export interface BatchExecutor {
+  readonly where: string;
+  run(points: readonly SweepPoint[], ctx: PointRunnerContext, progress: { done: number; total: number }): Promise<void>;
+}
+
 export interface PointRunnerContext {
   folder: SweepFolder;
   runOne: RunOne;
+  /** Set: the points go to this executor instead of `runOne` lanes. */
+  batch?: BatchExecutor;
   jobs: number;
   events: SweepEvents;
   shouldStop: () => boolean;
@@ -37,6 +48,11 @@ export async function runPoints(points: readonly SweepPoint[], ctx: PointRunnerC
     const r = known.get(pointKey(p));
     return !r || !isFinished(r);
   });
+  if (ctx.batch) {
+    if (pending.length && !ctx.shouldStop()) await ctx.batch.run(pending, ctx, progress);
+    const recorded = new Map(ctx.folder.readResults().map((r) => [r.key, r]));
+    return points.flatMap((p) => recorded.get(pointKey(p)) ?? []);
+  }
   const started = ctx.now();
   let finishedHere = 0;
   let fatal: unknown;
@@ -47,13 +63,7 @@ export async function runPoints(points: readonly SweepPoint[], ctx: PointRunnerC
       const point = pending[next++];
       const key = pointKey(point);
       ctx.events.emit({ type: 'run-start', point });
-      const request: RunRequest = {
-        runtime: ctx.folder.spec.runtime,
-        scenarioFile: ctx.folder.spec.scenario,
-        overrides: pointOverrides(point, ctx.folder.spec.fixed),
-        runsDir: ctx.folder.runsDir,
-        runId: runIdOf(ctx.folder, point),
-      };
+      const request = requestFor(ctx.folder, point);
       let result: SweepResult;
       try {
         const outcome = await ctx.runOne(request);
@@ -81,6 +91,17 @@ export async function runPoints(points: readonly SweepPoint[], ctx: PointRunnerC
   await Promise.all(Array.from({ length: Math.max(1, Math.min(ctx.jobs, pending.length)) }, lane));
   if (fatal !== undefined) throw fatal;
   return points.flatMap((p) => known.get(pointKey(p)) ?? []);
+}
+
+/** How a point of this sweep is run: the scenario, its overrides, and where its run folder goes. */
+export function requestFor(folder: SweepFolder, point: SweepPoint): RunRequest {
+  return {
+    runtime: folder.spec.runtime,
+    scenarioFile: folder.spec.scenario,
+    overrides: pointOverrides(point, folder.spec.fixed),
+    runsDir: folder.runsDir,
+    runId: runIdOf(folder, point),
+  };
 }
 
 /**

@@ -4,14 +4,16 @@ import { findCritical, type CriticalSearchResult, type Verdict } from './critica
 import { silentEvents, type SweepEvents } from './events.js';
 import { pointKey, type SweepPoint } from './grid.js';
 import { isFinished, type SweepResult } from './result-row.js';
-import { runPoints, type PointRunnerContext, type RunOne } from './run-points.js';
+import { runPoints, type BatchExecutor, type PointRunnerContext, type RunOne } from './run-points.js';
 import { SweepFolder, type SweepSpec } from './sweep-folder.js';
-import { pointsCsv, summaryCsv } from './tables.js';
+import { pointsCsv, summaryCsv, timingCsv } from './tables.js';
 import { quantity, type SweepValue } from './values.js';
 import type { PlannedSweep } from './plan-sweep.js';
 
 export interface SweepDeps {
   runOne: RunOne;
+  /** Where the runs go instead of `runOne` lanes (a Slurm job array). */
+  batch?: BatchExecutor;
   jobs: number;
   events?: SweepEvents;
   shouldStop?: () => boolean;
@@ -42,7 +44,7 @@ export async function executeSweep(folder: SweepFolder, deps: SweepDeps): Promis
   const events = deps.events ?? silentEvents;
   const now = deps.now ?? (() => performance.now());
   const shouldStop = deps.shouldStop ?? (() => false);
-  const ctx: PointRunnerContext = { folder, runOne: deps.runOne, jobs: deps.jobs, events, shouldStop, now };
+  const ctx: PointRunnerContext = { folder, runOne: deps.runOne, ...(deps.batch ? { batch: deps.batch } : {}), jobs: deps.jobs, events, shouldStop, now };
   const started = now();
   const { spec } = folder;
   let critical: CriticalSearchResult | undefined;
@@ -78,6 +80,7 @@ export function writeTables(folder: SweepFolder): SweepResult[] {
   const results = folder.readResults();
   folder.writeText('summary.csv', summaryCsv(folder.spec, results));
   folder.writeText('points.csv', pointsCsv(folder.spec, results));
+  folder.writeText('timing.csv', timingCsv(folder.spec, results));
   return results;
 }
 

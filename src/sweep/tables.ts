@@ -34,24 +34,33 @@ function compareValues(a: SweepValue | undefined, b: SweepValue | undefined): nu
   return (a?.text ?? '').localeCompare(b?.text ?? '');
 }
 
-/** summary.csv: one row per run. */
+/**
+ * summary.csv: one row per run, what the simulation measured; the same sweep writes the same bytes
+ * whichever executor ran it. What the host measured (wall time, timing figures) is in timing.csv.
+ */
 export function summaryCsv(spec: SweepSpec, results: readonly SweepResult[]): string {
   const paths = sweptPaths(spec);
   const ordered = orderResults(spec, results);
-  const timingKeys = [...new Set(ordered.flatMap((r) => Object.keys(r.timing)))].sort();
   const header = [
     'run', 'repeat', 'seed', ...paths.map((p) => axisColumn(p, ordered)), 'status', 'collision', 'min_ttc_s', 'min_distance_m',
     'first_collision_t_s', 'v2v_sent', 'v2v_lost', 'v2v_p50_ms', 'v2v_p99_ms', 'min_gap_m', 'delivery_ratio', 'beacon_age_mean_ms',
-    'string_stability_worst', 'sim_time_s', 'wall_time_s',
-    ...timingKeys.map((k) => `timing.${k}`), 'reason', 'run_dir',
+    'string_stability_worst', 'sim_time_s', 'reason', 'run_dir',
   ];
   const rows = ordered.map((r) => [
     r.id, r.repeat, Number.isFinite(r.seed) ? r.seed : '', ...paths.map((p) => axisCell(r.values[p])), r.status, String(r.collision),
     r.min_ttc_s ?? '', r.min_distance_m ?? '', r.first_collision_t_s ?? '', r.v2v_sent, r.v2v_lost,
     r.v2v_p50_ms ?? '', r.v2v_p99_ms ?? '', r.min_gap_m ?? '', r.delivery_ratio ?? '', r.beacon_age_mean_ms ?? '',
-    r.string_stability_worst ?? '', r.sim_time_s, r.wall_time_s,
-    ...timingKeys.map((k) => r.timing[k] ?? ''), r.reason ?? '', r.runDir,
+    r.string_stability_worst ?? '', r.sim_time_s, r.reason ?? '', r.runDir,
   ]);
+  return stringify([header, ...rows]);
+}
+
+/** timing.csv: one row per run, what the host measured: wall time and the run's timing figures. */
+export function timingCsv(spec: SweepSpec, results: readonly SweepResult[]): string {
+  const ordered = orderResults(spec, results);
+  const timingKeys = [...new Set(ordered.flatMap((r) => Object.keys(r.timing)))].sort();
+  const header = ['run', 'repeat', 'wall_time_s', ...timingKeys.map((k) => `timing.${k}`)];
+  const rows = ordered.map((r) => [r.id, r.repeat, r.wall_time_s, ...timingKeys.map((k) => r.timing[k] ?? '')]);
   return stringify([header, ...rows]);
 }
 

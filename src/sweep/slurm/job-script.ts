@@ -1,0 +1,46 @@
+/** What a Slurm job array of sweep runs asks the cluster for. */
+export interface SlurmResources {
+  /** Partition; the cluster's default when undefined. */
+  partition?: string;
+  /** Wall-time limit per task, Slurm's syntax (`30:00`, `1-00:00:00`). */
+  time: string;
+  /** Memory per task, Slurm's syntax (`2G`). */
+  memory: string;
+  cpusPerTask: number;
+}
+
+export const SLURM_DEFAULTS: SlurmResources & { runsPerTask: number } = { time: '30:00', memory: '2G', cpusPerTask: 1, runsPerTask: 10 };
+
+const shellQuote = (s: string) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * The sbatch script of one batch of sweep runs: an array with one task per chunk of runs; each task
+ * runs `cavsim sweep-task` for its chunk on the node, writing one result line per run as it goes.
+ * Output of task i goes to `<logDir>/batch-<b>-task-<i>.out`.
+ */
+export function jobScript(p: { jobName: string; tasks: number; sweepDir: string; batch: number; logDir: string; cavsim: readonly string[]; resources: SlurmResources }): string {
+  const r = p.resources;
+  const lines = [
+    '#!/bin/bash',
+    `#SBATCH --job-name=${p.jobName}`,
+    `#SBATCH --array=0-${p.tasks - 1}`,
+    `#SBATCH --output=${p.logDir}/batch-${p.batch}-task-%a.out`,
+    `#SBATCH --time=${r.time}`,
+    `#SBATCH --mem=${r.memory}`,
+    `#SBATCH --cpus-per-task=${r.cpusPerTask}`,
+    ...(r.partition ? [`#SBATCH --partition=${r.partition}`] : []),
+    '# Written by `cavsim sweep --executor slurm`: each task runs its chunk of the sweep (simulated runtime).',
+    'set -euo pipefail',
+    `exec ${[...p.cavsim, 'sweep-task', p.sweepDir, '--batch', String(p.batch), '--task'].map(shellQuote).join(' ')} "$SLURM_ARRAY_TASK_ID"`,
+    '',
+  ];
+  return lines.join('\n');
+}
+
+/** Splits `n` runs into chunks of at most `perTask`, as evenly as the count allows. */
+export function chunkRuns<T>(runs: readonly T[], perTask: number): T[][] {
+  if (!runs.length) return [];
+  const tasks = Math.ceil(runs.length / perTask);
+  const size = Math.ceil(runs.length / tasks);
+  return Array.from({ length: tasks }, (_, i) => runs.slice(i * size, (i + 1) * size)).filter((c) => c.length);
+}
