@@ -130,9 +130,9 @@ export function registerSweepCommand(program: Command): void {
         await reporter.done();
         const report = flags.plots ? await writeSweepReport(SweepFolder.open(sweepsDir.path, outcome.dir), { runPlots: flags.runPlots }) : undefined;
         if (flags.json) {
-          process.stdout.write(JSON.stringify({ sweep: outcome.sweepId, dir: outcome.dir, stopped: outcome.stopped, runs: outcome.results.length, critical: outcome.critical, files: report }, null, 2) + '\n');
+          process.stdout.write(JSON.stringify({ sweep: outcome.sweepId, dir: outcome.dir, stopped: outcome.stopped, runs: outcome.results.length, answer: outcome.answer, critical: outcome.critical, files: report }, null, 2) + '\n');
         } else {
-          process.stdout.write(`${outcome.dir}/summary.csv\n${outcome.dir}/points.csv\n`);
+          process.stdout.write(`${outcome.answer.text}\n${outcome.dir}/summary.csv\n${outcome.dir}/points.csv\n`);
           for (const f of report?.figures.filter((f) => f.endsWith('.png')) ?? []) process.stdout.write(`${f}\n`);
         }
         const planned = outcome.spec.mode.type === 'grid' ? outcome.spec.mode.points.length : outcome.results.length;

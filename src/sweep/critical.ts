@@ -36,6 +36,11 @@ export interface CriticalSearchResult {
   /** Smallest sampled value above lastSafe with a collision. */
   firstCollision: number | null;
   tolerance: number;
+  /** The step the runs can tell apart, when known: the bracket is reported at it. */
+  resolution?: number;
+  /** lastSafe and firstCollision as written with their unit (e.g. `270ms`). */
+  lastSafeText?: string | null;
+  firstCollisionText?: string | null;
   /** True when, on the sampled values in order, no collision is followed by a value without one. */
   monotonic: boolean;
   notes: string[];

@@ -2,6 +2,7 @@ import type { SweepPoint } from './grid.js';
 import type { SweepResult } from './result-row.js';
 import type { CriticalSearchResult } from './critical.js';
 import type { Runtime } from './sweep-folder.js';
+import type { SweepAnswer } from './answer.js';
 
 /** Typed events of a sweep; reporters (plain lines, ink, JSON) subscribe, the core never prints. */
 export type SweepEvent =
@@ -11,6 +12,7 @@ export type SweepEvent =
   | { type: 'warn'; message: string }
   | { type: 'critical-probe'; path: string; value: string; collision: boolean; bracket: { lo: string; hi: string } | null }
   | { type: 'critical-result'; result: CriticalSearchResult }
+  | { type: 'answer'; answer: SweepAnswer }
   | { type: 'sweep-done'; sweepId: string; dir: string; done: number; total: number; stopped: boolean; wallSeconds: number };
 
 export interface SweepEvents {

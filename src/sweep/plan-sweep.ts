@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { UserInputError } from '../errors.js';
 import { loadScenario } from '../scenario/load-scenario.js';
+import type { ResolvedScenario } from '../scenario/resolved.js';
+import { stepsPerPeriod } from '../world/step-schedule.js';
 import { whyIgnored } from '../scenario/ignored-fields.js';
 import { expandGrid, parseAxis, splitAxes, type SweepAxis } from './grid.js';
 import type { Runtime, SweepSpec } from './sweep-folder.js';
@@ -47,7 +49,8 @@ export async function planSweep(request: SweepRequest): Promise<PlannedSweep> {
     if (swept.some((a) => a.path === c.path)) throw new UserInputError(`${c.path} is both swept and searched; drop one of them`);
     if (swept.length) throw new UserInputError('--find-critical searches one field; it cannot be combined with swept --set axes', [], 'give the other fields single values');
     await checkValues(scenario, request.runtime, fixed, [{ path: c.path, values: [c.lo, c.hi] }]);
-    return { scenario, runtime: request.runtime, fixed, axes: [], repeat: request.repeat, baseSeed, mode: { type: 'critical', ...c }, ...warnings };
+    const resolution = distinguishableStep(base, c.path, c.unit);
+    return { scenario, runtime: request.runtime, fixed, axes: [], repeat: request.repeat, baseSeed, mode: { type: 'critical', ...c, ...(resolution ? { resolution } : {}) }, ...warnings };
   }
   if (!swept.length) throw new UserInputError('nothing to sweep', [], 'give --delay 10..300ms or --set path=VALUES with more than one value, or --find-critical');
   await checkValues(scenario, request.runtime, fixed, swept);
@@ -105,4 +108,16 @@ async function checkValues(scenario: string, runtime: Runtime, fixed: string[], 
     }
   }
   if (problems.length) throw new UserInputError('some swept values do not make a valid scenario', [...new Set(problems)]);
+}
+
+/** Channel delays the runs can tell apart: a message is handed over at a control tick, so delays
+ * within one tick of the fastest car's controller behave alike. Other fields: no known step. */
+const TICK_QUANTISED = new Set(['network.delay']);
+
+function distinguishableStep(scenario: ResolvedScenario, path: string, unit: string): number | undefined {
+  if (!TICK_QUANTISED.has(path)) return undefined;
+  const factor = unitFactor('s', unit);
+  if (factor === undefined) return undefined;
+  const tick = Math.min(...scenario.vehicles.map((v) => stepsPerPeriod(v.controlRate, scenario.physics.timestep) * scenario.physics.timestep));
+  return +(tick * factor).toFixed(6);
 }

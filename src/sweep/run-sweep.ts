@@ -9,6 +9,7 @@ import { SweepFolder, type SweepSpec } from './sweep-folder.js';
 import { pointsCsv, summaryCsv, timingCsv } from './tables.js';
 import { quantity, type SweepValue } from './values.js';
 import type { PlannedSweep } from './plan-sweep.js';
+import { sweepAnswer, type SweepAnswer } from './answer.js';
 
 export interface SweepDeps {
   runOne: RunOne;
@@ -26,6 +27,8 @@ export interface SweepOutcome {
   spec: SweepSpec;
   results: SweepResult[];
   critical?: CriticalSearchResult;
+  /** What the sweep found, in words and figures. */
+  answer: SweepAnswer;
   /** Stopped early (Ctrl-C): finished runs are recorded, `--resume` completes the rest. */
   stopped: boolean;
 }
@@ -71,8 +74,11 @@ export async function executeSweep(folder: SweepFolder, deps: SweepDeps): Promis
   }
 
   const results = writeTables(folder);
+  const answer = sweepAnswer(spec, results, critical);
+  folder.writeJson('answer.json', answer);
+  events.emit({ type: 'answer', answer });
   events.emit({ type: 'sweep-done', sweepId: spec.id, dir: folder.dir, done: results.filter(isFinished).length, total, stopped, wallSeconds: (now() - started) / 1000 });
-  return { sweepId: spec.id, dir: folder.dir, spec, results, critical, stopped };
+  return { sweepId: spec.id, dir: folder.dir, spec, results, critical, answer, stopped };
 }
 
 /** (Re)writes summary.csv and points.csv from the recorded results; returns them. */
@@ -131,14 +137,17 @@ async function searchCritical(folder: SweepFolder, ctx: PointRunnerContext): Pro
     });
   };
 
+  // Probes on the grid of what runs can tell apart; a bracket narrower than it would be invented.
+  const step = mode.resolution;
+  const snap = (v: number) => quantity(step ? Math.round(v / step) * step : v, mode.unit).value!;
   try {
     const found = await findCritical(probe, {
       lo: mode.lo.value!,
       hi: mode.hi.value!,
-      tolerance: mode.tolerance,
+      tolerance: Math.max(mode.tolerance, step ?? 0),
       coarse: mode.coarse,
       parallel,
-      snap: (v) => quantity(v, mode.unit).value!,
+      snap,
       onSample: (s, bracket) =>
         ctx.events.emit({
           type: 'critical-probe',
@@ -148,7 +157,16 @@ async function searchCritical(folder: SweepFolder, ctx: PointRunnerContext): Pro
           bracket: bracket ? { lo: quantity(bracket.lo, mode.unit).text, hi: quantity(bracket.hi, mode.unit).text } : null,
         }),
     });
-    return { result: { path: mode.path, unit: mode.unit, ...found }, runs: progress.done, stopped: false };
+    const text = (v: number | null) => (v === null ? null : quantity(v, mode.unit).text);
+    const result: CriticalSearchResult = {
+      path: mode.path,
+      unit: mode.unit,
+      ...found,
+      ...(step ? { resolution: step } : {}),
+      lastSafeText: text(found.lastSafe),
+      firstCollisionText: text(found.firstCollision),
+    };
+    return { result, runs: progress.done, stopped: false };
   } catch (err) {
     if (err instanceof StopRequested) return { runs: progress.done, stopped: true };
     throw err;

@@ -12,7 +12,17 @@ export type Runtime = 'sim' | 'docker';
 
 export type SweepMode =
   | { type: 'grid'; points: SweepPoint[] }
-  | { type: 'critical'; path: string; lo: SweepValue; hi: SweepValue; tolerance: number; unit: string; coarse: number };
+  | {
+      type: 'critical';
+      path: string;
+      lo: SweepValue;
+      hi: SweepValue;
+      tolerance: number;
+      unit: string;
+      coarse: number;
+      /** The finest step the runs can tell apart, in `unit` (a delay acts at whole control ticks); probes sit on its multiples. */
+      resolution?: number;
+    };
 
 /** grid.json: everything needed to run the sweep again or resume it. */
 export interface SweepSpec {

@@ -6,8 +6,27 @@ import { describeValues, formatCritical, formatDurationShort } from './line-repo
 
 type Listener = (e: SweepEvent) => void;
 
-/** Rows of the live table; older ones scroll away (summary.csv has them all). */
+/** Rows of the live table, in order of the swept values, around the latest finished run (summary.csv has them all). */
 const TABLE_ROWS = 12;
+
+/** Orders runs by their swept values (numbers by value), then seed. */
+function byValues(a: SweepResult, b: SweepResult): number {
+  for (const path of Object.keys(a.values)) {
+    const x = a.values[path];
+    const y = b.values[path];
+    const d = x?.value !== undefined && y?.value !== undefined ? x.value - y.value : (x?.text ?? '').localeCompare(y?.text ?? '');
+    if (d) return d;
+  }
+  return a.seed - b.seed;
+}
+
+/** The TABLE_ROWS rows of the ordered table centred on `latest`. */
+function window(ordered: SweepResult[], latest: SweepResult | undefined): SweepResult[] {
+  if (ordered.length <= TABLE_ROWS || !latest) return ordered.slice(0, TABLE_ROWS);
+  const at = ordered.indexOf(latest);
+  const first = Math.min(Math.max(0, at - Math.floor(TABLE_ROWS / 2)), ordered.length - TABLE_ROWS);
+  return ordered.slice(first, first + TABLE_ROWS);
+}
 
 const cell = (v: number | null, digits: number) => (v === null ? '-' : v.toFixed(digits));
 
@@ -47,6 +66,7 @@ function SweepView({ subscribe }: { subscribe: (l: Listener) => void }) {
         setProgress({ done: e.done, total: e.total, eta: e.etaSeconds });
       } else if (e.type === 'warn') setNotes((n) => [...n.slice(-3), e.message]);
       else if (e.type === 'critical-result') setEnd((l) => [...l, ...formatCritical(e.result)]);
+      else if (e.type === 'answer') setEnd((l) => [...l, `answer: ${e.answer.text}`]);
       else if (e.type === 'sweep-done') setEnd((l) => [...l, `${e.stopped ? 'stopped' : 'done'}: ${e.done} runs in ${formatDurationShort(e.wallSeconds)}${e.stopped ? `; continue with --resume ${e.sweepId}` : ''}`]);
     });
   }, [subscribe]);
@@ -64,9 +84,10 @@ function SweepView({ subscribe }: { subscribe: (l: Listener) => void }) {
       </Text>
       <Text dimColor>
         {'  '}
-        {'values'.padEnd(36)} {'seed'.padStart(4)} {'minTTC s'.padStart(9)} {'minDist m'.padStart(9)} {'V2V p99'.padStart(8)} verdict
+        {'values'.padEnd(36)} {'seed'.padStart(4)} {'minTTC s'.padStart(9)} {'minDist m'.padStart(9)} {'p99 ms'.padStart(8)} verdict
       </Text>
-      {results.slice(-TABLE_ROWS).map((r) => (
+      {results.length > TABLE_ROWS && <Text dimColor>{`  ${results.length} runs finished; rows in order of the swept values, around the latest (V2V latency p99 in ms)`}</Text>}
+      {window([...results].sort(byValues), results.at(-1)).map((r) => (
         <ResultRow key={r.key} r={r} />
       ))}
       {notes.map((n, i) => (

@@ -24,9 +24,12 @@ export function formatRunLine(r: SweepResult): string {
 export function formatCritical(c: CriticalSearchResult): string[] {
   const lines: string[] = [];
   const u = c.unit;
-  if (c.status === 'found') lines.push(`critical ${c.path}: between ${+c.lastSafe!.toFixed(6)}${u} (no collision) and ${+c.firstCollision!.toFixed(6)}${u} (collision), within ${+c.tolerance.toFixed(6)}${u}`);
-  else if (c.status === 'collides-nowhere') lines.push(`no collision anywhere in the range: the critical ${c.path} is above ${+c.lastSafe!.toFixed(6)}${u}`);
-  else lines.push(`collision everywhere in the range: the critical ${c.path} is below ${+c.firstCollision!.toFixed(6)}${u}`);
+  const safe = c.lastSafeText ?? `${c.lastSafe}${u}`;
+  const hit = c.firstCollisionText ?? `${c.firstCollision}${u}`;
+  const at = c.resolution ? `the runs tell ${c.path} apart in steps of ${+c.resolution.toFixed(6)}${u} (one control tick)` : `within ${+c.tolerance.toFixed(6)}${u}`;
+  if (c.status === 'found') lines.push(`critical ${c.path}: no collision at ${safe}, collision at ${hit}; ${at}`);
+  else if (c.status === 'collides-nowhere') lines.push(`no collision anywhere in the range: the critical ${c.path} is above ${safe}`);
+  else lines.push(`collision everywhere in the range: the critical ${c.path} is below ${hit}`);
   lines.push(c.monotonic ? `outcome monotonic on all ${c.samples.length} sampled values` : `WARNING: ${c.notes.join('; ')}; the boundary reported is the first flip`);
   return lines;
 }
@@ -51,6 +54,9 @@ export function createSweepLineReporter(write: (line: string) => void = (l) => p
         break;
       case 'critical-result':
         for (const l of formatCritical(e.result)) write(l);
+        break;
+      case 'answer':
+        write(`answer: ${e.answer.text}`);
         break;
       case 'sweep-done':
         write(`${e.stopped ? 'stopped' : 'done'}: ${e.done} runs finished in ${formatDurationShort(e.wallSeconds)}${e.stopped ? `; continue with --resume ${e.sweepId}` : ''}`);
