@@ -8,6 +8,12 @@ import { startSweep } from '../sweep/run-sweep.js';
 import { SweepFolder } from '../sweep/sweep-folder.js';
 import { writeSweepReport } from '../report/report.js';
 import type { BenchRow, BenchSuite } from './main.js';
+import { calibrationFile, calibrationFrom, writeCalibration } from '../sweep/jobs-calibration.js';
+import { createCommandRunner } from '../exec/command-runner.js';
+import { SlurmExecutor } from '../sweep/slurm/slurm-executor.js';
+import { slurmCommands } from '../sweep/slurm/slurm-port.js';
+
+const CLI = resolve(import.meta.dirname, '../cli/main.js');
 
 const SCENARIO = resolve(import.meta.dirname, '../../scenarios/head-on-brake.yaml');
 const SUITE = 'sweep';
@@ -37,6 +43,27 @@ async function sweepThroughput(jobs: number): Promise<{ runsPerSecond: number; d
   }
 }
 
+/** The same sweep as a Slurm job array (tasks of 20 runs, 1 CPU each), when `sbatch` answers here. */
+async function slurmThroughput(): Promise<BenchRow> {
+  const name = `head-on delay sweep, ${MEASURED_RUNS} runs, Slurm job array, 1 CPU per task (runs/s)`;
+  const runner = createCommandRunner();
+  const probe = await runner.run(['sbatch', '--version'], { allowFailure: true }).catch(() => ({ exitCode: -1 }));
+  if (probe.exitCode !== 0) return { suite: SUITE, name, value: NaN, unit: 'runs/s', note: 'skipped: no Slurm here (sudo bash scripts/local-slurm.sh start; export SLURM_CONF=...)' };
+  const sweepsDir = mkdtempSync(join(tmpdir(), 'cavsim-sweep-bench-slurm-'));
+  try {
+    const batch = new SlurmExecutor(slurmCommands(runner), { resources: { time: '10:00', memory: '1G', cpusPerTask: 1 }, runsPerTask: 20, cavsim: [process.execPath, CLI], pollMs: 200 });
+    const plan = await planSweep({ scenario: SCENARIO, sets: [`network.delay=${MEASURED_DELAYS}`], repeat: 1, runtime: 'sim' });
+    const started = performance.now();
+    const out = await startSweep(plan, sweepsDir, { runOne: () => Promise.reject(new Error('not local')), batch, jobs: 8 });
+    const seconds = (performance.now() - started) / 1000;
+    if (out.results.length !== MEASURED_RUNS) throw new Error('a Slurm bench run is missing');
+    const cpus = (await runner.run(['sinfo', '-h', '-o', '%C'], { allowFailure: true })).stdout.trim();
+    return { suite: SUITE, name, value: out.results.length / seconds, unit: 'runs/s', note: `${Math.ceil(MEASURED_RUNS / 20)} tasks, submission and polling included; cluster CPUs (allocated/idle/other/total) ${cpus}` };
+  } finally {
+    rmSync(sweepsDir, { recursive: true, force: true });
+  }
+}
+
 export const suite: BenchSuite = {
   name: SUITE,
   async run() {
@@ -47,6 +74,10 @@ export const suite: BenchSuite = {
     const parallel = await sweepThroughput(cores);
     rows.push({ suite: SUITE, name: `head-on delay sweep, ${MEASURED_RUNS} runs, ${cores} jobs (runs/s)`, value: parallel.runsPerSecond, unit: 'runs/s', note: parallel.where });
     rows.push({ suite: SUITE, name: `speed-up of ${cores} jobs over 1`, value: parallel.runsPerSecond / serial.runsPerSecond, unit: 'x' });
+    const calibration = calibrationFrom(cores, serial.runsPerSecond, parallel.runsPerSecond);
+    writeCalibration(calibration);
+    rows.push({ suite: SUITE, name: 'default jobs from now on (sim sweeps on this machine)', value: calibration.bestJobs, unit: 'jobs', note: calibrationFile() });
+    rows.push(await slurmThroughput());
     const started = performance.now();
     await writeSweepReport(SweepFolder.open(parallel.sweepsDir, parallel.dir));
     rows.push({ suite: SUITE, name: 'figures and tables of that sweep (s)', value: (performance.now() - started) / 1000, unit: 's' });

@@ -7,6 +7,7 @@ import type { RunOne, RunRequest } from './run-points.js';
 import type { Runtime } from './sweep-folder.js';
 import { startSimWorkerPool } from './sim-worker-pool.js';
 import { cachingMapLoader } from '../map/map-loader.js';
+import { measuredJobs } from './jobs-calibration.js';
 
 type RunScenarioEmulated = (file: string, opts: { overrides?: readonly string[]; runsDir?: string; runId?: string; shouldStop?: () => boolean }) => Promise<RunOutcome>;
 
@@ -39,7 +40,11 @@ export function inProcessRunOne(shouldStop: () => boolean = () => false): RunOne
   };
 }
 
-export const defaultJobs = (runtime: Runtime, cores = availableParallelism()) => (runtime === 'sim' ? cores : 1);
+/**
+ * Simulated runs at once by default: what `npm run bench -- sweep` measured pays best on this
+ * machine (~/.cache/cavsim/sweep-jobs.json), else one per core. Emulated runs: one.
+ */
+export const defaultJobs = (runtime: Runtime, cores = availableParallelism(), measured = measuredJobs(cores)) => (runtime === 'sim' ? (measured ?? cores) : 1);
 
 /**
  * Runs at once: what was asked (else the runtime's default), at most one per core (more only
