@@ -15,6 +15,7 @@ import { sleep, startLiveRun } from './support/live-run.js';
  * is the one the channel produced.
  */
 const FIXTURES = join(ROOT, 'test/integration/emulated/fixtures');
+const RUN_S = 10;
 const { runsDir, real } = await emulatedE2e('channel-only');
 
 const dockerExec = (container: string, ...cmd: string[]) => spawnSync('docker', ['exec', container, ...cmd], { encoding: 'utf8' });
@@ -29,7 +30,8 @@ describe.skipIf(real.skip)('no path between vehicles but the channel, even for a
   });
 
   it('raw frames, forged addresses, UDP over the control network and the control link deliver nothing', async () => {
-    const run = startLiveRun(HEAD_ON, { runsDir, overrides: ['duration=6s'] });
+    // Long enough for every probe below to reach a running car0 on a loaded machine.
+    const run = startLiveRun(HEAD_ON, { runsDir, overrides: [`duration=${RUN_S}s`] });
     await run.running;
     await sleep(300);
     const plan = run.plan();
@@ -56,6 +58,7 @@ describe.skipIf(real.skip)('no path between vehicles but the channel, even for a
 
     // 4. The control link as a relay: every publish or subscribe about another car is refused.
     const hostile = dockerExec(car0.name, 'node', '/run/cavsim/hostile-client.mjs');
+    expect(hostile.status, `hostile client: ${hostile.stderr}`).toBe(0);
     const refusals = (JSON.parse(hostile.stdout) as { level: string; msg: string }[]).filter((r) => r.level === 'error').map((r) => r.msg);
     expect(refusals).toEqual(
       expect.arrayContaining([
@@ -70,7 +73,7 @@ describe.skipIf(real.skip)('no path between vehicles but the channel, even for a
     console.log(`[hostile] status ${summary.status}, v2v ${JSON.stringify(summary.v2v)}, events ${JSON.stringify(summary.events)}`);
     // The run went its full length (the forged stop was refused) and saw only the real brake message.
     expect(['completed', 'invalid']).toContain(summary.status);
-    expect(summary.sim_time_s).toBeCloseTo(6, 1);
+    expect(summary.sim_time_s).toBeCloseTo(RUN_S, 1);
     expect(summary.v2v).toMatchObject({ sent: 1, received: 1, lost: 0 });
     expect(readFileSync(join(run.runDir, 'v2v.csv'), 'utf8')).not.toMatch(/forged/);
     const car1Log = readFileSync(join(run.runDir, 'logs', `${car1.name}.log`), 'utf8');
