@@ -97,6 +97,8 @@ export function registerSweepCommand(program: Command): void {
         target = { folder };
       } else {
         checkWritableFolder(sweepsDir);
+        // Every swept value is validated first (a few ms each): say so, a thousand-point sweep takes seconds here.
+        process.stderr.write('checking every swept value against the scenario...\n');
         target = { plan: await planSweep(toRequest(scenarioArg ?? lastScenario(), flags)) };
         printWarnings(target.plan.warnings, target.plan.runtime);
       }
