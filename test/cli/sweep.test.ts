@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -76,6 +76,25 @@ describe('cavsim sweep (simulated runtime)', () => {
       expect(row.collision).toBe(delay >= critical.firstCollision ? 'true' : 'false');
     }
     expect(r.stderr).toContain('critical network.delay: no collision at 270ms, collision at 280ms; the runs tell network.delay apart in steps of 10ms (one control tick)');
+  });
+
+  it('Ctrl-C stops taking runs, exits 130 and keeps what finished; --resume runs the rest', async () => {
+    const child = spawn('node', [CLI, 'sweep', SCENARIO, '--delay', '10..300ms:2ms', '--jobs', '1', '--sweeps-dir', sweeps, '--no-plots'], { cwd: ROOT, env: { ...process.env, CI: '1' } });
+    let stderr = '';
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      if (/\[3\/146/.test(stderr) && !child.killed) child.kill('SIGINT');
+    });
+    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    expect(code, stderr).toBe(130);
+    const id = /continue with --resume (\S+)/.exec(stderr)![1];
+    expect(stderr).toMatch(new RegExp(`stopped: \\d+ of 146 runs not done; \`cavsim sweep --resume ${id}\``));
+    const resumed = cavsim(['sweep', '--resume', id, '--sweeps-dir', sweeps, '--no-plots', '--json']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ runs: 146, answer: { text: 'no collision up to 278ms, collisions from 280ms (network.delay)' } });
+    expect(stdout).toContain('summary.csv');
   });
 
   it('sweeps a grid of two fields with repeats', () => {
