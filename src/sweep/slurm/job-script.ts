@@ -41,6 +41,14 @@ export function jobScript(p: { jobName: string; tasks: number; sweepDir: string;
 export function chunkRuns<T>(runs: readonly T[], perTask: number): T[][] {
   if (!runs.length) return [];
   const tasks = Math.ceil(runs.length / perTask);
-  const size = Math.ceil(runs.length / tasks);
-  return Array.from({ length: tasks }, (_, i) => runs.slice(i * size, (i + 1) * size)).filter((c) => c.length);
+  const base = Math.floor(runs.length / tasks);
+  const larger = runs.length % tasks;
+  const chunks: T[][] = [];
+  let at = 0;
+  for (let i = 0; i < tasks; i++) {
+    const size = base + (i < larger ? 1 : 0);
+    chunks.push(runs.slice(at, at + size));
+    at += size;
+  }
+  return chunks;
 }
