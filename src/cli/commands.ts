@@ -9,7 +9,7 @@ import { RUN_EXIT_STATUS } from '../run/outcome.js';
 import { UserInputError } from '../errors.js';
 import { RUN_ID_PATTERN } from '../hostnet/names.js';
 import type { KeptRun } from '../runtime/docker/run-emulated.js';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { newRunId, RUNS_DIR } from '../run/run-folder.js';
 import { readRunSummary } from '../run/read-run-folder.js';
@@ -103,9 +103,11 @@ export function registerCommands(program: Command): void {
     .command('summary')
     .description('print the summary of a finished run')
     .argument('<run-dir>', 'run folder (runs/<run-id>)')
-    .action(async (dir: string) => {
+    .option('--json', 'print summary.json, with the run folder as run_dir')
+    .action(async (dir: string, flags: { json?: boolean }) => {
       if (SweepFolder.isSweepDir(dir)) throw new UserInputError(`${dir} is a sweep folder, not a run folder`, [], `read ${join(dir, 'summary.csv')}, or pass one of its runs: ${join(dir, 'runs', '<point id>')}`);
-      process.stdout.write(formatSummary(readRunSummary(dir), dir) + '\n');
+      const summary = readRunSummary(dir);
+      process.stdout.write(flags.json ? JSON.stringify({ ...summary, run_dir: resolve(dir) }, null, 2) + '\n' : formatSummary(summary, dir) + '\n');
     });
 }
 

@@ -52,8 +52,20 @@ export function registerEmulationCommands(program: Command): void {
   program
     .command('status')
     .description('list runs that still hold host resources, and what they hold')
-    .action(() => {
+    .option('--json', 'print the runs as JSON: run_id, state, owner_pid, journal, resources [{kind, id}]')
+    .action((flags: { json?: boolean }) => {
       const active = listActiveRuns();
+      if (flags.json) {
+        const runs = active.map((a) => ({
+          run_id: a.runId,
+          state: isRunLive(a) ? 'live' : a.kept ? 'kept' : 'orphaned',
+          owner_pid: a.owner?.pid ?? null,
+          journal: a.journal,
+          resources: Journal.open(a.journal).outstanding().map((e) => ({ kind: e.kind, id: e.id })),
+        }));
+        process.stdout.write(JSON.stringify({ runs }, null, 2) + '\n');
+        return;
+      }
       if (!active.length) process.stdout.write('no run holds host resources\n');
       for (const a of active) {
         const outstanding = Journal.open(a.journal).outstanding();

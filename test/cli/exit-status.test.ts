@@ -71,6 +71,16 @@ describe('cavsim exit statuses', () => {
     expect(JSON.parse(readFileSync(join(summary.run_dir, 'summary.json'), 'utf8')).status).toBe('interrupted');
   });
 
+  it('summary and status answer --json too', () => {
+    const up = JSON.parse(cavsim('up', 'scenarios/head-on-brake.yaml', '--runtime', 'sim', '--json').stdout);
+    const summary = cavsim('summary', up.run_dir, '--json');
+    expect(summary.status, summary.stderr).toBe(0);
+    expect(JSON.parse(summary.stdout)).toMatchObject({ run_id: up.run_id, status: 'completed', min_distance_m: up.min_distance_m, run_dir: up.run_dir });
+    const status = cavsim('status', '--json');
+    expect(status.status, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout)).toEqual({ runs: [] });
+  });
+
   it('a reader that goes away (`cavsim status | head -0`) is not an error', async () => {
     const child = spawn('node', [CLI, 'status'], { cwd: ROOT, env });
     child.stdout.destroy();
