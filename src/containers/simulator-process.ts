@@ -7,7 +7,7 @@ import { stepSchedule } from '../world/step-schedule.js';
 import { Recorder, type CarSample } from '../measurement/recorder.js';
 import { buildSummary, type RunSummary } from '../measurement/summary.js';
 import { decideVerdict } from '../run/outcome.js';
-import { CsvLog } from '../measurement/csv-log.js';
+import { CsvLog, warmUpCsvFormatting } from '../measurement/csv-log.js';
 import { ComputeLog } from '../measurement/compute-log.js';
 import { RunFolder } from '../run/run-folder.js';
 import { loadMap } from '../map/load-map.js';
@@ -169,6 +169,8 @@ class SimulatorSession {
       for (const car of scratch.cars) JSON.stringify(odometryMsg(car.spec.name, scratch.odometry(car), BigInt(i) * this.stepNs));
       for (const s of scans) if (i % s.scanner.period === 0) s.encoder.encode(s.scanner.scan(), BigInt(i) * this.stepNs);
     }
+    warmUpReportParsing();
+    warmUpCsvFormatting();
   }
 
   interrupt(reason: string): void {
@@ -417,5 +419,20 @@ class SimulatorSession {
       ...verdict,
     };
     this.bridge.publish(TOPICS.status, stringMsg(JSON.stringify(status)));
+  }
+}
+
+/**
+ * Events and V2V reports arrive first at the moment that matters (a car brakes and warns); parsing
+ * samples beforehand keeps that first message from holding up the drive command behind it.
+ */
+function warmUpReportParsing(rounds = 100): void {
+  const event = JSON.stringify({ vehicle: 'warm-up', t_s: 1, event: 'warm-up', detail: { ttc_s: 0.5 } });
+  const sent = JSON.stringify({ kind: 'sent', id: 'w-1', from: 'a', to: 'b', type: 'warm-up', size_bytes: 64 });
+  const received = JSON.stringify({ kind: 'received', id: 'w-1', from: 'a', to: 'b', type: 'warm-up', sent_ns: '1', received_ns: '2', size_bytes: 64 });
+  for (let i = 0; i < rounds; i++) {
+    parseJsonData(eventReportSchema, event, TOPICS.events);
+    parseJsonData(v2vReportSchema, sent, TOPICS.v2v);
+    parseJsonData(v2vReportSchema, received, TOPICS.v2v);
   }
 }

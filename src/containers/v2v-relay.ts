@@ -38,7 +38,9 @@ export async function startV2VRelay(cfg: VehicleProcessConfig): Promise<RunningV
     onArrival,
   });
   await endpoint.warmUp();
+  warmUpRequestParsing(car);
   try {
+    await endpoint.connect(cfg.peers);
     client = await BridgeClient.connect(cfg.simUrl, { timeoutMs: cfg.connectTimeoutMs ?? 30_000 });
   } catch (err) {
     await endpoint.close();
@@ -76,8 +78,16 @@ export async function startV2VRelay(cfg: VehicleProcessConfig): Promise<RunningV
     if (t0 === undefined || ending) return;
     send(parseStringMsg(msg)).catch((err: unknown) => log(`v2v relay ${car}: send failed: ${(err as Error).message}`));
   });
+  // Woken every step like the car beside it: a relay idle for seconds answered its first request late.
+  link.subscribe(TOPICS.clock, MSG_TYPES.clock, () => {});
   link.onStatus((s) => log(`v2v relay ${car}: bridge ${s.level}: ${s.msg}`));
   link.publish(TOPICS.ready, stringMsg(JSON.stringify({ vehicle: car, part: 'v2v-relay' })));
   void link.closed.then(() => finish(1, 'the connection to the simulator closed before it said stop'));
   return { finished, interrupt: (reason) => finish(0, reason) };
+}
+
+/** Parses sample requests so the first real one does not pay for compiling the validation path. */
+function warmUpRequestParsing(car: string): void {
+  const sample = JSON.stringify({ to: '*', type: 'warm-up', body: { n: 1 }, size_bytes: 64 });
+  for (let i = 0; i < 200; i++) parseJsonData(v2vSendSchema, sample, TOPICS.v2vSend(car));
 }

@@ -65,6 +65,7 @@ export async function startVehicleProcess(cfg: VehicleProcessConfig): Promise<Ru
     onArrival: (a) => session?.onArrival(a),
   });
   await endpoint.warmUp();
+  await endpoint.connect(cfg.peers);
   let client: BridgeClient;
   try {
     client = await BridgeClient.connect(cfg.simUrl, { timeoutMs: cfg.connectTimeoutMs ?? 30_000 });

@@ -1,6 +1,8 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { decodeDatagram, encodeDatagram, epochNs, padTo, V2V_PORT, type V2VDatagram } from './wire.js';
 
+const WARM_UP_TYPE = 'warm-up';
+
 export interface Arrival {
   datagram: V2VDatagram;
   receivedNs: bigint;
@@ -40,9 +42,13 @@ export class V2VEndpoint {
       const socket = createSocket({ type: 'udp4', reuseAddr: false });
       socket.on('message', (buf, from) => {
         const receivedNs = epochNs();
-        if (p.acceptFrom && !p.acceptFrom.has(from.address)) return;
+        const fromSelf = from.address === p.bindAddress || from.address === '127.0.0.1';
+        if (!fromSelf && p.acceptFrom && !p.acceptFrom.has(from.address)) return;
+        // Our own warm-up datagrams are decoded, so the first real arrival finds that path compiled, and go no further.
         const datagram = decodeDatagram(buf);
-        if (datagram) p.onArrival({ datagram, receivedNs, size: buf.length });
+        if (!datagram || (fromSelf && datagram.type === WARM_UP_TYPE && datagram.from === p.name)) return;
+        if (fromSelf && p.acceptFrom && !p.acceptFrom.has(from.address)) return;
+        p.onArrival({ datagram, receivedNs, size: buf.length });
       });
       try {
         await new Promise<void>((resolve, reject) => {
@@ -74,6 +80,11 @@ export class V2VEndpoint {
     return new Promise((resolve, reject) => socket.send(payload, (err) => (err ? reject(err) : resolve(payload.length))));
   }
 
+  /** Opens the sockets to these peers now, so the first real send does not pay for them. */
+  async connect(peers: readonly { address: string; port?: number }[]): Promise<void> {
+    await Promise.all(peers.map((p) => this.senderTo(p.address, p.port ?? V2V_PORT)));
+  }
+
   private senderTo(address: string, port: number): Promise<Socket> {
     const key = `${address}:${port}`;
     let sender = this.senders.get(key);
@@ -93,24 +104,27 @@ export class V2VEndpoint {
   /**
    * Node compiles its UDP send and receive paths on first use, about 2 ms that would otherwise land
    * on the run's first real message. A few datagrams to this socket's own address pay for it; they
-   * route over loopback and never reach the channel. Gives up quietly after `timeoutMs`.
+   * route over loopback, never reach the channel, and are decoded but not delivered. Gives up
+   * quietly after `timeoutMs`; returns how many came back.
    */
-  async warmUp(rounds = 3, timeoutMs = 500): Promise<void> {
+  async warmUp(rounds = 3, timeoutMs = 500): Promise<number> {
     const { address, port } = this.socket.address();
     const self = address === '0.0.0.0' ? '127.0.0.1' : address;
+    let returned = 0;
     for (let i = 0; i < rounds; i++) {
       let onMessage!: () => void;
-      const arrived = new Promise<void>((resolve) => this.socket.once('message', (onMessage = resolve)));
+      const arrived = new Promise<boolean>((resolve) => this.socket.once('message', (onMessage = () => resolve(true))));
       let timer: NodeJS.Timeout | undefined;
-      const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+      const gaveUp = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
       try {
-        await this.send({ id: `${this.name}-warm-up-${i}`, to: this.name, address: self, port, type: 'warm-up', body: {} });
-        await Promise.race([arrived, gaveUp]);
+        await this.send({ id: `${this.name}-warm-up-${i}`, to: this.name, address: self, port, type: WARM_UP_TYPE, body: {} });
+        if (await Promise.race([arrived, gaveUp])) returned++;
       } finally {
         clearTimeout(timer);
         this.socket.off('message', onMessage);
       }
     }
+    return returned;
   }
 
   async close(): Promise<void> {
