@@ -12,6 +12,7 @@ import { runEmulated, type EmulatedRunOutcome } from '../runtime/docker/run-emul
 import { connectControlLink } from '../runtime/docker/control-link.js';
 import type { EmulatedRunDeps } from '../runtime/docker/emulated-deps.js';
 import type { RunEvents } from '../runtime/run-events.js';
+import type { ResolvedScenario } from '../scenario/resolved.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -48,14 +49,21 @@ export interface EmulatedScenarioOptions {
   keep?: boolean;
   shouldStop?: () => boolean;
   deps?: EmulatedRunDeps;
+  /** The command line, for the manifest (the CLI passes its arguments). */
+  command?: readonly string[];
 }
 
 /** `cavsim up --runtime docker`: validate, then run emulated in Docker with an ns-3 channel. */
 export async function runScenarioEmulated(file: string, opts: EmulatedScenarioOptions = {}): Promise<EmulatedRunOutcome> {
   const scenario = await loadScenario(file, { overrides: opts.overrides, runtime: 'docker' });
+  return runResolvedEmulated(scenario, opts);
+}
+
+/** An emulated run of a scenario already resolved (`cavsim replay` runs scenario.resolved.json again). */
+export async function runResolvedEmulated(scenario: ResolvedScenario, opts: EmulatedScenarioOptions = {}): Promise<EmulatedRunOutcome> {
   for (const warning of scenario.warnings ?? []) opts.events?.emit({ type: 'log', level: 'warn', message: warning });
   const deps = opts.deps ?? createEmulatedDeps();
   await deps.docker.ping();
   await requireVehicleImages(deps.docker, scenario.vehicles);
-  return runEmulated(scenario, deps, { runsDir: opts.runsDir ?? defaultRunsDir(), runId: opts.runId, events: opts.events, keep: opts.keep, shouldStop: opts.shouldStop });
+  return runEmulated(scenario, deps, { runsDir: opts.runsDir ?? defaultRunsDir(), runId: opts.runId, events: opts.events, keep: opts.keep, shouldStop: opts.shouldStop, overrides: opts.overrides, command: opts.command });
 }

@@ -7,7 +7,7 @@ import type { RunSummary } from '../measurement/summary.js';
 import { finishRun } from '../run/finish-run.js';
 import { chooseEngine } from '../ns3/engine-choice.js';
 import { prepareChannel } from '../channel/open-channel.js';
-import { RunFolder, defaultRunsDir } from '../run/run-folder.js';
+import { RunFolder, defaultRunsDir, recordManifest } from '../run/run-folder.js';
 import { runSimulated, type SimulatedRunResult } from '../runtime/sim/run-simulated.js';
 import type { RunEvents } from '../runtime/run-events.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
@@ -28,6 +28,8 @@ export interface RunScenarioOptions {
   loadMap?: MapLoader;
   /** The Docker engine for vehicles with an `image:`; default: the local engine. */
   docker?: DockerPort;
+  /** The command line, for the manifest (the CLI passes its arguments). */
+  command?: readonly string[];
 }
 
 export interface RunOutcome {
@@ -41,6 +43,14 @@ export async function runScenarioSimulated(file: string, opts: RunScenarioOption
   return runResolvedSimulated(scenario, opts);
 }
 
+/** Tag to image id of the own-code images a simulated run starts. */
+async function ownCodeImages(scenario: ResolvedScenario, docker: DockerPort | undefined): Promise<Record<string, string>> {
+  const tags = [...new Set(scenario.vehicles.flatMap((v) => (v.image ? [v.image] : [])))];
+  if (!docker || !tags.length) return {};
+  const found = await Promise.all(tags.map(async (tag) => [tag, (await docker.inspectImage(tag))?.id] as const));
+  return Object.fromEntries(found.filter((f): f is readonly [string, string] => f[1] !== undefined));
+}
+
 export async function runResolvedSimulated(resolved: ResolvedScenario, opts: RunScenarioOptions = {}): Promise<RunOutcome> {
   // The engine that runs is part of what was measured: summary.json's parameters name it.
   const scenario: ResolvedScenario = { ...resolved, network: { ...resolved.network, engine: await chooseEngine(resolved.network) } };
@@ -49,6 +59,7 @@ export async function runResolvedSimulated(resolved: ResolvedScenario, opts: Run
   const grid = await (opts.loadMap ?? loadMapFromDisk)(scenario.mapFile);
   const folder = RunFolder.create(opts.runsDir ?? defaultRunsDir(), opts.runId);
   folder.writeScenario(scenario);
+  await recordManifest(folder, { runtime: 'sim', scenario, overrides: opts.overrides, command: opts.command, images: await ownCodeImages(scenario, docker) });
   for (const warning of scenario.warnings ?? []) opts.events?.emit({ type: 'log', level: 'warn', message: warning });
   opts.events?.emit({ type: 'phase', phase: 'running', detail: `simulated runtime, run ${folder.runId}` });
   const recorder = new Recorder(folder.dir, scenario.vehicles.map((v) => v.name), SIM_FLUSH_EVERY_STEPS, scenario.vehicles.map((v) => v.params), platoonLinks(scenario));

@@ -19,6 +19,7 @@ import { checkWritableFolder, chooseFolder } from '../util/writable-folder.js';
 import { registerEmulationCommands } from './emulation-commands.js';
 import { printWarnings, printWarningsFromEvents } from './print-warnings.js';
 import { registerWaypointsCommand } from './waypoints-command.js';
+import { registerReplayCommand } from './replay-command.js';
 import { registerViewCommand } from './view-command.js';
 import { registerSweepCommand, registerSweepTaskCommand } from './sweep-command.js';
 import { registerReportCommand } from './report-command.js';
@@ -31,6 +32,7 @@ export function registerCommands(program: Command): void {
   registerWaypointsCommand(program);
   registerSweepCommand(program);
   registerSweepTaskCommand(program);
+  registerReplayCommand(program);
   registerReportCommand(program);
   program
     .command('validate')
@@ -77,7 +79,7 @@ export function registerCommands(program: Command): void {
       process.once('SIGINT', onSigint);
       try {
         if (opts.json) printWarningsFromEvents(events);
-        const common = { overrides: opts.set, runsDir, runId, events, shouldStop: () => stop };
+        const common = { overrides: opts.set, runsDir, runId, events, shouldStop: () => stop, command: process.argv.slice(2) };
         const outcome =
           opts.runtime === 'sim'
             ? await runScenarioSimulated(file, common)

@@ -12,7 +12,8 @@ import { loadScenario } from '../scenario/load-scenario.js';
 import { planEmulatedRun } from '../runtime/docker/plan-emulated.js';
 import { newRunId, defaultRunsDir } from '../run/run-folder.js';
 import { runDoctor, doctorPassed, createHostDoctorPorts } from '../doctor/index.js';
-import { describePruned, ensureImages } from '../docker/images.js';
+import { describePruned, ensureImages, imageStates } from '../docker/images.js';
+import { printJson } from './json-output.js';
 import { computeContextHash, repoBuildContext } from '../docker/build-context.js';
 import { join } from 'node:path';
 import { printWarnings } from './print-warnings.js';
@@ -63,7 +64,7 @@ export function registerEmulationCommands(program: Command): void {
           journal: a.journal,
           resources: Journal.open(a.journal).outstanding().map((e) => ({ kind: e.kind, id: e.id })),
         }));
-        process.stdout.write(JSON.stringify({ runs }, null, 2) + '\n');
+        printJson({ runs });
         return;
       }
       if (!active.length) process.stdout.write('no run holds host resources\n');
@@ -78,10 +79,10 @@ export function registerEmulationCommands(program: Command): void {
   program
     .command('doctor')
     .description('check every prerequisite of an emulated run and say how to fix what is missing')
-    .option('--json', 'print the checks as JSON')
+    .option('--json', 'print {passed, checks: [{name, ok, detail, fix, advisory}]} as JSON')
     .action(async (opts: { json?: boolean }) => {
       const results = await runDoctor(createHostDoctorPorts({ docker: connectDocker(), commands: createCommandRunner(), runsDir: defaultRunsDir() }));
-      if (opts.json) process.stdout.write(JSON.stringify(results, null, 2) + '\n');
+      if (opts.json) printJson({ passed: doctorPassed(results), checks: results });
       else {
         for (const r of results) {
           process.stdout.write(`${r.ok ? 'ok  ' : r.advisory ? 'note' : 'FAIL'}  ${r.name}: ${r.detail}\n`);
@@ -95,16 +96,30 @@ export function registerEmulationCommands(program: Command): void {
     .command('images')
     .description('build the simulator and vehicle images if they are missing or carry older code')
     .option('--force', 'rebuild even when up to date')
-    .action(async (opts: { force?: boolean }) => {
+    .option('--check', 'only say whether they are up to date (exit 3 when one needs building); builds and removes nothing')
+    .option('--json', 'print each image as JSON: role, tag, id, up_to_date, reason')
+    .action(async (opts: { force?: boolean; check?: boolean; json?: boolean }) => {
+      if (opts.check && opts.force) throw new UserInputError('--check and --force contradict each other', [], 'use --check to look, or --force to rebuild');
       const docker = connectDocker();
       await docker.ping();
-      await ensureImages({ docker, context: repoBuildContext(REPO_ROOT) }, { contextHash: await computeContextHash(REPO_ROOT), force: opts.force }, (e) => {
-        if (e.type === 'image-up-to-date') process.stderr.write(`${e.tag}: up to date\n`);
-        if (e.type === 'image-build-start') process.stderr.write(`${e.tag}: building (${e.reason})\n`);
-        if (e.type === 'image-build-output' && e.line.startsWith('Step ')) process.stderr.write(`  ${e.line}\n`);
-        if (e.type === 'image-build-done') process.stderr.write(`${e.tag}: built in ${(e.elapsedMs / 1000).toFixed(1)} s\n`);
-        if (e.type === 'images-pruned') process.stderr.write(`${describePruned(e)}\n`);
-      });
+      const options = { contextHash: await computeContextHash(REPO_ROOT), force: opts.force };
+      if (!opts.check) {
+        await ensureImages({ docker, context: repoBuildContext(REPO_ROOT) }, options, (e) => {
+          if (e.type === 'image-up-to-date') process.stderr.write(`${e.tag}: up to date\n`);
+          if (e.type === 'image-build-start') process.stderr.write(`${e.tag}: building (${e.reason})\n`);
+          if (e.type === 'image-build-output' && e.line.startsWith('Step ')) process.stderr.write(`  ${e.line}\n`);
+          if (e.type === 'image-build-done') process.stderr.write(`${e.tag}: built in ${(e.elapsedMs / 1000).toFixed(1)} s\n`);
+          if (e.type === 'images-pruned') process.stderr.write(`${describePruned(e)}\n`);
+        });
+      }
+      const states = await imageStates(docker, options);
+      const stale = states.filter((s) => s.reason);
+      if (opts.json) printJson({ images: states.map((s) => ({ role: s.role, tag: s.tag, id: s.id ?? null, up_to_date: !s.reason, reason: s.reason ?? null })) });
+      else if (opts.check) for (const s of states) process.stdout.write(`${s.tag}: ${s.reason ? `needs building (${s.reason})` : 'up to date'}\n`);
+      if (opts.check && stale.length) {
+        process.stderr.write(`${stale.length} image(s) need building: \`cavsim images\` builds them (up does too)\n`);
+        process.exitCode = EXIT_STATUS.ENVIRONMENT;
+      }
     });
 
   program
@@ -112,6 +127,7 @@ export function registerEmulationCommands(program: Command): void {
     .description('print what an emulated run of a scenario would create, without touching the host')
     .argument('<scenario>', 'scenario YAML file')
     .option('--set <path=value>', 'override a field (repeatable)', collect, [])
+    .option('--json', 'the same JSON (the plan is always printed as JSON, as plan.json holds it)')
     .action(async (file: string, opts: { set: string[] }) => {
       const scenario = await loadScenario(file, { overrides: opts.set, runtime: 'docker' });
       printWarnings(scenario.warnings, 'docker');

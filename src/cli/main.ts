@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { CavsimError, EXIT_STATUS, exitStatusOf } from '../errors.js';
 import { RUN_EXIT_STATUS } from '../run/outcome.js';
 import { registerCommands } from './commands.js';
+import { errorJson, printJson, wantsJson } from './json-output.js';
 
 export const EXIT_STATUS_HELP = `
 Exit status:
@@ -30,24 +31,29 @@ async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv);
     return process.exitCode === undefined ? 0 : Number(process.exitCode);
   } catch (err) {
-    return reportError(err, program.opts().verbose === true);
+    return reportError(err, program.opts().verbose === true, wantsJson(argv));
   }
 }
 
-function reportError(err: unknown, verbose: boolean): number {
-  const commanderErr = err as { code?: string; exitCode?: number };
+/** Errors go to stderr as text; with `--json`, also to stdout as `{"error": {...}}`. */
+function reportError(err: unknown, verbose: boolean, json: boolean): number {
+  const asJson = (kind: string, status: number, message: string, details?: string[], hint?: string) => {
+    if (json) printJson(errorJson(kind, status, message, details, hint));
+    return status;
+  };
+  const commanderErr = err as { code?: string; exitCode?: number; message?: string };
   if (typeof commanderErr.code === 'string' && commanderErr.code.startsWith('commander.')) {
     if (commanderErr.code === 'commander.helpDisplayed' || commanderErr.code === 'commander.version') return 0;
-    return EXIT_STATUS.USER_INPUT;
+    return asJson('usage', EXIT_STATUS.USER_INPUT, (commanderErr.message ?? '').replace(/^error: /, ''));
   }
   if (err instanceof CavsimError) {
     process.stderr.write(`error: ${err.message}\n`);
     for (const d of err.details) process.stderr.write(`  ${d}\n`);
     if (err.hint) process.stderr.write(`hint: ${err.hint}\n`);
-    return exitStatusOf(err);
+    return asJson(err.code.toLowerCase(), exitStatusOf(err), err.message, err.details, err.hint);
   }
   process.stderr.write(`internal error (a bug in cavsim): ${err instanceof Error ? (verbose ? err.stack : err.message) : String(err)}\n`);
-  return EXIT_STATUS.INTERNAL;
+  return asJson('internal', EXIT_STATUS.INTERNAL, err instanceof Error ? err.message : String(err));
 }
 
 // A reader that goes away (`cavsim status | head -2`) is not an error.

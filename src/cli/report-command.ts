@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { printJson } from './json-output.js';
 import { writeReport } from '../report/report.js';
 import { checkRunFolder, readRunSummary } from '../run/read-run-folder.js';
 import { SweepFolder } from '../sweep/sweep-folder.js';
@@ -11,12 +12,14 @@ export function registerReportCommand(program: Command): void {
     .description('(re)draw the figures and tables of a sweep folder or a run folder, as SVG and PNG')
     .argument('<dir>', 'sweeps/<id> or runs/<run-id>')
     .option('--run-plots', "for a sweep, also draw each run's own kinematics figure")
-    .action(async (dir: string, flags: { runPlots?: boolean }) => {
+    .option('--json', 'print the files written as JSON: {dir, tables, figures}')
+    .action(async (dir: string, flags: { runPlots?: boolean; json?: boolean }) => {
       checkRunFolder(dir, 'sweep or run folder', 'pass sweeps/<id> as printed by `cavsim sweep`, or runs/<run-id> as printed by `cavsim up`');
       if (SweepFolder.isSweepDir(dir)) SweepFolder.open(dir, dir);
       else readRunSummary(dir);
       checkWritableFolder({ path: join(dir, 'plots'), origin: dir });
       const files = await writeReport(dir, { runPlots: flags.runPlots });
-      for (const f of [...files.tables, ...files.figures]) process.stdout.write(`${f}\n`);
+      if (flags.json) printJson({ dir: resolve(dir), tables: files.tables, figures: files.figures });
+      else for (const f of [...files.tables, ...files.figures]) process.stdout.write(`${f}\n`);
     });
 }

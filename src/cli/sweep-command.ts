@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { RUN_EXIT_STATUS } from '../run/outcome.js';
+import { printJson } from './json-output.js';
 import { Command, Option } from 'commander';
 import { UserInputError } from '../errors.js';
 import { defaultRunsDir } from '../run/run-folder.js';
@@ -132,7 +133,7 @@ export function registerSweepCommand(program: Command): void {
         await reporter.done();
         const report = flags.plots ? await writeSweepReport(SweepFolder.open(sweepsDir.path, outcome.dir), { runPlots: flags.runPlots }) : undefined;
         if (flags.json) {
-          process.stdout.write(JSON.stringify({ sweep: outcome.sweepId, dir: outcome.dir, stopped: outcome.stopped, runs: outcome.results.length, answer: outcome.answer, critical: outcome.critical, files: report }, null, 2) + '\n');
+          printJson({ sweep: outcome.sweepId, dir: outcome.dir, stopped: outcome.stopped, runs: outcome.results.length, answer: outcome.answer, critical: outcome.critical, files: report });
         } else {
           process.stdout.write(`${outcome.answer.text}\n${outcome.dir}/summary.csv\n${outcome.dir}/points.csv\n`);
           for (const f of report?.figures.filter((f) => f.endsWith('.png')) ?? []) process.stdout.write(`${f}\n`);

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UserInputError } from '../errors.js';
 import { createCommandRunner, type CommandRunner } from '../exec/command-runner.js';
@@ -16,7 +16,8 @@ export function registerViewCommand(program: Command, runner: CommandRunner = cr
     .option('--port <n>', 'port to listen on, 0-65535 (default: a free one)', wholeNumber('--port', { min: 0, max: 65535 }))
     .option('--no-open', 'do not open a browser, only print the URL')
     .option('--live', 'follow a run that is still being written, pushing new rows to the page')
-    .action(async (dir: string, opts: { port?: number; open: boolean; live?: boolean }) => {
+    .option('--json', 'print {url, run_dir, mode} as one JSON line once the page is served')
+    .action(async (dir: string, opts: { port?: number; open: boolean; live?: boolean; json?: boolean }) => {
       checkRunFolder(dir);
       // A replay needs the scenario now; a live run that is starting writes it (whole) in a moment.
       const scenarioFile = join(dir, 'scenario.resolved.json');
@@ -25,7 +26,10 @@ export function registerViewCommand(program: Command, runner: CommandRunner = cr
         if (err.code === 'EADDRINUSE') throw new UserInputError(`port ${opts.port} is in use`, [], 'choose another --port, or leave it out to get a free one');
         throw err;
       });
-      process.stdout.write(`cavsim view: ${server.url}  (${opts.live ? 'live' : 'replay'} of ${dir}; Ctrl-C to stop)\n`);
+      const mode = opts.live ? 'live' : 'replay';
+      // One line, so a script can read it while the server keeps running.
+      if (opts.json) process.stdout.write(JSON.stringify({ url: server.url, run_dir: resolve(dir), mode }) + '\n');
+      else process.stdout.write(`cavsim view: ${server.url}  (${mode} of ${dir}; Ctrl-C to stop)\n`);
       if (opts.open) {
         // Fire and forget: some openers stay attached to the browser they start.
         void runner.run(['xdg-open', server.url], { allowFailure: true }).catch(() => {

@@ -36,6 +36,37 @@ export interface EnsureImagesDeps {
   now?: () => number;
 }
 
+export interface ImageState {
+  role: ContainerRole;
+  tag: string;
+  /** The image id when the image exists. */
+  id?: string;
+  /** Why it needs building; undefined when it is up to date. */
+  reason?: ImageBuildReason;
+  baseId: string;
+}
+
+/** Each cavsim image and whether it carries this code on this base; builds nothing (`cavsim images --check`). */
+export async function imageStates(docker: Pick<DockerPort, 'inspectImage'>, options: EnsureImagesOptions): Promise<ImageState[]> {
+  const images = options.images ?? CAVSIM_IMAGES;
+  const baseImage = options.baseImage ?? DEFAULT_BASE_IMAGE;
+  const base = await docker.inspectImage(baseImage);
+  if (!base && baseImage === DEFAULT_BASE_IMAGE) {
+    throw new EnvironmentError(
+      `base image ${baseImage} is missing`,
+      'Build it with `sudo scripts/build-base-image.sh` (about 40 s), or pass a registry base such as debian:bookworm-slim.',
+    );
+  }
+  // A registry base that is not pulled yet is fetched by the build itself.
+  const baseId = base?.id ?? baseImage;
+  const states: ImageState[] = [];
+  for (const role of Object.keys(images) as ContainerRole[]) {
+    const image = await docker.inspectImage(images[role]);
+    states.push({ role, tag: images[role], ...(image ? { id: image.id } : {}), reason: staleReason(image, options, baseId), baseId });
+  }
+  return states;
+}
+
 /**
  * Builds the simulator and vehicle images when they are missing or carry other code (or another
  * base), and reports each step as an event. The build context is prepared only when needed.
@@ -47,22 +78,13 @@ export async function ensureImages(
 ): Promise<{ images: ImageSet; built: ContainerRole[] }> {
   const now = deps.now ?? Date.now;
   const images = options.images ?? CAVSIM_IMAGES;
+  const states = await imageStates(deps.docker, options);
   const baseImage = options.baseImage ?? DEFAULT_BASE_IMAGE;
-  const base = await deps.docker.inspectImage(baseImage);
-  if (!base && baseImage === DEFAULT_BASE_IMAGE) {
-    throw new EnvironmentError(
-      `base image ${baseImage} is missing`,
-      'Build it with `sudo scripts/build-base-image.sh` (about 40 s), or pass a registry base such as debian:bookworm-slim.',
-    );
-  }
-  // A registry base that is not pulled yet is fetched by the build itself.
-  const baseId = base?.id ?? baseImage;
-
+  const baseId = states[0]?.baseId ?? baseImage;
   const stale: { role: ContainerRole; reason: ImageBuildReason }[] = [];
-  for (const role of Object.keys(images) as ContainerRole[]) {
-    const reason = staleReason(await deps.docker.inspectImage(images[role]), options, baseId);
-    if (reason) stale.push({ role, reason });
-    else onEvent({ type: 'image-up-to-date', role, tag: images[role] });
+  for (const s of states) {
+    if (s.reason) stale.push({ role: s.role, reason: s.reason });
+    else onEvent({ type: 'image-up-to-date', role: s.role, tag: s.tag });
   }
   if (stale.length === 0) return { images, built: [] };
 

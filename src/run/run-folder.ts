@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 import type { RunSummary } from '../measurement/summary.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { UserInputError } from '../errors.js';
+import { MANIFEST_FILE, buildManifest, type ManifestInput, type RunManifest } from './manifest.js';
+import { hostFacts } from './host-facts.js';
 import { chooseFolder, type FolderSetting } from '../util/writable-folder.js';
 
 export const RUNS_DIR: FolderSetting = { flag: '--runs-dir', env: 'CAVSIM_RUNS_DIR', fallback: 'runs' };
@@ -40,6 +42,10 @@ export class RunFolder {
     this.writeJson('scenario.resolved.json', scenario);
   }
 
+  writeManifest(manifest: RunManifest): void {
+    this.writeJson(MANIFEST_FILE, manifest);
+  }
+
   writeSummary(summary: RunSummary): void {
     this.writeJson('summary.json', summary);
   }
@@ -55,6 +61,13 @@ export class RunFolder {
     writeFileSync(tmp, JSON.stringify(value, null, 2) + '\n');
     renameSync(tmp, this.file(name));
   }
+}
+
+/** Writes the run's manifest.json; the host facts are asked once per process. */
+export async function recordManifest(folder: RunFolder, input: Omit<ManifestInput, 'runId' | 'facts'>): Promise<RunManifest> {
+  const manifest = buildManifest({ ...input, runId: folder.runId, facts: await hostFacts() });
+  folder.writeManifest(manifest);
+  return manifest;
 }
 
 /** The run folders' names, oldest first; none when the folder does not exist (or is a file). */

@@ -66,14 +66,14 @@ describe('cavsim sweep (simulated runtime)', () => {
     expect(r.code, r.stderr).toBe(0);
     const { critical, dir, answer } = JSON.parse(r.stdout);
     // A delay acts at whole 10 ms control ticks: a 5 ms bracket would be invented, so the search stops at one tick.
-    expect(critical).toMatchObject({ status: 'found', path: 'network.delay', unit: 'ms', monotonic: true, resolution: 10, lastSafe: 270, firstCollision: 280, lastSafeText: '270ms', firstCollisionText: '280ms' });
+    expect(critical).toMatchObject({ status: 'found', path: 'network.delay', unit: 'ms', monotonic: true, resolution: 10, last_safe: 270, first_collision: 280, last_safe_text: '270ms', first_collision_text: '280ms' });
     expect(answer).toMatchObject({ text: 'no collision up to 270ms, collisions from 280ms (network.delay)', last_safe: '270ms', first_collision: '280ms' });
     // every probe sat on the 10 ms grid
     expect(critical.samples.every((s: { value: number }) => s.value % 10 === 0)).toBe(true);
     // every recorded run agrees with the bracket
     for (const row of csvRows(join(dir, 'summary.csv'))) {
       const delay = Number(row['network.delay_ms']);
-      expect(row.collision).toBe(delay >= critical.firstCollision ? 'true' : 'false');
+      expect(row.collision).toBe(delay >= critical.first_collision ? 'true' : 'false');
     }
     expect(r.stderr).toContain('critical network.delay: no collision at 270ms, collision at 280ms; the runs tell network.delay apart in steps of 10ms (one control tick)');
   });

@@ -12,7 +12,8 @@ import { hostNetUndoers } from '../../hostnet/undoers.js';
 import { builtinChannelScript } from '../../ns3/compile.js';
 import type { StartedChannel } from '../../ns3/channel.js';
 import { processUndoers } from '../../ns3/process-identity.js';
-import { RunFolder } from '../../run/run-folder.js';
+import { RunFolder, recordManifest } from '../../run/run-folder.js';
+import { CAVSIM_IMAGES } from '../../docker/images.js';
 import { markRunKept, registerActiveRun, unregisterActiveRun } from '../../run/active-runs.js';
 import { percentileOfSorted } from '../../util/percentile.js';
 import { ComponentFailedError, lastLines } from '../../run/outcome.js';
@@ -36,6 +37,9 @@ export interface EmulatedRunOptions {
   shouldStop?: () => boolean;
   /** How long a failed set-up step waits for a component's death to name the cause (default 800 ms). */
   failureSettleMs?: number;
+  /** For the manifest: the overrides given and the command line that started the run. */
+  overrides?: readonly string[];
+  command?: readonly string[];
 }
 
 export interface EmulatedRunOutcome {
@@ -80,6 +84,8 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
   const folder = RunFolder.create(opts.runsDir, opts.runId);
   folder.writeScenario(scenario);
   copyMap(scenario.mapFile, join(folder.dir, 'map'));
+  const manifest = { runtime: 'docker' as const, scenario, overrides: opts.overrides, command: opts.command };
+  await recordManifest(folder, manifest);
   const plan = planEmulatedRun(scenario, folder.runId, folder.dir, { keep: opts.keep });
   writeFileSync(folder.file('plan.json'), JSON.stringify(plan, null, 2) + '\n');
   const journal = Journal.open(folder.file('journal.jsonl'));
@@ -97,6 +103,7 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
   try {
     emit('images', 'checking the simulator and vehicle images');
     await deps.prepareImages((line) => emit('images', line));
+    await recordManifest(folder, { ...manifest, images: await imageIds(deps.docker, [CAVSIM_IMAGES.simulator, CAVSIM_IMAGES.vehicle, ...scenario.vehicles.flatMap((v) => (v.image ? [v.image] : []))]) });
     mark('images');
     checkStop();
 
@@ -287,4 +294,14 @@ async function saveContainerLogs(deps: EmulatedRunDeps, plan: EmulatedRunPlan, d
       // A container that never started has no logs; the summary says why the run failed.
     }
   }
+}
+
+/** Tag to image id: what the manifest records of the images a run used. */
+async function imageIds(docker: EmulatedRunDeps['docker'], tags: string[]): Promise<Record<string, string>> {
+  const ids: Record<string, string> = {};
+  for (const tag of new Set(tags)) {
+    const id = (await docker.inspectImage(tag))?.id;
+    if (id) ids[tag] = id;
+  }
+  return ids;
 }

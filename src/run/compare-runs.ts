@@ -1,0 +1,45 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The measurements a run of the same scenario and seed must reproduce. compute.csv is host timing. */
+export const MEASUREMENT_FILES = ['vehicles.csv', 'pairs.csv', 'collisions.csv', 'v2v.csv', 'events.csv'] as const;
+
+/** summary.json keys that describe the run, not what it measured. */
+const NOT_MEASURED = new Set(['run_id', 'wall_time_s', 'timing', 'warnings', 'hint']);
+
+export interface FileComparison {
+  file: string;
+  identical: boolean;
+  /** 1-based line of the first difference, with both lines ('' where a file ended). */
+  firstDifference?: { line: number; original: string; replay: string };
+}
+
+export interface RunComparison {
+  identical: boolean;
+  files: FileComparison[];
+  /** summary.json keys whose values differ. */
+  summary: { key: string; original: unknown; replay: unknown }[];
+}
+
+export function compareRunFolders(originalDir: string, replayDir: string): RunComparison {
+  const files = MEASUREMENT_FILES.filter((f) => existsSync(join(originalDir, f)) || existsSync(join(replayDir, f))).map((f) => compareFile(f, read(originalDir, f), read(replayDir, f)));
+  const summary = compareSummaries(readJson(originalDir), readJson(replayDir));
+  return { identical: files.every((f) => f.identical) && summary.length === 0, files, summary };
+}
+
+export function compareFile(file: string, original: string, replay: string): FileComparison {
+  if (original === replay) return { file, identical: true };
+  const a = original.split('\n');
+  const b = replay.split('\n');
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return { file, identical: false, firstDifference: { line: i + 1, original: a[i] ?? '', replay: b[i] ?? '' } };
+}
+
+export function compareSummaries(original: Record<string, unknown>, replay: Record<string, unknown>): RunComparison['summary'] {
+  const keys = [...new Set([...Object.keys(original), ...Object.keys(replay)])].filter((k) => !NOT_MEASURED.has(k));
+  return keys.filter((k) => JSON.stringify(original[k]) !== JSON.stringify(replay[k])).map((key) => ({ key, original: original[key], replay: replay[key] }));
+}
+
+const read = (dir: string, file: string) => (existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8') : '');
+const readJson = (dir: string): Record<string, unknown> => (existsSync(join(dir, 'summary.json')) ? (JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Record<string, unknown>) : {});

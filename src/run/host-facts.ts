@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { release, platform } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { createCommandRunner, type CommandRunner } from '../exec/command-runner.js';
+
+/** What a run's result depends on besides its scenario: this cavsim, Node, the kernel, ns-3. */
+export interface HostFacts {
+  cavsim: { version: string; commit: string | null; modified: boolean | null };
+  node: string;
+  kernel: string;
+  platform: string;
+  ns3: string | null;
+}
+
+const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+let asked: Promise<HostFacts> | undefined;
+
+/** Asked once per process: a sweep writes a manifest for every run without paying for it again. */
+export function hostFacts(runner: CommandRunner = createCommandRunner()): Promise<HostFacts> {
+  asked ??= readHostFacts(runner);
+  return asked;
+}
+
+async function readHostFacts(runner: CommandRunner): Promise<HostFacts> {
+  const output = async (argv: string[]) => {
+    const r = await runner.run(argv, { allowFailure: true }).catch(() => undefined);
+    return r?.exitCode === 0 ? r.stdout.trim() : null;
+  };
+  const [commit, changes, ns3] = await Promise.all([
+    output(['git', '-C', PACKAGE_ROOT, 'rev-parse', 'HEAD']),
+    output(['git', '-C', PACKAGE_ROOT, 'status', '--porcelain', '--untracked-files=no']),
+    output(['pkg-config', '--modversion', 'ns3-core']),
+  ]);
+  return {
+    cavsim: { version: packageVersion(), commit, modified: commit === null || changes === null ? null : changes.length > 0 },
+    node: process.version,
+    kernel: release(),
+    platform: platform(),
+    ns3: ns3 || null,
+  };
+}
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
+  return pkg.version;
+}

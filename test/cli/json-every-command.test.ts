@@ -1,0 +1,91 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { dockerProblem, requireReal } from '../support/real-components.js';
+
+/**
+ * Every command answers `--json` with one JSON document on stdout, keys in snake_case (scenario
+ * fields keep their scenario names), errors included: `{"error": {kind, message, details, hint, exit_status}}`.
+ */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CLI = join(ROOT, 'dist/cli/main.js');
+const work = mkdtempSync(join(tmpdir(), 'cavsim-json-'));
+const env = { ...process.env, CAVSIM_RUNS_DIR: join(work, 'runs'), CAVSIM_SWEEPS_DIR: join(work, 'sweeps'), CAVSIM_STATE_DIR: join(work, 'state'), CI: 'true' };
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function json(args: string[], status = 0): Record<string, unknown> {
+  const r = spawnSync('node', [CLI, ...args, '--json'], { cwd: ROOT, encoding: 'utf8', env, maxBuffer: 64 << 20 });
+  expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(status);
+  const doc = JSON.parse(r.stdout) as Record<string, unknown>;
+  expect(camelKeys(doc, args[0] === 'validate' || args[0] === 'plan'), `${args.join(' ')}: camelCase keys`).toEqual([]);
+  return doc;
+}
+
+/**
+ * Keys with an upper-case letter. The resolved scenario (validate, and a summary's `parameters`) and
+ * the plan keep the scenario's own field names (`dataRate`, `txPower`), as the scenario file has them.
+ */
+function camelKeys(value: unknown, exempt: boolean, path = ''): string[] {
+  if (exempt || value === null || typeof value !== 'object') return [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => camelKeys(v, false, `${path}[${i}]`));
+  return Object.entries(value).flatMap(([k, v]) => [...(/[A-Z]/.test(k) ? [`${path}.${k}`] : []), ...camelKeys(v, k === 'parameters', `${path}.${k}`)]);
+}
+
+const docker = requireReal('cli/json-every-command.test.ts (images --check)', await dockerProblem());
+
+describe('--json on every command', () => {
+  it('validate, up, summary, report, replay, plan, status, teardown, doctor', () => {
+    expect(json(['validate', 'scenarios/head-on-brake.yaml'])).toMatchObject({ name: 'head-on-brake' });
+    const error = json(['validate', 'scenarios/head-on-brake.yaml', '--set', 'network.delay=fast'], 2).error as Record<string, unknown>;
+    expect(error).toMatchObject({ kind: 'user_input', exit_status: 2 });
+    expect(JSON.stringify(error)).toMatch(/network\.delay/);
+    expect(json(['up', 'scenarios/nope.yaml'], 2)).toMatchObject({ error: { kind: 'user_input', exit_status: 2 } });
+    expect(json(['up', 'scenarios/head-on-brake.yaml', '--bogus'], 2)).toMatchObject({ error: { kind: 'usage', exit_status: 2 } });
+
+    const up = json(['up', 'scenarios/head-on-brake.yaml', '--runtime', 'sim']);
+    expect(up).toMatchObject({ status: 'completed', run_dir: expect.any(String) });
+    const runDir = up.run_dir as string;
+    expect(json(['summary', runDir])).toMatchObject({ run_id: up.run_id, run_dir: runDir });
+    const report = json(['report', runDir]);
+    expect(report).toMatchObject({ dir: runDir, tables: expect.any(Array), figures: expect.any(Array) });
+    expect(json(['replay', runDir])).toMatchObject({ identical: true, replay_dir: `${runDir}-replay` });
+    expect(json(['plan', 'scenarios/head-on-brake.yaml'])).toHaveProperty('vehicles');
+    expect(json(['status'])).toEqual({ runs: [] });
+    expect(json(['teardown', '--all'])).toMatchObject({ runs: [] });
+    const doctor = spawnSync('node', [CLI, 'doctor', '--json'], { cwd: ROOT, encoding: 'utf8', env });
+    expect([0, 3]).toContain(doctor.status);
+    expect(JSON.parse(doctor.stdout)).toMatchObject({ passed: doctor.status === 0, checks: expect.any(Array) });
+  });
+
+  it('sweep answers with its answer and snake_case critical values', () => {
+    const sweep = json(['sweep', 'scenarios/head-on-brake.yaml', '--delay', '10..30ms:10ms', '--no-plots']);
+    expect(sweep).toMatchObject({ runs: 3, stopped: false, answer: { text: expect.stringMatching(/no collision/) } });
+  });
+
+  it('view prints one JSON line with its URL while it serves', async () => {
+    const up = json(['up', 'scenarios/head-on-brake.yaml', '--runtime', 'sim']);
+    const child = spawn('node', [CLI, 'view', up.run_dir as string, '--no-open', '--port', '0', '--json'], { cwd: ROOT, env });
+    const line = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+        if (out.includes('\n')) resolve(out.split('\n')[0]);
+      });
+      child.once('exit', (code) => reject(new Error(`view exited ${code} before printing`)));
+    });
+    child.kill('SIGINT');
+    expect(JSON.parse(line)).toMatchObject({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+/), run_dir: up.run_dir, mode: 'replay' });
+  });
+
+  it.skipIf(docker.skip)('images --check says whether the images are up to date, building nothing', () => {
+    docker.assertPresent();
+    const r = spawnSync('node', [CLI, 'images', '--check', '--json'], { cwd: ROOT, encoding: 'utf8', env });
+    expect([0, 3]).toContain(r.status);
+    const doc = JSON.parse(r.stdout) as { images: { role: string; up_to_date: boolean }[] };
+    expect(doc.images.map((i) => i.role).sort()).toEqual(['simulator', 'vehicle']);
+    expect(r.status === 0).toBe(doc.images.every((i) => i.up_to_date));
+  });
+});

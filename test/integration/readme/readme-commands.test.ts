@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { listRunIds } from '../../../src/run/run-folder.js';
+import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
+
+/**
+ * Every command in the README's `sh` blocks runs as printed, from the repository root, and exits 0.
+ * Only three things are adapted: `sudo` is dropped when already root (as .ci/run does),
+ * `runs/<run-id>` becomes the run the README's own `up` made, and runs and sweeps go to a scratch
+ * folder through CAVSIM_RUNS_DIR / CAVSIM_SWEEPS_DIR. setup.sh and test.sh are what CI itself runs,
+ * so they are not run again from here. The Slurm example runs on the local one-node Slurm.
+ */
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'cavsim-readme-'));
+const real = requireReal('readme/readme-commands.test.ts', rootProblem() ?? ns3Problem() ?? (await dockerProblem()));
+let slurmConf = '';
+let slurmStartedHere = false;
+
+/** The README's shell commands, one per line, comments and continuation comments dropped. */
+export function readmeCommands(markdown: string): string[] {
+  const blocks = [...markdown.matchAll(/^```sh\n([\s\S]*?)^```/gm)].map((m) => m[1]);
+  return blocks.flatMap((b) => b.split('\n')).map((line) => line.replace(/\s+#.*$/, '').replace(/^#.*$/, '').trim()).filter(Boolean);
+}
+
+const commands = readmeCommands(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+const RUN_BY_CI = /scripts\/(setup|test)\.sh$/;
+
+function sh(command: string) {
+  return spawnSync('bash', ['-c', command], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+    env: { ...process.env, CI: 'true', CAVSIM_RUNS_DIR: join(work, 'runs'), CAVSIM_SWEEPS_DIR: join(work, 'sweeps'), SLURM_CONF: slurmConf },
+  });
+}
+
+afterAll(() => {
+  if (slurmStartedHere) spawnSync('bash', [join(ROOT, 'scripts/local-slurm.sh'), 'stop'], { encoding: 'utf8' });
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe.skipIf(real.skip)("the README's commands, as printed", () => {
+  beforeAll(() => {
+    real.assertPresent();
+    const already = spawnSync('bash', [join(ROOT, 'scripts/local-slurm.sh'), 'status'], { encoding: 'utf8' }).status === 0;
+    const start = spawnSync('bash', [join(ROOT, 'scripts/local-slurm.sh'), 'start'], { encoding: 'utf8' });
+    if (start.status !== 0) throw new Error(`local Slurm did not start:\n${start.stderr}`);
+    slurmStartedHere = !already;
+    slurmConf = /export SLURM_CONF=(\S+)/.exec(start.stdout)![1];
+  }, 300_000);
+
+  it('finds the commands (the test would pass vacuously otherwise)', () => {
+    expect(commands.filter((c) => c.startsWith('node dist/cli/main.js')).length).toBeGreaterThanOrEqual(15);
+    expect(commands).toContain('bash scripts/setup-light.sh');
+  });
+
+  it('runs every one of them with exit status 0', () => {
+    let runDir: string | undefined;
+    const ran: string[] = [];
+    for (const printed of commands) {
+      if (RUN_BY_CI.test(printed)) continue;
+      let command = process.getuid?.() === 0 ? printed.replace(/^sudo /, '') : printed;
+      if (command.includes('runs/<run-id>')) {
+        expect(runDir, `${printed}: needs a run made by an earlier README command`).toBeDefined();
+        command = command.replaceAll('runs/<run-id>', runDir!);
+      }
+      const r = sh(command);
+      expect(r.status, `${printed}\n${r.stderr.slice(-2000)}`).toBe(0);
+      // The README's own run, for the commands that name runs/<run-id>.
+      if (/ up /.test(command)) runDir = join(work, 'runs', listRunIds(join(work, 'runs')).at(-1)!);
+      ran.push(printed);
+    }
+    expect(ran.length).toBeGreaterThanOrEqual(17);
+  }, 1_500_000);
+});
