@@ -196,6 +196,20 @@ export function buildSummary(args: {
     ...(r.platoon ? { platoon: r.platoon.summary(round) } : {}),
     events: r.events.map((e) => ({ t_s: round(e.t), vehicle: e.vehicle, event: e.event, ...(e.detail ? { detail: e.detail } : {}) })),
     ...(args.timing ? { timing: args.timing } : {}),
-    parameters: scenario,
+    parameters: withoutWaypointLists(scenario),
   };
+}
+
+/**
+ * The scenario as summary.json carries it: waypoint lists become their length (they were most of
+ * the file); scenario.resolved.json keeps every point.
+ */
+export function withoutWaypointLists(scenario: ResolvedScenario): ResolvedScenario {
+  return {
+    ...scenario,
+    vehicles: scenario.vehicles.map((v) => {
+      const c = v.controller as { waypoints?: unknown };
+      return Array.isArray(c.waypoints) ? { ...v, controller: { ...v.controller, waypoints: { count: c.waypoints.length, in: 'scenario.resolved.json' } } } : v;
+    }),
+  } as ResolvedScenario;
 }
