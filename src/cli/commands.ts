@@ -20,6 +20,7 @@ import { registerEmulationCommands } from './emulation-commands.js';
 import { printWarnings, printWarningsFromEvents } from './print-warnings.js';
 import { registerWaypointsCommand } from './waypoints-command.js';
 import { registerReplayCommand } from './replay-command.js';
+import { registerSchemaCommand } from './schema-command.js';
 import { registerViewCommand } from './view-command.js';
 import { registerSweepCommand, registerSweepTaskCommand } from './sweep-command.js';
 import { registerReportCommand } from './report-command.js';
@@ -33,6 +34,7 @@ export function registerCommands(program: Command): void {
   registerSweepCommand(program);
   registerSweepTaskCommand(program);
   registerReplayCommand(program);
+  registerSchemaCommand(program);
   registerReportCommand(program);
   program
     .command('validate')

@@ -158,9 +158,9 @@ export const controllerSchema = z.discriminatedUnion('type', [pursuitSchema, ope
 /** Defaults are f1tenth_gym's scan simulator; rate: one scan per default 10 ms physics step, as the gym observes. */
 export const lidarSchema = z
   .object({
-    enabled: z.boolean().default(true),
+    enabled: z.boolean().default(true).describe('false turns the lidar off'),
     rate: frequency('scans per second').default(100),
-    beams: z.number().int().min(2).max(100000).default(1080),
+    beams: z.number().int().min(2).max(100000).default(1080).describe('rays per scan'),
     fov: finite('field of view, centred on the heading [rad]').positive().max(2 * Math.PI).default(4.7),
     rangeMax: finite('maximum range [m]').positive().max(1000).default(30),
     noiseStd: finite('standard deviation of the Gaussian range noise [m]').nonnegative().max(10).default(0.01),
@@ -172,7 +172,7 @@ const brakeSenderSchema = z
     type: z.literal('ttc-brake-sender'),
     threshold: duration('send the brake message when TTC falls below this', 0.001, 60).default(0.7),
     to: z.string().default('*').describe('vehicle name, or * for broadcast'),
-    brakeSelf: z.boolean().default(true),
+    brakeSelf: z.boolean().default(true).describe('the sender brakes too, not only the cars it warns'),
     source: z.enum(['infrastructure', 'neighbours']).default('infrastructure').describe('where the other cars are known from: the observed cars (ideal) or their beacons'),
     maxAge: duration('with source: neighbours, ignore a car whose last beacon is older than this', 0.001, 60).default(1),
   })
@@ -217,7 +217,7 @@ const warningSchema = z
     every: duration('repeat the warning this often', 0.001, 60).default(0.1),
     for: duration('keep repeating it this long', 0, 3600).default(1),
     to: z.string().default('*').describe('vehicle name, or * for broadcast'),
-    event: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'use lowercase letters, digits and dashes, e.g. hard-braking').default('hard-braking'),
+    event: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'use lowercase letters, digits and dashes, e.g. hard-braking').default('hard-braking').describe('the event name the warning carries'),
   })
   .strict()
   .refine((w) => (w.at === undefined) !== (w.deceleration === undefined), { message: 'give exactly one of at (a time) or deceleration (m/s^2) to say when the warning starts' });
@@ -253,7 +253,7 @@ const computeSchema = z
 
 const vehicleSchema = z
   .object({
-    name: z.string().regex(VEHICLE_NAME, 'use 1-12 lowercase letters and digits starting with a letter, e.g. car0'),
+    name: z.string().regex(VEHICLE_NAME, 'use 1-12 lowercase letters and digits starting with a letter, e.g. car0').describe('the car\'s name: topics, logs and --set paths use it (vehicles.car0.start.speed)'),
     start: z
       .object({
         x: finite('x [m]'),
@@ -261,14 +261,15 @@ const vehicleSchema = z
         yaw: finite('heading [rad]').default(0),
         speed: finite('initial longitudinal speed [m/s]').default(0),
       })
-      .strict(),
-    params: vehicleParamsSchema.default({}),
+      .strict()
+      .describe('where and how the car starts, in the map frame'),
+    params: vehicleParamsSchema.default({}).describe('this car\'s vehicle parameters, over physics.params (f1tenth_gym defaults)'),
     controlRate: frequency('how often the controller and apps run').default(100),
     observes: z.array(z.string()).default([]).describe('vehicles whose odometry the infrastructure gives this car'),
     controller: controllerSchema.default({ type: 'idle' }),
     lidar: lidarSchema.optional().describe('2-D lidar; on by default for controllers that need a scan'),
-    apps: z.array(appSchema).default([]),
-    image: z.string().regex(/^[a-z0-9][a-z0-9._\/:-]{0,200}$/, 'use a Docker image reference such as my/vehicle:1').optional(),
+    apps: z.array(appSchema).default([]).describe('V2X apps on this car, run at its control rate'),
+    image: z.string().regex(/^[a-z0-9][a-z0-9._\/:-]{0,200}$/, 'use a Docker image reference such as my/vehicle:1').optional().describe('your own vehicle image (Docker), already on this machine'),
     command: z
       .array(z.string())
       .min(1, 'give the program and its arguments, e.g. [python3, -u, vehicle.py]')
@@ -278,25 +279,27 @@ const vehicleSchema = z
     resources: z
       .object({ cpus: finite('CPU share, e.g. 0.5').positive().max(64).optional(), memory: byteSize('memory limit, e.g. 256m').optional() })
       .strict()
-      .default({}),
+      .default({})
+      .describe('emulated runtime: Docker limits of the vehicle container'),
   })
   .strict();
 
 export const scenarioSchema = z
   .object({
-    name: z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9_-]{0,63}$/, 'use letters, digits, - and _ (at most 64)'),
-    description: z.string().optional(),
+    name: z.string().regex(/^[a-zA-Z0-9][a-zA-Z0-9_-]{0,63}$/, 'use letters, digits, - and _ (at most 64)').describe('the scenario\'s name: figure titles and summaries use it'),
+    description: z.string().optional().describe('free text for people; cavsim ignores it'),
     map: z.string().min(1).describe('map_server YAML file, relative to the scenario file'),
     duration: duration('how long the experiment runs', 0.01, 3600),
-    seed: z.number().int().nonnegative().default(1),
+    seed: z.number().int().nonnegative().default(1).describe('seeds every random draw (sensor noise, channel loss, ns-3 run number): same seed, same run'),
     physics: z
       .object({
         timestep: duration('physics step', 0.0001, 0.1).default(0.01),
-        integrator: z.enum(['rk4', 'euler']).default('rk4'),
-        params: vehicleParamsSchema.default({}),
+        integrator: z.enum(['rk4', 'euler']).default('rk4').describe('integration of the single-track model, as f1tenth_gym'),
+        params: vehicleParamsSchema.default({}).describe('vehicle parameters for every car (f1tenth_gym defaults when left out)'),
       })
       .strict()
-      .default({ timestep: 0.01, integrator: 'rk4', params: {} }),
+      .default({ timestep: 0.01, integrator: 'rk4', params: {} })
+      .describe('the physics every car shares'),
     network: z
       .object({
         channel: z
@@ -317,15 +320,17 @@ export const scenarioSchema = z
         script: z.string().optional().describe('your own ns-3 channel program (emulated runtime)'),
       })
       .strict()
-      .default({ channel: 'csma' }),
+      .default({ channel: 'csma' })
+      .describe('the V2V channel between the cars'),
     timing: z
       .object({
         maxStepLateness: duration('a step later than this marks the run invalid', 0, 10).default(TIMING_DEFAULTS.maxStepLateness),
-        maxLateFraction: z.number().min(0).max(1).default(TIMING_DEFAULTS.maxLateFraction),
+        maxLateFraction: z.number().min(0).max(1).default(TIMING_DEFAULTS.maxLateFraction).describe('share of late steps or commands above which the run is invalid'),
       })
       .strict()
-      .default(TIMING_DEFAULTS),
-    vehicles: z.array(vehicleSchema).min(1, 'a scenario needs at least one vehicle').max(64),
+      .default(TIMING_DEFAULTS)
+      .describe('emulated runtime: when real-time lateness makes a run invalid'),
+    vehicles: z.array(vehicleSchema).min(1, 'a scenario needs at least one vehicle').max(64).describe('the cars, 1 to 64'),
   })
   .strict();
 

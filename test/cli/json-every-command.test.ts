@@ -20,7 +20,7 @@ function json(args: string[], status = 0): Record<string, unknown> {
   const r = spawnSync('node', [CLI, ...args, '--json'], { cwd: ROOT, encoding: 'utf8', env, maxBuffer: 64 << 20 });
   expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(status);
   const doc = JSON.parse(r.stdout) as Record<string, unknown>;
-  expect(camelKeys(doc, args[0] === 'validate' || args[0] === 'plan'), `${args.join(' ')}: camelCase keys`).toEqual([]);
+  expect(camelKeys(doc, ['validate', 'plan', 'schema'].includes(args[0])), `${args.join(' ')}: camelCase keys`).toEqual([]);
   return doc;
 }
 
@@ -37,7 +37,7 @@ function camelKeys(value: unknown, exempt: boolean, path = ''): string[] {
 const docker = requireReal('cli/json-every-command.test.ts (images --check)', await dockerProblem());
 
 describe('--json on every command', () => {
-  it('validate, up, summary, report, replay, plan, status, teardown, doctor', () => {
+  it('validate, up, summary, report, replay, plan, schema, status, teardown, doctor', () => {
     expect(json(['validate', 'scenarios/head-on-brake.yaml'])).toMatchObject({ name: 'head-on-brake' });
     const error = json(['validate', 'scenarios/head-on-brake.yaml', '--set', 'network.delay=fast'], 2).error as Record<string, unknown>;
     expect(error).toMatchObject({ kind: 'user_input', exit_status: 2 });
@@ -53,6 +53,7 @@ describe('--json on every command', () => {
     expect(report).toMatchObject({ dir: runDir, tables: expect.any(Array), figures: expect.any(Array) });
     expect(json(['replay', runDir])).toMatchObject({ identical: true, replay_dir: `${runDir}-replay` });
     expect(json(['plan', 'scenarios/head-on-brake.yaml'])).toHaveProperty('vehicles');
+    expect(json(['schema'])).toMatchObject({ title: 'cavsim scenario', type: 'object' });
     expect(json(['status'])).toEqual({ runs: [] });
     expect(json(['teardown', '--all'])).toMatchObject({ runs: [] });
     const doctor = spawnSync('node', [CLI, 'doctor', '--json'], { cwd: ROOT, encoding: 'utf8', env });
