@@ -1,3 +1,5 @@
+import { readCsvRecords } from '../util/csv-records.js';
+
 /** A point of a global path with the speed to drive there. */
 export interface Waypoint {
   x: number;
@@ -17,27 +19,28 @@ export interface CommandStep {
  * columns, or a list of problems naming line and column.
  */
 export function parseNumericCsv<K extends string>(text: string, columns: readonly K[]): { rows: Record<K, number>[]; errors: string[] } {
-  const lines = text.split(/\r?\n/);
   const errors: string[] = [];
   const rows: Record<K, number>[] = [];
-  const headerIndex = lines.findIndex((l) => l.trim() && !l.trim().startsWith('#'));
-  if (headerIndex < 0) return { rows, errors: ['the file is empty; it needs a header line such as ' + columns.join(',')] };
-  const header = lines[headerIndex].split(',').map((h) => h.trim().toLowerCase());
+  let records;
+  try {
+    records = readCsvRecords(text, { comments: true });
+  } catch (err) {
+    return { rows, errors: [(err as Error).message] };
+  }
+  if (!records.length) return { rows, errors: ['the file is empty; it needs a header line such as ' + columns.join(',')] };
+  const [head, ...body] = records;
+  const header = head.cells.map((h) => h.toLowerCase());
   const positions = columns.map((c) => header.indexOf(c));
   const missing = columns.filter((_, i) => positions[i] < 0);
   if (missing.length) {
-    return { rows, errors: [`line ${headerIndex + 1}: header "${lines[headerIndex].trim()}" lacks column(s) ${missing.join(', ')}; expected ${columns.join(',')}`] };
+    return { rows, errors: [`line ${head.line}: header "${head.cells.join(',')}" lacks column(s) ${missing.join(', ')}; expected ${columns.join(',')}`] };
   }
-  for (let i = headerIndex + 1; i < lines.length; i++) {
-    const line = lines[i].trim();
-    if (!line || line.startsWith('#')) continue;
-    const cells = line.split(',');
+  for (const { cells, line } of body) {
     const row = {} as Record<K, number>;
     for (let c = 0; c < columns.length; c++) {
-      const value = Number(cells[positions[c]]);
-      if (cells[positions[c]] === undefined || cells[positions[c]].trim() === '' || !Number.isFinite(value)) {
-        errors.push(`line ${i + 1}: column ${columns[c]} is "${cells[positions[c]] ?? ''}", not a number`);
-      }
+      const cell = cells[positions[c]];
+      const value = Number(cell);
+      if (cell === undefined || cell === '' || !Number.isFinite(value)) errors.push(`line ${line}: column ${columns[c]} is "${cell ?? ''}", not a number`);
       row[columns[c]] = value;
     }
     rows.push(row);

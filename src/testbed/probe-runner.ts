@@ -1,3 +1,4 @@
+import { readCsvRecords } from '../util/csv-records.js';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -63,10 +64,9 @@ export async function runProbes(probeJs: string, specs: ProbeSpec[]): Promise<{ 
 }
 
 export function readReceipts(path: string): V2VReceipt[] {
-  const [header, ...rows] = readFileSync(path, 'utf8').trim().split('\n');
-  if (header !== V2V_CSV_COLUMNS.join(',')) throw new Error(`unexpected header in ${path}: ${header}`);
-  return rows.map((row) => {
-    const f = row.split(',');
+  const [header, ...rows] = readCsvRecords(readFileSync(path, 'utf8')).map((r) => r.cells);
+  if (header?.join(',') !== V2V_CSV_COLUMNS.join(',')) throw new Error(`unexpected header in ${path}: ${header?.join(',')}`);
+  return rows.map((f) => {
     return { id: f[0], from: f[1], to: f[2], type: f[3], sent_s: +f[4], received_s: +f[5], latency_ms: +f[6], size_bytes: +f[7] };
   });
 }

@@ -1,29 +1,4 @@
-/**
- * Splits one CSV line into cells. Handles the quoting csv-stringify produces (fields in double
- * quotes, "" for a quote); the fast path is a plain split, since most lines hold only numbers.
- */
-export function splitCsvLine(line: string): string[] {
-  if (!line.includes('"')) return line.split(',');
-  const cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      cells.push(cell);
-      cell = '';
-    } else cell += ch;
-  }
-  cells.push(cell);
-  return cells;
-}
+import { csvCells } from '../util/csv-records.js';
 
 /**
  * Turns chunks of a file that is still being written into complete lines. A trailing line
@@ -51,7 +26,7 @@ export class CsvHeader {
   private readonly positions = new Map<string, number>();
 
   constructor(headerLine: string) {
-    splitCsvLine(headerLine).forEach((name, i) => this.positions.set(name.trim(), i));
+    (csvCells([headerLine])[0] ?? []).forEach((name, i) => this.positions.set(name.trim(), i));
   }
 
   has(column: string): boolean {

@@ -1,4 +1,5 @@
-import { CsvHeader, splitCsvLine } from './csv-lines.js';
+import { CsvHeader } from './csv-lines.js';
+import { csvCells } from '../util/csv-records.js';
 
 /**
  * What the page draws, in columns: one array per quantity, so a 60 s run of 10 cars is a few MB of
@@ -137,8 +138,7 @@ export class RunDataStore {
 
   private readVehicles(h: CsvHeader, rows: readonly string[], delta: RunData): void {
     const [ti, ni, xi, yi, yawi, vi, bi, ci] = ['t_s', 'vehicle', 'x_m', 'y_m', 'yaw_rad', 'speed_mps', 'braking', 'collided'].map((c) => h.index(c));
-    for (const line of rows) {
-      const cells = line.split(',');
+    for (const cells of csvCells(rows)) {
       const name = cells[ni];
       const t = Number(cells[ti]);
       const x = Number(cells[xi]);
@@ -160,8 +160,7 @@ export class RunDataStore {
 
   private readPairs(h: CsvHeader, rows: readonly string[], delta: RunData): void {
     const [ti, ai, bi, di, ttci] = ['t_s', 'a', 'b', 'distance_m', 'ttc_s'].map((c) => h.index(c));
-    for (const line of rows) {
-      const cells = line.split(',');
+    for (const cells of csvCells(rows)) {
       const t = Number(cells[ti]);
       if (!Number.isFinite(t)) continue;
       const key = `${cells[ai]}|${cells[bi]}`;
@@ -175,16 +174,14 @@ export class RunDataStore {
 
   private readCollisions(h: CsvHeader, rows: readonly string[], delta: RunData): void {
     const [ti, ai, bi] = ['t_s', 'a', 'b'].map((c) => h.index(c));
-    for (const line of rows) {
-      const cells = splitCsvLine(line);
+    for (const cells of csvCells(rows)) {
       delta.collisions.push({ t: Number(cells[ti]), a: cells[ai], b: cells[bi] });
     }
   }
 
   private readV2V(h: CsvHeader, rows: readonly string[], delta: RunData): void {
     const [idi, fi, toi, typei, si, ri, sizei] = ['id', 'from', 'to', 'type', 'sent_s', 'received_s', 'size_bytes'].map((c) => h.index(c));
-    for (const line of rows) {
-      const cells = splitCsvLine(line);
+    for (const cells of csvCells(rows)) {
       if (cells[ri] === '') continue; // a frame that was lost: not drawn
       delta.v2v.push({
         id: cells[idi],
@@ -200,8 +197,7 @@ export class RunDataStore {
 
   private readEvents(h: CsvHeader, rows: readonly string[], delta: RunData): void {
     const [ti, vi, ei, di] = ['t_s', 'vehicle', 'event', 'detail'].map((c) => h.index(c));
-    for (const line of rows) {
-      const cells = splitCsvLine(line);
+    for (const cells of csvCells(rows)) {
       delta.events.push({ t: Number(cells[ti]), vehicle: cells[vi], event: cells[ei], detail: cells[di] ?? '' });
     }
   }

@@ -1,4 +1,5 @@
 import { CsvHeader } from './csv-lines.js';
+import { csvCells } from '../util/csv-records.js';
 
 /** One recorded lidar scan, thinned for drawing. */
 export interface ScanForDrawing {
@@ -41,8 +42,7 @@ export class ScanIndex {
     const h = this.header;
     if (!h) return;
     const [ti, vi, ami, aii, ri] = ['t_s', 'vehicle', 'angle_min', 'angle_increment', 'ranges'].map((c) => h.index(c));
-    for (let i = start; i < lines.length; i++) {
-      const cells = lines[i].split(',');
+    for (const cells of csvCells(lines.slice(start))) {
       const t = Number(cells[ti]);
       const vehicle = cells[vi];
       if (!vehicle || !Number.isFinite(t) || cells[ri] === undefined) continue;

@@ -1,3 +1,5 @@
+import { readCsvRecords } from '../util/csv-records.js';
+
 /** One row of a run's vehicles.csv for one car: what the car did at time t. */
 export interface TrajectorySample {
   t: number;
@@ -16,23 +18,22 @@ const NEEDED = ['t_s', 'vehicle', 'x_m', 'y_m', 'yaw_rad', 'speed_mps'] as const
  * the wanted one is missing.
  */
 export function parseVehicleTrajectory(text: string, vehicle: string): TrajectorySample[] {
-  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
-  if (!lines.length) throw new RangeError('vehicles.csv is empty');
-  const header = lines[0].split(',').map((h) => h.trim());
+  const records = readCsvRecords(text);
+  if (!records.length) throw new RangeError('vehicles.csv is empty');
+  const [{ cells: header }, ...body] = records;
   const col = Object.fromEntries(NEEDED.map((c) => [c, header.indexOf(c)])) as Record<(typeof NEEDED)[number], number>;
   const missing = NEEDED.filter((c) => col[c] < 0);
   if (missing.length) throw new RangeError(`vehicles.csv lacks column(s) ${missing.join(', ')}`);
   const collidedCol = header.indexOf('collided');
   const seen = new Set<string>();
   const out: TrajectorySample[] = [];
-  for (let i = 1; i < lines.length; i++) {
-    const cells = lines[i].split(',');
+  for (const { cells, line } of body) {
     const name = cells[col.vehicle];
     seen.add(name);
     if (name !== vehicle) continue;
     const num = (c: number, what: string) => {
       const v = Number(cells[c]);
-      if (cells[c] === undefined || cells[c].trim() === '' || !Number.isFinite(v)) throw new RangeError(`vehicles.csv line ${i + 1}: ${what} is "${cells[c] ?? ''}", not a number`);
+      if (cells[c] === undefined || cells[c] === '' || !Number.isFinite(v)) throw new RangeError(`vehicles.csv line ${line}: ${what} is "${cells[c] ?? ''}", not a number`);
       return v;
     };
     out.push({

@@ -1,3 +1,4 @@
+import { readCsvRecords } from '../../util/csv-records.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -20,11 +21,9 @@ export interface RingScenarioOptions {
  */
 export function ringScenarioYaml(opts: RingScenarioOptions): string {
   const dir = mapsDir();
-  const centreline = readFileSync(`${dir}loop.centerline.csv`, 'utf8')
-    .trim()
-    .split('\n')
+  const centreline = readCsvRecords(readFileSync(`${dir}loop.centerline.csv`, 'utf8'))
     .slice(1)
-    .map((l) => l.split(',').map(Number));
+    .map((r) => r.cells.map(Number));
   const lines = [
     `name: ${opts.name ?? `ring-${opts.cars}`}`,
     `map: ${dir}loop.yaml`,

@@ -1,16 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CsvHeader, LineAssembler, splitCsvLine } from '../../../src/viz/csv-lines.js';
-
-describe('splitCsvLine', () => {
-  it.each([
-    ['1.3,car0,brake-sent,', ['1.3', 'car0', 'brake-sent', '']],
-    ['1.3,car0,x,"{""a"":1,""b"":""c""}"', ['1.3', 'car0', 'x', '{"a":1,"b":"c"}']],
-    ['"a,b",c', ['a,b', 'c']],
-    ['', ['']],
-  ])('%s', (line, cells) => {
-    expect(splitCsvLine(line)).toEqual(cells);
-  });
-});
+import { CsvHeader, LineAssembler } from '../../../src/viz/csv-lines.js';
 
 describe('LineAssembler', () => {
   it('holds back a line until its newline arrives, wherever the chunks break', () => {

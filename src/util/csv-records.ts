@@ -1,0 +1,34 @@
+import { parse } from 'csv-parse/sync';
+
+/** One CSV record and the (1-based) line it ends on, for messages that name the line. */
+export interface CsvRecord {
+  cells: string[];
+  line: number;
+}
+
+/**
+ * Every CSV read in cavsim goes through csv-parse: quoting as csv-stringify writes it, blank lines
+ * skipped, cells trimmed, and with `comments` lines starting with # ignored. A malformed file
+ * (an unclosed quote) throws a RangeError naming its line.
+ */
+export function readCsvRecords(text: string, opts: { comments?: boolean } = {}): CsvRecord[] {
+  try {
+    const parsed = parse(text, {
+      info: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      trim: true,
+      ...(opts.comments ? { comment: '#', comment_no_infix: true } : {}),
+    }) as unknown as { record: string[]; info: { lines: number } }[];
+    return parsed.map((r) => ({ cells: r.record, line: r.info.lines }));
+  } catch (err) {
+    const line = (err as { lines?: number }).lines;
+    throw new RangeError(`${line ? `line ${line}: ` : ''}not valid CSV (${(err as Error).message.replace(/^Invalid Record Length: |^Quote Not Closed: /, '')})`);
+  }
+}
+
+/** The cells of complete lines (a file being tailed hands them over a batch at a time). */
+export function csvCells(lines: readonly string[]): string[][] {
+  if (!lines.length) return [];
+  return parse(lines.join('\n'), { relax_column_count: true, skip_empty_lines: true }) as string[][];
+}
