@@ -36,7 +36,7 @@ export function deliveryDistanceFigure(series: readonly { label: string; rows: r
     height: 240,
     data: { values },
     layer: [
-      { mark: { type: 'line', strokeWidth: 1.5 }, encoding: { x: { field: 'distance', type: 'quantitative', title: 'distance between the cars (m)' }, y: { field: 'ratio', type: 'quantitative', title: 'delivery ratio', scale: { domain: [0, 1] } }, ...colour } },
+      { mark: { type: 'line', strokeWidth: 1.5 }, encoding: { x: { field: 'distance', type: 'quantitative', title: 'distance between the cars [m]' }, y: { field: 'ratio', type: 'quantitative', title: 'delivery ratio', scale: { domain: [0, 1] } }, ...colour } },
       { mark: { type: 'point', filled: true, size: 40 }, encoding: { x: { field: 'distance', type: 'quantitative' }, y: { field: 'ratio', type: 'quantitative' }, tooltip: [{ field: 'frames' }], ...colour } },
     ],
   } as unknown as TopLevelSpec;

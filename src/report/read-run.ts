@@ -15,6 +15,8 @@ export interface PairSample {
   t: number;
   pair: string;
   distance: number;
+  /** Bumper to bumper, 0 on contact; null in runs written before pairs.csv had it. */
+  gap: number | null;
   ttc: number | null;
 }
 
@@ -57,7 +59,7 @@ export function readRunTraces(dir: string): RunTraces {
     dir,
     summary,
     vehicles: rows(join(dir, 'vehicles.csv')).map((r) => ({ t: Number(r.t_s), vehicle: r.vehicle, speed: Number(r.speed_mps) })),
-    pairs: rows(join(dir, 'pairs.csv')).map((r) => ({ t: Number(r.t_s), pair: `${r.a}–${r.b}`, distance: Number(r.distance_m), ttc: num(r.ttc_s) })),
+    pairs: rows(join(dir, 'pairs.csv')).map((r) => ({ t: Number(r.t_s), pair: `${r.a}–${r.b}`, distance: Number(r.distance_m), gap: num(r.gap_m), ttc: num(r.ttc_s) })),
     events: rows(join(dir, 'events.csv')).map((r) => ({ t: Number(r.t_s), vehicle: r.vehicle, event: r.event })),
     deliveries: rows(join(dir, 'v2v.csv'))
       .filter((r) => r.distance_m !== undefined && r.distance_m !== '' && r.outcome !== 'run-ended' && r.outcome !== 'not-received')

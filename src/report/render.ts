@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import PDFDocument from 'pdfkit';
+import SVGtoPDF from 'svg-to-pdfkit';
 import * as vega from 'vega';
 import * as vegaLite from 'vega-lite';
 import type { TopLevelSpec } from 'vega-lite';
@@ -10,6 +12,7 @@ import { Resvg } from '@resvg/resvg-js';
 const FONT_DIR = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
 export const FONT_FAMILY = 'DejaVu Sans';
 const FONT_FILES = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf', 'DejaVuSans-Oblique.ttf'].map((f) => join(FONT_DIR, f));
+const [REGULAR, BOLD, OBLIQUE] = FONT_FILES;
 
 /** Looks shared by every figure: paper-friendly sizes, one font, light grid. */
 export const FIGURE_CONFIG = {
@@ -43,12 +46,46 @@ export function svgToPng(svg: string, scale = 2): Buffer {
   return resvg.render().asPng();
 }
 
-/** Writes `<dir>/<name>.svg` and `<dir>/<name>.png`; returns both paths. */
-export async function writeFigure(dir: string, name: string, spec: TopLevelSpec): Promise<{ svg: string; png: string }> {
+/** The figure's files: the three renderings and the Vega-Lite spec (data inlined) they came from. */
+export interface FigureFiles {
+  svg: string;
+  png: string;
+  pdf: string;
+  spec: string;
+}
+
+/** Vector PDF of an SVG, one page of the figure's size, with the same fonts as the PNG. */
+export function svgToPdf(svg: string): Promise<Buffer> {
+  const size = /<svg[^>]*\swidth="([\d.]+)"[^>]*\sheight="([\d.]+)"/.exec(svg);
+  const [width, height] = size ? [Number(size[1]), Number(size[2])] : [800, 600];
+  // SVG pixels are 1/96 in, PDF points 1/72 in.
+  const page = [(width * 72) / 96, (height * 72) / 96];
+  const doc = new PDFDocument({ size: page, margin: 0, info: { Producer: 'cavsim', Creator: 'cavsim' } });
+  doc.registerFont(FONT_FAMILY, REGULAR);
+  doc.registerFont(`${FONT_FAMILY} Bold`, BOLD);
+  doc.registerFont(`${FONT_FAMILY} Oblique`, OBLIQUE);
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  SVGtoPDF(doc, svg, 0, 0, { width: page[0], height: page[1], fontCallback: (_family: string, bold: boolean, italic: boolean) => (bold ? `${FONT_FAMILY} Bold` : italic ? `${FONT_FAMILY} Oblique` : FONT_FAMILY) });
+  doc.end();
+  return done;
+}
+
+/** Writes `<dir>/<name>.svg`, `.png`, `.pdf` and `.vl.json`; returns their paths. */
+export async function writeFigure(dir: string, name: string, spec: TopLevelSpec): Promise<FigureFiles> {
   mkdirSync(dir, { recursive: true });
   const svg = await vegaLiteToSvg(spec);
-  const paths = { svg: join(dir, `${name}.svg`), png: join(dir, `${name}.png`) };
+  const paths = { svg: join(dir, `${name}.svg`), png: join(dir, `${name}.png`), pdf: join(dir, `${name}.pdf`), spec: join(dir, `${name}.vl.json`) };
   writeFileSync(paths.svg, svg);
   writeFileSync(paths.png, svgToPng(svg));
+  writeFileSync(paths.pdf, await svgToPdf(svg));
+  writeFileSync(paths.spec, JSON.stringify({ ...spec, config: { ...FIGURE_CONFIG, ...(spec.config ?? {}) } }, null, 2) + '\n');
   return paths;
 }
+
+/** Every file of a figure, in the order `cavsim report` lists them. */
+export const figurePaths = (f: FigureFiles) => [f.svg, f.png, f.pdf, f.spec];

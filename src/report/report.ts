@@ -10,7 +10,7 @@ import { orderResults, sweptPaths } from '../sweep/tables.js';
 import { kinematicsFigure, type LabelledRun } from './kinematics-figure.js';
 import { isRunDir, readRunTraces, type RunTraces } from './read-run.js';
 import { sweepFigure } from './sweep-figure.js';
-import { writeFigure } from './render.js';
+import { figurePaths, writeFigure } from './render.js';
 import { v2xFigure } from './v2x-figure.js';
 import { deliveryDistanceFigure } from './delivery-distance-figure.js';
 
@@ -40,12 +40,12 @@ export async function writeRunReport(runDir: string): Promise<ReportFiles> {
   const traces = readRunTraces(runDir);
   const network = traces.summary.parameters?.network;
   const label = network === undefined || !('delay' in network) ? traces.summary.run_id : `delay ${+(network.delay * 1000).toFixed(3)} ms`;
-  const fig = await writeFigure(join(runDir, 'plots'), 'kinematics', kinematicsFigure([withVerdict(label, traces)], `${traces.summary.scenario}: speed, time to collision and distance`));
-  const figures = [fig.svg, fig.png];
+  const fig = await writeFigure(join(runDir, 'plots'), 'kinematics', kinematicsFigure([withVerdict(label, traces)], `${traces.summary.scenario}: speed, time to collision and gap`));
+  const figures = figurePaths(fig);
   const delivery = deliveryDistanceFigure([{ label, rows: traces.deliveries }], `${traces.summary.scenario}: V2V delivery against distance`);
   if (delivery) {
     const files = await writeFigure(join(runDir, 'plots'), 'delivery-distance', delivery);
-    figures.push(files.svg, files.png);
+    figures.push(...figurePaths(files));
   }
   return { figures, tables: [] };
 }
@@ -58,26 +58,26 @@ export async function writeSweepReport(folder: SweepFolder, opts: ReportOptions 
   const critical = readCritical(folder);
   const plots = join(folder.dir, 'plots');
   const figures: string[] = [];
-  const closest = await writeFigure(plots, 'closest-approach', sweepFigure(folder.spec, done, critical));
-  figures.push(closest.svg, closest.png);
   const firstRun = readRunTraces(join(folder.dir, done[0].runDir)).summary;
+  const closest = await writeFigure(plots, 'closest-approach', sweepFigure(folder.spec, done, critical, firstRun.scenario));
+  figures.push(...figurePaths(closest));
   const v2x = v2xFigure(folder.spec, done, firstRun.parameters?.vehicles?.[0]?.params?.length ?? 0.58);
   if (v2x) {
     const files = await writeFigure(plots, 'v2x', v2x);
-    figures.push(files.svg, files.png);
+    figures.push(...figurePaths(files));
   }
   const picked = pickKinematicsRuns(folder, done, critical);
   const delivery = deliveryDistanceFigure(
     picked.map((r) => ({ label: runLabel(r), rows: readRunTraces(join(folder.dir, r.runDir)).deliveries })),
-    `${folder.spec.scenario.split('/').pop()!.replace(/\.ya?ml$/, '')}: V2V delivery against distance`,
+    `${firstRun.scenario}: V2V delivery against distance`,
   );
   if (delivery) {
     const files = await writeFigure(plots, 'delivery-distance', delivery);
-    figures.push(files.svg, files.png);
+    figures.push(...figurePaths(files));
   }
   const rows = pickKinematicsRuns(folder, done, critical).map((r) => withVerdict(runLabel(r), readRunTraces(join(folder.dir, r.runDir))));
-  const kin = await writeFigure(plots, 'kinematics', kinematicsFigure(rows));
-  figures.push(kin.svg, kin.png);
+  const kin = await writeFigure(plots, 'kinematics', kinematicsFigure(rows, `${firstRun.scenario}: speed, time to collision and gap of selected runs`));
+  figures.push(...figurePaths(kin));
   if (opts.runPlots) {
     for (const r of done) {
       const files = await writeRunReport(join(folder.dir, r.runDir));

@@ -7,8 +7,8 @@ import { axisTitle } from './sweep-figure.js';
 type Metric = 'min_gap_m' | 'beacon_age_mean_ms' | 'delivery_ratio' | 'string_stability_worst';
 
 const PANELS: { metric: Metric; title: string; rule?: (carLength: number) => { y: number; label: string } }[] = [
-  { metric: 'min_gap_m', title: 'smallest bumper-to-bumper gap (m)', rule: (carLength) => ({ y: carLength, label: 'one car length' }) },
-  { metric: 'beacon_age_mean_ms', title: 'beacon age of information, mean (ms)' },
+  { metric: 'min_gap_m', title: 'smallest bumper-to-bumper gap [m]', rule: (carLength) => ({ y: carLength, label: 'one car length' }) },
+  { metric: 'beacon_age_mean_ms', title: 'beacon age of information, mean [ms]' },
   { metric: 'delivery_ratio', title: 'delivery ratio' },
   { metric: 'string_stability_worst', title: 'worst string-stability ratio', rule: () => ({ y: 1, label: 'stable below' }) },
 ];

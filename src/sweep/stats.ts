@@ -34,3 +34,17 @@ export function meanInterval(values: readonly (number | null)[]): MeanInterval {
   const variance = xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1);
   return { n, mean, ci95: tQuantile975(n - 1) * Math.sqrt(variance / n) };
 }
+
+/**
+ * 95% Wilson score interval of a proportion k/n: unlike the normal approximation it stays inside
+ * [0, 1] and is not zero-width at 0 or n, which is where collision shares usually sit.
+ */
+export function wilsonInterval(k: number, n: number, z = 1.959964): { lo: number; hi: number } {
+  if (n === 0) return { lo: 0, hi: 1 };
+  const p = k / n;
+  const denom = 1 + (z * z) / n;
+  const centre = (p + (z * z) / (2 * n)) / denom;
+  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / denom;
+  // At 0 and n the bound is exactly 0 or 1; rounding would leave 0.9999999999999999.
+  return { lo: k === 0 ? 0 : Math.max(0, centre - half), hi: k === n ? 1 : Math.min(1, centre + half) };
+}

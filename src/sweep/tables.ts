@@ -73,6 +73,8 @@ export interface PointStats {
   collisions: number;
   minTtc: MeanInterval;
   minDistance: MeanInterval;
+  /** Bumper to bumper (0 on contact); null means for runs written before the gap was measured. */
+  minGap: MeanInterval;
   v2vP50: MeanInterval;
   v2vP99: MeanInterval;
 }
@@ -93,6 +95,7 @@ export function pointStats(spec: SweepSpec, results: readonly SweepResult[]): Po
       collisions: valid.filter((r) => r.collision).length,
       minTtc: meanInterval(valid.map((r) => r.min_ttc_s)),
       minDistance: meanInterval(valid.map((r) => r.min_distance_m)),
+      minGap: meanInterval(valid.map((r) => r.min_gap_m ?? null)),
       v2vP50: meanInterval(valid.map((r) => r.v2v_p50_ms)),
       v2vP99: meanInterval(valid.map((r) => r.v2v_p99_ms)),
     };
