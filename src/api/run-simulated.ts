@@ -12,6 +12,7 @@ import { runSimulated, type SimulatedRunResult } from '../runtime/sim/run-simula
 import type { RunEvents } from '../runtime/run-events.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { ComputeLog } from '../measurement/compute-log.js';
+import { SCANS_FILE, ScanLog } from '../measurement/scan-log.js';
 import { openOwnCodeSession, preflightOwnCode } from '../own-code/own-code-session.js';
 import type { DockerPort } from '../docker/docker-port.js';
 
@@ -64,18 +65,20 @@ export async function runResolvedSimulated(resolved: ResolvedScenario, opts: Run
   opts.events?.emit({ type: 'phase', phase: 'running', detail: `simulated runtime, run ${folder.runId}` });
   const recorder = new Recorder(folder.dir, scenario.vehicles.map((v) => v.name), SIM_FLUSH_EVERY_STEPS, scenario.vehicles.map((v) => v.params), platoonLinks(scenario));
   const computeLog = computeLogFor(scenario, folder.dir);
+  const scanLog = scenario.record?.scans ? new ScanLog(folder.file(SCANS_FILE)) : undefined;
   const ownCode = openOwnCodeSession(scenario, folder, docker);
   const started = performance.now();
   let failure: unknown;
   let result: SimulatedRunResult = { simTime: 0, steps: 0, interrupted: false };
   try {
-    result = await runSimulated(scenario, grid, recorder, { events: opts.events, shouldStop: opts.shouldStop, ownCode: ownCode.start, ...(computeLog ? { computeLog } : {}) });
+    result = await runSimulated(scenario, grid, recorder, { events: opts.events, shouldStop: opts.shouldStop, ownCode: ownCode.start, ...(computeLog ? { computeLog } : {}), ...(scanLog ? { scanLog } : {}) });
     failure = result.failure;
   } catch (err) {
     failure = err;
   } finally {
     recorder.close();
     computeLog?.close();
+    scanLog?.close();
     const left = await ownCode.close();
     if (left) opts.events?.emit({ type: 'log', level: 'warn', message: left });
   }

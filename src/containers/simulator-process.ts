@@ -9,6 +9,7 @@ import { buildSummary, type RunSummary } from '../measurement/summary.js';
 import { decideVerdict } from '../run/outcome.js';
 import { CsvLog, warmUpCsvFormatting } from '../measurement/csv-log.js';
 import { ComputeLog } from '../measurement/compute-log.js';
+import { SCANS_FILE, ScanLog } from '../measurement/scan-log.js';
 import { RunFolder } from '../run/run-folder.js';
 import { loadMap } from '../map/load-map.js';
 import type { OccupancyGrid } from '../map/occupancy-grid.js';
@@ -121,6 +122,7 @@ class SimulatorSession {
   private readonly timingCsv: CsvLog;
   /** Each stamped drive command's answer time: a car's control loop as it ran in real time. */
   private readonly computeLog: ComputeLog;
+  private readonly scanLog?: ScanLog;
   private readonly names: string[];
   private readonly braking = new Map<string, boolean>();
   private readonly ready = new Set<string>();
@@ -150,6 +152,7 @@ class SimulatorSession {
     this.timing = new StepTiming(scenario.timing, scenario.physics.timestep);
     this.timingCsv = new CsvLog(join(cfg.runDir, 'timing.csv'), TIMING_COLUMNS);
     this.computeLog = new ComputeLog(cfg.runDir, new Map(scenario.vehicles.map((v) => [v.name, 'real-time'])));
+    if (scenario.record?.scans) this.scanLog = new ScanLog(join(cfg.runDir, SCANS_FILE));
     this.samples = this.world.cars.map((c) => ({ name: c.spec.name }) as CarSample);
     this.stepNs = BigInt(Math.round(scenario.physics.timestep * 1e9));
     this.log = cfg.log ?? (() => {});
@@ -204,6 +207,7 @@ class SimulatorSession {
     this.recorder.close();
     this.timingCsv.close();
     this.computeLog.close();
+    this.scanLog?.close();
 
     const figures = this.t0 !== undefined ? this.timing.figures(this.t0) : undefined;
     const { status, reason } = decideVerdict({
@@ -356,6 +360,7 @@ class SimulatorSession {
       if (k % progressEvery === 0) {
         this.timingCsv.flush();
         this.computeLog.flush();
+        this.scanLog?.flush();
         this.publishStatus('running');
       }
       if (k % GC_EVERY_STEPS === 0 && scheduled + this.stepNs - clock.nowNs() > GC_MIN_SLACK_NS) this.cfg.collectGarbage?.();
@@ -376,6 +381,7 @@ class SimulatorSession {
       if (step % s.scanner.period !== 0) continue;
       const scan = s.scanner.scan();
       this.bridge.publishJson(s.topic, () => s.encoder.encode(scan, stampNs));
+      this.scanLog?.add(s.scanner.name, scan);
     }
   }
 

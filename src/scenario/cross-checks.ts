@@ -14,6 +14,10 @@ export async function crossCheckScenario(s: ResolvedScenario, loadMap?: MapLoade
     else names.set(v.name, i);
   });
 
+  if (s.record?.scans && !s.vehicles.some((v) => v.lidar)) {
+    problems.push({ path: ['record', 'scans'], message: 'no car has a lidar to record; give a car `lidar: {}`, or drop record.scans' });
+  }
+
   for (const v of s.vehicles) {
     const at = (...rest: (string | number)[]) => ['vehicles', v.index, ...rest];
     v.observes.forEach((o, j) => {

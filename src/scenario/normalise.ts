@@ -67,6 +67,7 @@ export async function normaliseScenario(
     network: network.network,
     timing: parsed.timing,
     vehicles,
+    record: parsed.record,
   };
   return { scenario: problems.length ? undefined : scenario, problems };
 }

@@ -17,6 +17,8 @@ export interface ResolvedScenario {
   network: ResolvedNetwork;
   timing: { maxStepLateness: number; maxLateFraction: number };
   vehicles: ResolvedVehicle[];
+  /** Absent in scenarios resolved before it existed: nothing extra is recorded. */
+  record?: { scans: boolean };
   /** Fields the chosen runtime ignores, located like errors; set when the runtime was given. */
   warnings?: string[];
 }

@@ -331,6 +331,11 @@ export const scenarioSchema = z
       .default(TIMING_DEFAULTS)
       .describe('emulated runtime: when real-time lateness makes a run invalid'),
     vehicles: z.array(vehicleSchema).min(1, 'a scenario needs at least one vehicle').max(64).describe('the cars, 1 to 64'),
+    record: z
+      .object({ scans: z.boolean().default(false).describe("write every lidar scan to scans.csv, for cavsim view's lidar layer (the cars need a lidar)") })
+      .strict()
+      .default({ scans: false })
+      .describe('what a run writes beyond its standard CSVs'),
   })
   .strict();
 

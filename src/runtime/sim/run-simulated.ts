@@ -13,6 +13,7 @@ import { firstStepActing } from '../../own-code/compute-time.js';
 import { builtinDriver, ownCodeDriver, type CarDriver } from './car-drivers.js';
 import { PendingCommands, PendingSends } from './pending-outputs.js';
 import { createScanners } from './scanners.js';
+import type { ScanLog } from '../../measurement/scan-log.js';
 import { centreDistance } from '../../measurement/ttc.js';
 import type { RunEvents } from '../run-events.js';
 
@@ -40,7 +41,7 @@ export async function runSimulated(
   scenario: ResolvedScenario,
   grid: OccupancyGrid,
   recorder: Recorder,
-  opts: { events?: RunEvents; shouldStop?: () => boolean; progressEverySteps?: number; ownCode?: OwnCodeStarter; computeLog?: ComputeLog } = {},
+  opts: { events?: RunEvents; shouldStop?: () => boolean; progressEverySteps?: number; ownCode?: OwnCodeStarter; computeLog?: ComputeLog; scanLog?: ScanLog } = {},
 ): Promise<SimulatedRunResult> {
   const world = new World(scenario, grid);
   const schedule = stepSchedule(scenario);
@@ -138,7 +139,10 @@ export async function runSimulated(
       if (channel!.advanceTo) await channel!.advanceTo(t);
       for (const d of logOutcomes(channel!.deliverDue(t))) byName.get(d.to)?.inbox.push({ msg: d.payload, at: d.at });
       for (const sc of scanners) {
-        if (step % sc.period === 0) latestScan.set(sc.name, sc.scan());
+        if (step % sc.period !== 0) continue;
+        const scan = sc.scan();
+        latestScan.set(sc.name, scan);
+        opts.scanLog?.add(sc.name, scan);
       }
       const due = drivers.filter((d) => step % periods.get(d)! === 0 && !d.car.collided);
       // Every car computes at once, as real cars would: own code answers in parallel.
@@ -157,7 +161,10 @@ export async function runSimulated(
       recorder.recordCollisions(collisions);
       reportCollisions(collisions, byName, reported, step + 1, world.time);
       record();
-      if (step % 10 === 9) opts.computeLog?.flush();
+      if (step % 10 === 9) {
+        opts.computeLog?.flush();
+        opts.scanLog?.flush();
+      }
       if (opts.events && world.steps % progressEvery === 0) {
         opts.events.emit({ type: 'progress', t: world.time, duration: scenario.duration, cars: samples.map((s) => ({ name: s.name, v: s.v, braking: s.braking, collided: s.collided })), minTtc: recorder.minTtc() });
       }

@@ -8,7 +8,7 @@ import { TimeChart } from './charts.js';
 const PAIR_COLORS = ['#f8fafc', '#fbbf24', '#34d399', '#f472b6', '#60a5fa', '#a78bfa'];
 const $ = (id) => document.getElementById(id);
 
-const state = { t: 0, tEnd: 0, playing: false, speed: 1, follow: true, finished: false, dirty: true, scans: [], scanT: null };
+const state = { t: 0, tEnd: 0, playing: false, speed: 1, follow: true, finished: false, dirty: true, scans: [], scanT: null, layers: {} };
 let meta;
 let data;
 let world;
@@ -52,8 +52,24 @@ async function main() {
     data = await fetchJson('/api/data');
     dataChanged(true);
   }
+  const linked = timeFromHash();
+  if (linked !== null) seek(linked);
   requestAnimationFrame(frame);
   exposeForTests();
+}
+
+/** `#t=12.34` in the address: the page opens at that time (a link to a moment of the run). */
+function timeFromHash() {
+  const m = /(?:^#|&)t=([0-9.]+)/.exec(location.hash);
+  const t = m ? Number(m[1]) : NaN;
+  return Number.isFinite(t) ? t : null;
+}
+
+function updateTimeLink(t) {
+  const hash = `#t=${t.toFixed(2)}`;
+  $('time-link').href = hash;
+  // The address follows a paused view only: rewriting it 60 times a second while playing would flood the history API.
+  if (!state.playing && location.hash !== hash) history.replaceState(null, '', hash);
 }
 
 /** New rows: extend the timeline, refresh the charts, keep following the live edge if we were. */
@@ -112,11 +128,12 @@ function render() {
   const t = state.t;
   const cars = carsAt(data, t);
   requestScans(t);
-  world.draw({ t, data, cars, colors, scans: state.scans });
+  world.draw({ t, data, cars, colors, scans: state.scans, layers: state.layers });
   drawn = { t, cars };
   for (const c of Object.values(charts)) c.draw(t);
   $('slider').value = String(t);
   $('clock').textContent = `${t.toFixed(2)} s`;
+  updateTimeLink(t);
   $('world').dataset.time = t.toFixed(3);
   updateCarTable(cars);
   updateLogs(t);
@@ -240,6 +257,23 @@ function drawMarkers() {
 }
 
 function wireControls() {
+  for (const box of document.querySelectorAll('#layers input[data-layer]')) {
+    state.layers[box.dataset.layer] = box.checked;
+    box.addEventListener('change', () => {
+      state.layers[box.dataset.layer] = box.checked;
+      state.dirty = true;
+    });
+  }
+  // No lidar in this run: say so rather than offer a switch that does nothing.
+  if (!meta.hasScans && !meta.live) {
+    const lidar = document.querySelector('#layers input[data-layer="lidar"]');
+    lidar.disabled = true;
+    lidar.parentElement.title = 'this run recorded no scans: set record: { scans: true } in the scenario';
+  }
+  window.addEventListener('hashchange', () => {
+    const t = timeFromHash();
+    if (t !== null) seek(t);
+  });
   $('play').addEventListener('click', () => setPlaying(!state.playing));
   $('slider').addEventListener('input', (e) => seek(Number(e.target.value)));
   $('speed').addEventListener('change', (e) => {
@@ -361,6 +395,16 @@ function exposeForTests() {
     drawnScans: () => state.scans.map((s) => ({ vehicle: s.vehicle, t: s.t, rays: s.ranges.length })),
     rowCounts: () => Object.fromEntries(Object.entries(data.vehicles).map(([n, s]) => [n, s.t.length])),
     lastIndexAtOrBefore,
+    /** Turns a map layer on or off, as its checkbox does. */
+    setLayer: (layer, on) => {
+      const box = document.querySelector(`#layers input[data-layer="${layer}"]`);
+      box.checked = on;
+      box.dispatchEvent(new Event('change'));
+    },
+    /** The layers the last frame drew. */
+    drawnLayers: () => world.drawnLayers ?? [],
+    /** Car labels of the frame last drawn, in canvas pixels: { cx, top, w }. */
+    labelBoxes: () => world.labelBoxes ?? [],
   };
   document.body.dataset.ready = 'true';
 }

@@ -65,8 +65,10 @@ export class WorldView {
     return [(cx - this.offsetX) / this.scale, (this.offsetY - cy) / this.scale];
   }
 
-  /** frame: { t, data, cars (from carsAt), colors: Map name -> colour, scans } */
+  /** frame: { t, data, cars (from carsAt), colors: Map name -> colour, scans, layers: { trails, waypoints, goals, lidar, v2v, labels } } */
   draw(frame) {
+    const on = (layer) => frame.layers?.[layer] !== false;
+    this.drawnLayers = ['trails', 'waypoints', 'goals', 'lidar', 'v2v', 'labels'].filter(on);
     const { ctx } = this;
     ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
     ctx.fillStyle = '#0b1324';
@@ -78,15 +80,15 @@ export class WorldView {
     ctx.scale(this.scale, -this.scale);
     const px = 1 / this.scale; // one screen pixel in metres
     const byName = new Map(frame.cars.map((c) => [c.name, c]));
-    this.drawWaypoints(frame, px);
-    this.drawTrajectories(frame, px);
-    this.drawScans(frame, byName, px);
-    this.drawGoals(frame, px);
+    if (on('waypoints')) this.drawWaypoints(frame, px);
+    if (on('trails')) this.drawTrajectories(frame, px);
+    if (on('lidar')) this.drawScans(frame, byName, px);
+    if (on('goals')) this.drawGoals(frame, px);
     this.drawCollisions(frame, byName, px);
-    this.drawMessages(frame, px);
+    if (on('v2v')) this.drawMessages(frame, px);
     for (const car of frame.cars) this.drawCar(car, frame.colors.get(car.name), px);
     ctx.restore();
-    this.drawLabels(frame);
+    if (on('labels')) this.drawLabels(frame);
     this.drawScaleBar();
   }
 
@@ -317,17 +319,23 @@ export class WorldView {
     ctx.font = '600 12px "DejaVu Sans", sans-serif';
     ctx.textAlign = 'center';
     ctx.textBaseline = 'bottom';
+    const placed = [];
     for (const car of frame.cars) {
       const v = this.meta.vehicles.find((x) => x.name === car.name);
       const [cx, cy] = this.worldToCanvas(car.x, car.y);
       const lift = Math.max(((v?.length ?? 0.6) / 2) * this.scale, 8) + 6;
       const text = `${car.name} ${car.v.toFixed(1)} m/s`;
       const w = ctx.measureText(text).width + 8;
+      // Cars that touch (a collision) would stack their labels: lift each above the ones it would cover.
+      let top = cy - lift - 16;
+      while (placed.some((p) => Math.abs(p.cx - cx) < (p.w + w) / 2 && Math.abs(p.top - top) < 17)) top -= 18;
+      placed.push({ cx, top, w });
       ctx.fillStyle = 'rgba(11,19,36,0.78)';
-      ctx.fillRect(cx - w / 2, cy - lift - 16, w, 16);
+      ctx.fillRect(cx - w / 2, top, w, 16);
       ctx.fillStyle = car.collided ? '#fca5a5' : 'white';
-      ctx.fillText(text, cx, cy - lift - 2);
+      ctx.fillText(text, cx, top + 14);
     }
+    this.labelBoxes = placed;
   }
 
   drawScaleBar() {
