@@ -1,0 +1,34 @@
+import { describe, expect, it, beforeAll } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
+import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
+import { emulatedHostState } from './host-state.js';
+import { ROOT, emulatedE2e } from './support/e2e.js';
+
+const { runsDir, real } = await emulatedE2e('recorded-scans');
+const GAP_FOLLOW = join(ROOT, 'scenarios/loop-gap-follow.yaml');
+const overrides = ['duration=2s', 'record.scans=true'];
+const scanRows = (runDir: string) => readFileSync(join(runDir, 'scans.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+
+describe.skipIf(real.skip)('record.scans in the emulated runtime (Docker + ns-3)', () => {
+  let before: ReturnType<typeof emulatedHostState>;
+  beforeAll(() => {
+    real.assertPresent();
+    before = emulatedHostState();
+  });
+
+  it('writes the scans the simulator published, as the simulated runtime does', async () => {
+    const emulated = await runScenarioEmulated(GAP_FOLLOW, { runsDir, overrides });
+    const simulated = await runScenarioSimulated(GAP_FOLLOW, { runsDir, overrides });
+    expect(['completed', 'invalid']).toContain(emulated.summary.status);
+    const e = scanRows(emulated.runDir);
+    const s = scanRows(simulated.runDir);
+    // one scan per step at 100 Hz for 2 s, every one with all 1080 ranges; the emulated simulator
+    // also publishes the final state (t = 2 s), which no car acts on any more
+    expect(s).toHaveLength(200);
+    expect(e.map((r) => r[0])).toEqual([...s.map((r) => r[0]), '2']);
+    expect(e.every((r) => r[1] === 'car0' && r[4].split(';').length === 1080)).toBe(true);
+    expect(emulatedHostState()).toEqual(before);
+  });
+});
