@@ -1,8 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import PDFDocument from 'pdfkit';
-import SVGtoPDF from 'svg-to-pdfkit';
 import * as vega from 'vega';
 import * as vegaLite from 'vega-lite';
 import type { TopLevelSpec } from 'vega-lite';
@@ -55,7 +53,10 @@ export interface FigureFiles {
 }
 
 /** Vector PDF of an SVG, one page of the figure's size, with the same fonts as the PNG. */
-export function svgToPdf(svg: string): Promise<Buffer> {
+export async function svgToPdf(svg: string): Promise<Buffer> {
+  // Loaded on first use: pdfkit and its font engine take a few hundred ms to import, which every
+  // command that never draws a figure (a sweep with --no-plots, `up`) would otherwise pay.
+  const [{ default: PDFDocument }, { default: SVGtoPDF }] = await Promise.all([import('pdfkit'), import('svg-to-pdfkit')]);
   const size = /<svg[^>]*\swidth="([\d.]+)"[^>]*\sheight="([\d.]+)"/.exec(svg);
   const [width, height] = size ? [Number(size[1]), Number(size[2])] : [800, 600];
   // SVG pixels are 1/96 in, PDF points 1/72 in.

@@ -67,13 +67,32 @@ export function resolvedHash(scenario: ResolvedScenario): string {
 
 /** The map's YAML and its image together: either changing changes the experiment. */
 export function mapHash(mapFile: string): string | null {
-  let image: string | undefined;
+  // The YAML is parsed only when it changed: a sweep hashes the same map for every run.
+  const stamp = fileStamp(mapFile);
+  if (stamp === null) return null;
+  let image = mapImages.get(mapFile);
+  if (image?.stamp !== stamp) {
+    let name: string | undefined;
+    try {
+      name = parseMapMetadata(readFileSync(mapFile, 'utf8')).image;
+    } catch {
+      return null;
+    }
+    image = { stamp, file: name ? resolve(dirname(mapFile), name) : undefined };
+    mapImages.set(mapFile, image);
+  }
+  return fileHash(image.file ? [mapFile, image.file] : [mapFile]);
+}
+
+const mapImages = new Map<string, { stamp: string; file: string | undefined }>();
+
+function fileStamp(file: string): string | null {
   try {
-    image = parseMapMetadata(readFileSync(mapFile, 'utf8')).image;
+    const st = statSync(file);
+    return `${st.size}:${st.mtimeMs}`;
   } catch {
     return null;
   }
-  return fileHash(image ? [mapFile, resolve(dirname(mapFile), image)] : [mapFile]);
 }
 
 const hashes = new Map<string, { key: string; hash: string }>();
