@@ -1,8 +1,8 @@
-import { readCsvRecords } from '../util/csv-records.js';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
+import { readCsvRecords } from '../util/csv-records.js';
 import type { ExpectedDelivery } from '../v2v/latency-stats.js';
 import { V2V_CSV_COLUMNS, type V2VReceipt } from '../v2v/receipt-log.js';
 import { V2V_PORT } from '../v2v/wire.js';
@@ -64,8 +64,8 @@ export async function runProbes(probeJs: string, specs: ProbeSpec[]): Promise<{ 
 }
 
 export function readReceipts(path: string): V2VReceipt[] {
-  const [header, ...rows] = readCsvRecords(readFileSync(path, 'utf8')).map((r) => r.cells);
-  if (header?.join(',') !== V2V_CSV_COLUMNS.join(',')) throw new Error(`unexpected header in ${path}: ${header?.join(',')}`);
+  const [header = [], ...rows] = readCsvRecords(readFileSync(path, 'utf8')).map((r) => r.cells);
+  if (header.join(',') !== V2V_CSV_COLUMNS.join(',')) throw new Error(`unexpected header in ${path}: ${header.join(',')}`);
   return rows.map((f) => {
     return { id: f[0], from: f[1], to: f[2], type: f[3], sent_s: +f[4], received_s: +f[5], latency_ms: +f[6], size_bytes: +f[7] };
   });

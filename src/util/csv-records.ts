@@ -1,4 +1,4 @@
-import { parse } from 'csv-parse/sync';
+import { parse, type Options } from 'csv-parse/sync';
 
 /** One CSV record and the (1-based) line it ends on, for messages that name the line. */
 export interface CsvRecord {
@@ -15,6 +15,8 @@ export function readCsvRecords(text: string, opts: { comments?: boolean } = {}):
   try {
     const parsed = parse(text, {
       info: true,
+      // Hand-edited files mix line endings; left to itself csv-parse takes the first line's for all.
+      record_delimiter: ['\r\n', '\n'],
       relax_column_count: true,
       skip_empty_lines: true,
       trim: true,
@@ -27,8 +29,23 @@ export function readCsvRecords(text: string, opts: { comments?: boolean } = {}):
   }
 }
 
-/** The cells of complete lines (a file being tailed hands them over a batch at a time). */
+const TAILED: Options = { relax_column_count: true, skip_empty_lines: true };
+
+/**
+ * The cells of complete lines (a file being tailed hands them over a batch at a time). A damaged
+ * line (an unclosed quote) is dropped instead of failing the batch, so the view still shows the rest.
+ */
 export function csvCells(lines: readonly string[]): string[][] {
   if (!lines.length) return [];
-  return parse(lines.join('\n'), { relax_column_count: true, skip_empty_lines: true }) as string[][];
+  try {
+    return parse(lines.join('\n'), TAILED);
+  } catch {
+    return lines.flatMap((line) => {
+      try {
+        return parse(line, TAILED);
+      } catch {
+        return [];
+      }
+    });
+  }
 }

@@ -1,6 +1,6 @@
-import { readCsvRecords } from '../../util/csv-records.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { readCsvRecords } from '../../util/csv-records.js';
 
 const mapsDir = () => fileURLToPath(new URL('../../../maps/', import.meta.url));
 

@@ -18,8 +18,23 @@ describe('reading CSV through csv-parse', () => {
     ]);
   });
 
+  it('takes CRLF and LF lines in one file alike', () => {
+    expect(readCsvRecords('x,y\r\n1,2\n3,4\r\n').map((r) => [r.cells, r.line])).toEqual([
+      [['x', 'y'], 1],
+      [['1', '2'], 2],
+      [['3', '4'], 3],
+    ]);
+  });
+
   it('names the line of a malformed file', () => {
     expect(() => readCsvRecords('x,y\n1,"2\n')).toThrow(/line \d+: not valid CSV/);
+  });
+
+  it('drops a damaged line of a tailed file and keeps the others', () => {
+    expect(csvCells(['1,a', '2,"b', '3,c'])).toEqual([
+      ['1', 'a'],
+      ['3', 'c'],
+    ]);
   });
 
   it('has nothing to say about no lines', () => {

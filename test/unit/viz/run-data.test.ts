@@ -72,7 +72,8 @@ describe('RunDataStore', () => {
 
   it('skips rows it cannot read instead of drawing a car at NaN', () => {
     const store = new RunDataStore();
-    store.ingest('vehicles', [VEHICLES[0], '0,car0,oops,-1,0,10,0,0,10,0,0,0', VEHICLES[1]]);
+    store.ingest('vehicles', [VEHICLES[0], '0,car0,oops,-1,0,10,0,0,10,0,0,0', '0,"car0,-20,-1', VEHICLES[1], VEHICLES[2]]);
     expect(store.data.vehicles.car0.x).toEqual([-20]);
+    expect(store.data.vehicles.car1.x).toEqual([20]);
   });
 });
