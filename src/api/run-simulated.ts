@@ -8,6 +8,7 @@ import { finishRun } from '../run/finish-run.js';
 import { chooseEngine } from '../ns3/engine-choice.js';
 import { prepareChannel } from '../channel/open-channel.js';
 import { RunFolder, defaultRunsDir, recordManifest } from '../run/run-folder.js';
+import { recordRunMcap } from '../run/record-mcap.js';
 import { runSimulated, type SimulatedRunResult } from '../runtime/sim/run-simulated.js';
 import type { RunEvents } from '../runtime/run-events.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
@@ -31,6 +32,8 @@ export interface RunScenarioOptions {
   docker?: DockerPort;
   /** The command line, for the manifest (the CLI passes its arguments). */
   command?: readonly string[];
+  /** Keep to real time, for a live viewer (results are the same, only slower). */
+  realTime?: boolean;
 }
 
 export interface RunOutcome {
@@ -71,7 +74,7 @@ export async function runResolvedSimulated(resolved: ResolvedScenario, opts: Run
   let failure: unknown;
   let result: SimulatedRunResult = { simTime: 0, steps: 0, interrupted: false };
   try {
-    result = await runSimulated(scenario, grid, recorder, { events: opts.events, shouldStop: opts.shouldStop, ownCode: ownCode.start, ...(computeLog ? { computeLog } : {}), ...(scanLog ? { scanLog } : {}) });
+    result = await runSimulated(scenario, grid, recorder, { events: opts.events, shouldStop: opts.shouldStop, ownCode: ownCode.start, realTime: opts.realTime, ...(computeLog ? { computeLog } : {}), ...(scanLog ? { scanLog } : {}) });
     failure = result.failure;
   } catch (err) {
     failure = err;
@@ -82,6 +85,8 @@ export async function runResolvedSimulated(resolved: ResolvedScenario, opts: Run
     const left = await ownCode.close();
     if (left) opts.events?.emit({ type: 'log', level: 'warn', message: left });
   }
+  const mcapProblem = await recordRunMcap(folder, scenario, { runtime: 'sim', grid });
+  if (mcapProblem) opts.events?.emit({ type: 'log', level: 'warn', message: mcapProblem });
   const summary = finishRun({
     folder,
     scenario,

@@ -20,10 +20,12 @@ import { registerEmulationCommands } from './emulation-commands.js';
 import { printWarnings, printWarningsFromEvents } from './print-warnings.js';
 import { registerWaypointsCommand } from './waypoints-command.js';
 import { registerReplayCommand } from './replay-command.js';
+import { registerMcapCommand } from './mcap-command.js';
 import { registerSchemaCommand } from './schema-command.js';
 import { registerViewCommand } from './view-command.js';
 import { registerSweepCommand, registerSweepTaskCommand } from './sweep-command.js';
 import { registerReportCommand } from './report-command.js';
+import { FOXGLOVE_DEFAULT_PORT } from '../recording/foxglove-port.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -34,6 +36,7 @@ export function registerCommands(program: Command): void {
   registerSweepCommand(program);
   registerSweepTaskCommand(program);
   registerReplayCommand(program);
+  registerMcapCommand(program);
   registerSchemaCommand(program);
   registerReportCommand(program);
   program
@@ -61,7 +64,9 @@ export function registerCommands(program: Command): void {
     .option('--run-id <id>', 'name of the run (and its folder); default: date, time and 4 random hex digits')
     .option('--keep', 'emulated runs: after the scenario, leave containers, links, rules and ns-3 up and exit; end with `cavsim teardown --run ID`')
     .option('--viz', 'watch the run live in the browser (a page on 127.0.0.1); Ctrl-C closes it after the run')
-    .action(async (file: string, opts: { runtime: string; set: string[]; json?: boolean; runsDir?: string; runId?: string; keep?: boolean; viz?: boolean }) => {
+    .option('--foxglove [port]', `serve the run live to Foxglove (WebSocket on 127.0.0.1, port ${FOXGLOVE_DEFAULT_PORT} unless given); the simulated runtime then keeps to real time; Ctrl-C closes it after the run`)
+    .action(async (file: string, opts: { runtime: string; set: string[]; json?: boolean; runsDir?: string; runId?: string; keep?: boolean; viz?: boolean; foxglove?: boolean | string }) => {
+      const foxglovePort = opts.foxglove === undefined ? undefined : foxglovePortOf(opts.foxglove);
       const events = new RunEventBus();
       if (opts.runId !== undefined && !RUN_ID_PATTERN.test(opts.runId)) throw new UserInputError(`--run-id: "${opts.runId}" is not a run id`, [`it must match ${RUN_ID_PATTERN} (letters, digits, '.', '_', '-')`]);
       if (opts.keep && opts.runtime === 'sim') throw new UserInputError('--keep applies to emulated runs only', ['--runtime sim has no containers, links or ns-3 to keep'], 'drop --keep, or use --runtime docker');
@@ -73,6 +78,7 @@ export function registerCommands(program: Command): void {
       }
       const runId = opts.runId ?? newRunId();
       const viewer = opts.viz ? await startLiveView(join(runsDir, runId)) : undefined;
+      const foxglove = foxglovePort === undefined ? undefined : await startFoxglove(join(runsDir, runId), foxglovePort);
       const reporter = await attachReporter(events, opts.json === true);
       let stop = false;
       const onSigint = () => {
@@ -81,7 +87,7 @@ export function registerCommands(program: Command): void {
       process.once('SIGINT', onSigint);
       try {
         if (opts.json) printWarningsFromEvents(events);
-        const common = { overrides: opts.set, runsDir, runId, events, shouldStop: () => stop, command: process.argv.slice(2) };
+        const common = { overrides: opts.set, runsDir, runId, events, shouldStop: () => stop, command: process.argv.slice(2), realTime: foxglove !== undefined };
         const outcome =
           opts.runtime === 'sim'
             ? await runScenarioSimulated(file, common)
@@ -92,14 +98,15 @@ export function registerCommands(program: Command): void {
         else if (kept) process.stdout.write(describeKept(kept));
         if (outcome.summary.hint && !opts.json) process.stderr.write(`hint: ${outcome.summary.hint}\n`);
         process.exitCode = outcome.summary.exit_status ?? RUN_EXIT_STATUS[outcome.summary.status];
-        if (viewer) {
-          process.stderr.write(`the run is over; its replay stays at ${viewer.url} until Ctrl-C\n`);
+        if (viewer || foxglove) {
+          process.stderr.write(`the run is over; ${[viewer && `its replay stays at ${viewer.url}`, foxglove && `Foxglove stays connected at ${foxglove.url}`].filter(Boolean).join(', and ')} until Ctrl-C\n`);
           await new Promise((resolve) => process.once('SIGINT', resolve));
         }
       } finally {
         process.off('SIGINT', onSigint);
         await reporter.done();
         await viewer?.close();
+        await foxglove?.close();
       }
     });
 
@@ -113,6 +120,22 @@ export function registerCommands(program: Command): void {
       const summary = readRunSummary(dir);
       process.stdout.write(flags.json ? JSON.stringify({ ...summary, run_dir: resolve(dir) }, null, 2) + '\n' : formatSummary(summary, dir) + '\n');
     });
+}
+
+function foxglovePortOf(value: boolean | string): number {
+  if (value === true) return FOXGLOVE_DEFAULT_PORT;
+  const port = Number(value);
+  if (!/^\d+$/.test(String(value)) || port > 65535) throw new UserInputError(`--foxglove: "${String(value)}" is not a port`, [], 'give a port from 0 to 65535 (0: a free one), or none for 8765');
+  return port;
+}
+
+async function startFoxglove(runDir: string, port: number) {
+  const { startFoxgloveLive } = await import('../recording/foxglove-live.js');
+  const live = await startFoxgloveLive({ runDir, port }).catch((err: unknown) => {
+    throw new UserInputError(`--foxglove: cannot listen on 127.0.0.1:${port}: ${err instanceof Error ? err.message : String(err)}`, [], 'choose another port, e.g. --foxglove 0 for a free one');
+  });
+  process.stderr.write(`foxglove: ${live.url} (in Foxglove: Open connection > Foxglove WebSocket)\n`);
+  return live;
 }
 
 async function startLiveView(runDir: string) {

@@ -42,7 +42,7 @@ async function readHostFacts(runner: CommandRunner): Promise<HostFacts> {
   };
 }
 
-function packageVersion(): string {
+export function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }

@@ -18,7 +18,7 @@ export interface ResolvedScenario {
   timing: { maxStepLateness: number; maxLateFraction: number };
   vehicles: ResolvedVehicle[];
   /** Absent in scenarios resolved before it existed: nothing extra is recorded. */
-  record?: { scans: boolean };
+  record?: { scans: boolean; mcap?: boolean };
   /** Fields the chosen runtime ignores, located like errors; set when the runtime was given. */
   warnings?: string[];
 }

@@ -332,9 +332,12 @@ export const scenarioSchema = z
       .describe('emulated runtime: when real-time lateness makes a run invalid'),
     vehicles: z.array(vehicleSchema).min(1, 'a scenario needs at least one vehicle').max(64).describe('the cars, 1 to 64'),
     record: z
-      .object({ scans: z.boolean().default(false).describe("write every lidar scan to scans.csv, for cavsim view's lidar layer (the cars need a lidar)") })
+      .object({
+        scans: z.boolean().default(false).describe("write every lidar scan to scans.csv, for cavsim view's lidar layer (the cars need a lidar)"),
+        mcap: z.boolean().default(true).describe('write run.mcap: the run as ROS 2 messages, for Foxglove and rosbag2 (docs/foxglove.md)'),
+      })
       .strict()
-      .default({ scans: false })
+      .default({ scans: false, mcap: true })
       .describe('what a run writes beyond its standard CSVs'),
   })
   .strict();

@@ -22,7 +22,11 @@ export async function connectControlLink(url: string, timeoutMs: number): Promis
       }
     },
     // t0 a little ahead, so every container has the start command before the first step is due
-    start: async () => control.start(epochNs() + 150_000_000n),
+    start: async () => {
+      const t0 = epochNs() + 150_000_000n;
+      await control.start(t0);
+      return t0;
+    },
     stop: async (reason = 'stopped by the user') => control.stop(reason),
     onStatus: (listener) => void control.onStatus(listener),
     onOdometry: (car, listener) => void control.onOdometry(car, listener),

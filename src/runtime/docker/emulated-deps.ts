@@ -9,7 +9,8 @@ import type { ChannelStart, StartedChannel } from '../../ns3/channel.js';
 export interface ControlLink {
   /** Resolves once every vehicle has connected to the simulator. */
   waitForVehicles(names: readonly string[], timeoutMs: number): Promise<void>;
-  start(): Promise<void>;
+  /** Starts the run; resolves to its t = 0 on the wall clock [ns since the epoch], when known. */
+  start(): Promise<bigint | void>;
   /** Asks the simulator to end the run now (status `interrupted` unless the host decides otherwise). */
   stop(reason?: string): Promise<void>;
   /** Every /cavsim/status the simulator publishes: phase, sim time, cars, min TTC, lateness. */

@@ -18,6 +18,7 @@ import { markRunKept, registerActiveRun, unregisterActiveRun } from '../../run/a
 import { percentileOfSorted } from '../../util/percentile.js';
 import { ComponentFailedError, lastLines } from '../../run/outcome.js';
 import { finishRun, RunInterrupted } from '../../run/finish-run.js';
+import { recordRunMcap } from '../../run/record-mcap.js';
 import type { RunSummary } from '../../measurement/summary.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
 import type { RunEvents } from '../run-events.js';
@@ -98,6 +99,7 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
   let registered = false;
   let channel: StartedChannel | undefined;
   let control: ControlLink | undefined;
+  let timeBaseNs: bigint | undefined;
   let stopRelay: (() => void) | undefined;
   let simulator: { ended: Promise<void>; gone: Promise<unknown> } | undefined;
   try {
@@ -164,7 +166,7 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
     await watch.guard(link.waitForVehicles(plan.vehicles.map((v) => v.vehicle), 30_000));
     checkStop();
     link.onStatus(progressReporter(scenario, opts.events));
-    await link.start();
+    timeBaseNs = (await link.start()) ?? undefined;
     mark('started');
 
     emit('running', `${scenario.duration} s in real time`);
@@ -194,6 +196,8 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
     await control?.close().catch(() => {});
   }
 
+  const mcapProblem = phases.started === undefined ? undefined : await recordRunMcap(folder, scenario, { runtime: 'docker', grid: await loadMapFromDisk(scenario.mapFile).catch(() => undefined), timeBaseNs });
+  if (mcapProblem) opts.events?.emit({ type: 'log', level: 'warn', message: mcapProblem });
   const keep = opts.keep === true && failure === undefined;
   const lag = channel?.lagSamplesMs() ?? [];
   const summary = finishRun({
@@ -203,7 +207,7 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
     failure,
     interrupted: opts.shouldStop?.() ? 'stopped by the user' : undefined,
     wallTime: phases.started === undefined ? 0 : (performance.now() - t0 - phases.started) / 1000,
-    timing: channelTiming(lag, phases),
+    timing: { ...channelTiming(lag, phases), ...(timeBaseNs !== undefined ? { t0_epoch_ns: timeBaseNs.toString() } : {}) },
   });
   await saveContainerLogs(deps, plan, folder.file('logs'));
   let kept: KeptRun | undefined;

@@ -41,7 +41,16 @@ export async function runSimulated(
   scenario: ResolvedScenario,
   grid: OccupancyGrid,
   recorder: Recorder,
-  opts: { events?: RunEvents; shouldStop?: () => boolean; progressEverySteps?: number; ownCode?: OwnCodeStarter; computeLog?: ComputeLog; scanLog?: ScanLog } = {},
+  opts: {
+    events?: RunEvents;
+    shouldStop?: () => boolean;
+    progressEverySteps?: number;
+    ownCode?: OwnCodeStarter;
+    computeLog?: ComputeLog;
+    scanLog?: ScanLog;
+    /** Keep virtual time no faster than the wall clock (someone is watching live). */
+    realTime?: boolean;
+  } = {},
 ): Promise<SimulatedRunResult> {
   const world = new World(scenario, grid);
   const schedule = stepSchedule(scenario);
@@ -124,7 +133,9 @@ export async function runSimulated(
     };
     record();
     let yieldAt = performance.now() + YIELD_EVERY_MS;
+    const wallAtZero = performance.now();
     while (world.steps < totalSteps) {
+      if (opts.realTime) await waitUntil(wallAtZero + world.time * 1000);
       // Own code answers through the event loop anyway; in-process runs hand it a turn now and then.
       if (!ownCode.length && (world.steps & 63) === 0 && performance.now() >= yieldAt) {
         await new Promise((r) => setImmediate(r));
@@ -195,4 +206,9 @@ function reportCollisions(collisions: readonly CollisionEvent[], byName: Readonl
     reported.add(name);
     if (d?.collided) d.collided({ step, t, with: withWhat, speed: collisions.find((c) => c.a === name)?.speedA ?? collisions.find((c) => c.b === name)!.speedB });
   }
+}
+
+async function waitUntil(wallMs: number): Promise<void> {
+  const ahead = wallMs - performance.now();
+  if (ahead > 1) await new Promise((r) => setTimeout(r, ahead));
 }

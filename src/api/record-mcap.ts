@@ -1,0 +1,38 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { UserInputError } from '../errors.js';
+import { loadMapFromDisk } from '../map/map-loader.js';
+import { packageVersion } from '../run/host-facts.js';
+import type { ResolvedScenario } from '../scenario/resolved.js';
+import type { McapRecordingFigures } from '../recording/mcap-recording.js';
+
+/**
+ * `cavsim mcap runs/<id>`: writes (or rewrites) run.mcap from a finished run's folder, for runs
+ * recorded with `record: { mcap: false }` or made before recordings existed.
+ */
+export async function recordMcapOf(runDir: string): Promise<McapRecordingFigures> {
+  const scenarioFile = join(runDir, 'scenario.resolved.json');
+  if (!existsSync(scenarioFile)) throw new UserInputError(`${runDir} has no scenario.resolved.json`, [], 'pass a run folder written by `cavsim up` (runs/<run-id>)');
+  const scenario = JSON.parse(readFileSync(scenarioFile, 'utf8')) as ResolvedScenario;
+  const summary = readJson(join(runDir, 'summary.json')) as { runtime?: string; timing?: { t0_epoch_ns?: string } } | undefined;
+  const runtime = summary?.runtime === 'docker' ? 'docker' : 'sim';
+  const t0 = summary?.timing?.t0_epoch_ns;
+  const { writeRunMcap } = await import('../recording/mcap-recording.js');
+  return writeRunMcap({
+    runDir,
+    scenario,
+    grid: await loadMapFromDisk(scenario.mapFile).catch(() => undefined),
+    timeBaseNs: runtime === 'docker' && t0 !== undefined ? BigInt(t0) : 0n,
+    runtime,
+    runId: basename(resolve(runDir)) || basename(dirname(resolve(runDir))),
+    library: `cavsim ${packageVersion()}`,
+  });
+}
+
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}

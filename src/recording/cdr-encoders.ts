@@ -1,0 +1,29 @@
+import { compileCdrEncoder } from './cdr-encoder.js';
+import { schemaText, type RosTypeName } from './ros-message-types.js';
+import type { RunTopic } from './run-topics.js';
+
+/** What MCAP and the Foxglove protocol both need to declare a channel of ROS 2 CDR messages. */
+export const CDR_CHANNEL = { messageEncoding: 'cdr', schemaEncoding: 'ros2msg' } as const;
+
+/** One CDR writer per message type, shared by every topic of that type. */
+export class CdrEncoders {
+  private readonly writers = new Map<RosTypeName, (message: unknown) => Uint8Array>();
+  private readonly topicType = new Map<string, RosTypeName>();
+
+  constructor(topics: readonly RunTopic[]) {
+    for (const t of topics) {
+      this.topicType.set(t.topic, t.type);
+      if (!this.writers.has(t.type)) this.writers.set(t.type, compileCdrEncoder(t.type));
+    }
+  }
+
+  static schema(type: RosTypeName): { name: RosTypeName; encoding: 'ros2msg'; text: string } {
+    return { name: type, encoding: 'ros2msg', text: schemaText(type) };
+  }
+
+  encode(topic: string, message: unknown): Uint8Array {
+    const type = this.topicType.get(topic);
+    if (!type) throw new Error(`no channel for topic ${topic}`);
+    return this.writers.get(type)!(message);
+  }
+}

@@ -1,0 +1,26 @@
+import type { OccupancyGrid } from '../map/occupancy-grid.js';
+import type { ResolvedScenario } from '../scenario/resolved.js';
+import { packageVersion } from './host-facts.js';
+import type { RunFolder } from './run-folder.js';
+
+/** Whether a run of this scenario writes run.mcap (on unless `record: { mcap: false }`). */
+export const recordsMcap = (scenario: Pick<ResolvedScenario, 'record'>) => scenario.record?.mcap !== false;
+
+/**
+ * Writes run.mcap from the run's CSVs, for either runtime. A recording that cannot be written
+ * leaves the measurements as they are: the caller gets the reason to warn with.
+ */
+export async function recordRunMcap(
+  folder: RunFolder,
+  scenario: ResolvedScenario,
+  p: { runtime: 'sim' | 'docker'; grid?: OccupancyGrid; timeBaseNs?: bigint },
+): Promise<string | undefined> {
+  if (!recordsMcap(scenario)) return undefined;
+  try {
+    const { writeRunMcap } = await import('../recording/mcap-recording.js');
+    await writeRunMcap({ runDir: folder.dir, scenario, grid: p.grid, timeBaseNs: p.timeBaseNs, runtime: p.runtime, runId: folder.runId, library: `cavsim ${packageVersion()}` });
+    return undefined;
+  } catch (err) {
+    return `run.mcap was not written: ${err instanceof Error ? err.message : String(err)}`;
+  }
+}

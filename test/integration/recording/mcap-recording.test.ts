@@ -1,0 +1,159 @@
+import { McapIndexedReader } from '@mcap/core';
+import { FileHandleReadable } from '@mcap/nodejs';
+import { parse } from '@foxglove/rosmsg';
+import { MessageReader } from '@foxglove/rosmsg2-serialization';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readCsvRecords } from '../../../src/util/csv-records.js';
+
+/**
+ * run.mcap, read back with the MCAP reader and decoded with Foxglove's ROS 2 CDR reader, against
+ * the CSVs of the same run: channels, schemas, message counts, times and values.
+ */
+const ROOT = resolve(import.meta.dirname, '../../..');
+const CLI = join(ROOT, 'dist/cli/main.js');
+const work = mkdtempSync(join(tmpdir(), 'cavsim-mcap-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function cavsim(args: string[]) {
+  const r = spawnSync('node', [CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function up(scenario: string, ...extra: string[]): string {
+  const r = cavsim(['up', scenario, '--runtime', 'sim', '--runs-dir', join(work, 'runs'), '--json', ...extra]);
+  expect(r.code === 0 || r.code === 1, r.stderr).toBe(true);
+  return JSON.parse(r.stdout).run_dir as string;
+}
+
+function csv(dir: string, name: string): Record<string, string>[] {
+  const [header, ...rows] = readCsvRecords(readFileSync(join(dir, name), 'utf8')).map((r) => r.cells);
+  return rows.map((row) => Object.fromEntries(header.map((h, i) => [h, row[i]])));
+}
+
+interface Decoded {
+  topic: string;
+  schema: string;
+  logTime: bigint;
+  message: Record<string, unknown>;
+}
+
+async function readMcap(file: string) {
+  const handle = await open(file);
+  try {
+    const reader = await McapIndexedReader.Initialize({ readable: new FileHandleReadable(handle) });
+    const decoders = new Map<number, { topic: string; schema: string; reader: MessageReader }>();
+    for (const channel of reader.channelsById.values()) {
+      const schema = reader.schemasById.get(channel.schemaId)!;
+      expect(schema.encoding).toBe('ros2msg');
+      expect(channel.messageEncoding).toBe('cdr');
+      decoders.set(channel.id, { topic: channel.topic, schema: schema.name, reader: new MessageReader(parse(new TextDecoder().decode(schema.data), { ros2: true })) });
+    }
+    const messages: Decoded[] = [];
+    for await (const m of reader.readMessages()) {
+      const d = decoders.get(m.channelId)!;
+      messages.push({ topic: d.topic, schema: d.schema, logTime: m.logTime, message: d.reader.readMessage(m.data) });
+    }
+    return { header: reader.header, channels: [...decoders.values()].map((d) => [d.topic, d.schema]), messages };
+  }
+  finally {
+    await handle.close();
+  }
+}
+
+const count = (messages: Decoded[], topic: string) => messages.filter((m) => m.topic === topic).length;
+const ns = (seconds: string) => BigInt(Math.round(Number(seconds) * 1e9));
+
+describe('run.mcap (simulated runtime)', () => {
+  it('holds the head-on run as ROS 2 messages in virtual time, one for each CSV row', async () => {
+    const dir = up('scenarios/head-on-brake.yaml', '--set', 'network.delay=300ms');
+    const { header, channels, messages } = await readMcap(join(dir, 'run.mcap'));
+    expect(header.profile).toBe('ros2');
+    expect(channels).toEqual(
+      expect.arrayContaining([
+        ['/clock', 'rosgraph_msgs/msg/Clock'],
+        ['/tf', 'tf2_msgs/msg/TFMessage'],
+        ['/map', 'nav_msgs/msg/OccupancyGrid'],
+        ['/car0/odom', 'nav_msgs/msg/Odometry'],
+        ['/car1/drive', 'ackermann_msgs/msg/AckermannDriveStamped'],
+        ['/v2v/sent', 'cavsim_msgs/msg/V2VFrame'],
+        ['/collisions', 'cavsim_msgs/msg/Collision'],
+        ['/events', 'cavsim_msgs/msg/RunEvent'],
+      ]),
+    );
+    const vehicles = csv(dir, 'vehicles.csv');
+    const car0 = vehicles.filter((r) => r.vehicle === 'car0');
+    expect(count(messages, '/car0/odom')).toBe(car0.length);
+    expect(count(messages, '/car1/drive')).toBe(vehicles.length - car0.length);
+    expect(count(messages, '/tf')).toBe(vehicles.length);
+    expect(count(messages, '/clock')).toBe(new Set(vehicles.map((r) => r.t_s)).size);
+    expect(count(messages, '/map')).toBe(1);
+
+    const odom = messages.filter((m) => m.topic === '/car0/odom');
+    expect(odom[0].logTime).toBe(0n);
+    expect(odom.at(-1)!.logTime).toBe(ns(car0.at(-1)!.t_s));
+    const mid = Math.floor(car0.length / 2);
+    const pose = (odom[mid].message.pose as { pose: { position: { x: number; y: number } } }).pose.position;
+    expect(pose.x).toBeCloseTo(Number(car0[mid].x_m), 9);
+    expect(pose.y).toBeCloseTo(Number(car0[mid].y_m), 9);
+    expect((odom[mid].message.header as { frame_id: string }).frame_id).toBe('map');
+    expect(odom[mid].message.child_frame_id).toBe('car0/base_link');
+
+    const collisions = csv(dir, 'collisions.csv');
+    expect(collisions.length).toBeGreaterThan(0);
+    const collision = messages.find((m) => m.topic === '/collisions')!;
+    expect(collision.logTime).toBe(ns(collisions[0].t_s));
+    expect(collision.message).toMatchObject({ a: collisions[0].a, b: collisions[0].b });
+    expect(count(messages, '/events')).toBe(csv(dir, 'events.csv').length);
+
+    const v2v = csv(dir, 'v2v.csv');
+    expect(count(messages, '/v2v/sent')).toBe(new Set(v2v.map((r) => r.id)).size);
+    expect(count(messages, '/v2v/received')).toBe(v2v.filter((r) => r.outcome === 'delivered').length);
+    expect(count(messages, '/v2v/lost')).toBe(v2v.filter((r) => r.outcome !== 'delivered').length);
+    const received = messages.find((m) => m.topic === '/v2v/received')!;
+    const row = v2v.find((r) => r.outcome === 'delivered')!;
+    expect(received.logTime).toBe(ns(row.received_s));
+    expect(received.message).toMatchObject({ id: row.id, sender: row.from, receiver: row.to, size_bytes: Number(row.size_bytes) });
+
+    const times = messages.map((m) => m.logTime);
+    expect(times).toEqual([...times].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+  });
+
+  it('carries each recorded lidar scan as a LaserScan in the car frame', async () => {
+    const dir = up('scenarios/loop-gap-follow.yaml', '--set', 'record.scans=true', '--set', 'duration=3s');
+    const { messages } = await readMcap(join(dir, 'run.mcap'));
+    const scans = csv(dir, 'scans.csv');
+    const car = scans[0].vehicle;
+    const mine = scans.filter((r) => r.vehicle === car);
+    const recorded = messages.filter((m) => m.topic === `/${car}/scan`);
+    expect(recorded.length).toBe(mine.length);
+    const last = recorded.at(-1)!;
+    expect(last.logTime).toBe(ns(mine.at(-1)!.t_s));
+    const ranges = Array.from(last.message.ranges as Float32Array);
+    expect(ranges).toEqual(mine.at(-1)!.ranges.split(';').map((r) => Math.fround(Number(r))));
+    expect((last.message.header as { frame_id: string }).frame_id).toBe(`${car}/base_link`);
+  });
+
+  it('is left out with record.mcap=false, and `cavsim mcap` writes the same file afterwards', async () => {
+    const withIt = up('scenarios/head-on-brake.yaml', '--run-id', 'with-mcap');
+    const without = up('scenarios/head-on-brake.yaml', '--set', 'record.mcap=false', '--run-id', 'with-mcap-later');
+    expect(existsSync(join(without, 'run.mcap'))).toBe(false);
+    const r = cavsim(['mcap', without, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ file: join(without, 'run.mcap'), messages: expect.any(Number), channels: 12 });
+    const a = await readMcap(join(withIt, 'run.mcap'));
+    const b = await readMcap(join(without, 'run.mcap'));
+    expect(b.messages.length).toBe(a.messages.length);
+    expect(b.messages.map((m) => [m.topic, m.logTime])).toEqual(a.messages.map((m) => [m.topic, m.logTime]));
+  });
+
+  it('refuses a folder that is not a run with exit status 2', () => {
+    const r = cavsim(['mcap', join(work, 'nothing-here')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no such run folder/);
+  });
+});
