@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
 import { emulatedHostState } from './host-state.js';
+import { countOn, readMcap } from '../../support/mcap-reader.js';
 import { ROOT, emulatedE2e } from './support/e2e.js';
 
 const { runsDir, real } = await emulatedE2e('recorded-scans');
@@ -18,7 +19,7 @@ describe.skipIf(real.skip)('record.scans in the emulated runtime (Docker + ns-3)
     before = emulatedHostState();
   });
 
-  it('writes the scans the simulator published, as the simulated runtime does', async () => {
+  it('writes the scans the simulator published, as the simulated runtime does, and run.mcap on the wall clock', async () => {
     const emulated = await runScenarioEmulated(GAP_FOLLOW, { runsDir, overrides });
     const simulated = await runScenarioSimulated(GAP_FOLLOW, { runsDir, overrides });
     expect(['completed', 'invalid']).toContain(emulated.summary.status);
@@ -30,5 +31,13 @@ describe.skipIf(real.skip)('record.scans in the emulated runtime (Docker + ns-3)
     expect(e.map((r) => r[0])).toEqual([...s.map((r) => r[0]), '2']);
     expect(e.every((r) => r[1] === 'car0' && r[4].split(';').length === 1080)).toBe(true);
     expect(emulatedHostState()).toEqual(before);
+
+    const { messages } = await readMcap(join(emulated.runDir, 'run.mcap'));
+    expect(countOn(messages, '/car0/scan')).toBe(e.length);
+    const t0 = BigInt((emulated.summary.timing as { t0_epoch_ns: string }).t0_epoch_ns);
+    expect(t0).toBeGreaterThan(BigInt(Date.now() - 600_000) * 1_000_000n);
+    const odom = messages.filter((m) => m.topic === '/car0/odom');
+    expect(odom[0].logTime).toBe(t0);
+    expect(odom.at(-1)!.logTime).toBe(t0 + 2_000_000_000n);
   });
 });

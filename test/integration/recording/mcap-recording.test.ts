@@ -1,14 +1,10 @@
-import { McapIndexedReader } from '@mcap/core';
-import { FileHandleReadable } from '@mcap/nodejs';
-import { parse } from '@foxglove/rosmsg';
-import { MessageReader } from '@foxglove/rosmsg2-serialization';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readCsvRecords } from '../../../src/util/csv-records.js';
+import { countOn, readMcap } from '../../support/mcap-reader.js';
 
 /**
  * run.mcap, read back with the MCAP reader and decoded with Foxglove's ROS 2 CDR reader, against
@@ -35,44 +31,16 @@ function csv(dir: string, name: string): Record<string, string>[] {
   return rows.map((row) => Object.fromEntries(header.map((h, i) => [h, row[i]])));
 }
 
-interface Decoded {
-  topic: string;
-  schema: string;
-  logTime: bigint;
-  message: Record<string, unknown>;
-}
-
-async function readMcap(file: string) {
-  const handle = await open(file);
-  try {
-    const reader = await McapIndexedReader.Initialize({ readable: new FileHandleReadable(handle) });
-    const decoders = new Map<number, { topic: string; schema: string; reader: MessageReader }>();
-    for (const channel of reader.channelsById.values()) {
-      const schema = reader.schemasById.get(channel.schemaId)!;
-      expect(schema.encoding).toBe('ros2msg');
-      expect(channel.messageEncoding).toBe('cdr');
-      decoders.set(channel.id, { topic: channel.topic, schema: schema.name, reader: new MessageReader(parse(new TextDecoder().decode(schema.data), { ros2: true })) });
-    }
-    const messages: Decoded[] = [];
-    for await (const m of reader.readMessages()) {
-      const d = decoders.get(m.channelId)!;
-      messages.push({ topic: d.topic, schema: d.schema, logTime: m.logTime, message: d.reader.readMessage(m.data) });
-    }
-    return { header: reader.header, channels: [...decoders.values()].map((d) => [d.topic, d.schema]), messages };
-  }
-  finally {
-    await handle.close();
-  }
-}
-
-const count = (messages: Decoded[], topic: string) => messages.filter((m) => m.topic === topic).length;
+const count = countOn;
 const ns = (seconds: string) => BigInt(Math.round(Number(seconds) * 1e9));
 
 describe('run.mcap (simulated runtime)', () => {
   it('holds the head-on run as ROS 2 messages in virtual time, one for each CSV row', async () => {
     const dir = up('scenarios/head-on-brake.yaml', '--set', 'network.delay=300ms');
-    const { header, channels, messages } = await readMcap(join(dir, 'run.mcap'));
+    const { header, channels: read, messages } = await readMcap(join(dir, 'run.mcap'));
     expect(header.profile).toBe('ros2');
+    expect(read.every((c) => c.schemaEncoding === 'ros2msg' && c.messageEncoding === 'cdr')).toBe(true);
+    const channels = read.map((c) => [c.topic, c.schema]);
     expect(channels).toEqual(
       expect.arrayContaining([
         ['/clock', 'rosgraph_msgs/msg/Clock'],
