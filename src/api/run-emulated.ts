@@ -51,6 +51,8 @@ export interface EmulatedScenarioOptions {
   deps?: EmulatedRunDeps;
   /** The command line, for the manifest (the CLI passes its arguments). */
   command?: readonly string[];
+  /** Whether run.mcap is written when the scenario does not say (`record.mcap`); sweeps pass false. */
+  mcapByDefault?: boolean;
 }
 
 /** `cavsim up --runtime docker`: validate, then run emulated in Docker with an ns-3 channel. */
@@ -65,5 +67,5 @@ export async function runResolvedEmulated(scenario: ResolvedScenario, opts: Emul
   const deps = opts.deps ?? createEmulatedDeps();
   await deps.docker.ping();
   await requireVehicleImages(deps.docker, scenario.vehicles);
-  return runEmulated(scenario, deps, { runsDir: opts.runsDir ?? defaultRunsDir(), runId: opts.runId, events: opts.events, keep: opts.keep, shouldStop: opts.shouldStop, overrides: opts.overrides, command: opts.command });
+  return runEmulated(scenario, deps, { runsDir: opts.runsDir ?? defaultRunsDir(), runId: opts.runId, events: opts.events, keep: opts.keep, shouldStop: opts.shouldStop, overrides: opts.overrides, command: opts.command, mcapByDefault: opts.mcapByDefault });
 }

@@ -34,6 +34,8 @@ export interface RunScenarioOptions {
   command?: readonly string[];
   /** Keep to real time, for a live viewer (results are the same, only slower). */
   realTime?: boolean;
+  /** Whether run.mcap is written when the scenario does not say (`record.mcap`); sweeps pass false. */
+  mcapByDefault?: boolean;
 }
 
 export interface RunOutcome {
@@ -85,7 +87,7 @@ export async function runResolvedSimulated(resolved: ResolvedScenario, opts: Run
     const left = await ownCode.close();
     if (left) opts.events?.emit({ type: 'log', level: 'warn', message: left });
   }
-  const mcapProblem = await recordRunMcap(folder, scenario, { runtime: 'sim', grid });
+  const mcapProblem = await recordRunMcap(folder, scenario, { runtime: 'sim', grid, byDefault: opts.mcapByDefault ?? true });
   if (mcapProblem) opts.events?.emit({ type: 'log', level: 'warn', message: mcapProblem });
   const summary = finishRun({
     folder,

@@ -41,7 +41,7 @@ export async function writeRunMcap(p: McapRecordingInput): Promise<McapRecording
   const partial = `${file}.partial`;
   const fd = openSync(partial, 'w');
   try {
-    const writer = new McapWriter({ writable: fileWritable(fd), chunkSize: 4 * 1024 * 1024 });
+    const writer = new McapWriter({ writable: fileWritable(fd), chunkSize: 256 * 1024 });
     await writer.start({ profile: 'ros2', library: p.library });
     const channelIds = new Map<string, number>();
     const schemaIds = new Map<string, number>();

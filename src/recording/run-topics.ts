@@ -83,6 +83,7 @@ export function mapMessage(grid: OccupancyGrid, timeNs: bigint): TopicMessage {
 export class RunMessageBuilder {
   private readonly columns = new Map<RecordedFile, Map<string, number>>();
   private lastClockNs = -1n;
+  private stepTf: { transforms: unknown[] } = { transforms: [] };
   private readonly rangeMax = new Map<string, number>();
 
   constructor(
@@ -129,15 +130,15 @@ export class RunMessageBuilder {
     const timeNs = this.timeOf(t);
     const header = { stamp: rosTime(timeNs), frame_id: MAP_FRAME };
     const rotation = yawQuaternion(yaw);
+    const transform = { header, child_frame_id: baseLink(car), transform: { translation: { x, y, z: 0 }, rotation } };
     if (timeNs > this.lastClockNs) {
       this.lastClockNs = timeNs;
+      this.stepTf = { transforms: [] };
       out.push({ topic: '/clock', timeNs, message: { clock: header.stamp } });
+      out.push({ topic: '/tf', timeNs, message: this.stepTf });
     }
-    out.push({
-      topic: '/tf',
-      timeNs,
-      message: { transforms: [{ header, child_frame_id: baseLink(car), transform: { translation: { x, y, z: 0 }, rotation } }] },
-    });
+    // one /tf message a step carries every car seen at that time in this batch
+    this.stepTf.transforms.push(transform);
     out.push({
       topic: `/${car}/odom`,
       timeNs,

@@ -3,8 +3,8 @@ import type { ResolvedScenario } from '../scenario/resolved.js';
 import { packageVersion } from './host-facts.js';
 import type { RunFolder } from './run-folder.js';
 
-/** Whether a run of this scenario writes run.mcap (on unless `record: { mcap: false }`). */
-export const recordsMcap = (scenario: Pick<ResolvedScenario, 'record'>) => scenario.record?.mcap !== false;
+/** Whether a run writes run.mcap: as `record.mcap` says, else the command's default (`up` yes, sweeps no). */
+export const recordsMcap = (scenario: Pick<ResolvedScenario, 'record'>, byDefault = true) => scenario.record?.mcap ?? byDefault;
 
 /**
  * Writes run.mcap from the run's CSVs, for either runtime. A recording that cannot be written
@@ -13,9 +13,9 @@ export const recordsMcap = (scenario: Pick<ResolvedScenario, 'record'>) => scena
 export async function recordRunMcap(
   folder: RunFolder,
   scenario: ResolvedScenario,
-  p: { runtime: 'sim' | 'docker'; grid?: OccupancyGrid; timeBaseNs?: bigint },
+  p: { runtime: 'sim' | 'docker'; grid?: OccupancyGrid; timeBaseNs?: bigint; byDefault?: boolean },
 ): Promise<string | undefined> {
-  if (!recordsMcap(scenario)) return undefined;
+  if (!recordsMcap(scenario, p.byDefault)) return undefined;
   try {
     const { writeRunMcap } = await import('../recording/mcap-recording.js');
     await writeRunMcap({ runDir: folder.dir, scenario, grid: p.grid, timeBaseNs: p.timeBaseNs, runtime: p.runtime, runId: folder.runId, library: `cavsim ${packageVersion()}` });

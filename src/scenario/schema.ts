@@ -334,10 +334,13 @@ export const scenarioSchema = z
     record: z
       .object({
         scans: z.boolean().default(false).describe("write every lidar scan to scans.csv, for cavsim view's lidar layer (the cars need a lidar)"),
-        mcap: z.boolean().default(true).describe('write run.mcap: the run as ROS 2 messages, for Foxglove and rosbag2 (docs/foxglove.md)'),
+        mcap: z
+          .boolean()
+          .optional()
+          .describe('write run.mcap, the run as ROS 2 messages for Foxglove and rosbag2 (docs/foxglove.md); default: yes for `cavsim up`, no for the runs of a sweep'),
       })
       .strict()
-      .default({ scans: false, mcap: true })
+      .default({ scans: false })
       .describe('what a run writes beyond its standard CSVs'),
   })
   .strict();

@@ -33,7 +33,7 @@ export function inProcessRunOne(shouldStop: () => boolean = () => false): RunOne
   let emulated: Promise<RunScenarioEmulated> | undefined;
   const loadMap = cachingMapLoader();
   return async (req: RunRequest) => {
-    const opts = { overrides: req.overrides, runsDir: req.runsDir, runId: req.runId, shouldStop };
+    const opts = { overrides: req.overrides, runsDir: req.runsDir, runId: req.runId, shouldStop, mcapByDefault: false };
     if (req.runtime === 'sim') return runScenarioSimulated(req.scenarioFile, { ...opts, loadMap });
     emulated ??= loadEmulated();
     return (await emulated)(req.scenarioFile, opts);

@@ -10,7 +10,7 @@ const loadMap = cachingMapLoader();
 parentPort?.on('message', async (msg: { seq: number; request: RunRequest }) => {
   try {
     const { request } = msg;
-    const outcome = await runScenarioSimulated(request.scenarioFile, { overrides: request.overrides, runsDir: request.runsDir, runId: request.runId, loadMap });
+    const outcome = await runScenarioSimulated(request.scenarioFile, { overrides: request.overrides, runsDir: request.runsDir, runId: request.runId, loadMap, mcapByDefault: false });
     parentPort!.postMessage({ seq: msg.seq, ok: true, outcome });
   } catch (err) {
     const error =

@@ -41,6 +41,8 @@ export interface EmulatedRunOptions {
   /** For the manifest: the overrides given and the command line that started the run. */
   overrides?: readonly string[];
   command?: readonly string[];
+  /** Whether run.mcap is written when the scenario does not say (`record.mcap`); sweeps pass false. */
+  mcapByDefault?: boolean;
 }
 
 export interface EmulatedRunOutcome {
@@ -196,7 +198,7 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
     await control?.close().catch(() => {});
   }
 
-  const mcapProblem = phases.started === undefined ? undefined : await recordRunMcap(folder, scenario, { runtime: 'docker', grid: await loadMapFromDisk(scenario.mapFile).catch(() => undefined), timeBaseNs });
+  const mcapProblem = phases.started === undefined ? undefined : await recordRunMcap(folder, scenario, { runtime: 'docker', grid: await loadMapFromDisk(scenario.mapFile).catch(() => undefined), timeBaseNs, byDefault: opts.mcapByDefault ?? true });
   if (mcapProblem) opts.events?.emit({ type: 'log', level: 'warn', message: mcapProblem });
   const keep = opts.keep === true && failure === undefined;
   const lag = channel?.lagSamplesMs() ?? [];

@@ -22,7 +22,7 @@ export async function runSweepTask(sweepDir: string, batch: number, task: number
     if (request.runtime !== 'sim') throw new UserInputError(`run ${point.id}: a Slurm task runs the simulated runtime only, not ${request.runtime}`);
     let line;
     try {
-      const outcome = await runScenarioSimulated(request.scenarioFile, { overrides: request.overrides, runsDir: request.runsDir, runId: request.runId, loadMap });
+      const outcome = await runScenarioSimulated(request.scenarioFile, { overrides: request.overrides, runsDir: request.runsDir, runId: request.runId, loadMap, mcapByDefault: false });
       line = resultFromSummary(point, key, outcome.summary, relative(sweepDir, outcome.runDir));
     } catch (err) {
       line = failedResult(point, key, err, relative(sweepDir, `${request.runsDir}/${request.runId}`));

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -57,7 +57,8 @@ describe('run.mcap (simulated runtime)', () => {
     const car0 = vehicles.filter((r) => r.vehicle === 'car0');
     expect(count(messages, '/car0/odom')).toBe(car0.length);
     expect(count(messages, '/car1/drive')).toBe(vehicles.length - car0.length);
-    expect(count(messages, '/tf')).toBe(vehicles.length);
+    expect(count(messages, '/tf')).toBe(new Set(vehicles.map((r) => r.t_s)).size);
+    expect(messages.find((m) => m.topic === '/tf')!.message.transforms).toHaveLength(2);
     expect(count(messages, '/clock')).toBe(new Set(vehicles.map((r) => r.t_s)).size);
     expect(count(messages, '/map')).toBe(1);
 
@@ -117,6 +118,19 @@ describe('run.mcap (simulated runtime)', () => {
     const b = await readMcap(join(without, 'run.mcap'));
     expect(b.messages.length).toBe(a.messages.length);
     expect(b.messages.map((m) => [m.topic, m.logTime])).toEqual(a.messages.map((m) => [m.topic, m.logTime]));
+  });
+
+  it('is left out of a sweep\'s runs unless the scenario asks for it', () => {
+    const sweep = (...extra: string[]) => {
+      const r = cavsim(['sweep', 'scenarios/head-on-brake.yaml', '--delay', '10ms,20ms', '--sweeps-dir', join(work, 'sweeps'), ...extra]);
+      expect(r.code, r.stderr).toBe(0);
+      const dir = /→ (\S+)/.exec(r.stdout + r.stderr)![1];
+      const runs = readdirSync(join(dir, 'runs'));
+      expect(runs).toHaveLength(2);
+      return runs.filter((run) => existsSync(join(dir, 'runs', run, 'run.mcap'))).length;
+    };
+    expect(sweep()).toBe(0);
+    expect(sweep('--set', 'record.mcap=true')).toBe(2);
   });
 
   it('refuses a folder that is not a run with exit status 2', () => {

@@ -78,7 +78,7 @@ describe('CDR encoding of the recorded message types', () => {
 describe('run rows as ROS 2 messages', () => {
   const scenario = { vehicles: [{ name: 'car0', lidar: { rangeMax: 30 } }, { name: 'car1' }], record: { scans: true, mcap: true } } as never;
 
-  it('gives each car odometry, a drive command and a transform per row, and the clock once per step', () => {
+  it('gives each car odometry and a drive command per row, and the clock and one transform message (every car) per step', () => {
     const b = new RunMessageBuilder(scenario, 0n);
     const rows = [
       ['t_s', 'vehicle', 'x_m', 'y_m', 'yaw_rad', 'speed_mps', 'steer_rad', 'yaw_rate_radps', 'cmd_speed_mps', 'cmd_steer_rad', 'braking', 'collided'],
@@ -86,7 +86,8 @@ describe('run rows as ROS 2 messages', () => {
       ['0.01', 'car1', '5', '6', '0', '1', '0', '0', '1', '0', '0', '0'],
     ];
     const messages = b.messages('vehicles', rows);
-    expect(messages.map((m) => m.topic)).toEqual(['/clock', '/tf', '/car0/odom', '/car0/drive', '/tf', '/car1/odom', '/car1/drive']);
+    expect(messages.map((m) => m.topic)).toEqual(['/clock', '/tf', '/car0/odom', '/car0/drive', '/car1/odom', '/car1/drive']);
+    expect((messages[1].message as { transforms: { child_frame_id: string }[] }).transforms.map((t) => t.child_frame_id)).toEqual(['car0/base_link', 'car1/base_link']);
     expect(messages.every((m) => m.timeNs === 10_000_000n)).toBe(true);
     const odom = messages[2].message as { pose: { pose: { orientation: { z: number; w: number } } }; twist: { twist: { linear: { x: number } } } };
     expect(odom.pose.pose.orientation.z).toBeCloseTo(Math.SQRT1_2, 12);

@@ -16,14 +16,14 @@ function scenarioWith(extra: string): string {
 }
 
 describe('record block', () => {
-  it('records no scans but an MCAP recording by default', async () => {
-    expect((await loadScenario(join(ROOT, 'scenarios/head-on-brake.yaml'))).record).toEqual({ scans: false, mcap: true });
+  it('records nothing extra by default (run.mcap is the command\'s choice)', async () => {
+    expect((await loadScenario(join(ROOT, 'scenarios/head-on-brake.yaml'))).record).toEqual({ scans: false });
   });
 
   it('records scans only where a car has a lidar, and says how to give one', async () => {
     const err = (await loadScenario(scenarioWith('record: { scans: true }')).catch((e: unknown) => e)) as { details: string[] };
     expect(err.details.join('\n')).toMatch(/record\.scans.*no car has a lidar.*lidar: \{\}/);
     const gapFollow = await loadScenario(join(ROOT, 'scenarios/loop-gap-follow.yaml'), { overrides: ['record.scans=true'] });
-    expect(gapFollow.record).toEqual({ scans: true, mcap: true });
+    expect(gapFollow.record).toEqual({ scans: true });
   });
 });
