@@ -26,6 +26,7 @@ const suites: Array<{ name: string; load: () => Promise<BenchSuite> }> = [
   { name: 'emulation', load: () => import('./emulation-bench.js').then((m) => m.suite) },
   { name: 'channel-engines', load: () => import('./channel-engine-bench.js').then((m) => m.suite) },
   { name: 'own-code', load: () => import('./own-code-bench.js').then((m) => m.suite) },
+  { name: 'mcap', load: () => import('./mcap-bench.js').then((m) => m.suite) },
 ];
 
 async function main() {
