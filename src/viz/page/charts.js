@@ -3,6 +3,7 @@
 import { lastIndexAtOrBefore } from './series.js';
 
 const MARGIN = { left: 44, right: 12, top: 24, bottom: 22 };
+const LEGEND_ROW = 14;
 
 export class TimeChart {
   /** opts: { title, unit, maxY (a ceiling for the axis, e.g. TTC), digits } */
@@ -177,18 +178,41 @@ export class TimeChart {
       ctx.fill();
       ctx.stroke();
     }
+    this.drawLegend(readout);
+  }
+
+  /**
+   * Every line named with its value under the cursor: right of the title while they fit, then in
+   * further rows over the top of the plot, on a backing so the lines beneath do not hide them.
+   */
+  drawLegend(readout) {
+    const ctx = this.ctx;
     ctx.font = '600 12px "DejaVu Sans", sans-serif';
     const titleEnd = 10 + ctx.measureText(this.title()).width + 14;
     ctx.font = '11px "DejaVu Sans", sans-serif';
     ctx.textAlign = 'right';
     ctx.textBaseline = 'alphabetic';
-    let right = this.width - MARGIN.right;
+    const rightEdge = this.width - MARGIN.right;
+    let row = 0;
+    let left = titleEnd;
+    let right = rightEdge;
+    this.legend = [];
     for (const { s, v } of readout) {
       const text = `${s.label} ${v === null || v === undefined ? '–' : v.toFixed(this.opts.digits ?? 2)}`;
       const w = ctx.measureText(text).width;
-      if (right - w < titleEnd) break;
+      if (right - w < left && right < rightEdge) {
+        row++;
+        left = MARGIN.left;
+        right = rightEdge;
+      }
+      const y = 16 + row * LEGEND_ROW;
+      if (row > 0) {
+        ctx.fillStyle = 'rgba(11, 19, 36, 0.85)';
+        ctx.fillRect(right - w - 4, y - 11, w + 8, LEGEND_ROW);
+      }
       ctx.fillStyle = lighten(s.color);
-      ctx.fillText(text, right, 16);
+      ctx.fillText(text, right, y);
+      this.legend.push({ label: s.label, row });
       right -= w + 12;
     }
   }

@@ -405,6 +405,10 @@ function exposeForTests() {
     drawnLayers: () => world.drawnLayers ?? [],
     /** Car labels of the frame last drawn, in canvas pixels: { cx, top, w }. */
     labelBoxes: () => world.labelBoxes ?? [],
+    /** The lines a chart (speed, ttc, distance) names in its legend, and the row each is in. */
+    chartLegend: (name) => charts[name].legend ?? [],
+    /** The lines a chart draws. */
+    chartSeries: (name) => charts[name].series.map((s) => s.label),
   };
   document.body.dataset.ready = 'true';
 }

@@ -90,4 +90,21 @@ describe.skipIf(real.skip)(`cavsim view: recorded lidar, layers, links to a time
     expect(overlap).toBe(false);
     await page.close();
   });
+
+  it('names every pair of a four-car run in the TTC and distance charts, in rows that fit', async () => {
+    const { runDir } = await runScenarioSimulated(join(ROOT, 'scenarios/mixed-four.yaml'), { overrides: ['duration=2s'], runsDir });
+    await using server = await startViewServer({ runDir });
+    const page = await open(browser, server, '#t=1.00');
+    const charts = await page.evaluate(async () => {
+      const v = (window as any).__cavsimView;
+      await v.whenDrawn();
+      return Object.fromEntries(['ttc', 'distance'].map((c) => [c, { series: v.chartSeries(c), legend: v.chartLegend(c) }]));
+    });
+    for (const { series, legend } of Object.values(charts) as { series: string[]; legend: { label: string; row: number }[] }[]) {
+      expect(series).toHaveLength(6);
+      expect(legend.map((e) => e.label)).toEqual(series);
+      expect(Math.max(...legend.map((e) => e.row))).toBeGreaterThan(0);
+    }
+    await page.close();
+  });
 });
