@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { printJson } from './json-output.js';
 import type { Command } from 'commander';
 import { UserInputError } from '../errors.js';
 import { decimal } from './flag-values.js';
@@ -15,6 +16,8 @@ const spacing = decimal('--spacing', `a distance in metres of at least ${MIN_SPA
 const seconds = (flag: string) => decimal(flag, 'a time in seconds, e.g. 2.5');
 const minSpeed = decimal('--min-speed', 'a speed in m/s of 0 or more, e.g. 1', (n) => n >= 0);
 
+const JSON_HELP = 'print {output, count} (or, with no output file, {count, waypoints}) as JSON';
+
 /** `cavsim waypoints record|resample`: waypoint CSVs (x,y,yaw,speed) from runs or polylines. */
 export function registerWaypointsCommand(program: Command): void {
   const waypoints = program.command('waypoints').description('make waypoint CSVs (x,y,yaw,speed) for pure pursuit and RRT');
@@ -29,12 +32,13 @@ export function registerWaypointsCommand(program: Command): void {
     .option('--from <s>', 'start of the time window', seconds('--from'))
     .option('--to <s>', 'end of the time window', seconds('--to'))
     .option('--min-speed <m/s>', 'raise slower recorded speeds to this', minSpeed, 0)
-    .action(async (dir: string, opts: { vehicle: string; output?: string; spacing: number; from?: number; to?: number; minSpeed: number }) => {
+    .option('--json', JSON_HELP)
+    .action(async (dir: string, opts: { vehicle: string; output?: string; spacing: number; from?: number; to?: number; minSpeed: number; json?: boolean }) => {
       checkRunFolder(dir);
       const file = join(dir, 'vehicles.csv');
       const text = await readInput(file);
       const points = guard(file, () => recordWaypoints(parseVehicleTrajectory(text, opts.vehicle), opts));
-      await emit(points, opts.output);
+      await emit(points, opts.output, opts.json);
     });
 
   waypoints
@@ -44,11 +48,12 @@ export function registerWaypointsCommand(program: Command): void {
     .requiredOption('-o, --output <file>', 'the waypoint CSV to write ("-" for standard output)')
     .option('--spacing <m>', 'distance between waypoints', spacing, 0.25)
     .option('--closed', 'the polyline is a loop: connect the last point back to the first')
-    .action(async (file: string, opts: { output: string; spacing: number; closed?: boolean }) => {
+    .option('--json', JSON_HELP)
+    .action(async (file: string, opts: { output: string; spacing: number; closed?: boolean; json?: boolean }) => {
       const { rows, errors } = parseNumericCsv(await readInput(file), ['x', 'y', 'speed']);
       if (errors.length) throw new UserInputError(`${file} is not a polyline CSV`, errors.slice(0, 5).map((e) => `${file} ${e}`));
       const points = guard(file, () => resamplePolyline(rows, { spacing: opts.spacing, closed: opts.closed }));
-      await emit(points, opts.output === '-' ? undefined : opts.output);
+      await emit(points, opts.output === '-' ? undefined : opts.output, opts.json);
     });
 }
 
@@ -69,15 +74,16 @@ function guard<T>(file: string, make: () => T): T {
   }
 }
 
-async function emit(points: readonly OrientedWaypoint[], output: string | undefined): Promise<void> {
-  const csv = formatWaypointsCsv(points);
-  if (output) {
-    await writeFile(output, csv).catch((err: NodeJS.ErrnoException) => {
-      const why = err.code === 'EISDIR' ? 'is a folder' : err.code === 'ENOENT' ? 'is in a folder that does not exist' : `cannot be written (${err.code ?? err.message})`;
-      throw new UserInputError(`--output ${output}: ${why}`, [], 'give a file path in a folder you can write, or - for standard output');
-    });
-    process.stderr.write(`wrote ${points.length} waypoints to ${output}\n`);
-  } else {
-    process.stdout.write(csv);
+async function emit(points: readonly OrientedWaypoint[], output: string | undefined, json = false): Promise<void> {
+  if (!output) {
+    if (json) printJson({ count: points.length, waypoints: points });
+    else process.stdout.write(formatWaypointsCsv(points));
+    return;
   }
+  await writeFile(output, formatWaypointsCsv(points)).catch((err: NodeJS.ErrnoException) => {
+    const why = err.code === 'EISDIR' ? 'is a folder' : err.code === 'ENOENT' ? 'is in a folder that does not exist' : `cannot be written (${err.code ?? err.message})`;
+    throw new UserInputError(`--output ${output}: ${why}`, [], 'give a file path in a folder you can write, or - for standard output');
+  });
+  if (json) printJson({ output: resolve(output), count: points.length });
+  else process.stderr.write(`wrote ${points.length} waypoints to ${output}\n`);
 }

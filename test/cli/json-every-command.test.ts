@@ -37,7 +37,7 @@ function camelKeys(value: unknown, exempt: boolean, path = ''): string[] {
 const docker = requireReal('cli/json-every-command.test.ts (images --check)', await dockerProblem());
 
 describe('--json on every command', () => {
-  it('validate, up, summary, report, replay, plan, schema, status, teardown, doctor', () => {
+  it('validate, up, summary, report, replay, mcap, waypoints, plan, schema, status, teardown, doctor', () => {
     expect(json(['validate', 'scenarios/head-on-brake.yaml'])).toMatchObject({ name: 'head-on-brake' });
     const error = json(['validate', 'scenarios/head-on-brake.yaml', '--set', 'network.delay=fast'], 2).error as Record<string, unknown>;
     expect(error).toMatchObject({ kind: 'user_input', exit_status: 2 });
@@ -52,6 +52,12 @@ describe('--json on every command', () => {
     const report = json(['report', runDir]);
     expect(report).toMatchObject({ dir: runDir, tables: expect.any(Array), figures: expect.any(Array) });
     expect(json(['replay', runDir])).toMatchObject({ identical: true, replay_dir: `${runDir}-replay` });
+    expect(json(['mcap', runDir])).toMatchObject({ file: join(runDir, 'run.mcap'), messages: expect.any(Number), channels: 12 });
+    const recorded = json(['waypoints', 'record', runDir, '--vehicle', 'car0', '-o', join(runDir, 'car0.waypoints.csv')]);
+    expect(recorded).toMatchObject({ output: join(runDir, 'car0.waypoints.csv'), count: expect.any(Number) });
+    const resampled = json(['waypoints', 'resample', join(runDir, 'car0.waypoints.csv'), '-o', '-']);
+    expect(resampled.waypoints).toHaveLength(resampled.count as number);
+    expect(json(['waypoints', 'resample', join(runDir, 'nothing.csv'), '-o', '-'], 2)).toMatchObject({ error: { kind: 'user_input', exit_status: 2 } });
     expect(json(['plan', 'scenarios/head-on-brake.yaml'])).toHaveProperty('vehicles');
     expect(json(['schema'])).toMatchObject({ title: 'cavsim scenario', type: 'object' });
     expect(json(['status'])).toEqual({ runs: [] });
