@@ -1,16 +1,17 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import { loadMap } from '../map/load-map.js';
-import { occupancyGridPng } from './map-png.js';
-import { RunSource, type RunSourcePorts } from './run-source.js';
-import { isEmptyRunData } from './run-data.js';
+import type { RunSourcePorts } from './run-source.js';
+import { openRunRoutes, sendJson, type RunRoutes } from './run-routes.js';
+import { readSweepListing } from './sweep-listing.js';
 
 export interface ViewServerOptions {
   /** A run folder: runs/<run-id>, holding scenario.resolved.json and the CSVs. */
-  runDir: string;
+  runDir?: string;
+  /** Or a sweep folder: the page lists its runs, and opens each at /runs/<name>/. */
+  sweepDir?: string;
   /** Follow the CSVs while a run writes them and push new rows to open pages. */
   live?: boolean;
   /** 0 (default) picks a free port. The server listens on 127.0.0.1 only. */
@@ -33,7 +34,7 @@ export const VIEW_HOST = '127.0.0.1';
 
 /** The page: plain ES modules and a stylesheet, read from the source tree (no build step, no CDN). */
 const PAGE_DIR = fileURLToPath(new URL('../../src/viz/page/', import.meta.url));
-const PAGE_FILES: Record<string, string> = {
+const RUN_PAGE_FILES: Record<string, string> = {
   '/': 'index.html',
   '/index.html': 'index.html',
   '/view.css': 'view.css',
@@ -43,76 +44,58 @@ const PAGE_FILES: Record<string, string> = {
   '/charts.js': 'charts.js',
   '/feed.js': 'feed.js',
 };
+const SWEEP_PAGE_FILES: Record<string, string> = { '/': 'sweep.html', '/index.html': 'sweep.html', '/sweep.js': 'sweep.js', '/feed.js': 'feed.js', '/series.js': 'series.js', '/view.css': 'view.css' };
 const CONTENT_TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
   css: 'text/css; charset=utf-8',
   js: 'text/javascript; charset=utf-8',
 };
-
-const defaultPorts = (): RunSourcePorts => ({
-  async readText(path) {
-    try {
-      return await readFile(path, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
-  },
-  loadMap: (yamlPath) => loadMap(yamlPath),
-});
+/** A run's path under a sweep: /runs/<name>/<rest>. */
+const SWEEP_RUN_PATH = /^\/runs\/([A-Za-z0-9._-]+)(\/.*)?$/;
 
 /**
- * Serves the replay page of one run on 127.0.0.1. With `live: true` it also tails the run's CSVs
- * and pushes each batch of new rows to open pages as server-sent events (`/api/live`), until the
- * run's summary.json appears.
+ * Serves the replay page of one run on 127.0.0.1 (with `live: true`, the run as it is written), or
+ * a sweep's list of runs, each of which opens in the same replay page.
  */
 export async function startViewServer(opts: ViewServerOptions): Promise<ViewServer> {
-  const runDir = resolve(opts.runDir);
   const live = opts.live === true;
-  const source = new RunSource(runDir, basename(runDir), { ...defaultPorts(), ...opts.ports });
-  await source.poll();
-  let mapPng: Buffer | undefined = source.grid ? occupancyGridPng(source.grid) : undefined;
-  let dataJson: string | undefined;
-  const listeners = new Set<ServerResponse>();
-
-  const send = (res: ServerResponse, event: string, payload: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
-  const broadcast = (event: string, payload: unknown) => {
-    for (const res of listeners) send(res, event, payload);
-  };
-
-  let polling: NodeJS.Timeout | undefined;
-  let heartbeat: NodeJS.Timeout | undefined;
-  if (live) {
-    let busy = false;
-    const tick = async () => {
-      if (busy) return;
-      busy = true;
-      try {
-        const wasReady = source.ready;
-        const result = await source.poll();
-        if (!wasReady && source.ready) {
-          mapPng = source.grid ? occupancyGridPng(source.grid) : undefined;
-          broadcast('ready', {});
-        }
-        if (!isEmptyRunData(result.delta)) {
-          dataJson = undefined;
-          broadcast('append', result.delta);
-        }
-        if (result.summaryArrived) {
-          broadcast('summary', source.summary);
-          clearInterval(polling);
-          polling = undefined;
-        }
-      } catch (err) {
-        broadcast('problem', { message: err instanceof Error ? err.message : String(err) });
-      } finally {
-        busy = false;
+  let routes: (path: string, url: URL, req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  let closeRoutes: () => void;
+  if (opts.sweepDir !== undefined) {
+    const sweepDir = resolve(opts.sweepDir);
+    const runs = new Map<string, Promise<RunRoutes>>();
+    routes = async (path, url, req, res) => {
+      const inRun = SWEEP_RUN_PATH.exec(path);
+      if (!inRun) {
+        if (path === '/api/sweep') return sendJson(res, 200, readSweepListing(sweepDir));
+        return servePage(SWEEP_PAGE_FILES, path, res);
       }
+      const [, name, rest] = inRun;
+      // the page's own paths are relative to the run's folder-like address
+      if (rest === undefined) return void res.writeHead(301, { location: `/runs/${name}/` }).end();
+      const runDir = join(sweepDir, 'runs', name);
+      let run = runs.get(name);
+      if (!run) {
+        run = readFile(join(runDir, 'scenario.resolved.json')).then(
+          () => openRunRoutes({ runDir, live: false, ports: opts.ports }),
+          () => Promise.reject(new Error(`the sweep has no run ${name}`)),
+        );
+        runs.set(name, run);
+        run.catch(() => runs.delete(name));
+      }
+      const opened = await run.catch(() => undefined);
+      if (!opened) return sendJson(res, 404, { problem: `the sweep has no run ${name}` });
+      if (!opened.handle(rest, url, req, res)) await servePage(RUN_PAGE_FILES, rest, res);
     };
-    if (source.summary === null) polling = setInterval(tick, opts.pollIntervalMs ?? 200);
-    heartbeat = setInterval(() => {
-      for (const res of listeners) res.write(': keep-alive\n\n');
-    }, 15_000);
+    closeRoutes = () => {
+      for (const run of runs.values()) void run.then((r) => r.close(), () => {});
+    };
+  } else {
+    const run = await openRunRoutes({ runDir: opts.runDir ?? '.', live, pollIntervalMs: opts.pollIntervalMs, ports: opts.ports });
+    routes = async (path, url, req, res) => {
+      if (!run.handle(path, url, req, res)) await servePage(RUN_PAGE_FILES, path, res);
+    };
+    closeRoutes = () => run.close();
   }
 
   const server = createServer((req, res) => {
@@ -132,41 +115,7 @@ export async function startViewServer(opts: ViewServerOptions): Promise<ViewServ
       return;
     }
     const url = new URL(req.url ?? '/', `http://${VIEW_HOST}`);
-    const page = PAGE_FILES[url.pathname];
-    if (page) {
-      const body = await readFile(PAGE_DIR + page);
-      res.writeHead(200, { 'content-type': CONTENT_TYPES[page.split('.').pop()!], 'cache-control': 'no-store' }).end(body);
-      return;
-    }
-    switch (url.pathname) {
-      case '/api/meta': {
-        const meta = source.meta(live);
-        if (!meta) return json(res, 503, { waiting: 'scenario.resolved.json has not been written yet' });
-        return json(res, 200, { ...meta, hasScans: !source.scans.isEmpty });
-      }
-      case '/api/data':
-        dataJson ??= JSON.stringify(source.data);
-        res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(dataJson);
-        return;
-      case '/api/map.png':
-        if (!mapPng) return json(res, 404, { problem: source.mapProblem ?? 'no map' });
-        res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'no-store' }).end(mapPng);
-        return;
-      case '/api/scans': {
-        const t = Number(url.searchParams.get('t'));
-        return json(res, 200, Number.isFinite(t) ? source.scans.at(t) : []);
-      }
-      case '/api/live':
-        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
-        // Snapshot and later appends go down the same stream, so nothing falls between them.
-        send(res, 'snapshot', source.data);
-        if (source.summary !== null) send(res, 'summary', source.summary);
-        listeners.add(res);
-        req.on('close', () => listeners.delete(res));
-        return;
-      default:
-        json(res, 404, { problem: `no such path ${url.pathname}` });
-    }
+    await routes(url.pathname, url, req, res);
   }
 
   await new Promise<void>((ok, fail) => {
@@ -181,10 +130,7 @@ export async function startViewServer(opts: ViewServerOptions): Promise<ViewServ
   let closed: Promise<void> | undefined;
   const close = () =>
     (closed ??= new Promise<void>((done) => {
-      clearInterval(polling);
-      clearInterval(heartbeat);
-      for (const res of listeners) res.end();
-      listeners.clear();
+      closeRoutes();
       server.close(() => done());
       server.closeAllConnections();
     }));
@@ -192,8 +138,11 @@ export async function startViewServer(opts: ViewServerOptions): Promise<ViewServ
   return { url: `http://${VIEW_HOST}:${port}/`, port, live, close, [Symbol.asyncDispose]: close };
 }
 
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
+async function servePage(files: Record<string, string>, path: string, res: ServerResponse): Promise<void> {
+  const page = files[path];
+  if (!page) return sendJson(res, 404, { problem: `no such path ${path}` });
+  const body = await readFile(PAGE_DIR + page);
+  res.writeHead(200, { 'content-type': CONTENT_TYPES[page.split('.').pop()!], 'cache-control': 'no-store' }).end(body);
 }
 
 /** A Host header naming anything but loopback means a page on another origin (DNS rebinding). */

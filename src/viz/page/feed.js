@@ -11,9 +11,9 @@ export async function fetchJson(path) {
 /** Waits for the run's scenario (a live run may not have written it yet). */
 export async function fetchMeta() {
   for (;;) {
-    const res = await fetch('/api/meta', { cache: 'no-store' });
+    const res = await fetch('api/meta', { cache: 'no-store' });
     if (res.ok) return res.json();
-    if (res.status !== 503) throw new Error(`/api/meta: HTTP ${res.status}`);
+    if (res.status !== 503) throw new Error(`api/meta: HTTP ${res.status}`);
     await new Promise((r) => setTimeout(r, 500));
   }
 }
@@ -23,7 +23,7 @@ export function loadMapImage() {
     const img = new Image();
     img.onload = () => resolve(img);
     img.onerror = () => resolve(null);
-    img.src = '/api/map.png';
+    img.src = 'api/map.png';
   });
 }
 
@@ -32,7 +32,7 @@ export function loadMapImage() {
  * once the run has finished.
  */
 export function followLive({ onData, onSummary, onProblem }) {
-  const source = new EventSource('/api/live');
+  const source = new EventSource('api/live');
   let data = null;
   source.addEventListener('snapshot', (e) => {
     data = JSON.parse(e.data);

@@ -26,6 +26,8 @@ async function main() {
   charts.distance = new TimeChart($('chart-distance'), { title: 'centre distance', unit: 'm', digits: 2 });
   for (const c of Object.values(charts)) c.onSeek = (t) => seek(t);
   showHeader();
+  // a run opened from a sweep's list (served at /runs/<id>/) links back to it
+  $('back-to-sweep').hidden = !location.pathname.startsWith('/runs/');
   if (meta.mapProblem) showNotice(meta.mapProblem);
   wireControls();
   layout();
@@ -49,7 +51,7 @@ async function main() {
       });
     });
   } else {
-    data = await fetchJson('/api/data');
+    data = await fetchJson('api/data');
     dataChanged(true);
   }
   const linked = timeFromHash();
@@ -144,7 +146,7 @@ function render() {
 let scanRequest = null;
 function requestScans(t) {
   if (!(meta.hasScans || (meta.live && !state.finished)) || scanRequest || state.scanT === t) return;
-  scanRequest = fetchJson(`/api/scans?t=${t}`)
+  scanRequest = fetchJson(`api/scans?t=${t}`)
     .then((scans) => {
       state.scans = scans;
       state.scanT = t;

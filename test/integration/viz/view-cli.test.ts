@@ -22,10 +22,10 @@ describe('cavsim view (CLI)', () => {
   it('rejects a folder that is not a run, with exit status 2 and a hint', () => {
     const missing = spawnSync('node', [CLI, 'view', join(runsDir, 'nope'), '--no-open'], { encoding: 'utf8' });
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toContain('no such run folder');
+    expect(missing.stderr).toContain('no such run or sweep folder');
     const notARun = spawnSync('node', [CLI, 'view', runsDir, '--no-open'], { encoding: 'utf8' });
     expect(notARun.status).toBe(2);
-    expect(notARun.stderr).toContain('scenario.resolved.json');
+    expect(notARun.stderr).toMatch(/neither a run folder \(no scenario.resolved.json\) nor a sweep folder \(no grid.json\)/);
     const badPort = spawnSync('node', [CLI, 'view', runsDir, '--port', 'http'], { encoding: 'utf8' });
     expect(badPort.status).toBe(2);
   });

@@ -46,7 +46,8 @@ describe('view server, replay of a finished run', () => {
     const page = await fetchRaw(server.url);
     expect(page.status).toBe(200);
     const html = page.body.toString('utf8');
-    expect(html).toContain('<script type="module" src="/view.js">');
+    // relative, so the same page serves a run at / and a sweep's run at /runs/<name>/
+    expect(html).toContain('<script type="module" src="view.js">');
     expect(html).not.toMatch(/https?:\/\//);
     for (const m of ['/view.js', '/world.js', '/charts.js', '/series.js', '/feed.js', '/view.css']) {
       const res = await fetchRaw(server.url.slice(0, -1) + m);

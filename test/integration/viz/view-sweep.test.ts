@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { startViewServer } from '../../../src/viz/view-server.js';
+import { readSweepListing } from '../../../src/viz/sweep-listing.js';
+import { CHROMIUM, chromiumProblem, requireReal } from '../../support/real-components.js';
+import { launchChromium } from './support/browser.js';
+import { ROOT, newRunsDir } from './support/run-fixtures.js';
+
+/** `cavsim view sweeps/<id>`: a real sweep's runs listed with their swept values, sorted, and opened. */
+const work = newRunsDir();
+const real = requireReal('viz/view-sweep.test.ts', chromiumProblem());
+
+function sweep(): string {
+  const r = spawnSync('node', [join(ROOT, 'dist/cli/main.js'), 'sweep', 'scenarios/head-on-brake.yaml', '--delay', '100ms,300ms,200ms', '--sweeps-dir', work], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+  expect(r.status, r.stderr).toBe(0);
+  return join(work, readdirSync(work)[0]);
+}
+
+describe.skipIf(real.skip)(`cavsim view of a sweep (${CHROMIUM})`, () => {
+  let browser: Browser;
+  let sweepDir: string;
+  beforeAll(async () => {
+    real.assertPresent();
+    sweepDir = sweep();
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('reads every run of the sweep with its swept value and outcome', () => {
+    const listing = readSweepListing(sweepDir);
+    expect(listing.axisColumns).toEqual(['network.delay_ms']);
+    expect(listing.runs.map((r) => r.cells['network.delay_ms']).sort()).toEqual(['100', '200', '300']);
+    expect(listing.runs.every((r) => r.openable)).toBe(true);
+    expect(listing.runs.find((r) => r.cells['network.delay_ms'] === '300')!.cells.collision).toBe('true');
+    expect(listing.answer).toMatch(/collision/);
+  });
+
+  it('lists the runs by swept value, sorts by any column, and opens a run in the run view and back', async () => {
+    await using server = await startViewServer({ sweepDir });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`));
+    await page.goto(server.url);
+    await page.waitForFunction(() => (window as any).__cavsimSweep?.ready === true);
+    const table = () => page.evaluate(() => (window as any).__cavsimSweep.table() as { columns: string[]; rows: string[][] });
+    let t = await table();
+    expect(t.columns.slice(0, 2)).toEqual(['run', 'network.delay_ms']);
+    expect(t.rows.map((r) => r[1])).toEqual(['100', '200', '300']);
+    const collision = t.columns.indexOf('collision');
+    expect(t.rows.map((r) => r[collision])).toEqual(['false', 'false', 'true']);
+
+    await page.click('th[data-column="min_distance_m"]');
+    t = await table();
+    const distance = t.columns.indexOf('min_distance_m');
+    const distances = t.rows.map((r) => Number(r[distance]));
+    expect(distances).toEqual([...distances].sort((a, b) => a - b));
+    await page.click('th[data-column="min_distance_m"]');
+    t = await table();
+    expect(t.rows.map((r) => Number(r[distance]))).toEqual([...distances].reverse());
+
+    const run300 = t.rows.find((r) => r[1] === '300')![0];
+    await page.click(`tr[data-run="${run300}"] a`);
+    await page.waitForFunction(() => (window as any).__cavsimView?.ready === true);
+    expect(new URL(page.url()).pathname).toBe(`/runs/${run300}/`);
+    const drawn = await page.evaluate(async () => {
+      const v = (window as any).__cavsimView;
+      await v.whenDrawn();
+      return v.drawnCars() as { cars: { name: string }[] };
+    });
+    expect(drawn.cars.map((c) => c.name)).toEqual(['car0', 'car1']);
+    expect(await page.textContent('#summary')).toMatch(/collision/i);
+    expect(await page.isVisible('#back-to-sweep')).toBe(true);
+    await page.click('#back-to-sweep');
+    await page.waitForFunction(() => (window as any).__cavsimSweep?.ready === true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('answers 404 for a run the sweep does not have', async () => {
+    await using server = await startViewServer({ sweepDir });
+    const res = await fetch(`${server.url}runs/p999/api/meta`);
+    expect(res.status).toBe(404);
+  });
+});
