@@ -8,7 +8,7 @@ import { finishRun } from '../run/finish-run.js';
 import { chooseEngine } from '../ns3/engine-choice.js';
 import { prepareChannel } from '../channel/open-channel.js';
 import { RunFolder, defaultRunsDir, recordManifest } from '../run/run-folder.js';
-import { recordRunMcap } from '../run/record-mcap.js';
+import { openSimRecording, recordsMcap } from '../run/record-mcap.js';
 import { runSimulated, type SimulatedRunResult } from '../runtime/sim/run-simulated.js';
 import type { RunEvents } from '../runtime/run-events.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
@@ -71,6 +71,11 @@ export async function runResolvedSimulated(resolved: ResolvedScenario, opts: Run
   const recorder = new Recorder(folder.dir, scenario.vehicles.map((v) => v.name), SIM_FLUSH_EVERY_STEPS, scenario.vehicles.map((v) => v.params), platoonLinks(scenario));
   const computeLog = computeLogFor(scenario, folder.dir);
   const scanLog = scenario.record?.scans ? new ScanLog(folder.file(SCANS_FILE)) : undefined;
+  const recording = recordsMcap(scenario, opts.mcapByDefault ?? true) ? await openSimRecording(folder, scenario, grid) : undefined;
+  if (recording) {
+    recorder.attachRecording(recording);
+    if (scanLog) scanLog.onRow = (cells) => recording.row('scans', cells);
+  }
   const ownCode = openOwnCodeSession(scenario, folder, docker);
   const started = performance.now();
   let failure: unknown;
@@ -84,11 +89,10 @@ export async function runResolvedSimulated(resolved: ResolvedScenario, opts: Run
     recorder.close();
     computeLog?.close();
     scanLog?.close();
+    recording?.close();
     const left = await ownCode.close();
     if (left) opts.events?.emit({ type: 'log', level: 'warn', message: left });
   }
-  const mcapProblem = await recordRunMcap(folder, scenario, { runtime: 'sim', grid, byDefault: opts.mcapByDefault ?? true });
-  if (mcapProblem) opts.events?.emit({ type: 'log', level: 'warn', message: mcapProblem });
   const summary = finishRun({
     folder,
     scenario,

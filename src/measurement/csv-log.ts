@@ -11,6 +11,8 @@ export class CsvLog {
   private readonly fd: number;
   private pending = '';
   private closed = false;
+  /** Sees every row as it is added, as the text a CSV reader gets back (unquoted). */
+  onRow?: (cells: string[]) => void;
 
   constructor(readonly path: string, readonly columns: readonly string[]) {
     this.fd = openSync(path, 'w');
@@ -21,6 +23,7 @@ export class CsvLog {
     let line = '';
     for (let i = 0; i < row.length; i++) line += (i ? ',' : '') + formatCell(row[i]);
     this.pending += line + '\n';
+    this.onRow?.(row.map(cellText));
   }
 
   flush(): void {
@@ -53,6 +56,12 @@ function formatCell(cell: Cell): string {
   if (typeof cell === 'number') return formatMicro(cell);
   const text = String(cell);
   return SAFE_TEXT.test(text) ? text : stringify([[text]]).slice(0, -1);
+}
+
+/** A cell as a CSV reader reads it back: numbers rounded as written, nothing quoted. */
+export function cellText(cell: Cell): string {
+  if (cell === undefined) return '';
+  return typeof cell === 'number' ? formatMicro(cell) : String(cell);
 }
 
 /** Same text as String(Math.round(v * 1e6) / 1e6), built from integers: several times faster. */

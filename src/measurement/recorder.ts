@@ -71,6 +71,12 @@ export interface V2VLoss {
   lineOfSight?: boolean;
 }
 
+/** What a run recording (run.mcap) takes from the recorder as the run goes. */
+export interface StepRecording {
+  step(t: number, cars: readonly CarSample[]): void;
+  row(file: 'v2v' | 'collisions' | 'events' | 'scans', cells: string[]): void;
+}
+
 export const CSV_COLUMNS = {
   vehicles: ['t_s', 'vehicle', 'x_m', 'y_m', 'yaw_rad', 'speed_mps', 'steer_rad', 'yaw_rate_radps', 'cmd_speed_mps', 'cmd_steer_rad', 'braking', 'collided'],
   pairs: ['t_s', 'a', 'b', 'distance_m', 'gap_m', 'closing_speed_mps', 'ttc_s'],
@@ -98,6 +104,7 @@ export class Recorder {
   private pairIndex = new Map<string, PairFigures>();
 
   private stepsSinceFlush = 0;
+  private recording?: StepRecording;
 
   private readonly placed: PlacedBody[] = [];
   private readonly carIndex: ReadonlyMap<string, number>;
@@ -196,6 +203,7 @@ export class Recorder {
       }
     }
     this.platoon?.record((a, b) => this.stepGaps[this.pairOf(a, b)], (car) => cars[this.carIndex.get(car)!].v);
+    this.recording?.step(t, cars);
     if (++this.stepsSinceFlush >= this.flushEverySteps) this.flush();
   }
 
@@ -269,6 +277,12 @@ export class Recorder {
   recordEvent(t: number, vehicle: string, event: string, detail?: Record<string, unknown>): void {
     this.events.push({ t, vehicle, event, detail });
     this.logs.events.add([t, vehicle, event, detail ? JSON.stringify(detail) : '']);
+  }
+
+  /** Lets a recording see each step's cars and every row of the rarer logs as it is written. */
+  attachRecording(recording: StepRecording): void {
+    this.recording = recording;
+    for (const kind of ['v2v', 'collisions', 'events'] as const) this.logs[kind].onRow = (cells) => recording.row(kind, cells);
   }
 
   flush(): void {

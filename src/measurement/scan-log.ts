@@ -21,6 +21,11 @@ export class ScanLog {
     this.log.add([scan.t, vehicle, scan.angleMin, scan.angleIncrement, ranges]);
   }
 
+  /** Sees every scan row as it is added (unquoted text). */
+  set onRow(tap: ((cells: string[]) => void) | undefined) {
+    this.log.onRow = tap;
+  }
+
   flush(): void {
     this.log.flush();
   }

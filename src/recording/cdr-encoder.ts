@@ -114,3 +114,38 @@ export function compileCdrEncoder(type: string): (message: unknown) => Uint8Arra
     return sink.bytes.slice(0, sink.at);
   };
 }
+
+/**
+ * The bytes of one message and where each of its primitive fields sits in them (paths such as
+ * `pose.pose.position.x`, `transforms[1].transform.translation.y`). A message whose strings and
+ * array lengths do not change keeps that layout, so a recorder can copy the bytes and overwrite
+ * only the numbers: what makes recording a simulated step cheap.
+ */
+export function cdrLayout(type: string, sample: unknown): { bytes: Uint8Array; offsets: Map<string, number> } {
+  const sink = new ByteSink();
+  const offsets = new Map<string, number>();
+  sink.reset();
+  const walk = (fields: MsgField[], msg: Record<string, unknown>, prefix: string) => {
+    for (const f of fields) {
+      const path = prefix + f.name;
+      const value = msg[f.name];
+      if (f.length === undefined) one(f.type, value, path);
+      else {
+        const items = (value ?? []) as ArrayLike<unknown>;
+        const n = f.length ?? items.length;
+        if (f.length === null) sink.view.setUint32(sink.reserve(4, 4), n, true);
+        for (let i = 0; i < n; i++) one(f.type, items[i], `${path}[${i}]`);
+      }
+    }
+  };
+  const one = (t: string, value: unknown, path: string) => {
+    if (t === 'string') return writeString(sink, value);
+    const p = PRIMITIVES[t];
+    if (!p) return walk(msgFields(t), (value ?? {}) as Record<string, unknown>, `${path}.`);
+    const at = sink.reserve(p.size, p.size);
+    p.put(sink.view, at, Number(value ?? 0));
+    offsets.set(path, at);
+  };
+  walk(msgFields(type), (sample ?? {}) as Record<string, unknown>, '');
+  return { bytes: sink.bytes.slice(0, sink.at), offsets };
+}

@@ -13,7 +13,7 @@ export class CdrEncoders {
   constructor(topics: readonly RunTopic[]) {
     for (const t of topics) {
       this.topicType.set(t.topic, t.type);
-      if (!this.writers.has(t.type)) this.writers.set(t.type, compileCdrEncoder(t.type));
+      if (!this.writers.has(t.type)) this.writers.set(t.type, encoderFor(t.type));
     }
   }
 
@@ -26,4 +26,13 @@ export class CdrEncoders {
     if (!type) throw new Error(`no channel for topic ${topic}`);
     return this.writers.get(type)!(message);
   }
+}
+
+const compiled = new Map<RosTypeName, (message: unknown) => Uint8Array>();
+
+/** Compiled once a process: a sweep's runs share them (encoding is synchronous, so sharing is safe). */
+function encoderFor(type: RosTypeName): (message: unknown) => Uint8Array {
+  let encode = compiled.get(type);
+  if (!encode) compiled.set(type, (encode = compileCdrEncoder(type)));
+  return encode;
 }

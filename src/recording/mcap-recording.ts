@@ -1,15 +1,14 @@
-import { McapWriter } from '@mcap/core';
-import type { IWritable } from '@mcap/core';
-import { closeSync, existsSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OccupancyGrid } from '../map/occupancy-grid.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { readCsvRecords } from '../util/csv-records.js';
 import { CDR_CHANNEL, CdrEncoders } from './cdr-encoders.js';
-import { RECORDED_FILES, RunMessageBuilder, mapMessage, runTopics, type TopicMessage } from './run-topics.js';
+import { McapStreamWriter } from './mcap-stream-writer.js';
+import { schemaText } from './ros-message-types.js';
+import { RECORDED_FILES, RunMessageBuilder, mapMessage, runTopics, type RunTopic, type TopicMessage } from './run-topics.js';
 
 export const MCAP_FILE = 'run.mcap';
-const TEXT = new TextEncoder();
 
 export interface McapRecordingInput {
   runDir: string;
@@ -28,53 +27,57 @@ export interface McapRecordingFigures {
   channels: number;
 }
 
+/** A run's MCAP file with its schemas, channels (in runTopics order) and metadata written. */
+export interface OpenRunMcap {
+  writer: McapStreamWriter;
+  topics: RunTopic[];
+  channelIds: Map<string, number>;
+  encoders: CdrEncoders;
+  /** Encodes and writes one message of the run. */
+  write(m: TopicMessage): void;
+}
+
+export function openRunMcap(p: McapRecordingInput): OpenRunMcap {
+  const base = p.timeBaseNs ?? 0n;
+  const writer = new McapStreamWriter(join(p.runDir, MCAP_FILE), { profile: 'ros2', library: p.library }, base);
+  const topics = runTopics(p.scenario);
+  const schemaIds = new Map<string, number>();
+  const channelIds = new Map<string, number>();
+  for (const t of topics) {
+    let schemaId = schemaIds.get(t.type);
+    if (schemaId === undefined) schemaIds.set(t.type, (schemaId = writer.addSchema(t.type, CDR_CHANNEL.schemaEncoding, schemaText(t.type))));
+    channelIds.set(t.topic, writer.addChannel(t.topic, schemaId, CDR_CHANNEL.messageEncoding));
+  }
+  writer.addMetadata(
+    'cavsim',
+    new Map([
+      ['run_id', p.runId],
+      ['scenario', p.scenario.name],
+      ['runtime', p.runtime],
+      ['time', p.runtime === 'sim' ? 'virtual time from 0' : 'wall clock'],
+    ]),
+  );
+  const encoders = new CdrEncoders(topics);
+  return {
+    writer,
+    topics,
+    channelIds,
+    encoders,
+    write: (m) => writer.addMessage(channelIds.get(m.topic)!, Number(m.timeNs - base), encoders.encode(m.topic, m.message)),
+  };
+}
+
 /**
- * run.mcap: the run as ROS 2 messages (CDR), written from the run folder's CSVs once they are
- * complete, so both runtimes (and a run that failed part-way) get the same recording of what was
- * measured. Written to a temporary name and renamed: a run.mcap is always a whole file.
+ * run.mcap from a run folder's CSVs once they are complete: the emulated runtime's recording, and
+ * `cavsim mcap` for any run. The simulated runtime records as it runs (sim-recording.ts) and gives
+ * the same messages. A run.mcap is always a whole file (written under another name, then renamed).
  */
 export async function writeRunMcap(p: McapRecordingInput): Promise<McapRecordingFigures> {
-  const topics = runTopics(p.scenario);
-  const encoders = new CdrEncoders(topics);
+  const mcap = openRunMcap(p);
   const messages = collectMessages(p);
-  const file = join(p.runDir, MCAP_FILE);
-  const partial = `${file}.partial`;
-  const fd = openSync(partial, 'w');
-  try {
-    const writer = new McapWriter({ writable: fileWritable(fd), chunkSize: 256 * 1024 });
-    await writer.start({ profile: 'ros2', library: p.library });
-    const channelIds = new Map<string, number>();
-    const schemaIds = new Map<string, number>();
-    for (const t of topics) {
-      let schemaId = schemaIds.get(t.type);
-      if (schemaId === undefined) {
-        const schema = CdrEncoders.schema(t.type);
-        schemaId = await writer.registerSchema({ name: schema.name, encoding: schema.encoding, data: TEXT.encode(schema.text) });
-        schemaIds.set(t.type, schemaId);
-      }
-      channelIds.set(t.topic, await writer.registerChannel({ topic: t.topic, schemaId, messageEncoding: CDR_CHANNEL.messageEncoding, metadata: new Map() }));
-    }
-    await writer.addMetadata({
-      name: 'cavsim',
-      metadata: new Map([
-        ['run_id', p.runId],
-        ['scenario', p.scenario.name],
-        ['runtime', p.runtime],
-        ['time', p.runtime === 'sim' ? 'virtual time from 0' : 'wall clock'],
-      ]),
-    });
-    const sequence = new Map<string, number>();
-    for (const m of messages) {
-      const seq = (sequence.get(m.topic) ?? 0) + 1;
-      sequence.set(m.topic, seq);
-      await writer.addMessage({ channelId: channelIds.get(m.topic)!, sequence: seq, logTime: m.timeNs, publishTime: m.timeNs, data: encoders.encode(m.topic, m.message) });
-    }
-    await writer.end();
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(partial, file);
-  return { file, messages: messages.length, channels: topics.length };
+  for (const m of messages) mcap.write(m);
+  mcap.writer.end();
+  return { file: join(p.runDir, MCAP_FILE), messages: messages.length, channels: mcap.topics.length };
 }
 
 /** Every message of the run, in time order (ties keep file order). */
@@ -88,17 +91,4 @@ function collectMessages(p: McapRecordingInput): TopicMessage[] {
     messages.push(...builder.messages(kind, rows));
   }
   return messages.sort((a, b) => (a.timeNs < b.timeNs ? -1 : a.timeNs > b.timeNs ? 1 : 0));
-}
-
-/** McapWriter's output, written through at once: it hands over whole chunks, so writes are few. */
-function fileWritable(fd: number): IWritable {
-  let position = 0n;
-  return {
-    position: () => position,
-    write: async (buffer) => {
-      let done = 0;
-      while (done < buffer.length) done += writeSync(fd, buffer, done, buffer.length - done);
-      position += BigInt(buffer.length);
-    },
-  };
 }

@@ -77,8 +77,16 @@ function dependencies(type: string, seen = new Set<string>()): string[] {
   return out;
 }
 
+const schemaTexts = new Map<RosTypeName, string>();
+
 /** The `ros2msg` schema text of a type: its own fields, then every type it uses. */
 export function schemaText(type: RosTypeName): string {
+  let text = schemaTexts.get(type);
+  if (text === undefined) schemaTexts.set(type, (text = composeSchema(type)));
+  return text;
+}
+
+function composeSchema(type: RosTypeName): string {
   const parts = [MSG[type]];
   for (const dep of dependencies(type)) parts.push(`${SEPARATOR}\nMSG: ${dep}\n${MSG[dep]}`);
   return parts.join('\n');
@@ -95,8 +103,16 @@ export interface MsgField {
 
 const FIELD = /^\s*([\w/]+)(\[(\d*)\])?\s+(\w+)/;
 
+const parsedFields = new Map<string, MsgField[]>();
+
 /** The fields of a type (constants and comments left out; defaults do not change the encoding). */
 export function msgFields(type: string): MsgField[] {
+  let fields = parsedFields.get(type);
+  if (!fields) parsedFields.set(type, (fields = parseFields(type)));
+  return fields;
+}
+
+function parseFields(type: string): MsgField[] {
   const text = MSG[type];
   if (text === undefined) throw new Error(`no definition for ${type}`);
   return text.split('\n').flatMap((line): MsgField[] => {

@@ -52,10 +52,16 @@ const yawQuaternion = (yaw: number) => ({ x: 0, y: 0, z: Math.sin(yaw / 2), w: M
 const ZERO_COVARIANCE = new Array<number>(36).fill(0);
 const numberOr = (cell: string | undefined, fallback: number) => (cell === undefined || cell === '' ? fallback : Number(cell));
 
+const mapCells = new WeakMap<OccupancyGrid, Int8Array>();
+
 /** The map as nav_msgs/OccupancyGrid: 100 occupied, 0 free; rows from the bottom, as the grid holds them. */
 export function mapMessage(grid: OccupancyGrid, timeNs: bigint): TopicMessage {
-  const data = new Int8Array(grid.width * grid.height);
-  for (let i = 0; i < data.length; i++) data[i] = grid.occupied[i] ? 100 : 0;
+  let data = mapCells.get(grid);
+  if (!data) {
+    data = new Int8Array(grid.width * grid.height);
+    for (let i = 0; i < data.length; i++) data[i] = grid.occupied[i] ? 100 : 0;
+    mapCells.set(grid, data);
+  }
   const stamp = rosTime(timeNs);
   return {
     topic: '/map',

@@ -2,6 +2,7 @@ import type { OccupancyGrid } from '../map/occupancy-grid.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { packageVersion } from './host-facts.js';
 import type { RunFolder } from './run-folder.js';
+import type { SimRunRecording } from '../recording/sim-recording.js';
 
 /** Whether a run writes run.mcap: as `record.mcap` says, else the command's default (`up` yes, sweeps no). */
 export const recordsMcap = (scenario: Pick<ResolvedScenario, 'record'>, byDefault = true) => scenario.record?.mcap ?? byDefault;
@@ -23,4 +24,10 @@ export async function recordRunMcap(
   } catch (err) {
     return `run.mcap was not written: ${err instanceof Error ? err.message : String(err)}`;
   }
+}
+
+/** The simulated runtime's run.mcap, recorded as the run goes (close it when the run ends). */
+export async function openSimRecording(folder: RunFolder, scenario: ResolvedScenario, grid: OccupancyGrid): Promise<SimRunRecording> {
+  const { SimRunRecording } = await import('../recording/sim-recording.js');
+  return new SimRunRecording({ runDir: folder.dir, scenario, grid, runtime: 'sim', runId: folder.runId, library: `cavsim ${packageVersion()}` });
 }
