@@ -10,7 +10,7 @@ import type { BenchRow, BenchSuite } from './main.js';
 import { loopScenarioYaml } from './sim-bench.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const PAIRS = 7;
+const PAIRS = 11;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Ratio of paired medians: runs with and without the recording alternate, so drift hits both. */

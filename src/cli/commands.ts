@@ -98,6 +98,7 @@ export function registerCommands(program: Command): void {
         else if (kept) process.stdout.write(describeKept(kept));
         if (outcome.summary.hint && !opts.json) process.stderr.write(`hint: ${outcome.summary.hint}\n`);
         process.exitCode = outcome.summary.exit_status ?? RUN_EXIT_STATUS[outcome.summary.status];
+        await foxglove?.flush();
         if (viewer || foxglove) {
           process.stderr.write(`the run is over; ${[viewer && `its replay stays at ${viewer.url}`, foxglove && `Foxglove stays connected at ${foxglove.url}`].filter(Boolean).join(', and ')} until Ctrl-C\n`);
           await new Promise((resolve) => process.once('SIGINT', resolve));

@@ -15,6 +15,8 @@ const { FoxgloveServer } = foxgloveProtocol;
 
 export interface FoxgloveLive {
   url: string;
+  /** Sends whatever the run has written since the last poll (call it when the run has ended). */
+  flush(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -73,6 +75,10 @@ export async function startFoxgloveLive(p: { runDir: string; port: number; pollM
   const port = (wss.address() as AddressInfo).port;
   return {
     url: `ws://127.0.0.1:${port}`,
+    flush: async () => {
+      polling = polling.then(poll).catch(() => {});
+      await polling;
+    },
     close: async () => {
       clearInterval(timer);
       await polling;

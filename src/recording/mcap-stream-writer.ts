@@ -10,6 +10,9 @@ const TWO_32 = 2 ** 32;
 /** A message record's fixed part: opcode, length, channel id, sequence, log time, publish time. */
 export const MESSAGE_HEADER_BYTES = 1 + 8 + 2 + 4 + 8 + 8;
 
+/** Chunk buffers of finished files, for the next file of this process (a sweep writes hundreds). */
+const spareChunks: Uint8Array[] = [];
+
 interface ChannelInChunk {
   times: number[];
   offsets: number[];
@@ -51,7 +54,8 @@ export class McapStreamWriter {
     private readonly timeBaseNs = 0n,
     private readonly chunkBytes = 256 * 1024,
   ) {
-    this.chunk = new Uint8Array(chunkBytes);
+    const spare = spareChunks.findIndex((c) => c.length === chunkBytes);
+    this.chunk = spare >= 0 ? spareChunks.splice(spare, 1)[0] : new Uint8Array(chunkBytes);
     this.view = new DataView(this.chunk.buffer);
     this.baseHi = Number(timeBaseNs >> 32n);
     this.baseLo = Number(timeBaseNs & 0xffffffffn);
@@ -158,6 +162,7 @@ export class McapStreamWriter {
     this.flushRecords();
     closeSync(this.fd);
     renameSync(`${this.path}.partial`, this.path);
+    if (this.chunk.length === this.chunkBytes && spareChunks.length < 4) spareChunks.push(this.chunk);
   }
 
   private closeChunk(): void {

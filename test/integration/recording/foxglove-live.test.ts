@@ -61,6 +61,10 @@ describe('cavsim up --foxglove', () => {
     });
     await ended;
     const watchedFor = Date.now() - connectedAt;
+    // everything was sent before the line above; let the socket deliver it
+    const lastRow = () => readCsvRecords(readFileSync(join(runsDir, 'live', 'vehicles.csv'), 'utf8')).at(-1)!.cells[0];
+    const lastTime = BigInt(Math.round(Number(lastRow()) * 1e9));
+    for (let waited = 0; serverTime !== lastTime && waited < 3000; waited += 50) await new Promise((r) => setTimeout(r, 50));
     client.close();
     const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     child.kill('SIGINT');
