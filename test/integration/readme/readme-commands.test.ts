@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listRunIds } from '../../../src/run/run-folder.js';
 import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
+import { startLocalSlurm, type LocalSlurm } from '../../support/local-slurm.js';
 
 /**
  * Every command in the README's `sh` blocks runs as printed, from the repository root, and exits 0.
@@ -18,7 +19,7 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'cavsim-readme-'));
 const real = requireReal('readme/readme-commands.test.ts', rootProblem() ?? ns3Problem() ?? (await dockerProblem()));
 let slurmConf = '';
-let slurmStartedHere = false;
+let slurm: LocalSlurm | undefined;
 
 /** The README's shell commands, one per line, comments and continuation comments dropped. */
 export function readmeCommands(markdown: string): string[] {
@@ -39,18 +40,15 @@ function sh(command: string) {
 }
 
 afterAll(() => {
-  if (slurmStartedHere) spawnSync('bash', [join(ROOT, 'scripts/local-slurm.sh'), 'stop'], { encoding: 'utf8' });
+  slurm?.release();
   rmSync(work, { recursive: true, force: true });
 });
 
 describe.skipIf(real.skip)("the README's commands, as printed", () => {
   beforeAll(() => {
     real.assertPresent();
-    const already = spawnSync('bash', [join(ROOT, 'scripts/local-slurm.sh'), 'status'], { encoding: 'utf8' }).status === 0;
-    const start = spawnSync('bash', [join(ROOT, 'scripts/local-slurm.sh'), 'start'], { encoding: 'utf8' });
-    if (start.status !== 0) throw new Error(`local Slurm did not start:\n${start.stderr}`);
-    slurmStartedHere = !already;
-    slurmConf = /export SLURM_CONF=(\S+)/.exec(start.stdout)![1];
+    slurm = startLocalSlurm();
+    slurmConf = slurm.conf;
   }, 300_000);
 
   it('finds the commands (the test would pass vacuously otherwise)', () => {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { requireReal, rootProblem } from '../../support/real-components.js';
+import { startLocalSlurm, type LocalSlurm } from '../../support/local-slurm.js';
 
 /**
  * Sweeps on a real Slurm: a one-node cluster on this machine (scripts/local-slurm.sh, Debian's
@@ -18,25 +19,22 @@ const FAILING_NODE = join(ROOT, 'test/support/slurm/failing-task.sh');
 const GRID = ['--delay', '10..220ms:10ms', '--repeat', '2'];
 const workDir = mkdtempSync(join(tmpdir(), 'cavsim-slurm-'));
 const real = requireReal('slurm/slurm-sweep.test.ts', rootProblem());
-let startedHere = false;
+let slurm: LocalSlurm | undefined;
 let slurmConf = '';
 
 const cavsim = (args: string[]) => spawnSync('node', [CLI, ...args], { encoding: 'utf8', env: { ...process.env, SLURM_CONF: slurmConf, CI: 'true' } });
 const tables = (dir: string) => Object.fromEntries(['summary.csv', 'points.csv'].map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
 
 afterAll(() => {
-  if (startedHere) spawnSync('bash', [join(ROOT, 'scripts/local-slurm.sh'), 'stop'], { encoding: 'utf8' });
+  slurm?.release();
   rmSync(workDir, { recursive: true, force: true });
 });
 
 describe.skipIf(real.skip)('cavsim sweep --executor slurm on a one-node Slurm', () => {
   beforeAll(() => {
     real.assertPresent();
-    const already = spawnSync('bash', [join(ROOT, 'scripts/local-slurm.sh'), 'status'], { encoding: 'utf8' }).status === 0;
-    const start = spawnSync('bash', [join(ROOT, 'scripts/local-slurm.sh'), 'start'], { encoding: 'utf8' });
-    if (start.status !== 0) throw new Error(`local Slurm did not start:\n${start.stderr}`);
-    startedHere = !already;
-    slurmConf = /export SLURM_CONF=(\S+)/.exec(start.stdout)![1];
+    slurm = startLocalSlurm();
+    slurmConf = slurm.conf;
   });
 
   it('prints the job script with --dry-run and creates nothing', () => {
