@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { SweepFolder } from '../sweep/sweep-folder.js';
+import { axisColumn, summaryCsv, sweptPaths } from '../sweep/tables.js';
 import { readCsvRecords } from '../util/csv-records.js';
 
 /** One run of a sweep, as its row of summary.csv has it. */
@@ -26,18 +27,21 @@ export interface SweepListing {
 
 const HIDDEN_COLUMNS = new Set(['run_dir']);
 
-/** Reads a sweep folder's grid.json, summary.csv (one row per run) and answer.json. */
+/**
+ * The rows of summary.csv for every finished run of a sweep, with its swept columns (a grid's axes,
+ * or the field a critical search probes) and answer.json's text. The rows come from results.jsonl,
+ * not the file, so a sweep that is still running or was stopped lists the runs it has finished.
+ */
 export function readSweepListing(sweepDir: string): SweepListing {
   const folder = SweepFolder.open(sweepDir, sweepDir);
-  const summary = folder.file('summary.csv');
-  const [header = [], ...rows] = existsSync(summary) ? readCsvRecords(readFileSync(summary, 'utf8')).map((r) => r.cells) : [];
+  const results = folder.readResults();
+  const [header = [], ...rows] = readCsvRecords(summaryCsv(folder.spec, results)).map((r) => r.cells);
   const columns = header.filter((c) => !HIDDEN_COLUMNS.has(c));
-  const axisColumns = folder.spec.axes.flatMap((axis) => header.filter((c) => c === axis.path || c.startsWith(`${axis.path}_`)));
-  const runColumn = header.indexOf('run');
-  const dirColumn = header.indexOf('run_dir');
+  const axisColumns = sweptPaths(folder.spec).map((path) => axisColumn(path, results));
   const runs = rows.map((cells): SweepRunRow => {
-    const run = dirColumn >= 0 && cells[dirColumn] ? basename(cells[dirColumn]) : cells[runColumn];
-    return { run, cells: Object.fromEntries(header.map((h, i) => [h, cells[i] ?? ''])), openable: existsSync(join(folder.runsDir, run, 'scenario.resolved.json')) };
+    const row = Object.fromEntries(header.map((h, i) => [h, cells[i] ?? '']));
+    const run = row.run_dir ? basename(row.run_dir) : row.run;
+    return { run, cells: row, openable: existsSync(join(folder.runsDir, run, 'scenario.resolved.json')) };
   });
   return { id: folder.id, scenario: basename(folder.spec.scenario), runtime: folder.spec.runtime, axisColumns, columns, runs, answer: readAnswer(folder.file('answer.json')) };
 }
