@@ -24,6 +24,24 @@ function json(args: string[], status = 0): Record<string, unknown> {
   return doc;
 }
 
+/** The one line `view --json` prints once it serves `dir`; the server is stopped after. */
+async function viewJson(dir: string): Promise<Record<string, unknown>> {
+  const child = spawn('node', [CLI, 'view', dir, '--no-open', '--port', '0', '--json'], { cwd: ROOT, env });
+  try {
+    const line = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+        if (out.includes('\n')) resolve(out.split('\n')[0]);
+      });
+      child.once('exit', (code) => reject(new Error(`view exited ${code} before printing: ${out}`)));
+    });
+    return JSON.parse(line) as Record<string, unknown>;
+  } finally {
+    child.kill('SIGINT');
+  }
+}
+
 /**
  * Keys with an upper-case letter. The resolved scenario (validate, and a summary's `parameters`) and
  * the plan keep the scenario's own field names (`dataRate`, `txPower`), as the scenario file has them.
@@ -57,7 +75,9 @@ describe('--json on every command', () => {
     expect(recorded).toMatchObject({ output: join(runDir, 'car0.waypoints.csv'), count: expect.any(Number) });
     const resampled = json(['waypoints', 'resample', join(runDir, 'car0.waypoints.csv'), '-o', '-']);
     expect(resampled.waypoints).toHaveLength(resampled.count as number);
+    expect(json(['waypoints', 'resample', join(runDir, 'car0.waypoints.csv'), '-o', join(runDir, 'car0.1m.csv'), '--spacing', '1'])).toMatchObject({ output: join(runDir, 'car0.1m.csv'), count: expect.any(Number) });
     expect(json(['waypoints', 'resample', join(runDir, 'nothing.csv'), '-o', '-'], 2)).toMatchObject({ error: { kind: 'user_input', exit_status: 2 } });
+    expect(json(['waypoints', 'record', runDir, '--vehicle', 'nobody'], 2)).toMatchObject({ error: { kind: 'user_input', exit_status: 2, message: expect.stringContaining('no vehicle "nobody"') } });
     expect(json(['plan', 'scenarios/head-on-brake.yaml'])).toHaveProperty('vehicles');
     expect(json(['schema'])).toMatchObject({ title: 'cavsim scenario', type: 'object' });
     expect(json(['status'])).toEqual({ runs: [] });
@@ -67,24 +87,17 @@ describe('--json on every command', () => {
     expect(JSON.parse(doctor.stdout)).toMatchObject({ passed: doctor.status === 0, checks: expect.any(Array) });
   });
 
-  it('sweep answers with its answer and snake_case critical values', () => {
-    const sweep = json(['sweep', 'scenarios/head-on-brake.yaml', '--delay', '10..30ms:10ms', '--no-plots']);
+  it('sweep answers with its answer and snake_case critical values; view of the sweep with its runs', async () => {
+    const sweep = json(['sweep', 'scenarios/head-on-brake.yaml', '--runtime', 'sim', '--delay', '10..30ms:10ms', '--no-plots']);
     expect(sweep).toMatchObject({ runs: 3, stopped: false, answer: { text: expect.stringMatching(/no collision/) } });
+    expect(await viewJson(sweep.dir as string)).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/$/), sweep_dir: sweep.dir, mode: 'sweep', runs: 3 });
   });
 
-  it('view prints one JSON line with its URL while it serves', async () => {
+  it('view prints one JSON line with its URL while it serves; a folder that is neither run nor sweep is a JSON error', async () => {
     const up = json(['up', 'scenarios/head-on-brake.yaml', '--runtime', 'sim']);
-    const child = spawn('node', [CLI, 'view', up.run_dir as string, '--no-open', '--port', '0', '--json'], { cwd: ROOT, env });
-    const line = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout.on('data', (d) => {
-        out += d;
-        if (out.includes('\n')) resolve(out.split('\n')[0]);
-      });
-      child.once('exit', (code) => reject(new Error(`view exited ${code} before printing`)));
-    });
-    child.kill('SIGINT');
-    expect(JSON.parse(line)).toMatchObject({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+/), run_dir: up.run_dir, mode: 'replay' });
+    expect(await viewJson(up.run_dir as string)).toMatchObject({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+/), run_dir: up.run_dir, mode: 'replay' });
+    const neither = json(['view', work, '--no-open'], 2).error as Record<string, unknown>;
+    expect(neither).toMatchObject({ kind: 'user_input', exit_status: 2, message: expect.stringMatching(/neither a run folder .* nor a sweep folder/), hint: expect.stringMatching(/sweeps\/<sweep-id>/) });
   });
 
   it.skipIf(docker.skip)('images --check says whether the images are up to date, building nothing', () => {
