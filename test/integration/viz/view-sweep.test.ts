@@ -14,7 +14,7 @@ const work = newRunsDir();
 const real = requireReal('viz/view-sweep.test.ts', chromiumProblem());
 
 function sweep(): string {
-  const r = spawnSync('node', [join(ROOT, 'dist/cli/main.js'), 'sweep', 'scenarios/head-on-brake.yaml', '--delay', '100ms,300ms,200ms', '--sweeps-dir', work], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+  const r = spawnSync('node', [join(ROOT, 'dist/cli/main.js'), 'sweep', 'scenarios/head-on-brake.yaml', '--runtime', 'sim', '--delay', '100ms,300ms,200ms', '--sweeps-dir', work], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: '1' } });
   expect(r.status, r.stderr).toBe(0);
   return join(work, readdirSync(work)[0]);
 }
