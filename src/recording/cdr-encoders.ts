@@ -1,5 +1,5 @@
 import { compileCdrEncoder } from './cdr-encoder.js';
-import { schemaText, type RosTypeName } from './ros-message-types.js';
+import type { RosTypeName } from './ros-message-types.js';
 import type { RunTopic } from './run-topics.js';
 
 /** What MCAP and the Foxglove protocol both need to declare a channel of ROS 2 CDR messages. */
@@ -15,10 +15,6 @@ export class CdrEncoders {
       this.topicType.set(t.topic, t.type);
       if (!this.writers.has(t.type)) this.writers.set(t.type, encoderFor(t.type));
     }
-  }
-
-  static schema(type: RosTypeName): { name: RosTypeName; encoding: 'ros2msg'; text: string } {
-    return { name: type, encoding: 'ros2msg', text: schemaText(type) };
   }
 
   encode(topic: string, message: unknown): Uint8Array {
