@@ -1,4 +1,4 @@
-import { summariseLatency } from '../v2v/latency-stats.js';
+import { firstPerReceiver, latencySummary, valuesOf } from '../v2v/latency-stats.js';
 import { ageOfInformation, interArrivalGaps, type SpreadFigures } from '../v2v/update-age.js';
 import { BEACON_MESSAGE } from '../control/beacon.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
@@ -100,30 +100,38 @@ export function v2vFigures(
   losses: readonly { id: string; from: string; to: string; reason: string; sizeBytes?: number }[] = [],
   run?: { timestep: number; end: number },
 ): LatencyFigures {
-  const latency = (rs: typeof receipts) => summariseLatency(rs.map((r) => ({ id: r.id, to: r.to, latency_ms: (r.receivedAt - r.sentAt) * 1000 })));
-  const stats = latency(receipts);
+  type Receipt = (typeof receipts)[number];
+  const latency = (rs: readonly Receipt[]) => latencySummary(valuesOf(rs, (r) => (r.receivedAt - r.sentAt) * 1000));
+  const first = firstPerReceiver(receipts);
+  const stats = latency(first);
   const receivedIds = new Set(receipts.map((r) => r.id));
   const round = (v: number) => (Number.isNaN(v) ? null : +v.toFixed(3));
   const ratio = (delivered: number, expected: number) => (expected ? +(delivered / expected).toFixed(6) : null);
   const lostByReason: Record<string, number> = {};
   for (const l of losses) lostByReason[l.reason] = (lostByReason[l.reason] ?? 0) + 1;
-  const byPair = new Map<string, { got: typeof receipts[number][]; lost: number }>();
+  // by sender, then receiver: every receipt, the first per (id, receiver) for latency, and the losses
+  const byPair = new Map<string, Map<string, { got: Receipt[]; first: Receipt[]; lost: number }>>();
   const pairOf = (r: { from: string; to: string }) => {
-    const key = `${r.from}\0${r.to}`;
-    let entry = byPair.get(key);
-    if (!entry) byPair.set(key, (entry = { got: [], lost: 0 }));
+    let byTo = byPair.get(r.from);
+    if (!byTo) byPair.set(r.from, (byTo = new Map()));
+    let entry = byTo.get(r.to);
+    if (!entry) byTo.set(r.to, (entry = { got: [], first: [], lost: 0 }));
     return entry;
   };
   for (const r of receipts) pairOf(r).got.push(r);
+  for (const r of first) pairOf(r).first.push(r);
   for (const l of losses) pairOf(l).lost++;
-  const pairs = [...byPair.keys()].sort().map((key): PairDelivery => {
-    const [from, to] = key.split('\0');
-    const { got, lost } = byPair.get(key)!;
-    const s = latency(got);
-    const expected = got.length + lost;
-    const beacons = got.filter((r) => r.type === BEACON_MESSAGE);
-    const ages = run && beacons.length ? { beacon_age: ageOfInformation(beacons, run.timestep, run.end), beacon_interval: interArrivalGaps(beacons) } : {};
-    return { from, to, expected, delivered: got.length, delivery_ratio: ratio(got.length, expected), p50_ms: round(s.p50_ms), p99_ms: round(s.p99_ms), max_ms: round(s.max_ms), ...ages };
+  const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const pairs = [...byPair.keys()].sort(byName).flatMap((from) => {
+    const byTo = byPair.get(from)!;
+    return [...byTo.keys()].sort(byName).map((to): PairDelivery => {
+      const { got, first: firstGot, lost } = byTo.get(to)!;
+      const s = latency(firstGot);
+      const expected = got.length + lost;
+      const beacons = got.filter((r) => r.type === BEACON_MESSAGE);
+      const ages = run && beacons.length ? { beacon_age: ageOfInformation(beacons, run.timestep, run.end), beacon_interval: interArrivalGaps(beacons) } : {};
+      return { from, to, expected, delivered: got.length, delivery_ratio: ratio(got.length, expected), p50_ms: round(s.p50_ms), p99_ms: round(s.p99_ms), max_ms: round(s.max_ms), ...ages };
+    });
   });
   // every transmission has a row per intended receiver: its size once per id
   const bytesById = new Map<string, number>();

@@ -12,7 +12,7 @@ export function percentileOfSorted(sorted: readonly number[], p: number): number
 }
 
 /** Quantile `q` in 0..1 of an ascending-sorted array, linear between closest ranks (the common "type 7"). */
-export function interpolatedQuantile(sorted: readonly number[], q: number): number {
+export function interpolatedQuantile(sorted: ArrayLike<number>, q: number): number {
   const pos = (sorted.length - 1) * q;
   const lo = Math.floor(pos);
   const hi = Math.ceil(pos);

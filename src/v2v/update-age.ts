@@ -1,4 +1,5 @@
 import { interpolatedQuantile } from '../util/percentile.js';
+import { valuesOf } from './latency-stats.js';
 
 /** One status update that arrived: when it was sent and when it was received [s]. */
 export interface ReceivedUpdate {
@@ -12,11 +13,14 @@ export interface SpreadFigures {
   max_ms: number;
 }
 
-function spread(values: number[]): SpreadFigures | null {
+/** Sorts `values` in place (a typed array sorts numerically, many times faster than a comparator). */
+function spread(values: Float64Array): SpreadFigures | null {
   if (!values.length) return null;
-  values.sort((a, b) => a - b);
+  values.sort();
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) sum += values[i];
   const ms = (v: number) => +(v * 1000).toFixed(3);
-  return { mean_ms: ms(values.reduce((s, v) => s + v, 0) / values.length), p99_ms: ms(interpolatedQuantile(values, 0.99)), max_ms: ms(values[values.length - 1]) };
+  return { mean_ms: ms(sum / values.length), p99_ms: ms(interpolatedQuantile(values, 0.99)), max_ms: ms(values[values.length - 1]) };
 }
 
 /**
@@ -27,20 +31,22 @@ function spread(values: number[]): SpreadFigures | null {
 export function ageOfInformation(updates: readonly ReceivedUpdate[], step: number, end: number): SpreadFigures | null {
   const byArrival = [...updates].sort((a, b) => a.receivedAt - b.receivedAt);
   if (!byArrival.length) return null;
-  const ages: number[] = [];
   let next = 0;
   let newest = -Infinity;
   const first = Math.ceil(byArrival[0].receivedAt / step - 1e-9);
-  for (let k = first; k * step <= end + 1e-9; k++) {
+  let count = 0;
+  while ((first + count) * step <= end + 1e-9) count++;
+  const ages = new Float64Array(count);
+  for (let k = first; k < first + count; k++) {
     const t = k * step;
     while (next < byArrival.length && byArrival[next].receivedAt <= t + 1e-12) newest = Math.max(newest, byArrival[next++].sentAt);
-    ages.push(t - newest);
+    ages[k - first] = t - newest;
   }
   return spread(ages);
 }
 
 /** Time between consecutive arrivals [s]; null with fewer than two. */
 export function interArrivalGaps(updates: readonly ReceivedUpdate[]): SpreadFigures | null {
-  const times = updates.map((u) => u.receivedAt).sort((a, b) => a - b);
-  return spread(times.slice(1).map((t, i) => t - times[i]));
+  const times = valuesOf(updates, (u) => u.receivedAt).sort();
+  return spread(times.length > 1 ? times.subarray(1).map((t, i) => t - times[i]) : new Float64Array(0));
 }
