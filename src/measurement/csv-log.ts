@@ -21,9 +21,16 @@ export class CsvLog {
 
   add(row: readonly Cell[]): void {
     let line = '';
+    if (this.onRow) {
+      // each number formatted once, for the line and the listener alike
+      const cells = row.map(cellText);
+      for (let i = 0; i < cells.length; i++) line += (i ? ',' : '') + (typeof row[i] === 'number' ? cells[i] : quoted(cells[i]));
+      this.pending += line + '\n';
+      this.onRow(cells);
+      return;
+    }
     for (let i = 0; i < row.length; i++) line += (i ? ',' : '') + formatCell(row[i]);
     this.pending += line + '\n';
-    this.onRow?.(row.map(cellText));
   }
 
   flush(): void {
@@ -54,9 +61,10 @@ const SAFE_TEXT = /^[A-Za-z0-9_.:\-* ]*$/;
 function formatCell(cell: Cell): string {
   if (cell === undefined) return '';
   if (typeof cell === 'number') return formatMicro(cell);
-  const text = String(cell);
-  return SAFE_TEXT.test(text) ? text : stringify([[text]]).slice(0, -1);
+  return quoted(String(cell));
 }
+
+const quoted = (text: string) => (SAFE_TEXT.test(text) ? text : stringify([[text]]).slice(0, -1));
 
 /** A cell as a CSV reader reads it back: numbers rounded as written, nothing quoted. */
 export function cellText(cell: Cell): string {

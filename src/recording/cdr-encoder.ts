@@ -54,12 +54,25 @@ const PRIMITIVES: Record<string, { size: number; put: (v: DataView, at: number, 
 };
 
 const writeString: Write = (sink, value) => {
-  const bytes = TEXT.encode(typeof value === 'string' ? value : '');
+  const text = typeof value === 'string' ? value : '';
+  const n = text.length;
+  let ascii = true;
+  for (let i = 0; i < n && ascii; i++) ascii = text.charCodeAt(i) < 0x80;
+  if (!ascii) return writeEncoded(sink, TEXT.encode(text));
+  // names, ids and reasons are ASCII: byte by byte, without a TextEncoder allocation per string
+  const at = sink.reserve(4 + n + 1, 4);
+  sink.view.setUint32(at, n + 1, true);
+  const bytes = sink.bytes;
+  for (let i = 0; i < n; i++) bytes[at + 4 + i] = text.charCodeAt(i);
+  bytes[at + 4 + n] = 0;
+};
+
+function writeEncoded(sink: ByteSink, bytes: Uint8Array): void {
   const at = sink.reserve(4 + bytes.length + 1, 4);
   sink.view.setUint32(at, bytes.length + 1, true);
   sink.bytes.set(bytes, at + 4);
   sink.bytes[at + 4 + bytes.length] = 0;
-};
+}
 
 function scalarWriter(type: string, complex: (name: string) => Write): Write {
   if (type === 'string') return writeString;
