@@ -212,10 +212,13 @@ export class RunMessageBuilder {
     const delivered = get('outcome') === 'delivered';
     const receivedNs = delivered ? this.timeOf(Number(get('received_s'))) : 0n;
     const los = get('line_of_sight');
+    const receiver = get('to') ?? '';
     const frame = {
+      // the receiver's frame: the (frame, receiver) row's own message, not copied (thousands a run)
+      header: { stamp: rosTime(delivered ? receivedNs : sentNs), frame_id: baseLink(receiver) },
       id,
       sender: get('from') ?? '',
-      receiver: get('to') ?? '',
+      receiver,
       type: get('type') ?? '',
       sent: rosTime(sentNs),
       received: delivered ? rosTime(receivedNs) : { sec: 0, nanosec: 0 },
@@ -230,12 +233,15 @@ export class RunMessageBuilder {
       const m = sent.message as { receiver: string };
       m.receiver += `,${frame.receiver}`;
     } else {
-      const message: TopicMessage = { topic: '/v2v/sent', timeNs: sentNs, message: { ...frame, header: { stamp: rosTime(sentNs), frame_id: baseLink(frame.sender) }, received: { sec: 0, nanosec: 0 }, outcome: '' } };
+      const message: TopicMessage = {
+        topic: '/v2v/sent',
+        timeNs: sentNs,
+        message: { ...frame, header: { stamp: frame.sent, frame_id: baseLink(frame.sender) }, received: { sec: 0, nanosec: 0 }, outcome: '' },
+      };
       this.framesSent.set(id, message);
       out.push(message);
     }
-    if (delivered) out.push({ topic: '/v2v/received', timeNs: receivedNs, message: { ...frame, header: { stamp: rosTime(receivedNs), frame_id: baseLink(frame.receiver) } } });
-    else out.push({ topic: '/v2v/lost', timeNs: sentNs, message: { ...frame, header: { stamp: rosTime(sentNs), frame_id: baseLink(frame.receiver) } } });
+    out.push({ topic: delivered ? '/v2v/received' : '/v2v/lost', timeNs: delivered ? receivedNs : sentNs, message: frame });
   }
 
   private collision(get: (c: string) => string | undefined, out: TopicMessage[]): void {
