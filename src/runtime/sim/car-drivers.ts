@@ -38,6 +38,9 @@ export interface CarDriver {
   close?(reason: string): Promise<void>;
 }
 
+/** What a tick that sent nothing returns: shared, never written to. */
+const NO_SENDS: V2VMessage[] = [];
+
 const restamp = (msgs: V2VMessage[], delay: number) => (delay ? msgs.map((m) => ({ ...m, sentAt: m.sentAt + delay })) : msgs);
 
 /** cavsim's controller and V2V apps, run in-process; a tick's cost is its wall-clock time here. */
@@ -62,13 +65,14 @@ export function builtinDriver(world: World, car: WorldCar, observed: readonly Wo
     braking: () => agent.isBraking(),
     tick() {
       const started = performance.now();
-      for (const a of inbox.splice(0)) agent.receive(a.msg);
+      if (inbox.length) for (const a of inbox.splice(0)) agent.receive(a.msg);
       agent.tick();
       const cost = { wallS: (performance.now() - started) / 1000 };
       const delay = computeDelay(car.spec.compute, cost);
-      const out: TickOutput = { ...(command ? { command } : {}), sends: restamp(sends, delay), delay, cost };
+      const out: TickOutput = { sends: sends.length ? restamp(sends, delay) : NO_SENDS, delay, cost };
+      if (command) out.command = command;
       command = undefined;
-      sends = [];
+      if (sends.length) sends = [];
       return out;
     },
   };

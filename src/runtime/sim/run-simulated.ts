@@ -10,7 +10,7 @@ import type { CollisionEvent } from '../../world/world.js';
 import type { OwnCodeVehicle } from '../../own-code/own-code-vehicle.js';
 import type { ComputeLog } from '../../measurement/compute-log.js';
 import { firstStepActing } from '../../own-code/compute-time.js';
-import { builtinDriver, ownCodeDriver, type CarDriver } from './car-drivers.js';
+import { builtinDriver, ownCodeDriver, type CarDriver, type TickOutput } from './car-drivers.js';
 import { PendingCommands, PendingSends } from './pending-outputs.js';
 import { createScanners } from './scanners.js';
 import type { ScanLog } from '../../measurement/scan-log.js';
@@ -164,7 +164,8 @@ export async function runSimulated(
       }
       const due = drivers.filter((d) => step % periods.get(d)! === 0 && !d.car.collided);
       // Every car computes at once, as real cars would: own code answers in parallel.
-      const outputs = await Promise.all(due.map((d) => d.tick(step)));
+      // (cavsim's own controllers answer at once: no promise per car and step)
+      const outputs = ownCode.length ? await Promise.all(due.map((d) => d.tick(step))) : due.map((d) => d.tick(step) as TickOutput);
       for (const [i, out] of outputs.entries()) {
         const d = due[i];
         if (out.command) commands.add(d.car, firstStepActing(step, out.delay, world.timestep), out.command);
