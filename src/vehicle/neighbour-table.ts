@@ -7,8 +7,9 @@ const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Num
 export function beaconState(msg: V2VMessage): { state: Odometry; acceleration: number } | undefined {
   if (msg.type !== BEACON_MESSAGE) return undefined;
   const { x, y, yaw, v, a, yawRate, stamp } = msg.body;
-  if (![x, y, yaw, v, a, yawRate, stamp].every(isFiniteNumber)) return undefined;
-  return { state: { t: stamp as number, x: x as number, y: y as number, yaw: yaw as number, v: v as number, steer: 0, yawRate: yawRate as number }, acceleration: a as number };
+  const valid = isFiniteNumber(x) && isFiniteNumber(y) && isFiniteNumber(yaw) && isFiniteNumber(v) && isFiniteNumber(a) && isFiniteNumber(yawRate) && isFiniteNumber(stamp);
+  if (!valid) return undefined;
+  return { state: { t: stamp, x, y, yaw, v, steer: 0, yawRate }, acceleration: a };
 }
 
 /**
@@ -24,7 +25,7 @@ export class NeighbourTable {
     if (!beacon) return false;
     const known = this.entries.get(msg.from);
     if (known && known.state.t >= beacon.state.t) return false;
-    this.entries.set(msg.from, { ...beacon, receivedAt });
+    this.entries.set(msg.from, { state: beacon.state, acceleration: beacon.acceleration, receivedAt });
     return true;
   }
 
