@@ -18,6 +18,12 @@ export class DeferredChannel<T> implements V2VChannel<T> {
     await this.inner?.advanceTo?.(now);
   }
 
+  async settle(now: number): Promise<void> {
+    const inner = this.inner;
+    if (inner?.settle) await inner.settle(now);
+    else await inner?.advanceTo?.(now);
+  }
+
   prefetch(next: number): void {
     this.inner?.prefetch?.(next);
   }

@@ -50,6 +50,11 @@ export interface V2VChannel<T> {
    * the caller steps the physics, with the frames sent so far.
    */
   prefetch?(next: number): void;
+  /**
+   * For such a channel, at the end of a run: brings it to `now` and waits for every outcome up to
+   * it, including those `advanceTo` did not wait for. Without it, `advanceTo(now)` does that.
+   */
+  settle?(now: number): Promise<void>;
   /** Removes and returns, in time order, every outcome (delivery or loss) due at or before `now`. */
   deliverDue(now: number): Delivery<T>[];
   /** Ends the channel (a process is stopped); harmless to call twice. */

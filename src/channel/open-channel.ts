@@ -10,6 +10,7 @@ import type { OccupancyGrid } from '../map/occupancy-grid.js';
 import type { ChannelEngine, ResolvedScenario } from '../scenario/resolved.js';
 import { createRandom, deriveSeed } from '../util/random.js';
 import { createChannel } from './create-channel.js';
+import { actsOnReceivedMessages } from '../control/create-apps.js';
 import { DeferredChannel } from './deferred-channel.js';
 import type { V2VChannel } from './frames.js';
 
@@ -62,7 +63,8 @@ function startLockstep<T>(scenario: ResolvedScenario, binary: string, grid: Occu
     if (obstacleFile) writeObstacleGrid(grid, obstacleFile);
     const argv = lockstepArgv({ network, nodes: scenario.vehicles.length, run: scenario.seed, ...(obstacleFile ? { obstacleFile } : {}) });
     const radio = motion ? { motion, stackDelay: stackDelay(scenario.seed) } : {};
-    const channel = LockstepChannel.start<T>({ binary, argv, names: scenario.vehicles.map((v) => v.name), ...radio });
+    const outcomesOnlyLogged = !scenario.vehicles.some(actsOnReceivedMessages);
+    const channel = LockstepChannel.start<T>({ binary, argv, names: scenario.vehicles.map((v) => v.name), outcomesOnlyLogged, ...radio });
     // the program has read the walls by the time it is ready
     void channel.ready.finally(removeScratch).catch(() => {});
     return channel;

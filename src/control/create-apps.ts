@@ -1,4 +1,4 @@
-import type { ResolvedVehicle } from '../scenario/resolved.js';
+import { runsOwnCode, type ResolvedVehicle } from '../scenario/resolved.js';
 import type { VehicleApp } from './vehicle-context.js';
 import { createPurePursuit } from './pure-pursuit.js';
 import { createOpenLoop } from './open-loop.js';
@@ -32,3 +32,13 @@ export function createVehicleApps(v: ResolvedVehicle): VehicleApp[] {
   }
   return apps;
 }
+
+/** Apps whose behaviour no received message changes: they only send (or act on a clock). */
+const DEAF_APPS: ReadonlySet<string> = new Set(['beacon', 'scripted-event']);
+
+/**
+ * Whether anything a vehicle does can depend on the V2V messages it receives: its own code, or an
+ * app that reads them or its neighbour table. The controllers never do.
+ */
+export const actsOnReceivedMessages = (v: Pick<ResolvedVehicle, 'apps' | 'command' | 'image'>): boolean =>
+  runsOwnCode(v) || v.apps.some((app) => !DEAF_APPS.has(app.type));

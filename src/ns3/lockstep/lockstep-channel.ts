@@ -19,18 +19,27 @@ export interface LockstepChannelOptions {
   motion?: () => readonly NodeMotion[];
   /** Time from a send call until the frame reaches the radio [s], drawn per frame; none when omitted. */
   stackDelay?: () => number;
+  /**
+   * Nothing in the run acts on a delivery (no car's apps read what they receive): `advanceTo` does
+   * not wait for ns-3, whose outcomes are logged as they come back, and `settle` waits at the end.
+   */
+  outcomesOnlyLogged?: boolean;
   readyTimeoutMs?: number;
 }
 
 const LOSS_REASONS: ReadonlySet<string> = new Set<LossReason>(['channel-loss', 'below-sensitivity', 'rx-error', 'receiver-busy', 'queue-drop']);
 const ns = (seconds: number) => Math.round(seconds * 1e9);
+/** Steps whose commands go to ns-3 in one write when nothing waits for its answers. */
+const BATCH_STEPS = 10;
 
 /**
  * The V2V channel as a real ns-3 process in lock-step virtual time (ns3-scripts/lockstep-channel.cc).
  * Frames are buffered with their send times; `advanceTo(now)` hands them (and the cars' positions)
  * to ns-3, runs it to `now` and collects what each frame did at each receiver. While no frame is
  * in flight and none was sent, ns-3 has nothing to do and is not asked: that keeps a run with few
- * messages almost as fast as the builtin model. The process serves many runs, one at a time
+ * messages almost as fast as the builtin model. In a run where nothing acts on a delivery (beacons
+ * that are only measured), Node does not wait at all: ns-3 gets the same commands, batched, and its
+ * outcomes are logged as they come back. The process serves many runs, one at a time
  * (process-pool.ts): a run that ends cleanly hands it back for the next.
  */
 export class LockstepChannel<T> implements V2VChannel<T> {
@@ -49,6 +58,9 @@ export class LockstepChannel<T> implements V2VChannel<T> {
   private inFlight: { toNs: number; answered: Promise<void> } | undefined;
   private exit: ProcessEnd | undefined;
   private closed = false;
+  /** Advances asked of ns-3 whose answer has not come back (outcomes-only-logged runs). */
+  private unanswered = 0;
+  private stepsUnsent = 0;
   /** How many times ns-3 was asked to advance (the rest were skipped). */
   syncs = 0;
 
@@ -113,6 +125,7 @@ export class LockstepChannel<T> implements V2VChannel<T> {
 
   async advanceTo(now: number): Promise<void> {
     const nowNs = ns(now);
+    if (this.opts.outcomesOnlyLogged) return this.advanceWithoutWaiting(nowNs);
     if (this.inFlight) {
       const { toNs, answered } = this.inFlight;
       this.inFlight = undefined;
@@ -125,7 +138,35 @@ export class LockstepChannel<T> implements V2VChannel<T> {
     await this.ask(nowNs);
   }
 
+  /**
+   * The same commands a waiting run sends, with positions and an advance every step, written
+   * BATCH_STEPS steps at a time; what comes back is read whenever Node's loop reads its input.
+   */
+  private advanceWithoutWaiting(nowNs: number): void {
+    if (this.exit) throw this.deathError();
+    this.queuePositions(nowNs);
+    this.pending.push(`A ${nowNs}`);
+    this.unanswered++;
+    if (++this.stepsUnsent >= BATCH_STEPS) this.writePending();
+  }
+
+  private writePending(): void {
+    if (!this.pending.length) return;
+    this.process.write(this.pending.join('\n') + '\n');
+    this.pending = [];
+    this.stepsUnsent = 0;
+  }
+
+  async settle(now: number): Promise<void> {
+    if (!this.opts.outcomesOnlyLogged) return this.advanceTo(now);
+    this.advanceWithoutWaiting(ns(now));
+    this.writePending();
+    if (!this.unanswered) return;
+    await new Promise<void>((resolve, reject) => (this.waiting = { resolve, reject }));
+  }
+
   prefetch(next: number): void {
+    if (this.opts.outcomesOnlyLogged) return;
     const nextNs = ns(next);
     if (this.inFlight || this.exit || !this.needsSync(nextNs)) return;
     const answered = this.ask(nextNs);
@@ -162,7 +203,7 @@ export class LockstepChannel<T> implements V2VChannel<T> {
     this.closed = true;
     clearTimeout(this.readyTimer);
     if (this.exit) return;
-    if (this.isReady && !this.waiting && !this.inFlight) {
+    if (this.isReady && !this.waiting && !this.inFlight && !this.unanswered && !this.pending.length) {
       this.process.finishRun();
       releaseLockstepProcess(this.process);
     } else {
@@ -206,6 +247,7 @@ export class LockstepChannel<T> implements V2VChannel<T> {
     }
     if (f[0] === 'D') {
       this.nextEventNs = Number(f[1]);
+      if (this.opts.outcomesOnlyLogged && --this.unanswered > 0) return;
       const w = this.waiting;
       this.waiting = undefined;
       w?.resolve();

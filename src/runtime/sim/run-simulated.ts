@@ -115,7 +115,8 @@ export async function runSimulated(
     for (const c of codes) c.start();
     await loop();
     // Frames that arrived during the last step are logged though no tick is left to hand them over.
-    if (channel.advanceTo) await channel.advanceTo(world.time);
+    if (channel.settle) await channel.settle(world.time);
+    else if (channel.advanceTo) await channel.advanceTo(world.time);
     logOutcomes(channel.deliverDue(world.time));
     recorder.closeTransmissions('run-ended');
   } catch (err) {

@@ -162,6 +162,51 @@ const parked = (xs: number[]) => () => xs.map((x) => ({ x, y: 0, vx: 0, vy: 0 })
 const broadcasts = (n: number) => Array.from({ length: n }, (_, i) => ({ at: 0.05 + i * 0.05, frame: frame(i, 'a', ['b'], 300, true) }));
 
 describe.skipIf(real.skip)('ns-3 in lock-step: wifi-80211p', () => {
+  it('a run where nothing acts on a delivery gets the same outcomes without waiting for ns-3 each step', async () => {
+    const names = ['a', 'b', 'c', 'd'];
+    let now = 0;
+    // four cars moving apart and back along a line: distances, powers and losses change every step
+    const motion = () => names.map((_, i) => ({ x: i * 12 + (i - 1.5) * 4 * Math.sin(now), y: 0, vx: (i - 1.5) * 4 * Math.cos(now), vy: 0 }));
+    const sends = Array.from({ length: 160 }, (_, i) => ({ at: 0.013 + i * 0.025, frame: frame(i, names[i % 4], names.filter((n) => n !== names[i % 4]), 300, true) }));
+    const run = async (outcomesOnlyLogged: boolean) => {
+      const argv = lockstepArgv({ network: wifi({ txPower: 0 }), nodes: names.length, run: 2 });
+      const channel = LockstepChannel.start<number>({ binary: wifiBinary, argv, names, motion, outcomesOnlyLogged });
+      open.push(channel as LockstepChannel<unknown>);
+      const out: Delivery<number>[] = [];
+      const queue = [...sends];
+      for (let k = 0; k <= 400; k++) {
+        now = Math.round(k * STEP * 1e9) / 1e9;
+        await channel.advanceTo(now);
+        out.push(...channel.deliverDue(now));
+        while (queue.length && queue[0].at <= now + 1e-12) channel.send(queue.shift()!.frame, now);
+      }
+      await channel.settle(now);
+      out.push(...channel.deliverDue(now));
+      await channel.close();
+      return { out, syncs: channel.syncs };
+    };
+    const waiting = await run(false);
+    const logged = await run(true);
+    expect(logged.syncs).toBe(0);
+    expect(waiting.syncs).toBeGreaterThan(100);
+    expect(logged.out).toEqual(waiting.out);
+    expect(waiting.out).toHaveLength(160 * 3);
+    const lost = waiting.out.filter((d) => d.lost).length;
+    expect(lost).toBeGreaterThan(20);
+    expect(lost).toBeLessThan(440);
+  });
+
+  it('a channel process that dies fails a run that does not wait for it, with its name', async () => {
+    const argv = lockstepArgv({ network: wifi(), nodes: 2, run: 1 });
+    const channel = LockstepChannel.start<number>({ binary: wifiBinary, argv, names: ['a', 'b'], motion: parked([0, 5]), outcomesOnlyLogged: true });
+    open.push(channel as LockstepChannel<unknown>);
+    await channel.ready;
+    process.kill(channel.pid!, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 100));
+    await expect(channel.advanceTo(0.01)).rejects.toThrow(/ns-3 channel process \(lock-step\) was killed by SIGKILL/);
+    await expect(channel.settle(0.02)).rejects.toThrow(/killed by SIGKILL/);
+  });
+
   // ns-3's LogDistancePropagationLossModel defaults: exponent 3, 46.6777 dB at 1 m; a frame is
   // detected only above the preamble detection model's minimum RSSI, -82 dBm.
   const rxPowerDbm = (txDbm: number, d: number) => txDbm - 46.6777 - 30 * Math.log10(d);

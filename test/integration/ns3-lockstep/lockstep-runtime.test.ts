@@ -50,6 +50,18 @@ describe.skipIf(real.skip)('simulated runtime with ns-3 in lock-step', () => {
     expect(readFileSync(join(other.runDir, 'v2v.csv'), 'utf8')).not.toBe(readFileSync(join(a.runDir, 'v2v.csv'), 'utf8'));
   });
 
+  it('cars that only beacon: a run that does not wait for ns-3 each step writes what a run that waits writes (wifi, with walls)', async () => {
+    const beacons = (car: string, extra = '') => `vehicles.${car}.apps=[{type: beacon, rate: 50Hz, size: 600B}${extra}]`;
+    const onlyLogged = await run(BLIND_CORNER, ['network.propagation=3gpp-v2v-urban', beacons('car0'), beacons('car1')]);
+    // a brake-receiver hears every beacon (and ignores it): this run waits for each step's outcomes
+    const waiting = await run(BLIND_CORNER, ['network.propagation=3gpp-v2v-urban', beacons('car0', ', {type: brake-receiver}'), beacons('car1', ', {type: brake-receiver}')]);
+    for (const f of CSVS) expect(readFileSync(join(onlyLogged.runDir, f), 'utf8'), f).toBe(readFileSync(join(waiting.runDir, f), 'utf8'));
+    const rows = v2vRows(onlyLogged.runDir);
+    expect(rows.length).toBeGreaterThan(300);
+    expect(new Set(rows.map((r) => r.outcome)).size).toBeGreaterThan(1);
+    expect(onlyLogged.summary.v2v).toEqual(waiting.summary.v2v);
+  });
+
   it('blind corner: the walls block the brake message and the cars collide; without obstacles it arrives and they do not', async () => {
     const walls = await run(BLIND_CORNER, []);
     const open = await run(BLIND_CORNER, ['network.obstacles=none']);
