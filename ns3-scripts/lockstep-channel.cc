@@ -4,7 +4,7 @@
 // ns-3 to the end of each step and reads back what each frame did at each intended receiver.
 //
 // Protocol (all times integer nanoseconds; docs/ns3-lockstep-protocol.md):
-//   in   P <node> <t> <x> <y> <vx> <vy>       position and velocity of a node from time t
+//   in   P <node> <t> <x> <y> <vx> <vy>       position [um] and velocity [um/s] of a node from time t
 //        T <frame> <node> <dest|-1> <bytes> <t> transmit `bytes` of UDP payload at time t (-1: broadcast)
 //        A <t>                                run every event at or before t, then report
 //        Q (or end of input)                  exit
@@ -276,14 +276,13 @@ RunOnce(int argc, char* argv[])
             if (op == 'P')
             {
                 uint32_t node;
-                int64_t t;
-                double x, y, vx, vy;
+                int64_t t, x, y, vx, vy; // micrometres and micrometres per second
                 if (!(in >> node >> t >> x >> y >> vx >> vy) || node >= nodeCount)
                 {
                     throw std::invalid_argument("bad P line");
                 }
 #ifdef CAVSIM_WIFI
-                Simulator::Schedule(Delay(t), &SetMotion, node, x, y, vx, vy, wifi.antennaHeight);
+                Simulator::Schedule(Delay(t), &SetMotion, node, x * 1e-6, y * 1e-6, vx * 1e-6, vy * 1e-6, wifi.antennaHeight);
 #endif
             }
             else if (op == 'T')
