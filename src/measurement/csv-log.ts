@@ -44,6 +44,31 @@ export class CsvLog {
     this.byte(NEWLINE);
   }
 
+  /**
+   * A row cell by cell, for the per-step logs with no listener: no array per row. Cells after the
+   * first take their comma; `endRow` ends the line.
+   */
+  number(v: number): this {
+    if (this.column++) this.byte(COMMA);
+    this.reserve(MAX_NUMBER_BYTES);
+    this.len = writeMicro(this.buf, this.len, v);
+    return this;
+  }
+
+  /** A text cell (quoted if it must be), or an empty one for undefined. */
+  cell(v: string | undefined): this {
+    if (this.column++) this.byte(COMMA);
+    if (v !== undefined) this.text(quoted(v));
+    return this;
+  }
+
+  endRow(): void {
+    this.column = 0;
+    this.byte(NEWLINE);
+  }
+
+  private column = 0;
+
   flush(): void {
     if (this.closed || !this.len) return;
     writeSync(this.fd, this.buf, 0, this.len);

@@ -177,7 +177,8 @@ export class Recorder {
   recordStep(t: number, cars: readonly CarSample[]): void {
     const vehicles = this.logs.vehicles;
     for (const c of cars) {
-      vehicles.add([t, c.name, c.x, c.y, c.yaw, c.v, c.steer, c.yawRate, c.cmdSpeed, c.cmdSteer, c.braking ? 1 : 0, c.collided ? 1 : 0]);
+      vehicles.number(t).cell(c.name).number(c.x).number(c.y).number(c.yaw).number(c.v).number(c.steer).number(c.yawRate);
+      vehicles.number(c.cmdSpeed).number(c.cmdSteer).number(c.braking ? 1 : 0).number(c.collided ? 1 : 0).endRow();
     }
     const bodies = this.bodies;
     if (bodies) cars.forEach((c, i) => (this.placed[i] = placeBody(c, bodies[i], this.placed[i])));
@@ -199,7 +200,9 @@ export class Recorder {
           pair.min_ttc_s = ttc;
           pair.min_ttc_t_s = t;
         }
-        this.logs.pairs.add([t, pair.a, pair.b, d, gap, closing, ttc]);
+        const row = this.logs.pairs.number(t).cell(pair.a).cell(pair.b).number(d);
+        (gap === undefined ? row.cell(undefined) : row.number(gap)).number(closing);
+        (ttc === undefined ? row.cell(undefined) : row.number(ttc)).endRow();
       }
     }
     this.platoon?.record((a, b) => this.stepGaps[this.pairOf(a, b)], (car) => cars[this.carIndex.get(car)!].v);
