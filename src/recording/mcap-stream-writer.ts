@@ -35,12 +35,15 @@ export class McapStreamWriter {
   private used = 0;
   private chunkStart = Infinity;
   private chunkEnd = -Infinity;
-  private inChunk = new Map<number, ChannelInChunk>();
+  /** By channel id, and the ids in the order their first message came (the order indexes are written in). */
+  private inChunk: (ChannelInChunk | undefined)[] = [];
+  private inChunkOrder: number[] = [];
   private readonly schemas: { id: number; name: string; encoding: string; data: Uint8Array }[] = [];
   private readonly channels: { id: number; schemaId: number; topic: string; messageEncoding: string; metadata: Map<string, string> }[] = [];
   private readonly chunkIndexes: Parameters<McapRecordBuilder['writeChunkIndex']>[0][] = [];
   private readonly metadataIndexes: Parameters<McapRecordBuilder['writeMetadataIndex']>[0][] = [];
-  private readonly counts = new Map<number, number>();
+  private readonly counts: number[] = [];
+  private readonly countOrder: number[] = [];
   private readonly sequences: number[] = [];
   private messages = 0;
   private firstTime = Infinity;
@@ -106,15 +109,22 @@ export class McapStreamWriter {
     this.setTime(at + 15, timeNs);
     this.setTime(at + 23, timeNs);
     this.used = at + MESSAGE_HEADER_BYTES + size;
-    let index = this.inChunk.get(channelId);
-    if (!index) this.inChunk.set(channelId, (index = { times: [], offsets: [] }));
+    let index = this.inChunk[channelId];
+    if (!index) {
+      this.inChunk[channelId] = index = { times: [], offsets: [] };
+      this.inChunkOrder.push(channelId);
+    }
     index.times.push(timeNs);
     index.offsets.push(at);
     if (timeNs < this.chunkStart) this.chunkStart = timeNs;
     if (timeNs > this.chunkEnd) this.chunkEnd = timeNs;
     if (timeNs < this.firstTime) this.firstTime = timeNs;
     if (timeNs > this.lastTime) this.lastTime = timeNs;
-    this.counts.set(channelId, (this.counts.get(channelId) ?? 0) + 1);
+    if (!this.counts[channelId]) {
+      this.counts[channelId] = 0;
+      this.countOrder.push(channelId);
+    }
+    this.counts[channelId]++;
     this.messages++;
     return at + MESSAGE_HEADER_BYTES;
   }
@@ -150,7 +160,7 @@ export class McapStreamWriter {
         chunkCount: this.chunkIndexes.length,
         messageStartTime: this.messages ? this.absolute(this.firstTime) : 0n,
         messageEndTime: this.messages ? this.absolute(this.lastTime) : 0n,
-        channelMessageCounts: new Map([...this.counts].map(([id, n]) => [id, BigInt(n)])),
+        channelMessageCounts: new Map(this.countOrder.map((id) => [id, BigInt(this.counts[id])])),
       }),
     );
     group(0x0d, () => this.metadataIndexes.reduce((n, m) => n + this.records.writeMetadataIndex(m), 0n));
@@ -186,7 +196,8 @@ export class McapStreamWriter {
 
     const messageIndexStart = this.position;
     const messageIndexOffsets = new Map<number, bigint>();
-    for (const [channelId, index] of this.inChunk) {
+    for (const channelId of this.inChunkOrder) {
+      const index = this.inChunk[channelId]!;
       messageIndexOffsets.set(channelId, BigInt(this.position));
       const n = index.times.length;
       const record = new DataView(new ArrayBuffer(1 + 8 + 2 + 4 + n * 16));
@@ -214,7 +225,8 @@ export class McapStreamWriter {
     this.used = 0;
     this.chunkStart = Infinity;
     this.chunkEnd = -Infinity;
-    this.inChunk = new Map();
+    this.inChunk = [];
+    this.inChunkOrder = [];
     if (this.chunk.length > this.chunkBytes) {
       this.chunk = new Uint8Array(this.chunkBytes);
       this.view = new DataView(this.chunk.buffer);
