@@ -141,8 +141,10 @@ export class LockstepChannel<T> implements V2VChannel<T> {
   }
 
   /**
-   * The same commands a waiting run sends, with positions and an advance every step, written
-   * BATCH_STEPS steps at a time; what comes back is read whenever Node's loop reads its input.
+   * Positions and an advance for every step (a waiting run skips the steps with nothing in
+   * flight), the frames as they are sent, written BATCH_STEPS steps at a time; what comes back is
+   * read whenever Node's loop reads its input. The frames and their times are a waiting run's, and
+   * so are the outcomes (tested).
    */
   private advanceWithoutWaiting(nowNs: number): void {
     if (this.exit) throw this.deathError();
