@@ -37,6 +37,18 @@ async function realTimeMultiple(file: string, overrides: string[], cold = false)
   }
 }
 
+/** Runs `body` with ns-3 started by Node's own spawn (which forks Node) instead of posix_spawn. */
+async function withNodeSpawn<T>(body: () => Promise<T>): Promise<T> {
+  const before = process.env.CAVSIM_PROCESS_START;
+  process.env.CAVSIM_PROCESS_START = 'node';
+  try {
+    return await body();
+  } finally {
+    if (before === undefined) delete process.env.CAVSIM_PROCESS_START;
+    else process.env.CAVSIM_PROCESS_START = before;
+  }
+}
+
 /** Ten cars on the loop track, each beaconing 300 B at 10 Hz, on the given network block. */
 function beaconingLoop(dir: string, network: string): string {
   const file = join(dir, `beacons-${network.replace(/\W+/g, '-')}.yaml`);
@@ -52,8 +64,11 @@ export const suite: BenchSuite = {
     await realTimeMultiple(HEAD_ON, ['network.engine=ns3']); // compiles the channel program once
     const builtinHeadOn = await realTimeMultiple(HEAD_ON, ['network.engine=builtin']);
     const coldHeadOn = await realTimeMultiple(HEAD_ON, ['network.engine=ns3'], true);
+    const coldHeadOnNodeSpawn = await withNodeSpawn(() => realTimeMultiple(HEAD_ON, ['network.engine=ns3'], true));
     const warmHeadOn = await realTimeMultiple(HEAD_ON, ['network.engine=ns3']);
     rows.push({ suite: SUITE, name: 'head-on-brake, csma, ns-3 lock-step, a new ns-3 process per run (x real time)', value: coldHeadOn, unit: 'x', target: '>= 100x' });
+    rows.push({ suite: SUITE, name: "head-on-brake, csma, ns-3 lock-step, a new ns-3 process per run started with Node's spawn (x real time)", value: coldHeadOnNodeSpawn, unit: 'x' });
+    rows.push({ suite: SUITE, name: "head-on-brake, new ns-3 process, posix_spawn / Node's spawn speed", value: coldHeadOn / coldHeadOnNodeSpawn, unit: 'ratio' });
     rows.push({ suite: SUITE, name: 'head-on-brake, csma, ns-3 lock-step, process reused as in a sweep (x real time)', value: warmHeadOn, unit: 'x' });
     rows.push({ suite: SUITE, name: 'head-on-brake, csma, builtin (x real time)', value: builtinHeadOn, unit: 'x' });
     rows.push({ suite: SUITE, name: 'head-on-brake, ns-3 new process / builtin speed', value: coldHeadOn / builtinHeadOn, unit: 'ratio' });

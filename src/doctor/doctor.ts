@@ -2,6 +2,7 @@ import {
   checkBaseImage,
   checkCavsimImages,
   checkDockerEngine,
+  checkFastProcessStart,
   checkIptables,
   checkLeftovers,
   checkNs3,
@@ -18,6 +19,7 @@ const HOST_CHECKS: readonly [string, Check][] = [
   ['TUN device', checkTun],
   ['ns-3 development files', checkNs3],
   ['TapBridge tap-creator helper', checkTapCreator],
+  ['Fast ns-3 start (posix_spawn)', checkFastProcessStart],
   ['Leftovers from earlier runs', checkLeftovers],
 ];
 const IMAGE_CHECKS: readonly [string, Check][] = [

@@ -4,6 +4,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DockerPort } from '../docker/docker-port.js';
 import type { CommandRunner } from '../exec/command-runner.js';
+import { prepareFastProcessStart } from '../exec/start-piped-process.js';
+import { defaultCacheDir } from '../ns3/compile.js';
 import { Journal } from '../journal/journal.js';
 import type { DoctorPorts, LeftoverRun } from './types.js';
 
@@ -16,6 +18,7 @@ export function createHostDoctorPorts(deps: { docker: DockerPort; commands: Comm
     readFile: (path) => readFile(path),
     uid: process.getuid?.() ?? -1,
     leftoverRuns: async () => findLeftoverRuns(deps.runsDir),
+    fastProcessStart: () => prepareFastProcessStart(deps.commands, defaultCacheDir()),
   };
 }
 

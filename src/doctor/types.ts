@@ -28,6 +28,8 @@ export interface DoctorPorts {
   /** Effective user id of this process. */
   uid: number;
   leftoverRuns(): Promise<LeftoverRun[]>;
+  /** Builds and loads the posix_spawn addon: why it cannot be used, or undefined when it is. */
+  fastProcessStart(): Promise<string | undefined>;
 }
 
 export interface DoctorOptions {

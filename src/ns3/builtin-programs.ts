@@ -1,5 +1,6 @@
 import { createCommandRunner, type CommandRunner } from '../exec/command-runner.js';
-import { builtinChannelScript, compileChannelProgram, NS3_PKG_MODULES } from './compile.js';
+import { prepareFastProcessStart } from '../exec/start-piped-process.js';
+import { builtinChannelScript, compileChannelProgram, defaultCacheDir, NS3_PKG_MODULES } from './compile.js';
 import { LOCKSTEP_NS3_MODULES, LOCKSTEP_WIRED_MODULES } from './engine-choice.js';
 
 /**
@@ -11,7 +12,9 @@ export function lockstepBinary(wifi: boolean, runner: CommandRunner = createComm
   const known = lockstepBinaries.get(wifi);
   if (known) return known;
   const options = wifi ? { runner, modules: LOCKSTEP_NS3_MODULES, defines: ['CAVSIM_WIFI'] } : { runner, modules: LOCKSTEP_WIRED_MODULES };
-  const binary = compileChannelProgram(builtinChannelScript('lockstep-channel'), options);
+  // the program is started through posix_spawn from the first run on, once this has loaded it
+  const fastStart = prepareFastProcessStart(runner, defaultCacheDir());
+  const binary = compileChannelProgram(builtinChannelScript('lockstep-channel'), options).then(async (b) => (await fastStart, b));
   lockstepBinaries.set(wifi, binary);
   binary.catch(() => lockstepBinaries.delete(wifi));
   return binary;
@@ -22,7 +25,9 @@ const lockstepBinaries = new Map<boolean, Promise<string>>();
 export const realtimeBinary = (runner: CommandRunner = createCommandRunner()) =>
   compileChannelProgram(builtinChannelScript('channel-tap'), { runner, modules: NS3_PKG_MODULES });
 
-/** Set-up compiles both, so no run waits for g++ (about 15 s each). */
+/** Set-up compiles them all, so no run waits for g++ (about 15 s each). */
 export async function compileBuiltinPrograms(): Promise<string[]> {
-  return [await realtimeBinary(), await lockstepBinary(false), await lockstepBinary(true)];
+  const programs = [await realtimeBinary(), await lockstepBinary(false), await lockstepBinary(true)];
+  const problem = await prepareFastProcessStart(createCommandRunner(), defaultCacheDir());
+  return [...programs, problem ? `ns-3 starts with Node's spawn: ${problem}` : 'ns-3 starts with posix_spawn'];
 }

@@ -1,4 +1,5 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { PipedProcess } from '../../exec/piped-process.js';
+import { startPipedProcess } from '../../exec/start-piped-process.js';
 import { lastLines } from '../../run/outcome.js';
 
 /** How a process ended, with the last lines it wrote to stderr. */
@@ -30,7 +31,7 @@ export class LockstepProcess {
   runs = 0;
 
   private constructor(
-    private readonly child: ChildProcessWithoutNullStreams,
+    private readonly child: PipedProcess,
     readonly binary: string,
   ) {
     child.stdout.setEncoding('utf8');
@@ -38,14 +39,14 @@ export class LockstepProcess {
     child.stderr.on('data', (text: string) => (this.stderrText = (this.stderrText + text).slice(-8192)));
     child.stdout.on('data', (text: string) => this.onStdout(text));
     child.stdin.on('error', () => {}); // a dead process is reported through 'exit'
-    child.once('exit', (code, signal) => {
+    void child.exit.then(({ code, signal }) => {
       this.end = { code, signal, stderrTail: lastLines(this.stderrText, STDERR_LINES).join('\n') };
       this.sink?.ended(this.end);
     });
   }
 
   static spawn(binary: string): LockstepProcess {
-    return new LockstepProcess(spawn(binary, ['--serve'], { stdio: ['pipe', 'pipe', 'pipe'] }), binary);
+    return new LockstepProcess(startPipedProcess(binary, ['--serve']), binary);
   }
 
   get pid(): number | undefined {
@@ -58,7 +59,7 @@ export class LockstepProcess {
 
   /** Resolves when the process has exited. */
   get exited(): Promise<void> {
-    return this.end ? Promise.resolve() : new Promise((resolve) => this.child.once('exit', () => resolve()));
+    return this.child.exit.then(() => {});
   }
 
   /** Starts a run with these arguments; its output goes to `sink` until `finishRun`. */
@@ -89,7 +90,7 @@ export class LockstepProcess {
     this.sink = undefined;
     if (this.end) return;
     this.child.stdin.end();
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 2000);
+    const timer = setTimeout(() => this.kill(), 2000);
     timer.unref();
     void this.exited.then(() => clearTimeout(timer));
   }
@@ -100,9 +101,7 @@ export class LockstepProcess {
 
   /** A process between runs must not keep Node alive; one serving a run must. */
   private hold(yes: boolean): void {
-    const method = yes ? 'ref' : 'unref';
-    this.child[method]();
-    for (const s of [this.child.stdin, this.child.stdout, this.child.stderr]) (s as unknown as { ref(): void; unref(): void })[method]();
+    this.child.hold(yes);
   }
 
   private onStdout(text: string): void {

@@ -41,7 +41,7 @@ const RULES: Rule[] = [
     allowed: {
       'src/ns3/channel.ts': 'ns-3 runs for the whole run in its own process group, its output streamed to a log; CommandRunner only runs commands to completion',
       'src/testbed/probe-runner.ts': 'test and bench scaffolding: probes run side by side in namespaces, line-by-line over stdin/stdout',
-      'src/ns3/lockstep/lockstep-process.ts': 'ns-3 in lock-step: a long-lived process spoken to line by line over stdin/stdout for the whole run',
+      'src/exec/node-piped-process.ts': "a long-lived program spoken to over pipes (ns-3 in lock-step), where the posix_spawn addon is not built",
       'src/own-code/host-process.ts': "a vehicle's own code for the whole run, in its own process group, its output appended to its log",
     },
     instead: 'take a CommandRunner (src/exec/command-runner.ts), or add the file here with its reason',

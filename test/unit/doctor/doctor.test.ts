@@ -50,6 +50,7 @@ function healthyHost(overrides: Partial<DoctorPorts> = {}) {
     readFile: async () => LIBRARY,
     uid: 0,
     leftoverRuns: async () => [],
+    fastProcessStart: async () => undefined,
     ...overrides,
   };
   return { ports, files, images, failing, ran, stopEngine: () => (engineUp = false) };
@@ -69,9 +70,18 @@ describe('runDoctor', () => {
       ['TUN device', true],
       ['ns-3 development files', true],
       ['TapBridge tap-creator helper', true],
+      ['Fast ns-3 start (posix_spawn)', true],
       ['Leftovers from earlier runs', true],
     ]);
     expect(results.find((r) => r.name === 'ns-3 development files')?.detail).toContain('ns-3 3.37');
+    expect(doctorPassed(results)).toBe(true);
+  });
+
+  it("falls back to Node's spawn without failing when the posix_spawn addon cannot be built", async () => {
+    const results = await runDoctor(healthyHost({ fastProcessStart: async () => 'Node\'s headers are not at /usr/include/node (node_api.h)' }).ports);
+    const check = results.find((r) => r.name === 'Fast ns-3 start (posix_spawn)');
+    expect(check).toMatchObject({ ok: false, advisory: true });
+    expect(check?.detail).toContain('/usr/include/node');
     expect(doctorPassed(results)).toBe(true);
   });
 
