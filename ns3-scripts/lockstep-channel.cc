@@ -12,11 +12,13 @@
 //        R <frame> <node> <t> <rx_dbm|nan> <los:1|0|->       delivered to node at t
 //        L <frame> <node> <t> <reason> <rx_dbm|nan> <los>    lost at node; reason as in src/channel/frames.ts
 //        D <next>                             end of a report: time of the next pending event, -1 if none
-// Built twice: without CAVSIM_WIFI it links only ns-3's core, network and csma modules and starts
-// in about 30 ms instead of 45 (most runs use a wired channel); with it, also wifi-80211p.
+// Built twice: without CAVSIM_WIFI it links only ns-3's core, network and csma modules and is
+// ready about 17 ms after it starts instead of 40 (most runs use a wired channel); with it, also
+// wifi-80211p. lib/rng-stream-start.h takes 4-8 ms off either start.
 #include "lib/csma-channel.h"
 #include "lib/frame-outcomes.h"
 #include "lib/latency-channel.h"
+#include "lib/rng-stream-start.h"
 #ifdef CAVSIM_WIFI
 #include "lib/wifi-80211p.h"
 #include "lib/wifi-outcomes.h"
