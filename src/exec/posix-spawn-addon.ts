@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Socket } from 'node:net';
@@ -31,7 +31,7 @@ export async function loadPosixSpawnAddon(runner: CommandRunner, cacheDir: strin
   const file = join(dir, `posix-spawn-${digest}.node`);
   if (!existsSync(file)) {
     mkdirSync(dir, { recursive: true });
-    const tmp = `${file}.tmp-${process.pid}`;
+    const tmp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`; // worker threads share the pid
     await runner.run(['gcc', ...COMPILE_FLAGS, `-I${headers}`, '-o', tmp, SOURCE]);
     renameSync(tmp, file); // atomic: a concurrent compile of the same source is harmless
   }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -41,7 +41,7 @@ export async function compileChannelProgram(
 
   mkdirSync(dir, { recursive: true });
   const flags = await runner.run(['pkg-config', '--cflags', '--libs', ...modules]);
-  const tmp = `${binary}.tmp-${process.pid}`;
+  const tmp = `${binary}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`; // worker threads share the pid
   await runner.run(['g++', '-O2', '-std=c++17', ...defines, '-o', tmp, sourcePath, ...splitFlags(flags.stdout)]);
   renameSync(tmp, binary); // atomic: a concurrent compile of the same source is harmless
   return binary;
