@@ -150,8 +150,8 @@ static napi_value set_int(napi_env env, napi_value object, const char *name, int
   return napi_set_named_property(env, object, name, number) == napi_ok ? object : NULL;
 }
 
-// spawn(path, argv, onExit(code, signal)) -> { pid, stdin, stdout, stderr, handle }; throws with
-// `code` set to the errno name when the program cannot be started.
+// spawn(path, argv, onExit(code, signal)) -> { pid, stdin, stdout, stderr, handle }; throws an Error
+// with `errno` set when the program cannot be started.
 static napi_value Spawn(napi_env env, napi_callback_info info) {
   size_t argc = 3;
   napi_value args[3];
