@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { mkdtempSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compareFile, compareRunFolders, compareSummaries } from '../../../src/run/compare-runs.js';
@@ -19,6 +19,7 @@ describe('comparing a replay with its run', () => {
 
   it('compares the measurement files both folders have, and calls two equal folders identical', () => {
     const root = mkdtempSync(join(tmpdir(), 'cavsim-compare-'));
+    onTestFinished(() => rmSync(root, { recursive: true, force: true }));
     const [a, b] = ['a', 'b'].map((n) => {
       const dir = join(root, n);
       mkdirSync(dir);
