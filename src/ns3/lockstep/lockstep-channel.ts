@@ -206,6 +206,8 @@ export class LockstepChannel<T> implements V2VChannel<T> {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.readyTimer);
+    // what waits for ns-3 to have read its files (the walls file) must not wait forever
+    if (!this.isReady) this.readyReject(new Error('the run ended before ns-3 was ready'));
     if (this.exit) return;
     if (this.isReady && !this.waiting && !this.inFlight && !this.unanswered && !this.pending.length) {
       this.process.finishRun();

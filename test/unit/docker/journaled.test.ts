@@ -1,7 +1,7 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createDockerPort } from '../../../src/docker/dockerode-port.js';
 import type { DockerPort } from '../../../src/docker/docker-port.js';
 import { createJournaledDocker, dockerUndoers } from '../../../src/docker/journaled.js';
@@ -10,13 +10,17 @@ import { runLabels } from '../../../src/docker/labels.js';
 import { Journal } from '../../../src/journal/journal.js';
 import { FakeDockerode } from './fake-dockerode.js';
 
+const scratch = mkdtempSync(join(tmpdir(), 'cavsim-journal-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+let journals = 0;
+
 const RUN = 'run-42';
 
 function setup() {
   const fake = new FakeDockerode();
   fake.images.set('img', { Id: 'sha256:img', RepoTags: ['img'], Config: { Labels: {} } });
   const port = createDockerPort(fake);
-  const journal = Journal.open(join(mkdtempSync(join(tmpdir(), 'cavsim-journal-')), 'journal.jsonl'));
+  const journal = Journal.open(join(scratch, `journal-${++journals}.jsonl`));
   return { fake, port, journal, docker: createJournaledDocker(port, journal, RUN) };
 }
 

@@ -1,7 +1,7 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { EnvironmentError } from '../../../src/errors.js';
 import { planHostNetwork } from '../../../src/hostnet/plan.js';
 import { setUpHostNetwork, teardownHostNet } from '../../../src/hostnet/set-up.js';
@@ -14,7 +14,10 @@ const plan = planHostNetwork({
   vehicles: [{ name: 'a', netns: { pid: 101 } }, { name: 'b', netns: { name: 'stand-in-b' } }, { name: 'c', netns: { pid: 103 } }],
   control: { subnet: '172.18.0.0/16', simulatorIp: '172.18.0.2' },
 });
-const freshJournal = () => Journal.open(join(mkdtempSync(join(tmpdir(), 'cavsim-unit-')), 'journal.jsonl'));
+const scratch = mkdtempSync(join(tmpdir(), 'cavsim-unit-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+let journals = 0;
+const freshJournal = () => Journal.open(join(scratch, `journal-${++journals}.jsonl`));
 
 describe('setUpHostNetwork against a recording host', () => {
   it('builds bridge, tap, eth1 and rules per vehicle, journaling each first, and teardown empties the host', async () => {

@@ -35,6 +35,12 @@ describe('lock-step process pool', () => {
     expect(await pidOfNextRun()).not.toBe(first.pid);
   });
 
+  it('a run closed before ns-3 was ready settles `ready`, so what waits on it (the walls file) is let go', async () => {
+    const channel = start();
+    await channel.close();
+    await expect(channel.ready).rejects.toThrow(/before ns-3 was ready/);
+  });
+
   it('a process that died while idle is not handed out', async () => {
     const pid = await pidOfNextRun();
     process.kill(pid!, 'SIGKILL');
