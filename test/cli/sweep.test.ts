@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
+import { scratchDir } from '../support/scratch-dir.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CLI = join(ROOT, 'dist/cli/main.js');
@@ -23,7 +23,7 @@ const expectPng = (path: string) => {
 };
 
 describe('cavsim sweep (simulated runtime)', () => {
-  const sweeps = mkdtempSync(join(tmpdir(), 'cavsim-sweep-cli-'));
+  const sweeps = scratchDir('cavsim-sweep-cli-');
 
   it('sweeps the head-on delay: the minimum distance falls as the delay grows, with a collision at the high end', () => {
     const r = cavsim(['sweep', SCENARIO, '--delay', '10..300ms', '--runtime', 'sim', '--sweeps-dir', sweeps, '--json']);

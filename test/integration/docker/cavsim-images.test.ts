@@ -15,6 +15,7 @@ import { createCommandRunner } from '../../../src/exec/command-runner.js';
 import { Journal } from '../../../src/journal/journal.js';
 import { connectDocker } from '../../../src/docker/dockerode-port.js';
 import { dockerProblem, requireReal } from '../../support/real-components.js';
+import { scratchDir } from '../../support/scratch-dir.js';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 const RUN_ID = `itest-images-${process.pid}`;
@@ -38,7 +39,7 @@ async function compiledRepoCopy(): Promise<string> {
 }
 
 describe.skipIf(real.skip)('cavsim images (real build)', () => {
-  const journal = Journal.open(join(mkdtempSync(join(tmpdir(), 'cavsim-itest-run-')), 'journal.jsonl'));
+  const journal = Journal.open(join(scratchDir('cavsim-itest-run-'), 'journal.jsonl'));
   let repo = '';
 
   beforeAll(async () => {

@@ -16,6 +16,7 @@ import { createCommandRunner } from '../../../src/exec/command-runner.js';
 import { Journal } from '../../../src/journal/journal.js';
 import { connectDocker } from '../../../src/docker/dockerode-port.js';
 import { dockerProblem, requireReal, rootProblem } from '../../support/real-components.js';
+import { scratchDir } from '../../support/scratch-dir.js';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 const RUN_ID = `itest-docker-${process.pid}`;
@@ -42,7 +43,7 @@ function tinyContext(): BuildContextSource {
 }
 
 describe.skipIf(real.skip)('Docker engine (real)', () => {
-  const journal = Journal.open(join(mkdtempSync(join(tmpdir(), 'cavsim-itest-run-')), 'journal.jsonl'));
+  const journal = Journal.open(join(scratchDir('cavsim-itest-run-'), 'journal.jsonl'));
   const runDir = mkdtempSync(join(tmpdir(), `cavsim-${RUN_ID}-`));
 
   beforeAll(async () => {

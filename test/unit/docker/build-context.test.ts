@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { computeContextHash, productionPackagePaths, repoBuildContext } from '../../../src/docker/build-context.js';
 import { EnvironmentError } from '../../../src/errors.js';
+import { scratchDir } from '../../support/scratch-dir.js';
 
 const LOCK = {
   lockfileVersion: 3,
@@ -21,7 +21,7 @@ const LOCK = {
 };
 
 function fakeRepo(): string {
-  const root = mkdtempSync(join(tmpdir(), 'cavsim-repo-'));
+  const root = scratchDir('cavsim-repo-');
   const files: Record<string, string> = {
     'package.json': '{"name":"cavsim","type":"module"}',
     'package-lock.json': JSON.stringify(LOCK),
@@ -56,7 +56,7 @@ describe('build context', () => {
 
   it('copies only dist, package.json, Dockerfiles and production modules', async () => {
     const repo = fakeRepo();
-    const context = await repoBuildContext(repo, mkdtempSync(join(tmpdir(), 'cavsim-ctx-parent-'))).prepare();
+    const context = await repoBuildContext(repo, scratchDir('cavsim-ctx-parent-')).prepare();
     try {
       expect(readdirSync(context.dir).sort()).toEqual(['containers', 'dist', 'node_modules', 'package.json']);
       expect(readdirSync(join(context.dir, 'node_modules')).sort()).toEqual(['dockerode', 'esbuild-opt', 'yaml']);
@@ -85,7 +85,7 @@ describe('build context', () => {
   });
 
   it('asks for a build when dist/ is missing', async () => {
-    const repo = mkdtempSync(join(tmpdir(), 'cavsim-empty-'));
+    const repo = scratchDir('cavsim-empty-');
     await expect(computeContextHash(repo)).rejects.toBeInstanceOf(EnvironmentError);
     await expect(repoBuildContext(repo).prepare()).rejects.toThrow(/npm run build|no built code/);
   });

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ImageInfo } from '../../../src/docker/docker-port.js';
@@ -10,6 +9,7 @@ import type { DoctorPorts } from '../../../src/doctor/types.js';
 import { EnvironmentError } from '../../../src/errors.js';
 import type { CommandResult } from '../../../src/exec/command-runner.js';
 import { Journal } from '../../../src/journal/journal.js';
+import { scratchDir } from '../../support/scratch-dir.js';
 
 const TAP_PATH = '/build/ns3-QJPJQL/ns3-3.37/ns-3.37/build/src/tap-bridge/ns3.37-tap-creator';
 const LIBRARY = Buffer.concat([
@@ -173,7 +173,7 @@ describe('tapCreatorPathsIn', () => {
 
 describe('findLeftoverRuns', () => {
   it('lists runs whose journal still has outstanding entries', async () => {
-    const runs = mkdtempSync(join(tmpdir(), 'cavsim-runs-'));
+    const runs = scratchDir('cavsim-runs-');
     const open = Journal.open(join(runs, 'run-b', 'journal.jsonl'));
     open.record('docker-network', 'cavsim-run-b-ctl', { name: 'cavsim-run-b-ctl', runId: 'run-b' });
     open.record('docker-container', 'cavsim-run-b-sim', { name: 'cavsim-run-b-sim', runId: 'run-b' });

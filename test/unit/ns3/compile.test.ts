@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CommandRunner } from '../../../src/exec/command-runner.js';
 import { compileChannelProgram, defaultCacheDir } from '../../../src/ns3/compile.js';
+import { scratchDir } from '../../support/scratch-dir.js';
 
 function fakeToolchain(version: string) {
   const calls: string[][] = [];
@@ -21,7 +21,7 @@ function fakeToolchain(version: string) {
 
 describe('compileChannelProgram', () => {
   it('compiles once per source and ns-3 version, then serves the cache', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cavsim-ns3-'));
+    const dir = scratchDir('cavsim-ns3-');
     const source = join(dir, 'chan.cc');
     writeFileSync(source, 'int main() {}');
     const t = fakeToolchain('3.37');

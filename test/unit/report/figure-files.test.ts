@@ -1,11 +1,10 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { figurePaths, writeFigure } from '../../../src/report/render.js';
 import { fieldTitle } from '../../../src/report/field-names.js';
 import { wilsonInterval } from '../../../src/sweep/stats.js';
 import type { TopLevelSpec } from 'vega-lite';
+import { scratchDir } from '../../support/scratch-dir.js';
 
 const SPEC = {
   $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
@@ -17,7 +16,7 @@ const SPEC = {
 
 describe('figure files', () => {
   it('writes SVG, PNG, a vector PDF and the Vega-Lite spec with its data', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cavsim-figure-'));
+    const dir = scratchDir('cavsim-figure-');
     const files = await writeFigure(dir, 'test', SPEC);
     expect(figurePaths(files).map((f) => f.slice(dir.length + 1))).toEqual(['test.svg', 'test.png', 'test.pdf', 'test.vl.json']);
     const pdf = readFileSync(files.pdf);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildManifest, mapHash, resolvedHash } from '../../../src/run/manifest.js';
 import type { ResolvedScenario } from '../../../src/scenario/resolved.js';
+import { scratchDir } from '../../support/scratch-dir.js';
 
 const facts = { cavsim: { version: '0.1.0', commit: 'a'.repeat(40), modified: false }, node: 'v20.0.0', kernel: '6.1.0', platform: 'linux', ns3: '3.37' };
 
@@ -16,7 +16,7 @@ function scenarioIn(dir: string): ResolvedScenario {
 
 describe('run manifest', () => {
   it('records the scenario, its hashes, seed, engine, command and host facts', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cavsim-manifest-'));
+    const dir = scratchDir('cavsim-manifest-');
     const scenario = scenarioIn(dir);
     const m = buildManifest({ runId: 'r1', runtime: 'sim', scenario, facts, command: ['up', 'x.yaml'], overrides: ['seed=7'], now: new Date('2026-11-25T00:00:00Z') });
     expect(m).toMatchObject({ manifest_version: 1, run_id: 'r1', created_at: '2026-11-25T00:00:00.000Z', runtime: 'sim', command: ['up', 'x.yaml'], seed: 7, engine: 'ns3', images: {}, ...facts });
@@ -27,7 +27,7 @@ describe('run manifest', () => {
   });
 
   it("changes the map's hash when its image changes, not only its YAML", () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cavsim-manifest-'));
+    const dir = scratchDir('cavsim-manifest-');
     const scenario = scenarioIn(dir);
     const before = mapHash(scenario.mapFile);
     writeFileSync(join(dir, 'map.pgm'), 'P2\n1 1\n255\n254\n');

@@ -1,14 +1,14 @@
-import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
+import { scratchDir } from '../../support/scratch-dir.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 function scenarioWith(extra: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'cavsim-record-'));
+  const dir = scratchDir('cavsim-record-');
   const text = readFileSync(join(ROOT, 'scenarios/head-on-brake.yaml'), 'utf8').replaceAll('../maps/', `${ROOT}maps/`);
   const file = join(dir, 'scenario.yaml');
   writeFileSync(file, `${text}\n${extra}\n`);

@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { summariseLatency } from '../../../src/v2v/latency-stats.js';
 import { interpolatedQuantile } from '../../../src/util/percentile.js';
 import { ReceiptCsv, toReceipt, V2V_CSV_COLUMNS } from '../../../src/v2v/receipt-log.js';
 import { decodeDatagram, encodeDatagram, epochNs } from '../../../src/v2v/wire.js';
+import { scratchDir } from '../../support/scratch-dir.js';
 
 describe('summariseLatency', () => {
   const row = (id: string, to: string, latency_ms: number) => ({ id, to, latency_ms });
@@ -45,7 +45,7 @@ describe('V2V wire format and receipt log', () => {
   });
 
   it('writes the exact columns and one row per arrival, readable while still open', () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'cavsim-v2v-')), 'v2v.csv');
+    const path = join(scratchDir('cavsim-v2v-'), 'v2v.csv');
     const log = new ReceiptCsv(path);
     const sent = 1_700_000_000_123_456_789n;
     log.append(toReceipt({ id: 'a-0', from: 'a', to: 'b', type: 'cam' }, sent, sent + 10_250_000n, 120));
