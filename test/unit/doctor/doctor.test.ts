@@ -89,7 +89,7 @@ describe('runDoctor', () => {
     const host = healthyHost();
     host.stopEngine();
     const results = await byName(host.ports);
-    expect(results['Docker engine']).toMatchObject({ ok: false, fix: 'sudo scripts/setup-docker.sh' });
+    expect(results['Docker engine']).toMatchObject({ ok: false, fix: 'scripts/setup-docker.sh' });
     expect(results['Docker engine'].detail).toContain('ENOENT');
     expect(results['Base image']).toMatchObject({ ok: false, detail: 'not checked: Docker engine not reachable' });
     expect(results['iptables'].ok).toBe(true);
@@ -109,8 +109,8 @@ describe('runDoctor', () => {
     expect(doctorPassed(await runDoctor(host.ports))).toBe(true);
   });
 
-  it('gives the exact symlink when the tap-creator path compiled into libns3 is missing', async () => {
-    const host = healthyHost();
+  it('gives the exact symlink when the tap-creator path compiled into libns3 is missing, with sudo only when not root', async () => {
+    const host = healthyHost({ uid: 1000 });
     host.files.delete(TAP_PATH);
     const result = (await byName(host.ports))['TapBridge tap-creator helper'];
     expect(result.ok).toBe(false);
@@ -118,12 +118,17 @@ describe('runDoctor', () => {
     expect(result.fix).toBe(
       `sudo mkdir -p '/build/ns3-QJPJQL/ns3-3.37/ns-3.37/build/src/tap-bridge' && sudo ln -sf '/usr/libexec/ns3/ns3.37-tap-creator' '${TAP_PATH}'`,
     );
+    const asRoot = healthyHost({ uid: 0 });
+    asRoot.files.delete(TAP_PATH);
+    expect((await byName(asRoot.ports))['TapBridge tap-creator helper'].fix).toBe(
+      `mkdir -p '/build/ns3-QJPJQL/ns3-3.37/ns-3.37/build/src/tap-bridge' && ln -sf '/usr/libexec/ns3/ns3.37-tap-creator' '${TAP_PATH}'`,
+    );
   });
 
   it('asks for the ns-3 packages when pkg-config does not know ns-3, and for libgsl separately', async () => {
     const host = healthyHost();
     host.failing.add('pkg-config --exists gsl');
-    expect((await byName(host.ports))['ns-3 development files']).toMatchObject({ ok: false, fix: 'sudo apt-get install -y libgsl-dev' });
+    expect((await byName(host.ports))['ns-3 development files']).toMatchObject({ ok: false, fix: 'apt-get install -y libgsl-dev' });
     host.failing.add('pkg-config');
     const results = await byName(host.ports);
     expect(results['ns-3 development files'].fix).toContain('libns3-dev');
