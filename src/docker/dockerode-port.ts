@@ -1,5 +1,6 @@
 import Dockerode from 'dockerode';
 import { CavsimError, EnvironmentError } from '../errors.js';
+import { asRoot } from '../exec/as-root.js';
 import type {
   BuildRequest,
   ContainerInfo,
@@ -42,7 +43,7 @@ export interface DockerodeLike {
   listContainers(options: Json): Promise<Json[]>;
 }
 
-const ENGINE_HINT = 'Start the engine with `sudo scripts/setup-docker.sh`, then check with `cavsim doctor`.';
+const engineHint = () => `Start the engine with \`${asRoot('scripts/setup-docker.sh')}\`, then check with \`cavsim doctor\`.`;
 
 /** Connects to the local engine (DOCKER_HOST or /var/run/docker.sock). Each call makes a new client. */
 export function connectDocker(options?: Dockerode.DockerOptions): DockerPort {
@@ -55,7 +56,7 @@ export function createDockerPort(client: DockerodeLike): DockerPort {
       try {
         await client.ping();
       } catch (err) {
-        throw new EnvironmentError(`Docker engine not reachable: ${messageOf(err)}`, ENGINE_HINT);
+        throw new EnvironmentError(`Docker engine not reachable: ${messageOf(err)}`, engineHint());
       }
     },
 
@@ -377,7 +378,7 @@ async function engineCall<T>(what: string, call: () => Promise<T>): Promise<T> {
 
 function engineError(what: string, err: unknown): CavsimError {
   if (isConnectionError(err)) {
-    return new EnvironmentError(`Docker engine not reachable (${what}): ${messageOf(err)}`, ENGINE_HINT);
+    return new EnvironmentError(`Docker engine not reachable (${what}): ${messageOf(err)}`, engineHint());
   }
   const status = statusOf(err);
   if (status === 409 && what.startsWith('create ')) {

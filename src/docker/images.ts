@@ -1,4 +1,5 @@
 import { EnvironmentError, UserInputError } from '../errors.js';
+import { asRoot } from '../exec/as-root.js';
 import type { BuildContextSource } from './build-context.js';
 import type { DockerPort, ImageInfo } from './docker-port.js';
 import { LABEL, type ContainerRole } from './labels.js';
@@ -54,7 +55,7 @@ export async function imageStates(docker: Pick<DockerPort, 'inspectImage'>, opti
   if (!base && baseImage === DEFAULT_BASE_IMAGE) {
     throw new EnvironmentError(
       `base image ${baseImage} is missing`,
-      'Build it with `sudo scripts/build-base-image.sh` (about 40 s), or pass a registry base such as debian:bookworm-slim.',
+      `Build it with \`${asRoot('scripts/build-base-image.sh')}\` (about 40 s), or pass a registry base such as debian:bookworm-slim.`,
     );
   }
   // A registry base that is not pulled yet is fetched by the build itself.

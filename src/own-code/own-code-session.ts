@@ -4,6 +4,7 @@ import type { DockerPort } from '../docker/docker-port.js';
 import { createJournaledDocker, dockerUndoers } from '../docker/journaled.js';
 import { requireVehicleImages } from '../docker/images.js';
 import { EnvironmentError } from '../errors.js';
+import { asRoot } from '../exec/as-root.js';
 import { Journal } from '../journal/journal.js';
 import { registerActiveRun, unregisterActiveRun } from '../run/active-runs.js';
 import type { RunFolder } from '../run/run-folder.js';
@@ -25,7 +26,7 @@ export async function preflightOwnCode(scenario: ResolvedScenario, docker?: Dock
     const fields = imaged.map((v) => `vehicles.${v.name}.image`).join(', ');
     throw new EnvironmentError(
       `${fields}: the simulated runtime runs a vehicle image with Docker, and ${err instanceof Error ? err.message : String(err)}`,
-      'start Docker (`sudo scripts/setup-docker.sh`), or drop `image:` and keep `command:` to run the code on this host',
+      `start Docker (\`${asRoot('scripts/setup-docker.sh')}\`), or drop \`image:\` and keep \`command:\` to run the code on this host`,
     );
   });
   await requireVehicleImages(engine, imaged);
