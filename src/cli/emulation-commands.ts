@@ -11,7 +11,7 @@ import { Journal } from '../journal/journal.js';
 import { loadScenario } from '../scenario/load-scenario.js';
 import { planEmulatedRun } from '../runtime/docker/plan-emulated.js';
 import { newRunId, defaultRunsDir } from '../run/run-folder.js';
-import { runDoctor, doctorPassed, createHostDoctorPorts } from '../doctor/index.js';
+import { runDoctor, doctorPassed, createHostDoctorPorts, runtimeReadiness, type RuntimeReadiness } from '../doctor/index.js';
 import { describePruned, ensureImages, imageStates } from '../docker/images.js';
 import { printJson } from './json-output.js';
 import { computeContextHash, repoBuildContext } from '../docker/build-context.js';
@@ -78,16 +78,18 @@ export function registerEmulationCommands(program: Command): void {
 
   program
     .command('doctor')
-    .description('check every prerequisite of an emulated run and say how to fix what is missing')
+    .description('check every prerequisite of an emulated run, say how to fix what is missing, and what each runtime can do here')
     .option('--json', 'print {passed, checks: [{name, ok, detail, fix, advisory}]} as JSON')
     .action(async (opts: { json?: boolean }) => {
       const results = await runDoctor(createHostDoctorPorts({ docker: connectDocker(), commands: createCommandRunner(), runsDir: defaultRunsDir() }));
-      if (opts.json) printJson({ passed: doctorPassed(results), checks: results });
+      const runtimes = runtimeReadiness(results);
+      if (opts.json) printJson({ passed: doctorPassed(results), checks: results, runtimes });
       else {
         for (const r of results) {
           process.stdout.write(`${r.ok ? 'ok  ' : r.advisory ? 'note' : 'FAIL'}  ${r.name}: ${r.detail}\n`);
           if (!r.ok && r.fix) process.stdout.write(`      fix: ${r.fix}\n`);
         }
+        process.stdout.write(`\n${readinessText(runtimes)}`);
       }
       if (!doctorPassed(results)) process.exitCode = 3;
     });
@@ -134,4 +136,10 @@ export function registerEmulationCommands(program: Command): void {
       const runId = newRunId();
       process.stdout.write(JSON.stringify(planEmulatedRun(scenario, runId, join(defaultRunsDir(), runId)), null, 2) + '\n');
     });
+}
+
+function readinessText({ docker, sim }: RuntimeReadiness): string {
+  const emulated = docker.ready ? 'ready' : `not ready (${docker.blocking.join(', ')})`;
+  const engine = sim.engine === 'ns3' ? 'ns-3 in lock-step' : 'the builtin models; wifi-80211p needs ns-3';
+  return `emulated runtime (cavsim up): ${emulated}\nsimulated runtime (--runtime sim): ready, channels ${sim.channels.join(', ')} on ${engine}\n`;
 }

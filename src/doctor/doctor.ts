@@ -51,6 +51,23 @@ function fixWithoutSudo(result: CheckResult): CheckResult {
   return result.fix ? { ...result, fix: result.fix.replace(/(^|&& |\n)sudo /g, '$1') } : result;
 }
 
+/** What each runtime can do on this host, read off the checks. */
+export interface RuntimeReadiness {
+  /** `cavsim up` in Docker: ready when no check fails (advisory ones do not count). */
+  docker: { ready: boolean; blocking: string[] };
+  /** `--runtime sim` needs nothing but Node.js; ns-3 decides its channel engine and whether wifi-80211p is there. */
+  sim: { ready: true; engine: 'ns3' | 'builtin'; channels: string[] };
+}
+
+export function runtimeReadiness(results: readonly CheckResult[]): RuntimeReadiness {
+  const blocking = results.filter((r) => !r.ok && !r.advisory).map((r) => r.name);
+  const ns3 = results.some((r) => r.name === 'ns-3 development files' && r.ok);
+  return {
+    docker: { ready: blocking.length === 0, blocking },
+    sim: { ready: true, engine: ns3 ? 'ns3' : 'builtin', channels: ns3 ? ['csma', 'latency', 'wifi-80211p'] : ['csma', 'latency'] },
+  };
+}
+
 /** True when nothing blocks `cavsim up` (advisory results do not). */
 export function doctorPassed(results: readonly CheckResult[]): boolean {
   return results.every((r) => r.ok || r.advisory);

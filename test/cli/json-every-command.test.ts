@@ -84,7 +84,7 @@ describe('--json on every command', () => {
     expect(json(['teardown', '--all'])).toMatchObject({ runs: [] });
     const doctor = spawnSync('node', [CLI, 'doctor', '--json'], { cwd: ROOT, encoding: 'utf8', env });
     expect([0, 3]).toContain(doctor.status);
-    expect(JSON.parse(doctor.stdout)).toMatchObject({ passed: doctor.status === 0, checks: expect.any(Array) });
+    expect(JSON.parse(doctor.stdout)).toMatchObject({ passed: doctor.status === 0, checks: expect.any(Array), runtimes: { docker: { ready: doctor.status === 0 }, sim: { ready: true } } });
   });
 
   it('sweep answers with its answer and snake_case critical values; view of the sweep with its runs', async () => {

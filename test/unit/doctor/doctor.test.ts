@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ImageInfo } from '../../../src/docker/docker-port.js';
-import { doctorPassed, runDoctor } from '../../../src/doctor/doctor.js';
+import { doctorPassed, runDoctor, runtimeReadiness } from '../../../src/doctor/doctor.js';
 import { findLeftoverRuns } from '../../../src/doctor/host-ports.js';
 import { tapCreatorPathsIn } from '../../../src/doctor/tap-creator.js';
 import type { DoctorPorts } from '../../../src/doctor/types.js';
@@ -150,6 +150,20 @@ describe('runDoctor', () => {
     const host = healthyHost({ uid: 1000 });
     expect((await byName(host.ports))['Privileges']).toMatchObject({ ok: true, detail: 'uid 1000 with passwordless sudo' });
     expect(host.ran).toContain('sudo -n true');
+  });
+
+  it('says what each runtime can do: a host without Docker or root still runs the simulated runtime, on ns-3 when it is there', async () => {
+    expect(runtimeReadiness(await runDoctor(healthyHost().ports))).toEqual({
+      docker: { ready: true, blocking: [] },
+      sim: { ready: true, engine: 'ns3', channels: ['csma', 'latency', 'wifi-80211p'] },
+    });
+    const light = healthyHost({ uid: 1000 });
+    light.stopEngine();
+    light.failing.add('sudo');
+    light.failing.add('pkg-config');
+    const readiness = runtimeReadiness(await runDoctor(light.ports));
+    expect(readiness.docker).toEqual({ ready: false, blocking: expect.arrayContaining(['Docker engine', 'Privileges', 'ns-3 development files']) });
+    expect(readiness.sim).toEqual({ ready: true, engine: 'builtin', channels: ['csma', 'latency'] });
   });
 
   it('names each leftover run and how to tear it down', async () => {
