@@ -12,13 +12,15 @@ import { printWarnings } from './print-warnings.js';
 import { createSweepLineReporter } from '../reporters/sweep/line-reporter.js';
 import { chooseJobs, openRunLanes } from '../sweep/run-one.js';
 import { executeSweep, startSweep, type SweepOutcome } from '../sweep/run-sweep.js';
-import { SweepFolder, SWEEPS_DIR, newSweepId, type Runtime } from '../sweep/sweep-folder.js';
+import type { SweepAnswer } from '../sweep/answer.js';
+import { SweepFolder, SWEEPS_DIR, newSweepId, type Runtime, type SweepSpec } from '../sweep/sweep-folder.js';
 import { MAX_REPEAT, MAX_SWEEP_RUNS } from '../sweep/limits.js';
 import { writeSweepReport } from '../report/report.js';
 import { checkWritableFolder, chooseFolder } from '../util/writable-folder.js';
 import { wholeNumber } from './flag-values.js';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { shellQuote } from '../util/shell-quote.js';
 import { EnvironmentError } from '../errors.js';
 import { createCommandRunner } from '../exec/command-runner.js';
 import { SlurmExecutor, batchScript, planBatch, type SlurmExecutorOptions } from '../sweep/slurm/slurm-executor.js';
@@ -137,6 +139,7 @@ export function registerSweepCommand(program: Command): void {
         } else {
           process.stdout.write(`${outcome.answer.text}\n${outcome.dir}/summary.csv\n${outcome.dir}/points.csv\n`);
           for (const f of report?.figures.filter((f) => f.endsWith('.png')) ?? []) process.stdout.write(`${f}\n`);
+          if (outcome.answer.narrow) process.stderr.write(`narrow it down: ${narrowingCommand(outcome.spec, outcome.answer.narrow)}\n`);
         }
         const planned = outcome.spec.mode.type === 'grid' ? outcome.spec.mode.points.length : outcome.results.length;
         const missing = planned - outcome.results.filter(isFinished).length;
@@ -222,4 +225,14 @@ function lastScenario(): string {
   if (!found) throw new UserInputError('no scenario given and no earlier run to take it from', [`${runsDir}: no run folder with a usable scenario`], 'name the scenario: cavsim sweep scenarios/head-on-brake.yaml --delay 10..300ms');
   process.stderr.write(`note: sweeping ${found.file}, the scenario of run ${found.runId}\n`);
   return found.file;
+}
+
+/** The `--find-critical` sweep that searches a grid's bracket, under the grid's own fixed settings. */
+function narrowingCommand(spec: SweepSpec, narrow: NonNullable<SweepAnswer['narrow']>): string {
+  const scenario = relative(process.cwd(), spec.scenario);
+  const words = ['cavsim', 'sweep', scenario.startsWith('..') ? spec.scenario : scenario, '--runtime', spec.runtime];
+  for (const f of spec.fixed) words.push('--set', f);
+  if (spec.repeat > 1) words.push('--repeat', String(spec.repeat));
+  words.push('--find-critical', narrow.path, '--range', narrow.range, '--tolerance', narrow.tolerance);
+  return words.map(shellQuote).join(' ');
 }

@@ -14,6 +14,8 @@ export interface SweepAnswer {
   points: number;
   failed_runs: number;
   invalid_runs: number;
+  /** A grid that brackets the flip between two numbers: the `--find-critical` search that narrows it. */
+  narrow?: { path: string; range: string; tolerance: string };
 }
 
 const describe = (values: Record<string, SweepValue>, paths: readonly string[]) => paths.map((p) => (paths.length > 1 ? `${p}=${values[p]?.text}` : values[p]?.text)).join(', ');
@@ -47,11 +49,19 @@ export function sweepAnswer(spec: SweepSpec, results: readonly SweepResult[], cr
     if (monotonic && firstHit > 0) {
       const safe = points[firstHit - 1];
       const hit = points[firstHit];
-      return { text: withCaveat(`no collision up to ${label(safe)}, collisions from ${label(hit)}${share(hit)} (${paths[0]})`), last_safe: label(safe), first_collision: label(hit), ...base };
+      const narrow = narrowing(paths[0], safe.values[paths[0]], hit.values[paths[0]]);
+      return { text: withCaveat(`no collision up to ${label(safe)}, collisions from ${label(hit)}${share(hit)} (${paths[0]})`), last_safe: label(safe), first_collision: label(hit), ...base, ...(narrow ? { narrow } : {}) };
     }
     if (monotonic) return { text: withCaveat(`collisions at every point, from ${label(points[0])}${share(points[0])} (${paths[0]})`), last_safe: null, first_collision: label(points[0]), ...base };
   }
   const listed = colliding.slice(0, 6).map((p) => `${label(p)}${share(p)}`).join('; ');
   const more = colliding.length > 6 ? `; and ${colliding.length - 6} more` : '';
   return { text: withCaveat(`collisions at ${colliding.length} of ${points.length} points: ${listed}${more}`), ...base };
+}
+
+/** The bracket between the last safe and the first colliding value, searched to a tenth of its width. */
+function narrowing(path: string, safe: SweepValue | undefined, hit: SweepValue | undefined): SweepAnswer['narrow'] {
+  if (safe?.value === undefined || hit?.value === undefined || safe.unit !== hit.unit || !(hit.value > safe.value)) return undefined;
+  const tolerance = Number(((hit.value - safe.value) / 10).toPrecision(2));
+  return { path, range: `${safe.value}${safe.unit}..${hit.value}${hit.unit}`, tolerance: `${tolerance}${safe.unit}` };
 }

@@ -1,3 +1,5 @@
+import { shellQuote } from '../../util/shell-quote.js';
+
 /** What a Slurm job array of sweep runs asks the cluster for. */
 export interface SlurmResources {
   /** Partition; the cluster's default when undefined. */
@@ -10,8 +12,6 @@ export interface SlurmResources {
 }
 
 export const SLURM_DEFAULTS: SlurmResources & { runsPerTask: number } = { time: '30:00', memory: '2G', cpusPerTask: 1, runsPerTask: 10 };
-
-const shellQuote = (s: string) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 /**
  * The sbatch script of one batch of sweep runs: an array with one task per chunk of runs; each task

@@ -132,7 +132,9 @@ describe('the sweep answer', () => {
 
   it('says where the outcome flips for one field, and counts failed and invalid runs apart', () => {
     expect(sweepAnswer(spec, results(60))).toMatchObject({ text: 'no collision up to 50ms, collisions from 60ms (network.delay)', last_safe: '50ms', first_collision: '60ms', collision_points: 5, points: 10 });
+    expect(sweepAnswer(spec, results(60)).narrow).toEqual({ path: 'network.delay', range: '50ms..60ms', tolerance: '1ms' });
     expect(sweepAnswer(spec, results(1000)).text).toBe('no collision at any of the 10 points, 10ms to 100ms');
+    expect(sweepAnswer(spec, results(1000)).narrow).toBeUndefined();
     expect(sweepAnswer(spec, results(0)).text).toBe('collisions at every point, from 10ms (network.delay)');
     expect(sweepAnswer(spec, results(60, { 20: 'failed', 30: 'invalid' })).text).toBe('no collision up to 50ms, collisions from 60ms (network.delay) (1 run failed, 1 invalid (not counted))');
   });
