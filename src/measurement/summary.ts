@@ -7,23 +7,30 @@ import type { MeasuredFigures } from './measured-so-far.js';
 import type { PlatoonSummary } from './platoon.js';
 
 import type { FailedComponent, RunStatus } from '../run/outcome.js';
+import type { LossReason } from '../channel/frames.js';
 
 export type { RunStatus };
+
+/** The loss reason of a frame still in flight when the simulated run ended: its fate is unknown. */
+const IN_FLIGHT_AT_END: LossReason = 'run-ended';
 
 export interface LatencyFigures {
   /** Messages sent. */
   sent: number;
   /** Deliveries (one per message and receiver). */
   received: number;
-  /** Messages no receiver got. */
+  /** Messages no receiver got (a message still in flight to every receiver when the run ended is not lost). */
   lost: number;
   p50_ms: number | null;
   p99_ms: number | null;
   max_ms: number | null;
   mean_ms: number | null;
-  /** Deliveries over every (message, intended receiver) whose fate is known; null when none. */
+  /**
+   * Deliveries over every (message, intended receiver) whose fate is known: frames still in flight
+   * when the run ended (`run-ended`) are left out, as in the delivery-distance figure. Null when none.
+   */
   delivery_ratio?: number | null;
-  /** (message, receiver) losses by reason (channel-loss, below-sensitivity, ...). */
+  /** (message, receiver) not delivered, by reason (channel-loss, below-sensitivity, ..., and run-ended for those in flight at the end). */
   lost_by_reason?: Record<string, number>;
   /** The same per sender and receiver. */
   pairs?: PairDelivery[];
@@ -92,7 +99,8 @@ function pooledAge(pairs: readonly PairDelivery[]): SpreadFigures | null {
 
 /**
  * V2V figures for the summary: latency over every receipt (one per receiver), and as lost every
- * message no receiver got.
+ * message no receiver got. What was still in flight at the end has no known fate and counts in
+ * neither deliveries nor losses (only in lost_by_reason, as run-ended).
  */
 export function v2vFigures(
   sentIds: ReadonlySet<string>,
@@ -120,7 +128,8 @@ export function v2vFigures(
   };
   for (const r of receipts) pairOf(r).got.push(r);
   for (const r of first) pairOf(r).first.push(r);
-  for (const l of losses) pairOf(l).lost++;
+  const judged = losses.filter((l) => l.reason !== IN_FLIGHT_AT_END);
+  for (const l of judged) pairOf(l).lost++;
   const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   const pairs = [...byPair.keys()].sort(byName).flatMap((from) => {
     const byTo = byPair.get(from)!;
@@ -138,15 +147,18 @@ export function v2vFigures(
   for (const r of [...receipts, ...losses]) if (r.sizeBytes !== undefined) bytesById.set(r.id, r.sizeBytes);
   const perSecond = (v: number) => (run && run.end > 0 ? +(v / run.end).toFixed(3) : 0);
   const allBeacons = receipts.filter((r) => r.type === BEACON_MESSAGE);
+  const judgedIds = new Set(judged.map((l) => l.id));
+  const inFlightIds = new Set(losses.filter((l) => l.reason === IN_FLIGHT_AT_END).map((l) => l.id));
+  const inFlightOnly = (id: string) => inFlightIds.has(id) && !judgedIds.has(id);
   return {
     sent: sentIds.size,
     received: receipts.length,
-    lost: [...sentIds].filter((id) => !receivedIds.has(id)).length,
+    lost: [...sentIds].filter((id) => !receivedIds.has(id) && !inFlightOnly(id)).length,
     p50_ms: round(stats.p50_ms),
     p99_ms: round(stats.p99_ms),
     max_ms: round(stats.max_ms),
     mean_ms: round(stats.mean_ms),
-    delivery_ratio: ratio(receipts.length, receipts.length + losses.length),
+    delivery_ratio: ratio(receipts.length, receipts.length + judged.length),
     lost_by_reason: lostByReason,
     pairs,
     ...(run
