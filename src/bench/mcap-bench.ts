@@ -11,18 +11,27 @@ import { loopScenarioYaml } from './sim-bench.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const PAIRS = 11;
+const IN_PROCESS_WARM_UP = 10;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** Ratio of paired medians: runs with and without the recording alternate, so drift hits both. */
-async function pairedRatio(run: (mcap: boolean) => Promise<number>): Promise<{ ratio: number; withMs: number; withoutMs: number }> {
-  await run(true);
-  await run(false);
+/**
+ * Median of paired ratios: runs with and without the recording alternate, so drift hits both, and
+ * which goes first alternates too (a run pays for what the one before it left behind). `warmUp`
+ * pairs go first unmeasured: in process, a short run's code is still being compiled for about ten runs.
+ */
+async function pairedRatio(run: (mcap: boolean) => Promise<number>, warmUp: number): Promise<{ ratio: number; withMs: number; withoutMs: number }> {
+  for (let i = 0; i < warmUp; i++) {
+    await run(true);
+    await run(false);
+  }
   const ratios: number[] = [];
   const withMs: number[] = [];
   const withoutMs: number[] = [];
   for (let i = 0; i < PAIRS; i++) {
-    const a = await run(true);
-    const b = await run(false);
+    const recordFirst = i % 2 === 0;
+    const first = await run(recordFirst);
+    const second = await run(!recordFirst);
+    const [a, b] = recordFirst ? [first, second] : [second, first];
     withMs.push(a);
     withoutMs.push(b);
     ratios.push(a / b);
@@ -35,7 +44,7 @@ async function inProcess(scenario: ResolvedScenario, dir: string) {
     const started = performance.now();
     await runResolvedSimulated({ ...scenario, record: { scans: false, mcap } }, { runsDir: join(dir, 'runs') });
     return performance.now() - started;
-  });
+  }, IN_PROCESS_WARM_UP);
 }
 
 /** `cavsim up --runtime sim` as a user types it, with and without `record.mcap`. */
@@ -45,7 +54,7 @@ async function wholeCommand(dir: string) {
     const started = performance.now();
     await runner.run([process.execPath, join(ROOT, 'dist/cli/main.js'), 'up', join(ROOT, 'scenarios/head-on-brake.yaml'), '--runtime', 'sim', '--runs-dir', join(dir, 'cli'), '--json', '--set', `record.mcap=${mcap}`]);
     return performance.now() - started;
-  });
+  }, 1);
 }
 
 const row = (name: string, r: { ratio: number; withMs: number; withoutMs: number }): BenchRow => ({

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { compileCdrEncoder } from '../../../src/recording/cdr-encoder.js';
 import { schemaText, type RosTypeName } from '../../../src/recording/ros-message-types.js';
 import { OccupancyGrid } from '../../../src/map/occupancy-grid.js';
-import { RunMessageBuilder, mapMessage, runTopics } from '../../../src/recording/run-topics.js';
+import { RunMessageBuilder, mapMessage, occupancyPercent, runTopics } from '../../../src/recording/run-topics.js';
 
 const stamp = { sec: 3, nanosec: 250_000_000 };
 const header = { stamp, frame_id: 'map' };
@@ -115,6 +115,16 @@ describe('run rows as ROS 2 messages', () => {
     const m = mapMessage(grid, 0n).message as { data: Int8Array; info: { width: number } };
     expect([...m.data]).toEqual([100, 0, 0, 100]);
     expect(m.info.width).toBe(2);
+  });
+
+  it('turns any grid of flags into 0/100 as a cell-by-cell loop does (every byte value, every length mod 4)', () => {
+    for (let length = 0; length < 600; length += 37) {
+      const flags = Uint8Array.from({ length: length + (length % 4) }, (_, i) => (i * 97 + length) % 256 < 128 ? 0 : (i * 31) % 256);
+      flags[0] = 255;
+      expect([...occupancyPercent(flags)]).toEqual([...flags].map((f) => (f ? 100 : 0)));
+    }
+    const everyByte = Uint8Array.from({ length: 259 }, (_, i) => i % 256);
+    expect([...occupancyPercent(everyByte)]).toEqual([...everyByte].map((f) => (f ? 100 : 0)));
   });
 
   it('has a scan topic only for cars with a lidar when scans are recorded', () => {
