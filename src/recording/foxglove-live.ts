@@ -59,7 +59,8 @@ export async function startFoxgloveLive(p: { runDir: string; port: number; pollM
     const batch: TopicMessage[] = [];
     for (const [kind, tail] of following.tails) {
       const lines = await tail.readNewLines();
-      if (lines.length) batch.push(...following.builder.messages(kind, csvCells(lines)));
+      // a loop, not push(...): catching up on a long run gives more messages than a call takes arguments
+      if (lines.length) for (const m of following.builder.messages(kind, csvCells(lines))) batch.push(m);
     }
     if (!batch.length) return;
     batch.sort((a, b) => (a.timeNs < b.timeNs ? -1 : a.timeNs > b.timeNs ? 1 : 0));

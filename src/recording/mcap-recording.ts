@@ -88,7 +88,8 @@ function collectMessages(p: McapRecordingInput): TopicMessage[] {
     const path = join(p.runDir, `${kind}.csv`);
     if (!existsSync(path)) continue;
     const rows = readCsvRecords(readFileSync(path, 'utf8')).map((r) => r.cells);
-    messages.push(...builder.messages(kind, rows));
+    // a loop, not push(...): a long run has more messages than a call has room for arguments
+    for (const m of builder.messages(kind, rows)) messages.push(m);
   }
   return messages.sort((a, b) => (a.timeNs < b.timeNs ? -1 : a.timeNs > b.timeNs ? 1 : 0));
 }

@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserInputError } from '../errors.js';
 import type { RunSummary } from '../measurement/summary.js';
@@ -31,13 +31,43 @@ const SUMMARY_FIELDS: [keyof RunSummary, 'string' | 'number' | 'boolean' | 'obje
 export function readRunSummary(dir: string): RunSummary {
   checkRunFolder(dir);
   const file = join(dir, 'summary.json');
-  const value = readJsonFile(file, new UserInputError(`${dir} has no summary.json: the run has not finished, or this is not a run folder`, [], findRunsHint()));
+  const value = readJsonFile(file, existsSync(join(dir, 'scenario.resolved.json')) ? unfinishedRun(dir) : new UserInputError(`${dir} has no summary.json: the run has not finished, or this is not a run folder`, [], findRunsHint()));
   const summary = value as Partial<RunSummary> | null;
   const missing = SUMMARY_FIELDS.filter(([k, type]) => !hasType(summary?.[k], type)).map(([k]) => k);
   if (summary?.schema !== 'cavsim.summary/1' || missing.length) {
     throw new UserInputError(`${file} is not a cavsim run summary`, missing.length ? [`missing or wrong: ${missing.join(', ')}`] : [`schema: ${String(summary?.schema)}`], 'run the scenario again to get a fresh one');
   }
   return summary as RunSummary;
+}
+
+/** A run folder without a summary: its process was killed (or is still running); its CSVs hold what it measured. */
+function unfinishedRun(dir: string): UserInputError {
+  const until = lastTimeIn(join(dir, 'vehicles.csv'));
+  return new UserInputError(
+    `${dir} has no summary.json: the run did not finish (its cavsim process was killed, or is still running)`,
+    [`what it measured is kept in its CSVs${until === undefined ? '' : `: vehicles.csv up to t=${until} s`}`],
+    `\`cavsim mcap ${dir}\` makes run.mcap of them, \`cavsim view ${dir}\` replays them`,
+  );
+}
+
+/** The time (first cell) of a CSV's last whole row, read from the file's end. */
+function lastTimeIn(file: string): string | undefined {
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const tail = Buffer.alloc(Math.min(size, 64 * 1024));
+      readSync(fd, tail, 0, tail.length, size - tail.length);
+      const lines = tail.toString('utf8').split('\n');
+      const row = lines.slice(1, lines.at(-1) === '' ? -1 : lines.length - 1).at(-1);
+      const t = row?.split(',')[0];
+      return t !== undefined && t !== '' && Number.isFinite(Number(t)) ? t : undefined;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
 }
 
 /**

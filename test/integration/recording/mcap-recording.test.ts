@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -135,6 +135,28 @@ describe('run.mcap (simulated runtime)', () => {
     expect(sweep()).toBe(0);
     expect(sweep('--set', 'record.mcap=true')).toBe(2);
   });
+
+  it('a run killed with SIGKILL keeps its CSVs: `cavsim mcap` makes a whole run.mcap of them, however many messages (over 100,000)', async () => {
+    const runsDir = join(work, 'killed');
+    const child = spawn('node', [CLI, 'up', 'scenarios/platoon-cacc.yaml', '--runtime', 'sim', '--set', 'duration=3600s', '--runs-dir', runsDir, '--run-id', 'killed'], { cwd: ROOT, stdio: 'ignore' });
+    const dir = join(runsDir, 'killed');
+    // 6 cars: 14 messages a step, so 10,000 steps are 140,000 messages
+    const rows = () => (existsSync(join(dir, 'vehicles.csv')) ? statSync(join(dir, 'vehicles.csv')).size / 60 : 0);
+    for (let waited = 0; rows() < 6 * 10_000 && waited < 120_000; waited += 200) await new Promise((r) => setTimeout(r, 200));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    expect(existsSync(join(dir, 'summary.json'))).toBe(false);
+    const summary = cavsim(['summary', dir]);
+    expect(summary.code).toBe(2);
+    expect(summary.stderr).toMatch(/the run did not finish[\s\S]*vehicles.csv up to t=\d+/);
+    const r = cavsim(['mcap', dir, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const made = JSON.parse(r.stdout) as { messages: number };
+    expect(made.messages).toBeGreaterThan(100_000);
+    const { messages } = await readMcap(join(dir, 'run.mcap'));
+    expect(messages.length).toBe(made.messages);
+    expect(count(messages, '/car5/odom')).toBe(csv(dir, 'vehicles.csv').filter((row) => row.vehicle === 'car5').length);
+  }, 300_000);
 
   it('refuses a folder that is not a run with exit status 2', () => {
     const r = cavsim(['mcap', join(work, 'nothing-here')]);

@@ -45,6 +45,23 @@ describe('reading a run folder', () => {
     }
   });
 
+  it('says a run folder without a summary did not finish, how far its CSVs go, and what reads them', () => {
+    const header = 't_s,vehicle,x_m\n';
+    const killed = runFolder('killed', { 'scenario.resolved.json': '{}', 'vehicles.csv': `${header}126.48,car0,1\n126.49,car0,2\n126.5,car` });
+    const text = (dir: string) => {
+      try {
+        readRunSummary(dir);
+      } catch (err) {
+        return `${(err as UserInputError).message} ${(err as UserInputError).details.join(' ')} ${(err as UserInputError).hint}`;
+      }
+      throw new Error('not refused');
+    };
+    expect(text(killed)).toMatch(/killed has no summary.json: the run did not finish .*vehicles.csv up to t=126.49 s .*cavsim mcap .*killed/);
+    expect(text(runFolder('killed-at-start', { 'scenario.resolved.json': '{}', 'vehicles.csv': header }))).not.toMatch(/up to t=/);
+    const long = Array.from({ length: 5000 }, (_, i) => `${i / 100},car0,${i}`).join('\n');
+    expect(text(runFolder('killed-long', { 'scenario.resolved.json': '{}', 'vehicles.csv': `${header}${long}\n` }))).toMatch(/up to t=49.99 s/);
+  });
+
   it('returns a summary that has what its readers use', () => {
     expect(readRunSummary(runFolder('good', { 'summary.json': JSON.stringify(SUMMARY) })).run_id).toBe('r');
   });
