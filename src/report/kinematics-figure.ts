@@ -1,5 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { RunTraces } from './read-run.js';
+import { groupBy } from '../util/group-by.js';
 
 /** One row of the figure: a run and the label naming it (e.g. "delay 100ms"). */
 export interface LabelledRun {
@@ -22,12 +23,6 @@ const TTC_AXIS_CAP_S = 10;
 function thin<T>(xs: readonly T[]): T[] {
   const k = Math.max(1, Math.ceil(xs.length / MAX_POINTS_PER_SERIES));
   return xs.filter((_, i) => i % k === 0 || i === xs.length - 1);
-}
-
-function groupBy<T>(xs: readonly T[], key: (x: T) => string): Map<string, T[]> {
-  const m = new Map<string, T[]>();
-  for (const x of xs) m.set(key(x), [...(m.get(key(x)) ?? []), x]);
-  return m;
 }
 
 /** TTC thresholds of the scenario's brake senders, drawn as a dotted line in the TTC panel. */

@@ -3,6 +3,7 @@ import type { SweepResult } from './result-row.js';
 import type { SweepSpec } from './sweep-folder.js';
 import { meanInterval, type MeanInterval } from './stats.js';
 import type { SweepValue } from './values.js';
+import { groupBy } from '../util/group-by.js';
 
 /** The swept fields, in grid order. */
 export function sweptPaths(spec: SweepSpec): string[] {
@@ -81,11 +82,7 @@ export interface PointStats {
 
 export function pointStats(spec: SweepSpec, results: readonly SweepResult[]): PointStats[] {
   const paths = sweptPaths(spec);
-  const groups = new Map<string, SweepResult[]>();
-  for (const r of orderResults(spec, results)) {
-    const key = paths.map((p) => r.values[p]?.text).join('&');
-    groups.set(key, [...(groups.get(key) ?? []), r]);
-  }
+  const groups = groupBy(orderResults(spec, results), (r) => paths.map((p) => r.values[p]?.text).join('&'));
   return [...groups.values()].map((runs) => {
     const valid = runs.filter((r) => r.status === 'completed');
     return {

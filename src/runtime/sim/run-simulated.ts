@@ -205,9 +205,14 @@ const motionOf = (world: World) =>
 function reportCollisions(collisions: readonly CollisionEvent[], byName: ReadonlyMap<string, CarDriver>, reported: Set<string>, step: number, t: number): void {
   if (!collisions.length) return;
   const hits = new Map<string, string[]>();
+  const hit = (car: string, what: string) => {
+    const list = hits.get(car);
+    if (list) list.push(what);
+    else hits.set(car, [what]);
+  };
   for (const c of collisions) {
-    hits.set(c.a, [...(hits.get(c.a) ?? []), c.b]);
-    if (c.b !== 'wall') hits.set(c.b, [...(hits.get(c.b) ?? []), c.a]);
+    hit(c.a, c.b);
+    if (c.b !== 'wall') hit(c.b, c.a);
   }
   for (const [name, withWhat] of hits) {
     const d = byName.get(name);
