@@ -2,31 +2,33 @@ import { DEFAULT_BASE_IMAGE, CAVSIM_IMAGES } from '../docker/images.js';
 import { tapCreatorPathsIn } from './tap-creator.js';
 import { LOCKSTEP_NS3_MODULES } from '../ns3/engine-choice.js';
 import type { CheckResult, DoctorOptions, DoctorPorts } from './types.js';
+import { asRoot } from '../exec/as-root.js';
 
-const SETUP_DOCKER = 'sudo scripts/setup-docker.sh';
-const NS3_PACKAGES = 'sudo apt-get install -y libns3-dev ns3 libgsl-dev g++ pkg-config';
+const setupDocker = (uid: number) => asRoot('scripts/setup-docker.sh', uid);
+const aptInstall = (packages: string, uid: number) => asRoot(`apt-get install -y ${packages}`, uid);
+const NS3_PACKAGES = 'libns3-dev ns3 libgsl-dev g++ pkg-config';
 /** Where Debian installs the ns-3 helper programs. */
 export const NS3_HELPER_DIR = '/usr/libexec/ns3';
 
 export type Check = (ports: DoctorPorts, options: DoctorOptions) => Promise<CheckResult>;
 
-export const checkDockerEngine: Check = async ({ docker }) => {
+export const checkDockerEngine: Check = async ({ docker, uid }) => {
   try {
     await docker.ping();
     return { name: 'Docker engine', ok: true, detail: 'engine answers' };
   } catch (err) {
-    return { name: 'Docker engine', ok: false, detail: messageOf(err), fix: SETUP_DOCKER };
+    return { name: 'Docker engine', ok: false, detail: messageOf(err), fix: setupDocker(uid) };
   }
 };
 
-export const checkBaseImage: Check = async ({ docker }, { baseImage = DEFAULT_BASE_IMAGE }) => {
+export const checkBaseImage: Check = async ({ docker, uid }, { baseImage = DEFAULT_BASE_IMAGE }) => {
   const name = 'Base image';
   const image = await docker.inspectImage(baseImage);
   if (image) return { name, ok: true, detail: `${baseImage} (${image.id.slice(0, 19)})` };
   if (baseImage !== DEFAULT_BASE_IMAGE) {
     return { name, ok: false, advisory: true, detail: `${baseImage} not pulled yet`, fix: 'The first image build pulls it (needs a registry).' };
   }
-  return { name, ok: false, detail: `${baseImage} missing`, fix: 'sudo scripts/build-base-image.sh   (about 40 s, no registry needed)' };
+  return { name, ok: false, detail: `${baseImage} missing`, fix: `${asRoot('scripts/build-base-image.sh', uid)}   (about 40 s, no registry needed)` };
 };
 
 export const checkCavsimImages: Check = async ({ docker }, { images = CAVSIM_IMAGES }) => {
@@ -42,51 +44,52 @@ export const checkCavsimImages: Check = async ({ docker }, { images = CAVSIM_IMA
   };
 };
 
-export const checkNs3: Check = async ({ commands }) => {
+export const checkNs3: Check = async ({ commands, uid }) => {
   const name = 'ns-3 development files';
   // Every module a channel program links: the lock-step one (csma, latency, wifi-80211p) and the real-time one (TapBridge).
   const ns3 = await commands.run(['pkg-config', '--modversion', ...new Set([...LOCKSTEP_NS3_MODULES, 'ns3-tap-bridge'])], { allowFailure: true });
-  if (ns3.exitCode !== 0) return { name, ok: false, detail: tail(ns3.stderr) || 'pkg-config found no ns3-core', fix: NS3_PACKAGES };
+  if (ns3.exitCode !== 0) return { name, ok: false, detail: tail(ns3.stderr) || 'pkg-config found no ns3-core', fix: aptInstall(NS3_PACKAGES, uid) };
   const gsl = await commands.run(['pkg-config', '--exists', 'gsl'], { allowFailure: true });
   if (gsl.exitCode !== 0) {
-    return { name, ok: false, detail: `ns-3 ${firstLine(ns3.stdout)}, but libgsl (named by ns-3's .pc files) is missing`, fix: 'sudo apt-get install -y libgsl-dev' };
+    return { name, ok: false, detail: `ns-3 ${firstLine(ns3.stdout)}, but libgsl (named by ns-3's .pc files) is missing`, fix: aptInstall('libgsl-dev', uid) };
   }
   const compiler = await commands.run(['g++', '--version'], { allowFailure: true });
-  if (compiler.exitCode !== 0) return { name, ok: false, detail: `ns-3 ${firstLine(ns3.stdout)}, but no g++`, fix: 'sudo apt-get install -y g++' };
+  if (compiler.exitCode !== 0) return { name, ok: false, detail: `ns-3 ${firstLine(ns3.stdout)}, but no g++`, fix: aptInstall('g++', uid) };
   return { name, ok: true, detail: `ns-3 ${firstLine(ns3.stdout)}, gsl, ${firstLine(compiler.stdout)}` };
 };
 
-export const checkTapCreator: Check = async ({ commands, fileExists, readFile }) => {
+export const checkTapCreator: Check = async ({ commands, fileExists, readFile, uid }) => {
   const name = 'TapBridge tap-creator helper';
   const libdir = await commands.run(['pkg-config', '--variable=libdir', 'ns3-tap-bridge'], { allowFailure: true });
-  if (libdir.exitCode !== 0) return { name, ok: false, detail: 'ns3-tap-bridge not found by pkg-config', fix: NS3_PACKAGES };
+  const packages = aptInstall(NS3_PACKAGES, uid);
+  if (libdir.exitCode !== 0) return { name, ok: false, detail: 'ns3-tap-bridge not found by pkg-config', fix: packages };
   const library = `${libdir.stdout.trim()}/libns3-tap-bridge.so`;
-  if (!(await fileExists(library))) return { name, ok: false, detail: `${library} missing`, fix: NS3_PACKAGES };
+  if (!(await fileExists(library))) return { name, ok: false, detail: `${library} missing`, fix: packages };
   const expected = tapCreatorPathsIn(await readFile(library));
-  if (expected.length === 0) return { name, ok: false, detail: `no tap-creator path found in ${library}`, fix: NS3_PACKAGES };
+  if (expected.length === 0) return { name, ok: false, detail: `no tap-creator path found in ${library}`, fix: packages };
   const absent: string[] = [];
   for (const path of expected) if (!(await fileExists(path))) absent.push(path);
   if (absent.length === 0) return { name, ok: true, detail: `${expected.join(', ')} present` };
   const fix = absent
     .map((path) => {
       const helper = `${NS3_HELPER_DIR}/${path.slice(path.lastIndexOf('/') + 1)}`;
-      return `sudo mkdir -p '${path.slice(0, path.lastIndexOf('/'))}' && sudo ln -sf '${helper}' '${path}'`;
+      return `${asRoot(`mkdir -p '${path.slice(0, path.lastIndexOf('/'))}'`, uid)} && ${asRoot(`ln -sf '${helper}' '${path}'`, uid)}`;
     })
     .join('\n');
   return { name, ok: false, detail: `libns3-tap-bridge execs ${absent.join(', ')}, which does not exist`, fix };
 };
 
-export const checkIptables: Check = async ({ commands }) => {
+export const checkIptables: Check = async ({ commands, uid }) => {
   const result = await commands.run(['iptables', '--version'], { allowFailure: true });
   return result.exitCode === 0
     ? { name: 'iptables', ok: true, detail: firstLine(result.stdout) }
-    : { name: 'iptables', ok: false, detail: tail(result.stderr) || 'iptables not found', fix: 'sudo apt-get install -y iptables' };
+    : { name: 'iptables', ok: false, detail: tail(result.stderr) || 'iptables not found', fix: aptInstall('iptables', uid) };
 };
 
-export const checkTun: Check = async ({ fileExists }) =>
+export const checkTun: Check = async ({ fileExists, uid }) =>
   (await fileExists('/dev/net/tun'))
     ? { name: 'TUN device', ok: true, detail: '/dev/net/tun present' }
-    : { name: 'TUN device', ok: false, detail: '/dev/net/tun missing', fix: 'sudo modprobe tun (in a container: run it with --device /dev/net/tun)' };
+    : { name: 'TUN device', ok: false, detail: '/dev/net/tun missing', fix: `${asRoot('modprobe tun', uid)} (in a container: run it with --device /dev/net/tun)` };
 
 export const checkPrivileges: Check = async ({ uid, commands }) => {
   const name = 'Privileges';

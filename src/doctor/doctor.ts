@@ -43,12 +43,7 @@ export async function runDoctor(ports: DoctorPorts, options: DoctorOptions = {})
     );
   }
   for (const [name, check] of HOST_CHECKS) results.push(await guarded(name, check, ports, options));
-  return ports.uid === 0 ? results.map(fixWithoutSudo) : results;
-}
-
-/** Root runs a fix as printed: a fresh Debian 12 as root has no `sudo` command. */
-function fixWithoutSudo(result: CheckResult): CheckResult {
-  return result.fix ? { ...result, fix: result.fix.replace(/(^|&& |\n)sudo /g, '$1') } : result;
+  return results;
 }
 
 /** What each runtime can do on this host, read off the checks. */
