@@ -1,5 +1,5 @@
 // cavsim lock-step channel program: ns-3 in virtual time, driven over stdin/stdout by the
-// simulated runtime (src/ns3/lockstep/). One node per vehicle on a csma, latency or wifi-80211p
+// simulated runtime (src/channel/ns3/lockstep/). One node per vehicle on a csma, latency or wifi-80211p
 // channel; the parent feeds positions and transmissions with their exact virtual times, advances
 // ns-3 to the end of each step and reads back what each frame did at each intended receiver.
 //

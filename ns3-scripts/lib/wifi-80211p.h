@@ -34,7 +34,7 @@ struct WifiSettings
     double frequencyHz = 5.9e9;
 };
 
-// The radio's command-line flags, the same in both channel programs (src/ns3/lockstep/lockstep-argv.ts builds them).
+// The radio's command-line flags, the same in both channel programs (src/channel/ns3/lockstep/lockstep-argv.ts builds them).
 inline void
 AddWifiFlags(ns3::CommandLine& cmd, WifiSettings& s)
 {

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserInputError } from '../errors.js';
-import { loadMapFromDisk } from '../map/map-loader.js';
+import { loadMapFromDisk } from '../core/map/map-loader.js';
 import { packageVersion } from '../run/host-facts.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
-import type { McapRecordingFigures } from '../recording/mcap-recording.js';
+import type { McapRecordingFigures } from '../run/mcap/mcap-recording.js';
 
 /**
  * `cavsim mcap runs/<id>`: writes (or rewrites) run.mcap from a finished run's folder, for runs
@@ -17,7 +17,7 @@ export async function recordMcapOf(runDir: string): Promise<McapRecordingFigures
   const summary = readJson(join(runDir, 'summary.json')) as { runtime?: string; timing?: { t0_epoch_ns?: string } } | undefined;
   const runtime = summary?.runtime === 'docker' ? 'docker' : 'sim';
   const t0 = summary?.timing?.t0_epoch_ns;
-  const { writeRunMcap } = await import('../recording/mcap-recording.js');
+  const { writeRunMcap } = await import('../run/mcap/mcap-recording.js');
   return writeRunMcap({
     runDir,
     scenario,

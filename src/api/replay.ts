@@ -1,12 +1,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserInputError } from '../errors.js';
-import { readResolvedScenario } from '../containers/process-env.js';
+import { readResolvedScenario } from '../runtime/emulated/containers/process-env.js';
 import { MANIFEST_FILE, mapHash, resolvedHash, type RunManifest } from '../run/manifest.js';
 import { hostFacts } from '../run/host-facts.js';
 import { compareRunFolders, type RunComparison } from '../run/compare-runs.js';
 import { runResolvedSimulated, type RunOutcome } from './run-simulated.js';
-import type { RunEvents } from '../runtime/run-events.js';
+import type { RunEvents } from '../run/events.js';
 
 export const REPLAY_FILE = 'replay.json';
 

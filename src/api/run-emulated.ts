@@ -1,20 +1,20 @@
-import { fileURLToPath } from 'node:url';
 import { loadScenario } from '../scenario/load-scenario.js';
-import { connectDocker } from '../docker/dockerode-port.js';
-import { describePruned, ensureImages, requireVehicleImages } from '../docker/images.js';
-import { computeContextHash, repoBuildContext } from '../docker/build-context.js';
-import { createHostNetOps } from '../hostnet/hostnet-port.js';
-import { createCommandRunner } from '../exec/command-runner.js';
-import { compileChannelProgram } from '../ns3/compile.js';
-import { startChannel } from '../ns3/channel.js';
+import { connectDocker } from '../host/docker/dockerode-port.js';
+import { describePruned, ensureImages, requireVehicleImages } from '../host/docker/images.js';
+import { computeContextHash, repoBuildContext } from '../host/docker/build-context.js';
+import { createHostNetOps } from '../host/network/hostnet-port.js';
+import { createCommandRunner } from '../host/exec/command-runner.js';
+import { compileChannelProgram } from '../channel/ns3/compile.js';
+import { startChannel } from '../channel/ns3/realtime-channel.js';
 import { defaultRunsDir } from '../run/run-folder.js';
-import { runEmulated, type EmulatedRunOutcome } from '../runtime/docker/run-emulated.js';
-import { connectControlLink } from '../runtime/docker/control-link.js';
-import type { EmulatedRunDeps } from '../runtime/docker/emulated-deps.js';
-import type { RunEvents } from '../runtime/run-events.js';
+import { runEmulated, type EmulatedRunOutcome } from '../runtime/emulated/run-emulated.js';
+import { connectControlLink } from '../runtime/emulated/control-link.js';
+import type { EmulatedRunDeps } from '../runtime/emulated/emulated-deps.js';
+import type { RunEvents } from '../run/events.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
+import { packageRoot } from '../util/package-root.js';
 
-export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const REPO_ROOT = packageRoot();
 
 /** The real ports: Docker engine, host networking (direct as root, sudo otherwise), commands, ns-3. */
 export function createEmulatedDeps(): EmulatedRunDeps {

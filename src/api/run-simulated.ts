@@ -1,21 +1,21 @@
 import { platoonLinks } from '../measurement/platoon.js';
 import { performance } from 'node:perf_hooks';
 import { loadScenario } from '../scenario/load-scenario.js';
-import { loadMapFromDisk, type MapLoader } from '../map/map-loader.js';
+import { loadMapFromDisk, type MapLoader } from '../core/map/map-loader.js';
 import { Recorder } from '../measurement/recorder.js';
-import type { RunSummary } from '../measurement/summary.js';
+import type { RunSummary } from '../run/summary.js';
 import { finishRun } from '../run/finish-run.js';
-import { chooseEngine } from '../ns3/engine-choice.js';
-import { prepareChannel } from '../channel/open-channel.js';
+import { chooseEngine } from '../channel/ns3/engine-choice.js';
+import { prepareChannel } from '../runtime/sim/open-channel.js';
 import { RunFolder, defaultRunsDir, recordManifest } from '../run/run-folder.js';
-import { openSimRecording, recordsMcap } from '../run/record-mcap.js';
+import { openSimRecording, recordsMcap } from '../run/mcap/record-run-mcap.js';
 import { runSimulated, type SimulatedRunResult } from '../runtime/sim/run-simulated.js';
-import type { RunEvents } from '../runtime/run-events.js';
+import type { RunEvents } from '../run/events.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { ComputeLog } from '../measurement/compute-log.js';
 import { SCANS_FILE, ScanLog } from '../measurement/scan-log.js';
-import { openOwnCodeSession, preflightOwnCode } from '../own-code/own-code-session.js';
-import type { DockerPort } from '../docker/docker-port.js';
+import { openOwnCodeSession, preflightOwnCode } from '../runtime/sim/own-code/own-code-session.js';
+import type { DockerPort } from '../host/docker/docker-port.js';
 
 /** 10 simulated steps between writes: a crash loses at most 0.1 s of simulated time. */
 const SIM_FLUSH_EVERY_STEPS = 10;

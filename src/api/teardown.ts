@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Journal, type TeardownReport } from '../journal/journal.js';
+import { Journal, type TeardownReport } from '../host/journal/journal.js';
 import { isRunLive, listActiveRuns, unregisterActiveRun, type ActiveRun } from '../run/active-runs.js';
 import { defaultRunsDir } from '../run/run-folder.js';
-import { findLeftoversByLabel, removeLeftovers } from '../docker/leftovers.js';
-import { allUndoers } from '../runtime/docker/run-emulated.js';
+import { findLeftoversByLabel, removeLeftovers } from '../host/docker/leftovers.js';
+import { allUndoers } from '../runtime/emulated/run-emulated.js';
 import { UserInputError } from '../errors.js';
-import type { EmulatedRunDeps } from '../runtime/docker/emulated-deps.js';
+import { realHostPorts } from './host-ports.js';
+import type { EmulatedRunDeps } from '../runtime/emulated/emulated-deps.js';
 
 export interface RunTeardown {
   runId: string;
@@ -39,7 +40,7 @@ function runsToUndo(target: { runId?: string; all?: boolean }, runsDir: string):
  */
 export async function teardownRuns(
   target: { runId?: string; all?: boolean; force?: boolean },
-  deps: Pick<EmulatedRunDeps, 'docker' | 'hostNet'>,
+  deps: Pick<EmulatedRunDeps, 'docker' | 'hostNet'> = realHostPorts(),
   runsDir = defaultRunsDir(),
 ): Promise<TeardownResult> {
   const candidates = runsToUndo(target, runsDir);

@@ -2,16 +2,15 @@ import { describeNetwork } from '../scenario/describe-network.js';
 import { Command, Option } from 'commander';
 import { loadScenario } from '../scenario/load-scenario.js';
 import { runScenarioSimulated } from '../api/run-simulated.js';
-import { RunEventBus } from '../runtime/run-events.js';
-import { createLineReporter } from '../reporters/run/line-reporter.js';
-import { formatSummary } from '../reporters/run/summary-text.js';
+import { RunEventBus } from '../run/events.js';
+import { createLineReporter } from '../ui/terminal/run/line-reporter.js';
+import { formatSummary } from '../ui/terminal/run/summary-text.js';
 import { RUN_EXIT_STATUS } from '../run/outcome.js';
 import { UserInputError } from '../errors.js';
-import { RUN_ID_PATTERN } from '../hostnet/names.js';
-import type { KeptRun } from '../runtime/docker/run-emulated.js';
+import type { KeptRun } from '../runtime/emulated/run-emulated.js';
 import { join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
-import { newRunId, RUNS_DIR } from '../run/run-folder.js';
+import { checkRunId, newRunId, RUNS_DIR } from '../run/run-folder.js';
 import { readRunSummary } from '../run/read-run-folder.js';
 import { chosenStateDir } from '../run/active-runs.js';
 import { SweepFolder } from '../sweep/sweep-folder.js';
@@ -25,7 +24,7 @@ import { registerSchemaCommand } from './schema-command.js';
 import { registerViewCommand } from './view-command.js';
 import { registerSweepCommand, registerSweepTaskCommand } from './sweep-command.js';
 import { registerReportCommand } from './report-command.js';
-import { FOXGLOVE_DEFAULT_PORT } from '../recording/foxglove-port.js';
+import { FOXGLOVE_DEFAULT_PORT } from '../run/mcap/foxglove-port.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -68,7 +67,7 @@ export function registerCommands(program: Command): void {
     .action(async (file: string, opts: { runtime: string; set: string[]; json?: boolean; runsDir?: string; runId?: string; keep?: boolean; viz?: boolean; foxglove?: boolean | string }) => {
       const foxglovePort = opts.foxglove === undefined ? undefined : foxglovePortOf(opts.foxglove);
       const events = new RunEventBus();
-      if (opts.runId !== undefined && !RUN_ID_PATTERN.test(opts.runId)) throw new UserInputError(`--run-id: "${opts.runId}" is not a run id`, [`it must match ${RUN_ID_PATTERN} (letters, digits, '.', '_', '-')`]);
+      if (opts.runId !== undefined) checkRunId('--run-id', opts.runId);
       if (opts.keep && opts.runtime === 'sim') throw new UserInputError('--keep applies to emulated runs only', ['--runtime sim has no containers, links or ns-3 to keep'], 'drop --keep, or use --runtime docker');
       const runsDir = checkWritableFolder(chooseFolder(RUNS_DIR, opts.runsDir));
       // An emulated run records itself in the active-run index before it creates anything.
@@ -131,7 +130,7 @@ function foxglovePortOf(value: boolean | string): number {
 }
 
 async function startFoxglove(runDir: string, port: number) {
-  const { startFoxgloveLive } = await import('../recording/foxglove-live.js');
+  const { startFoxgloveLive } = await import('../run/mcap/foxglove-live.js');
   const live = await startFoxgloveLive({ runDir, port }).catch((err: unknown) => {
     throw new UserInputError(`--foxglove: cannot listen on 127.0.0.1:${port}: ${err instanceof Error ? err.message : String(err)}`, [], 'choose another port, e.g. --foxglove 0 for a free one');
   });
@@ -140,7 +139,7 @@ async function startFoxglove(runDir: string, port: number) {
 }
 
 async function startLiveView(runDir: string) {
-  const { startViewServer } = await import('../viz/view-server.js');
+  const { startViewServer } = await import('../ui/viewer/view-server.js');
   const viewer = await startViewServer({ runDir, live: true });
   process.stderr.write(`live view: ${viewer.url}\n`);
   return viewer;
@@ -149,7 +148,7 @@ async function startLiveView(runDir: string) {
 async function attachReporter(events: RunEventBus, json: boolean): Promise<{ done: () => Promise<void> }> {
   if (json) return { done: async () => {} };
   if (process.stdout.isTTY && !process.env.CI) {
-    const { createInkReporter } = await import('../reporters/run/ink-reporter.js');
+    const { createInkReporter } = await import('../ui/terminal/run/ink-reporter.js');
     const ink = createInkReporter();
     events.on(ink.listener);
     let finished = false;

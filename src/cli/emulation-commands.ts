@@ -1,20 +1,13 @@
 import { Command, Option } from 'commander';
-import { connectDocker } from '../docker/dockerode-port.js';
-import { createHostNetOps } from '../hostnet/hostnet-port.js';
-import { createCommandRunner } from '../exec/command-runner.js';
 import { teardownRuns } from '../api/teardown.js';
-import { REPO_ROOT } from '../api/run-emulated.js';
-import { isRunLive, listActiveRuns } from '../run/active-runs.js';
 import { EXIT_STATUS, UserInputError } from '../errors.js';
-import { RUN_ID_PATTERN } from '../hostnet/names.js';
-import { Journal } from '../journal/journal.js';
 import { loadScenario } from '../scenario/load-scenario.js';
-import { planEmulatedRun } from '../runtime/docker/plan-emulated.js';
-import { newRunId, defaultRunsDir } from '../run/run-folder.js';
-import { runDoctor, doctorPassed, createHostDoctorPorts, runtimeReadiness, type RuntimeReadiness } from '../doctor/index.js';
-import { describePruned, ensureImages, imageStates } from '../docker/images.js';
+import { planEmulatedRun } from '../runtime/emulated/plan-emulated.js';
+import { newRunId, defaultRunsDir, checkRunId } from '../run/run-folder.js';
+import { runsHoldingResources } from '../api/status.js';
+import { describePruned, prepareImages } from '../api/images.js';
+import { doctorThisHost, doctorPassed, runtimeReadiness, type RuntimeReadiness } from '../api/doctor/index.js';
 import { printJson } from './json-output.js';
-import { computeContextHash, repoBuildContext } from '../docker/build-context.js';
 import { join } from 'node:path';
 import { printWarnings } from './print-warnings.js';
 
@@ -31,10 +24,8 @@ export function registerEmulationCommands(program: Command): void {
     .option('--json', 'print what was undone as JSON')
     .action(async (opts: { run?: string; all?: boolean; force?: boolean; json?: boolean }) => {
       if (!opts.run && !opts.all) throw new UserInputError('say which run to tear down', ['--run <id> or --all'], 'see `cavsim status` for the runs that still hold resources');
-      // The id names a journal under the runs folder: a path (../x) must not reach outside it.
-      if (opts.run && !RUN_ID_PATTERN.test(opts.run)) throw new UserInputError(`--run: "${opts.run}" is not a run id`, [`it must match ${RUN_ID_PATTERN} (letters, digits, '.', '_', '-')`], 'see `cavsim status` for the runs that still hold resources');
-      const runner = createCommandRunner();
-      const { undone, live } = await teardownRuns({ runId: opts.run, all: opts.all, force: opts.force }, { docker: connectDocker(), hostNet: createHostNetOps(runner) });
+      if (opts.run) checkRunId('--run', opts.run, 'see `cavsim status` for the runs that still hold resources');
+      const { undone, live } = await teardownRuns({ runId: opts.run, all: opts.all, force: opts.force });
       if (undone.some((r) => r.report.failed.length)) process.exitCode = EXIT_STATUS.EXTERNAL_PROCESS;
       if (opts.json) {
         const entry = (e: { kind: string; id: string }) => ({ kind: e.kind, id: e.id });
@@ -55,24 +46,16 @@ export function registerEmulationCommands(program: Command): void {
     .description('list runs that still hold host resources, and what they hold')
     .option('--json', 'print the runs as JSON: run_id, state, owner_pid, journal, resources [{kind, id}]')
     .action((flags: { json?: boolean }) => {
-      const active = listActiveRuns();
+      const runs = runsHoldingResources();
       if (flags.json) {
-        const runs = active.map((a) => ({
-          run_id: a.runId,
-          state: isRunLive(a) ? 'live' : a.kept ? 'kept' : 'orphaned',
-          owner_pid: a.owner?.pid ?? null,
-          journal: a.journal,
-          resources: Journal.open(a.journal).outstanding().map((e) => ({ kind: e.kind, id: e.id })),
-        }));
-        printJson({ runs });
+        printJson({ runs: runs.map((r) => ({ run_id: r.runId, state: r.state, owner_pid: r.ownerPid, journal: r.journal, resources: r.resources })) });
         return;
       }
-      if (!active.length) process.stdout.write('no run holds host resources\n');
-      for (const a of active) {
-        const outstanding = Journal.open(a.journal).outstanding();
-        const state = isRunLive(a) ? `live, cavsim process ${a.owner!.pid}` : a.kept ? 'kept' : 'its cavsim process is gone';
-        process.stdout.write(`${a.runId}: ${outstanding.length} resource(s), ${state}  (${a.journal})\n`);
-        for (const e of outstanding) process.stdout.write(`  ${e.kind} ${e.id}\n`);
+      if (!runs.length) process.stdout.write('no run holds host resources\n');
+      for (const r of runs) {
+        const state = r.state === 'live' ? `live, cavsim process ${r.ownerPid}` : r.state === 'kept' ? 'kept' : 'its cavsim process is gone';
+        process.stdout.write(`${r.runId}: ${r.resources.length} resource(s), ${state}  (${r.journal})\n`);
+        for (const e of r.resources) process.stdout.write(`  ${e.kind} ${e.id}\n`);
       }
     });
 
@@ -81,7 +64,7 @@ export function registerEmulationCommands(program: Command): void {
     .description('check every prerequisite of an emulated run, say how to fix what is missing, and what each runtime can do here')
     .option('--json', 'print {passed, checks: [{name, ok, detail, fix, advisory}]} as JSON')
     .action(async (opts: { json?: boolean }) => {
-      const results = await runDoctor(createHostDoctorPorts({ docker: connectDocker(), commands: createCommandRunner(), runsDir: defaultRunsDir() }));
+      const results = await doctorThisHost();
       const runtimes = runtimeReadiness(results);
       if (opts.json) printJson({ passed: doctorPassed(results), checks: results, runtimes });
       else {
@@ -102,19 +85,13 @@ export function registerEmulationCommands(program: Command): void {
     .option('--json', 'print each image as JSON: role, tag, id, up_to_date, reason')
     .action(async (opts: { force?: boolean; check?: boolean; json?: boolean }) => {
       if (opts.check && opts.force) throw new UserInputError('--check and --force contradict each other', [], 'use --check to look, or --force to rebuild');
-      const docker = connectDocker();
-      await docker.ping();
-      const options = { contextHash: await computeContextHash(REPO_ROOT), force: opts.force };
-      if (!opts.check) {
-        await ensureImages({ docker, context: repoBuildContext(REPO_ROOT) }, options, (e) => {
-          if (e.type === 'image-up-to-date') process.stderr.write(`${e.tag}: up to date\n`);
-          if (e.type === 'image-build-start') process.stderr.write(`${e.tag}: building (${e.reason})\n`);
-          if (e.type === 'image-build-output' && e.line.startsWith('Step ')) process.stderr.write(`  ${e.line}\n`);
-          if (e.type === 'image-build-done') process.stderr.write(`${e.tag}: built in ${(e.elapsedMs / 1000).toFixed(1)} s\n`);
-          if (e.type === 'images-pruned') process.stderr.write(`${describePruned(e)}\n`);
-        });
-      }
-      const states = await imageStates(docker, options);
+      const states = await prepareImages(opts, (e) => {
+        if (e.type === 'image-up-to-date') process.stderr.write(`${e.tag}: up to date\n`);
+        if (e.type === 'image-build-start') process.stderr.write(`${e.tag}: building (${e.reason})\n`);
+        if (e.type === 'image-build-output' && e.line.startsWith('Step ')) process.stderr.write(`  ${e.line}\n`);
+        if (e.type === 'image-build-done') process.stderr.write(`${e.tag}: built in ${(e.elapsedMs / 1000).toFixed(1)} s\n`);
+        if (e.type === 'images-pruned') process.stderr.write(`${describePruned(e)}\n`);
+      });
       const stale = states.filter((s) => s.reason);
       if (opts.json) printJson({ images: states.map((s) => ({ role: s.role, tag: s.tag, id: s.id ?? null, up_to_date: !s.reason, reason: s.reason ?? null })) });
       else if (opts.check) for (const s of states) process.stdout.write(`${s.tag}: ${s.reason ? `needs building (${s.reason})` : 'up to date'}\n`);

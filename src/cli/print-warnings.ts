@@ -1,4 +1,4 @@
-import type { RunEventBus } from '../runtime/run-events.js';
+import type { RunEventBus } from '../run/events.js';
 
 /** Fields the runtime ignores, listed like errors, on stderr so `--json` output stays clean. */
 export function printWarnings(warnings: readonly string[] | undefined, runtime: string): void {

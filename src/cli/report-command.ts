@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { join, resolve } from 'node:path';
 import { printJson } from './json-output.js';
-import { writeReport } from '../report/report.js';
+import { writeReport } from '../ui/report/report.js';
 import { checkRunFolder, readRunSummary } from '../run/read-run-folder.js';
 import { SweepFolder } from '../sweep/sweep-folder.js';
 import { checkWritableFolder } from '../util/writable-folder.js';

@@ -9,22 +9,21 @@ import { chosenStateDir } from '../run/active-runs.js';
 import { SweepEventBus } from '../sweep/events.js';
 import { planSweep, type PlannedSweep, type SweepRequest } from '../sweep/plan-sweep.js';
 import { printWarnings } from './print-warnings.js';
-import { createSweepLineReporter } from '../reporters/sweep/line-reporter.js';
+import { createSweepLineReporter } from '../ui/terminal/sweep/line-reporter.js';
 import { chooseJobs, openRunLanes } from '../sweep/run-one.js';
 import { executeSweep, startSweep, type SweepOutcome } from '../sweep/run-sweep.js';
 import type { SweepAnswer } from '../sweep/answer.js';
 import { SweepFolder, SWEEPS_DIR, newSweepId, type Runtime, type SweepSpec } from '../sweep/sweep-folder.js';
 import { MAX_REPEAT, MAX_SWEEP_RUNS } from '../sweep/limits.js';
-import { writeSweepReport } from '../report/report.js';
+import { writeSweepReport } from '../ui/report/report.js';
 import { checkWritableFolder, chooseFolder } from '../util/writable-folder.js';
 import { wholeNumber } from './flag-values.js';
 import { fileURLToPath } from 'node:url';
 import { join, relative } from 'node:path';
 import { shellQuote } from '../util/shell-quote.js';
 import { EnvironmentError } from '../errors.js';
-import { createCommandRunner } from '../exec/command-runner.js';
 import { SlurmExecutor, batchScript, planBatch, type SlurmExecutorOptions } from '../sweep/slurm/slurm-executor.js';
-import { slurmCommands } from '../sweep/slurm/slurm-port.js';
+import { openSlurm } from '../sweep/slurm/open-slurm.js';
 import { SLURM_DEFAULTS } from '../sweep/slurm/job-script.js';
 import { runSweepTask } from '../sweep/slurm/sweep-task.js';
 import type { RunOne } from '../sweep/run-points.js';
@@ -171,16 +170,6 @@ function slurmOptions(flags: SweepFlags, runtime: Runtime): SlurmExecutorOptions
   };
 }
 
-/** The Slurm executor, once `sbatch` answers here. */
-async function openSlurm(options: SlurmExecutorOptions): Promise<SlurmExecutor> {
-  const runner = createCommandRunner();
-  const probe = await runner.run(['sbatch', '--version'], { allowFailure: true }).catch(() => ({ exitCode: -1, stderr: '' }));
-  if (probe.exitCode !== 0) {
-    throw new EnvironmentError('--executor slurm: `sbatch` does not run on this machine', 'run the sweep on a Slurm login node, or start a one-node Slurm here: sudo bash scripts/local-slurm.sh start, then export the SLURM_CONF it prints');
-  }
-  return new SlurmExecutor(slurmCommands(runner), options);
-}
-
 /** `cavsim sweep-task`: what a Slurm array task runs on its node (not for people). */
 export function registerSweepTaskCommand(program: Command): void {
   program
@@ -197,7 +186,7 @@ export function registerSweepTaskCommand(program: Command): void {
 /** The ink view on an interactive terminal, plain lines otherwise (logs, CI, pipes). Both write to stderr. */
 async function attachReporter(events: SweepEventBus): Promise<{ done: () => Promise<void> }> {
   if (process.stderr.isTTY && !process.env.CI) {
-    const { createSweepInkReporter } = await import('../reporters/sweep/ink-reporter.js');
+    const { createSweepInkReporter } = await import('../ui/terminal/sweep/ink-reporter.js');
     const ink = createSweepInkReporter();
     events.on(ink.listener);
     return ink;

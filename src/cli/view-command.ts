@@ -2,15 +2,15 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UserInputError } from '../errors.js';
-import { createCommandRunner, type CommandRunner } from '../exec/command-runner.js';
 import { checkRunFolder, readRunScenario } from '../run/read-run-folder.js';
-import { startViewServer } from '../viz/view-server.js';
-import { readSweepListing } from '../viz/sweep-listing.js';
+import { startViewServer } from '../ui/viewer/view-server.js';
+import { openInBrowser } from '../ui/viewer/open-in-browser.js';
+import { readSweepListing } from '../ui/viewer/sweep-listing.js';
 import { SweepFolder } from '../sweep/sweep-folder.js';
 import { wholeNumber } from './flag-values.js';
 
 /** `cavsim view <run-folder>`: serve the replay (or, with --live, the growing run) on 127.0.0.1. */
-export function registerViewCommand(program: Command, runner: CommandRunner = createCommandRunner()): void {
+export function registerViewCommand(program: Command): void {
   program
     .command('view')
     .description('replay a run in the browser: map, cars, lidar, V2V messages, charts; or list a sweep\'s runs and open any (served on 127.0.0.1 only)')
@@ -38,10 +38,7 @@ export function registerViewCommand(program: Command, runner: CommandRunner = cr
       if (opts.json) process.stdout.write(JSON.stringify(sweep ? { url: server.url, sweep_dir: resolve(dir), mode, runs } : { url: server.url, run_dir: resolve(dir), mode }) + '\n');
       else process.stdout.write(`cavsim view: ${server.url}  (${sweep ? `the ${runs} runs of sweep` : mode + ' of'} ${dir}; Ctrl-C to stop)\n`);
       if (opts.open) {
-        // Fire and forget: some openers stay attached to the browser they start.
-        void runner.run(['xdg-open', server.url], { allowFailure: true }).catch(() => {
-          process.stderr.write(`could not open a browser; open ${server.url} yourself\n`);
-        });
+        openInBrowser(server.url, () => process.stderr.write(`could not open a browser; open ${server.url} yourself\n`));
       }
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);

@@ -5,10 +5,10 @@ import type { Command } from 'commander';
 import { UserInputError } from '../errors.js';
 import { decimal } from './flag-values.js';
 import { checkRunFolder } from '../run/read-run-folder.js';
-import { formatWaypointsCsv, parseNumericCsv } from '../control/waypoints.js';
-import { parseVehicleTrajectory } from '../waypoints/trajectory.js';
-import { recordWaypoints } from '../waypoints/record.js';
-import { resamplePolyline, type OrientedWaypoint } from '../waypoints/resample.js';
+import { formatWaypointsCsv, parseNumericCsv } from '../core/control/waypoints.js';
+import { parseVehicleTrajectory } from '../api/waypoints/trajectory.js';
+import { recordWaypoints } from '../api/waypoints/record.js';
+import { resamplePolyline, type OrientedWaypoint } from '../api/waypoints/resample.js';
 
 /** Finer spacing only multiplies the points: a 10 m path at 1 mm is already 10,000 waypoints. */
 const MIN_SPACING_M = 0.001;

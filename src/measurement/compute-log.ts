@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { CsvLog } from './csv-log.js';
 import { percentileOfSorted } from '../util/percentile.js';
-import type { TickCost } from '../own-code/compute-time.js';
+import type { TickCost } from '../world/compute-time.js';
 
 export const COMPUTE_COLUMNS = ['step', 't_s', 'vehicle', 'answer_ms', 'cpu_ms', 'applied_ms'] as const;
 

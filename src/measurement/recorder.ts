@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { CsvLog } from './csv-log.js';
-import { centreDistance, closingSpeed } from './ttc.js';
+import { centreDistance, closingSpeed } from '../core/physics/ttc.js';
 import type { CollisionEvent, World } from '../world/world.js';
 import type { LossReason } from '../channel/frames.js';
-import { bodyGap, placeBody, type PlacedBody } from '../physics/footprint.js';
-import type { VehicleParams } from '../physics/types.js';
+import { bodyGap, placeBody, type PlacedBody } from '../core/physics/footprint.js';
+import type { VehicleParams } from '../core/physics/types.js';
 import { PlatoonFigures, type PlatoonLink } from './platoon.js';
 
 export interface CarSample {

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { UserInputError } from '../errors.js';
 import type { ChosenFolder } from '../util/writable-folder.js';
-import { isSameProcessAlive, readStartTime, type ProcessIdentity } from '../ns3/process-identity.js';
+import { isSameProcessAlive, readStartTime, type ProcessIdentity } from '../host/exec/process-identity.js';
 
 /**
  * An index of runs that may still hold host resources, kept outside any project folder so

@@ -1,4 +1,4 @@
-import { buildSummary, type RunSummary } from '../measurement/summary.js';
+import { buildSummary, type RunSummary } from './summary.js';
 import { readMeasuredSoFar, type MeasuredFigures } from '../measurement/measured-so-far.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { decideVerdict } from './outcome.js';

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { release, platform } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { createCommandRunner, type CommandRunner } from '../exec/command-runner.js';
+import { createCommandRunner, type CommandRunner } from '../host/exec/command-runner.js';
+import { packageRoot } from '../util/package-root.js';
 
 /** What a run's result depends on besides its scenario: this cavsim, Node, the kernel, ns-3. */
 export interface HostFacts {
@@ -13,7 +13,7 @@ export interface HostFacts {
   ns3: string | null;
 }
 
-const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PACKAGE_ROOT = packageRoot();
 
 let asked: Promise<HostFacts> | undefined;
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parseMapMetadata } from '../map/map-metadata.js';
+import { parseMapMetadata } from '../core/map/map-metadata.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import type { HostFacts } from './host-facts.js';
 

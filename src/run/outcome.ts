@@ -71,12 +71,3 @@ export function decideVerdict(input: { failure?: unknown; interrupted?: string; 
   if (input.invalid) return { status: 'invalid', reason: input.invalid, exit_status: RUN_EXIT_STATUS.invalid };
   return { status: 'completed', exit_status: RUN_EXIT_STATUS.completed };
 }
-
-/** Last non-empty lines of a log text. */
-export function lastLines(text: string | undefined, n = 5): string[] {
-  return (text ?? '')
-    .split('\n')
-    .map((l) => l.trimEnd())
-    .filter(Boolean)
-    .slice(-n);
-}

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserInputError } from '../errors.js';
-import type { RunSummary } from '../measurement/summary.js';
+import type { RunSummary } from './summary.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { defaultRunsDir } from './run-folder.js';
 

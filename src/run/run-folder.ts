@@ -1,16 +1,25 @@
 import { mkdirSync, renameSync, writeFileSync, readdirSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { RunSummary } from '../measurement/summary.js';
+import type { RunSummary } from './summary.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { UserInputError } from '../errors.js';
 import { MANIFEST_FILE, buildManifest, type ManifestInput, type RunManifest } from './manifest.js';
 import { hostFacts } from './host-facts.js';
 import { chooseFolder, type FolderSetting } from '../util/writable-folder.js';
+import { RUN_ID_PATTERN } from '../host/network/names.js';
 
 export const RUNS_DIR: FolderSetting = { flag: '--runs-dir', env: 'CAVSIM_RUNS_DIR', fallback: 'runs' };
 
 /** Where runs live: $CAVSIM_RUNS_DIR, or runs/ under the current directory. */
+/**
+ * A run id given on the command line names a folder and a journal under the runs folder: a path
+ * (../x) must not reach outside it.
+ */
+export function checkRunId(flag: string, runId: string, hint?: string): void {
+  if (!RUN_ID_PATTERN.test(runId)) throw new UserInputError(`${flag}: "${runId}" is not a run id`, [`it must match ${RUN_ID_PATTERN} (letters, digits, '.', '_', '-')`], hint);
+}
+
 export const defaultRunsDir = () => chooseFolder(RUNS_DIR, undefined).path;
 
 /** Sortable and unique: 20261122-101530-a3f9. */

@@ -1,8 +1,8 @@
 import type { ResolvedScenario } from './resolved.js';
 import type { ScenarioProblem } from './load-scenario.js';
 import { checkStartPlacement } from './start-placement.js';
-import type { MapLoader } from '../map/map-loader.js';
-import { checkVehicleParams } from '../physics/vehicle-param-checks.js';
+import type { MapLoader } from '../core/map/map-loader.js';
+import { checkVehicleParams } from '../core/physics/vehicle-param-checks.js';
 import { reverseSpeedProblems } from './reverse-speeds.js';
 
 /** Step 3 of 3: rules that relate fields to each other and to the map. */

@@ -9,7 +9,7 @@ import { YamlSource, type PathSegment } from './yaml-source.js';
 import { normaliseScenario } from './normalise.js';
 import { crossCheckScenario } from './cross-checks.js';
 import type { ResolvedScenario } from './resolved.js';
-import type { MapLoader } from '../map/map-loader.js';
+import type { MapLoader } from '../core/map/map-loader.js';
 
 export interface LoadScenarioOptions {
   /** `path=value` assignments applied before validation, as given to `--set`. */

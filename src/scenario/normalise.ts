@@ -1,9 +1,9 @@
 import { readInputFile } from '../util/read-input-file.js';
 import { dirname, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
-import { F1TENTH_DEFAULT_PARAMS } from '../physics/defaults.js';
-import { parseNumericCsv, type CommandStep, type Waypoint } from '../control/waypoints.js';
-import { validateMapFile } from '../map/load-map.js';
+import { F1TENTH_DEFAULT_PARAMS } from '../core/physics/defaults.js';
+import { parseNumericCsv, type CommandStep, type Waypoint } from '../core/control/waypoints.js';
+import { validateMapFile } from '../core/map/load-map.js';
 import type { ScenarioParsed, ControllerParsed } from './schema.js';
 import { SCAN_CONTROLLERS, type ResolvedController, type ResolvedLidar, type ResolvedScenario } from './resolved.js';
 import { deriveSeed } from '../util/random.js';

@@ -1,4 +1,4 @@
-import { F1TENTH_DEFAULT_PARAMS } from '../physics/defaults.js';
+import { F1TENTH_DEFAULT_PARAMS } from '../core/physics/defaults.js';
 import { parseDuration } from './units.js';
 import type { ScenarioProblem } from './schema-issues.js';
 

@@ -1,9 +1,9 @@
-import type { VehicleParams } from '../physics/types.js';
-import type { CommandStep, Waypoint } from '../control/waypoints.js';
+import type { VehicleParams } from '../core/physics/types.js';
+import type { CommandStep, Waypoint } from '../core/control/waypoints.js';
 import type { AppParsed, PROPAGATION_MODELS } from './schema.js';
-import type { GapFollowOptions } from '../control/gap-follow.js';
-import type { WallFollowOptions } from '../control/wall-follow.js';
-import type { RrtOptions } from '../control/rrt.js';
+import type { GapFollowOptions } from '../core/control/gap-follow.js';
+import type { WallFollowOptions } from '../core/control/wall-follow.js';
+import type { RrtOptions } from '../core/control/rrt.js';
 
 /** A scenario after all three validation steps: SI units, defaults filled, files read. Serialisable. */
 export interface ResolvedScenario {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseByteSize, parseDataRate, parseDecibels, parseDuration, parseFrequency, parsePayloadSize, parsePower, type ParseResult } from './units.js';
-import { PARAM_RANGES, rangeMessage, type RangedParam } from '../physics/parameter-ranges.js';
+import { PARAM_RANGES, rangeMessage, type RangedParam } from '../core/physics/parameter-ranges.js';
 
 /**
  * Step 1 of 3 of scenario validation: the shape of a scenario file, with units parsed into SI.

@@ -1,6 +1,6 @@
-import { loadMapFromDisk, type MapLoader } from '../map/map-loader.js';
-import { footprintHitsWall } from '../map/wall-collision.js';
-import { footprintCorners, footprintsOverlap } from '../physics/footprint.js';
+import { loadMapFromDisk, type MapLoader } from '../core/map/map-loader.js';
+import { footprintHitsWall } from '../core/map/wall-collision.js';
+import { footprintCorners, footprintsOverlap } from '../core/physics/footprint.js';
 import type { ResolvedScenario } from './resolved.js';
 import type { ScenarioProblem } from './load-scenario.js';
 

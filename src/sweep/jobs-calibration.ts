@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { defaultCacheDir } from '../ns3/compile.js';
+import { defaultCacheDir } from '../channel/ns3/compile.js';
 
 /** What `npm run bench -- sweep` measured on this machine: whether running simulated runs in parallel pays. */
 export interface JobsCalibration {

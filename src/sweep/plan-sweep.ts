@@ -3,7 +3,7 @@ import { UserInputError } from '../errors.js';
 import { loadScenario } from '../scenario/load-scenario.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { stepsPerPeriod } from '../world/step-schedule.js';
-import { cachingMapLoader } from '../map/map-loader.js';
+import { cachingMapLoader } from '../core/map/map-loader.js';
 import { whyIgnored } from '../scenario/ignored-fields.js';
 import { expandGrid, parseAxis, splitAxes, type SweepAxis } from './grid.js';
 import type { Runtime, SweepSpec } from './sweep-folder.js';

@@ -6,7 +6,7 @@ import { EnvironmentError } from '../errors.js';
 import type { RunOne, RunRequest } from './run-points.js';
 import type { Runtime } from './sweep-folder.js';
 import { startSimWorkerPool } from './sim-worker-pool.js';
-import { cachingMapLoader } from '../map/map-loader.js';
+import { cachingMapLoader } from '../core/map/map-loader.js';
 import { measuredJobs } from './jobs-calibration.js';
 
 type RunScenarioEmulated = (file: string, opts: { overrides?: readonly string[]; runsDir?: string; runId?: string; shouldStop?: () => boolean }) => Promise<RunOutcome>;

@@ -2,7 +2,7 @@ import { parentPort } from 'node:worker_threads';
 import { runScenarioSimulated } from '../api/run-simulated.js';
 import { CavsimError } from '../errors.js';
 import type { RunRequest } from './run-points.js';
-import { cachingMapLoader } from '../map/map-loader.js';
+import { cachingMapLoader } from '../core/map/map-loader.js';
 
 const loadMap = cachingMapLoader();
 

@@ -1,10 +1,10 @@
-import { VehicleModel, createInitialState } from '../physics/vehicle-model.js';
-import { footprintCorners, footprintsOverlap, type Footprint } from '../physics/footprint.js';
-import type { DriveCommand, VehicleState } from '../physics/types.js';
-import type { OccupancyGrid } from '../map/occupancy-grid.js';
-import { footprintHitsWall } from '../map/wall-collision.js';
+import { VehicleModel, createInitialState } from '../core/physics/vehicle-model.js';
+import { footprintCorners, footprintsOverlap, type Footprint } from '../core/physics/footprint.js';
+import type { DriveCommand, VehicleState } from '../core/physics/types.js';
+import type { OccupancyGrid } from '../core/map/occupancy-grid.js';
+import { footprintHitsWall } from '../core/map/wall-collision.js';
 import type { ResolvedScenario, ResolvedVehicle } from '../scenario/resolved.js';
-import type { Odometry } from '../control/vehicle-context.js';
+import type { Odometry } from '../core/control/vehicle-context.js';
 import { CavsimError } from '../errors.js';
 
 export interface CollisionEvent {

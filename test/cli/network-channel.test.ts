@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runScenarioEmulated } from '../../src/api/run-emulated.js';
-import type { EmulatedRunDeps } from '../../src/runtime/docker/emulated-deps.js';
+import type { EmulatedRunDeps } from '../../src/runtime/emulated/emulated-deps.js';
 import { UserInputError } from '../../src/errors.js';
 
 /** The latency channel through the CLI: the simulated runtime runs it, the emulated one refuses it before touching the host. */

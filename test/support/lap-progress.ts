@@ -1,4 +1,4 @@
-import type { TrajectorySample } from '../../src/waypoints/trajectory.js';
+import type { TrajectorySample } from '../../src/api/waypoints/trajectory.js';
 
 /** The loop map's centreline: two 16 m straights and two half circles of radius 8 m. */
 export const LOOP_CENTRELINE_LENGTH = 2 * 16 + 2 * Math.PI * 8;

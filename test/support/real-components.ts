@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { connectDocker } from '../../src/docker/dockerode-port.js';
+import { connectDocker } from '../../src/host/docker/dockerode-port.js';
 
 /**
  * The one place that decides whether a test needing a real component (root, ns-3, Docker,

@@ -1,12 +1,12 @@
 import { performance } from 'node:perf_hooks';
-import type { DriveCommand } from '../../physics/types.js';
-import type { LaserScan, Odometry, V2VMessage } from '../../control/vehicle-context.js';
-import { VehicleAgent } from '../../vehicle/vehicle-agent.js';
-import { createVehicleApps } from '../../control/create-apps.js';
+import type { DriveCommand } from '../../core/physics/types.js';
+import type { LaserScan, Odometry, V2VMessage } from '../../core/control/vehicle-context.js';
+import { VehicleAgent } from '../../world/vehicle-agent.js';
+import { createVehicleApps } from '../../world/create-apps.js';
 import type { World, WorldCar } from '../../world/world.js';
 import type { Recorder } from '../../measurement/recorder.js';
-import type { OwnCodeVehicle } from '../../own-code/own-code-vehicle.js';
-import { computeDelay, type TickCost } from '../../own-code/compute-time.js';
+import type { OwnCodeVehicle } from './own-code/own-code-vehicle.js';
+import { computeDelay, type TickCost } from '../../world/compute-time.js';
 
 /** A V2V message that reached a car, with its virtual receive time [s]. */
 export interface Arrival {

@@ -1,21 +1,21 @@
 import { World } from '../../world/world.js';
 import { stepSchedule } from '../../world/step-schedule.js';
 import { Recorder, type CarSample, type V2VLoss, type V2VRecord } from '../../measurement/recorder.js';
-import { openChannel } from '../../channel/open-channel.js';
+import { openChannel } from './open-channel.js';
 import type { Delivery, V2VChannel } from '../../channel/frames.js';
-import type { OccupancyGrid } from '../../map/occupancy-grid.js';
+import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
 import type { ResolvedScenario, ResolvedVehicle } from '../../scenario/resolved.js';
-import type { LaserScan, V2VMessage } from '../../control/vehicle-context.js';
+import type { LaserScan, V2VMessage } from '../../core/control/vehicle-context.js';
 import type { CollisionEvent } from '../../world/world.js';
-import type { OwnCodeVehicle } from '../../own-code/own-code-vehicle.js';
+import type { OwnCodeVehicle } from './own-code/own-code-vehicle.js';
 import type { ComputeLog } from '../../measurement/compute-log.js';
-import { firstStepActing } from '../../own-code/compute-time.js';
+import { firstStepActing } from '../../world/compute-time.js';
 import { builtinDriver, ownCodeDriver, type CarDriver, type TickOutput } from './car-drivers.js';
 import { PendingCommands, PendingSends } from './pending-outputs.js';
-import { createScanners } from './scanners.js';
+import { createScanners } from '../../world/scanners.js';
 import type { ScanLog } from '../../measurement/scan-log.js';
-import { centreDistance } from '../../measurement/ttc.js';
-import type { RunEvents } from '../run-events.js';
+import { centreDistance } from '../../core/physics/ttc.js';
+import type { RunEvents } from '../../run/events.js';
 
 /** UDP payload bytes of a message: its encoding, or the size it asked to be padded to. */
 const payloadBytes = (msg: V2VMessage) => Math.max(Buffer.byteLength(JSON.stringify({ ...msg, sizeBytes: undefined })), msg.sizeBytes ?? 0);

@@ -8,7 +8,7 @@ import type { SweepFolder } from '../sweep-folder.js';
 import { chunkRuns, jobScript, type SlurmResources } from './job-script.js';
 import { SLURM_DIR, batchFile, nextBatch, readTaskResults, taskOutputFile, type SlurmBatch } from './slurm-batch.js';
 import type { SlurmPort } from './slurm-port.js';
-import { lastLines } from '../../run/outcome.js';
+import { lastLines } from '../../util/last-lines.js';
 
 export interface SlurmExecutorOptions {
   resources: SlurmResources;

@@ -1,4 +1,4 @@
-import type { CommandRunner } from '../../exec/command-runner.js';
+import type { CommandRunner } from '../../host/exec/command-runner.js';
 
 /** How a finished array task ended, as the controller remembers it (for MinJobAge seconds). */
 export interface TaskEnd {

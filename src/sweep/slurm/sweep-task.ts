@@ -1,7 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { runScenarioSimulated } from '../../api/run-simulated.js';
-import { cachingMapLoader } from '../../map/map-loader.js';
+import { cachingMapLoader } from '../../core/map/map-loader.js';
 import { UserInputError } from '../../errors.js';
 import { failedResult, resultFromSummary } from '../result-row.js';
 import { readBatch, taskResultFile } from './slurm-batch.js';

@@ -6,15 +6,15 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BuildContextSource } from '../../../src/docker/build-context.js';
-import { DEFAULT_BASE_IMAGE, ensureImages, type ImageEvent } from '../../../src/docker/images.js';
-import { createJournaledDocker, dockerUndoers } from '../../../src/docker/journaled.js';
-import { LABEL, runLabels } from '../../../src/docker/labels.js';
-import { findLeftoversByLabel } from '../../../src/docker/leftovers.js';
-import { parseResources } from '../../../src/docker/resources.js';
-import { createCommandRunner } from '../../../src/exec/command-runner.js';
-import { Journal } from '../../../src/journal/journal.js';
-import { connectDocker } from '../../../src/docker/dockerode-port.js';
+import type { BuildContextSource } from '../../../src/host/docker/build-context.js';
+import { DEFAULT_BASE_IMAGE, ensureImages, type ImageEvent } from '../../../src/host/docker/images.js';
+import { createJournaledDocker, dockerUndoers } from '../../../src/host/docker/journaled.js';
+import { LABEL, runLabels } from '../../../src/host/docker/labels.js';
+import { findLeftoversByLabel } from '../../../src/host/docker/leftovers.js';
+import { parseResources } from '../../../src/host/docker/resources.js';
+import { createCommandRunner } from '../../../src/host/exec/command-runner.js';
+import { Journal } from '../../../src/host/journal/journal.js';
+import { connectDocker } from '../../../src/host/docker/dockerode-port.js';
 import { dockerProblem, requireReal, rootProblem } from '../../support/real-components.js';
 import { scratchDir } from '../../support/scratch-dir.js';
 

@@ -8,7 +8,7 @@ import { CLI, HEAD_ON, emulatedE2e } from './support/e2e.js';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
 import { RUN_EXIT_STATUS } from '../../../src/run/outcome.js';
 import { sleep, spawnCli, startLiveRun } from './support/live-run.js';
-import type { RunSummary } from '../../../src/measurement/summary.js';
+import type { RunSummary } from '../../../src/run/summary.js';
 
 /**
  * Faults injected into real emulated runs (Docker + ns-3): whichever component dies first ends

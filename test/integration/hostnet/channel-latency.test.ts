@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandRunner } from '../../../src/exec/command-runner.js';
-import { createDirectOps } from '../../../src/hostnet/hostnet-port.js';
-import { startTestbed } from '../../../src/testbed/testbed.js';
-import { Journal } from '../../../src/journal/journal.js';
-import { summariseLatency } from '../../../src/v2v/latency-stats.js';
-import { runProbes } from '../../../src/testbed/probe-runner.js';
+import { createCommandRunner } from '../../../src/host/exec/command-runner.js';
+import { createDirectOps } from '../../../src/host/network/hostnet-port.js';
+import { startTestbed } from '../../../bench/testbed/testbed.js';
+import { Journal } from '../../../src/host/journal/journal.js';
+import { summariseLatency } from '../../../src/measurement/latency-stats.js';
+import { runProbes } from '../../../bench/testbed/probe-runner.js';
 import { buildEntryPoints } from './support/build.js';
 import { ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
 

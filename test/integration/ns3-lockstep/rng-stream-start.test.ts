@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lockstepBinary } from '../../../src/ns3/builtin-programs.js';
+import { lockstepBinary } from '../../../src/channel/ns3/builtin-programs.js';
 import { ns3LockstepProblem, requireReal } from '../../support/real-components.js';
 
 const real = requireReal('ns3-lockstep/rng-stream-start.test.ts', ns3LockstepProblem());

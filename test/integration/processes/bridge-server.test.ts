@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { BridgeServer } from '../../../src/rosbridge/bridge-server.js';
-import { BridgeClient, type BridgeStatus } from '../../../src/rosbridge/bridge-client.js';
-import { ProtocolError, type JsonObject } from '../../../src/rosbridge/protocol.js';
+import { BridgeServer } from '../../../src/runtime/rosbridge/bridge-server.js';
+import { BridgeClient, type BridgeStatus } from '../../../src/runtime/rosbridge/bridge-client.js';
+import { ProtocolError, type JsonObject } from '../../../src/runtime/rosbridge/protocol.js';
 
 const STRING = 'std_msgs/msg/String';
 

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { stepSchedule } from '../../../src/world/step-schedule.js';
 import { runResolvedSimulated } from '../../../src/api/run-simulated.js';
-import { BridgeClient } from '../../../src/rosbridge/bridge-client.js';
-import { TOPICS, collisionReportSchema, parseJsonData, type CollisionReport } from '../../../src/rosbridge/control-topics.js';
-import { MSG_TYPES, optionalStampNs, parseOdometryMsg, parseStringMsg } from '../../../src/rosbridge/ros-messages.js';
+import { BridgeClient } from '../../../src/runtime/rosbridge/bridge-client.js';
+import { TOPICS, collisionReportSchema, parseJsonData, type CollisionReport } from '../../../src/runtime/rosbridge/control-topics.js';
+import { MSG_TYPES, optionalStampNs, parseOdometryMsg, parseStringMsg } from '../../../src/runtime/rosbridge/ros-messages.js';
 import { buildEntryPoints, repoRoot, runOnLoopback } from './support.js';
 
 /**

@@ -2,12 +2,12 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
-import { startSimulatorProcess } from '../../../src/containers/simulator-process.js';
-import { createIdleCollector } from '../../../src/containers/idle-collector.js';
-import type { WallClock } from '../../../src/containers/wall-clock.js';
-import { BridgeClient } from '../../../src/rosbridge/bridge-client.js';
-import { MSG_TYPES, stringMsg } from '../../../src/rosbridge/ros-messages.js';
-import { TOPICS } from '../../../src/rosbridge/control-topics.js';
+import { startSimulatorProcess } from '../../../src/runtime/emulated/containers/simulator-process.js';
+import { createIdleCollector } from '../../../src/runtime/emulated/containers/idle-collector.js';
+import type { WallClock } from '../../../src/runtime/emulated/containers/wall-clock.js';
+import { BridgeClient } from '../../../src/runtime/rosbridge/bridge-client.js';
+import { MSG_TYPES, stringMsg } from '../../../src/runtime/rosbridge/ros-messages.js';
+import { TOPICS } from '../../../src/runtime/rosbridge/control-topics.js';
 import { prepareRunDir, repoRoot } from './support.js';
 
 /** Virtual time: sleeping jumps to the target; every reading after a step's start costs `stepCostNs`. */

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandRunner } from '../../../src/exec/command-runner.js';
-import { startWithNodeSpawn } from '../../../src/exec/node-piped-process.js';
-import type { StartPipedProcess } from '../../../src/exec/piped-process.js';
-import { loadPosixSpawnAddon, nodeHeaders } from '../../../src/exec/posix-spawn-addon.js';
+import { createCommandRunner } from '../../../src/host/exec/command-runner.js';
+import { startWithNodeSpawn } from '../../../src/host/exec/node-piped-process.js';
+import type { StartPipedProcess } from '../../../src/host/exec/piped-process.js';
+import { loadPosixSpawnAddon, nodeHeaders } from '../../../src/host/exec/posix-spawn-addon.js';
 import { requireReal } from '../../support/real-components.js';
 import { repoRoot } from './support.js';
 
@@ -99,8 +99,8 @@ describe.skipIf(real.skip)('starting a piped program', () => {
   describe('holding the event loop', () => {
     /** Runs a script in a fresh Node that starts `sleep` with the posix_spawn addon from dist/. */
     const script = (body: string) => `
-      const { loadPosixSpawnAddon } = await import(${JSON.stringify(join(repoRoot, 'dist/exec/posix-spawn-addon.js'))});
-      const { createCommandRunner } = await import(${JSON.stringify(join(repoRoot, 'dist/exec/command-runner.js'))});
+      const { loadPosixSpawnAddon } = await import(${JSON.stringify(join(repoRoot, 'dist/host/exec/posix-spawn-addon.js'))});
+      const { createCommandRunner } = await import(${JSON.stringify(join(repoRoot, 'dist/host/exec/command-runner.js'))});
       const start = await loadPosixSpawnAddon(createCommandRunner(), ${JSON.stringify(cacheDir)});
       ${body}`;
     const node = (body: string) => spawnSync(process.execPath, ['--input-type=module', '-e', script(body)], { encoding: 'utf8', timeout: 20_000 });

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
-import { BridgeClient } from '../../../src/rosbridge/bridge-client.js';
-import { MSG_TYPES, parseStringMsg } from '../../../src/rosbridge/ros-messages.js';
-import { TOPICS, type SimulatorStatus } from '../../../src/rosbridge/control-topics.js';
-import { epochNs } from '../../../src/v2v/wire.js';
-import type { RunSummary } from '../../../src/measurement/summary.js';
+import { BridgeClient } from '../../../src/runtime/rosbridge/bridge-client.js';
+import { MSG_TYPES, parseStringMsg } from '../../../src/runtime/rosbridge/ros-messages.js';
+import { TOPICS, type SimulatorStatus } from '../../../src/runtime/rosbridge/control-topics.js';
+import { epochNs } from '../../../src/runtime/emulated/v2v/wire.js';
+import type { RunSummary } from '../../../src/run/summary.js';
 import { buildEntryPoints, prepareRunDir, repoRoot, spawnNode, spawnSimulator } from './support.js';
 
 /** How the container programs end: SIGTERM mid-run, a run folder without a scenario, a wrong vehicle. */

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Ros, Topic } from 'roslib';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
-import { startSimulatorProcess } from '../../../src/containers/simulator-process.js';
-import { systemWallClock } from '../../../src/containers/wall-clock.js';
-import { epochNs } from '../../../src/v2v/wire.js';
+import { startSimulatorProcess } from '../../../src/runtime/emulated/containers/simulator-process.js';
+import { systemWallClock } from '../../../src/runtime/emulated/containers/wall-clock.js';
+import { epochNs } from '../../../src/runtime/emulated/v2v/wire.js';
 import { prepareRunDir, repoRoot } from './support.js';
 
 interface LaserScanMsg {

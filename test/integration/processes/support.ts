@@ -7,10 +7,10 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { ResolvedScenario } from '../../../src/scenario/resolved.js';
-import type { RunSummary } from '../../../src/measurement/summary.js';
-import type { SimulatorStatus } from '../../../src/rosbridge/control-topics.js';
-import { RunControl } from '../../../src/rosbridge/run-control.js';
-import { epochNs } from '../../../src/v2v/wire.js';
+import type { RunSummary } from '../../../src/run/summary.js';
+import type { SimulatorStatus } from '../../../src/runtime/rosbridge/control-topics.js';
+import { RunControl } from '../../../src/runtime/rosbridge/run-control.js';
+import { epochNs } from '../../../src/runtime/emulated/v2v/wire.js';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -21,7 +21,7 @@ export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 export function buildEntryPoints(): { simulatorMain: string; vehicleMain: string } {
   const outDir = join(repoRoot, 'node_modules/.cache/cavsim-processes-it');
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const entries = ['src/containers/simulator-main.ts', 'src/containers/vehicle-main.ts'];
+  const entries = ['src/runtime/emulated/containers/simulator-main.ts', 'src/runtime/emulated/containers/vehicle-main.ts'];
   execFileSync(
     process.execPath,
     [tsc, '--outDir', outDir, '--rootDir', join(repoRoot, 'src'), '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022',

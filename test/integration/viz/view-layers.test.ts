@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { startViewServer, type ViewServer } from '../../../src/viz/view-server.js';
+import { startViewServer, type ViewServer } from '../../../src/ui/viewer/view-server.js';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
 import { CHROMIUM, chromiumProblem, requireReal } from '../../support/real-components.js';
 import { launchChromium } from './support/browser.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { PNG } from 'pngjs';
 import type { Browser, Page } from 'playwright-core';
-import { startViewServer, type ViewServer } from '../../../src/viz/view-server.js';
+import { startViewServer, type ViewServer } from '../../../src/ui/viewer/view-server.js';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { RunFolder } from '../../../src/run/run-folder.js';
 import { Recorder, type CarSample } from '../../../src/measurement/recorder.js';

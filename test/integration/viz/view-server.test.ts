@@ -3,12 +3,12 @@ import { request } from 'node:http';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
-import { startViewServer, type ViewServer } from '../../../src/viz/view-server.js';
-import { loadMap } from '../../../src/map/load-map.js';
+import { startViewServer, type ViewServer } from '../../../src/ui/viewer/view-server.js';
+import { loadMap } from '../../../src/core/map/load-map.js';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { RunFolder } from '../../../src/run/run-folder.js';
 import { Recorder, type CarSample } from '../../../src/measurement/recorder.js';
-import type { RunData } from '../../../src/viz/run-data.js';
+import type { RunData } from '../../../src/ui/viewer/run-data.js';
 import { ROOT, headOnRun, newRunsDir, readVehicleRows } from './support/run-fixtures.js';
 import { SseClient } from './support/sse-client.js';
 

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { importedModules, sourceFiles } from '../../support/source-imports.js';
 
 /**
  * The narrow ports stay narrow: the Docker engine, external commands and child processes are each
@@ -26,56 +27,32 @@ const RULES: Rule[] = [
   {
     what: 'the Docker engine',
     modules: ['dockerode'],
-    allowed: { 'src/docker/dockerode-port.ts': 'the one DockerPort implementation' },
-    instead: 'take a DockerPort (src/docker/docker-port.ts)',
+    allowed: { 'src/host/docker/dockerode-port.ts': 'the one DockerPort implementation' },
+    instead: 'take a DockerPort (src/host/docker/docker-port.ts)',
   },
   {
     what: 'external commands',
     modules: ['execa'],
-    allowed: { 'src/exec/command-runner.ts': 'the one CommandRunner implementation' },
-    instead: 'take a CommandRunner (src/exec/command-runner.ts)',
+    allowed: { 'src/host/exec/command-runner.ts': 'the one CommandRunner implementation' },
+    instead: 'take a CommandRunner (src/host/exec/command-runner.ts)',
   },
   {
     what: 'child processes',
     modules: ['child_process', 'node:child_process'],
     allowed: {
-      'src/ns3/channel.ts': 'ns-3 runs for the whole run in its own process group, its output streamed to a log; CommandRunner only runs commands to completion',
-      'src/testbed/probe-runner.ts': 'test and bench scaffolding: probes run side by side in namespaces, line-by-line over stdin/stdout',
-      'src/exec/node-piped-process.ts': "a long-lived program spoken to over pipes (ns-3 in lock-step), where the posix_spawn addon is not built",
-      'src/own-code/host-process.ts': "a vehicle's own code for the whole run, in its own process group, its output appended to its log",
+      'src/channel/ns3/realtime-channel.ts': 'ns-3 runs for the whole run in its own process group, its output streamed to a log; CommandRunner only runs commands to completion',
+      'bench/testbed/probe-runner.ts': 'test and bench scaffolding: probes run side by side in namespaces, line-by-line over stdin/stdout',
+      'src/host/exec/node-piped-process.ts': "a long-lived program spoken to over pipes (ns-3 in lock-step), where the posix_spawn addon is not built",
+      'src/runtime/sim/own-code/host-process.ts': "a vehicle's own code for the whole run, in its own process group, its output appended to its log",
     },
-    instead: 'take a CommandRunner (src/exec/command-runner.ts), or add the file here with its reason',
+    instead: 'take a CommandRunner (src/host/exec/command-runner.ts), or add the file here with its reason',
   },
 ];
 
-/** Strips block comments and whole-line `//` comments, so commented-out code does not count. */
-function stripComments(source: string): string {
-  return source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-}
-
-/** Every module specifier a file imports: static and type imports, re-exports, `import()`, `require()`. */
-export function importedModules(source: string): string[] {
-  const code = stripComments(source);
-  const patterns = [
-    /\bfrom\s*['"]([^'"]+)['"]/g, // import ... from 'x' / export ... from 'x' (also across lines)
-    /\bimport\s*['"]([^'"]+)['"]/g, // import 'x'
-    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g, // import('x')
-    /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g, // require('x')
-  ];
-  return patterns.flatMap((re) => [...code.matchAll(re)].map((m) => m[1]));
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) return sourceFiles(p);
-    return /\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts') ? [p] : [];
-  });
-}
-
 const matches = (specifier: string, module: string) => specifier === module || specifier.startsWith(`${module}/`);
 
-const files = sourceFiles(join(ROOT, 'src')).map((abs) => ({ path: relative(ROOT, abs).split('\\').join('/'), imports: importedModules(readFileSync(abs, 'utf8')) }));
+// src/ and the benchmarks' test beds (bench/), which start probe processes of their own.
+const files = [...sourceFiles(join(ROOT, 'src')), ...sourceFiles(join(ROOT, 'bench'))].map((abs) => ({ path: relative(ROOT, abs).split('\\').join('/'), imports: importedModules(readFileSync(abs, 'utf8')) }));
 
 function importersOf(modules: string[]): string[] {
   return files.filter((f) => f.imports.some((s) => modules.some((m) => matches(s, m)))).map((f) => f.path);
@@ -104,9 +81,9 @@ describe('the import scanner', () => {
 
   it('sees the imports it guards where they are known to be', () => {
     expect(files.length).toBeGreaterThan(50);
-    expect(importersOf(['dockerode'])).toContain('src/docker/dockerode-port.ts');
-    expect(importersOf(['execa'])).toContain('src/exec/command-runner.ts');
-    expect(importersOf(['node:child_process', 'child_process'])).toContain('src/ns3/channel.ts');
+    expect(importersOf(['dockerode'])).toContain('src/host/docker/dockerode-port.ts');
+    expect(importersOf(['execa'])).toContain('src/host/exec/command-runner.ts');
+    expect(importersOf(['node:child_process', 'child_process'])).toContain('src/channel/ns3/realtime-channel.ts');
   });
 
   it('matches subpaths but not look-alike names', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { netemFailure } from '../../../src/bench/emulation-bench.js';
+import { netemFailure } from '../../../bench/emulation-bench.js';
 
 describe('why netem is unavailable', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveSuiteArgs } from '../../../src/bench/suite-args.js';
+import { resolveSuiteArgs } from '../../../bench/suite-args.js';
 
 const SUITES = ['simulated-runtime', 'emulated-runtime', 'lidar', 'sweep'];
 

@@ -8,7 +8,7 @@ import {
   scalingRows,
   smallestNotValid,
   type ScalingOutcome,
-} from '../../../src/bench/vehicle-scaling.js';
+} from '../../../bench/vehicle-scaling.js';
 
 const timing = {
   step_lateness_p99_ms: 0.8,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CsmaBus } from '../../../src/channel/csma-bus.js';
+import { CsmaBus } from '../../../src/channel/builtin/csma-bus.js';
 import { FRAME_OVERHEAD_BYTES } from '../../../src/channel/frames.js';
 
 describe('simulated CSMA bus', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LatencyChannel } from '../../../src/channel/latency-channel.js';
-import { CsmaBus } from '../../../src/channel/csma-bus.js';
+import { LatencyChannel } from '../../../src/channel/builtin/latency-channel.js';
+import { CsmaBus } from '../../../src/channel/builtin/csma-bus.js';
 import { FRAME_OVERHEAD_BYTES, serialisationTime, type V2VChannel } from '../../../src/channel/frames.js';
 
 const channel = (over: Partial<ConstructorParameters<typeof LatencyChannel>[0]> = {}) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultMapFile, parseHostPort, parsePeers, readSimulatorEnv, readVehicleEnv } from '../../../src/containers/process-env.js';
+import { defaultMapFile, parseHostPort, parsePeers, readSimulatorEnv, readVehicleEnv } from '../../../src/runtime/emulated/containers/process-env.js';
 import { UserInputError } from '../../../src/errors.js';
 
 describe('container environment contract', () => {

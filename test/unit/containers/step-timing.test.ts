@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StepTiming } from '../../../src/containers/step-timing.js';
+import { StepTiming } from '../../../src/runtime/emulated/containers/step-timing.js';
 
 describe('StepTiming', () => {
   const limits = { maxStepLateness: 0.005, maxLateFraction: 0.01 };

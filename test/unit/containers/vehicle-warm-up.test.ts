@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
-import { warmUpVehicle } from '../../../src/containers/vehicle-warm-up.js';
+import { warmUpVehicle } from '../../../src/runtime/emulated/containers/vehicle-warm-up.js';
 
 const scenario = (file: string) => loadScenario(resolve(import.meta.dirname, '../../../scenarios', file));
 

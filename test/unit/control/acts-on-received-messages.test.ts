@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actsOnReceivedMessages } from '../../../src/control/create-apps.js';
+import { actsOnReceivedMessages } from '../../../src/world/create-apps.js';
 import type { ResolvedVehicle } from '../../../src/scenario/resolved.js';
 
 const car = (apps: { type: string }[], own: Partial<Pick<ResolvedVehicle, 'command' | 'image'>> = {}) =>

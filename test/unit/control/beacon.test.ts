@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createBeacon } from '../../../src/control/beacon.js';
-import type { Odometry, VehicleContext } from '../../../src/control/vehicle-context.js';
+import { createBeacon } from '../../../src/core/control/beacon.js';
+import type { Odometry, VehicleContext } from '../../../src/core/control/vehicle-context.js';
 
 /** A car accelerating at 2 m/s^2 from 5 m/s, ticked every 10 ms for `seconds`; returns what it sent. */
 function drive(rate: number, seconds: number, name = 'car0') {

@@ -1,5 +1,5 @@
-import type { DriveCommand } from '../../../src/physics/types.js';
-import type { LaserScan, Odometry, VehicleContext } from '../../../src/control/vehicle-context.js';
+import type { DriveCommand } from '../../../src/core/physics/types.js';
+import type { LaserScan, Odometry, VehicleContext } from '../../../src/core/control/vehicle-context.js';
 
 /** A VehicleContext whose clock, pose and scan the test sets, recording every drive command. */
 export function fakeContext(init: { scan?: LaserScan; own?: Partial<Odometry>; t?: number } = {}) {

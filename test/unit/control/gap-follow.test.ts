@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseGap, createGapFollow, speedForSteer } from '../../../src/control/gap-follow.js';
+import { chooseGap, createGapFollow, speedForSteer } from '../../../src/core/control/gap-follow.js';
 import { box, corridor, scanOf } from './synthetic-scan.js';
 import { fakeContext } from './fake-context.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { arcCurvature, chooseGoalPoint, createPurePursuit } from '../../../src/control/pure-pursuit.js';
-import type { VehicleContext } from '../../../src/control/vehicle-context.js';
+import { arcCurvature, chooseGoalPoint, createPurePursuit } from '../../../src/core/control/pure-pursuit.js';
+import type { VehicleContext } from '../../../src/core/control/vehicle-context.js';
 
 const line = (y: number) => Array.from({ length: 41 }, (_, i) => ({ x: i * 0.5, y, speed: 3 }));
 const opts = (waypoints: { x: number; y: number; speed: number }[]) => ({ waypoints, lookahead: 2, lookaheadTolerance: 0.3, gain: 0.5, speedScale: 1 });

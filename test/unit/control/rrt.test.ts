@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LocalGrid } from '../../../src/control/rrt-local-grid.js';
-import { planRrt } from '../../../src/control/rrt-planner.js';
-import { createRrt, densify } from '../../../src/control/rrt.js';
+import { LocalGrid } from '../../../src/core/control/rrt-local-grid.js';
+import { planRrt } from '../../../src/core/control/rrt-planner.js';
+import { createRrt, densify } from '../../../src/core/control/rrt.js';
 import { createRandom } from '../../../src/util/random.js';
 import { corridor, scanOf, type Segment } from './synthetic-scan.js';
 import { fakeContext } from './fake-context.js';

@@ -1,4 +1,4 @@
-import type { LaserScan } from '../../../src/control/vehicle-context.js';
+import type { LaserScan } from '../../../src/core/control/vehicle-context.js';
 
 /** A wall segment in the car frame (x forward, y left). */
 export type Segment = [x0: number, y0: number, x1: number, y1: number];

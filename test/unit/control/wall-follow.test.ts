@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createWallFollow, estimateWall, rangeAt } from '../../../src/control/wall-follow.js';
+import { createWallFollow, estimateWall, rangeAt } from '../../../src/core/control/wall-follow.js';
 import { corridor, scanOf, type Segment } from './synthetic-scan.js';
 import { fakeContext } from './fake-context.js';
 

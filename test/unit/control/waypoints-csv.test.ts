@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseNumericCsv } from '../../../src/control/waypoints.js';
+import { parseNumericCsv } from '../../../src/core/control/waypoints.js';
 
 const COLUMNS = ['x', 'y', 'speed'] as const;
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { computeContextHash, productionPackagePaths, repoBuildContext } from '../../../src/docker/build-context.js';
+import { computeContextHash, productionPackagePaths, repoBuildContext } from '../../../src/host/docker/build-context.js';
 import { EnvironmentError } from '../../../src/errors.js';
 import { scratchDir } from '../../support/scratch-dir.js';
 
@@ -26,7 +26,7 @@ function fakeRepo(): string {
     'package.json': '{"name":"cavsim","type":"module"}',
     'package-lock.json': JSON.stringify(LOCK),
     'dist/cli/main.js': 'console.log(1)',
-    'dist/containers/vehicle-main.js': 'export {}',
+    'dist/runtime/emulated/containers/vehicle-main.js': 'export {}',
     'containers/simulator/Dockerfile': 'FROM x',
     'containers/vehicle/Dockerfile': 'FROM x',
     'node_modules/dockerode/index.js': '',
@@ -61,7 +61,7 @@ describe('build context', () => {
       expect(readdirSync(context.dir).sort()).toEqual(['containers', 'dist', 'node_modules', 'package.json']);
       expect(readdirSync(join(context.dir, 'node_modules')).sort()).toEqual(['dockerode', 'esbuild-opt', 'yaml']);
       expect(existsSync(join(context.dir, 'node_modules/dockerode/node_modules/tar-fs/index.js'))).toBe(true);
-      expect(existsSync(join(context.dir, 'dist/containers/vehicle-main.js'))).toBe(true);
+      expect(existsSync(join(context.dir, 'dist/runtime/emulated/containers/vehicle-main.js'))).toBe(true);
       expect(existsSync(join(context.dir, context.dockerfiles.vehicle))).toBe(true);
       expect(context.include.sort()).toEqual(['containers', 'dist', 'node_modules', 'package.json']);
     } finally {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createDockerPort } from '../../../src/docker/dockerode-port.js';
-import type { ContainerSpec } from '../../../src/docker/docker-port.js';
-import { runLabels } from '../../../src/docker/labels.js';
+import { createDockerPort } from '../../../src/host/docker/dockerode-port.js';
+import type { ContainerSpec } from '../../../src/host/docker/docker-port.js';
+import { runLabels } from '../../../src/host/docker/labels.js';
 import { CavsimError, EnvironmentError } from '../../../src/errors.js';
 import { engineError, FakeDockerode } from './fake-dockerode.js';
 

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
-import type { DockerodeLike } from '../../../src/docker/dockerode-port.js';
-import { dockerFrame } from '../../../src/docker/streams.js';
+import type { DockerodeLike } from '../../../src/host/docker/dockerode-port.js';
+import { dockerFrame } from '../../../src/host/docker/streams.js';
 
 type Json = Record<string, any>;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createDockerPort } from '../../../src/docker/dockerode-port.js';
-import { runLabels } from '../../../src/docker/labels.js';
-import { findLeftoversByLabel, removeLeftovers } from '../../../src/docker/leftovers.js';
+import { createDockerPort } from '../../../src/host/docker/dockerode-port.js';
+import { runLabels } from '../../../src/host/docker/labels.js';
+import { findLeftoversByLabel, removeLeftovers } from '../../../src/host/docker/leftovers.js';
 import { FakeDockerode } from './fake-dockerode.js';
 
 async function hostWithTwoRunsAndAStranger() {

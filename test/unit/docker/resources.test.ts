@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseResources } from '../../../src/docker/resources.js';
+import { parseResources } from '../../../src/host/docker/resources.js';
 import { UserInputError } from '../../../src/errors.js';
 
 const MiB = 1024 * 1024;

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { demuxDockerStream, dockerFrame, readJsonLines } from '../../../src/docker/streams.js';
+import { demuxDockerStream, dockerFrame, readJsonLines } from '../../../src/host/docker/streams.js';
 
 /** Cuts a buffer into pieces of the given sizes, as a socket may deliver it. */
 function chunked(data: Buffer, sizes: number[]): Buffer[] {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createDockerPort } from '../../../src/docker/dockerode-port.js';
-import { CAVSIM_IMAGES, DEFAULT_BASE_IMAGE, describePruned, ensureImages, requireVehicleImages, type ImageEvent } from '../../../src/docker/images.js';
-import { decideSupersededImages } from '../../../src/docker/superseded-images.js';
-import type { BuildContextSource } from '../../../src/docker/build-context.js';
-import type { ImageInfo } from '../../../src/docker/docker-port.js';
+import { createDockerPort } from '../../../src/host/docker/dockerode-port.js';
+import { CAVSIM_IMAGES, DEFAULT_BASE_IMAGE, describePruned, ensureImages, requireVehicleImages, type ImageEvent } from '../../../src/host/docker/images.js';
+import { decideSupersededImages } from '../../../src/host/docker/superseded-images.js';
+import type { BuildContextSource } from '../../../src/host/docker/build-context.js';
+import type { ImageInfo } from '../../../src/host/docker/docker-port.js';
 import { UserInputError } from '../../../src/errors.js';
 import { FakeDockerode } from './fake-dockerode.js';
 

@@ -1,14 +1,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ImageInfo } from '../../../src/docker/docker-port.js';
-import { doctorPassed, runDoctor, runtimeReadiness } from '../../../src/doctor/doctor.js';
-import { findLeftoverRuns } from '../../../src/doctor/host-ports.js';
-import { tapCreatorPathsIn } from '../../../src/doctor/tap-creator.js';
-import type { DoctorPorts } from '../../../src/doctor/types.js';
+import type { ImageInfo } from '../../../src/host/docker/docker-port.js';
+import { doctorPassed, runDoctor, runtimeReadiness } from '../../../src/api/doctor/doctor.js';
+import { findLeftoverRuns } from '../../../src/api/doctor/host-ports.js';
+import { tapCreatorPathsIn } from '../../../src/api/doctor/tap-creator.js';
+import type { DoctorPorts } from '../../../src/api/doctor/types.js';
 import { EnvironmentError } from '../../../src/errors.js';
-import type { CommandResult } from '../../../src/exec/command-runner.js';
-import { Journal } from '../../../src/journal/journal.js';
+import type { CommandResult } from '../../../src/host/exec/command-runner.js';
+import { Journal } from '../../../src/host/journal/journal.js';
 import { scratchDir } from '../../support/scratch-dir.js';
 
 const TAP_PATH = '/build/ns3-QJPJQL/ns3-3.37/ns-3.37/build/src/tap-bridge/ns3.37-tap-creator';

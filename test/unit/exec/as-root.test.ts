@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asRoot } from '../../../src/exec/as-root.js';
+import { asRoot } from '../../../src/host/exec/as-root.js';
 
 describe('asRoot', () => {
   it('prints a root command as is for root, who may have no sudo, and behind sudo for anyone else', () => {

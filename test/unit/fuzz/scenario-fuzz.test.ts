@@ -7,9 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { runResolvedSimulated } from '../../../src/api/run-simulated.js';
-import { cachingMapLoader } from '../../../src/map/map-loader.js';
+import { cachingMapLoader } from '../../../src/core/map/map-loader.js';
 import { EXIT_STATUS, exitStatusOf } from '../../../src/errors.js';
-import { F1TENTH_DEFAULT_PARAMS } from '../../../src/physics/defaults.js';
+import { F1TENTH_DEFAULT_PARAMS } from '../../../src/core/physics/defaults.js';
 import { mutatedScenario, randomAssignment, type Mutation } from './scenario-mutations.js';
 
 /**

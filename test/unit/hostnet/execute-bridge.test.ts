@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CommandRunner } from '../../../src/exec/command-runner.js';
-import { executeOperation } from '../../../src/hostnet/execute.js';
+import type { CommandRunner } from '../../../src/host/exec/command-runner.js';
+import { executeOperation } from '../../../src/host/network/execute.js';
 
 describe('bridges on the V2V path', () => {
   it('are created without multicast snooping or STP, so the bridge itself puts no frame on the bus', async () => {

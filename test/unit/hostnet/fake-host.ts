@@ -1,6 +1,6 @@
-import type { HostNetOps } from '../../../src/hostnet/hostnet-port.js';
-import type { HostNetOperation, HostNetResult, NetnsTarget } from '../../../src/hostnet/operation-schema.js';
-import type { Journal } from '../../../src/journal/journal.js';
+import type { HostNetOps } from '../../../src/host/network/hostnet-port.js';
+import type { HostNetOperation, HostNetResult, NetnsTarget } from '../../../src/host/network/operation-schema.js';
+import type { Journal } from '../../../src/host/journal/journal.js';
 
 const nsKey = (t: NetnsTarget | undefined) => (t ? ('pid' in t ? `pid:${t.pid}` : `name:${t.name}`) : 'host');
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { iptablesArgv } from '../../../src/hostnet/iptables-argv.js';
-import { hostNetOperationSchema } from '../../../src/hostnet/operation-schema.js';
+import { iptablesArgv } from '../../../src/host/network/iptables-argv.js';
+import { hostNetOperationSchema } from '../../../src/host/network/operation-schema.js';
 
 const ok = (op: unknown) => hostNetOperationSchema.safeParse(op).success;
 

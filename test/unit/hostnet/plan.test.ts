@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UserInputError } from '../../../src/errors.js';
-import { IFNAME_PATTERN } from '../../../src/hostnet/names.js';
-import { planHostNetwork, type HostNetInput } from '../../../src/hostnet/plan.js';
+import { IFNAME_PATTERN } from '../../../src/host/network/names.js';
+import { planHostNetwork, type HostNetInput } from '../../../src/host/network/plan.js';
 
 const input = (over: Partial<HostNetInput> = {}): HostNetInput => ({
   runId: 'run-20260101-abc',

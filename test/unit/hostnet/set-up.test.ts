@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EnvironmentError } from '../../../src/errors.js';
-import { planHostNetwork } from '../../../src/hostnet/plan.js';
-import { setUpHostNetwork, teardownHostNet } from '../../../src/hostnet/set-up.js';
-import { HOSTNET_KINDS } from '../../../src/journal/kinds.js';
-import { Journal } from '../../../src/journal/journal.js';
+import { planHostNetwork } from '../../../src/host/network/plan.js';
+import { setUpHostNetwork, teardownHostNet } from '../../../src/host/network/set-up.js';
+import { HOSTNET_KINDS } from '../../../src/host/journal/kinds.js';
+import { Journal } from '../../../src/host/journal/journal.js';
 import { FakeHost } from './fake-host.js';
 
 const plan = planHostNetwork({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EnvironmentError } from '../../../src/errors.js';
-import type { CommandRunner } from '../../../src/exec/command-runner.js';
-import { createHostNetOps, createSudoOps } from '../../../src/hostnet/hostnet-port.js';
+import type { CommandRunner } from '../../../src/host/exec/command-runner.js';
+import { createHostNetOps, createSudoOps } from '../../../src/host/network/hostnet-port.js';
 
 describe('operations through sudo', () => {
   it('passes one validated operation as JSON on stdin to the helper, never on a shell line', async () => {
@@ -12,9 +12,9 @@ describe('operations through sudo', () => {
         return { stdout: '{"ok":true,"exists":false}', stderr: '', exitCode: 0 };
       },
     };
-    const ops = createSudoOps(runner, '/opt/cavsim/dist/hostnet/privileged-helper.js');
+    const ops = createSudoOps(runner, '/opt/cavsim/dist/host/network/privileged-helper.js');
     expect(await ops.run({ op: 'link-info', name: 'br-abc123-0' })).toEqual({ ok: true, exists: false });
-    expect(seen[0].argv).toEqual(['sudo', '-n', process.execPath, '/opt/cavsim/dist/hostnet/privileged-helper.js']);
+    expect(seen[0].argv).toEqual(['sudo', '-n', process.execPath, '/opt/cavsim/dist/host/network/privileged-helper.js']);
     expect(JSON.parse(seen[0].input!)).toEqual({ op: 'link-info', name: 'br-abc123-0' });
     await expect(ops.run({ op: 'delete-link', name: 'x; reboot' })).rejects.toThrow();
     expect(seen).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DOCKER_KINDS, HOSTNET_KINDS, NS3_PROCESS_KIND } from '../../../src/journal/kinds.js';
+import { DOCKER_KINDS, HOSTNET_KINDS, NS3_PROCESS_KIND } from '../../../src/host/journal/kinds.js';
 
 describe('journal kinds', () => {
   it('keep the strings written in journals on disk (teardown of older runs reads them)', () => {

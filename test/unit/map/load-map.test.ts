@@ -2,8 +2,8 @@ import path from 'node:path';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { UserInputError } from '../../../src/errors.js';
-import { loadMap, validateMapFile, type ReadFileBytes } from '../../../src/map/load-map.js';
-import { encodePgm } from '../../../src/map/map-image.js';
+import { loadMap, validateMapFile, type ReadFileBytes } from '../../../src/core/map/load-map.js';
+import { encodePgm } from '../../../src/core/map/map-image.js';
 
 /** In-memory file system for the loader's one port. */
 function memoryFiles(files: Record<string, string | Uint8Array>): ReadFileBytes {

@@ -5,8 +5,8 @@ import { PNG } from 'pngjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
 import { EXIT_STATUS, UserInputError } from '../../../src/errors.js';
-import { validateMapFile } from '../../../src/map/load-map.js';
-import { MAX_MAP_PIXELS, decodeMapImage, encodePgm } from '../../../src/map/map-image.js';
+import { validateMapFile } from '../../../src/core/map/load-map.js';
+import { MAX_MAP_PIXELS, decodeMapImage, encodePgm } from '../../../src/core/map/map-image.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cavsim-map-limits-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

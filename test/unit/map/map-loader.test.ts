@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cachingMapLoader, loadMapFromDisk, type MapLoader } from '../../../src/map/map-loader.js';
+import { cachingMapLoader, loadMapFromDisk, type MapLoader } from '../../../src/core/map/map-loader.js';
 
 const MAPS = resolve(import.meta.dirname, '../../../maps');
 const dirs: string[] = [];

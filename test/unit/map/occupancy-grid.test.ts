@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OccupancyGrid } from '../../../src/map/occupancy-grid.js';
+import { OccupancyGrid } from '../../../src/core/map/occupancy-grid.js';
 import { asciiGrid } from './ascii-grid.js';
 
 describe('OccupancyGrid', () => {

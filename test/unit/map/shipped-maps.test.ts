@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadMap } from '../../../src/map/load-map.js';
-import { footprintHitsWall } from '../../../src/map/wall-collision.js';
+import { loadMap } from '../../../src/core/map/load-map.js';
+import { footprintHitsWall } from '../../../src/core/map/wall-collision.js';
 
 function waypoints(file: string): { x: number; y: number; speed: number }[] {
   const [header, ...lines] = readFileSync(path.resolve('maps', file), 'utf8').trim().split('\n');

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadMap } from '../../../src/map/load-map.js';
-import { footprintHitsWall } from '../../../src/map/wall-collision.js';
+import { loadMap } from '../../../src/core/map/load-map.js';
+import { footprintHitsWall } from '../../../src/core/map/wall-collision.js';
 import { gridFrom } from './ascii-grid.js';
 
 type Corner = [number, number];

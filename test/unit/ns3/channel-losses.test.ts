@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { parseChannelLosses, readChannelLosses } from '../../../src/ns3/channel-losses.js';
+import { parseChannelLosses, readChannelLosses } from '../../../src/channel/ns3/channel-losses.js';
 import { Recorder } from '../../../src/measurement/recorder.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cavsim-losses-'));

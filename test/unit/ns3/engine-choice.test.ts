@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseEngine } from '../../../src/ns3/engine-choice.js';
+import { chooseEngine } from '../../../src/channel/ns3/engine-choice.js';
 import type { ResolvedNetwork } from '../../../src/scenario/resolved.js';
 
 const csma: ResolvedNetwork = { channel: 'csma', delay: 0.01, dataRate: 1e8, loss: 0 };

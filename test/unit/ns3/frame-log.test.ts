@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { breakDownLatency, parseFrameLog } from '../../../src/ns3/frame-log.js';
+import { breakDownLatency, parseFrameLog } from '../../../src/channel/ns3/frame-log.js';
 
 const origin = 1_700_000_000_000_000_000;
 const text = [

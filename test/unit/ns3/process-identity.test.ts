@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { isSameProcessAlive, readStartTime, stopProcess } from '../../../src/ns3/process-identity.js';
+import { isSameProcessAlive, readStartTime, stopProcess } from '../../../src/host/exec/process-identity.js';
 
 describe('process identity', () => {
   it('reads a stable start time for a live pid and nothing for a dead one', () => {

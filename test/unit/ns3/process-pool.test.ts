@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
-import { LockstepChannel } from '../../../src/ns3/lockstep/lockstep-channel.js';
-import { closeIdleLockstepProcesses, idleLockstepProcesses, prewarmLockstepProcess } from '../../../src/ns3/lockstep/process-pool.js';
+import { LockstepChannel } from '../../../src/channel/ns3/lockstep/lockstep-channel.js';
+import { closeIdleLockstepProcesses, idleLockstepProcesses, prewarmLockstepProcess } from '../../../src/channel/ns3/lockstep/process-pool.js';
 
 const FAKE = resolve(import.meta.dirname, '../../support/fake-serving-ns3.mjs');
 const start = (argv: string[] = ['--nodes=2']) => LockstepChannel.start<number>({ binary: FAKE, argv, names: ['a', 'b'] });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { realtimeChannelArgv } from '../../../src/ns3/realtime-argv.js';
+import { realtimeChannelArgv } from '../../../src/channel/ns3/realtime-argv.js';
 
 describe('the real-time channel argv', () => {
   it('carries the typed settings as ns-3 Time and DataRate strings, once', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeDelay, firstStepActing } from '../../../src/own-code/compute-time.js';
+import { computeDelay, firstStepActing } from '../../../src/world/compute-time.js';
 import type { ResolvedCompute } from '../../../src/scenario/resolved.js';
 
 const compute = (c: Partial<ResolvedCompute> & Pick<ResolvedCompute, 'model'>): ResolvedCompute => ({ scale: 1, fixed: 0, timeout: 5, ...c });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CpuClock } from '../../../src/own-code/cpu-time.js';
+import { CpuClock } from '../../../src/runtime/sim/own-code/cpu-time.js';
 
 function burn(ms: number): number {
   const end = performance.now() + ms;

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { OwnCodeLink, type TickInput } from '../../../src/own-code/own-code-link.js';
-import type { Odometry } from '../../../src/control/vehicle-context.js';
-import type { V2VReceivedData } from '../../../src/rosbridge/control-topics.js';
+import { OwnCodeLink, type TickInput } from '../../../src/runtime/sim/own-code/own-code-link.js';
+import type { Odometry } from '../../../src/core/control/vehicle-context.js';
+import type { V2VReceivedData } from '../../../src/runtime/rosbridge/control-topics.js';
 import type { ResolvedVehicle } from '../../../src/scenario/resolved.js';
 
 type Frame = { op: string; topic?: string; msg?: Record<string, unknown>; level?: string; id?: string };

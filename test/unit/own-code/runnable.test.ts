@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join } from 'node:path';
-import { checkOwnCodeRunnable, findProgram, scenarioFolder } from '../../../src/own-code/runnable.js';
+import { checkOwnCodeRunnable, findProgram, scenarioFolder } from '../../../src/runtime/sim/own-code/runnable.js';
 import { UserInputError } from '../../../src/errors.js';
 import type { ResolvedScenario } from '../../../src/scenario/resolved.js';
 

@@ -3,9 +3,9 @@ import {
   accelerationForCommand,
   commandToDynamicsInputs,
   steeringVelocityForCommand,
-} from '../../../src/physics/command-conversion.js';
-import { constrainAcceleration, constrainSteeringVelocity } from '../../../src/physics/constraints.js';
-import { F1TENTH_DEFAULT_PARAMS as P } from '../../../src/physics/defaults.js';
+} from '../../../src/core/physics/command-conversion.js';
+import { constrainAcceleration, constrainSteeringVelocity } from '../../../src/core/physics/constraints.js';
+import { F1TENTH_DEFAULT_PARAMS as P } from '../../../src/core/physics/defaults.js';
 
 describe('constrainAcceleration (accl_constraints)', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { F1TENTH_DEFAULT_PARAMS as P } from '../../../src/physics/defaults.js';
-import { bodyGap, findCollisions, footprintCorners, footprintsOverlap, placeBody, type Pose } from '../../../src/physics/footprint.js';
+import { F1TENTH_DEFAULT_PARAMS as P } from '../../../src/core/physics/defaults.js';
+import { bodyGap, findCollisions, footprintCorners, footprintsOverlap, placeBody, type Pose } from '../../../src/core/physics/footprint.js';
 import { GJK_REFERENCE } from './f1tenth-gym-reference.js';
 
 const L = P.length; // 0.58

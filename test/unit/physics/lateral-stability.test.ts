@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { F1TENTH_DEFAULT_PARAMS as P } from '../../../src/physics/defaults.js';
-import { singleTrackDerivatives } from '../../../src/physics/dynamics.js';
+import { F1TENTH_DEFAULT_PARAMS as P } from '../../../src/core/physics/defaults.js';
+import { singleTrackDerivatives } from '../../../src/core/physics/dynamics.js';
 import {
   isLaterallyStable,
   largestStableTimestep,
   lateralEigenvalues,
   stepAmplification,
   type Complex,
-} from '../../../src/physics/lateral-stability.js';
-import type { IntegratorKind } from '../../../src/physics/integration.js';
-import type { VehicleParams } from '../../../src/physics/types.js';
-import { VehicleModel, createInitialState } from '../../../src/physics/vehicle-model.js';
+} from '../../../src/core/physics/lateral-stability.js';
+import type { IntegratorKind } from '../../../src/core/physics/integration.js';
+import type { VehicleParams } from '../../../src/core/physics/types.js';
+import { VehicleModel, createInitialState } from '../../../src/core/physics/vehicle-model.js';
 
 /** CommonRoad vehicle 2 (BMW 320i), the full-size car f1tenth_gym's parameters were scaled from. */
 const BMW_320I: VehicleParams = {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { F1TENTH_DEFAULT_PARAMS } from '../../../src/physics/defaults.js';
-import { singleTrackDerivatives } from '../../../src/physics/dynamics.js';
-import type { VehicleParams } from '../../../src/physics/types.js';
-import { VehicleModel, createInitialState } from '../../../src/physics/vehicle-model.js';
+import { F1TENTH_DEFAULT_PARAMS } from '../../../src/core/physics/defaults.js';
+import { singleTrackDerivatives } from '../../../src/core/physics/dynamics.js';
+import type { VehicleParams } from '../../../src/core/physics/types.js';
+import { VehicleModel, createInitialState } from '../../../src/core/physics/vehicle-model.js';
 import { REFERENCE_COMMANDS, REFERENCE_RUNS } from './f1tenth-gym-reference.js';
 
 const FIELDS = ['x', 'y', 'steer', 'v', 'yaw', 'yawRate', 'slip'] as const;

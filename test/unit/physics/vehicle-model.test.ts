@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { F1TENTH_DEFAULT_PARAMS as P, F1TENTH_TIMESTEP } from '../../../src/physics/defaults.js';
-import { KINEMATIC_SWITCH_SPEED, singleTrackDerivatives } from '../../../src/physics/dynamics.js';
-import type { VehicleState } from '../../../src/physics/types.js';
-import { VehicleModel, createInitialState } from '../../../src/physics/vehicle-model.js';
+import { F1TENTH_DEFAULT_PARAMS as P, F1TENTH_TIMESTEP } from '../../../src/core/physics/defaults.js';
+import { KINEMATIC_SWITCH_SPEED, singleTrackDerivatives } from '../../../src/core/physics/dynamics.js';
+import type { VehicleState } from '../../../src/core/physics/types.js';
+import { VehicleModel, createInitialState } from '../../../src/core/physics/vehicle-model.js';
 
 const dt = F1TENTH_TIMESTEP;
 const lwb = P.lf + P.lr;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { F1TENTH_DEFAULT_PARAMS as P } from '../../../src/physics/defaults.js';
-import type { IntegratorKind } from '../../../src/physics/integration.js';
-import { oversteerCriticalSpeed } from '../../../src/physics/parameter-ranges.js';
-import type { VehicleParams } from '../../../src/physics/types.js';
-import { checkVehicleParams } from '../../../src/physics/vehicle-param-checks.js';
-import { VehicleModel, createInitialState } from '../../../src/physics/vehicle-model.js';
+import { F1TENTH_DEFAULT_PARAMS as P } from '../../../src/core/physics/defaults.js';
+import type { IntegratorKind } from '../../../src/core/physics/integration.js';
+import { oversteerCriticalSpeed } from '../../../src/core/physics/parameter-ranges.js';
+import type { VehicleParams } from '../../../src/core/physics/types.js';
+import { checkVehicleParams } from '../../../src/core/physics/vehicle-param-checks.js';
+import { VehicleModel, createInitialState } from '../../../src/core/physics/vehicle-model.js';
 import { vehicleParamsSchema } from '../../../src/scenario/schema.js';
 
 const RK4_10MS = { timestep: 0.01, integrator: 'rk4' as const };

@@ -1,10 +1,10 @@
 import { parse } from '@foxglove/rosmsg';
 import { MessageReader, MessageWriter } from '@foxglove/rosmsg2-serialization';
 import { describe, expect, it } from 'vitest';
-import { compileCdrEncoder } from '../../../src/recording/cdr-encoder.js';
-import { schemaText, type RosTypeName } from '../../../src/recording/ros-message-types.js';
-import { OccupancyGrid } from '../../../src/map/occupancy-grid.js';
-import { RunMessageBuilder, mapMessage, occupancyPercent, runTopics } from '../../../src/recording/run-topics.js';
+import { compileCdrEncoder } from '../../../src/run/mcap/cdr-encoder.js';
+import { schemaText, type RosTypeName } from '../../../src/run/mcap/ros-message-types.js';
+import { OccupancyGrid } from '../../../src/core/map/occupancy-grid.js';
+import { RunMessageBuilder, mapMessage, occupancyPercent, runTopics } from '../../../src/run/mcap/run-topics.js';
 
 const stamp = { sec: 3, nanosec: 250_000_000 };
 const header = { stamp, frame_id: 'map' };

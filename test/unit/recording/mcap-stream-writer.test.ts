@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { McapIndexedReader } from '@mcap/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { McapStreamWriter } from '../../../src/recording/mcap-stream-writer.js';
+import { McapStreamWriter } from '../../../src/run/mcap/mcap-stream-writer.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cavsim-mcap-writer-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { figurePaths, writeFigure } from '../../../src/report/render.js';
-import { fieldTitle } from '../../../src/report/field-names.js';
+import { figurePaths, writeFigure } from '../../../src/ui/report/render.js';
+import { fieldTitle } from '../../../src/ui/report/field-names.js';
 import { wilsonInterval } from '../../../src/sweep/stats.js';
 import type { TopLevelSpec } from 'vega-lite';
 import { scratchDir } from '../../support/scratch-dir.js';

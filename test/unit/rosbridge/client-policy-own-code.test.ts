@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientPolicy, singleVehiclePolicy } from '../../../src/rosbridge/client-policy.js';
+import { clientPolicy, singleVehiclePolicy } from '../../../src/runtime/rosbridge/client-policy.js';
 
 const CAR0 = '10.211.7.10';
 const CAR1 = '10.211.7.11';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientPolicy } from '../../../src/rosbridge/client-policy.js';
+import { clientPolicy } from '../../../src/runtime/rosbridge/client-policy.js';
 
 const policy = clientPolicy({ '10.211.7.1': 'orchestrator', '10.211.7.10': 'car0', '10.211.7.11': 'car1' }, { car0: ['car1'], car1: [] });
 const report = (value: Record<string, unknown>) => ({ data: JSON.stringify(value) });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TOPICS, collisionReportSchema, eventReportSchema, parseJsonData, simControlSchema, v2vReportSchema } from '../../../src/rosbridge/control-topics.js';
+import { TOPICS, collisionReportSchema, eventReportSchema, parseJsonData, simControlSchema, v2vReportSchema } from '../../../src/runtime/rosbridge/control-topics.js';
 
 describe('control topics', () => {
   it('names the thesis topics by car', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Float32JsonWriter } from '../../../src/rosbridge/float32-json.js';
+import { Float32JsonWriter } from '../../../src/runtime/rosbridge/float32-json.js';
 
 /** Deterministic float32 values spread over every magnitude a range can take, and the edges between the writer's cases. */
 function sampleValues(): Float32Array {

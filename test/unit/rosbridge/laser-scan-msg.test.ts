@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { LaserScanEncoder, parseLaserScanMsg } from '../../../src/rosbridge/laser-scan-msg.js';
-import { encodePublishFrame, encodeServerOp, ProtocolError } from '../../../src/rosbridge/protocol.js';
-import { Lidar } from '../../../src/sensing/lidar.js';
-import { OccupancyGrid } from '../../../src/map/occupancy-grid.js';
-import type { LaserScan } from '../../../src/control/vehicle-context.js';
+import { LaserScanEncoder, parseLaserScanMsg } from '../../../src/runtime/rosbridge/laser-scan-msg.js';
+import { encodePublishFrame, encodeServerOp, ProtocolError } from '../../../src/runtime/rosbridge/protocol.js';
+import { Lidar } from '../../../src/core/sensing/lidar.js';
+import { OccupancyGrid } from '../../../src/core/map/occupancy-grid.js';
+import type { LaserScan } from '../../../src/core/control/vehicle-context.js';
 
 const ROS2_LASER_SCAN_FIELDS = ['header', 'angle_min', 'angle_max', 'angle_increment', 'time_increment', 'scan_time', 'range_min', 'range_max', 'ranges', 'intensities'];
 

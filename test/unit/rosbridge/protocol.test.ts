@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalType, parseClientOp } from '../../../src/rosbridge/protocol.js';
+import { canonicalType, parseClientOp } from '../../../src/runtime/rosbridge/protocol.js';
 
 describe('parseClientOp', () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { driveMsg, odometryMsg, optionalStampNs, parseDriveMsg, parseOdometryMsg, parseStringMsg, rosTime, rosTimeNs } from '../../../src/rosbridge/ros-messages.js';
-import { ProtocolError } from '../../../src/rosbridge/protocol.js';
+import { driveMsg, odometryMsg, optionalStampNs, parseDriveMsg, parseOdometryMsg, parseStringMsg, rosTime, rosTimeNs } from '../../../src/runtime/rosbridge/ros-messages.js';
+import { ProtocolError } from '../../../src/runtime/rosbridge/protocol.js';
 
 describe('ROS time', () => {
   it.each([0n, 10_000_000n, 999_999_999n, 1_000_000_000n, 4_990_000_000n, 1_795_335_745_058_842_000n])('round-trips %s ns', (ns) => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { EnvironmentError, ExternalProcessError } from '../../../src/errors.js';
-import { ComponentFailedError, RUN_EXIT_STATUS, decideVerdict, describeComponentFailure, lastLines } from '../../../src/run/outcome.js';
-import { signalOfExitStatus } from '../../../src/runtime/docker/component-watch.js';
+import { ComponentFailedError, RUN_EXIT_STATUS, decideVerdict, describeComponentFailure } from '../../../src/run/outcome.js';
+import { lastLines } from '../../../src/util/last-lines.js';
+import { signalOfExitStatus } from '../../../src/runtime/emulated/component-watch.js';
 
 describe('run verdict', () => {
   const died = new ComponentFailedError({ component: 'ns-3 channel', exit_status: null, signal: 'SIGKILL', last_log_lines: ['CAVSIM-READY'] }, 'during the run');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ComponentWatch, type Death } from '../../../src/runtime/docker/component-watch.js';
+import { ComponentWatch, type Death } from '../../../src/runtime/emulated/component-watch.js';
 import { ComponentFailedError } from '../../../src/run/outcome.js';
 
 const death = (ms: number, d: Death | undefined = { exit_status: 1, signal: null, last_log_lines: ['bind EADDRINUSE'] }) => new Promise<Death | undefined>((r) => setTimeout(() => r(d), ms));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
-import { parseVehicleTrajectory, type TrajectorySample } from '../../../src/waypoints/trajectory.js';
+import { parseVehicleTrajectory, type TrajectorySample } from '../../../src/api/waypoints/trajectory.js';
 import { LOOP_CENTRELINE_LENGTH, lapProgress } from '../../support/lap-progress.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PendingCommands, PendingSends } from '../../../src/runtime/sim/pending-outputs.js';
-import type { V2VMessage } from '../../../src/control/vehicle-context.js';
+import type { V2VMessage } from '../../../src/core/control/vehicle-context.js';
 import type { WorldCar } from '../../../src/world/world.js';
 
 const car = (): WorldCar => ({ command: { speed: 0, steer: 0 } }) as unknown as WorldCar;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GaussianNoise, inverseNormalCdf } from '../../../src/sensing/gaussian-noise.js';
+import { GaussianNoise, inverseNormalCdf } from '../../../src/core/sensing/gaussian-noise.js';
 
 describe('inverseNormalCdf', () => {
   it('gives the textbook quantiles', () => {

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadMap } from '../../../src/map/load-map.js';
-import type { OccupancyGrid } from '../../../src/map/occupancy-grid.js';
-import { precomputeDistanceField } from '../../../src/sensing/distance-field.js';
-import { F1TENTH_LIDAR_DEFAULTS, Lidar } from '../../../src/sensing/lidar.js';
-import { prepareLidarMap } from '../../../src/sensing/lidar-map.js';
+import { loadMap } from '../../../src/core/map/load-map.js';
+import type { OccupancyGrid } from '../../../src/core/map/occupancy-grid.js';
+import { precomputeDistanceField } from '../../../src/core/sensing/distance-field.js';
+import { F1TENTH_LIDAR_DEFAULTS, Lidar } from '../../../src/core/sensing/lidar.js';
+import { prepareLidarMap } from '../../../src/core/sensing/lidar-map.js';
 import { asciiGrid, gridFrom } from '../map/ascii-grid.js';
 
 type Corner = [number, number];

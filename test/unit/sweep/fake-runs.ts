@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunSummary } from '../../../src/measurement/summary.js';
+import type { RunSummary } from '../../../src/run/summary.js';
 import type { RunOne, RunRequest } from '../../../src/sweep/run-points.js';
 
 /** The delay (ms) a request sets, from its `network.delay=...ms` override. */

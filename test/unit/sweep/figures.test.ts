@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { sweepFigure } from '../../../src/report/sweep-figure.js';
-import { kinematicsFigure } from '../../../src/report/kinematics-figure.js';
-import { v2xFigure } from '../../../src/report/v2x-figure.js';
-import { deliveryByDistance, deliveryDistanceFigure } from '../../../src/report/delivery-distance-figure.js';
-import { svgToPng, vegaLiteToSvg } from '../../../src/report/render.js';
+import { sweepFigure } from '../../../src/ui/report/sweep-figure.js';
+import { kinematicsFigure } from '../../../src/ui/report/kinematics-figure.js';
+import { v2xFigure } from '../../../src/ui/report/v2x-figure.js';
+import { deliveryByDistance, deliveryDistanceFigure } from '../../../src/ui/report/delivery-distance-figure.js';
+import { svgToPng, vegaLiteToSvg } from '../../../src/ui/report/render.js';
 import type { SweepResult } from '../../../src/sweep/result-row.js';
 import type { SweepSpec } from '../../../src/sweep/sweep-folder.js';
-import type { RunTraces } from '../../../src/report/read-run.js';
-import type { RunSummary } from '../../../src/measurement/summary.js';
+import type { RunTraces } from '../../../src/ui/report/read-run.js';
+import type { RunSummary } from '../../../src/run/summary.js';
 
 const spec = (repeat: number): SweepSpec => ({
   schema: 'cavsim.sweep/1',

@@ -14,7 +14,7 @@ import type { SlurmPort } from '../../../src/sweep/slurm/slurm-port.js';
 import { resultFromSummary, type SweepResult } from '../../../src/sweep/result-row.js';
 import { sweepAnswer } from '../../../src/sweep/answer.js';
 import { calibrationFrom, measuredJobs, writeCalibration } from '../../../src/sweep/jobs-calibration.js';
-import type { RunSummary } from '../../../src/measurement/summary.js';
+import type { RunSummary } from '../../../src/run/summary.js';
 
 const made: string[] = [];
 const tmp = () => {

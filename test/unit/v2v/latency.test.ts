@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { summariseLatency } from '../../../src/v2v/latency-stats.js';
+import { summariseLatency } from '../../../src/measurement/latency-stats.js';
 import { interpolatedQuantile } from '../../../src/util/percentile.js';
-import { ReceiptCsv, toReceipt, V2V_CSV_COLUMNS } from '../../../src/v2v/receipt-log.js';
-import { decodeDatagram, encodeDatagram, epochNs } from '../../../src/v2v/wire.js';
+import { ReceiptCsv, toReceipt, V2V_CSV_COLUMNS } from '../../../src/measurement/receipt-log.js';
+import { decodeDatagram, encodeDatagram, epochNs } from '../../../src/runtime/emulated/v2v/wire.js';
 import { scratchDir } from '../../support/scratch-dir.js';
 
 describe('summariseLatency', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSocket } from 'node:dgram';
-import { V2VEndpoint, type Arrival } from '../../../src/v2v/transport.js';
-import { encodeDatagram } from '../../../src/v2v/wire.js';
+import { V2VEndpoint, type Arrival } from '../../../src/runtime/emulated/v2v/transport.js';
+import { encodeDatagram } from '../../../src/runtime/emulated/v2v/wire.js';
 
 const sendFrom = (source: string, port: number, id: string) =>
   new Promise<void>((resolve, reject) => {

@@ -1,7 +1,7 @@
 import { createSocket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
-import { V2VEndpoint, type Arrival } from '../../../src/v2v/transport.js';
-import { epochNs } from '../../../src/v2v/wire.js';
+import { V2VEndpoint, type Arrival } from '../../../src/runtime/emulated/v2v/transport.js';
+import { epochNs } from '../../../src/runtime/emulated/v2v/wire.js';
 
 const open: V2VEndpoint[] = [];
 afterEach(async () => {

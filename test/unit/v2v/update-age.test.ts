@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ageOfInformation, interArrivalGaps } from '../../../src/v2v/update-age.js';
+import { ageOfInformation, interArrivalGaps } from '../../../src/measurement/update-age.js';
 
 describe('age of information', () => {
   it('on an ideal channel is the sawtooth the period and delay predict, by hand', () => {

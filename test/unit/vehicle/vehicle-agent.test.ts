@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { VehicleAgent, type AgentHost } from '../../../src/vehicle/vehicle-agent.js';
-import type { DriveCommand } from '../../../src/physics/types.js';
-import type { Odometry, V2VMessage, VehicleApp } from '../../../src/control/vehicle-context.js';
-import { createScriptedEvent } from '../../../src/control/scripted-event.js';
-import { createTtcBrakeSender } from '../../../src/control/emergency-brake.js';
-import { projectedState } from '../../../src/vehicle/neighbour-table.js';
-import { createWarning, createWarningReceiver } from '../../../src/control/warning.js';
+import { VehicleAgent, type AgentHost } from '../../../src/world/vehicle-agent.js';
+import type { DriveCommand } from '../../../src/core/physics/types.js';
+import type { Odometry, V2VMessage, VehicleApp } from '../../../src/core/control/vehicle-context.js';
+import { createScriptedEvent } from '../../../src/core/control/scripted-event.js';
+import { createTtcBrakeSender } from '../../../src/core/control/emergency-brake.js';
+import { projectedState } from '../../../src/core/control/neighbour-table.js';
+import { createWarning, createWarningReceiver } from '../../../src/core/control/warning.js';
 
 function host(own: Partial<Odometry> = {}) {
   const state = { t: 0, own: { t: 0, x: 0, y: 0, yaw: 0, v: 0, steer: 0, yawRate: 0, ...own } as Odometry };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CsvHeader, LineAssembler } from '../../../src/viz/csv-lines.js';
+import { CsvHeader, LineAssembler } from '../../../src/util/csv-lines.js';
 
 describe('LineAssembler', () => {
   it('holds back a line until its newline arrives, wherever the chunks break', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { goalFinderFor } from '../../../src/viz/goal-points.js';
-import { chooseGoalPoint } from '../../../src/control/pure-pursuit.js';
+import { goalFinderFor } from '../../../src/ui/viewer/goal-points.js';
+import { chooseGoalPoint } from '../../../src/core/control/pure-pursuit.js';
 import type { ResolvedVehicle } from '../../../src/scenario/resolved.js';
 
 const waypoints = Array.from({ length: 40 }, (_, i) => ({ x: i * 0.5, y: 0, speed: 2 }));

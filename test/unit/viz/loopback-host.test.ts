@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopbackHost } from '../../../src/viz/view-server.js';
+import { isLoopbackHost } from '../../../src/ui/viewer/view-server.js';
 
 describe('isLoopbackHost', () => {
   it.each([

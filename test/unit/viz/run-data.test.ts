@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RunDataStore, emptyRunData, mergeRunData } from '../../../src/viz/run-data.js';
+import { RunDataStore, emptyRunData, mergeRunData } from '../../../src/ui/viewer/run-data.js';
 
 const VEHICLES = [
   't_s,vehicle,x_m,y_m,yaw_rad,speed_mps,steer_rad,yaw_rate_radps,cmd_speed_mps,cmd_steer_rad,braking,collided',

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { expandGrid, parseAxis } from '../../../src/sweep/grid.js';
 import type { PlannedSweep } from '../../../src/sweep/plan-sweep.js';
 import { startSweep } from '../../../src/sweep/run-sweep.js';
-import { readSweepListing } from '../../../src/viz/sweep-listing.js';
+import { readSweepListing } from '../../../src/ui/viewer/sweep-listing.js';
 import { fakeRuntime } from '../sweep/fake-runs.js';
 
 const made: string[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { resamplePolyline } from '../../../src/waypoints/resample.js';
-import { recordWaypoints } from '../../../src/waypoints/record.js';
-import { parseVehicleTrajectory } from '../../../src/waypoints/trajectory.js';
+import { resamplePolyline } from '../../../src/api/waypoints/resample.js';
+import { recordWaypoints } from '../../../src/api/waypoints/record.js';
+import { parseVehicleTrajectory } from '../../../src/api/waypoints/trajectory.js';
 
 const gaps = (pts: { x: number; y: number }[]) => pts.slice(1).map((p, i) => Math.hypot(p.x - pts[i].x, p.y - pts[i].y));
 

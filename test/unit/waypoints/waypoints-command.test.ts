@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { registerWaypointsCommand } from '../../../src/cli/waypoints-command.js';
-import { parseNumericCsv } from '../../../src/control/waypoints.js';
+import { parseNumericCsv } from '../../../src/core/control/waypoints.js';
 import { UserInputError } from '../../../src/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cavsim-wp-'));

@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { runScenarioEmulated } from '../../../../src/api/run-emulated.js';
-import { RunEventBus } from '../../../../src/runtime/run-events.js';
+import { RunEventBus } from '../../../../src/run/events.js';
 import { newRunId } from '../../../../src/run/run-folder.js';
-import { Journal } from '../../../../src/journal/journal.js';
-import { NS3_PROCESS_KIND } from '../../../../src/journal/kinds.js';
-import type { EmulatedRunOutcome, EmulatedRunOptions } from '../../../../src/runtime/docker/run-emulated.js';
-import type { EmulatedRunPlan } from '../../../../src/runtime/docker/plan-emulated.js';
+import { Journal } from '../../../../src/host/journal/journal.js';
+import { NS3_PROCESS_KIND } from '../../../../src/host/journal/kinds.js';
+import type { EmulatedRunOutcome, EmulatedRunOptions } from '../../../../src/runtime/emulated/run-emulated.js';
+import type { EmulatedRunPlan } from '../../../../src/runtime/emulated/plan-emulated.js';
 
 /** An emulated run started through the API, with a hook once its scenario is running in real time. */
 export interface LiveRun {

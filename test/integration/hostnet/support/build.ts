@@ -14,16 +14,16 @@ export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 export function buildEntryPoints(): { probe: string; setupChild: string; helper: string } {
   const outDir = join(repoRoot, 'node_modules/.cache/cavsim-hostnet-it');
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const entries = ['src/testbed/probe-main.ts', 'src/hostnet/privileged-helper.ts', 'test/integration/hostnet/fixtures/setup-child.ts'];
+  const entries = ['bench/testbed/probe-main.ts', 'src/host/network/privileged-helper.ts', 'test/integration/hostnet/fixtures/setup-child.ts'];
   execFileSync(
     process.execPath,
     [tsc, '--outDir', outDir, '--rootDir', repoRoot, '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022',
       '--lib', 'ES2023', '--types', 'node', '--strict', '--skipLibCheck', '--esModuleInterop', ...entries],
     { cwd: repoRoot, stdio: 'pipe' },
   );
-  const probe = join(outDir, 'src/testbed/probe-main.js');
+  const probe = join(outDir, 'bench/testbed/probe-main.js');
   const setupChild = join(outDir, 'test/integration/hostnet/fixtures/setup-child.js');
-  const helper = join(outDir, 'src/hostnet/privileged-helper.js');
+  const helper = join(outDir, 'src/host/network/privileged-helper.js');
   for (const f of [probe, setupChild, helper]) if (!existsSync(f)) throw new Error(`build did not produce ${f}`);
   return { probe, setupChild, helper };
 }

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runScenarioSimulated } from '../../../../src/api/run-simulated.js';
-import { loadMap } from '../../../../src/map/load-map.js';
-import { Lidar } from '../../../../src/sensing/lidar.js';
-import { footprintCorners } from '../../../../src/physics/footprint.js';
+import { loadMap } from '../../../../src/core/map/load-map.js';
+import { Lidar } from '../../../../src/core/sensing/lidar.js';
+import { footprintCorners } from '../../../../src/core/physics/footprint.js';
 import type { ResolvedScenario } from '../../../../src/scenario/resolved.js';
-import { ringScenarioYaml } from '../../../../src/viz/bench/ring-scenario.js';
+import { ringScenarioYaml } from '../../../../bench/viewer/ring-scenario.js';
 
 export const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 

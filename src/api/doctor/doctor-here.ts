@@ -1,0 +1,11 @@
+import { realHostPorts } from '../host-ports.js';
+import { defaultRunsDir } from '../../run/run-folder.js';
+import { runDoctor } from './doctor.js';
+import { createHostDoctorPorts } from './host-ports.js';
+import type { CheckResult } from './types.js';
+
+/** `cavsim doctor` on this machine, with its real Docker engine and commands. */
+export function doctorThisHost(): Promise<CheckResult[]> {
+  const { docker, commands } = realHostPorts();
+  return runDoctor(createHostDoctorPorts({ docker, commands, runsDir: defaultRunsDir() }));
+}

@@ -1,0 +1,12 @@
+import type { ResolvedNetwork } from '../../scenario/resolved.js';
+import { CsmaBus } from './csma-bus.js';
+import { LatencyChannel } from './latency-channel.js';
+import type { V2VChannel } from '../frames.js';
+
+/** The simulated runtime's builtin model of the scenario's channel kind. */
+export function createChannel<T>(network: ResolvedNetwork, seed: number): V2VChannel<T> {
+  if (network.channel === 'wifi-80211p') throw new Error('wifi-80211p has no builtin model; it runs in ns-3');
+  const { delay, dataRate, loss } = network;
+  if (network.channel === 'latency') return new LatencyChannel<T>({ delay, jitter: network.jitter, dataRate, loss, seed });
+  return new CsmaBus<T>({ delay, dataRate, loss, seed });
+}

@@ -1,0 +1,57 @@
+import { timeToCollision } from '../physics/ttc.js';
+import { projectedState } from './neighbour-table.js';
+import type { Odometry, VehicleApp, VehicleContext } from './vehicle-context.js';
+
+export const BRAKE_MESSAGE = 'emergency-brake';
+
+export interface TtcBrakeSenderOptions {
+  threshold: number;
+  to: string;
+  brakeSelf: boolean;
+  /** `infrastructure`: the observed cars' true state; `neighbours`: what their beacons said, carried forward to now. */
+  source: 'infrastructure' | 'neighbours';
+  /** `neighbours`: a car whose last beacon is older than this is not considered [s]. */
+  maxAge: number;
+}
+
+/** The other cars as this app sees them. */
+function othersSeen(ctx: VehicleContext, opts: TtcBrakeSenderOptions): Iterable<[string, Odometry]> {
+  if (opts.source === 'infrastructure') return ctx.others();
+  const now = ctx.now();
+  return [...ctx.neighbours()].filter(([, n]) => now - n.state.t <= opts.maxAge).map(([name, n]) => [name, projectedState(n, now)] as [string, Odometry]);
+}
+
+/**
+ * The thesis's car0 module: watches TTC (Eq. 3.7) to every other car it knows of and, the first
+ * time it falls below the threshold, sends one brake message and (optionally) brakes itself.
+ */
+export function createTtcBrakeSender(opts: TtcBrakeSenderOptions): VehicleApp {
+  let sent = false;
+  return {
+    onTick(ctx) {
+      if (sent) return;
+      const own = ctx.own();
+      if (!own) return;
+      for (const [name, other] of othersSeen(ctx, opts)) {
+        const ttc = timeToCollision(own, other);
+        if (ttc === undefined || ttc >= opts.threshold) continue;
+        sent = true;
+        ctx.send(opts.to, BRAKE_MESSAGE, { ttc_s: ttc, about: name });
+        ctx.log('brake-sent', { ttc_s: ttc, about: name, to: opts.to });
+        if (opts.brakeSelf) ctx.emergencyBrake(`TTC ${ttc.toFixed(3)} s to ${name}`);
+        return;
+      }
+    },
+  };
+}
+
+/** The thesis's car1 module: brakes as soon as a brake message arrives. */
+export function createBrakeReceiver(): VehicleApp {
+  return {
+    onMessage(ctx, msg) {
+      if (msg.type !== BRAKE_MESSAGE || ctx.isBraking()) return;
+      ctx.log('brake-received', { from: msg.from, id: msg.id });
+      ctx.emergencyBrake(`message ${msg.id} from ${msg.from}`);
+    },
+  };
+}

@@ -1,0 +1,21 @@
+/**
+ * Every journal kind cavsim writes, in one place; each module that records or undoes entries
+ * imports its kinds from here. The strings are on disk in the journals of past and live runs
+ * (teardown and doctor read them): never change a value.
+ */
+
+/** Docker resources; `undo` is `{ name, runId }` (src/host/docker/journaled.ts). */
+export const DOCKER_KINDS = {
+  container: 'docker-container',
+  network: 'docker-network',
+} as const;
+
+/** Host networking (src/host/network/journaled-ops.ts records, src/host/network/undoers.ts undoes). */
+export const HOSTNET_KINDS = {
+  link: 'hostnet.link', // { name }: a bridge, tap or veth on the host (deleting a veth end removes both)
+  netns: 'hostnet.netns', // { name }: a named network namespace (test and bench stand-in vehicles)
+  iptables: 'hostnet.iptables', // { rule, netns? }: one filter rule, removed with -D of the same spec
+} as const;
+
+/** The ns-3 channel process; `undo` is a ProcessIdentity `{ pid, startTime }` (src/host/exec/process-identity.ts). */
+export const NS3_PROCESS_KIND = 'ns3.process';

@@ -1,0 +1,109 @@
+import { existsSync } from 'node:fs';
+import type { CommandRunner } from '../exec/command-runner.js';
+import { EnvironmentError } from '../../errors.js';
+import { iptablesArgv } from './iptables-argv.js';
+import { hostNetOperationSchema, type HostNetResult, type NetnsTarget, type ValidHostNetOperation } from './operation-schema.js';
+
+/** argv prefix that runs a command inside a network namespace. */
+export function inNetns(target: NetnsTarget | undefined, argv: string[]): string[] {
+  if (!target) return argv;
+  return ['nsenter', `--net=${netnsPath(target)}`, ...argv];
+}
+
+export function netnsPath(target: NetnsTarget): string {
+  return 'pid' in target ? `/proc/${target.pid}/ns/net` : `/run/netns/${target.name}`;
+}
+
+/**
+ * A bridge with multicast snooping joins the all-snoopers group 224.0.0.106 and sends IGMP reports
+ * for it through its ports, onto the V2V channel, where each holds the CSMA bus for a whole delay
+ * (at 300 ms, one message then waits a slot). Our bridges have two ports and need no snooping, and
+ * no spanning tree either.
+ */
+export const bridgeAddArgv = (name: string) => ['ip', 'link', 'add', 'name', name, 'type', 'bridge', 'mcast_snooping', '0', 'stp_state', '0'];
+
+const ipv6Off = (name: string) => ['sysctl', '-q', '-w', `net/ipv6/conf/${name}/disable_ipv6=1`];
+
+/**
+ * Executes one validated operation with argv arrays. The same code runs in-process when cavsim is
+ * root and inside the privileged helper under sudo otherwise.
+ */
+export async function executeOperation(raw: unknown, runner: CommandRunner): Promise<HostNetResult> {
+  const op: ValidHostNetOperation = hostNetOperationSchema.parse(raw);
+  switch (op.op) {
+    case 'link-info': {
+      if (op.netns && !existsSync(netnsPath(op.netns))) return { ok: true, exists: false };
+      const r = await runner.run(inNetns(op.netns, ['ip', '-o', 'link', 'show', 'dev', op.name]), { allowFailure: true });
+      if (r.exitCode !== 0) return { ok: true, exists: false };
+      const alias = /\balias (\S+)/.exec(r.stdout)?.[1];
+      return { ok: true, exists: true, ...(alias ? { alias } : {}) };
+    }
+    case 'chain-exists': {
+      const r = await runner.run(['iptables', '-w', '-t', 'filter', '-S', op.chain], { allowFailure: true });
+      return { ok: true, exists: r.exitCode === 0 };
+    }
+    case 'netns-info':
+      return { ok: true, exists: existsSync(`/run/netns/${op.name}`) };
+    case 'create-netns':
+      await runner.run(['ip', 'netns', 'add', op.name]);
+      return { ok: true };
+    case 'delete-netns':
+      if (existsSync(`/run/netns/${op.name}`)) await runner.run(['ip', 'netns', 'delete', op.name]);
+      return { ok: true };
+    case 'create-bridge':
+      await runner.run(bridgeAddArgv(op.name));
+      await runner.run(['ip', 'link', 'set', 'dev', op.name, 'alias', op.alias]);
+      await runner.run(ipv6Off(op.name), { allowFailure: true });
+      return { ok: true };
+    case 'create-tap':
+      await runner.run(['ip', 'tuntap', 'add', 'dev', op.name, 'mode', 'tap', 'user', String(op.uid)]);
+      await runner.run(['ip', 'link', 'set', 'dev', op.name, 'alias', op.alias]);
+      await runner.run(ipv6Off(op.name), { allowFailure: true });
+      return { ok: true };
+    case 'create-veth':
+      await runner.run(['ip', 'link', 'add', 'name', op.name, 'type', 'veth', 'peer', 'name', op.peer]);
+      await runner.run(['ip', 'link', 'set', 'dev', op.name, 'alias', op.alias]);
+      await runner.run(ipv6Off(op.name), { allowFailure: true });
+      await runner.run(ipv6Off(op.peer), { allowFailure: true });
+      return { ok: true };
+    case 'link-up':
+      await runner.run(['ip', 'link', 'set', 'dev', op.name, 'up']);
+      return { ok: true };
+    case 'enslave':
+      await runner.run(['ip', 'link', 'set', 'dev', op.name, 'master', op.bridge]);
+      await runner.run(['ip', 'link', 'set', 'dev', op.name, 'up']);
+      return { ok: true };
+    case 'move-into-netns': {
+      const where = 'pid' in op.netns ? String(op.netns.pid) : op.netns.name;
+      await runner.run(['ip', 'link', 'set', 'dev', op.name, 'netns', where]);
+      const inside = (argv: string[], allowFailure = false) => runner.run(inNetns(op.netns, argv), { allowFailure });
+      await inside(['ip', 'link', 'set', 'dev', op.name, 'name', op.newName]);
+      await inside(ipv6Off(op.newName), true);
+      if (op.mac) await inside(['ip', 'link', 'set', 'dev', op.newName, 'address', op.mac]);
+      if (op.cidr) await inside(['ip', 'addr', 'add', op.cidr, 'dev', op.newName]);
+      await inside(['ip', 'link', 'set', 'dev', op.newName, 'up']);
+      for (const n of op.neighbours) {
+        await inside(['ip', 'neigh', 'replace', n.ip, 'lladdr', n.mac, 'dev', op.newName, 'nud', 'permanent']);
+      }
+      return { ok: true };
+    }
+    case 'delete-link': {
+      const r = await runner.run(['ip', 'link', 'delete', 'dev', op.name], { allowFailure: true });
+      if (r.exitCode !== 0) {
+        const still = await runner.run(['ip', '-o', 'link', 'show', 'dev', op.name], { allowFailure: true });
+        if (still.exitCode === 0) throw new EnvironmentError(`could not delete link ${op.name}: ${r.stderr.trim()}`, 'check `ip -d link show`');
+      }
+      return { ok: true };
+    }
+    case 'iptables-add':
+      await runner.run(inNetns(op.netns, iptablesArgv(op.position === 'insert' ? '-I' : '-A', op.rule)));
+      return { ok: true };
+    case 'iptables-delete': {
+      // A namespace that is gone took its rules with it.
+      if (op.netns && !existsSync(netnsPath(op.netns))) return { ok: true };
+      const check = await runner.run(inNetns(op.netns, iptablesArgv('-C', op.rule)), { allowFailure: true });
+      if (check.exitCode === 0) await runner.run(inNetns(op.netns, iptablesArgv('-D', op.rule)));
+      return { ok: true };
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import { EnvironmentError } from '../../errors.js';
+import type { Journal } from '../journal/journal.js';
+import type { HostNetOps } from './hostnet-port.js';
+import type { IptablesRule, NetnsTarget } from './operation-schema.js';
+import type { IptablesUndo } from './undoers.js';
+import { HOSTNET_KINDS } from '../journal/kinds.js';
+
+/**
+ * Creation steps that write their inverse to the journal first, and refuse names that exist but
+ * are not ours. Shared by the set-up of vehicles and by test/bench stand-ins.
+ */
+export class JournaledHostNet {
+  constructor(
+    readonly journal: Journal,
+    readonly ops: HostNetOps,
+    readonly alias: string,
+  ) {}
+
+  async assertLinkFree(name: string, netns?: NetnsTarget): Promise<void> {
+    const info = await this.ops.run({ op: 'link-info', name, ...(netns ? { netns } : {}) });
+    if (info.exists) {
+      const where = netns ? ` inside ${'pid' in netns ? `pid ${netns.pid}` : `netns ${netns.name}`}` : '';
+      throw new EnvironmentError(
+        `interface "${name}" already exists${where}${info.alias ? ` (alias ${info.alias})` : ''}; cavsim will not touch it`,
+        info.alias?.startsWith('cavsim:')
+          ? `it belongs to another cavsim run (${info.alias}); tear that run down first`
+          : `remove or rename it yourself, or choose another run id`,
+      );
+    }
+  }
+
+  async createNetns(name: string): Promise<void> {
+    if ((await this.ops.run({ op: 'netns-info', name })).exists) {
+      throw new EnvironmentError(`network namespace "${name}" already exists; cavsim will not touch it`, 'remove it yourself or choose another run id');
+    }
+    this.journal.record(HOSTNET_KINDS.netns, name, { name });
+    await this.ops.run({ op: 'create-netns', name });
+  }
+
+  async createBridge(name: string): Promise<void> {
+    await this.assertLinkFree(name);
+    this.journal.record(HOSTNET_KINDS.link, name, { name });
+    await this.ops.run({ op: 'create-bridge', name, alias: this.alias });
+    await this.ops.run({ op: 'link-up', name });
+  }
+
+  async createTap(name: string, bridge: string, uid: number): Promise<void> {
+    await this.assertLinkFree(name);
+    this.journal.record(HOSTNET_KINDS.link, name, { name });
+    await this.ops.run({ op: 'create-tap', name, alias: this.alias, uid });
+    await this.ops.run({ op: 'enslave', name, bridge });
+  }
+
+  /** A veth pair: `hostEnd` joins `bridge` (if given); `peer` moves into `netns` as `insideName`. */
+  async createVeth(p: {
+    hostEnd: string;
+    peer: string;
+    bridge?: string;
+    netns: NetnsTarget;
+    insideName: string;
+    mac?: string;
+    cidr?: string;
+    neighbours?: Array<{ ip: string; mac: string }>;
+  }): Promise<void> {
+    await this.assertLinkFree(p.hostEnd);
+    await this.assertLinkFree(p.peer);
+    await this.assertLinkFree(p.insideName, p.netns);
+    // Deleting the host end deletes the pair, wherever the peer has moved.
+    this.journal.record(HOSTNET_KINDS.link, p.hostEnd, { name: p.hostEnd });
+    await this.ops.run({ op: 'create-veth', name: p.hostEnd, peer: p.peer, alias: this.alias });
+    if (p.bridge) await this.ops.run({ op: 'enslave', name: p.hostEnd, bridge: p.bridge });
+    await this.ops.run({
+      op: 'move-into-netns',
+      name: p.peer,
+      netns: p.netns,
+      newName: p.insideName,
+      ...(p.mac ? { mac: p.mac } : {}),
+      ...(p.cidr ? { cidr: p.cidr } : {}),
+      neighbours: p.neighbours ?? [],
+    });
+  }
+
+  async addRule(rule: IptablesRule, position: 'insert' | 'append', netns?: NetnsTarget): Promise<void> {
+    const undo: IptablesUndo = { rule, ...(netns ? { netns } : {}) };
+    this.journal.record(HOSTNET_KINDS.iptables, `${netns ? JSON.stringify(netns) + ' ' : ''}${rule.chain} ${rule.jump}`, { ...undo });
+    await this.ops.run({ op: 'iptables-add', rule, position, ...(netns ? { netns } : {}) });
+  }
+}

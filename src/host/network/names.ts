@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import { UserInputError } from '../../errors.js';
+
+/** Linux limits interface names to 15 bytes (IFNAMSIZ - 1). */
+export const MAX_IFNAME = 15;
+/** Interface names cavsim creates or accepts: letters, digits, '-', '_', '.', at most 15. */
+export const IFNAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,14}$/;
+/** Network namespace names (test stand-ins, `ip netns add`). */
+export const NETNS_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
+/** Run ids and vehicle names end up in comments and aliases; keep them shell- and rule-safe. */
+export const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+export const VEHICLE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
+
+/**
+ * Six hex digits of the run id's SHA-256: short enough for 15-character interface names, distinct
+ * enough that two runs on one host do not collide (and if they ever do, creation refuses).
+ */
+export function runTag(runId: string): string {
+  return createHash('sha256').update(runId).digest('hex').slice(0, 6);
+}
+
+export interface VehicleInterfaceNames {
+  bridge: string; // br-<tag>-<i>
+  tap: string; // tap-<tag>-<i>
+  vethHost: string; // cv-<tag>-<i>h, stays on the bridge
+  vethPeer: string; // cv-<tag>-<i>v, moved into the vehicle and renamed eth1
+}
+
+export function vehicleInterfaceNames(tag: string, index: number): VehicleInterfaceNames {
+  const names = {
+    bridge: `br-${tag}-${index}`,
+    tap: `tap-${tag}-${index}`,
+    vethHost: `cv-${tag}-${index}h`,
+    vethPeer: `cv-${tag}-${index}v`,
+  };
+  for (const n of Object.values(names)) assertInterfaceName(n);
+  return names;
+}
+
+export function assertInterfaceName(name: string): void {
+  if (!IFNAME_PATTERN.test(name)) {
+    throw new UserInputError(`invalid interface name "${name}"`, [
+      `interface names must match ${IFNAME_PATTERN} (at most ${MAX_IFNAME} characters)`,
+    ]);
+  }
+}
+
+/** The comment every iptables rule of a run carries; `cavsim:` lets a sweep find them by run. */
+export const ruleComment = (runId: string) => `cavsim:${runId}`;
+/** The ifalias set on every link of a run, so `ip -d link` shows who owns it. */
+export const linkAlias = (runId: string) => `cavsim:${runId}`;

@@ -1,0 +1,161 @@
+import { UserInputError } from '../../errors.js';
+import {
+  RUN_ID_PATTERN,
+  VEHICLE_NAME_PATTERN,
+  linkAlias,
+  ruleComment,
+  runTag,
+  vehicleInterfaceNames,
+  type VehicleInterfaceNames,
+} from './names.js';
+import type { IptablesRule, NetnsTarget } from './operation-schema.js';
+
+/** Where a vehicle's network namespace is: a container's init pid, or a named `ip netns`. */
+export type { NetnsTarget };
+
+export const V2V_INTERFACE = 'eth1';
+export const CONTROL_INTERFACE = 'eth0';
+/** Each run's V2V subnet is 10.210.X.0/24 with X from the run id; override with `v2vSubnet`. */
+export const V2V_SUBNET_PREFIX = '10.210';
+
+export interface HostNetInput {
+  runId: string;
+  vehicles: Array<{ name: string; netns: NetnsTarget }>;
+  /** The control (Docker) network: vehicles may talk to the simulator there, not to each other. */
+  control?: { subnet: string; simulatorIp: string };
+  /** Override the V2V /24, e.g. "10.210.7.0/24". */
+  v2vSubnet?: string;
+  /** uid that will run the ns-3 program (TapBridge opens the taps as that user). */
+  channelUid?: number;
+}
+
+export interface VehicleNetPlan {
+  name: string;
+  index: number;
+  netns: NetnsTarget;
+  links: VehicleInterfaceNames;
+  mac: string;
+  ip: string; // eth1 address
+  cidr: string; // eth1 address with prefix length
+  /** Permanent neighbour entries for every other vehicle: no ARP traffic competes for the bus. */
+  neighbours: Array<{ ip: string; mac: string }>;
+  /** Anti-cheat rules inside the vehicle namespace (filter table). */
+  rules: IptablesRule[];
+}
+
+export interface HostNetPlan {
+  runId: string;
+  tag: string;
+  alias: string;
+  comment: string;
+  subnet: string;
+  channelUid: number;
+  vehicles: VehicleNetPlan[];
+  /** Host rules letting bridged frames of each br-<tag>-<i> through Docker's FORWARD DROP. */
+  hostRules: IptablesRule[];
+  /** The host taps the channel program bridges, in vehicle order (its argv: src/channel/ns3/realtime-argv.ts). */
+  channel: { taps: string[] };
+}
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+/** Decides every name, address, MAC, rule and ns-3 argument; touches nothing. */
+export function planHostNetwork(input: HostNetInput): HostNetPlan {
+  const problems: string[] = [];
+  if (!RUN_ID_PATTERN.test(input.runId)) problems.push(`runId: "${input.runId}" must match ${RUN_ID_PATTERN}`);
+  if (input.vehicles.length < 1) problems.push('vehicles: at least one vehicle is needed');
+  if (input.vehicles.length > 250) problems.push('vehicles: at most 250 vehicles fit in one /24');
+  const seen = new Set<string>();
+  input.vehicles.forEach((v, i) => {
+    if (!VEHICLE_NAME_PATTERN.test(v.name)) problems.push(`vehicles.${i}.name: "${v.name}" must match ${VEHICLE_NAME_PATTERN}`);
+    if (seen.has(v.name)) problems.push(`vehicles.${i}.name: "${v.name}" is used twice`);
+    seen.add(v.name);
+  });
+  const subnet = input.v2vSubnet ?? defaultSubnet(input.runId);
+  const base = parseSlash24(subnet);
+  if (!base) problems.push(`v2vSubnet: "${subnet}" must be an IPv4 /24 like 10.210.7.0/24`);
+  if (input.control) {
+    const c = parseCidr(input.control.subnet);
+    if (!c) problems.push(`control.subnet: "${input.control.subnet}" is not an IPv4 CIDR`);
+    if (!IPV4.test(input.control.simulatorIp)) problems.push(`control.simulatorIp: "${input.control.simulatorIp}" is not an IPv4 address`);
+    if (c && base && overlaps(c, { addr: ipToInt(base + '.0'), len: 24 })) {
+      problems.push(`control.subnet ${input.control.subnet} overlaps the V2V subnet ${subnet}`);
+    }
+  }
+  if (problems.length) throw new UserInputError('invalid host network input', problems);
+
+  const tag = runTag(input.runId);
+  const comment = ruleComment(input.runId);
+  const vehicles = input.vehicles.map((v, index) => ({
+    name: v.name,
+    index,
+    netns: v.netns,
+    links: vehicleInterfaceNames(tag, index),
+    mac: vehicleMac(tag, index),
+    ip: `${base}.${index + 1}`,
+    cidr: `${base}.${index + 1}/24`,
+  }));
+  return {
+    runId: input.runId,
+    tag,
+    alias: linkAlias(input.runId),
+    comment,
+    subnet,
+    channelUid: input.channelUid ?? 0,
+    vehicles: vehicles.map((v) => ({
+      ...v,
+      neighbours: vehicles.filter((o) => o.index !== v.index).map((o) => ({ ip: o.ip, mac: o.mac })),
+      rules: input.control ? antiCheatRules(input.control, subnet, comment) : [],
+    })),
+    hostRules: vehicles.map((v) => ({ chain: 'DOCKER-USER', in: v.links.bridge, out: v.links.bridge, jump: 'ACCEPT', comment })),
+    channel: { taps: vehicles.map((v) => v.links.tap) },
+  };
+}
+
+/**
+ * eth0 is the control link: it carries traffic with the simulator and nothing else, in either
+ * direction, and never a packet for the vehicle's channel address, so vehicles cannot bypass the
+ * channel over the Docker network. (Forged source addresses are ruled out by dropping NET_RAW from
+ * the containers; these rules hold for everything a vehicle can send without it.)
+ */
+function antiCheatRules(control: { subnet: string; simulatorIp: string }, v2vSubnet: string, comment: string): IptablesRule[] {
+  const sim = `${control.simulatorIp}/32`;
+  return [
+    { chain: 'INPUT', in: CONTROL_INTERFACE, destination: v2vSubnet, jump: 'DROP', comment },
+    { chain: 'INPUT', in: CONTROL_INTERFACE, source: sim, jump: 'ACCEPT', comment },
+    { chain: 'INPUT', in: CONTROL_INTERFACE, jump: 'DROP', comment },
+    { chain: 'OUTPUT', out: CONTROL_INTERFACE, destination: sim, jump: 'ACCEPT', comment },
+    { chain: 'OUTPUT', out: CONTROL_INTERFACE, jump: 'DROP', comment },
+  ];
+}
+
+/** Locally administered unicast MAC: 02:ca:<tag 4 hex>:<index 16 bit>. */
+function vehicleMac(tag: string, index: number): string {
+  const hex = (tag.slice(0, 4) + index.toString(16).padStart(4, '0')).match(/../g)!;
+  return ['02', 'ca', ...hex].join(':');
+}
+
+function defaultSubnet(runId: string): string {
+  return `${V2V_SUBNET_PREFIX}.${parseInt(runTag(runId).slice(0, 2), 16)}.0/24`;
+}
+
+function parseSlash24(cidr: string): string | undefined {
+  const m = /^(\d+\.\d+\.\d+)\.0\/24$/.exec(cidr);
+  return m && IPV4.test(m[1] + '.0') ? m[1] : undefined;
+}
+
+function parseCidr(cidr: string): { addr: number; len: number } | undefined {
+  const m = /^([\d.]+)\/(\d{1,2})$/.exec(cidr);
+  if (!m || !IPV4.test(m[1]) || Number(m[2]) > 32) return undefined;
+  return { addr: ipToInt(m[1]), len: Number(m[2]) };
+}
+
+function ipToInt(ip: string): number {
+  return ip.split('.').reduce((acc, part) => acc * 256 + Number(part), 0);
+}
+
+function overlaps(a: { addr: number; len: number }, b: { addr: number; len: number }): boolean {
+  const len = Math.min(a.len, b.len);
+  const mask = len === 0 ? 0 : (0xffffffff << (32 - len)) >>> 0;
+  return ((a.addr & mask) >>> 0) === ((b.addr & mask) >>> 0);
+}

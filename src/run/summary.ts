@@ -1,0 +1,235 @@
+import { firstPerReceiver, latencySummary, valuesOf } from '../measurement/latency-stats.js';
+import { ageOfInformation, interArrivalGaps, type SpreadFigures } from '../measurement/update-age.js';
+import { BEACON_MESSAGE } from '../core/control/beacon.js';
+import type { ResolvedScenario } from '../scenario/resolved.js';
+import type { Recorder } from '../measurement/recorder.js';
+import type { MeasuredFigures } from '../measurement/measured-so-far.js';
+import type { PlatoonSummary } from '../measurement/platoon.js';
+
+import type { FailedComponent, RunStatus } from './outcome.js';
+import type { LossReason } from '../channel/frames.js';
+
+export type { RunStatus };
+
+/** The loss reason of a frame still in flight when the simulated run ended: its fate is unknown. */
+const IN_FLIGHT_AT_END: LossReason = 'run-ended';
+
+export interface LatencyFigures {
+  /** Messages sent. */
+  sent: number;
+  /** Deliveries (one per message and receiver). */
+  received: number;
+  /** Messages no receiver got (a message still in flight to every receiver when the run ended is not lost). */
+  lost: number;
+  p50_ms: number | null;
+  p99_ms: number | null;
+  max_ms: number | null;
+  mean_ms: number | null;
+  /**
+   * Deliveries over every (message, intended receiver) whose fate is known: frames still in flight
+   * when the run ended (`run-ended`) are left out, as in the delivery-distance figure. Null when none.
+   */
+  delivery_ratio?: number | null;
+  /** (message, receiver) not delivered, by reason (channel-loss, below-sensitivity, ..., and run-ended for those in flight at the end). */
+  lost_by_reason?: Record<string, number>;
+  /** The same per sender and receiver. */
+  pairs?: PairDelivery[];
+  /** What the cars put on the channel: frames and payload bytes per second of the run. */
+  load?: { frames_per_s: number; bytes_per_s: number };
+  /** Age of the newest beacon received, over every pair, sampled every physics step; null without beacons. */
+  beacon_age?: SpreadFigures | null;
+}
+
+export interface PairDelivery {
+  from: string;
+  to: string;
+  expected: number;
+  delivered: number;
+  delivery_ratio: number | null;
+  p50_ms: number | null;
+  p99_ms: number | null;
+  max_ms: number | null;
+  /** Beacons only: age of information at the receiver (sampled every physics step), and time between arrivals. */
+  beacon_age?: SpreadFigures | null;
+  beacon_interval?: SpreadFigures | null;
+}
+
+export interface RunSummary {
+  schema: 'cavsim.summary/1';
+  run_id: string;
+  scenario: string;
+  runtime: 'sim' | 'docker';
+  status: RunStatus;
+  reason?: string;
+  /** Set when a component's death ended the run. */
+  failed_component?: FailedComponent;
+  /** What `cavsim up` exits with for this run (see `cavsim --help`); set when the run is finished. */
+  exit_status?: number;
+  /** How to fix what failed, when the failure says (e.g. a missing prerequisite). */
+  hint?: string;
+  /** Scenario fields this runtime ignored, as `cavsim validate --runtime` lists them. */
+  warnings?: string[];
+  seed: number;
+  duration_s: number;
+  sim_time_s: number;
+  wall_time_s: number;
+  steps: number;
+  min_ttc_s: number | null;
+  min_distance_m: number | null;
+  /** Smallest bumper-to-bumper gap between any two cars [m]; 0 on contact. */
+  min_gap_m: number | null;
+  collision: boolean;
+  first_collision_t_s: number | null;
+  pairs: Recorder['pairs'];
+  collisions: { t_s: number; a: string; b: string; speed_a_mps: number; speed_b_mps: number }[];
+  v2v: LatencyFigures;
+  /** Cars with a `cacc` app: gap errors, headways and string stability. */
+  platoon?: PlatoonSummary;
+  events: { t_s: number; vehicle: string; event: string; detail?: Record<string, unknown> }[];
+  timing?: Record<string, unknown>;
+  parameters: ResolvedScenario;
+}
+
+/** The age figures of every pair pooled: mean of the means, worst p99 and max. */
+function pooledAge(pairs: readonly PairDelivery[]): SpreadFigures | null {
+  const ages = pairs.flatMap((p) => (p.beacon_age ? [p.beacon_age] : []));
+  if (!ages.length) return null;
+  return { mean_ms: +(ages.reduce((s, a) => s + a.mean_ms, 0) / ages.length).toFixed(3), p99_ms: Math.max(...ages.map((a) => a.p99_ms)), max_ms: Math.max(...ages.map((a) => a.max_ms)) };
+}
+
+/**
+ * V2V figures for the summary: latency over every receipt (one per receiver), and as lost every
+ * message no receiver got. What was still in flight at the end has no known fate and counts in
+ * neither deliveries nor losses (only in lost_by_reason, as run-ended).
+ */
+export function v2vFigures(
+  sentIds: ReadonlySet<string>,
+  receipts: readonly { id: string; from: string; to: string; type?: string; sentAt: number; receivedAt: number; sizeBytes?: number }[],
+  losses: readonly { id: string; from: string; to: string; reason: string; sizeBytes?: number }[] = [],
+  run?: { timestep: number; end: number },
+): LatencyFigures {
+  type Receipt = (typeof receipts)[number];
+  const latency = (rs: readonly Receipt[]) => latencySummary(valuesOf(rs, (r) => (r.receivedAt - r.sentAt) * 1000));
+  const first = firstPerReceiver(receipts);
+  const stats = latency(first);
+  const receivedIds = new Set(receipts.map((r) => r.id));
+  const round = (v: number) => (Number.isNaN(v) ? null : +v.toFixed(3));
+  const ratio = (delivered: number, expected: number) => (expected ? +(delivered / expected).toFixed(6) : null);
+  const lostByReason: Record<string, number> = {};
+  for (const l of losses) lostByReason[l.reason] = (lostByReason[l.reason] ?? 0) + 1;
+  // by sender, then receiver: every receipt, the first per (id, receiver) for latency, and the losses
+  const byPair = new Map<string, Map<string, { got: Receipt[]; first: Receipt[]; lost: number }>>();
+  const pairOf = (r: { from: string; to: string }) => {
+    let byTo = byPair.get(r.from);
+    if (!byTo) byPair.set(r.from, (byTo = new Map()));
+    let entry = byTo.get(r.to);
+    if (!entry) byTo.set(r.to, (entry = { got: [], first: [], lost: 0 }));
+    return entry;
+  };
+  for (const r of receipts) pairOf(r).got.push(r);
+  for (const r of first) pairOf(r).first.push(r);
+  const judged = losses.filter((l) => l.reason !== IN_FLIGHT_AT_END);
+  for (const l of judged) pairOf(l).lost++;
+  const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const pairs = [...byPair.keys()].sort(byName).flatMap((from) => {
+    const byTo = byPair.get(from)!;
+    return [...byTo.keys()].sort(byName).map((to): PairDelivery => {
+      const { got, first: firstGot, lost } = byTo.get(to)!;
+      const s = latency(firstGot);
+      const expected = got.length + lost;
+      const beacons = got.filter((r) => r.type === BEACON_MESSAGE);
+      const ages = run && beacons.length ? { beacon_age: ageOfInformation(beacons, run.timestep, run.end), beacon_interval: interArrivalGaps(beacons) } : {};
+      return { from, to, expected, delivered: got.length, delivery_ratio: ratio(got.length, expected), p50_ms: round(s.p50_ms), p99_ms: round(s.p99_ms), max_ms: round(s.max_ms), ...ages };
+    });
+  });
+  // every transmission has a row per intended receiver: its size once per id
+  const bytesById = new Map<string, number>();
+  for (const r of [...receipts, ...losses]) if (r.sizeBytes !== undefined) bytesById.set(r.id, r.sizeBytes);
+  const perSecond = (v: number) => (run && run.end > 0 ? +(v / run.end).toFixed(3) : 0);
+  const allBeacons = receipts.filter((r) => r.type === BEACON_MESSAGE);
+  const judgedIds = new Set(judged.map((l) => l.id));
+  const inFlightIds = new Set(losses.filter((l) => l.reason === IN_FLIGHT_AT_END).map((l) => l.id));
+  const inFlightOnly = (id: string) => inFlightIds.has(id) && !judgedIds.has(id);
+  return {
+    sent: sentIds.size,
+    received: receipts.length,
+    lost: [...sentIds].filter((id) => !receivedIds.has(id) && !inFlightOnly(id)).length,
+    p50_ms: round(stats.p50_ms),
+    p99_ms: round(stats.p99_ms),
+    max_ms: round(stats.max_ms),
+    mean_ms: round(stats.mean_ms),
+    delivery_ratio: ratio(receipts.length, receipts.length + judged.length),
+    lost_by_reason: lostByReason,
+    pairs,
+    ...(run
+      ? {
+          load: { frames_per_s: perSecond(sentIds.size), bytes_per_s: perSecond([...bytesById.values()].reduce((a, b) => a + b, 0)) },
+          beacon_age: allBeacons.length ? pooledAge(pairs) : null,
+        }
+      : {}),
+  };
+}
+
+export function buildSummary(args: {
+  runId: string;
+  runtime: 'sim' | 'docker';
+  scenario: ResolvedScenario;
+  recorder: MeasuredFigures;
+  simTime: number;
+  steps: number;
+  wallTime: number;
+  status: RunStatus;
+  reason?: string;
+  timing?: Record<string, unknown>;
+}): RunSummary {
+  const { recorder: r, scenario } = args;
+  const ttcs = r.pairs.flatMap((p) => (p.min_ttc_s === null ? [] : [p.min_ttc_s]));
+  const distances = r.pairs.map((p) => p.min_distance_m).filter(Number.isFinite);
+  const gaps = r.pairs.flatMap((p) => (p.min_gap_m === null ? [] : [p.min_gap_m]));
+  const firstCollision = r.collisions[0];
+  const round = (v: number) => +v.toFixed(6);
+  return {
+    schema: 'cavsim.summary/1',
+    run_id: args.runId,
+    scenario: scenario.name,
+    runtime: args.runtime,
+    status: args.status,
+    ...(args.reason ? { reason: args.reason } : {}),
+    seed: scenario.seed,
+    duration_s: scenario.duration,
+    sim_time_s: round(args.simTime),
+    wall_time_s: +args.wallTime.toFixed(4),
+    steps: args.steps,
+    min_ttc_s: ttcs.length ? round(Math.min(...ttcs)) : null,
+    min_distance_m: distances.length ? round(Math.min(...distances)) : null,
+    min_gap_m: gaps.length ? round(Math.min(...gaps)) : null,
+    collision: r.collisions.length > 0,
+    first_collision_t_s: firstCollision ? round(firstCollision.t) : null,
+    pairs: r.pairs.map((p) => ({
+      ...p,
+      min_distance_m: round(p.min_distance_m),
+      min_gap_m: p.min_gap_m === null ? null : round(p.min_gap_m),
+      min_ttc_s: p.min_ttc_s === null ? null : round(p.min_ttc_s),
+    })),
+    collisions: r.collisions.map((c) => ({ t_s: round(c.t), a: c.a, b: c.b, speed_a_mps: round(c.speedA), speed_b_mps: round(c.speedB) })),
+    v2v: v2vFigures(r.v2vSent, r.v2v, r.v2vLost, { timestep: scenario.physics.timestep, end: args.simTime }),
+    ...(r.platoon ? { platoon: r.platoon.summary(round) } : {}),
+    events: r.events.map((e) => ({ t_s: round(e.t), vehicle: e.vehicle, event: e.event, ...(e.detail ? { detail: e.detail } : {}) })),
+    ...(args.timing ? { timing: args.timing } : {}),
+    parameters: withoutWaypointLists(scenario),
+  };
+}
+
+/**
+ * The scenario as summary.json carries it: waypoint lists become their length (they were most of
+ * the file); scenario.resolved.json keeps every point.
+ */
+export function withoutWaypointLists(scenario: ResolvedScenario): ResolvedScenario {
+  return {
+    ...scenario,
+    vehicles: scenario.vehicles.map((v) => {
+      const c = v.controller as { waypoints?: unknown };
+      return Array.isArray(c.waypoints) ? { ...v, controller: { ...v.controller, waypoints: { count: c.waypoints.length, in: 'scenario.resolved.json' } } } : v;
+    }),
+  } as ResolvedScenario;
+}

@@ -1,0 +1,93 @@
+import { V2VEndpoint, type Arrival } from '../v2v/transport.js';
+import { BridgeClient } from '../../rosbridge/bridge-client.js';
+import { MSG_TYPES, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
+import { TOPICS, parseJsonData, simControlSchema, v2vSendSchema, type V2VReceivedData, type V2VReport } from '../../rosbridge/control-topics.js';
+import type { VehicleProcessConfig, VehicleOutcome, RunningVehicle } from './vehicle-process.js';
+
+const EADDR_WAIT_MS = 600_000;
+
+/**
+ * The V2V half of a vehicle that runs its own code, in emulation: a cavsim container sharing the
+ * vehicle container's network namespace, so its UDP socket is the vehicle's eth1 and every datagram
+ * crosses the ns-3 channel. It turns `/carN/v2v/send` into datagrams and datagrams into
+ * `/carN/v2v/received` (with run times, as in the simulated runtime), and reports both on
+ * `/cavsim/v2v` for v2v.csv. The vehicle's code needs nothing but the control link, in either runtime.
+ */
+export async function startV2VRelay(cfg: VehicleProcessConfig): Promise<RunningVehicle> {
+  const car = cfg.vehicle;
+  const log = cfg.log ?? (() => {});
+  let t0: bigint | undefined;
+  let seq = 0;
+  let client: BridgeClient | undefined;
+  const report = (topic: string, data: object) => client?.publish(topic, stringMsg(JSON.stringify(data)));
+  const runTime = (ns: bigint) => (t0 === undefined ? 0 : Number(ns - t0) / 1e9);
+  const onArrival = (a: Arrival) => {
+    const d = a.datagram;
+    if (t0 === undefined || d.from === car || (d.to !== '*' && d.to !== car)) return;
+    const received: V2VReceivedData = { id: d.id, from: d.from, to: car, type: d.type, body: d.body, sent_s: runTime(BigInt(d.sentAtNs)), received_s: runTime(a.receivedNs) };
+    report(TOPICS.v2vReceived(car), received);
+    report(TOPICS.v2v, { kind: 'received', id: d.id, from: d.from, to: car, type: d.type, sent_ns: d.sentAtNs, received_ns: a.receivedNs.toString(), size_bytes: a.size } satisfies V2VReport);
+  };
+  const endpoint = await V2VEndpoint.open({
+    name: car,
+    bindAddress: cfg.bind.host,
+    port: cfg.bind.port,
+    acceptFrom: new Set(cfg.peers.map((p) => p.address)),
+    bindTimeoutMs: EADDR_WAIT_MS,
+    onWaitingForAddress: () => log(`v2v relay ${car}: waiting for ${cfg.bind.host} (eth1, set up by the host)`),
+    onArrival,
+  });
+  await endpoint.warmUp();
+  warmUpRequestParsing(car);
+  try {
+    await endpoint.connect(cfg.peers);
+    client = await BridgeClient.connect(cfg.simUrl, { timeoutMs: cfg.connectTimeoutMs ?? 30_000 });
+  } catch (err) {
+    await endpoint.close();
+    throw err;
+  }
+  const link = client;
+  let resolveFinished!: (o: VehicleOutcome) => void;
+  const finished = new Promise<VehicleOutcome>((resolve) => (resolveFinished = resolve));
+  let ending = false;
+  const finish = (exitCode: 0 | 1, reason: string) => {
+    if (ending) return;
+    ending = true;
+    log(`v2v relay ${car}: ${reason} (${seq} messages sent)`);
+    void Promise.allSettled([endpoint.close(), link.close()]).then(() => resolveFinished({ exitCode, reason }));
+  };
+
+  const send = async (data: string) => {
+    const request = parseJsonData(v2vSendSchema, data, TOPICS.v2vSend(car));
+    const id = `${car}-${++seq}`;
+    const targets = request.to === '*' ? cfg.peers : cfg.peers.filter((p) => p.name === request.to);
+    if (!targets.length) return log(`v2v relay ${car}: no vehicle named ${request.to}; message ${id} not sent`);
+    const padding = request.size_bytes !== undefined ? { sizeBytes: request.size_bytes } : {};
+    const sizes = await Promise.all(targets.map((p) => endpoint.send({ id, to: request.to, address: p.address, port: p.port, type: request.type, body: request.body, ...padding })));
+    report(TOPICS.v2v, { kind: 'sent', id, from: car, to: request.to, type: request.type, size_bytes: sizes[0] } satisfies V2VReport);
+  };
+
+  link.advertise(TOPICS.v2vReceived(car), MSG_TYPES.string);
+  for (const topic of [TOPICS.v2v, TOPICS.ready]) link.advertise(topic, MSG_TYPES.string);
+  link.subscribe(TOPICS.simControl, MSG_TYPES.string, (msg) => {
+    const control = parseJsonData(simControlSchema, parseStringMsg(msg), TOPICS.simControl);
+    if (control.cmd === 'stop') return finish(0, 'stopped by the simulator');
+    t0 ??= BigInt(control.t0_epoch_ns);
+  });
+  link.subscribe(TOPICS.v2vSend(car), MSG_TYPES.string, (msg) => {
+    if (t0 === undefined || ending) return;
+    send(parseStringMsg(msg)).catch((err: unknown) => log(`v2v relay ${car}: send failed: ${(err as Error).message}`));
+  });
+  // Woken every step like the car beside it: a relay idle for seconds answered its first request late.
+  link.subscribe(TOPICS.clock, MSG_TYPES.clock, () => {});
+  link.onStatus((s) => log(`v2v relay ${car}: bridge ${s.level}: ${s.msg}`));
+  link.publish(TOPICS.ready, stringMsg(JSON.stringify({ vehicle: car, part: 'v2v-relay' })));
+  void link.closed.then(() => finish(1, 'the connection to the simulator closed before it said stop'));
+  return { finished, interrupt: (reason) => finish(0, reason) };
+}
+
+/** Parses sample requests so the first real one does not pay for compiling the validation path. */
+function warmUpRequestParsing(car: string): void {
+  const sample = JSON.stringify({ to: '*', type: 'warm-up', body: { n: 1 }, size_bytes: 64 });
+  for (let i = 0; i < 200; i++) parseJsonData(v2vSendSchema, sample, TOPICS.v2vSend(car));
+}

@@ -1,0 +1,265 @@
+import { stepSchedule } from '../../../world/step-schedule.js';
+import { VehicleAgent } from '../../../world/vehicle-agent.js';
+import { createVehicleApps } from '../../../world/create-apps.js';
+import type { LaserScan, Odometry, V2VMessage } from '../../../core/control/vehicle-context.js';
+import type { ResolvedScenario, ResolvedVehicle } from '../../../scenario/resolved.js';
+import { UserInputError } from '../../../errors.js';
+import { V2VEndpoint, type Arrival } from '../v2v/transport.js';
+import { BridgeClient } from '../../rosbridge/bridge-client.js';
+import { MSG_TYPES, driveMsg, parseOdometryMsg, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
+import { TOPICS, collisionReportSchema, parseJsonData, simControlSchema, type EventReport, type V2VReport } from '../../rosbridge/control-topics.js';
+import { parseLaserScanMsg } from '../../rosbridge/laser-scan-msg.js';
+import { readResolvedScenario, type HostPort, type VehicleEnv } from './process-env.js';
+import type { WallClock } from './wall-clock.js';
+import { warmUpVehicle } from './vehicle-warm-up.js';
+
+/** How long the V2V socket waits for its address to appear. */
+const EADDR_WAIT_MS = 600_000;
+
+export interface VehicleProcessConfig {
+  runDir: string;
+  vehicle: string;
+  simUrl: string;
+  peers: VehicleEnv['peers'];
+  bind: HostPort;
+  clock: WallClock;
+  connectTimeoutMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface VehicleOutcome {
+  exitCode: 0 | 1;
+  reason: string;
+}
+
+export interface RunningVehicle {
+  /** Resolves when the simulator says stop, the link is lost, or `interrupt` is called. */
+  readonly finished: Promise<VehicleOutcome>;
+  interrupt(reason: string): void;
+}
+
+type StampedOdometry = Odometry & { stampNs: bigint };
+type StampedScan = LaserScan & { stampNs: bigint };
+
+/**
+ * Opens the V2V socket, connects to the simulator (retrying until it listens), subscribes to the
+ * car's own odometry and that of the cars it observes, and reports itself ready.
+ */
+export async function startVehicleProcess(cfg: VehicleProcessConfig): Promise<RunningVehicle> {
+  const scenario = readResolvedScenario(cfg.runDir);
+  const spec = scenario.vehicles.find((v) => v.name === cfg.vehicle);
+  if (!spec) throw new UserInputError(`CAVSIM_VEHICLE=${cfg.vehicle} is not a vehicle of scenario ${scenario.name}`, [`vehicles: ${scenario.vehicles.map((v) => v.name).join(', ')}`]);
+  const warmTicks = warmUpVehicle(scenario, spec);
+  cfg.log?.(`vehicle ${spec.name}: controller warmed up over ${warmTicks} scratch ticks`);
+  let session: VehicleSession | undefined;
+  const endpoint = await V2VEndpoint.open({
+    name: spec.name,
+    bindAddress: cfg.bind.host,
+    port: cfg.bind.port,
+    // Only the other vehicles, over the channel, may deliver V2V datagrams; its own address for the warm-up.
+    acceptFrom: new Set([...cfg.peers.map((peer) => peer.address), cfg.bind.host, '127.0.0.1']),
+    // The host adds eth1 after every container has started: with many vehicles on a busy machine
+    // that takes long. The orchestrator bounds the whole start; this only has to outwait it.
+    bindTimeoutMs: EADDR_WAIT_MS,
+    onWaitingForAddress: () => cfg.log?.(`vehicle ${spec.name}: waiting for ${cfg.bind.host} (eth1, set up by the host)`),
+    onArrival: (a) => session?.onArrival(a),
+  });
+  await endpoint.warmUp();
+  await endpoint.connect(cfg.peers);
+  let client: BridgeClient;
+  try {
+    client = await BridgeClient.connect(cfg.simUrl, { timeoutMs: cfg.connectTimeoutMs ?? 30_000 });
+  } catch (err) {
+    await endpoint.close();
+    throw err;
+  }
+  session = new VehicleSession(scenario, spec, client, endpoint, cfg);
+  return { finished: session.finished, interrupt: (reason) => session!.finish(0, reason) };
+}
+
+/**
+ * The vehicle container's side of the control link: runs the car's controller and V2V apps
+ * (VehicleAgent) at the control rate, driven by the simulator's odometry stamps, so controllers
+ * tick on the same physics steps, with the same scans, as in the simulated runtime, and stop
+ * ticking once the simulator says the car collided.
+ */
+class VehicleSession {
+  readonly finished: Promise<VehicleOutcome>;
+  private resolveFinished!: (o: VehicleOutcome) => void;
+  private readonly agent: VehicleAgent;
+  private readonly observed = new Map<string, StampedOdometry>();
+  private readonly stepNs: number;
+  private readonly period: number;
+  private readonly log: (line: string) => void;
+  /** Physics steps between two scans; undefined for a car without a lidar. */
+  private readonly scanPeriod?: number;
+  private own?: StampedOdometry;
+  private scan?: StampedScan;
+  /** The physics step in which the car collided: no tick from then on, as in the simulated runtime. */
+  private collidedStep?: number;
+  private t0?: bigint;
+  private lastTickedStep = -1;
+  private ticks = 0;
+  private ending = false;
+
+  constructor(
+    scenario: ResolvedScenario,
+    private readonly spec: ResolvedVehicle,
+    private readonly client: BridgeClient,
+    private readonly endpoint: V2VEndpoint,
+    private readonly cfg: VehicleProcessConfig,
+  ) {
+    this.finished = new Promise((resolve) => (this.resolveFinished = resolve));
+    this.log = cfg.log ?? (() => {});
+    this.stepNs = Math.round(scenario.physics.timestep * 1e9);
+    const schedule = stepSchedule(scenario);
+    this.period = schedule.controlPeriod(spec);
+    this.scanPeriod = schedule.scanPeriod(spec);
+    this.agent = new VehicleAgent(spec.name, createVehicleApps(spec), {
+      now: () => this.now(),
+      own: () => this.own,
+      others: () => this.observed,
+      scan: () => this.scan,
+      publishDrive: (cmd) => client.publish(TOPICS.drive(spec.name), driveMsg(cmd, this.own?.stampNs ?? 0n, `${spec.name}/base_link`)),
+      transmit: (msg) => void this.transmit(msg),
+      log: (event, detail) => this.report(TOPICS.events, { vehicle: spec.name, t_s: this.now(), event, ...(detail ? { detail } : {}) } satisfies EventReport),
+    });
+    this.wire();
+  }
+
+  finish(exitCode: 0 | 1, reason: string): void {
+    if (this.ending) return;
+    this.ending = true;
+    const last = this.lastTickedStep >= 0 ? `, last in step ${this.lastTickedStep}` : '';
+    this.log(`vehicle ${this.spec.name}: ${reason} (apps ticked ${this.ticks} times${last})`);
+    void Promise.allSettled([this.endpoint.close(), this.client.close()]).then(() => this.resolveFinished({ exitCode, reason }));
+  }
+
+  onArrival(a: Arrival): void {
+    const d = a.datagram;
+    if (this.t0 === undefined || this.ending || d.from === this.spec.name) return;
+    if (d.to !== '*' && d.to !== this.spec.name) return;
+    const sentNs = BigInt(d.sentAtNs);
+    this.agent.receive({ id: d.id, from: d.from, to: d.to, type: d.type, sentAt: Number(sentNs - this.t0) / 1e9, body: d.body });
+    this.report(TOPICS.v2v, {
+      kind: 'received',
+      id: d.id,
+      from: d.from,
+      to: this.spec.name,
+      type: d.type,
+      sent_ns: d.sentAtNs,
+      received_ns: a.receivedNs.toString(),
+      size_bytes: a.size,
+    } satisfies V2VReport);
+  }
+
+  private wire(): void {
+    const { client, spec } = this;
+    client.advertise(TOPICS.drive(spec.name), MSG_TYPES.drive);
+    for (const topic of [TOPICS.v2v, TOPICS.events, TOPICS.ready]) client.advertise(topic, MSG_TYPES.string);
+    client.subscribe(TOPICS.simControl, MSG_TYPES.string, (msg) => {
+      let control;
+      try {
+        control = parseJsonData(simControlSchema, parseStringMsg(msg), TOPICS.simControl);
+      } catch (err) {
+        return this.log(`vehicle ${spec.name}: ignoring ${TOPICS.simControl}: ${(err as Error).message}`);
+      }
+      if (control.cmd === 'stop') return this.finish(0, `stopped by the simulator${control.reason ? `: ${control.reason}` : ''}`);
+      this.t0 ??= BigInt(control.t0_epoch_ns);
+    });
+    client.subscribe(TOPICS.odom(spec.name), MSG_TYPES.odometry, (msg) => this.onOdometry(spec.name, msg));
+    for (const other of spec.observes) client.subscribe(TOPICS.odom(other), MSG_TYPES.odometry, (msg) => this.onOdometry(other, msg));
+    if (spec.lidar) client.subscribe(TOPICS.scan(spec.name), MSG_TYPES.laserScan, (msg) => this.onScan(msg));
+    client.subscribe(TOPICS.collision(spec.name), MSG_TYPES.string, (msg) => this.onCollision(msg));
+    client.onStatus((s) => this.log(`vehicle ${spec.name}: bridge ${s.level}: ${s.msg}`));
+    client.publish(TOPICS.ready, stringMsg(JSON.stringify({ vehicle: spec.name })));
+    void client.closed.then(() => this.finish(1, 'the connection to the simulator closed before it said stop'));
+  }
+
+  private onOdometry(car: string, msg: Record<string, unknown>): void {
+    let odom: StampedOdometry;
+    try {
+      odom = parseOdometryMsg(msg);
+    } catch (err) {
+      return this.log(`vehicle ${this.spec.name}: bad odometry for ${car}: ${(err as Error).message}`);
+    }
+    if (car === this.spec.name) {
+      // A newer step is here before the observed cars (or the scan) caught up: tick the old one with what we have.
+      if (this.own && this.own.stampNs < odom.stampNs) this.maybeTick(true);
+      this.own = odom;
+    } else {
+      this.observed.set(car, odom);
+    }
+    this.maybeTick(false);
+  }
+
+  private onScan(msg: Record<string, unknown>): void {
+    try {
+      this.scan = parseLaserScanMsg(msg);
+    } catch (err) {
+      return this.log(`vehicle ${this.spec.name}: bad scan: ${(err as Error).message}`);
+    }
+    this.maybeTick(false);
+  }
+
+  private onCollision(msg: Record<string, unknown>): void {
+    let notice;
+    try {
+      notice = parseJsonData(collisionReportSchema, parseStringMsg(msg), TOPICS.collision(this.spec.name));
+    } catch (err) {
+      return this.log(`vehicle ${this.spec.name}: ignoring ${TOPICS.collision(this.spec.name)}: ${(err as Error).message}`);
+    }
+    if (this.collidedStep !== undefined) return;
+    this.collidedStep = notice.step;
+    this.log(`vehicle ${this.spec.name}: collided with ${notice.with.join(', ')} in step ${notice.step} (t=${notice.t_s.toFixed(2)} s); its apps are no longer ticked`);
+  }
+
+  /**
+   * Ticks once per due physics step, when the observed cars' odometry is of that step too and, with
+   * a lidar, the scan the simulated runtime would hold then (the one of the last scan step) is here.
+   */
+  private maybeTick(evenIfLagging: boolean): void {
+    const own = this.own;
+    if (!own || this.t0 === undefined || this.ending || this.cfg.clock.nowNs() < this.t0) return;
+    const step = Math.round(Number(own.stampNs) / this.stepNs);
+    if (step <= this.lastTickedStep || step % this.period !== 0) return;
+    if (this.collidedStep !== undefined && step >= this.collidedStep) return;
+    if (!evenIfLagging && (this.observedLag(own.stampNs) || this.scanLag(step))) return;
+    this.lastTickedStep = step;
+    this.ticks++;
+    this.agent.tick();
+  }
+
+  private observedLag(stampNs: bigint): boolean {
+    return this.spec.observes.some((n) => (this.observed.get(n)?.stampNs ?? -1n) < stampNs);
+  }
+
+  private scanLag(step: number): boolean {
+    if (this.scanPeriod === undefined) return false;
+    const dueScanStep = step - (step % this.scanPeriod);
+    return (this.scan?.stampNs ?? -1n) < BigInt(dueScanStep) * BigInt(this.stepNs);
+  }
+
+  private async transmit(msg: V2VMessage): Promise<void> {
+    const targets = msg.to === '*' ? this.cfg.peers : this.cfg.peers.filter((p) => p.name === msg.to);
+    if (!targets.length) {
+      this.agent.log('v2v-no-route', { id: msg.id, to: msg.to });
+      return;
+    }
+    try {
+      const sizes = await Promise.all(targets.map((p) => this.endpoint.send({ id: msg.id, to: msg.to, address: p.address, port: p.port, type: msg.type, body: msg.body, ...(msg.sizeBytes !== undefined ? { sizeBytes: msg.sizeBytes } : {}) })));
+      this.report(TOPICS.v2v, { kind: 'sent', id: msg.id, from: msg.from, to: msg.to, type: msg.type, size_bytes: sizes[0] } satisfies V2VReport);
+    } catch (err) {
+      this.agent.log('v2v-send-failed', { id: msg.id, error: (err as Error).message });
+    }
+  }
+
+  private report(topic: string, data: Record<string, unknown>): void {
+    this.client.publish(topic, stringMsg(JSON.stringify(data)));
+  }
+
+  /** Run time [s]: wall clock since the t0 in `start`, so logs line up with the simulator's. */
+  private now(): number {
+    return this.t0 === undefined ? 0 : Number(this.cfg.clock.nowNs() - this.t0) / 1e9;
+  }
+}

@@ -1,0 +1,143 @@
+import { CHANNEL_LOSSES_FILE } from '../../channel/ns3/channel-losses.js';
+import { realtimeChannelArgv } from '../../channel/ns3/realtime-argv.js';
+import { basename, join } from 'node:path';
+import { planHostNetwork, type HostNetPlan } from '../../host/network/plan.js';
+import { runTag } from '../../host/network/names.js';
+import { runLabels } from '../../host/docker/labels.js';
+import { CAVSIM_IMAGES } from '../../host/docker/images.js';
+import type { ContainerSpec, NetworkSpec } from '../../host/docker/docker-port.js';
+import { runsOwnCode, type ResolvedScenario } from '../../scenario/resolved.js';
+import { CONTROL_PORT, V2V_PORT } from '../../ports.js';
+
+/** Where the run folder appears inside every container. */
+export const CONTAINER_RUN_DIR = '/run/cavsim';
+
+/**
+ * Everything an emulated run will create, decided before anything exists: names, addresses,
+ * container specs, the host network plan and the ns-3 argv. Serialisable; `cavsim plan` prints it.
+ * Vehicle network namespaces are known only once containers run: the host plan carries pid 0
+ * placeholders that `withVehiclePids` fills in.
+ */
+export interface EmulatedRunPlan {
+  runId: string;
+  tag: string;
+  runDir: string;
+  network: NetworkSpec;
+  simulator: ContainerSpec & { ip: string; controlUrl: string };
+  vehicles: (ContainerSpec & { vehicle: string; ip: string; v2vIp: string })[];
+  /** One per vehicle running its own code: cavsim's V2V relay in that vehicle's network namespace. */
+  v2vRelays: (ContainerSpec & { vehicle: string })[];
+  hostNet: HostNetPlan;
+  /** `obstacleFile`: where the run writes the map's walls for a wifi channel with `obstacles: map`. */
+  channel: { script: string | typeof BUILTIN_CHANNEL; args: string[]; obstacleFile?: string };
+  mapDir: string;
+}
+
+const DEFAULT_CPU_SHARES = 1024;
+
+/**
+ * Taken from every container: without raw sockets a program cannot forge frames or source addresses,
+ * so the only way between vehicles is eth1 and the channel (the rules planned in hostnet/plan.ts
+ * close eth0), and the simulator can tell its clients apart by address.
+ */
+export const DROPPED_CAPABILITIES = ['NET_RAW'] as const;
+
+/** The built-in real-time channel program, ns3-scripts/channel-tap.cc. */
+export const BUILTIN_CHANNEL = 'builtin:channel-tap';
+
+export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDir: string, opts: { keep?: boolean } = {}): EmulatedRunPlan {
+  const tag = runTag(runId);
+  // Control subnet 10.211.X.0/24 beside the V2V subnet 10.210.X.0/24: both private to this run.
+  const third = parseInt(tag.slice(0, 2), 16);
+  const controlSubnet = `10.211.${third}.0/24`;
+  const controlIp = (host: number) => `10.211.${third}.${host}`;
+  const simulatorIp = controlIp(2);
+  const networkName = `cavsim-${tag}`;
+  const network = scenario.network;
+  const obstacleFile = network.channel === 'wifi-80211p' && network.obstacles === 'map' ? join(runDir, 'walls.grid') : undefined;
+  // the built-in program says why each lost frame was lost; a user's own takes only the documented argv
+  const builtin = scenario.network.script === undefined;
+  const outcomesFile = builtin ? join(runDir, CHANNEL_LOSSES_FILE) : undefined;
+  const hostNet = planHostNetwork({
+    runId,
+    vehicles: scenario.vehicles.map((v) => ({ name: v.name, netns: { pid: 0 } })),
+    control: { subnet: controlSubnet, simulatorIp },
+  });
+  const mapDir = join(runDir, 'map');
+  const binds = [{ hostPath: runDir, containerPath: CONTAINER_RUN_DIR }];
+  const commonEnv = { CAVSIM_RUN_DIR: CONTAINER_RUN_DIR, CAVSIM_RUN_ID: runId, ...(opts.keep ? { CAVSIM_KEEP: '1' } : {}) };
+  // Who may publish what on the control link: each vehicle by its address, the host by the gateway's.
+  const clients = { [controlIp(1)]: 'orchestrator', ...Object.fromEntries(scenario.vehicles.map((v, i) => [controlIp(10 + i), v.name])) };
+  const controlUrl = `ws://${simulatorIp}:${CONTROL_PORT}`;
+  const peers = Object.fromEntries(hostNet.vehicles.map((v) => [v.name, `${v.ip}:${V2V_PORT}`]));
+  const vehicles = scenario.vehicles.map((v, i) => ({
+    name: `cavsim-${tag}-${v.name}`,
+    vehicle: v.name,
+    image: v.image ?? CAVSIM_IMAGES.vehicle,
+    ...(v.command ? { cmd: v.command } : {}),
+    labels: runLabels(runId, 'vehicle', v.name),
+    env: {
+      ...commonEnv,
+      CAVSIM_VEHICLE: v.name,
+      CAVSIM_SIM_URL: controlUrl,
+      CAVSIM_V2V_PEERS: JSON.stringify(Object.fromEntries(Object.entries(peers).filter(([n]) => n !== v.name))),
+      CAVSIM_V2V_BIND: `${hostNet.vehicles[i].ip}:${V2V_PORT}`,
+    },
+    binds,
+    network: { name: networkName, ipv4Address: controlIp(10 + i) },
+    // eth1 and the anti-cheat rules are set from the host; the vehicle needs no extra privilege.
+    capDrop: DROPPED_CAPABILITIES,
+    resources: {
+      ...(v.resources.cpus ? { nanoCpus: Math.round(v.resources.cpus * 1e9) } : {}),
+      ...(v.resources.memory ? { memoryBytes: v.resources.memory } : {}),
+    },
+    init: true,
+    ip: controlIp(10 + i),
+    v2vIp: hostNet.vehicles[i].ip,
+  }));
+
+  return {
+    runId,
+    tag,
+    runDir,
+    mapDir,
+    network: { name: networkName, labels: runLabels(runId), subnet: controlSubnet, gateway: controlIp(1), internal: true },
+    simulator: {
+      name: `cavsim-${tag}-sim`,
+      image: CAVSIM_IMAGES.simulator,
+      labels: runLabels(runId, 'simulator'),
+      env: { ...commonEnv, CAVSIM_MAP: `${CONTAINER_RUN_DIR}/map/${basename(scenario.mapFile)}`, CAVSIM_BIND: `0.0.0.0:${CONTROL_PORT}`, CAVSIM_CLIENTS: JSON.stringify(clients) },
+      capDrop: DROPPED_CAPABILITIES,
+      binds,
+      network: { name: networkName, ipv4Address: simulatorIp, aliases: ['sim'] },
+      // Every car wakes on the same odometry step; weighing physics like all of them together keeps
+      // a burst of controller work from pushing the next step late.
+      resources: { cpuShares: DEFAULT_CPU_SHARES * (scenario.vehicles.length + 1) },
+      init: true,
+      ip: simulatorIp,
+      controlUrl,
+    },
+    vehicles,
+    v2vRelays: vehicles
+      .filter((_, i) => runsOwnCode(scenario.vehicles[i]))
+      .map((v) => ({
+        name: `${v.name}-v2v`,
+        vehicle: v.vehicle,
+        image: CAVSIM_IMAGES.vehicle,
+        cmd: ['node', '/opt/cavsim/dist/runtime/emulated/containers/v2v-relay-main.js'],
+        labels: runLabels(runId, 'v2v-relay', v.vehicle),
+        env: v.env,
+        binds,
+        shareNetworkOf: v.name,
+        capDrop: DROPPED_CAPABILITIES,
+        init: true,
+      })),
+    hostNet,
+    channel: { script: scenario.network.script ?? BUILTIN_CHANNEL, args: realtimeChannelArgv({ network, taps: hostNet.channel.taps, ...(builtin || network.channel === 'wifi-80211p' ? { macs: hostNet.vehicles.map((v) => v.mac) } : {}), run: scenario.seed, ...(obstacleFile ? { obstacleFile } : {}), ...(outcomesFile ? { outcomesFile } : {}) }), ...(obstacleFile ? { obstacleFile } : {}) },
+  };
+}
+
+/** The host plan with each vehicle's namespace pointed at its running container. */
+export function withVehiclePids(plan: HostNetPlan, pids: Record<string, number>): HostNetPlan {
+  return { ...plan, vehicles: plan.vehicles.map((v) => ({ ...v, netns: { pid: pids[v.name] } })) };
+}

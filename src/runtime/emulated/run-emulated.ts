@@ -1,0 +1,314 @@
+import { relayPositions } from './position-relay.js';
+import { writeObstacleGrid } from '../../channel/ns3/lockstep/obstacle-grid-file.js';
+import { loadMapFromDisk } from '../../core/map/map-loader.js';
+import { copyFileSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parse as parseYaml } from 'yaml';
+import { Journal } from '../../host/journal/journal.js';
+import { createJournaledDocker, dockerUndoers } from '../../host/docker/journaled.js';
+import { setUpHostNetwork } from '../../host/network/set-up.js';
+import { hostNetUndoers } from '../../host/network/undoers.js';
+import { builtinChannelScript } from '../../channel/ns3/compile.js';
+import type { StartedChannel } from '../../channel/ns3/realtime-channel.js';
+import { processUndoers } from '../../host/exec/process-identity.js';
+import { RunFolder, recordManifest } from '../../run/run-folder.js';
+import { CAVSIM_IMAGES } from '../../host/docker/images.js';
+import { markRunKept, registerActiveRun, unregisterActiveRun } from '../../run/active-runs.js';
+import { percentileOfSorted } from '../../util/percentile.js';
+import { ComponentFailedError } from '../../run/outcome.js';
+import { lastLines } from '../../util/last-lines.js';
+import { finishRun, RunInterrupted } from '../../run/finish-run.js';
+import { recordRunMcap } from '../../run/mcap/record-run-mcap.js';
+import type { RunSummary } from '../../run/summary.js';
+import type { ResolvedScenario } from '../../scenario/resolved.js';
+import type { RunEvents } from '../../run/events.js';
+import type { Undoer } from '../../host/journal/journal.js';
+import { BUILTIN_CHANNEL, planEmulatedRun, withVehiclePids, type EmulatedRunPlan } from './plan-emulated.js';
+import type { ControlLink, EmulatedRunDeps } from './emulated-deps.js';
+import type { SimulatorStatus } from '../rosbridge/control-topics.js';
+import { ComponentWatch, containerDeath, signalOfExitStatus, type Death } from './component-watch.js';
+import { ExternalProcessError } from '../../errors.js';
+
+export interface EmulatedRunOptions {
+  runsDir: string;
+  runId?: string;
+  events?: RunEvents;
+  /** Leave containers, links, rules and ns-3 running after the scenario (undo later with `cavsim teardown`). */
+  keep?: boolean;
+  shouldStop?: () => boolean;
+  /** How long a failed set-up step waits for a component's death to name the cause (default 800 ms). */
+  failureSettleMs?: number;
+  /** For the manifest: the overrides given and the command line that started the run. */
+  overrides?: readonly string[];
+  command?: readonly string[];
+  /** Whether run.mcap is written when the scenario does not say (`record.mcap`); sweeps pass false. */
+  mcapByDefault?: boolean;
+}
+
+export interface EmulatedRunOutcome {
+  summary: RunSummary;
+  runDir: string;
+  /** Milliseconds from the call to the `start` command, and for the teardown. */
+  phases: Record<string, number>;
+  /** Set when the run was kept: what is still up and how to reach it. */
+  kept?: KeptRun;
+}
+
+export interface KeptRun {
+  runId: string;
+  containers: { name: string; vehicle?: string; controlIp: string; v2vIp?: string }[];
+  ns3Pid: number | undefined;
+  teardown: string;
+}
+
+export function allUndoers(deps: Pick<EmulatedRunDeps, 'docker' | 'hostNet'>): Record<string, Undoer> {
+  return { ...dockerUndoers(deps.docker), ...hostNetUndoers(deps.hostNet), ...processUndoers };
+}
+
+/** How long the simulator gets to write its summary after the host asked it to stop. */
+const SIMULATOR_STOP_WAIT_MS = 10_000;
+/** A vehicle may exit this long before the host hears that the run is stopping. */
+const VEHICLE_EXIT_GRACE_MS = 300;
+/** The control link closing is blamed on the link only if no container death explains it by then. */
+const CONTROL_LINK_GRACE_MS = 1000;
+
+/**
+ * `cavsim up --runtime docker`: images, control network, simulator and vehicle containers, per-vehicle
+ * bridge/tap/veth plumbing and rules, the ns-3 channel, then the experiment in real time. Every host
+ * resource is journaled before it exists. Every component is watched for the whole run: the first
+ * to die ends it as `failed`, named. Any end (but a kept, healthy one) replays the journal backwards.
+ */
+export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunDeps, opts: EmulatedRunOptions): Promise<EmulatedRunOutcome> {
+  const t0 = performance.now();
+  const phases: Record<string, number> = {};
+  const mark = (name: string) => (phases[name] = Math.round(performance.now() - t0));
+  const emit = (phase: string, detail?: string) => opts.events?.emit({ type: 'phase', phase, detail });
+
+  const folder = RunFolder.create(opts.runsDir, opts.runId);
+  folder.writeScenario(scenario);
+  copyMap(scenario.mapFile, join(folder.dir, 'map'));
+  const manifest = { runtime: 'docker' as const, scenario, overrides: opts.overrides, command: opts.command };
+  await recordManifest(folder, manifest);
+  const plan = planEmulatedRun(scenario, folder.runId, folder.dir, { keep: opts.keep });
+  writeFileSync(folder.file('plan.json'), JSON.stringify(plan, null, 2) + '\n');
+  const journal = Journal.open(folder.file('journal.jsonl'));
+  const watch = new ComponentWatch(opts.failureSettleMs);
+  const checkStop = () => {
+    if (opts.shouldStop?.()) throw new RunInterrupted('stopped by the user before the run started');
+  };
+
+  let failure: unknown;
+  let registered = false;
+  let channel: StartedChannel | undefined;
+  let control: ControlLink | undefined;
+  let timeBaseNs: bigint | undefined;
+  let stopRelay: (() => void) | undefined;
+  let simulator: { ended: Promise<void>; gone: Promise<unknown> } | undefined;
+  try {
+    emit('images', 'checking the simulator and vehicle images');
+    await deps.prepareImages((line) => emit('images', line));
+    await recordManifest(folder, { ...manifest, images: await imageIds(deps.docker, [CAVSIM_IMAGES.simulator, CAVSIM_IMAGES.vehicle, ...scenario.vehicles.flatMap((v) => (v.image ? [v.image] : []))]) });
+    mark('images');
+    checkStop();
+
+    emit('channel', 'compiling the ns-3 channel program (cached)');
+    const source = plan.channel.script === BUILTIN_CHANNEL ? builtinChannelScript() : plan.channel.script;
+    const binary = await deps.channel.compile(source);
+    mark('compiled');
+    checkStop();
+
+    emit('containers', `network ${plan.network.name}, simulator and ${plan.vehicles.length} vehicles${plan.v2vRelays.length ? ` (${plan.v2vRelays.length} with a V2V relay)` : ''}`);
+    // Indexed right before its first host resource: a run refused earlier leaves no entry behind.
+    registerActiveRun(plan.runId, journal.path);
+    registered = true;
+    const docker = createJournaledDocker(deps.docker, journal, plan.runId);
+    await docker.createNetwork(plan.network);
+    await docker.createContainer(plan.simulator);
+    await deps.docker.startContainer(plan.simulator.name);
+    simulator = watchSimulator(deps, plan, watch);
+    const pids: Record<string, number> = {};
+    for (const v of plan.vehicles) {
+      await docker.createContainer(v);
+      await deps.docker.startContainer(v.name);
+      watch.watch(`vehicle ${v.vehicle} container`, containerDeath(deps.docker, v.name, watch.signal), { graceMs: VEHICLE_EXIT_GRACE_MS });
+      const info = await watch.guard(deps.docker.inspectContainer(v.name));
+      if (!info?.pid) throw await notRunning(deps, v.name, `vehicle ${v.vehicle} container`, info?.exitCode);
+      pids[v.vehicle] = info.pid;
+    }
+    for (const r of plan.v2vRelays) {
+      await docker.createContainer(r);
+      await deps.docker.startContainer(r.name);
+      watch.watch(`vehicle ${r.vehicle} V2V relay container`, containerDeath(deps.docker, r.name, watch.signal), { graceMs: VEHICLE_EXIT_GRACE_MS });
+    }
+    mark('containers');
+
+    emit('network', `bridges, taps, veths and rules for ${plan.vehicles.length} vehicles`);
+    await watch.guard(setUpHostNetwork(withVehiclePids(plan.hostNet, pids), { journal, ops: deps.hostNet }));
+    mark('network');
+    checkStop();
+
+    if (plan.channel.obstacleFile) writeObstacleGrid(await loadMapFromDisk(scenario.mapFile), plan.channel.obstacleFile);
+    emit('channel', `ns-3 ${basename(source)} ${plan.channel.args.join(' ')}`);
+    const started = await watch.guard(deps.channel.start({ binary, args: plan.channel.args, logPath: folder.file('ns3.log'), journal })).catch((err: unknown) => {
+      throw err instanceof ExternalProcessError ? new ComponentFailedError({ component: 'ns-3 channel', exit_status: err.exitCode ?? null, signal: null, last_log_lines: lastLines(err.stderrTail) }, 'while starting', `see ${folder.file('ns3.log')}`) : err;
+    });
+    channel = started;
+    watch.watch('ns-3 channel', started.exited.then((e): Death => ({ exit_status: e.code, signal: e.signal, last_log_lines: started.lastLogLines() })));
+    mark('channel');
+
+    emit('connecting', `simulator at ${plan.simulator.controlUrl}`);
+    control = await watch.guard(deps.connectControl(plan.simulator.controlUrl, 30_000));
+    const link = control;
+    link.onStatus((s) => {
+      if (s.phase === 'stopping' || s.phase === 'stopped') watch.runEnding();
+    });
+    watch.watch('control link', link.closed.then((): Death => ({ exit_status: null, signal: null, last_log_lines: [] })), { graceMs: CONTROL_LINK_GRACE_MS });
+    const positionsPort = started.positionsPort();
+    if (positionsPort !== undefined) stopRelay = relayPositions(link, plan.vehicles.map((v) => v.vehicle), positionsPort);
+    await watch.guard(link.waitForVehicles(plan.vehicles.map((v) => v.vehicle), 30_000));
+    checkStop();
+    link.onStatus(progressReporter(scenario, opts.events));
+    timeBaseNs = (await link.start()) ?? undefined;
+    mark('started');
+
+    emit('running', `${scenario.duration} s in real time`);
+    const stopTimer = setInterval(() => {
+      if (!opts.shouldStop?.()) return;
+      clearInterval(stopTimer);
+      void link.stop().catch(() => {});
+    }, 100);
+    try {
+      // With --keep the simulator stays up after the scenario: its `stopped` status ends the wait.
+      const stopped = new Promise<void>((r) => link.onStatus((s) => s.phase === 'stopped' && r()));
+      await watch.guard(Promise.race([simulator.ended, stopped]));
+    } finally {
+      clearInterval(stopTimer);
+    }
+    mark('finished');
+  } catch (err) {
+    failure = err;
+    // Whatever ended the run early, the simulator (if alive) writes what it measured.
+    if (control && simulator) {
+      await control.stop(err instanceof Error ? err.message : String(err)).catch(() => {});
+      await Promise.race([simulator.gone, new Promise((r) => setTimeout(r, SIMULATOR_STOP_WAIT_MS))]);
+    }
+  } finally {
+    watch.close();
+    stopRelay?.();
+    await control?.close().catch(() => {});
+  }
+
+  const mcapProblem = phases.started === undefined ? undefined : await recordRunMcap(folder, scenario, { runtime: 'docker', grid: await loadMapFromDisk(scenario.mapFile).catch(() => undefined), timeBaseNs, byDefault: opts.mcapByDefault ?? true });
+  if (mcapProblem) opts.events?.emit({ type: 'log', level: 'warn', message: mcapProblem });
+  const keep = opts.keep === true && failure === undefined;
+  const lag = channel?.lagSamplesMs() ?? [];
+  const summary = finishRun({
+    folder,
+    scenario,
+    runtime: 'docker',
+    failure,
+    interrupted: opts.shouldStop?.() ? 'stopped by the user' : undefined,
+    wallTime: phases.started === undefined ? 0 : (performance.now() - t0 - phases.started) / 1000,
+    timing: { ...channelTiming(lag, phases), ...(timeBaseNs !== undefined ? { t0_epoch_ns: timeBaseNs.toString() } : {}) },
+  });
+  await saveContainerLogs(deps, plan, folder.file('logs'));
+  let kept: KeptRun | undefined;
+  if (keep) {
+    markRunKept(plan.runId);
+    kept = describeKept(plan, channel);
+    emit('kept', `still up; undo with: cavsim teardown --run ${plan.runId}`);
+  } else if (registered) {
+    emit('teardown', 'undoing everything the run created');
+    const t = performance.now();
+    const report = await journal.teardown(allUndoers(deps));
+    phases.teardown = Math.round(performance.now() - t);
+    if (!report.failed.length) unregisterActiveRun(plan.runId);
+    else opts.events?.emit({ type: 'log', level: 'warn', message: `teardown left: ${report.failed.map((f) => `${f.entry.kind} ${f.entry.id} (${f.error})`).join('; ')}; run \`cavsim teardown --run ${plan.runId}\`` });
+  }
+  opts.events?.emit({ type: 'summary', summary, runDir: folder.dir });
+  return { summary, runDir: folder.dir, phases, ...(kept ? { kept } : {}) };
+}
+
+/**
+ * `ended` resolves when the simulator container exits with 0 (the run is over); any other exit is
+ * the run's failure, reported by the watch (`ended` then never settles). `gone` resolves on any exit.
+ */
+function watchSimulator(deps: EmulatedRunDeps, plan: EmulatedRunPlan, watch: ComponentWatch): { ended: Promise<void>; gone: Promise<unknown> } {
+  const gone = containerDeath(deps.docker, plan.simulator.name, watch.signal);
+  watch.watch('simulator container', gone.then((d) => (d && d.exit_status === 0 ? undefined : d)));
+  const ended = gone.then((d) => {
+    if (d?.exit_status !== 0) return new Promise<void>(() => {});
+    watch.runEnding();
+  });
+  return { ended, gone };
+}
+
+async function notRunning(deps: EmulatedRunDeps, name: string, component: string, exitCode: number | undefined): Promise<ComponentFailedError> {
+  const logs = await deps.docker.logs?.(name).catch(() => undefined);
+  return new ComponentFailedError({ component, exit_status: exitCode ?? null, signal: exitCode === undefined ? null : signalOfExitStatus(exitCode), last_log_lines: lastLines(logs) }, 'while starting');
+}
+
+function channelTiming(lagMs: number[], phases: Record<string, number>): Record<string, unknown> {
+  const sorted = [...lagMs].sort((a, b) => a - b);
+  return {
+    ns3_lag_p50_ms: percentileOfSorted(sorted, 50) ?? null,
+    ns3_lag_p99_ms: percentileOfSorted(sorted, 99) ?? null,
+    ns3_lag_max_ms: sorted.at(-1) ?? null,
+    phases_ms: phases,
+  };
+}
+
+function describeKept(plan: EmulatedRunPlan, channel: StartedChannel | undefined): KeptRun {
+  return {
+    runId: plan.runId,
+    containers: [
+      { name: plan.simulator.name, controlIp: plan.simulator.ip },
+      ...plan.vehicles.map((v) => ({ name: v.name, vehicle: v.vehicle, controlIp: v.ip, v2vIp: v.v2vIp })),
+    ],
+    ns3Pid: channel?.identity.pid,
+    teardown: `cavsim teardown --run ${plan.runId}`,
+  };
+}
+
+/** The map YAML and its image, copied so the simulator container reads them from the run folder. */
+function copyMap(mapFile: string, dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(mapFile, join(dir, basename(mapFile)));
+  const meta = parseYaml(readFileSync(mapFile, 'utf8')) as { image?: string };
+  if (meta.image) {
+    const image = resolve(dirname(mapFile), meta.image);
+    const target = join(dir, meta.image);
+    mkdirSync(dirname(target), { recursive: true });
+    copyFileSync(image, target);
+  }
+}
+
+function progressReporter(scenario: ResolvedScenario, events: RunEvents | undefined) {
+  return (status: SimulatorStatus) => {
+    if (status.phase !== 'running') return;
+    events?.emit({ type: 'progress', t: status.t_s, duration: scenario.duration, cars: status.cars, minTtc: status.min_ttc_s, ...(status.lateness ? { lateness: status.lateness } : {}) });
+  };
+}
+
+async function saveContainerLogs(deps: EmulatedRunDeps, plan: EmulatedRunPlan, dir: string): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  for (const c of [plan.simulator, ...plan.vehicles, ...plan.v2vRelays]) {
+    try {
+      const text = await deps.docker.logs?.(c.name);
+      if (text !== undefined) writeFileSync(join(dir, `${c.name}.log`), text);
+    } catch {
+      // A container that never started has no logs; the summary says why the run failed.
+    }
+  }
+}
+
+/** Tag to image id: what the manifest records of the images a run used. */
+async function imageIds(docker: EmulatedRunDeps['docker'], tags: string[]): Promise<Record<string, string>> {
+  const ids: Record<string, string> = {};
+  for (const tag of new Set(tags)) {
+    const id = (await docker.inspectImage(tag))?.id;
+    if (id) ids[tag] = id;
+  }
+  return ids;
+}

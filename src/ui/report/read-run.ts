@@ -1,0 +1,68 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import type { RunSummary } from '../../run/summary.js';
+import { UserInputError } from '../../errors.js';
+import { readRunSummary } from '../../run/read-run-folder.js';
+
+export interface VehicleSample {
+  t: number;
+  vehicle: string;
+  speed: number;
+}
+
+export interface PairSample {
+  t: number;
+  pair: string;
+  distance: number;
+  /** Bumper to bumper, 0 on contact; null in runs written before pairs.csv had it. */
+  gap: number | null;
+  ttc: number | null;
+}
+
+export interface RunEventRow {
+  t: number;
+  vehicle: string;
+  event: string;
+}
+
+/** What the figures of one run need, read from its folder. */
+export interface RunTraces {
+  dir: string;
+  summary: RunSummary;
+  vehicles: VehicleSample[];
+  pairs: PairSample[];
+  events: RunEventRow[];
+  /** V2V rows whose fate is known (not still in flight at the end) and that say how far apart the cars were. */
+  deliveries: { distance: number; delivered: boolean }[];
+}
+
+function rows(path: string): Record<string, string>[] {
+  if (!existsSync(path)) return [];
+  try {
+    return parse(readFileSync(path, 'utf8'), { columns: true, skip_empty_lines: true });
+  } catch (err) {
+    throw new UserInputError(`${path} is damaged: ${err instanceof Error ? err.message : String(err)}`, [], 'restore it, or run the scenario again');
+  }
+}
+
+const num = (s: string | undefined) => (s === undefined || s === '' ? null : Number(s));
+
+export function isRunDir(dir: string): boolean {
+  return existsSync(join(dir, 'summary.json'));
+}
+
+export function readRunTraces(dir: string): RunTraces {
+  if (!isRunDir(dir)) throw new UserInputError(`${dir} is not a run folder`, [`${join(dir, 'summary.json')}: not found`]);
+  const summary = readRunSummary(dir);
+  return {
+    dir,
+    summary,
+    vehicles: rows(join(dir, 'vehicles.csv')).map((r) => ({ t: Number(r.t_s), vehicle: r.vehicle, speed: Number(r.speed_mps) })),
+    pairs: rows(join(dir, 'pairs.csv')).map((r) => ({ t: Number(r.t_s), pair: `${r.a}–${r.b}`, distance: Number(r.distance_m), gap: num(r.gap_m), ttc: num(r.ttc_s) })),
+    events: rows(join(dir, 'events.csv')).map((r) => ({ t: Number(r.t_s), vehicle: r.vehicle, event: r.event })),
+    deliveries: rows(join(dir, 'v2v.csv'))
+      .filter((r) => r.distance_m !== undefined && r.distance_m !== '' && r.outcome !== 'run-ended' && r.outcome !== 'not-received')
+      .map((r) => ({ distance: Number(r.distance_m), delivered: r.outcome === 'delivered' })),
+  };
+}

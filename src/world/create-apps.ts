@@ -1,0 +1,44 @@
+import { runsOwnCode, type ResolvedVehicle } from '../scenario/resolved.js';
+import type { VehicleApp } from '../core/control/vehicle-context.js';
+import { createPurePursuit } from '../core/control/pure-pursuit.js';
+import { createOpenLoop } from '../core/control/open-loop.js';
+import { createGapFollow } from '../core/control/gap-follow.js';
+import { createWallFollow } from '../core/control/wall-follow.js';
+import { createRrt } from '../core/control/rrt.js';
+import { createBrakeReceiver, createTtcBrakeSender } from '../core/control/emergency-brake.js';
+import { createBeacon } from '../core/control/beacon.js';
+import { createScriptedEvent } from '../core/control/scripted-event.js';
+import { createCacc } from '../core/control/cacc.js';
+import { createWarning, createWarningReceiver } from '../core/control/warning.js';
+
+/** The controller first, then the V2V apps in scenario order; the same list runs in every runtime. */
+export function createVehicleApps(v: ResolvedVehicle): VehicleApp[] {
+  const apps: VehicleApp[] = [];
+  const c = v.controller;
+  const maxSteer = v.params.s_max;
+  if (c.type === 'pure-pursuit') apps.push(createPurePursuit({ ...c, maxSteer }));
+  else if (c.type === 'open-loop') apps.push(createOpenLoop(c.schedule));
+  else if (c.type === 'gap-follow') apps.push(createGapFollow({ ...c, maxSteer }));
+  else if (c.type === 'wall-follow') apps.push(createWallFollow({ ...c, maxSteer }));
+  else if (c.type === 'rrt') apps.push(createRrt({ ...c, maxSteer }));
+  for (const app of v.apps) {
+    if (app.type === 'ttc-brake-sender') apps.push(createTtcBrakeSender(app));
+    else if (app.type === 'brake-receiver') apps.push(createBrakeReceiver());
+    else if (app.type === 'beacon') apps.push(createBeacon(v.name, app));
+    else if (app.type === 'cacc') apps.push(createCacc(app, v.params));
+    else if (app.type === 'warning') apps.push(createWarning(app));
+    else if (app.type === 'warning-receiver') apps.push(createWarningReceiver(app));
+    else if (app.type === 'scripted-event') apps.push(createScriptedEvent(app.brake !== undefined ? { at: app.at, brake: app.brake } : { at: app.at, speed: app.speed! }));
+  }
+  return apps;
+}
+
+/** Apps whose behaviour no received message changes: they only send (or act on a clock). */
+const DEAF_APPS: ReadonlySet<string> = new Set(['beacon', 'scripted-event']);
+
+/**
+ * Whether anything a vehicle does can depend on the V2V messages it receives: its own code, or an
+ * app that reads them or its neighbour table. The controllers never do.
+ */
+export const actsOnReceivedMessages = (v: Pick<ResolvedVehicle, 'apps' | 'command' | 'image'>): boolean =>
+  runsOwnCode(v) || v.apps.some((app) => !DEAF_APPS.has(app.type));
