@@ -5,11 +5,12 @@ import { performance } from 'node:perf_hooks';
 import { loadScenario } from '../src/scenario/load-scenario.js';
 import { runResolvedSimulated } from '../src/api/run-simulated.js';
 import { interpolatedQuantile } from '../src/util/percentile.js';
-import { closeIdleLockstepProcesses } from '../src/channel/ns3/lockstep/process-pool.js';
+import { LockstepProcessPool } from '../src/channel/ns3/lockstep/process-pool.js';
 import { loopScenarioYaml } from './sim-bench.js';
 import type { BenchRow, BenchSuite } from './main.js';
+import { packageRoot } from '../src/util/package-root.js';
 
-const HEAD_ON = resolve(import.meta.dirname, '../scenarios/head-on-brake.yaml');
+const HEAD_ON = join(packageRoot(), 'scenarios/head-on-brake.yaml');
 const SUITE = 'channel-engines';
 const REPEATS = 5;
 
@@ -24,10 +25,11 @@ async function realTimeMultiple(file: string, overrides: string[], cold = false)
   try {
     const scenario = await loadScenario(file, { overrides, runtime: 'sim' });
     const multiples: number[] = [];
+    // Without a pool each run starts and ends its own ns-3 process.
+    using pool = new LockstepProcessPool();
     for (let i = -1; i < REPEATS; i++) {
-      if (cold) closeIdleLockstepProcesses();
       const started = performance.now();
-      const { summary } = await runResolvedSimulated(scenario, { runsDir: join(dir, 'runs') });
+      const { summary } = await runResolvedSimulated(scenario, { runsDir: join(dir, 'runs'), ...(cold ? {} : { lockstepPool: pool }) });
       if (summary.status !== 'completed') throw new Error(`bench run ${summary.status}: ${summary.reason}`);
       if (i >= 0) multiples.push(summary.sim_time_s / ((performance.now() - started) / 1000));
     }
@@ -85,7 +87,6 @@ export const suite: BenchSuite = {
       rows.push({ suite: SUITE, name: '10 cars beaconing, latency, ns-3 / builtin speed', value: latencyNs3 / latencyBuiltin, unit: 'ratio' });
     } finally {
       rmSync(dir, { recursive: true, force: true });
-      closeIdleLockstepProcesses();
     }
     return rows;
   },

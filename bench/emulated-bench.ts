@@ -8,6 +8,7 @@ import { loopScenarioYaml } from './sim-bench.js';
 import type { BenchRow, BenchSuite } from './main.js';
 import { measureTimerBaseline } from './timer-baseline.js';
 import { describeError, notValidRow, parseVehicleCounts, scalingRows, type ScalingOutcome } from './vehicle-scaling.js';
+import { packageRoot } from '../src/util/package-root.js';
 
 /** `cavsim up` to the first physics step, teardown time, and step lateness, for the 2-vehicle head-on. */
 async function measure(name: string, scenarioFile: string, runsDir: string): Promise<BenchRow[]> {
@@ -56,7 +57,7 @@ export const suite: BenchSuite = {
     const counts = parseVehicleCounts(process.env.BENCH_VEHICLES);
     const dir = mkdtempSync(join(tmpdir(), 'cavsim-bench-emulated-'));
     try {
-      const headOn = resolve(import.meta.dirname, '../scenarios/head-on-brake.yaml');
+      const headOn = join(packageRoot(), 'scenarios/head-on-brake.yaml');
       // the first run may build images; measure afterwards
       await measure('warm-up', headOn, join(dir, 'runs'));
       const baseline = await measureTimerBaseline(createEmulatedDeps().docker);

@@ -6,6 +6,7 @@ import { loadScenario } from '../src/scenario/load-scenario.js';
 import { runResolvedSimulated } from '../src/api/run-simulated.js';
 import { loopScenarioYaml } from './sim-bench.js';
 import type { BenchRow, BenchSuite } from './main.js';
+import { packageRoot } from '../src/util/package-root.js';
 
 const SUITE = 'lidar-runtime';
 /** f1tenth_gym's scan (1080 beams, 4.7 rad, 30 m, noise), once per 10 ms physics step (the default rate). */
@@ -58,7 +59,7 @@ export const suite: BenchSuite = {
         },
       );
     }
-    const mixed = resolve(import.meta.dirname, '../scenarios/mixed-four.yaml');
+    const mixed = join(packageRoot(), 'scenarios/mixed-four.yaml');
     rows.push({ suite: SUITE, name: 'mixed-four: pursuit, gap, wall, RRT (x real time)', value: await inTempDir((dir) => realTimeMultiple(mixed, dir)), unit: 'x' });
     return rows;
   },

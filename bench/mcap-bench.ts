@@ -8,8 +8,9 @@ import type { ResolvedScenario } from '../src/scenario/resolved.js';
 import { createCommandRunner } from '../src/host/exec/command-runner.js';
 import type { BenchRow, BenchSuite } from './main.js';
 import { loopScenarioYaml } from './sim-bench.js';
+import { packageRoot } from '../src/util/package-root.js';
 
-const ROOT = resolve(import.meta.dirname, '..');
+const ROOT = packageRoot();
 const PAIRS = 11;
 const IN_PROCESS_WARM_UP = 10;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

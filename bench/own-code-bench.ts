@@ -4,10 +4,11 @@ import { join, resolve } from 'node:path';
 import { runScenarioSimulated } from '../src/api/run-simulated.js';
 import { interpolatedQuantile } from '../src/util/percentile.js';
 import type { BenchRow, BenchSuite } from './main.js';
+import { packageRoot } from '../src/util/package-root.js';
 
 const SUITE = 'own-code';
 const REPEATS = 3;
-const ROOT = resolve(import.meta.dirname, '..');
+const ROOT = packageRoot();
 const NODE_EXAMPLE = join(ROOT, 'containers/examples/node-vehicle/vehicle.mjs');
 const DURATION_S = 5;
 

@@ -5,9 +5,10 @@ import { performance } from 'node:perf_hooks';
 import { runScenarioSimulated } from '../src/api/run-simulated.js';
 import { writeRunReport } from '../src/ui/report/report.js';
 import type { BenchRow, BenchSuite } from './main.js';
+import { packageRoot } from '../src/util/package-root.js';
 
 const SUITE = 'report';
-const PLATOON = resolve(import.meta.dirname, '../scenarios/platoon-cacc.yaml');
+const PLATOON = join(packageRoot(), 'scenarios/platoon-cacc.yaml');
 const SHORT_S = 60;
 const LONG_S = 600;
 

@@ -6,8 +6,9 @@ import { loadScenario } from '../src/scenario/load-scenario.js';
 import { runResolvedSimulated } from '../src/api/run-simulated.js';
 import { parseNumericCsv } from '../src/core/control/waypoints.js';
 import type { BenchRow, BenchSuite } from './main.js';
+import { packageRoot } from '../src/util/package-root.js';
 
-const MAPS = resolve(import.meta.dirname, '../maps');
+const MAPS = join(packageRoot(), 'maps');
 
 /** n cars spread evenly along the loop track's centreline, all on pure pursuit; `perCar`: extra YAML keys for every car, e.g. '{ lidar: {} }'. */
 export function loopScenarioYaml(n: number, duration = '20s', perCar: Record<string, string> = {}): string {
@@ -42,7 +43,7 @@ async function realTimeMultiple(n: number, duration: number): Promise<number> {
 async function headOnMultiple(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'cavsim-bench-'));
   try {
-    const scenario = await loadScenario(resolve(import.meta.dirname, '../scenarios/head-on-brake.yaml'));
+    const scenario = await loadScenario(join(packageRoot(), 'scenarios/head-on-brake.yaml'));
     const started = performance.now();
     const { summary } = await runResolvedSimulated(scenario, { runsDir: join(dir, 'runs') });
     return summary.sim_time_s / ((performance.now() - started) / 1000);

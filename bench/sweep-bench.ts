@@ -12,10 +12,11 @@ import { calibrationFile, calibrationFrom, writeCalibration } from '../src/sweep
 import { createCommandRunner } from '../src/host/exec/command-runner.js';
 import { SlurmExecutor } from '../src/sweep/slurm/slurm-executor.js';
 import { slurmCommands } from '../src/sweep/slurm/slurm-port.js';
+import { packageRoot } from '../src/util/package-root.js';
 
-const CLI = resolve(import.meta.dirname, '../src/cli/main.js');
+const CLI = join(packageRoot(), 'dist/cli/main.js');
 
-const SCENARIO = resolve(import.meta.dirname, '../scenarios/head-on-brake.yaml');
+const SCENARIO = join(packageRoot(), 'scenarios/head-on-brake.yaml');
 const SUITE = 'sweep';
 
 const MEASURED_DELAYS = '10..300ms:2ms';

@@ -5,16 +5,17 @@ import { loadMapFromDisk } from '../core/map/map-loader.js';
 import { packageVersion } from '../run/host-facts.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import type { McapRecordingFigures } from '../run/mcap/mcap-recording.js';
+import { RUN_FILES } from '../run/run-files.js';
 
 /**
  * `cavsim mcap runs/<id>`: writes (or rewrites) run.mcap from a finished run's folder, for runs
  * recorded with `record: { mcap: false }` or made before recordings existed.
  */
 export async function recordMcapOf(runDir: string): Promise<McapRecordingFigures> {
-  const scenarioFile = join(runDir, 'scenario.resolved.json');
-  if (!existsSync(scenarioFile)) throw new UserInputError(`${runDir} has no scenario.resolved.json`, [], 'pass a run folder written by `cavsim up` (runs/<run-id>)');
+  const scenarioFile = join(runDir, RUN_FILES.scenario);
+  if (!existsSync(scenarioFile)) throw new UserInputError(`${runDir} has no ${RUN_FILES.scenario}`, [], 'pass a run folder written by `cavsim up` (runs/<run-id>)');
   const scenario = JSON.parse(readFileSync(scenarioFile, 'utf8')) as ResolvedScenario;
-  const summary = readJson(join(runDir, 'summary.json')) as { runtime?: string; timing?: { t0_epoch_ns?: string } } | undefined;
+  const summary = readJson(join(runDir, RUN_FILES.summary)) as { runtime?: string; timing?: { t0_epoch_ns?: string } } | undefined;
   const runtime = summary?.runtime === 'docker' ? 'docker' : 'sim';
   const t0 = summary?.timing?.t0_epoch_ns;
   const { writeRunMcap } = await import('../run/mcap/mcap-recording.js');

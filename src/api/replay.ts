@@ -7,8 +7,9 @@ import { hostFacts } from '../run/host-facts.js';
 import { compareRunFolders, type RunComparison } from '../run/compare-runs.js';
 import { runResolvedSimulated, type RunOutcome } from './run-simulated.js';
 import type { RunEvents } from '../run/events.js';
+import { RUN_FILES } from '../run/run-files.js';
 
-export const REPLAY_FILE = 'replay.json';
+export const REPLAY_FILE = RUN_FILES.replay;
 
 export interface ReplayOptions {
   /** Default: beside the original run. */
@@ -38,7 +39,7 @@ export async function replayRun(runDir: string, opts: ReplayOptions = {}): Promi
   const manifest = readManifest(originalDir);
   const scenario = readResolvedScenario(originalDir);
   if (resolvedHash(scenario) !== manifest.scenario.resolved_sha256) {
-    throw new UserInputError(`${join(runDir, 'scenario.resolved.json')} changed after the run (its hash is not the manifest's)`, [], 'restore the file, or run the scenario anew with cavsim up');
+    throw new UserInputError(`${join(runDir, RUN_FILES.scenario)} changed after the run (its hash is not the manifest's)`, [], 'restore the file, or run the scenario anew with cavsim up');
   }
   if (manifest.map.sha256 !== null && mapHash(scenario.mapFile) !== manifest.map.sha256) {
     throw new UserInputError(`map ${scenario.mapFile} changed since run ${manifest.run_id} (or is gone)`, [], 'restore the map the run used (its copy may be in the run folder), or run the scenario anew with cavsim up');
@@ -57,7 +58,7 @@ export async function replayRun(runDir: string, opts: ReplayOptions = {}): Promi
 
 export function readManifest(runDir: string): RunManifest {
   const file = join(runDir, MANIFEST_FILE);
-  if (!existsSync(join(runDir, 'scenario.resolved.json'))) throw new UserInputError(`${runDir} is not a run folder (no scenario.resolved.json)`, [], 'pass a folder under runs/, e.g. runs/20261122-101530-a3f9');
+  if (!existsSync(join(runDir, RUN_FILES.scenario))) throw new UserInputError(`${runDir} is not a run folder (no ${RUN_FILES.scenario})`, [], 'pass a folder under runs/, e.g. runs/20261122-101530-a3f9');
   if (!existsSync(file)) throw new UserInputError(`${runDir} has no ${MANIFEST_FILE}: it was written by a cavsim older than replay`, [], 'run the scenario again with cavsim up; new runs carry a manifest');
   return JSON.parse(readFileSync(file, 'utf8')) as RunManifest;
 }

@@ -6,11 +6,9 @@ import { createHostNetOps } from '../host/network/hostnet-port.js';
 import { createCommandRunner } from '../host/exec/command-runner.js';
 import { compileChannelProgram } from '../channel/ns3/compile.js';
 import { startChannel } from '../channel/ns3/realtime-channel.js';
-import { defaultRunsDir } from '../run/run-folder.js';
-import { runEmulated, type EmulatedRunOutcome } from '../runtime/emulated/run-emulated.js';
+import { runEmulated, type EmulatedRunOptions, type EmulatedRunOutcome } from '../runtime/emulated/run-emulated.js';
 import { connectControlLink } from '../runtime/emulated/control-link.js';
 import type { EmulatedRunDeps } from '../runtime/emulated/emulated-deps.js';
-import type { RunEvents } from '../run/events.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { packageRoot } from '../util/package-root.js';
 
@@ -41,18 +39,9 @@ export function createEmulatedDeps(): EmulatedRunDeps {
   };
 }
 
-export interface EmulatedScenarioOptions {
-  overrides?: readonly string[];
-  runsDir?: string;
-  runId?: string;
-  events?: RunEvents;
-  keep?: boolean;
-  shouldStop?: () => boolean;
+export interface EmulatedScenarioOptions extends EmulatedRunOptions {
+  /** Default: this host's real ports (createEmulatedDeps). */
   deps?: EmulatedRunDeps;
-  /** The command line, for the manifest (the CLI passes its arguments). */
-  command?: readonly string[];
-  /** Whether run.mcap is written when the scenario does not say (`record.mcap`); sweeps pass false. */
-  mcapByDefault?: boolean;
 }
 
 /** `cavsim up --runtime docker`: validate, then run emulated in Docker with an ns-3 channel. */
@@ -63,9 +52,8 @@ export async function runScenarioEmulated(file: string, opts: EmulatedScenarioOp
 
 /** An emulated run of a scenario already resolved (`cavsim replay` runs scenario.resolved.json again). */
 export async function runResolvedEmulated(scenario: ResolvedScenario, opts: EmulatedScenarioOptions = {}): Promise<EmulatedRunOutcome> {
-  for (const warning of scenario.warnings ?? []) opts.events?.emit({ type: 'log', level: 'warn', message: warning });
-  const deps = opts.deps ?? createEmulatedDeps();
+  const { deps = createEmulatedDeps(), ...options } = opts;
   await deps.docker.ping();
   await requireVehicleImages(deps.docker, scenario.vehicles);
-  return runEmulated(scenario, deps, { runsDir: opts.runsDir ?? defaultRunsDir(), runId: opts.runId, events: opts.events, keep: opts.keep, shouldStop: opts.shouldStop, overrides: opts.overrides, command: opts.command, mcapByDefault: opts.mcapByDefault });
+  return runEmulated(scenario, deps, options);
 }

@@ -8,6 +8,7 @@ import { allUndoers } from '../runtime/emulated/run-emulated.js';
 import { UserInputError } from '../errors.js';
 import { realHostPorts } from './host-ports.js';
 import type { EmulatedRunDeps } from '../runtime/emulated/emulated-deps.js';
+import { RUN_FILES } from '../run/run-files.js';
 
 export interface RunTeardown {
   runId: string;
@@ -27,7 +28,7 @@ function runsToUndo(target: { runId?: string; all?: boolean }, runsDir: string):
   const runId = target.runId!;
   const known = active.find((a) => a.runId === runId);
   if (known) return [known];
-  const local = join(runsDir, runId, 'journal.jsonl');
+  const local = join(runsDir, runId, RUN_FILES.journal);
   if (existsSync(local)) return [{ runId, journal: local }];
   throw new UserInputError(`no run ${runId} to tear down`, [`--run: no journal for ${runId} in the active-run index or in ${runsDir}`], 'see `cavsim status` for the runs that still hold resources');
 }

@@ -4,6 +4,7 @@ import { CavsimError, EXIT_STATUS, exitStatusOf } from '../errors.js';
 import { RUN_EXIT_STATUS } from '../run/outcome.js';
 import { registerCommands } from './commands.js';
 import { errorJson, printJson, wantsJson } from './json-output.js';
+import { RUN_FILES } from '../run/run-files.js';
 
 export const EXIT_STATUS_HELP = `
 Exit status:
@@ -11,8 +12,8 @@ Exit status:
   ${EXIT_STATUS.USER_INPUT}    bad input: a scenario field, a flag or a map; nothing was touched
   ${EXIT_STATUS.ENVIRONMENT}    the environment lacks something (Docker engine, ns-3, root); the message says how to fix it
   ${EXIT_STATUS.EXTERNAL_PROCESS}    a command cavsim ran failed (e.g. teardown could not undo a resource)
-  ${RUN_EXIT_STATUS.failed}    the run failed: a component died or could not start (summary.json names it)
-  ${RUN_EXIT_STATUS.invalid}    the run finished but is invalid: its timing cannot be trusted (summary.json says why)
+  ${RUN_EXIT_STATUS.failed}    the run failed: a component died or could not start (${RUN_FILES.summary} names it)
+  ${RUN_EXIT_STATUS.invalid}    the run finished but is invalid: its timing cannot be trusted (${RUN_FILES.summary} says why)
   ${RUN_EXIT_STATUS.interrupted}  interrupted (Ctrl-C); what was measured is kept
   ${EXIT_STATUS.INTERNAL}   a bug in cavsim
 `;

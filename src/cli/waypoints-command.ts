@@ -9,6 +9,7 @@ import { formatWaypointsCsv, parseNumericCsv } from '../core/control/waypoints.j
 import { parseVehicleTrajectory } from '../api/waypoints/trajectory.js';
 import { recordWaypoints } from '../api/waypoints/record.js';
 import { resamplePolyline, type OrientedWaypoint } from '../api/waypoints/resample.js';
+import { RUN_FILES } from '../run/run-files.js';
 
 /** Finer spacing only multiplies the points: a 10 m path at 1 mm is already 10,000 waypoints. */
 const MIN_SPACING_M = 0.001;
@@ -35,7 +36,7 @@ export function registerWaypointsCommand(program: Command): void {
     .option('--json', JSON_HELP)
     .action(async (dir: string, opts: { vehicle: string; output?: string; spacing: number; from?: number; to?: number; minSpeed: number; json?: boolean }) => {
       checkRunFolder(dir);
-      const file = join(dir, 'vehicles.csv');
+      const file = join(dir, RUN_FILES.vehicles);
       const text = await readInput(file);
       const points = guard(file, () => recordWaypoints(parseVehicleTrajectory(text, opts.vehicle), opts));
       await emit(points, opts.output, opts.json);

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { CsvLog } from './csv-log.js';
 import { percentileOfSorted } from '../util/percentile.js';
 import type { TickCost } from '../world/compute-time.js';
@@ -30,8 +29,8 @@ export class ComputeLog {
   private readonly csv: CsvLog;
   private readonly figures = new Map<string, { model: string; answer: number[]; cpu: number[]; applied: number[] }>();
 
-  constructor(dir: string, models: ReadonlyMap<string, string>) {
-    this.csv = new CsvLog(join(dir, 'compute.csv'), COMPUTE_COLUMNS);
+  constructor(file: string, models: ReadonlyMap<string, string>) {
+    this.csv = new CsvLog(file, COMPUTE_COLUMNS);
     for (const [name, model] of models) this.figures.set(name, { model, answer: [], cpu: [], applied: [] });
   }
 

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { CsvLog } from './csv-log.js';
 import { centreDistance, closingSpeed } from '../core/physics/ttc.js';
 import type { CollisionEvent, World } from '../world/world.js';
@@ -85,13 +84,16 @@ export const CSV_COLUMNS = {
   events: ['t_s', 'vehicle', 'event', 'detail'],
 } as const;
 
+/** The recorder's logs; run/run-files.ts names their files. */
+export type CsvLogName = keyof typeof CSV_COLUMNS;
+
 /**
  * The thesis's measurement module: per step each car's state, per pair centre distance and TTC
  * (Eq. 3.7, only while closing), collision events, V2V receipts and app events — each written to
  * its CSV as the run goes — and the running extremes the summary reports.
  */
 export class Recorder {
-  private readonly logs: Record<keyof typeof CSV_COLUMNS, CsvLog>;
+  private readonly logs: Record<CsvLogName, CsvLog>;
   readonly pairs: PairFigures[] = [];
   readonly collisions: CollisionEvent[] = [];
   readonly v2v: V2VRecord[] = [];
@@ -118,7 +120,7 @@ export class Recorder {
    * `bodies`: each car's length and width, in carNames order, for the bumper-to-bumper gaps.
    */
   constructor(
-    dir: string,
+    files: Readonly<Record<CsvLogName, string>>,
     carNames: readonly string[],
     private readonly flushEverySteps = 1,
     private readonly bodies?: readonly Pick<VehicleParams, 'length' | 'width'>[],
@@ -127,8 +129,8 @@ export class Recorder {
     this.carIndex = new Map(carNames.map((n, i) => [n, i]));
     if (platoon.length && bodies) this.platoon = new PlatoonFigures(platoon);
     this.logs = Object.fromEntries(
-      Object.entries(CSV_COLUMNS).map(([name, columns]) => [name, new CsvLog(join(dir, `${name}.csv`), columns)]),
-    ) as Record<keyof typeof CSV_COLUMNS, CsvLog>;
+      Object.entries(CSV_COLUMNS).map(([name, columns]) => [name, new CsvLog(files[name as CsvLogName], columns)]),
+    ) as Record<CsvLogName, CsvLog>;
     for (let i = 0; i < carNames.length; i++) {
       for (let j = i + 1; j < carNames.length; j++) {
         const p: PairFigures = {

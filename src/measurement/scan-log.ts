@@ -1,7 +1,6 @@
 import { CsvLog } from './csv-log.js';
 import type { LaserScan } from '../core/control/vehicle-context.js';
 
-export const SCANS_FILE = 'scans.csv';
 export const SCAN_COLUMNS = ['t_s', 'vehicle', 'angle_min', 'angle_increment', 'ranges'] as const;
 
 /**

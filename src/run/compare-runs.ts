@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { RUN_FILES } from './run-files.js';
 
 /** The measurements a run of the same scenario and seed must reproduce. compute.csv is host timing. */
-export const MEASUREMENT_FILES = ['vehicles.csv', 'pairs.csv', 'collisions.csv', 'v2v.csv', 'events.csv'] as const;
+export const MEASUREMENT_FILES = [RUN_FILES.vehicles, RUN_FILES.pairs, RUN_FILES.collisions, RUN_FILES.v2v, RUN_FILES.events] as const;
 
 /** summary.json keys that describe the run, not what it measured. */
 const NOT_MEASURED = new Set(['run_id', 'wall_time_s', 'timing', 'warnings', 'hint']);
@@ -42,4 +43,4 @@ export function compareSummaries(original: Record<string, unknown>, replay: Reco
 }
 
 const read = (dir: string, file: string) => (existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8') : '');
-const readJson = (dir: string): Record<string, unknown> => (existsSync(join(dir, 'summary.json')) ? (JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Record<string, unknown>) : {});
+const readJson = (dir: string): Record<string, unknown> => (existsSync(join(dir, RUN_FILES.summary)) ? (JSON.parse(readFileSync(join(dir, RUN_FILES.summary), 'utf8')) as Record<string, unknown>) : {});

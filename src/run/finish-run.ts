@@ -1,5 +1,5 @@
 import { buildSummary, type RunSummary } from './summary.js';
-import { readMeasuredSoFar, type MeasuredFigures } from '../measurement/measured-so-far.js';
+import { readMeasuredSoFar, type MeasuredFigures } from './measured-so-far.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { decideVerdict } from './outcome.js';
 import type { RunFolder } from './run-folder.js';

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { UserInputError } from '../errors.js';
 import { readJsonFile } from './read-run-folder.js';
 import { listRunIds } from './run-folder.js';
+import { RUN_FILES } from './run-files.js';
 
 export interface LastScenario {
   /** The scenario file of the newest usable run, if any. */
@@ -19,7 +20,7 @@ export interface LastScenario {
 export function findLastScenario(runsDir: string): LastScenario {
   const skipped: string[] = [];
   for (const runId of listRunIds(runsDir).reverse()) {
-    const path = join(runsDir, runId, 'scenario.resolved.json');
+    const path = join(runsDir, runId, RUN_FILES.scenario);
     if (!existsSync(path)) continue;
     let record: unknown;
     try {

@@ -4,8 +4,9 @@ import { dirname, resolve } from 'node:path';
 import { parseMapMetadata } from '../core/map/map-metadata.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import type { HostFacts } from './host-facts.js';
+import { RUN_FILES } from './run-files.js';
 
-export const MANIFEST_FILE = 'manifest.json';
+export const MANIFEST_FILE = RUN_FILES.manifest;
 export const MANIFEST_VERSION = 1;
 
 /** What a run was, and on what: enough to trace a result and to run it again (`cavsim replay`). */

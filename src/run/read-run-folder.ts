@@ -4,6 +4,7 @@ import { UserInputError } from '../errors.js';
 import type { RunSummary } from './summary.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { defaultRunsDir } from './run-folder.js';
+import { RUN_FILES } from './run-files.js';
 
 const findRunsHint = () => `pass runs/<run-id> as printed by \`cavsim up\`; \`ls ${defaultRunsDir()}\` lists the run folders`;
 
@@ -30,8 +31,8 @@ const SUMMARY_FIELDS: [keyof RunSummary, 'string' | 'number' | 'boolean' | 'obje
 /** A run folder's summary.json; a missing folder, a missing or damaged summary is a UserInputError naming the file. */
 export function readRunSummary(dir: string): RunSummary {
   checkRunFolder(dir);
-  const file = join(dir, 'summary.json');
-  const value = readJsonFile(file, existsSync(join(dir, 'scenario.resolved.json')) ? unfinishedRun(dir) : new UserInputError(`${dir} has no summary.json: the run has not finished, or this is not a run folder`, [], findRunsHint()));
+  const file = join(dir, RUN_FILES.summary);
+  const value = readJsonFile(file, existsSync(join(dir, RUN_FILES.scenario)) ? unfinishedRun(dir) : new UserInputError(`${dir} has no ${RUN_FILES.summary}: the run has not finished, or this is not a run folder`, [], findRunsHint()));
   const summary = value as Partial<RunSummary> | null;
   const missing = SUMMARY_FIELDS.filter(([k, type]) => !hasType(summary?.[k], type)).map(([k]) => k);
   if (summary?.schema !== 'cavsim.summary/1' || missing.length) {
@@ -42,11 +43,11 @@ export function readRunSummary(dir: string): RunSummary {
 
 /** A run folder without a summary: its process was killed (or is still running); its CSVs hold what it measured. */
 function unfinishedRun(dir: string): UserInputError {
-  const until = lastTimeIn(join(dir, 'vehicles.csv'));
+  const until = lastTimeIn(join(dir, RUN_FILES.vehicles));
   return new UserInputError(
-    `${dir} has no summary.json: the run did not finish (its cavsim process was killed, or is still running)`,
+    `${dir} has no ${RUN_FILES.summary}: the run did not finish (its cavsim process was killed, or is still running)`,
     [`what it measured is kept in its CSVs${until === undefined ? '' : `: vehicles.csv up to t=${until} s`}`],
-    `\`cavsim mcap ${dir}\` makes run.mcap of them, \`cavsim view ${dir}\` replays them`,
+    `\`cavsim mcap ${dir}\` makes ${RUN_FILES.mcap} of them, \`cavsim view ${dir}\` replays them`,
   );
 }
 
@@ -76,7 +77,7 @@ function lastTimeIn(file: string): string | undefined {
  * full validation: cavsim wrote the file from a validated scenario; this catches a foreign one.
  */
 export function readRunScenario(dir: string, whenMissing: UserInputError): ResolvedScenario {
-  const file = join(dir, 'scenario.resolved.json');
+  const file = join(dir, RUN_FILES.scenario);
   const s = readJsonFile(file, whenMissing) as Partial<ResolvedScenario> | null;
   const vehicles = Array.isArray(s?.vehicles) ? s.vehicles : undefined;
   const problems = [

@@ -8,6 +8,7 @@ import { MANIFEST_FILE, buildManifest, type ManifestInput, type RunManifest } fr
 import { hostFacts } from './host-facts.js';
 import { chooseFolder, type FolderSetting } from '../util/writable-folder.js';
 import { RUN_ID_PATTERN } from '../host/network/names.js';
+import { RUN_FILES } from './run-files.js';
 
 export const RUNS_DIR: FolderSetting = { flag: '--runs-dir', env: 'CAVSIM_RUNS_DIR', fallback: 'runs' };
 
@@ -48,7 +49,7 @@ export class RunFolder {
   }
 
   writeScenario(scenario: ResolvedScenario): void {
-    this.writeJson('scenario.resolved.json', scenario);
+    this.writeJson(RUN_FILES.scenario, scenario);
   }
 
   writeManifest(manifest: RunManifest): void {
@@ -56,11 +57,11 @@ export class RunFolder {
   }
 
   writeSummary(summary: RunSummary): void {
-    this.writeJson('summary.json', summary);
+    this.writeJson(RUN_FILES.summary, summary);
   }
 
   readSummary(): RunSummary | undefined {
-    const f = this.file('summary.json');
+    const f = this.file(RUN_FILES.summary);
     return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as RunSummary) : undefined;
   }
 

@@ -3,11 +3,12 @@ import { ageOfInformation, interArrivalGaps, type SpreadFigures } from '../measu
 import { BEACON_MESSAGE } from '../core/control/beacon.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import type { Recorder } from '../measurement/recorder.js';
-import type { MeasuredFigures } from '../measurement/measured-so-far.js';
+import type { MeasuredFigures } from './measured-so-far.js';
 import type { PlatoonSummary } from '../measurement/platoon.js';
 
 import type { FailedComponent, RunStatus } from './outcome.js';
 import type { LossReason } from '../channel/frames.js';
+import { RUN_FILES } from './run-files.js';
 
 export type { RunStatus };
 
@@ -229,7 +230,7 @@ export function withoutWaypointLists(scenario: ResolvedScenario): ResolvedScenar
     ...scenario,
     vehicles: scenario.vehicles.map((v) => {
       const c = v.controller as { waypoints?: unknown };
-      return Array.isArray(c.waypoints) ? { ...v, controller: { ...v.controller, waypoints: { count: c.waypoints.length, in: 'scenario.resolved.json' } } } : v;
+      return Array.isArray(c.waypoints) ? { ...v, controller: { ...v.controller, waypoints: { count: c.waypoints.length, in: RUN_FILES.scenario } } } : v;
     }),
   } as ResolvedScenario;
 }

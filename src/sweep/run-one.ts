@@ -6,6 +6,7 @@ import { EnvironmentError } from '../errors.js';
 import type { RunOne, RunRequest } from './run-points.js';
 import type { Runtime } from './sweep-folder.js';
 import { startSimWorkerPool } from './sim-worker-pool.js';
+import { LockstepProcessPool } from '../channel/ns3/lockstep/process-pool.js';
 import { cachingMapLoader } from '../core/map/map-loader.js';
 import { measuredJobs } from './jobs-calibration.js';
 
@@ -28,13 +29,16 @@ async function loadEmulated(): Promise<RunScenarioEmulated> {
   return mod.runScenarioEmulated;
 }
 
-/** Runs in this process, one at a time per call; the docker runtime and tests use it. */
-export function inProcessRunOne(shouldStop: () => boolean = () => false): RunOne {
+/**
+ * Runs in this process, one at a time per call; the docker runtime and tests use it. Its simulated
+ * runs share `lockstepPool`, which the caller owns.
+ */
+export function inProcessRunOne(shouldStop: () => boolean = () => false, lockstepPool?: LockstepProcessPool): RunOne {
   let emulated: Promise<RunScenarioEmulated> | undefined;
   const loadMap = cachingMapLoader();
   return async (req: RunRequest) => {
     const opts = { overrides: req.overrides, runsDir: req.runsDir, runId: req.runId, shouldStop, mcapByDefault: false };
-    if (req.runtime === 'sim') return runScenarioSimulated(req.scenarioFile, { ...opts, loadMap });
+    if (req.runtime === 'sim') return runScenarioSimulated(req.scenarioFile, { ...opts, loadMap, ...(lockstepPool ? { lockstepPool } : {}) });
     emulated ??= loadEmulated();
     return (await emulated)(req.scenarioFile, opts);
   };
@@ -82,5 +86,6 @@ export async function openRunLanes(runtime: Runtime, jobs: number, shouldStop: (
     return { runOne: pool.run, jobs, where: `${jobs} worker threads`, close: () => pool.close() };
   }
   const effective = runtime === 'sim' ? 1 : jobs;
-  return { runOne: inProcessRunOne(shouldStop), jobs: effective, where: 'in process', close: async () => {} };
+  const lockstepPool = new LockstepProcessPool();
+  return { runOne: inProcessRunOne(shouldStop, lockstepPool), jobs: effective, where: 'in process', close: async () => lockstepPool.close() };
 }

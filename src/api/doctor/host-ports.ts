@@ -8,6 +8,7 @@ import { prepareFastProcessStart } from '../../host/exec/start-piped-process.js'
 import { defaultCacheDir } from '../../channel/ns3/compile.js';
 import { Journal } from '../../host/journal/journal.js';
 import type { DoctorPorts, LeftoverRun } from './types.js';
+import { RUN_FILES } from '../../run/run-files.js';
 
 /** The real host behind the doctor's checks. `runsDir` holds one directory per run. */
 export function createHostDoctorPorts(deps: { docker: DockerPort; commands: CommandRunner; runsDir: string }): DoctorPorts {
@@ -27,9 +28,9 @@ export function findLeftoverRuns(runsDir: string): LeftoverRun[] {
   if (!existsSync(runsDir)) return [];
   const live = new Set(listActiveRuns().filter(isRunLive).map((r) => r.runId));
   return readdirSync(runsDir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && !live.has(entry.name) && existsSync(join(runsDir, entry.name, 'journal.jsonl')))
+    .filter((entry) => entry.isDirectory() && !live.has(entry.name) && existsSync(join(runsDir, entry.name, RUN_FILES.journal)))
     .map((entry) => {
-      const journalPath = join(runsDir, entry.name, 'journal.jsonl');
+      const journalPath = join(runsDir, entry.name, RUN_FILES.journal);
       return { runId: entry.name, journalPath, outstanding: Journal.open(journalPath).outstanding().length };
     })
     .filter((run) => run.outstanding > 0)

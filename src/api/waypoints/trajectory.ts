@@ -1,4 +1,5 @@
 import { readCsvRecords } from '../../util/csv-records.js';
+import { RUN_FILES } from '../../run/run-files.js';
 
 /** One row of a run's vehicles.csv for one car: what the car did at time t. */
 export interface TrajectorySample {
@@ -23,7 +24,7 @@ export function parseVehicleTrajectory(text: string, vehicle: string): Trajector
   const [{ cells: header }, ...body] = records;
   const col = Object.fromEntries(NEEDED.map((c) => [c, header.indexOf(c)])) as Record<(typeof NEEDED)[number], number>;
   const missing = NEEDED.filter((c) => col[c] < 0);
-  if (missing.length) throw new RangeError(`vehicles.csv lacks column(s) ${missing.join(', ')}`);
+  if (missing.length) throw new RangeError(`${RUN_FILES.vehicles} lacks column(s) ${missing.join(', ')}`);
   const collidedCol = header.indexOf('collided');
   const seen = new Set<string>();
   const out: TrajectorySample[] = [];
@@ -33,7 +34,7 @@ export function parseVehicleTrajectory(text: string, vehicle: string): Trajector
     if (name !== vehicle) continue;
     const num = (c: number, what: string) => {
       const v = Number(cells[c]);
-      if (cells[c] === undefined || cells[c] === '' || !Number.isFinite(v)) throw new RangeError(`vehicles.csv line ${line}: ${what} is "${cells[c] ?? ''}", not a number`);
+      if (cells[c] === undefined || cells[c] === '' || !Number.isFinite(v)) throw new RangeError(`${RUN_FILES.vehicles} line ${line}: ${what} is "${cells[c] ?? ''}", not a number`);
       return v;
     };
     out.push({
@@ -45,6 +46,6 @@ export function parseVehicleTrajectory(text: string, vehicle: string): Trajector
       collided: collidedCol >= 0 && cells[collidedCol] === '1',
     });
   }
-  if (!out.length) throw new RangeError(`no vehicle "${vehicle}" in vehicles.csv; it has ${[...seen].join(', ') || 'no rows'}`);
+  if (!out.length) throw new RangeError(`no vehicle "${vehicle}" in ${RUN_FILES.vehicles}; it has ${[...seen].join(', ') || 'no rows'}`);
   return out;
 }

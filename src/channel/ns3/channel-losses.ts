@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { LossReason } from '../frames.js';
 
 /** Where the real-time channel program writes, in the run folder, each frame it lost and why (`--outcomes`). */
-export const CHANNEL_LOSSES_FILE = 'ns3-losses.txt';
 
 /** One cavsim datagram that did not reach one intended receiver (a node: the vehicle's index). */
 export interface ChannelLoss {

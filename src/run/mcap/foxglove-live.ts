@@ -10,6 +10,7 @@ import { FileTail } from '../../util/file-tail.js';
 import { CDR_CHANNEL, CdrEncoders } from './cdr-encoders.js';
 import { schemaText } from './ros-message-types.js';
 import { RECORDED_FILES, RunMessageBuilder, mapMessage, runTopics, type RecordedFile, type TopicMessage } from './run-topics.js';
+import { RUN_FILES } from '../run-files.js';
 
 const { FoxgloveServer } = foxgloveProtocol;
 
@@ -93,7 +94,7 @@ export async function startFoxgloveLive(p: { runDir: string; port: number; pollM
 async function follow(runDir: string, server: InstanceType<typeof FoxgloveServer>): Promise<Following | undefined> {
   let text: string;
   try {
-    text = await readFile(join(runDir, 'scenario.resolved.json'), 'utf8');
+    text = await readFile(join(runDir, RUN_FILES.scenario), 'utf8');
   } catch {
     return undefined;
   }

@@ -7,8 +7,9 @@ import { CDR_CHANNEL, CdrEncoders } from './cdr-encoders.js';
 import { McapStreamWriter } from './mcap-stream-writer.js';
 import { schemaText } from './ros-message-types.js';
 import { RECORDED_FILES, RunMessageBuilder, mapMessage, runTopics, type RunTopic, type TopicMessage } from './run-topics.js';
+import { RUN_FILES } from '../run-files.js';
 
-export const MCAP_FILE = 'run.mcap';
+export const MCAP_FILE = RUN_FILES.mcap;
 
 export interface McapRecordingInput {
   runDir: string;

@@ -3,6 +3,7 @@ import type { ResolvedScenario } from '../../scenario/resolved.js';
 import { packageVersion } from '../host-facts.js';
 import type { RunFolder } from '../run-folder.js';
 import type { SimRunRecording } from './sim-recording.js';
+import { RUN_FILES } from '../run-files.js';
 
 /** Whether a run writes run.mcap: as `record.mcap` says, else the command's default (`up` yes, sweeps no). */
 export const recordsMcap = (scenario: Pick<ResolvedScenario, 'record'>, byDefault = true) => scenario.record?.mcap ?? byDefault;
@@ -22,7 +23,7 @@ export async function recordRunMcap(
     await writeRunMcap({ runDir: folder.dir, scenario, grid: p.grid, timeBaseNs: p.timeBaseNs, runtime: p.runtime, runId: folder.runId, library: `cavsim ${packageVersion()}` });
     return undefined;
   } catch (err) {
-    return `run.mcap was not written: ${err instanceof Error ? err.message : String(err)}`;
+    return `${RUN_FILES.mcap} was not written: ${err instanceof Error ? err.message : String(err)}`;
   }
 }
 

@@ -1,4 +1,4 @@
-import { CHANNEL_LOSSES_FILE } from '../../channel/ns3/channel-losses.js';
+import { RUN_FILES } from '../../run/run-files.js';
 import { realtimeChannelArgv } from '../../channel/ns3/realtime-argv.js';
 import { basename, join } from 'node:path';
 import { planHostNetwork, type HostNetPlan } from '../../host/network/plan.js';
@@ -57,7 +57,7 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
   const obstacleFile = network.channel === 'wifi-80211p' && network.obstacles === 'map' ? join(runDir, 'walls.grid') : undefined;
   // the built-in program says why each lost frame was lost; a user's own takes only the documented argv
   const builtin = scenario.network.script === undefined;
-  const outcomesFile = builtin ? join(runDir, CHANNEL_LOSSES_FILE) : undefined;
+  const outcomesFile = builtin ? join(runDir, RUN_FILES.ns3Losses) : undefined;
   const hostNet = planHostNetwork({
     runId,
     vehicles: scenario.vehicles.map((v) => ({ name: v.name, netns: { pid: 0 } })),

@@ -12,13 +12,13 @@ import { hostNetUndoers } from '../../host/network/undoers.js';
 import { builtinChannelScript } from '../../channel/ns3/compile.js';
 import type { StartedChannel } from '../../channel/ns3/realtime-channel.js';
 import { processUndoers } from '../../host/exec/process-identity.js';
-import { RunFolder, recordManifest } from '../../run/run-folder.js';
+import { RunSession, type RunOptions } from '../../run/run-session.js';
 import { CAVSIM_IMAGES } from '../../host/docker/images.js';
 import { markRunKept, registerActiveRun, unregisterActiveRun } from '../../run/active-runs.js';
 import { percentileOfSorted } from '../../util/percentile.js';
 import { ComponentFailedError } from '../../run/outcome.js';
 import { lastLines } from '../../util/last-lines.js';
-import { finishRun, RunInterrupted } from '../../run/finish-run.js';
+import { RunInterrupted } from '../../run/finish-run.js';
 import { recordRunMcap } from '../../run/mcap/record-run-mcap.js';
 import type { RunSummary } from '../../run/summary.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
@@ -29,21 +29,13 @@ import type { ControlLink, EmulatedRunDeps } from './emulated-deps.js';
 import type { SimulatorStatus } from '../rosbridge/control-topics.js';
 import { ComponentWatch, containerDeath, signalOfExitStatus, type Death } from './component-watch.js';
 import { ExternalProcessError } from '../../errors.js';
+import { RUN_FILES } from '../../run/run-files.js';
 
-export interface EmulatedRunOptions {
-  runsDir: string;
-  runId?: string;
-  events?: RunEvents;
+export interface EmulatedRunOptions extends RunOptions {
   /** Leave containers, links, rules and ns-3 running after the scenario (undo later with `cavsim teardown`). */
   keep?: boolean;
-  shouldStop?: () => boolean;
   /** How long a failed set-up step waits for a component's death to name the cause (default 800 ms). */
   failureSettleMs?: number;
-  /** For the manifest: the overrides given and the command line that started the run. */
-  overrides?: readonly string[];
-  command?: readonly string[];
-  /** Whether run.mcap is written when the scenario does not say (`record.mcap`); sweeps pass false. */
-  mcapByDefault?: boolean;
 }
 
 export interface EmulatedRunOutcome {
@@ -80,19 +72,26 @@ const CONTROL_LINK_GRACE_MS = 1000;
  * to die ends it as `failed`, named. Any end (but a kept, healthy one) replays the journal backwards.
  */
 export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunDeps, opts: EmulatedRunOptions): Promise<EmulatedRunOutcome> {
+  const session = await RunSession.open('docker', scenario, opts);
+  try {
+    return await runInSession(session, deps, opts);
+  } catch (err) {
+    await session.close(err);
+    throw err;
+  }
+}
+
+async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: EmulatedRunOptions): Promise<EmulatedRunOutcome> {
+  const { folder, scenario } = session;
   const t0 = performance.now();
   const phases: Record<string, number> = {};
   const mark = (name: string) => (phases[name] = Math.round(performance.now() - t0));
   const emit = (phase: string, detail?: string) => opts.events?.emit({ type: 'phase', phase, detail });
 
-  const folder = RunFolder.create(opts.runsDir, opts.runId);
-  folder.writeScenario(scenario);
   copyMap(scenario.mapFile, join(folder.dir, 'map'));
-  const manifest = { runtime: 'docker' as const, scenario, overrides: opts.overrides, command: opts.command };
-  await recordManifest(folder, manifest);
   const plan = planEmulatedRun(scenario, folder.runId, folder.dir, { keep: opts.keep });
-  writeFileSync(folder.file('plan.json'), JSON.stringify(plan, null, 2) + '\n');
-  const journal = Journal.open(folder.file('journal.jsonl'));
+  writeFileSync(folder.file(RUN_FILES.plan), JSON.stringify(plan, null, 2) + '\n');
+  const journal = Journal.open(folder.file(RUN_FILES.journal));
   const watch = new ComponentWatch(opts.failureSettleMs);
   const checkStop = () => {
     if (opts.shouldStop?.()) throw new RunInterrupted('stopped by the user before the run started');
@@ -108,7 +107,7 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
   try {
     emit('images', 'checking the simulator and vehicle images');
     await deps.prepareImages((line) => emit('images', line));
-    await recordManifest(folder, { ...manifest, images: await imageIds(deps.docker, [CAVSIM_IMAGES.simulator, CAVSIM_IMAGES.vehicle, ...scenario.vehicles.flatMap((v) => (v.image ? [v.image] : []))]) });
+    await session.recordImages(await imageIds(deps.docker, [CAVSIM_IMAGES.simulator, CAVSIM_IMAGES.vehicle, ...scenario.vehicles.flatMap((v) => (v.image ? [v.image] : []))]));
     mark('images');
     checkStop();
 
@@ -150,8 +149,8 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
 
     if (plan.channel.obstacleFile) writeObstacleGrid(await loadMapFromDisk(scenario.mapFile), plan.channel.obstacleFile);
     emit('channel', `ns-3 ${basename(source)} ${plan.channel.args.join(' ')}`);
-    const started = await watch.guard(deps.channel.start({ binary, args: plan.channel.args, logPath: folder.file('ns3.log'), journal })).catch((err: unknown) => {
-      throw err instanceof ExternalProcessError ? new ComponentFailedError({ component: 'ns-3 channel', exit_status: err.exitCode ?? null, signal: null, last_log_lines: lastLines(err.stderrTail) }, 'while starting', `see ${folder.file('ns3.log')}`) : err;
+    const started = await watch.guard(deps.channel.start({ binary, args: plan.channel.args, logPath: folder.file(RUN_FILES.ns3Log), journal })).catch((err: unknown) => {
+      throw err instanceof ExternalProcessError ? new ComponentFailedError({ component: 'ns-3 channel', exit_status: err.exitCode ?? null, signal: null, last_log_lines: lastLines(err.stderrTail) }, 'while starting', `see ${folder.file(RUN_FILES.ns3Log)}`) : err;
     });
     channel = started;
     watch.watch('ns-3 channel', started.exited.then((e): Death => ({ exit_status: e.code, signal: e.signal, last_log_lines: started.lastLogLines() })));
@@ -203,10 +202,7 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
   if (mcapProblem) opts.events?.emit({ type: 'log', level: 'warn', message: mcapProblem });
   const keep = opts.keep === true && failure === undefined;
   const lag = channel?.lagSamplesMs() ?? [];
-  const summary = finishRun({
-    folder,
-    scenario,
-    runtime: 'docker',
+  session.finish({
     failure,
     interrupted: opts.shouldStop?.() ? 'stopped by the user' : undefined,
     wallTime: phases.started === undefined ? 0 : (performance.now() - t0 - phases.started) / 1000,
@@ -226,7 +222,7 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
     if (!report.failed.length) unregisterActiveRun(plan.runId);
     else opts.events?.emit({ type: 'log', level: 'warn', message: `teardown left: ${report.failed.map((f) => `${f.entry.kind} ${f.entry.id} (${f.error})`).join('; ')}; run \`cavsim teardown --run ${plan.runId}\`` });
   }
-  opts.events?.emit({ type: 'summary', summary, runDir: folder.dir });
+  const summary = await session.close();
   return { summary, runDir: folder.dir, phases, ...(kept ? { kept } : {}) };
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { lockstepBinary } from '../../channel/ns3/builtin-programs.js';
 import { lockstepArgv } from '../../channel/ns3/lockstep/lockstep-argv.js';
 import { LockstepChannel, type NodeMotion } from '../../channel/ns3/lockstep/lockstep-channel.js';
-import { prewarmLockstepProcess } from '../../channel/ns3/lockstep/process-pool.js';
+import type { LockstepProcessPool } from '../../channel/ns3/lockstep/process-pool.js';
 import { writeObstacleGrid } from '../../channel/ns3/lockstep/obstacle-grid-file.js';
 import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
 import type { ChannelEngine, ResolvedScenario } from '../../scenario/resolved.js';
@@ -18,12 +18,12 @@ import type { V2VChannel } from '../../channel/frames.js';
  * The simulated runtime's channel: the builtin model, or ns-3 in lock-step (compiled once per
  * machine and source, started per run). `motion` gives every car's position and velocity.
  */
-export async function openChannel<T>(scenario: ResolvedScenario, engine: ChannelEngine, grid: OccupancyGrid, motion: () => readonly NodeMotion[]): Promise<V2VChannel<T>> {
+export async function openChannel<T>(scenario: ResolvedScenario, engine: ChannelEngine, grid: OccupancyGrid, motion: () => readonly NodeMotion[], pool?: LockstepProcessPool): Promise<V2VChannel<T>> {
   if (engine === 'builtin') return createChannel<T>(scenario.network, deriveSeed(scenario.seed, 'v2v-bus'));
   const network = scenario.network;
   const wifi = network.channel === 'wifi-80211p';
   const binary = await lockstepBinary(wifi);
-  const start = () => startLockstep<T>(scenario, binary, grid, wifi ? motion : undefined);
+  const start = () => startLockstep<T>(scenario, binary, grid, wifi ? motion : undefined, pool);
   // ns-3 sets up in ~30 ms: a run whose cars have V2V apps starts it at once, in parallel with the
   // physics; one whose cars have none starts it only if a frame is ever sent.
   return scenario.vehicles.some(mayTransmit) ? start() : new DeferredChannel<T>(start);
@@ -36,9 +36,9 @@ const mayTransmit = (v: ResolvedScenario['vehicles'][number]) => v.apps.length >
  * Starts the ns-3 process a run will need before the run loads its map and opens its folder, so
  * that ns-3's start (tens of ms, most of it library loading and random-stream tables) overlaps them.
  */
-export async function prepareChannel(scenario: ResolvedScenario, engine: ChannelEngine): Promise<void> {
+export async function prepareChannel(scenario: ResolvedScenario, engine: ChannelEngine, pool: LockstepProcessPool): Promise<void> {
   if (engine !== 'ns3' || !scenario.vehicles.some(mayTransmit)) return;
-  prewarmLockstepProcess(await lockstepBinary(scenario.network.channel === 'wifi-80211p'));
+  pool.prewarm(await lockstepBinary(scenario.network.channel === 'wifi-80211p'));
 }
 
 /**
@@ -53,7 +53,7 @@ const stackDelay = (seed: number) => {
   return () => draw() * STACK_DELAY_MAX_S;
 };
 
-function startLockstep<T>(scenario: ResolvedScenario, binary: string, grid: OccupancyGrid, motion: (() => readonly NodeMotion[]) | undefined): V2VChannel<T> {
+function startLockstep<T>(scenario: ResolvedScenario, binary: string, grid: OccupancyGrid, motion: (() => readonly NodeMotion[]) | undefined, pool: LockstepProcessPool | undefined): V2VChannel<T> {
   const network = scenario.network;
   const wifi = network.channel === 'wifi-80211p';
   const scratch = wifi && network.obstacles === 'map' ? mkdtempSync(join(tmpdir(), 'cavsim-obstacles-')) : undefined;
@@ -64,7 +64,7 @@ function startLockstep<T>(scenario: ResolvedScenario, binary: string, grid: Occu
     const argv = lockstepArgv({ network, nodes: scenario.vehicles.length, run: scenario.seed, ...(obstacleFile ? { obstacleFile } : {}) });
     const radio = motion ? { motion, stackDelay: stackDelay(scenario.seed) } : {};
     const outcomesOnlyLogged = !scenario.vehicles.some(actsOnReceivedMessages);
-    const channel = LockstepChannel.start<T>({ binary, argv, names: scenario.vehicles.map((v) => v.name), outcomesOnlyLogged, ...radio });
+    const channel = LockstepChannel.start<T>({ binary, argv, names: scenario.vehicles.map((v) => v.name), outcomesOnlyLogged, ...radio, ...(pool ? { pool } : {}) });
     // the program has read the walls by the time it is ready
     void channel.ready.finally(removeScratch).catch(() => {});
     return channel;

@@ -2,6 +2,7 @@ import { World } from '../../world/world.js';
 import { stepSchedule } from '../../world/step-schedule.js';
 import { Recorder, type CarSample, type V2VLoss, type V2VRecord } from '../../measurement/recorder.js';
 import { openChannel } from './open-channel.js';
+import type { LockstepProcessPool } from '../../channel/ns3/lockstep/process-pool.js';
 import type { Delivery, V2VChannel } from '../../channel/frames.js';
 import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
 import type { ResolvedScenario, ResolvedVehicle } from '../../scenario/resolved.js';
@@ -50,6 +51,8 @@ export async function runSimulated(
     scanLog?: ScanLog;
     /** Keep virtual time no faster than the wall clock (someone is watching live). */
     realTime?: boolean;
+    /** Serving ns-3 processes for a lock-step channel (default: the run starts its own). */
+    lockstepPool?: LockstepProcessPool;
   } = {},
 ): Promise<SimulatedRunResult> {
   const world = new World(scenario, grid);
@@ -97,7 +100,7 @@ export async function runSimulated(
   // A failure (diverged physics, a controller's bug, own code that died) ends the run where it is: what was measured stays.
   let failure: unknown;
   try {
-    channel = await openChannel<V2VMessage>(scenario, scenario.network.engine ?? 'builtin', grid, () => motionOf(world));
+    channel = await openChannel<V2VMessage>(scenario, scenario.network.engine ?? 'builtin', grid, () => motionOf(world), opts.lockstepPool);
     const codes: OwnCodeVehicle[] = [];
     for (const car of world.cars) {
       const observed = car.spec.observes.map((n) => cars.get(n)!);

@@ -4,6 +4,7 @@ import { parse } from 'csv-parse/sync';
 import type { RunSummary } from '../../run/summary.js';
 import { UserInputError } from '../../errors.js';
 import { readRunSummary } from '../../run/read-run-folder.js';
+import { RUN_FILES } from '../../run/run-files.js';
 
 export interface VehicleSample {
   t: number;
@@ -49,19 +50,19 @@ function rows(path: string): Record<string, string>[] {
 const num = (s: string | undefined) => (s === undefined || s === '' ? null : Number(s));
 
 export function isRunDir(dir: string): boolean {
-  return existsSync(join(dir, 'summary.json'));
+  return existsSync(join(dir, RUN_FILES.summary));
 }
 
 export function readRunTraces(dir: string): RunTraces {
-  if (!isRunDir(dir)) throw new UserInputError(`${dir} is not a run folder`, [`${join(dir, 'summary.json')}: not found`]);
+  if (!isRunDir(dir)) throw new UserInputError(`${dir} is not a run folder`, [`${join(dir, RUN_FILES.summary)}: not found`]);
   const summary = readRunSummary(dir);
   return {
     dir,
     summary,
-    vehicles: rows(join(dir, 'vehicles.csv')).map((r) => ({ t: Number(r.t_s), vehicle: r.vehicle, speed: Number(r.speed_mps) })),
-    pairs: rows(join(dir, 'pairs.csv')).map((r) => ({ t: Number(r.t_s), pair: `${r.a}–${r.b}`, distance: Number(r.distance_m), gap: num(r.gap_m), ttc: num(r.ttc_s) })),
-    events: rows(join(dir, 'events.csv')).map((r) => ({ t: Number(r.t_s), vehicle: r.vehicle, event: r.event })),
-    deliveries: rows(join(dir, 'v2v.csv'))
+    vehicles: rows(join(dir, RUN_FILES.vehicles)).map((r) => ({ t: Number(r.t_s), vehicle: r.vehicle, speed: Number(r.speed_mps) })),
+    pairs: rows(join(dir, RUN_FILES.pairs)).map((r) => ({ t: Number(r.t_s), pair: `${r.a}–${r.b}`, distance: Number(r.distance_m), gap: num(r.gap_m), ttc: num(r.ttc_s) })),
+    events: rows(join(dir, RUN_FILES.events)).map((r) => ({ t: Number(r.t_s), vehicle: r.vehicle, event: r.event })),
+    deliveries: rows(join(dir, RUN_FILES.v2v))
       .filter((r) => r.distance_m !== undefined && r.distance_m !== '' && r.outcome !== 'run-ended' && r.outcome !== 'not-received')
       .map((r) => ({ distance: Number(r.distance_m), delivered: r.outcome === 'delivered' })),
   };

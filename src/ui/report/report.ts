@@ -13,6 +13,7 @@ import { sweepFigure } from './sweep-figure.js';
 import { figurePaths, writeFigure } from './render.js';
 import { v2xFigure } from './v2x-figure.js';
 import { deliveryDistanceFigure } from './delivery-distance-figure.js';
+import { RUN_FILES } from '../../run/run-files.js';
 
 /** Rows of a sweep's kinematics overview; more would not fit a page. */
 const MAX_KINEMATICS_ROWS = 6;
@@ -33,7 +34,7 @@ export async function writeReport(dir: string, opts: ReportOptions = {}): Promis
   const abs = resolve(dir);
   if (SweepFolder.isSweepDir(abs)) return writeSweepReport(SweepFolder.open(abs, abs), opts);
   if (isRunDir(abs)) return writeRunReport(abs);
-  throw new UserInputError(`${dir} is neither a sweep nor a run folder`, [`${join(abs, 'grid.json')}: not found`, `${join(abs, 'summary.json')}: not found`]);
+  throw new UserInputError(`${dir} is neither a sweep nor a run folder`, [`${join(abs, 'grid.json')}: not found`, `${join(abs, RUN_FILES.summary)}: not found`]);
 }
 
 export async function writeRunReport(runDir: string): Promise<ReportFiles> {
@@ -53,7 +54,7 @@ export async function writeRunReport(runDir: string): Promise<ReportFiles> {
 export async function writeSweepReport(folder: SweepFolder, opts: ReportOptions = {}): Promise<ReportFiles> {
   const results = writeTables(folder);
   const tables = [folder.file('summary.csv'), folder.file('points.csv')];
-  const done = results.filter((r) => isFinished(r) && existsSync(join(folder.dir, r.runDir, 'summary.json')));
+  const done = results.filter((r) => isFinished(r) && existsSync(join(folder.dir, r.runDir, RUN_FILES.summary)));
   if (!done.length) return { figures: [], tables };
   const critical = readCritical(folder);
   const plots = join(folder.dir, 'plots');

@@ -6,6 +6,7 @@ import { FileTail, diskTailReader, type TailReader } from '../../util/file-tail.
 import { goalFinderFor } from './goal-points.js';
 import { RUN_FILE_KINDS, RunDataStore, emptyRunData, mergeRunData, type RunData } from './run-data.js';
 import { ScanIndex } from './scans.js';
+import { RUN_FILES } from '../../run/run-files.js';
 
 /** What the page needs besides the time series: names, sizes, waypoints, the map's placement. */
 export interface RunMeta {
@@ -74,7 +75,7 @@ export class RunSource {
     if (!this.scenario && !(await this.loadScenario())) return { delta, summaryArrived: false };
     // The summary is checked before the rows: a run writes its last rows, then its summary, so rows
     // read after seeing the summary are complete.
-    const summaryText = this.summary === null ? await this.ports.readText(join(this.runDir, 'summary.json')) : undefined;
+    const summaryText = this.summary === null ? await this.ports.readText(join(this.runDir, RUN_FILES.summary)) : undefined;
     for (const kind of RUN_FILE_KINDS) {
       const tail = this.tails.get(kind)!;
       const lines = await tail.readNewLines();
@@ -121,7 +122,7 @@ export class RunSource {
   }
 
   private async loadScenario(): Promise<boolean> {
-    const text = await this.ports.readText(join(this.runDir, 'scenario.resolved.json'));
+    const text = await this.ports.readText(join(this.runDir, RUN_FILES.scenario));
     if (text === undefined) return false;
     const scenario = JSON.parse(text) as ResolvedScenario;
     try {
@@ -131,7 +132,7 @@ export class RunSource {
     }
     const reader = this.ports.tailReader ?? diskTailReader;
     for (const kind of RUN_FILE_KINDS) this.tails.set(kind, new FileTail(join(this.runDir, `${kind}.csv`), reader));
-    this.scanTail = new FileTail(join(this.runDir, 'scans.csv'), reader);
+    this.scanTail = new FileTail(join(this.runDir, RUN_FILES.scans), reader);
     this.store = new RunDataStore(goalFinderFor(scenario));
     this.scenario = scenario;
     return true;

@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import { SweepFolder } from '../../sweep/sweep-folder.js';
 import { axisColumn, summaryCsv, sweptPaths } from '../../sweep/tables.js';
 import { readCsvRecords } from '../../util/csv-records.js';
+import { RUN_FILES } from '../../run/run-files.js';
 
 /** One run of a sweep, as its row of summary.csv has it. */
 export interface SweepRunRow {
@@ -41,7 +42,7 @@ export function readSweepListing(sweepDir: string): SweepListing {
   const runs = rows.map((cells): SweepRunRow => {
     const row = Object.fromEntries(header.map((h, i) => [h, cells[i] ?? '']));
     const run = row.run_dir ? basename(row.run_dir) : row.run;
-    return { run, cells: row, openable: existsSync(join(folder.runsDir, run, 'scenario.resolved.json')) };
+    return { run, cells: row, openable: existsSync(join(folder.runsDir, run, RUN_FILES.scenario)) };
   });
   return { id: folder.id, scenario: basename(folder.spec.scenario), runtime: folder.spec.runtime, axisColumns, columns, runs, answer: readAnswer(folder.file('answer.json')) };
 }

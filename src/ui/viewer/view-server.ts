@@ -6,6 +6,7 @@ import type { RunSourcePorts } from './run-source.js';
 import { openRunRoutes, sendJson, type RunRoutes } from './run-routes.js';
 import { readSweepListing } from './sweep-listing.js';
 import { packageRoot } from '../../util/package-root.js';
+import { RUN_FILES } from '../../run/run-files.js';
 
 export interface ViewServerOptions {
   /** A run folder: runs/<run-id>, holding scenario.resolved.json and the CSVs. */
@@ -76,7 +77,7 @@ export async function startViewServer(opts: ViewServerOptions): Promise<ViewServ
       const runDir = join(sweepDir, 'runs', name);
       let run = runs.get(name);
       if (!run) {
-        run = readFile(join(runDir, 'scenario.resolved.json')).then(
+        run = readFile(join(runDir, RUN_FILES.scenario)).then(
           () => openRunRoutes({ runDir, live: false, ports: opts.ports }),
           () => Promise.reject(new Error(`the sweep has no run ${name}`)),
         );

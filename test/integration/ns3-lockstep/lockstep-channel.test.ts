@@ -8,7 +8,7 @@ import { LOCKSTEP_NS3_MODULES, LOCKSTEP_WIRED_MODULES } from '../../../src/chann
 import { lockstepArgv } from '../../../src/channel/ns3/lockstep/lockstep-argv.js';
 import { LockstepChannel, type NodeMotion } from '../../../src/channel/ns3/lockstep/lockstep-channel.js';
 import { writeObstacleGrid } from '../../../src/channel/ns3/lockstep/obstacle-grid-file.js';
-import { closeIdleLockstepProcesses } from '../../../src/channel/ns3/lockstep/process-pool.js';
+import { LockstepProcessPool } from '../../../src/channel/ns3/lockstep/process-pool.js';
 import { OccupancyGrid } from '../../../src/core/map/occupancy-grid.js';
 import { CsmaBus } from '../../../src/channel/builtin/csma-bus.js';
 import { LatencyChannel } from '../../../src/channel/builtin/latency-channel.js';
@@ -23,6 +23,13 @@ let wired = '';
 let wifiBinary = '';
 const open: LockstepChannel<unknown>[] = [];
 
+/** Runs started by `start` share this pool, as a sweep worker's runs do. */
+let pool = new LockstepProcessPool();
+const freshPool = () => {
+  pool.close();
+  pool = new LockstepProcessPool();
+};
+
 beforeAll(async () => {
   real.assertPresent();
   const cacheDir = join(tmpdir(), 'cavsim-test-ns3-cache');
@@ -32,14 +39,14 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(async () => {
   await Promise.all(open.map((c) => c.close()));
-  closeIdleLockstepProcesses();
+  pool.close();
   rmSync(scratch, { recursive: true, force: true });
 });
 
 async function start<T>(network: ResolvedNetwork, names: string[], extra: { run?: number; motion?: () => readonly NodeMotion[]; obstacleFile?: string } = {}) {
   const argv = lockstepArgv({ network, nodes: names.length, run: extra.run ?? 1, ...(extra.obstacleFile ? { obstacleFile: extra.obstacleFile } : {}) });
   const binary = network.channel === 'wifi-80211p' ? wifiBinary : wired;
-  const channel = await LockstepChannel.start<T>({ binary, argv, names, ...(extra.motion ? { motion: extra.motion } : {}) });
+  const channel = await LockstepChannel.start<T>({ binary, argv, names, pool, ...(extra.motion ? { motion: extra.motion } : {}) });
   open.push(channel as LockstepChannel<unknown>);
   return channel;
 }
@@ -139,7 +146,7 @@ describe.skipIf(real.skip)('ns-3 in lock-step: csma and latency', () => {
   it('a process that served a run gives the next run exactly what a fresh process gives (lossy latency with jitter)', async () => {
     const network: ResolvedNetwork = { channel: 'latency', delay: 0.05, jitter: 0.01, dataRate: 10e6, loss: 0.3 };
     const sends = Array.from({ length: 100 }, (_, i) => ({ at: i * 0.01, frame: frame(i, i % 2 ? 'a' : 'b', i % 2 ? ['b', 'c'] : ['a', 'c'], 300) }));
-    closeIdleLockstepProcesses();
+    freshPool();
     const fresh = await start<number>(network, ['a', 'b', 'c'], { run: 3 });
     const first = await drive(fresh, sends, 2);
     await fresh.close();
@@ -267,7 +274,7 @@ describe.skipIf(real.skip)('ns-3 in lock-step: wifi-80211p', () => {
     const network = wifi({ propagation: '3gpp-v2v-urban', obstacles: 'map' });
     const moving = () => [{ x: -10, y: 0, vx: 5, vy: 0 }, { x: 3, y: 1, vx: 0, vy: 0 }, { x: 8, y: -2, vx: -2, vy: 0 }];
     const sends = Array.from({ length: 60 }, (_, i) => ({ at: 0.05 + i * 0.02, frame: frame(i, ['a', 'b', 'c'][i % 3], ['a', 'b', 'c'].filter((n) => n !== ['a', 'b', 'c'][i % 3]), 300, true) }));
-    closeIdleLockstepProcesses();
+    freshPool();
     const fresh = await start<number>(network, ['a', 'b', 'c'], { run: 4, motion: moving, obstacleFile: walls });
     const first = await drive(fresh, sends, 2);
     await fresh.close();

@@ -8,6 +8,7 @@ import { loadMap } from '../../../src/core/map/load-map.js';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { RunFolder } from '../../../src/run/run-folder.js';
 import { Recorder, type CarSample } from '../../../src/measurement/recorder.js';
+import { recorderFiles } from '../../../src/run/run-files.js';
 import type { RunData } from '../../../src/ui/viewer/run-data.js';
 import { ROOT, headOnRun, newRunsDir, readVehicleRows } from './support/run-fixtures.js';
 import { SseClient } from './support/sse-client.js';
@@ -128,7 +129,7 @@ describe('view server, live run', () => {
     const sse = await SseClient.open(`${server.url}api/live`);
     await sse.waitFor((e) => e.some((x) => x.event === 'snapshot'));
     folder.writeScenario(scenario);
-    const recorder = new Recorder(folder.dir, ['car0', 'car1'], 1);
+    const recorder = new Recorder(recorderFiles(folder.dir), ['car0', 'car1'], 1);
     await sse.waitFor((e) => e.some((x) => x.event === 'ready'));
     expect((await fetchJson(`${server.url}api/meta`)).live).toBe(true);
 

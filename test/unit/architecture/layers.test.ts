@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readSources, type SourceFile } from '../../support/source-imports.js';
+import { readSources, stripComments, type SourceFile } from '../../support/source-imports.js';
+import { RUN_FILES } from '../../../src/run/run-files.js';
 
 /**
  * The house plan (docs/architecture.md): `src/` is a stack of floors and imports only run
@@ -110,6 +111,20 @@ const RULES: Rule[] = [
 ];
 
 const sources: SourceFile[] = readSources(ROOT, 'src');
+const RUN_FILES_SOURCE = 'src/run/run-files.ts';
+/**
+ * A run-folder file name used to reach a file: the whole string literal, or a path segment after
+ * '/'. Prose in help texts and messages may mention a file.
+ */
+const reaches = (name: string) => {
+  const n = name.replace(/\./g, '\\.');
+  return new RegExp(`(['"\`])${n}\\1|/${n}(?![\\w-])`);
+};
+
+/** Files of other folders that share a run file's name, each with its reason. */
+const OTHER_FOLDERS_FILES: Record<string, string[]> = {
+  'src/sweep/run-sweep.ts': ['timing.csv'], // a sweep folder's own timing.csv (each point's timings), not a run's
+};
 
 function violations(rule: Rule, files: SourceFile[]): string[] {
   return files.flatMap((f) => {
@@ -135,6 +150,18 @@ describe('the house plan', () => {
       expect(found, `rule ${rule.id} (${rule.rule}) is broken, and it exists because ${rule.why}`).toEqual([]);
     });
   }
+
+  it(`rule 10: run-folder file names are spelled in ${RUN_FILES_SOURCE} and nowhere else in src/`, () => {
+    const spelled = sources
+      .filter((f) => f.path !== RUN_FILES_SOURCE)
+      .flatMap((f) => {
+        const code = stripComments(readFileSync(`${ROOT}${f.path}`, 'utf8'));
+        return Object.values(RUN_FILES)
+          .filter((name) => reaches(name).test(code) && !OTHER_FOLDERS_FILES[f.path]?.includes(name))
+          .map((name) => `${f.path} spells ${name}`);
+      });
+    expect(spelled, `rule 10 is broken: use RUN_FILES from ${RUN_FILES_SOURCE}, so a renamed file is renamed everywhere at once`).toEqual([]);
+  });
 
   it('no import cycle between folders', () => {
     const folderOf = (p: string) => p.slice(0, p.lastIndexOf('/'));
@@ -171,6 +198,13 @@ describe('the rules themselves', () => {
     expect(broken(0, file('src/api/x.ts', 'src/runtime/sim/run-simulated.ts', 'src/util/random.ts', 'src/errors.ts'))).toBe(false);
     expect(broken(3, file('src/measurement/x.ts', 'src/channel/frames.ts', 'src/world/world.ts'))).toBe(false);
     expect(broken(5, file('src/channel/ns3/x.ts', 'src/host/exec/command-runner.ts'))).toBe(false);
+  });
+
+  it('see a run file reached by name, not mentioned in prose', () => {
+    expect(reaches('summary.json').test("join(dir, 'summary.json')")).toBe(true);
+    expect(reaches('summary.json').test('`${dir}/summary.json`')).toBe(true);
+    expect(reaches('summary.json').test("'print summary.json, with the run folder'")).toBe(false);
+    expect(reaches('run.mcap').test("'run.mcap.partial'")).toBe(false);
   });
 
   it('find a cycle', () => {

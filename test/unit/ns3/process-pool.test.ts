@@ -1,12 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
 import { LockstepChannel } from '../../../src/channel/ns3/lockstep/lockstep-channel.js';
-import { closeIdleLockstepProcesses, idleLockstepProcesses, prewarmLockstepProcess } from '../../../src/channel/ns3/lockstep/process-pool.js';
+import { LockstepProcessPool } from '../../../src/channel/ns3/lockstep/process-pool.js';
 
 const FAKE = resolve(import.meta.dirname, '../../support/fake-serving-ns3.mjs');
-const start = (argv: string[] = ['--nodes=2']) => LockstepChannel.start<number>({ binary: FAKE, argv, names: ['a', 'b'] });
+let pool = new LockstepProcessPool();
+const start = (argv: string[] = ['--nodes=2']) => LockstepChannel.start<number>({ binary: FAKE, argv, names: ['a', 'b'], pool });
 
-afterEach(() => closeIdleLockstepProcesses());
+afterEach(() => {
+  pool.close();
+  pool = new LockstepProcessPool();
+});
 
 /** The pid of the process a new run is given (the run ends cleanly, handing it back). */
 async function pidOfNextRun(): Promise<number | undefined> {
@@ -57,18 +61,18 @@ describe('lock-step process pool', () => {
   });
 
   it('a prewarmed process serves the next run', async () => {
-    prewarmLockstepProcess(FAKE);
-    prewarmLockstepProcess(FAKE); // one idle process is enough
-    expect(idleLockstepProcesses(FAKE)).toBe(1);
+    pool.prewarm(FAKE);
+    pool.prewarm(FAKE); // one idle process is enough
+    expect(pool.idleCount(FAKE)).toBe(1);
     const channel = start();
-    expect(idleLockstepProcesses(FAKE)).toBe(0);
+    expect(pool.idleCount(FAKE)).toBe(0);
     await channel.ready;
     await channel.close();
-    expect(idleLockstepProcesses(FAKE)).toBe(1);
+    expect(pool.idleCount(FAKE)).toBe(1);
   });
 
   it('refuses an argument that would break the line protocol, and leaves no process behind', () => {
     expect(() => start(['--obstacles=/tmp/a\tb'])).toThrow(/tab or a line break/);
-    expect(idleLockstepProcesses(FAKE)).toBe(0);
+    expect(pool.idleCount(FAKE)).toBe(0);
   });
 });

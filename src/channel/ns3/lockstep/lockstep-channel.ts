@@ -1,6 +1,6 @@
 import type { ChannelFrame, Delivery, LossReason, V2VChannel } from '../../frames.js';
-import type { LockstepProcess, ProcessEnd } from './lockstep-process.js';
-import { acquireLockstepProcess, releaseLockstepProcess } from './process-pool.js';
+import { LockstepProcess, type ProcessEnd } from './lockstep-process.js';
+import type { LockstepProcessPool } from './process-pool.js';
 
 /** Where each car is and how it moves, in node (vehicle index) order. */
 export interface NodeMotion {
@@ -25,6 +25,8 @@ export interface LockstepChannelOptions {
    */
   outcomesOnlyLogged?: boolean;
   readyTimeoutMs?: number;
+  /** Where the process comes from and goes back to when the run ends cleanly; without one, the run starts its own and ends it. */
+  pool?: LockstepProcessPool;
 }
 
 const LOSS_REASONS: ReadonlySet<string> = new Set<LossReason>(['channel-loss', 'below-sensitivity', 'rx-error', 'receiver-busy', 'queue-drop']);
@@ -41,8 +43,8 @@ const BATCH_STEPS = 10;
  * in flight and none was sent, ns-3 has nothing to do and is not asked: that keeps a run with few
  * messages almost as fast as the builtin model. In a run where nothing acts on a delivery (beacons
  * that are only measured), Node does not wait at all: ns-3 gets the same commands, batched, and its
- * outcomes are logged as they come back. The process serves many runs, one at a time
- * (process-pool.ts): a run that ends cleanly hands it back for the next.
+ * outcomes are logged as they come back. A process from a pool (process-pool.ts) serves many runs,
+ * one at a time: a run that ends cleanly hands it back for the next.
  */
 export class LockstepChannel<T> implements V2VChannel<T> {
   /** Frames in flight with the number of receivers whose outcome has not come back. */
@@ -85,7 +87,7 @@ export class LockstepChannel<T> implements V2VChannel<T> {
    * is killed, which fails the next step with its name.
    */
   static start<T>(opts: LockstepChannelOptions): LockstepChannel<T> {
-    const process = acquireLockstepProcess(opts.binary);
+    const process = opts.pool ? opts.pool.acquire(opts.binary) : LockstepProcess.spawn(opts.binary);
     const channel = new LockstepChannel<T>(process, opts);
     const timeoutMs = opts.readyTimeoutMs ?? 20_000;
     channel.readyTimer = setTimeout(() => {
@@ -211,7 +213,8 @@ export class LockstepChannel<T> implements V2VChannel<T> {
     if (this.exit) return;
     if (this.isReady && !this.waiting && !this.inFlight && !this.unanswered && !this.pending.length) {
       this.process.finishRun();
-      releaseLockstepProcess(this.process);
+      if (this.opts.pool) this.opts.pool.release(this.process);
+      else this.process.close();
     } else {
       this.process.close();
     }

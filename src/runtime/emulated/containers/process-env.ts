@@ -2,6 +2,7 @@ import { basename, join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import type { ResolvedScenario } from '../../../scenario/resolved.js';
 import { UserInputError } from '../../../errors.js';
+import { RUN_FILES } from '../../../run/run-files.js';
 
 export interface HostPort {
   host: string;
@@ -91,7 +92,7 @@ function required(env: Env, name: string): string {
 
 /** The scenario the orchestrator wrote into the run folder (`scenario.resolved.json`). */
 export function readResolvedScenario(runDir: string): ResolvedScenario {
-  const file = join(runDir, 'scenario.resolved.json');
+  const file = join(runDir, RUN_FILES.scenario);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

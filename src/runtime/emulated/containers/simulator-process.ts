@@ -9,7 +9,7 @@ import { buildSummary, type RunSummary } from '../../../run/summary.js';
 import { decideVerdict } from '../../../run/outcome.js';
 import { CsvLog, warmUpCsvFormatting } from '../../../measurement/csv-log.js';
 import { ComputeLog } from '../../../measurement/compute-log.js';
-import { SCANS_FILE, ScanLog } from '../../../measurement/scan-log.js';
+import { ScanLog } from '../../../measurement/scan-log.js';
 import { RunFolder } from '../../../run/run-folder.js';
 import { loadMap } from '../../../core/map/load-map.js';
 import type { OccupancyGrid } from '../../../core/map/occupancy-grid.js';
@@ -34,8 +34,9 @@ import { createScanners, type Scanner } from '../../../world/scanners.js';
 import { StepTiming } from './step-timing.js';
 import { defaultMapFile, readResolvedScenario, type HostPort } from './process-env.js';
 import type { WallClock } from './wall-clock.js';
-import { CHANNEL_LOSSES_FILE, readChannelLosses } from '../../../channel/ns3/channel-losses.js';
+import { readChannelLosses } from '../../../channel/ns3/channel-losses.js';
 import type { CollectGarbage } from './idle-collector.js';
+import { RUN_FILES, recorderFiles } from '../../../run/run-files.js';
 
 export interface SimulatorProcessConfig {
   runDir: string;
@@ -77,12 +78,6 @@ export async function startSimulatorProcess(cfg: SimulatorProcessConfig): Promis
   const bridge = await BridgeServer.listen({ host: cfg.bind.host, port: cfg.bind.port, log: cfg.log, policy });
   const session = new SimulatorSession(scenario, grid, bridge, cfg);
   return { port: bridge.port, finished: session.run(), interrupt: (reason) => session.interrupt(reason) };
-}
-
-/** summary.json for a simulator that could not even start (no scenario, no map, port taken). */
-export function writeStartupFailure(runDir: string, runId: string, reason: string): void {
-  const folder = RunFolder.open(dirname(runDir), basename(runDir));
-  folder.writeSummary({ schema: 'cavsim.summary/1', run_id: runId, runtime: 'docker', status: 'failed', reason } as unknown as RunSummary);
 }
 
 /** Young-generation collections between steps: every few steps, only with time to spare. */
@@ -148,11 +143,11 @@ class SimulatorSession {
     this.scans = scanSources(this.world, grid);
     this.names = scenario.vehicles.map((v) => v.name);
     this.relayed = new Set(scenario.vehicles.filter(runsOwnCode).map((v) => v.name));
-    this.recorder = new Recorder(cfg.runDir, this.names, 1, scenario.vehicles.map((v) => v.params), platoonLinks(scenario));
+    this.recorder = new Recorder(recorderFiles(cfg.runDir), this.names, 1, scenario.vehicles.map((v) => v.params), platoonLinks(scenario));
     this.timing = new StepTiming(scenario.timing, scenario.physics.timestep);
-    this.timingCsv = new CsvLog(join(cfg.runDir, 'timing.csv'), TIMING_COLUMNS);
-    this.computeLog = new ComputeLog(cfg.runDir, new Map(scenario.vehicles.map((v) => [v.name, 'real-time'])));
-    if (scenario.record?.scans) this.scanLog = new ScanLog(join(cfg.runDir, SCANS_FILE));
+    this.timingCsv = new CsvLog(join(cfg.runDir, RUN_FILES.timing), TIMING_COLUMNS);
+    this.computeLog = new ComputeLog(join(cfg.runDir, RUN_FILES.compute), new Map(scenario.vehicles.map((v) => [v.name, 'real-time'])));
+    if (scenario.record?.scans) this.scanLog = new ScanLog(join(cfg.runDir, RUN_FILES.scans));
     this.samples = this.world.cars.map((c) => ({ name: c.spec.name }) as CarSample);
     this.stepNs = BigInt(Math.round(scenario.physics.timestep * 1e9));
     this.log = cfg.log ?? (() => {});
@@ -301,7 +296,7 @@ class SimulatorSession {
 
   /** Why frames did not arrive, as the built-in channel program wrote it (a user's program writes nothing). */
   private recordChannelLosses(): void {
-    for (const loss of readChannelLosses(join(this.cfg.runDir, CHANNEL_LOSSES_FILE))) {
+    for (const loss of readChannelLosses(join(this.cfg.runDir, RUN_FILES.ns3Losses))) {
       const to = this.names[loss.node];
       const radio = { ...(loss.rxPowerDbm !== undefined ? { rxPowerDbm: loss.rxPowerDbm } : {}), ...(loss.lineOfSight !== undefined ? { lineOfSight: loss.lineOfSight } : {}) };
       if (to !== undefined) this.recorder.recordLossOf(loss.id, to, loss.reason, radio);

@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import { connectDocker } from '../../../host/docker/dockerode-port.js';
 import type { DockerPort } from '../../../host/docker/docker-port.js';
 import { createJournaledDocker, dockerUndoers } from '../../../host/docker/journaled.js';
 import { requireVehicleImages } from '../../../host/docker/images.js';
@@ -11,17 +10,22 @@ import type { RunFolder } from '../../../run/run-folder.js';
 import type { ResolvedScenario, ResolvedVehicle } from '../../../scenario/resolved.js';
 import { OwnCodeVehicle } from './own-code-vehicle.js';
 import { checkOwnCodeRunnable, scenarioFolder } from './runnable.js';
+import { RUN_FILES } from '../../../run/run-files.js';
 
 /**
  * Checks, before a simulated run creates anything, that its own code can start here: each host
  * command's program exists, and for vehicles with an `image:` the Docker engine answers and has the
  * image. Returns the engine when one is needed.
  */
-export async function preflightOwnCode(scenario: ResolvedScenario, docker?: DockerPort): Promise<DockerPort | undefined> {
+/** The Docker engine, or how to reach it (called only when a car has an `image:`). */
+export type DockerSource = DockerPort | (() => DockerPort | Promise<DockerPort>);
+
+export async function preflightOwnCode(scenario: ResolvedScenario, docker?: DockerSource): Promise<DockerPort | undefined> {
   checkOwnCodeRunnable(scenario);
   const imaged = scenario.vehicles.filter((v) => v.image);
   if (!imaged.length) return undefined;
-  const engine = docker ?? connectDocker();
+  if (!docker) throw new EnvironmentError(`${imaged.map((v) => `vehicles.${v.name}.image`).join(', ')}: no Docker engine was given to run it`, 'run it through cavsim up, which connects to the local engine');
+  const engine = typeof docker === 'function' ? await docker() : docker;
   await engine.ping().catch((err: unknown) => {
     const fields = imaged.map((v) => `vehicles.${v.name}.image`).join(', ');
     throw new EnvironmentError(
@@ -44,7 +48,7 @@ export function openOwnCodeSession(scenario: ResolvedScenario, folder: RunFolder
   const containers = () => {
     if (!docker) return undefined;
     if (!journal) {
-      journal = Journal.open(folder.file('journal.jsonl'));
+      journal = Journal.open(folder.file(RUN_FILES.journal));
       registerActiveRun(folder.runId, journal.path);
     }
     return { docker, journaled: createJournaledDocker(docker, journal, folder.runId), runId: folder.runId };

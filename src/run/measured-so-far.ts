@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import type { PairFigures, Recorder, V2VLoss, V2VRecord } from './recorder.js';
+import type { PairFigures, Recorder, V2VLoss, V2VRecord } from '../measurement/recorder.js';
 import type { CollisionEvent } from '../world/world.js';
+import { RUN_FILES } from './run-files.js';
 
 /** What `buildSummary` reads from a recorder. */
 export type MeasuredFigures = Pick<Recorder, 'pairs' | 'collisions' | 'v2v' | 'v2vLost' | 'v2vSent' | 'events'> & Partial<Pick<Recorder, 'platoon'>>;
@@ -21,11 +22,11 @@ const rowsOf = (path: string): Record<string, string>[] =>
  */
 export function readMeasuredSoFar(dir: string, carNames: readonly string[]): MeasuredSoFar {
   const complete = (rows: Record<string, string>[], key: string) => rows.filter((r) => r[key] !== undefined && r[key] !== '' && Number.isFinite(Number(r[key])));
-  const vehicles = complete(rowsOf(join(dir, 'vehicles.csv')), 'collided');
-  const pairRows = complete(rowsOf(join(dir, 'pairs.csv')), 'closing_speed_mps');
-  const collisionRows = complete(rowsOf(join(dir, 'collisions.csv')), 'speed_b_mps');
-  const v2vRows = complete(rowsOf(join(dir, 'v2v.csv')), 'size_bytes');
-  const eventRows = rowsOf(join(dir, 'events.csv')).filter((r) => r.event);
+  const vehicles = complete(rowsOf(join(dir, RUN_FILES.vehicles)), 'collided');
+  const pairRows = complete(rowsOf(join(dir, RUN_FILES.pairs)), 'closing_speed_mps');
+  const collisionRows = complete(rowsOf(join(dir, RUN_FILES.collisions)), 'speed_b_mps');
+  const v2vRows = complete(rowsOf(join(dir, RUN_FILES.v2v)), 'size_bytes');
+  const eventRows = rowsOf(join(dir, RUN_FILES.events)).filter((r) => r.event);
 
   const pairs: PairFigures[] = [];
   const byKey = new Map<string, PairFigures>();

@@ -1,0 +1,33 @@
+import { join } from 'node:path';
+import type { CsvLogName } from '../measurement/recorder.js';
+
+/**
+ * What a run folder holds, by file: the one place their names are spelled (docs/run-folder.md
+ * describes each). Code below run/ (measurement, channel) takes the paths it writes from here.
+ */
+export const RUN_FILES = {
+  scenario: 'scenario.resolved.json',
+  manifest: 'manifest.json',
+  summary: 'summary.json',
+  plan: 'plan.json',
+  journal: 'journal.jsonl',
+  replay: 'replay.json',
+  vehicles: 'vehicles.csv',
+  pairs: 'pairs.csv',
+  collisions: 'collisions.csv',
+  v2v: 'v2v.csv',
+  events: 'events.csv',
+  timing: 'timing.csv',
+  scans: 'scans.csv',
+  compute: 'compute.csv',
+  mcap: 'run.mcap',
+  ns3Log: 'ns3.log',
+  ns3Losses: 'ns3-losses.txt',
+} as const;
+
+export type RunFile = keyof typeof RUN_FILES;
+
+/** The recorder's CSV logs in the run folder `dir`. */
+export function recorderFiles(dir: string): Record<CsvLogName, string> {
+  return { vehicles: join(dir, RUN_FILES.vehicles), pairs: join(dir, RUN_FILES.pairs), collisions: join(dir, RUN_FILES.collisions), v2v: join(dir, RUN_FILES.v2v), events: join(dir, RUN_FILES.events) };
+}

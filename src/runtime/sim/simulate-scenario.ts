@@ -1,0 +1,118 @@
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { chooseEngine } from '../../channel/ns3/engine-choice.js';
+import { loadMapFromDisk, type MapLoader } from '../../core/map/map-loader.js';
+import { ComputeLog } from '../../measurement/compute-log.js';
+import { platoonLinks } from '../../measurement/platoon.js';
+import { Recorder } from '../../measurement/recorder.js';
+import { ScanLog } from '../../measurement/scan-log.js';
+import { openSimRecording, recordsMcap } from '../../run/mcap/record-run-mcap.js';
+import { RUN_FILES, recorderFiles } from '../../run/run-files.js';
+import { RunSession, type RunOptions } from '../../run/run-session.js';
+import type { RunSummary } from '../../run/summary.js';
+import type { ResolvedScenario } from '../../scenario/resolved.js';
+import type { DockerPort } from '../../host/docker/docker-port.js';
+import { prepareChannel } from './open-channel.js';
+import { LockstepProcessPool } from '../../channel/ns3/lockstep/process-pool.js';
+import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
+import { openOwnCodeSession, preflightOwnCode, type DockerSource } from './own-code/own-code-session.js';
+import { runSimulated, type SimulatedRunResult } from './run-simulated.js';
+
+/** 10 simulated steps between writes: a crash loses at most 0.1 s of simulated time. */
+const SIM_FLUSH_EVERY_STEPS = 10;
+
+export interface SimulatedRunOptions extends RunOptions {
+  /** Default: read and decode from disk each time; a sweep passes a caching loader. */
+  loadMap?: MapLoader;
+  /** The Docker engine for vehicles with an `image:` (asked only when one has). */
+  docker?: DockerSource;
+  /** Keep to real time, for a live viewer (results are the same, only slower). */
+  realTime?: boolean;
+  /**
+   * Serving ns-3 processes for lock-step channels, owned by the caller (a sweep worker keeps one
+   * for all its runs). Without one, the run makes its own and closes it when it ends.
+   */
+  lockstepPool?: LockstepProcessPool;
+}
+
+export interface RunOutcome {
+  summary: RunSummary;
+  runDir: string;
+}
+
+/** A resolved scenario in virtual time: checks, the run folder, the step loop, the summary. */
+export async function simulateScenario(resolved: ResolvedScenario, opts: SimulatedRunOptions = {}): Promise<RunOutcome> {
+  // The engine that runs is part of what was measured: summary.json's parameters name it.
+  const scenario: ResolvedScenario = { ...resolved, network: { ...resolved.network, engine: await chooseEngine(resolved.network) } };
+  const docker = await preflightOwnCode(scenario, opts.docker);
+  const ownPool = opts.lockstepPool ? undefined : new LockstepProcessPool();
+  const lockstepPool = opts.lockstepPool ?? ownPool!;
+  let session: RunSession;
+  try {
+    await prepareChannel(scenario, scenario.network.engine ?? 'builtin', lockstepPool);
+    const grid = await (opts.loadMap ?? loadMapFromDisk)(scenario.mapFile);
+    session = await RunSession.open('sim', scenario, opts, await ownCodeImages(scenario, docker));
+    if (ownPool) session.defer('the ns-3 lock-step process', () => ownPool.close());
+    await runInSession(session, scenario, grid, docker, lockstepPool, opts);
+  } catch (err) {
+    ownPool?.close();
+    throw err;
+  }
+  return { summary: await session.close(), runDir: session.folder.dir };
+}
+
+async function runInSession(session: RunSession, scenario: ResolvedScenario, grid: OccupancyGrid, docker: DockerPort | undefined, lockstepPool: LockstepProcessPool, opts: SimulatedRunOptions): Promise<void> {
+  try {
+    const { folder } = session;
+    opts.events?.emit({ type: 'phase', phase: 'running', detail: `simulated runtime, run ${folder.runId}` });
+    const recorder = new Recorder(recorderFiles(folder.dir), scenario.vehicles.map((v) => v.name), SIM_FLUSH_EVERY_STEPS, scenario.vehicles.map((v) => v.params), platoonLinks(scenario));
+    session.defer('vehicles.csv and the other logs', () => recorder.close());
+    const computeLog = computeLogFor(scenario, folder.dir);
+    if (computeLog) session.defer(RUN_FILES.compute, () => computeLog.close());
+    const scanLog = scenario.record?.scans ? new ScanLog(folder.file(RUN_FILES.scans)) : undefined;
+    if (scanLog) session.defer(RUN_FILES.scans, () => scanLog.close());
+    const recording = recordsMcap(scenario, opts.mcapByDefault ?? true) ? await openSimRecording(folder, scenario, grid) : undefined;
+    if (recording) {
+      session.defer(RUN_FILES.mcap, () => recording.close());
+      recorder.attachRecording(recording);
+      if (scanLog) scanLog.onRow = (cells) => recording.row('scans', cells);
+    }
+    const ownCode = openOwnCodeSession(scenario, folder, docker);
+    session.defer('own code', async () => {
+      const left = await ownCode.close();
+      if (left) opts.events?.emit({ type: 'log', level: 'warn', message: left });
+    });
+    const started = performance.now();
+    let failure: unknown;
+    let result: SimulatedRunResult = { simTime: 0, steps: 0, interrupted: false };
+    try {
+      result = await runSimulated(scenario, grid, recorder, { events: opts.events, shouldStop: opts.shouldStop, ownCode: ownCode.start, realTime: opts.realTime, lockstepPool, ...(computeLog ? { computeLog } : {}), ...(scanLog ? { scanLog } : {}) });
+      failure = result.failure;
+    } catch (err) {
+      failure = err;
+    }
+    await session.releaseResources();
+    session.finish({
+      measured: { recorder, simTime: result.simTime, steps: result.steps, wallTime: (performance.now() - started) / 1000, ...(computeLog ? { timing: { compute: computeLog.summary() } } : {}) },
+      failure,
+      interrupted: result.interrupted ? `stopped at t=${result.simTime.toFixed(2)} s before the scenario's ${scenario.duration} s` : undefined,
+    });
+  } catch (err) {
+    await session.close(err);
+    throw err;
+  }
+}
+
+/** Tag to image id of the own-code images a simulated run starts. */
+async function ownCodeImages(scenario: ResolvedScenario, docker: DockerPort | undefined): Promise<Record<string, string>> {
+  const tags = [...new Set(scenario.vehicles.flatMap((v) => (v.image ? [v.image] : [])))];
+  if (!docker || !tags.length) return {};
+  const found = await Promise.all(tags.map(async (tag) => [tag, (await docker.inspectImage(tag))?.id] as const));
+  return Object.fromEntries(found.filter((f): f is readonly [string, string] => f[1] !== undefined));
+}
+
+/** compute.csv, for runs where a car runs its own code or has a compute model. */
+function computeLogFor(scenario: ResolvedScenario, dir: string): ComputeLog | undefined {
+  const logged = scenario.vehicles.filter((v) => v.command || v.compute.model !== 'none');
+  return logged.length ? new ComputeLog(join(dir, RUN_FILES.compute), new Map(logged.map((v) => [v.name, v.compute.model]))) : undefined;
+}
