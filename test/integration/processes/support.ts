@@ -28,8 +28,8 @@ export function buildEntryPoints(): { simulatorMain: string; vehicleMain: string
       '--lib', 'ES2023', '--types', 'node', '--strict', '--skipLibCheck', '--esModuleInterop', '--resolveJsonModule', ...entries],
     { cwd: repoRoot, stdio: 'pipe' },
   );
-  const simulatorMain = join(outDir, 'containers/simulator-main.js');
-  const vehicleMain = join(outDir, 'containers/vehicle-main.js');
+  const simulatorMain = join(outDir, 'runtime/emulated/containers/simulator-main.js');
+  const vehicleMain = join(outDir, 'runtime/emulated/containers/vehicle-main.js');
   for (const f of [simulatorMain, vehicleMain]) if (!existsSync(f)) throw new Error(`build did not produce ${f}`);
   // The compiled files are ESM: Node needs "type": "module" next to them to load them as such.
   writeFileSync(join(outDir, 'package.json'), '{"type":"module"}\n');
