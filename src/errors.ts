@@ -1,11 +1,13 @@
 /** Stable error codes; only the CLI entry point turns them into exit statuses. */
-export type ErrorCode = 'USER_INPUT' | 'ENVIRONMENT' | 'EXTERNAL_PROCESS' | 'RUN_FAILED' | 'INTERNAL';
+export type ErrorCode = 'USER_INPUT' | 'ENVIRONMENT' | 'EXTERNAL_PROCESS' | 'RUN_FAILED' | 'LEFTOVERS' | 'INTERNAL';
 
 export const EXIT_STATUS: Record<ErrorCode, number> = {
   USER_INPUT: 2,
   ENVIRONMENT: 3,
   EXTERNAL_PROCESS: 4,
   RUN_FAILED: 5,
+  /** The run ended but its teardown left host resources behind (`cavsim teardown --run ID` undoes them). */
+  LEFTOVERS: 7,
   INTERNAL: 70,
 };
 

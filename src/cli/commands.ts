@@ -6,7 +6,8 @@ import { RunEventBus } from '../run/events.js';
 import { createLineReporter } from '../ui/terminal/run/line-reporter.js';
 import { formatSummary } from '../ui/terminal/run/summary-text.js';
 import { RUN_EXIT_STATUS } from '../run/outcome.js';
-import { UserInputError } from '../errors.js';
+import { EXIT_STATUS, UserInputError } from '../errors.js';
+import { installStopSignals } from './stop-signals.js';
 import type { KeptRun } from '../runtime/emulated/run-emulated.js';
 import { join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -79,14 +80,10 @@ export function registerCommands(program: Command): void {
       const viewer = opts.viz ? await startLiveView(join(runsDir, runId)) : undefined;
       const foxglove = foxglovePort === undefined ? undefined : await startFoxglove(join(runsDir, runId), foxglovePort);
       const reporter = await attachReporter(events, opts.json === true);
-      let stop = false;
-      const onSigint = () => {
-        stop = true;
-      };
-      process.once('SIGINT', onSigint);
+      const stop = installStopSignals((line) => process.stderr.write(line));
       try {
         if (opts.json) printWarningsFromEvents(events);
-        const common = { overrides: opts.set, runsDir, runId, events, shouldStop: () => stop, command: process.argv.slice(2), realTime: foxglove !== undefined };
+        const common = { overrides: opts.set, runsDir, runId, events, shouldStop: stop.requested, stopReason: stop.reason, command: process.argv.slice(2), realTime: foxglove !== undefined };
         const outcome =
           opts.runtime === 'sim'
             ? await runScenarioSimulated(file, common)
@@ -97,13 +94,19 @@ export function registerCommands(program: Command): void {
         else if (kept) process.stdout.write(describeKept(kept));
         if (outcome.summary.hint && !opts.json) process.stderr.write(`hint: ${outcome.summary.hint}\n`);
         process.exitCode = outcome.summary.exit_status ?? RUN_EXIT_STATUS[outcome.summary.status];
+        const leftovers = (outcome as { leftovers?: string }).leftovers;
+        if (leftovers) {
+          process.stderr.write(`error: ${leftovers}\n`);
+          process.exitCode = EXIT_STATUS.LEFTOVERS;
+        }
         await foxglove?.flush();
         if (viewer || foxglove) {
+          stop.uninstall(); // the run and its teardown are over: Ctrl-C now only closes the viewers
           process.stderr.write(`the run is over; ${[viewer && `its replay stays at ${viewer.url}`, foxglove && `Foxglove stays connected at ${foxglove.url}`].filter(Boolean).join(', and ')} until Ctrl-C\n`);
           await new Promise((resolve) => process.once('SIGINT', resolve));
         }
       } finally {
-        process.off('SIGINT', onSigint);
+        stop.uninstall();
         await reporter.done();
         await viewer?.close();
         await foxglove?.close();

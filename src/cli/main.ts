@@ -14,7 +14,8 @@ Exit status:
   ${EXIT_STATUS.EXTERNAL_PROCESS}    a command cavsim ran failed (e.g. teardown could not undo a resource)
   ${RUN_EXIT_STATUS.failed}    the run failed: a component died or could not start (${RUN_FILES.summary} names it)
   ${RUN_EXIT_STATUS.invalid}    the run finished but is invalid: its timing cannot be trusted (${RUN_FILES.summary} says why)
-  ${RUN_EXIT_STATUS.interrupted}  interrupted (Ctrl-C); what was measured is kept
+  ${EXIT_STATUS.LEFTOVERS}    the run ended but could not undo everything it created; the message names the \`cavsim teardown --run\` command
+  ${RUN_EXIT_STATUS.interrupted}  interrupted (Ctrl-C, SIGTERM or SIGHUP); what was measured is kept, what was created undone
   ${EXIT_STATUS.INTERNAL}   a bug in cavsim
 `;
 

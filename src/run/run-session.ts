@@ -12,6 +12,8 @@ export interface RunOptions {
   runId?: string;
   events?: RunEvents;
   shouldStop?: () => boolean;
+  /** Why the run was asked to stop (default: 'stopped by the user'). */
+  stopReason?: () => string | undefined;
   /** The command line, for the manifest (the CLI passes its arguments). */
   command?: readonly string[];
   /** Whether run.mcap is written when the scenario does not say (`record.mcap`); sweeps pass false. */

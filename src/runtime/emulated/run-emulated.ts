@@ -45,6 +45,8 @@ export interface EmulatedRunOutcome {
   phases: Record<string, number>;
   /** Set when the run was kept: what is still up and how to reach it. */
   kept?: KeptRun;
+  /** Set when the teardown could not undo everything: what is left and the command that undoes it. */
+  leftovers?: string;
 }
 
 export interface KeptRun {
@@ -57,6 +59,8 @@ export interface KeptRun {
 export function allUndoers(deps: Pick<EmulatedRunDeps, 'docker' | 'hostNet'>): Record<string, Undoer> {
   return { ...dockerUndoers(deps.docker), ...hostNetUndoers(deps.hostNet), ...processUndoers };
 }
+
+const stopReason = (opts: EmulatedRunOptions) => opts.stopReason?.() ?? 'stopped by the user';
 
 /** How long the simulator gets to write its summary after the host asked it to stop. */
 const SIMULATOR_STOP_WAIT_MS = 10_000;
@@ -94,7 +98,7 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
   const journal = Journal.open(folder.file(RUN_FILES.journal));
   const watch = new ComponentWatch(opts.failureSettleMs);
   const checkStop = () => {
-    if (opts.shouldStop?.()) throw new RunInterrupted('stopped by the user before the run started');
+    if (opts.shouldStop?.()) throw new RunInterrupted(`${stopReason(opts)} before the run started`);
   };
 
   let failure: unknown;
@@ -175,7 +179,7 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
     const stopTimer = setInterval(() => {
       if (!opts.shouldStop?.()) return;
       clearInterval(stopTimer);
-      void link.stop().catch(() => {});
+      void link.stop(stopReason(opts)).catch(() => {});
     }, 100);
     try {
       // With --keep the simulator stays up after the scenario: its `stopped` status ends the wait.
@@ -204,12 +208,13 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
   const lag = channel?.lagSamplesMs() ?? [];
   session.finish({
     failure,
-    interrupted: opts.shouldStop?.() ? 'stopped by the user' : undefined,
+    interrupted: opts.shouldStop?.() ? stopReason(opts) : undefined,
     wallTime: phases.started === undefined ? 0 : (performance.now() - t0 - phases.started) / 1000,
     timing: { ...channelTiming(lag, phases), ...(timeBaseNs !== undefined ? { t0_epoch_ns: timeBaseNs.toString() } : {}) },
   });
   await saveContainerLogs(deps, plan, folder.file('logs'));
   let kept: KeptRun | undefined;
+  let leftovers: string | undefined;
   if (keep) {
     markRunKept(plan.runId);
     kept = describeKept(plan, channel);
@@ -220,10 +225,10 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
     const report = await journal.teardown(allUndoers(deps));
     phases.teardown = Math.round(performance.now() - t);
     if (!report.failed.length) unregisterActiveRun(plan.runId);
-    else opts.events?.emit({ type: 'log', level: 'warn', message: `teardown left: ${report.failed.map((f) => `${f.entry.kind} ${f.entry.id} (${f.error})`).join('; ')}; run \`cavsim teardown --run ${plan.runId}\`` });
+    else leftovers = `teardown left ${report.failed.map((f) => `${f.entry.kind} ${f.entry.id} (${f.error})`).join('; ')}; undo them with \`cavsim teardown --run ${plan.runId}\``;
   }
   const summary = await session.close();
-  return { summary, runDir: folder.dir, phases, ...(kept ? { kept } : {}) };
+  return { summary, runDir: folder.dir, phases, ...(kept ? { kept } : {}), ...(leftovers ? { leftovers } : {}) };
 }
 
 /**

@@ -1,0 +1,53 @@
+import { describe, expect, it, beforeAll } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { emulatedHostState } from './host-state.js';
+import { CLI, HEAD_ON, emulatedE2e } from './support/e2e.js';
+import { listActiveRuns } from '../../../src/run/active-runs.js';
+import { RUN_EXIT_STATUS } from '../../../src/run/outcome.js';
+import { sleep, spawnCli } from './support/live-run.js';
+import type { RunSummary } from '../../../src/run/summary.js';
+
+/**
+ * Every ordinary way `cavsim up` is asked to stop ends the run through its teardown: SIGTERM (a
+ * service manager, `kill`), SIGHUP (the terminal closed), a second Ctrl-C, and Ctrl-C while the
+ * host network is being set up. Each exits 130 with an `interrupted` summary that names the
+ * signal, and leaves the host as it was.
+ */
+const { runsDir, real } = await emulatedE2e('stop-signals');
+
+const cases: { name: string; when: RegExp; signals: NodeJS.Signals[]; reason: RegExp; measured: boolean }[] = [
+  { name: 'SIGTERM while running', when: /\[running\]/, signals: ['SIGTERM'], reason: /stopped by SIGTERM/, measured: true },
+  { name: 'SIGHUP while running', when: /\[running\]/, signals: ['SIGHUP'], reason: /stopped by SIGHUP/, measured: true },
+  { name: 'Ctrl-C twice while running', when: /\[running\]/, signals: ['SIGINT', 'SIGINT'], reason: /stopped by the user/, measured: true },
+  { name: 'Ctrl-C while the host network is set up', when: /\[network\]/, signals: ['SIGINT'], reason: /stopped by the user before the run started/, measured: false },
+];
+
+describe.skipIf(real.skip)('`cavsim up` stopped by a signal (Docker + ns-3)', () => {
+  let before: ReturnType<typeof emulatedHostState>;
+  beforeAll(() => {
+    real.assertPresent();
+    before = emulatedHostState();
+  });
+
+  for (const c of cases) {
+    it(`${c.name}: exit 130, summary interrupted and why, host restored`, async () => {
+      const runId = `signal-${c.signals.join('-').toLowerCase()}-${c.when.source.replace(/\W/g, '')}-${process.pid}`;
+      const cli = spawnCli(CLI, ['up', HEAD_ON, '--runtime', 'docker', '--runs-dir', runsDir, '--run-id', runId, '--set', 'duration=20s']);
+      await cli.until(c.when);
+      if (c.measured) await sleep(1500);
+      for (const s of c.signals) {
+        cli.child.kill(s);
+        await sleep(200);
+      }
+      expect(await cli.exit, cli.output()).toBe(RUN_EXIT_STATUS.interrupted);
+      if (c.signals.length > 1) expect(cli.output()).toMatch(/SIGINT again: still stopping and undoing/);
+      const summary = JSON.parse(readFileSync(join(runsDir, runId, 'summary.json'), 'utf8')) as RunSummary;
+      expect(summary.status).toBe('interrupted');
+      expect(summary.reason).toMatch(c.reason);
+      if (c.measured) expect(summary.sim_time_s).toBeGreaterThan(1);
+      expect(emulatedHostState(), cli.output()).toEqual(before);
+      expect(listActiveRuns()).toEqual([]);
+    });
+  }
+});
