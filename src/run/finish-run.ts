@@ -33,6 +33,8 @@ export function finishRun(p: {
   failure?: unknown;
   /** Why the run was stopped early, when it was. */
   interrupted?: string;
+  /** What the host saw that makes the run invalid (on top of what the runtime's own figures say). */
+  invalid?: string;
   /** Wall time when the figures come from the CSVs [s]. */
   wallTime?: number;
   /** Merged into `timing`. */
@@ -46,7 +48,7 @@ export function finishRun(p: {
   const verdict = decideVerdict({
     failure: failureOf(p, base, written !== undefined),
     interrupted: userStop ?? (base.status === 'interrupted' ? base.reason : p.interrupted),
-    invalid: base.status === 'invalid' ? base.reason : undefined,
+    invalid: [base.status === 'invalid' ? base.reason : undefined, p.invalid].filter(Boolean).join('; ') || undefined,
   });
   const { reason: _reason, failed_component: _component, exit_status: _exit, hint: _hint, ...rest } = base;
   const summary: RunSummary = {

@@ -27,6 +27,8 @@ export interface RunEnd {
   failure?: unknown;
   /** Why the run was stopped early, when it was. */
   interrupted?: string;
+  /** What the runtime saw that makes the run invalid, beyond the figures' own verdict. */
+  invalid?: string;
   /** Wall time when the figures come from the CSVs [s]. */
   wallTime?: number;
   /** Merged into `timing`. */

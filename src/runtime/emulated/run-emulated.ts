@@ -209,6 +209,7 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
   session.finish({
     failure,
     interrupted: opts.shouldStop?.() ? stopReason(opts) : undefined,
+    invalid: channelLagProblem(lag),
     wallTime: phases.started === undefined ? 0 : (performance.now() - t0 - phases.started) / 1000,
     timing: { ...channelTiming(lag, phases), ...(timeBaseNs !== undefined ? { t0_epoch_ns: timeBaseNs.toString() } : {}) },
   });
@@ -248,6 +249,19 @@ function watchSimulator(deps: EmulatedRunDeps, plan: EmulatedRunPlan, watch: Com
 async function notRunning(deps: EmulatedRunDeps, name: string, component: string, exitCode: number | undefined): Promise<ComponentFailedError> {
   const logs = await deps.docker.logs?.(name).catch(() => undefined);
   return new ComponentFailedError({ component, exit_status: exitCode ?? null, signal: exitCode === undefined ? null : signalOfExitStatus(exitCode), last_log_lines: lastLines(logs) }, 'while starting');
+}
+
+/**
+ * ns-3 runs in real time and may fall behind the wall clock (a stalled or starved process); every
+ * frame in flight is then delivered that much later than the channel model says. Normal runs stay
+ * under a millisecond.
+ */
+export const NS3_LAG_LIMIT_MS = 50;
+
+export function channelLagProblem(lagMs: readonly number[]): string | undefined {
+  const worst = Math.max(0, ...lagMs);
+  if (worst <= NS3_LAG_LIMIT_MS) return undefined;
+  return `the ns-3 channel fell ${worst.toFixed(0)} ms behind real time (timing.ns3_lag_max_ms; allowed ${NS3_LAG_LIMIT_MS} ms): messages in flight were delivered that much later than the channel's model`;
 }
 
 function channelTiming(lagMs: number[], phases: Record<string, number>): Record<string, unknown> {

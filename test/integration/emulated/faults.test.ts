@@ -87,6 +87,39 @@ describe.skipIf(real.skip)('faults in an emulated run (Docker + ns-3)', () => {
     expectFailedAndClean(summary, runDir, 'vehicle car1 container', killedAt);
   });
 
+  // A paused container and a stopped process are alive to every check that only asks "is it
+  // running?": the run is judged by the progress it made, not by existence.
+  it('car1 paused 1 s into the run: invalid, naming car1 and how many control ticks it answered; host restored', async () => {
+    const run = startLiveRun(HEAD_ON, { runsDir, overrides: ['duration=5s'] });
+    await run.running;
+    await sleep(1000);
+    docker('pause', run.plan().vehicles.find((v) => v.vehicle === 'car1')!.name);
+    const { summary } = await run.outcome;
+    console.log(`[faults] car1 paused: ${summary.status}: ${summary.reason}`);
+    expect(summary.status).toBe('invalid');
+    expect(summary.reason).toMatch(/car1 answered \d+ of \d+ control ticks/);
+    expect(summary.reason).not.toMatch(/car0 answered/);
+    expect(emulatedHostState()).toEqual(before);
+    expect(listActiveRuns()).toEqual([]);
+  });
+
+  it('ns-3 stopped (SIGSTOP) for 2 s mid-run: invalid, naming how far the channel fell behind; host restored', async () => {
+    const run = startLiveRun(HEAD_ON, { runsDir, overrides: ['duration=6s'] });
+    await run.running;
+    await sleep(1000);
+    const pid = run.ns3Pid();
+    process.kill(pid, 'SIGSTOP');
+    await sleep(2000);
+    process.kill(pid, 'SIGCONT');
+    const { summary } = await run.outcome;
+    console.log(`[faults] ns-3 stopped 2 s: ${summary.status}: ${summary.reason}`);
+    expect(summary.status).toBe('invalid');
+    expect(summary.reason).toMatch(/the ns-3 channel fell \d+ ms behind real time/);
+    expect((summary.timing as { ns3_lag_max_ms: number }).ns3_lag_max_ms).toBeGreaterThan(1000);
+    expect(emulatedHostState()).toEqual(before);
+    expect(listActiveRuns()).toEqual([]);
+  });
+
   it('Ctrl-C during an emulated run: exit 130, summary interrupted with what was measured, host restored', async () => {
     const runId = `ctrl-c-${process.pid}`;
     const cli = spawnCli(CLI, ['up', HEAD_ON, '--runtime', 'docker', '--runs-dir', runsDir, '--run-id', runId, '--set', LONG[0]]);

@@ -47,6 +47,24 @@ describe('StepTiming', () => {
     );
   });
 
+  it('marks a run invalid when a car stops answering its control ticks (hung or paused), naming it', () => {
+    const t = new StepTiming(limits, 0.01);
+    for (let i = 0; i < 1000; i++) t.add(0.01, 0.1);
+    for (let i = 0; i < 1000; i++) t.addControlLag(1, 'car0');
+    for (let i = 0; i < 234; i++) t.addControlLag(1, 'car1');
+    const f = t.figures(0n, { car0: 1001, car1: 1001, car2: 1001 });
+    expect(f.drive_commands_by_car).toEqual({ car0: { received: 1000, expected: 1001 }, car1: { received: 234, expected: 1001 }, car2: { received: 0, expected: 1001 } });
+    expect(t.invalidReason(f)).toBe(
+      'car1 answered 234 of 1001 control ticks (76.6 % unanswered): it stalled, was paused or stopped driving; the scenario allows 1.0 % (timing.maxLateFraction)',
+    );
+  });
+
+  it('does not judge a car that never stamps its commands, nor one that misses only its first and last tick', () => {
+    const t = new StepTiming(limits, 0.01);
+    for (let i = 0; i < 100; i++) t.addControlLag(1, 'car0');
+    expect(t.invalidReason(t.figures(0n, { car0: 102, own: 102 }))).toBeUndefined();
+  });
+
   it('has no figures but zero fractions before any step', () => {
     const f = new StepTiming(limits, 0.01).figures(0n);
     expect(f).toMatchObject({ steps: 0, step_lateness_p99_ms: null, late_fraction: 0 });

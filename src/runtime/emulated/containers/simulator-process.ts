@@ -204,7 +204,7 @@ class SimulatorSession {
     this.computeLog.close();
     this.scanLog?.close();
 
-    const figures = this.t0 !== undefined ? this.timing.figures(this.t0) : undefined;
+    const figures = this.t0 !== undefined ? this.timing.figures(this.t0, this.expectedCommands()) : undefined;
     const { status, reason } = decideVerdict({
       failure,
       interrupted: this.interruptReason && `${this.interruptReason} at t=${this.world.time.toFixed(2)} s before the scenario's ${this.scenario.duration} s`,
@@ -228,6 +228,12 @@ class SimulatorSession {
     return { summary, exitCode: status === 'failed' ? 1 : 0 };
   }
 
+  /** Each car's control ticks in the steps run so far: what a car that answers every tick sends. */
+  private expectedCommands(): Record<string, number> {
+    const schedule = stepSchedule(this.scenario);
+    return Object.fromEntries(this.world.cars.map((car) => [car.spec.name, Math.floor(this.world.steps / schedule.controlPeriod(car.spec))]));
+  }
+
   private wireTopics(): void {
     const b = this.bridge;
     for (const car of this.world.cars) {
@@ -247,7 +253,7 @@ class SimulatorSession {
         // scheduled publication the command arrived is the control loop's lag.
         if (this.t0 !== undefined && stampNs !== undefined) {
           const lagMs = Number(this.cfg.clock.nowNs() - this.t0 - stampNs) / 1e6;
-          this.timing.addControlLag(lagMs);
+          this.timing.addControlLag(lagMs, name);
           const step = Number(stampNs / this.stepNs);
           this.computeLog.add(step, step * this.scenario.physics.timestep, name, { wallS: lagMs / 1000 }, lagMs / 1000);
         }

@@ -21,7 +21,12 @@ export interface StepTimingFigures {
   late_steps: number;
   late_fraction: number;
   max_late_fraction: number;
+  /** Per car, the drive commands that answered an odometry step, and the control ticks the run had. */
+  drive_commands_by_car?: Record<string, { received: number; expected: number }>;
 }
+
+/** Commands a car may miss without counting: its first tick (before its first odometry) and the last, cut by the stop. */
+const COMMAND_SLACK = 2;
 
 /** Each physics step's lateness (actual start - scheduled start) and compute time, in ms. */
 export class StepTiming {
@@ -31,6 +36,7 @@ export class StepTiming {
   private readonly histogram = new Uint32Array(10_001);
   private max = 0;
   private readonly controlLag: number[] = [];
+  private readonly commandsByCar = new Map<string, number>();
 
   constructor(
     private readonly limits: { maxStepLateness: number; maxLateFraction: number },
@@ -44,8 +50,10 @@ export class StepTiming {
     this.max = Math.max(this.max, latenessMs);
   }
 
-  addControlLag(ms: number): void {
+  /** A drive command stamped with the odometry step it answered, from `car`. */
+  addControlLag(ms: number, car?: string): void {
     this.controlLag.push(ms);
+    if (car !== undefined) this.commandsByCar.set(car, (this.commandsByCar.get(car) ?? 0) + 1);
   }
 
   get count(): number {
@@ -66,7 +74,8 @@ export class StepTiming {
     return { p99_ms: round(Math.min(this.max, (bin + 1) / 100)), max_ms: round(this.max) };
   }
 
-  figures(t0Ns: bigint): StepTimingFigures {
+  /** `expectedCommands`: each car's control ticks in the run, to judge cars that stopped answering. */
+  figures(t0Ns: bigint, expectedCommands?: Record<string, number>): StepTimingFigures {
     const sorted = [...this.lateness].sort((a, b) => a - b);
     const compute = [...this.compute].sort((a, b) => a - b);
     const lag = [...this.controlLag].sort((a, b) => a - b);
@@ -93,6 +102,9 @@ export class StepTiming {
       late_steps: late,
       late_fraction: sorted.length ? round(late / sorted.length) : 0,
       max_late_fraction: this.limits.maxLateFraction,
+      ...(expectedCommands
+        ? { drive_commands_by_car: Object.fromEntries(Object.entries(expectedCommands).map(([car, expected]) => [car, { received: this.commandsByCar.get(car) ?? 0, expected }])) }
+        : {}),
     };
   }
 
@@ -104,9 +116,24 @@ export class StepTiming {
       ...(f.late_command_fraction > f.max_late_fraction
         ? [`${f.late_commands} of ${f.control_commands} drive commands (${pct(f.late_command_fraction)}) arrived too late for the next physics step (control lag over ${f.step_s * 1000} ms)`]
         : []),
+      ...silentCars(f).map(
+        ({ car, received, expected }) =>
+          `${car} answered ${received} of ${expected} control ticks (${pct(1 - received / expected)} unanswered): it stalled, was paused or stopped driving`,
+      ),
     ];
     return reasons.length ? `${reasons.join('; ')}; ${allowed}` : undefined;
   }
+}
+
+/**
+ * Cars that answered some control ticks and then missed more than the scenario's late fraction of
+ * them: a hung or paused car whose missing commands would otherwise count for nothing. A car that
+ * never stamps its commands (an image of its own that need not) is not judged.
+ */
+function silentCars(f: StepTimingFigures): { car: string; received: number; expected: number }[] {
+  return Object.entries(f.drive_commands_by_car ?? {})
+    .map(([car, c]) => ({ car, ...c }))
+    .filter(({ received, expected }) => received > 0 && expected - received > COMMAND_SLACK && (expected - received) / expected > f.max_late_fraction);
 }
 
 const round = (v: number) => +v.toFixed(4);
