@@ -25,21 +25,22 @@ export interface MeasuredRun {
  * The figures come from the runtime's own recorder (`measured`), else from the summary the emulated
  * simulator wrote, else from the CSVs flushed so far (a simulator that died keeps what it measured).
  */
-export function finishRun(p: {
-  folder: RunFolder;
-  scenario: ResolvedScenario;
-  runtime: RunSummary['runtime'];
+/** How a run ended, as its runtime saw it. */
+export interface RunEnd {
+  /** The runtime's own figures; without them they come from the summary the emulated simulator wrote, else from the CSVs. */
   measured?: MeasuredRun;
   failure?: unknown;
   /** Why the run was stopped early, when it was. */
   interrupted?: string;
-  /** What the host saw that makes the run invalid (on top of what the runtime's own figures say). */
+  /** What the runtime saw that makes the run invalid, beyond the figures' own verdict. */
   invalid?: string;
   /** Wall time when the figures come from the CSVs [s]. */
   wallTime?: number;
   /** Merged into `timing`. */
   timing?: Record<string, unknown>;
-}): RunSummary {
+}
+
+export function finishRun(p: { folder: RunFolder; scenario: ResolvedScenario; runtime: RunSummary['runtime'] } & RunEnd): RunSummary {
   const written = p.measured ? undefined : p.folder.readSummary();
   const base = p.measured
     ? summaryOf(p, p.measured.recorder, p.measured.simTime, p.measured.steps, p.measured.wallTime, p.measured.timing)

@@ -1,7 +1,9 @@
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { CleanupStack } from '../util/cleanup-stack.js';
 import type { RunEvents } from './events.js';
-import { finishRun, type MeasuredRun } from './finish-run.js';
+import { finishRun, type RunEnd } from './finish-run.js';
+
+export type { RunEnd } from './finish-run.js';
 import { RunFolder, defaultRunsDir, recordManifest } from './run-folder.js';
 import type { RunSummary } from './summary.js';
 
@@ -18,21 +20,6 @@ export interface RunOptions {
   command?: readonly string[];
   /** Whether run.mcap is written when the scenario does not say (`record.mcap`); sweeps pass false. */
   mcapByDefault?: boolean;
-}
-
-/** How a run ended, as its runtime saw it; `RunSession.finish` turns it into summary.json. */
-export interface RunEnd {
-  /** The runtime's own figures; without them they come from the summary the emulated simulator wrote, else from the CSVs. */
-  measured?: MeasuredRun;
-  failure?: unknown;
-  /** Why the run was stopped early, when it was. */
-  interrupted?: string;
-  /** What the runtime saw that makes the run invalid, beyond the figures' own verdict. */
-  invalid?: string;
-  /** Wall time when the figures come from the CSVs [s]. */
-  wallTime?: number;
-  /** Merged into `timing`. */
-  timing?: Record<string, unknown>;
 }
 
 /**
