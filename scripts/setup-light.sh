@@ -35,7 +35,7 @@ log "building cavsim"
 npm run build --silent
 if ns3_present; then
   log "compiling the ns-3 lock-step programs (cached)"
-  node --input-type=module -e "const m = await import('./dist/ns3/builtin-programs.js'); for (const b of await m.compileBuiltinPrograms()) console.error('[setup-light]', b);"
+  node --input-type=module -e "const m = await import('./dist/channel/ns3/builtin-programs.js'); for (const b of await m.compileBuiltinPrograms()) console.error('[setup-light]', b);"
 fi
 log "running the head-on experiment in the simulated runtime"
 node dist/cli/main.js up scenarios/head-on-brake.yaml --runtime sim

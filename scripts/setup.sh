@@ -28,7 +28,7 @@ fi
 log "building cavsim"
 npm run build --silent
 log "compiling the ns-3 channel programs (cached)"
-node --input-type=module -e "const m = await import('./dist/ns3/builtin-programs.js'); for (const b of await m.compileBuiltinPrograms()) console.error('[setup]', b);"
+node --input-type=module -e "const m = await import('./dist/channel/ns3/builtin-programs.js'); for (const b of await m.compileBuiltinPrograms()) console.error('[setup]', b);"
 bash scripts/build-base-image.sh
 node dist/cli/main.js images
 

@@ -1,4 +1,4 @@
-// Line of sight from the scenario's map: an occupancy grid written by cavsim (src/ns3/obstacle-grid.ts):
+// Line of sight from the scenario's map: an occupancy grid written by cavsim (src/channel/ns3/lockstep/obstacle-grid-file.ts):
 //   line 1: "cavsim-occupancy 1 <width> <height> <resolution> <originX> <originY>"
 //   then width*height bytes, 1 = wall, 0 = free; row 0 is the lowest y, column 0 the lowest x.
 // A straight segment between two antennas is sampled every half cell; each run of wall cells it

@@ -1,0 +1,97 @@
+import type { HostNetOps } from '../../../../src/host/network/hostnet-port.js';
+import type { HostNetOperation, HostNetResult, NetnsTarget } from '../../../../src/host/network/operation-schema.js';
+import type { Journal } from '../../../../src/host/journal/journal.js';
+
+const nsKey = (t: NetnsTarget | undefined) => (t ? ('pid' in t ? `pid:${t.pid}` : `name:${t.name}`) : 'host');
+
+/**
+ * A recording host: links per namespace, named namespaces and rules, enough to check that set-up
+ * and teardown leave it exactly as found. Can fail on the Nth call, and checks journal-first.
+ */
+export class FakeHost implements HostNetOps {
+  readonly calls: HostNetOperation[] = [];
+  readonly links = new Map<string, Map<string, string | undefined>>([['host', new Map()]]);
+  readonly netns = new Set<string>();
+  readonly rules = new Set<string>();
+  failOnCall?: number;
+  chains = new Set(['DOCKER-USER']);
+
+  constructor(private readonly journal?: Journal) {}
+
+  inside(ns: string): Map<string, string | undefined> {
+    if (!this.links.has(ns)) this.links.set(ns, new Map());
+    return this.links.get(ns)!;
+  }
+
+  state() {
+    return {
+      links: [...this.links].flatMap(([ns, m]) => [...m.keys()].map((l) => `${ns}/${l}`)).sort(),
+      netns: [...this.netns].sort(),
+      rules: [...this.rules].sort(),
+    };
+  }
+
+  private journaled(id: string) {
+    if (this.journal && !this.journal.outstanding().some((e) => e.id === id || JSON.stringify(e.undo).includes(id))) {
+      throw new Error(`created ${id} before journaling it`);
+    }
+  }
+
+  async run(op: HostNetOperation): Promise<HostNetResult> {
+    this.calls.push(op);
+    if (this.failOnCall === this.calls.length) throw new Error(`injected failure on call ${this.calls.length} (${op.op})`);
+    const host = this.inside('host');
+    switch (op.op) {
+      case 'link-info': {
+        const m = this.inside(nsKey(op.netns));
+        return { ok: true, exists: m.has(op.name), ...(m.get(op.name) ? { alias: m.get(op.name) } : {}) };
+      }
+      case 'chain-exists':
+        return { ok: true, exists: this.chains.has(op.chain) };
+      case 'netns-info':
+        return { ok: true, exists: this.netns.has(op.name) };
+      case 'create-netns':
+        this.journaled(op.name);
+        this.netns.add(op.name);
+        return { ok: true };
+      case 'delete-netns':
+        this.netns.delete(op.name);
+        this.links.delete(`name:${op.name}`);
+        return { ok: true };
+      case 'create-bridge':
+      case 'create-tap':
+        this.journaled(op.name);
+        if (host.has(op.name)) throw new Error(`File exists: ${op.name}`);
+        host.set(op.name, op.alias);
+        return { ok: true };
+      case 'create-veth':
+        this.journaled(op.name);
+        host.set(op.name, op.alias);
+        host.set(op.peer, `peer-of:${op.name}`);
+        return { ok: true };
+      case 'link-up':
+      case 'enslave':
+        if (!host.has(op.name)) throw new Error(`no such device ${op.name}`);
+        return { ok: true };
+      case 'move-into-netns': {
+        const owner = host.get(op.name);
+        host.delete(op.name);
+        this.inside(nsKey(op.netns)).set(op.newName, owner);
+        return { ok: true };
+      }
+      case 'delete-link':
+        host.delete(op.name);
+        for (const m of this.links.values()) for (const [k, v] of m) if (v === `peer-of:${op.name}`) m.delete(k);
+        return { ok: true };
+      case 'iptables-add': {
+        const key = `${nsKey(op.netns)} ${JSON.stringify(op.rule)}`;
+        this.journaled(JSON.stringify(op.rule).slice(1, -1).split(',')[0]);
+        this.rules.add(key);
+        return { ok: true };
+      }
+      case 'iptables-delete':
+        this.rules.delete(`${nsKey(op.netns)} ${JSON.stringify(op.rule)}`);
+        return { ok: true };
+    }
+  }
+}

@@ -1,0 +1,100 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EnvironmentError } from '../../../../src/errors.js';
+import { planHostNetwork } from '../../../../src/host/network/plan.js';
+import { setUpHostNetwork, teardownHostNet } from '../../../../src/host/network/set-up.js';
+import { HOSTNET_KINDS } from '../../../../src/host/journal/kinds.js';
+import { Journal } from '../../../../src/host/journal/journal.js';
+import { FakeHost } from './fake-host.js';
+
+const plan = planHostNetwork({
+  runId: 'unit-run',
+  vehicles: [{ name: 'a', netns: { pid: 101 } }, { name: 'b', netns: { name: 'stand-in-b' } }, { name: 'c', netns: { pid: 103 } }],
+  control: { subnet: '172.18.0.0/16', simulatorIp: '172.18.0.2' },
+});
+const scratch = mkdtempSync(join(tmpdir(), 'cavsim-unit-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+let journals = 0;
+const freshJournal = () => Journal.open(join(scratch, `journal-${++journals}.jsonl`));
+
+describe('setUpHostNetwork against a recording host', () => {
+  it('builds bridge, tap, eth1 and rules per vehicle, journaling each first, and teardown empties the host', async () => {
+    const journal = freshJournal();
+    const host = new FakeHost(journal);
+    const empty = host.state();
+    const net = await setUpHostNetwork(plan, { journal, ops: host });
+    const state = host.state();
+    for (const v of plan.vehicles) {
+      expect(state.links).toContain(`host/${v.links.bridge}`);
+      expect(state.links).toContain(`host/${v.links.tap}`);
+      expect(state.links).toContain(`host/${v.links.vethHost}`);
+      expect(state.links).not.toContain(`host/${v.links.vethPeer}`);
+    }
+    expect(state.links).toContain('pid:101/eth1');
+    expect(state.links).toContain('name:stand-in-b/eth1');
+    expect(state.rules).toHaveLength(3 + 3 * 5);
+    expect(net.hostChain).toBe('DOCKER-USER');
+    const kinds = journal.outstanding().map((e) => e.kind);
+    expect(kinds.filter((k) => k === HOSTNET_KINDS.link)).toHaveLength(9);
+    expect(kinds.filter((k) => k === HOSTNET_KINDS.iptables)).toHaveLength(18);
+
+    expect((await net.teardown()).failed).toEqual([]);
+    expect(host.state()).toEqual(empty);
+    await net.teardown(); // a second call is harmless
+    expect(journal.outstanding()).toEqual([]);
+  });
+
+  it('falls back to FORWARD when Docker has not made DOCKER-USER', async () => {
+    const journal = freshJournal();
+    const host = new FakeHost(journal);
+    host.chains.clear();
+    const net = await setUpHostNetwork(plan, { journal, ops: host });
+    expect(net.hostChain).toBe('FORWARD');
+    expect([...host.rules].filter((r) => r.includes('"chain":"FORWARD"'))).toHaveLength(3);
+    await net.teardown();
+    expect(host.state().rules).toEqual([]);
+  });
+
+  it('unwinds completely whichever call fails', async () => {
+    const total = new FakeHost();
+    await setUpHostNetwork(plan, { journal: freshJournal(), ops: total });
+    for (let n = 1; n <= total.calls.length; n++) {
+      const journal = freshJournal();
+      const host = new FakeHost(journal);
+      const empty = host.state();
+      host.failOnCall = n;
+      await expect(setUpHostNetwork(plan, { journal, ops: host })).rejects.toThrow(`injected failure on call ${n}`);
+      expect(host.state(), `failure at call ${n}`).toEqual(empty);
+      expect(journal.outstanding()).toEqual([]);
+    }
+  });
+
+  it.each([
+    ['a host link', (h: FakeHost) => h.inside('host').set(plan.vehicles[1].links.tap, undefined), plan.vehicles[1].links.tap],
+    ['eth1 inside a vehicle', (h: FakeHost) => h.inside('pid:103').set('eth1', undefined), 'eth1'],
+    ['another run\'s bridge', (h: FakeHost) => h.inside('host').set(plan.vehicles[0].links.bridge, 'cavsim:other-run'), 'another cavsim run'],
+  ])('refuses when %s is taken, creating nothing and removing nothing', async (_what, occupy, mention) => {
+    const journal = freshJournal();
+    const host = new FakeHost(journal);
+    occupy(host);
+    const before = host.state();
+    const attempt = setUpHostNetwork(plan, { journal, ops: host });
+    await expect(attempt).rejects.toBeInstanceOf(EnvironmentError);
+    await expect(attempt).rejects.toSatisfy((e: EnvironmentError) => `${e.message} ${e.hint}`.includes(mention));
+    expect(host.state()).toEqual(before);
+    expect(host.calls.every((c) => c.op === 'link-info' || c.op === 'chain-exists')).toBe(true);
+  });
+
+  it('leaves other modules\' journal entries for their own undoers', async () => {
+    const journal = freshJournal();
+    const host = new FakeHost(journal);
+    journal.record('docker.container', 'sim', { id: 'abc' });
+    const net = await setUpHostNetwork(plan, { journal, ops: host });
+    const report = await net.teardown();
+    expect(report.failed).toEqual([]);
+    expect(journal.outstanding().map((e) => e.kind)).toEqual(['docker.container']);
+    expect((await teardownHostNet(journal, host)).undone).toEqual([]);
+  });
+});

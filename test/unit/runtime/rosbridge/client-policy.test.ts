@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { clientPolicy } from '../../../../src/runtime/rosbridge/client-policy.js';
+
+const policy = clientPolicy({ '10.211.7.1': 'orchestrator', '10.211.7.10': 'car0', '10.211.7.11': 'car1' }, { car0: ['car1'], car1: [] });
+const report = (value: Record<string, unknown>) => ({ data: JSON.stringify(value) });
+
+describe('control-link client policy', () => {
+  it('lets a vehicle publish its own drive commands and reports about itself only', () => {
+    expect(policy.publish('10.211.7.10', '/car0/drive', {})).toBeUndefined();
+    expect(policy.publish('::ffff:10.211.7.10', '/car0/drive', {})).toBeUndefined();
+    expect(policy.publish('10.211.7.10', '/cavsim/ready', report({ vehicle: 'car0' }))).toBeUndefined();
+    expect(policy.publish('10.211.7.10', '/cavsim/v2v', report({ kind: 'sent', from: 'car0', to: 'car1' }))).toBeUndefined();
+    expect(policy.publish('10.211.7.11', '/cavsim/v2v', report({ kind: 'received', from: 'car0', to: 'car1' }))).toBeUndefined();
+    expect(policy.publish('10.211.7.10', '/cavsim/events', report({ vehicle: 'car0', t_s: 1, event: 'x' }))).toBeUndefined();
+  });
+
+  it('refuses every publish that would reach another vehicle or steer the run', () => {
+    expect(policy.publish('10.211.7.10', '/car1/drive', {})).toBe('car0 may not publish /car1/drive');
+    expect(policy.publish('10.211.7.10', '/car1/odom', {})).toBe('car0 may not publish /car1/odom');
+    expect(policy.publish('10.211.7.10', '/sim_control', {})).toBe('car0 may not publish /sim_control');
+    expect(policy.publish('10.211.7.10', '/cavsim/v2v', report({ kind: 'received', from: 'car0', to: 'car1' }))).toBe('car0 may publish on /cavsim/v2v only about itself');
+    expect(policy.publish('10.211.7.10', '/cavsim/events', report({ vehicle: 'car1' }))).toMatch(/only about itself/);
+    expect(policy.publish('10.211.7.10', '/cavsim/events', { data: 'not json' })).toMatch(/only about itself/);
+    expect(policy.publish('10.211.7.99', '/car0/drive', {})).toBe('10.211.7.99 is not a client of this run');
+    expect(policy.publish('10.211.7.1', '/car0/drive', {})).toBe('the orchestrator publishes only /sim_control');
+    expect(policy.publish('10.211.7.1', '/sim_control', {})).toBeUndefined();
+  });
+
+  it('lets a vehicle read its own topics, the run topics and the cars it observes, nothing else', () => {
+    for (const topic of ['/car0/odom', '/car0/scan', '/car0/collision', '/sim_control', '/cavsim/status', '/car1/odom']) expect(policy.subscribe('10.211.7.10', topic)).toBeUndefined();
+    expect(policy.subscribe('10.211.7.11', '/car0/odom')).toBe('car1 may not subscribe to /car0/odom');
+    expect(policy.subscribe('10.211.7.10', '/car1/scan')).toBe('car0 may not subscribe to /car1/scan');
+    expect(policy.subscribe('10.211.7.10', '/cavsim/v2v')).toMatch(/may not subscribe/);
+    expect(policy.subscribe('10.211.7.1', '/car1/scan')).toBeUndefined();
+  });
+});
