@@ -1,9 +1,7 @@
 import { loadScenario } from '../scenario/load-scenario.js';
-import { connectDocker } from '../host/docker/dockerode-port.js';
 import { describePruned, ensureImages, requireVehicleImages } from '../host/docker/images.js';
 import { computeContextHash, repoBuildContext } from '../host/docker/build-context.js';
-import { createHostNetOps } from '../host/network/hostnet-port.js';
-import { createCommandRunner } from '../host/exec/command-runner.js';
+import { realHostPorts } from './host-ports.js';
 import { compileChannelProgram } from '../channel/ns3/compile.js';
 import { startChannel } from '../channel/ns3/realtime-channel.js';
 import { runEmulated, type EmulatedRunOptions, type EmulatedRunOutcome } from '../runtime/emulated/run-emulated.js';
@@ -12,21 +10,19 @@ import type { EmulatedRunDeps } from '../runtime/emulated/emulated-deps.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { packageRoot } from '../util/package-root.js';
 
-export const REPO_ROOT = packageRoot();
-
 /** The real ports: Docker engine, host networking (direct as root, sudo otherwise), commands, ns-3. */
 export function createEmulatedDeps(): EmulatedRunDeps {
-  const runner = createCommandRunner();
-  const docker = connectDocker();
+  const { docker, commands: runner, hostNet } = realHostPorts();
+  const root = packageRoot();
   return {
     docker,
-    hostNet: createHostNetOps(runner),
+    hostNet,
     runner,
     connectControl: connectControlLink,
-    repoRoot: REPO_ROOT,
+    repoRoot: root,
     async prepareImages(report) {
-      const contextHash = await computeContextHash(REPO_ROOT);
-      await ensureImages({ docker, context: repoBuildContext(REPO_ROOT) }, { contextHash }, (e) => {
+      const contextHash = await computeContextHash(root);
+      await ensureImages({ docker, context: repoBuildContext(root) }, { contextHash }, (e) => {
         if (e.type === 'image-build-start') report(`building ${e.tag} (${e.reason})`);
         if (e.type === 'image-build-done') report(`built ${e.tag} in ${(e.elapsedMs / 1000).toFixed(1)} s`);
         if (e.type === 'images-pruned' && (e.removed.length || e.error)) report(describePruned(e));

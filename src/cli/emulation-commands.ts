@@ -1,19 +1,20 @@
 import { Command, Option } from 'commander';
-import { teardownRuns } from '../api/teardown.js';
 import { EXIT_STATUS, UserInputError } from '../errors.js';
 import { loadScenario } from '../scenario/load-scenario.js';
 import { planEmulatedRun } from '../runtime/emulated/plan-emulated.js';
 import { newRunId, defaultRunsDir, checkRunId } from '../run/run-folder.js';
-import { runsHoldingResources } from '../api/status.js';
-import { describePruned, prepareImages } from '../api/images.js';
-import { doctorThisHost, doctorPassed, runtimeReadiness, type RuntimeReadiness } from '../api/doctor/index.js';
+import type { RuntimeReadiness } from '../api/doctor/index.js';
 import { printJson } from './json-output.js';
 import { join } from 'node:path';
 import { printWarnings } from './print-warnings.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
-/** teardown, status, doctor, images, plan: the commands around an emulated run. */
+/**
+ * teardown, status, doctor, images, plan: the commands around an emulated run. Each loads its
+ * part of the API (and with it Docker's client) only when it runs, so `validate` and the
+ * simulated runtime never load Docker code.
+ */
 export function registerEmulationCommands(program: Command): void {
   program
     .command('teardown')
@@ -25,6 +26,7 @@ export function registerEmulationCommands(program: Command): void {
     .action(async (opts: { run?: string; all?: boolean; force?: boolean; json?: boolean }) => {
       if (!opts.run && !opts.all) throw new UserInputError('say which run to tear down', ['--run <id> or --all'], 'see `cavsim status` for the runs that still hold resources');
       if (opts.run) checkRunId('--run', opts.run, 'see `cavsim status` for the runs that still hold resources');
+      const { teardownRuns } = await import('../api/teardown.js');
       const { undone, live } = await teardownRuns({ runId: opts.run, all: opts.all, force: opts.force });
       if (undone.some((r) => r.report.failed.length)) process.exitCode = EXIT_STATUS.EXTERNAL_PROCESS;
       if (opts.json) {
@@ -45,7 +47,8 @@ export function registerEmulationCommands(program: Command): void {
     .command('status')
     .description('list runs that still hold host resources, and what they hold')
     .option('--json', 'print the runs as JSON: run_id, state, owner_pid, journal, resources [{kind, id}]')
-    .action((flags: { json?: boolean }) => {
+    .action(async (flags: { json?: boolean }) => {
+      const { runsHoldingResources } = await import('../api/status.js');
       const runs = runsHoldingResources();
       if (flags.json) {
         printJson({ runs: runs.map((r) => ({ run_id: r.runId, state: r.state, owner_pid: r.ownerPid, journal: r.journal, resources: r.resources })) });
@@ -64,6 +67,7 @@ export function registerEmulationCommands(program: Command): void {
     .description('check every prerequisite of an emulated run, say how to fix what is missing, and what each runtime can do here')
     .option('--json', 'print {passed, checks: [{name, ok, detail, fix, advisory}]} as JSON')
     .action(async (opts: { json?: boolean }) => {
+      const { doctorThisHost, doctorPassed, runtimeReadiness } = await import('../api/doctor/index.js');
       const results = await doctorThisHost();
       const runtimes = runtimeReadiness(results);
       if (opts.json) printJson({ passed: doctorPassed(results), checks: results, runtimes });
@@ -85,6 +89,7 @@ export function registerEmulationCommands(program: Command): void {
     .option('--json', 'print each image as JSON: role, tag, id, up_to_date, reason')
     .action(async (opts: { force?: boolean; check?: boolean; json?: boolean }) => {
       if (opts.check && opts.force) throw new UserInputError('--check and --force contradict each other', [], 'use --check to look, or --force to rebuild');
+      const { describePruned, prepareImages } = await import('../api/images.js');
       const states = await prepareImages(opts, (e) => {
         if (e.type === 'image-up-to-date') process.stderr.write(`${e.tag}: up to date\n`);
         if (e.type === 'image-build-start') process.stderr.write(`${e.tag}: building (${e.reason})\n`);

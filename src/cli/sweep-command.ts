@@ -24,7 +24,7 @@ import { shellQuote } from '../util/shell-quote.js';
 import { EnvironmentError } from '../errors.js';
 import { SlurmExecutor, batchScript, planBatch, type SlurmExecutorOptions } from '../sweep/slurm/slurm-executor.js';
 import { openSlurm } from '../sweep/slurm/open-slurm.js';
-import { SLURM_DEFAULTS } from '../sweep/slurm/job-script.js';
+import { SLURM_DEFAULTS, slurmResourceProblems } from '../sweep/slurm/job-script.js';
 import { runSweepTask } from '../sweep/slurm/sweep-task.js';
 import type { RunOne } from '../sweep/run-points.js';
 import { isFinished } from '../sweep/result-row.js';
@@ -163,8 +163,11 @@ function slurmOptions(flags: SweepFlags, runtime: Runtime): SlurmExecutorOptions
   if (runtime !== 'sim') {
     throw new UserInputError('--executor slurm runs the simulated runtime (no root on cluster nodes), not --runtime docker', [], 'drop --runtime docker (sim is the default)');
   }
+  const resources = { ...(flags.partition !== undefined ? { partition: flags.partition } : {}), time: flags.time, memory: flags.mem, cpusPerTask: flags.cpusPerTask };
+  const problems = slurmResourceProblems(resources);
+  if (problems.length) throw new UserInputError('the Slurm resources asked for are not what Slurm accepts', problems, 'see `cavsim sweep --help` for the forms each flag takes');
   return {
-    resources: { ...(flags.partition ? { partition: flags.partition } : {}), time: flags.time, memory: flags.mem, cpusPerTask: flags.cpusPerTask },
+    resources,
     runsPerTask: flags.runsPerTask,
     cavsim: flags.cavsimOnNodes ? [flags.cavsimOnNodes] : [process.execPath, THIS_CLI],
   };

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { release, platform } from 'node:os';
 import { join } from 'node:path';
-import { createCommandRunner, type CommandRunner } from '../host/exec/command-runner.js';
+import type { CommandRunner } from '../host/exec/command-runner.js';
 import { packageRoot } from '../util/package-root.js';
 
 /** What a run's result depends on besides its scenario: this cavsim, Node, the kernel, ns-3. */
@@ -17,9 +17,12 @@ const PACKAGE_ROOT = packageRoot();
 
 let asked: Promise<HostFacts> | undefined;
 
-/** Asked once per process: a sweep writes a manifest for every run without paying for it again. */
-export function hostFacts(runner: CommandRunner = createCommandRunner()): Promise<HostFacts> {
-  asked ??= readHostFacts(runner);
+/**
+ * Asked once per process: a sweep writes a manifest for every run without paying for it again.
+ * The command runner (execa) is loaded only when asked, off the start of every command.
+ */
+export function hostFacts(runner?: CommandRunner): Promise<HostFacts> {
+  asked ??= (async () => readHostFacts(runner ?? (await import('../host/exec/command-runner.js')).createCommandRunner()))();
   return asked;
 }
 

@@ -154,3 +154,16 @@ describe('other flags', () => {
     expectRefused(cavsim(['waypoints', 'record', good, '--vehicle', 'car0', '-o', join(work, 'no', 'x.csv')]), 'is in a folder that does not exist', before);
   });
 });
+
+describe('Slurm resources', () => {
+  it('a partition with a line break, a time limit of "forever" and a negative memory exit 2, naming each flag, before anything is written', () => {
+    const before = contents();
+    const sweep = (extra: string[]) => cavsim(['sweep', HEAD_ON, '--delay', '10ms,300ms', '--executor', 'slurm', '--dry-run', ...extra]);
+    expectRefused(sweep(['--partition', 'debug\n/bin/rm -rf /tmp/x']), /--partition: "debug\\n\/bin\/rm -rf \/tmp\/x" is not a partition name/, before);
+    expectRefused(sweep(['--time', 'forever']), '--time: "forever" is not a Slurm time limit', before);
+    expectRefused(sweep(['--mem', '-2G']), '--mem: "-2G" is not a memory size', before);
+    const fine = sweep(['--partition', 'gpu,cpu', '--time', '1-00:00:00', '--mem', '512M']);
+    expect(fine.status, fine.stderr).toBe(0);
+    expect(fine.stdout).toContain('#SBATCH --partition=gpu,cpu');
+  });
+});

@@ -1,4 +1,3 @@
-import { execa } from 'execa';
 import { ExternalProcessError } from '../../errors.js';
 
 export interface CommandResult {
@@ -19,6 +18,8 @@ export function createCommandRunner(log: (argv: readonly string[]) => void = () 
     async run(argv, opts = {}) {
       log(argv);
       const [file, ...args] = argv;
+      // Loaded on the first command, not at start: most cavsim commands run none.
+      const { execa } = await import('execa');
       const result = await execa(file, args, { reject: false, input: opts.input, stripFinalNewline: true });
       const exitCode = result.exitCode ?? -1;
       if (exitCode !== 0 && !opts.allowFailure) {
