@@ -1,3 +1,4 @@
+import { readJsonFile } from '../run/read-run-folder.js';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserInputError } from '../errors.js';
@@ -60,7 +61,7 @@ export function readManifest(runDir: string): RunManifest {
   const file = join(runDir, MANIFEST_FILE);
   if (!existsSync(join(runDir, RUN_FILES.scenario))) throw new UserInputError(`${runDir} is not a run folder (no ${RUN_FILES.scenario})`, [], 'pass a folder under runs/, e.g. runs/20261122-101530-a3f9');
   if (!existsSync(file)) throw new UserInputError(`${runDir} has no ${MANIFEST_FILE}: it was written by a cavsim older than replay`, [], 'run the scenario again with cavsim up; new runs carry a manifest');
-  return JSON.parse(readFileSync(file, 'utf8')) as RunManifest;
+  return readJsonFile(file, new UserInputError(`${runDir} has no ${MANIFEST_FILE}`)) as RunManifest;
 }
 
 async function hostDifferences(m: RunManifest): Promise<string[]> {

@@ -1,3 +1,4 @@
+import { readRunFile } from './run-file.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -13,8 +14,10 @@ export interface MeasuredSoFar extends MeasuredFigures {
   simTime: number;
 }
 
-const rowsOf = (path: string): Record<string, string>[] =>
-  existsSync(path) ? (parse(readFileSync(path, 'utf8'), { columns: true, skip_empty_lines: true, relax_column_count: true }) as Record<string, string>[]) : [];
+const rowsOf = (path: string): Record<string, string>[] => {
+  const text = readRunFile(path);
+  return text === undefined ? [] : (parse(text, { columns: true, skip_empty_lines: true, relax_column_count: true }) as Record<string, string>[]);
+};
 
 /**
  * The figures of a run rebuilt from the CSVs it flushed as it went: what a run whose recorder died

@@ -1,3 +1,4 @@
+import { readRunFile } from './run-file.js';
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserInputError } from '../errors.js';
@@ -93,14 +94,8 @@ export function readRunScenario(dir: string, whenMissing: UserInputError): Resol
 
 /** Parses a JSON file cavsim wrote; a missing, unreadable or damaged file is a UserInputError naming it. */
 export function readJsonFile(file: string, whenMissing: UserInputError): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw whenMissing;
-    throw new UserInputError(`${file} cannot be read (${code ?? String(err)})`);
-  }
+  const text = readRunFile(file);
+  if (text === undefined) throw whenMissing;
   try {
     return JSON.parse(text);
   } catch (err) {

@@ -1,4 +1,5 @@
-import { open, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { LineAssembler } from './csv-lines.js';
 
@@ -9,17 +10,19 @@ export interface TailReader {
   read(path: string, offset: number, length: number): Promise<Buffer>;
 }
 
+/** Reads regular files only, never through a link: what is not a file cavsim wrote reads as absent. */
 export const diskTailReader: TailReader = {
   async size(path) {
     try {
-      return (await stat(path)).size;
+      const info = await lstat(path);
+      return info.isFile() ? info.size : undefined;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;
     }
   },
   async read(path, offset, length) {
-    const handle = await open(path, 'r');
+    const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
     try {
       const buffer = Buffer.alloc(length);
       const { bytesRead } = await handle.read(buffer, 0, length, offset);

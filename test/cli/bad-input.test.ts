@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -91,6 +91,23 @@ describe('run folders that are missing, files or damaged', () => {
   ])('%j exits 2 naming the path', (args, message) => {
     const before = contents();
     expectRefused(cavsim(args), message, before);
+  });
+
+  // What a run folder holds may have been planted by a vehicle that shared it: read nothing through a link.
+  it('mcap, report and replay on a run whose CSV is a link to /dev/zero, whose scenario is empty or whose manifest is not JSON exit 2, and never hang', () => {
+    const planted = join(work, 'planted-run');
+    cpSync(join(history, 'good'), planted, { recursive: true });
+    rmSync(join(planted, 'vehicles.csv'));
+    symlinkSync('/dev/zero', join(planted, 'vehicles.csv'));
+    writeFileSync(join(planted, 'manifest.json'), '{not json');
+    const empty = join(work, 'empty-scenario-run');
+    cpSync(join(history, 'good'), empty, { recursive: true });
+    writeFileSync(join(empty, 'scenario.resolved.json'), '');
+    const before = contents();
+    expectRefused(cavsim(['mcap', planted]), `${planted}/vehicles.csv is a link; cavsim does not follow links in a run folder`, before);
+    expectRefused(cavsim(['report', planted]), `${planted}/vehicles.csv is a link`, before);
+    expectRefused(cavsim(['replay', planted]), `${planted}/manifest.json is damaged: not valid JSON`, before);
+    expectRefused(cavsim(['mcap', empty]), `${empty}/scenario.resolved.json is damaged: not valid JSON`, before);
   });
 });
 

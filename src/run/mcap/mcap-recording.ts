@@ -1,3 +1,4 @@
+import { readRunFile } from '../run-file.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
@@ -86,9 +87,9 @@ function collectMessages(p: McapRecordingInput): TopicMessage[] {
   const builder = new RunMessageBuilder(p.scenario, p.timeBaseNs ?? 0n);
   const messages: TopicMessage[] = p.grid ? [mapMessage(p.grid, p.timeBaseNs ?? 0n)] : [];
   for (const kind of RECORDED_FILES) {
-    const path = join(p.runDir, `${kind}.csv`);
-    if (!existsSync(path)) continue;
-    const rows = readCsvRecords(readFileSync(path, 'utf8')).map((r) => r.cells);
+    const text = readRunFile(join(p.runDir, RUN_FILES[kind]));
+    if (text === undefined) continue;
+    const rows = readCsvRecords(text).map((r) => r.cells);
     // a loop, not push(...): a long run has more messages than a call has room for arguments
     for (const m of builder.messages(kind, rows)) messages.push(m);
   }

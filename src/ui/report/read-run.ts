@@ -1,3 +1,4 @@
+import { readRunFile } from '../../run/run-file.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -39,9 +40,10 @@ export interface RunTraces {
 }
 
 function rows(path: string): Record<string, string>[] {
-  if (!existsSync(path)) return [];
+  const text = readRunFile(path);
+  if (text === undefined) return [];
   try {
-    return parse(readFileSync(path, 'utf8'), { columns: true, skip_empty_lines: true });
+    return parse(text, { columns: true, skip_empty_lines: true });
   } catch (err) {
     throw new UserInputError(`${path} is damaged: ${err instanceof Error ? err.message : String(err)}`, [], 'restore it, or run the scenario again');
   }

@@ -228,10 +228,19 @@ class SimulatorSession {
     return { summary, exitCode: status === 'failed' ? 1 : 0 };
   }
 
-  /** Each car's control ticks in the steps run so far: what a car that answers every tick sends. */
+  /**
+   * Each car's control ticks in the steps run so far: what a car that answers every tick sends. A
+   * car stops ticking when it collides (as in the simulated runtime), so its ticks end there.
+   */
   private expectedCommands(): Record<string, number> {
     const schedule = stepSchedule(this.scenario);
-    return Object.fromEntries(this.world.cars.map((car) => [car.spec.name, Math.floor(this.world.steps / schedule.controlPeriod(car.spec))]));
+    const collidedAt = new Map<string, number>();
+    for (const c of this.recorder.collisions) {
+      for (const name of [c.a, c.b]) if (!collidedAt.has(name)) collidedAt.set(name, Math.round(c.t / this.world.timestep));
+    }
+    return Object.fromEntries(
+      this.world.cars.map((car) => [car.spec.name, Math.floor(Math.min(this.world.steps, collidedAt.get(car.spec.name) ?? Infinity) / schedule.controlPeriod(car.spec))]),
+    );
   }
 
   private wireTopics(): void {

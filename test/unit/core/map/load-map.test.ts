@@ -49,7 +49,7 @@ describe('loadMap', () => {
     const png = new PNG({ width: 3, height: 2 });
     PIXELS.forEach((v, i) => png.data.set([v, v, v, 255], 4 * i));
     png.data.set([255, 255, 240, 255], 4); // slightly tinted white still counts as free
-    const read = memoryFiles({ [path.resolve('/m/sub/a.yaml')]: yaml('', '../../img/m.png'), [path.resolve('/m/img/m.png')]: PNG.sync.write(png) });
+    const read = memoryFiles({ [path.resolve('/m/sub/a.yaml')]: yaml('', '../img/m.png'), [path.resolve('/m/img/m.png')]: PNG.sync.write(png) });
     expect(flagsTopFirst(await loadMap('/m/sub/a.yaml', read))).toEqual(EXPECT_TOP_FIRST);
   });
 

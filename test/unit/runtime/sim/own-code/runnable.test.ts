@@ -52,17 +52,17 @@ describe('findProgram', () => {
   });
 
   it('resolves a path with a slash relative to cwd, not PATH, when executable', () => {
-    expect(findProgram('../../../own-code/bin/drive.sh', root, '')).toBe(exe);
+    expect(findProgram('./bin/drive.sh', root, '')).toBe(exe);
     expect(findProgram('bin/drive.sh', root, '')).toBe(exe);
-    expect(findProgram('../../../own-code/drive.sh', join(root, 'bin'), '')).toBe(exe);
+    expect(findProgram('./drive.sh', join(root, 'bin'), '')).toBe(exe);
     // Found on PATH by name, but a slash means relative to cwd only.
-    expect(findProgram('../../../own-code/drive.sh', root, join(root, 'bin'))).toBeUndefined();
+    expect(findProgram('./drive.sh', root, join(root, 'bin'))).toBeUndefined();
   });
 
   it('refuses a relative path to a non-executable file, a directory or nothing', () => {
-    expect(findProgram('../../../own-code/bin/notes.sh', root, '')).toBeUndefined();
-    expect(findProgram('../../../own-code/bin/folder', root, '')).toBeUndefined();
-    expect(findProgram('../../../own-code/bin/missing.sh', root, '')).toBeUndefined();
+    expect(findProgram('./bin/notes.sh', root, '')).toBeUndefined();
+    expect(findProgram('./bin/folder', root, '')).toBeUndefined();
+    expect(findProgram('./bin/missing.sh', root, '')).toBeUndefined();
   });
 
   it('takes an absolute path as it is, whatever cwd', () => {
@@ -91,7 +91,7 @@ describe('scenarioFolder', () => {
 describe('checkOwnCodeRunnable', () => {
   it('accepts programs found relative to the scenario folder or on PATH', () => {
     expect(() =>
-      checkOwnCodeRunnable(scenario([{ name: 'car0', command: ['../../../own-code/bin/drive.sh', '--x'] }, { name: 'car1', command: [process.execPath, 'x.js'] }])),
+      checkOwnCodeRunnable(scenario([{ name: 'car0', command: ['./bin/drive.sh', '--x'] }, { name: 'car1', command: [process.execPath, 'x.js'] }])),
     ).not.toThrow();
     expect(() => checkOwnCodeRunnable(scenario([{ name: 'car0', command: ['sh', '-c', 'true'] }]))).not.toThrow();
   });
@@ -99,7 +99,7 @@ describe('checkOwnCodeRunnable', () => {
   it('refuses a relative program missing from the scenario folder, naming the vehicle field and program', () => {
     let err: unknown;
     try {
-      checkOwnCodeRunnable(scenario([{ name: 'car0', command: ['../../../own-code/bin/drive.sh'] }, { name: 'car7', command: ['../../../own-code/nope.py', 'a'] }]));
+      checkOwnCodeRunnable(scenario([{ name: 'car0', command: ['./bin/drive.sh'] }, { name: 'car7', command: ['./nope.py', 'a'] }]));
     } catch (e) {
       err = e;
     }
@@ -107,13 +107,13 @@ describe('checkOwnCodeRunnable', () => {
     const e = err as UserInputError;
     expect(e.code).toBe('USER_INPUT');
     expect(e.message).toContain('vehicles.car7.command');
-    expect(e.message).toContain('../../../own-code/nope.py');
+    expect(e.message).toContain('./nope.py');
     expect(e.message).toContain(root);
     expect(e.message).not.toContain('car0');
   });
 
   it('refuses a relative program that is not executable', () => {
-    expect(() => checkOwnCodeRunnable(scenario([{ name: 'car3', command: ['../../../own-code/bin/notes.sh'] }]))).toThrow(/vehicles\.car3\.command.*\.\/bin\/notes\.sh/);
+    expect(() => checkOwnCodeRunnable(scenario([{ name: 'car3', command: ['./bin/notes.sh'] }]))).toThrow(/vehicles\.car3\.command.*\.\/bin\/notes\.sh/);
   });
 
   it('refuses a bare program not on PATH, saying so', () => {
@@ -125,7 +125,7 @@ describe('checkOwnCodeRunnable', () => {
   it('reports the first problem as the message and the others as details', () => {
     let err: UserInputError | undefined;
     try {
-      checkOwnCodeRunnable(scenario([{ name: 'a', command: ['../../../own-code/x1'] }, { name: 'b', command: ['../../../own-code/x2'] }, { name: 'c', command: ['../../../own-code/x3'] }]));
+      checkOwnCodeRunnable(scenario([{ name: 'a', command: ['./x1'] }, { name: 'b', command: ['./x2'] }, { name: 'c', command: ['./x3'] }]));
     } catch (e) {
       err = e as UserInputError;
     }
@@ -140,14 +140,14 @@ describe('checkOwnCodeRunnable', () => {
   it('ignores vehicles running an image, and vehicles without a command', () => {
     expect(() =>
       checkOwnCodeRunnable(
-        scenario([{ name: 'car0', image: 'my/image:1', command: ['../../../own-code/not-here'] }, { name: 'car1' }, { name: 'car2', command: undefined }]),
+        scenario([{ name: 'car0', image: 'my/image:1', command: ['./not-here'] }, { name: 'car1' }, { name: 'car2', command: undefined }]),
       ),
     ).not.toThrow();
   });
 
   it('looks for relative programs in the scenario file folder, not the process cwd', () => {
     const sub = join(root, 'bin');
-    expect(() => checkOwnCodeRunnable(scenario([{ name: 'car0', command: ['../../../own-code/drive.sh'] }], join(sub, 's.yaml')))).not.toThrow();
-    expect(() => checkOwnCodeRunnable(scenario([{ name: 'car0', command: ['../../../own-code/drive.sh'] }], join(root, 's.yaml')))).toThrow(UserInputError);
+    expect(() => checkOwnCodeRunnable(scenario([{ name: 'car0', command: ['./drive.sh'] }], join(sub, 's.yaml')))).not.toThrow();
+    expect(() => checkOwnCodeRunnable(scenario([{ name: 'car0', command: ['./drive.sh'] }], join(root, 's.yaml')))).toThrow(UserInputError);
   });
 });
