@@ -64,6 +64,39 @@ export async function crossCheckScenario(s: ResolvedScenario, loadMap?: MapLoade
       }
     });
   }
+  problems.push(...predecessorCycles(s));
   if (!problems.length) problems.push(...(await checkStartPlacement(s, loadMap)));
+  return problems;
+}
+
+/**
+ * CACC followers whose predecessors lead back to themselves (car1 follows car2 follows car1): no car
+ * of such a loop leads, so each speeds up to close the gap to the other and they crash. Each loop
+ * is named once, at its first car.
+ */
+function predecessorCycles(s: ResolvedScenario): ScenarioProblem[] {
+  const predecessor = new Map<string, { of: string; index: number; app: number }>();
+  for (const v of s.vehicles) {
+    v.apps.forEach((app, j) => {
+      if (app.type === 'cacc' && app.predecessor !== v.name && !predecessor.has(v.name)) predecessor.set(v.name, { of: app.predecessor, index: v.index, app: j });
+    });
+  }
+  const reported = new Set<string>();
+  const problems: ScenarioProblem[] = [];
+  for (const start of predecessor.keys()) {
+    const path = [start];
+    for (let at = predecessor.get(start)?.of; at !== undefined && predecessor.has(at) && path.length <= predecessor.size; at = predecessor.get(at)?.of) {
+      if (at === start) {
+        if (!path.some((n) => reported.has(n))) {
+          path.forEach((n) => reported.add(n));
+          const p = predecessor.get(start)!;
+          problems.push({ path: ['vehicles', p.index, 'apps', p.app, 'predecessor'], message: `the CACC predecessors form a loop (${[...path, start].join(' -> ')}): no car in it leads; make one of them follow a car outside the loop, or lead` });
+        }
+        break;
+      }
+      if (path.includes(at)) break;
+      path.push(at);
+    }
+  }
   return problems;
 }

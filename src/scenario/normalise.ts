@@ -1,6 +1,6 @@
 import { readInputFile } from '../util/read-input-file.js';
 import { dirname, resolve } from 'node:path';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { F1TENTH_DEFAULT_PARAMS } from '../core/physics/defaults.js';
 import { parseNumericCsv, type CommandStep, type Waypoint } from '../core/control/waypoints.js';
 import { validateMapFile } from '../core/map/load-map.js';
@@ -32,6 +32,9 @@ export async function normaliseScenario(
   if (parsed.network.script) {
     script = resolve(base, parsed.network.script);
     if (!existsSync(script)) problems.push({ path: ['network', 'script'], message: `file ${parsed.network.script} not found (resolved to ${script})` });
+    else if (!statSync(script).isFile() || !script.endsWith('.cc')) {
+      problems.push({ path: ['network', 'script'], message: `${parsed.network.script} is not an ns-3 program's source: give a regular .cc file (resolved to ${script})` });
+    }
   }
   const network = resolveNetwork(parsed.network, script);
   problems.push(...network.problems);

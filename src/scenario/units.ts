@@ -36,8 +36,12 @@ export const parseFrequency = (input: unknown) => parseWithUnits(input, FREQUENC
 /** Bytes; Docker-style memory sizes such as 256m. */
 export const parseByteSize = (input: unknown) => parseWithUnits(input, SIZE_UNITS, 'size', '256m');
 
-/** Bytes of a message payload, such as 300B. */
-export const parsePayloadSize = (input: unknown) => parseWithUnits(input, SIZE_UNITS, 'size', '300B');
+/** Bytes of a message payload, such as 300B: a whole number of bytes (a datagram has no half bytes). */
+export function parsePayloadSize(input: unknown): ParseResult {
+  const r = parseWithUnits(input, SIZE_UNITS, 'size', '300B');
+  if (r.ok && !Number.isInteger(r.value)) return { ok: false, message: `"${String(input).trim()}" is ${r.value} bytes; a message is a whole number of bytes (e.g. "300B")` };
+  return r;
+}
 /** Radio power in dBm (a logarithmic unit: 20dBm is 100 mW). */
 export const parsePower = (input: unknown) => parseWithUnits(input, POWER_UNITS, 'power', '20dBm');
 /** A power ratio in dB, such as a noise figure. */

@@ -45,9 +45,15 @@ export function parseMapMetadata(text: string): { metadata?: MapMetadata; image?
   const obj = raw as Record<string, unknown>;
   const problems: string[] = [];
 
+  // A file that is not a map at all (a path pointing elsewhere, even /etc/shadow under sudo) is
+  // said to be so, and nothing of its content is echoed back.
+  if (!Object.keys(obj).some((key) => (KNOWN_KEYS as readonly string[]).includes(key))) {
+    return { problems: [`yaml: not a map_server map file: it has none of ${KNOWN_KEYS.join(', ')}; point map at a map YAML (docs/maps.md)`] };
+  }
   for (const key of Object.keys(obj)) {
     if (!(KNOWN_KEYS as readonly string[]).includes(key)) {
-      problems.push(`${key}: unknown key; allowed keys are ${KNOWN_KEYS.join(', ')}`);
+      const shown = /^[A-Za-z_][A-Za-z0-9_]{0,39}$/.test(key) ? key : 'a key that is not a map field';
+      problems.push(`${shown}: unknown key; allowed keys are ${KNOWN_KEYS.join(', ')}`);
     }
   }
 

@@ -103,3 +103,10 @@ describe('network.channel, jitter and engine', () => {
     ]);
   });
 });
+
+describe('network.script', () => {
+  it('must be a regular .cc file: a device, a folder or another kind of file is refused, naming the field', async () => {
+    expect(await problems('{ script: /dev/zero }', { runtime: 'docker' })).toEqual([expect.stringMatching(/network\.script.*\/dev\/zero is not an ns-3 program's source: give a regular \.cc file/)]);
+    expect(await problems('{ script: /tmp }', { runtime: 'docker' })).toEqual([expect.stringMatching(/network\.script.*is not an ns-3 program's source/)]);
+  });
+});

@@ -35,6 +35,16 @@ describe('V2X apps in a scenario', () => {
     expect(await workspace.problems(platoon('[{ type: beacon, to: car9 }]', '[]'))).toEqual([expect.stringMatching(/to.*no vehicle named "car9"/)]);
   });
 
+  it('refuses CACC predecessors that form a loop (no car in it leads), once per loop', async () => {
+    expect(await workspace.problems(platoon('[{ type: beacon }, { type: cacc, predecessor: car1 }]', '[{ type: beacon }, { type: cacc, predecessor: car0 }]'))).toEqual([
+      expect.stringMatching(/vehicles\.car0\.apps\[1\]\.predecessor.*the CACC predecessors form a loop \(car0 -> car1 -> car0\): no car in it leads/),
+    ]);
+  });
+
+  it('refuses payload sizes that are not whole bytes', async () => {
+    expect(await workspace.problems(platoon('[{ type: beacon, size: 300.5B }]', '[]'))).toEqual([expect.stringMatching(/size.*300\.5 bytes; a message is a whole number of bytes/)]);
+  });
+
   it('a warning starts at a time or on hard braking, not both; slowing needs a speed', async () => {
     expect(await workspace.problems(platoon('[{ type: warning, at: 1s, every: 200ms, for: 2s }]', '[{ type: warning-receiver, react: slow, speed: 2 }]'))).toEqual([]);
     expect(await workspace.problems(platoon('[{ type: warning, at: 1s, deceleration: 4 }]', '[]'))).toEqual([expect.stringMatching(/give exactly one of at .* or deceleration/)]);

@@ -132,3 +132,17 @@ describe('map validation', () => {
     }
   });
 });
+
+describe('a map path that points at a file that is not a map', () => {
+  it('says so without echoing a line of it (a secret file read under sudo stays secret)', async () => {
+    const read = memoryFiles({ [path.resolve('/m/shadow')]: 'root:$6$abcdef:19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\n' });
+    const problems = await validateMapFile('/m/shadow', read);
+    expect(problems).toEqual([expect.stringMatching(/^yaml: not a map_server map file: it has none of image, resolution, origin/)]);
+    expect(problems.join('\n')).not.toMatch(/abcdef|daemon/);
+  });
+
+  it('names an unknown key of a real map only when it reads as a key', async () => {
+    const read = memoryFiles({ [path.resolve('/m/a.yaml')]: 'image: m.pgm\nresolution: 0.05\norigin: [0, 0, 0]\n"root:$6$abc": 1\n' });
+    expect((await validateMapFile('/m/a.yaml', read)).join('\n')).toMatch(/a key that is not a map field: unknown key/);
+  });
+});
