@@ -80,6 +80,15 @@ export const eventReportSchema = z.object({
 export type EventReport = z.infer<typeof eventReportSchema>;
 
 /**
+ * The run time an event is recorded at: the time a vehicle reports, when it is one the run has
+ * reached (a vehicle's tick may lag the simulator by a step); anything else (negative, far in the
+ * future, not finite) is not believed, and the event is recorded at `now`.
+ */
+export function believedEventTime(reported: number, now: number, stepS: number): number {
+  return Number.isFinite(reported) && reported >= 0 && reported <= now + stepS ? reported : now;
+}
+
+/**
  * `/carN/collision` data (latched): the car hit another car or a wall in physics step `step` and is
  * frozen there. Published before that step's odometry, so a vehicle knows before it would tick.
  */

@@ -7,6 +7,7 @@ import type { World, WorldCar } from '../../world/world.js';
 import type { Recorder } from '../../measurement/recorder.js';
 import type { OwnCodeVehicle } from './own-code/own-code-vehicle.js';
 import { computeDelay, type TickCost } from '../../world/compute-time.js';
+import { believedEventTime } from '../rosbridge/control-topics.js';
 
 /** A V2V message that reached a car, with its virtual receive time [s]. */
 export interface Arrival {
@@ -107,7 +108,7 @@ export function ownCodeDriver(world: World, car: WorldCar, observed: readonly Wo
       for (const e of answer.events) {
         if (e.vehicle !== name) continue;
         if (e.event === 'emergency-brake') braking = true;
-        recorder.recordEvent(e.t_s, name, e.event, e.detail);
+        recorder.recordEvent(believedEventTime(e.t_s, t, world.timestep), name, e.event, e.detail);
       }
       const sends = answer.sends.map((s) => ({
         id: `${name}-${++seq}`,

@@ -20,6 +20,7 @@ import { MSG_TYPES, clockMsg, odometryMsg, optionalStampNs, parseDriveMsg, parse
 import {
   CONTROL_PROTOCOL_VERSION,
   TOPICS,
+  believedEventTime,
   eventReportSchema,
   parseJsonData,
   readyReportSchema,
@@ -288,7 +289,7 @@ class SimulatorSession {
       const e = parseJsonData(eventReportSchema, parseStringMsg(msg), TOPICS.events);
       if (!this.recording) return;
       if (e.event === 'emergency-brake') this.braking.set(e.vehicle, true);
-      this.recorder.recordEvent(e.t_s, e.vehicle, e.event, e.detail);
+      this.recorder.recordEvent(believedEventTime(e.t_s, this.world.time, this.world.timestep), e.vehicle, e.event, e.detail);
     });
   }
 
