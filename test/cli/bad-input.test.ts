@@ -184,3 +184,14 @@ describe('Slurm resources', () => {
     expect(fine.stdout).toContain('#SBATCH --partition=gpu,cpu');
   });
 });
+
+describe('a Slurm configuration that is not there', () => {
+  it('SLURM_CONF naming no file fails at once with exit 3, naming the variable, and writes nothing', () => {
+    const before = contents();
+    const r = cavsim(['sweep', HEAD_ON, '--delay', '10ms,300ms', '--executor', 'slurm'], { SLURM_CONF: join(work, 'no-such-slurm.conf') });
+    expect(r.signal, 'cavsim hung').toBeNull();
+    expect(r.status, r.stderr).toBe(3);
+    expect(r.stderr).toContain(`error: SLURM_CONF=${join(work, 'no-such-slurm.conf')}: no such file`);
+    expect(contents()).toEqual(before);
+  });
+});

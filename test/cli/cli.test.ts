@@ -19,6 +19,17 @@ describe('cavsim CLI', () => {
     for (const c of ['validate', 'up']) expect(r.stdout).toContain(c);
   });
 
+  // Cluster login nodes often cap address space; Docker's client (ssh2's WebAssembly) cannot start
+  // under such a cap, so commands that do not need Docker must not load it.
+  it('validate and a simulated run work under `ulimit -v 4000000`, as on a cluster login node', () => {
+    const capped = (args: string) => spawnSync('bash', ['-c', `ulimit -v 4000000 && exec node ${CLI} ${args}`], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CAVSIM_RUNS_DIR: runsDir, CI: 'true' } });
+    const validate = capped('validate scenarios/head-on-brake.yaml');
+    expect(validate.status, validate.stderr).toBe(0);
+    const up = capped('up scenarios/head-on-brake.yaml --runtime sim --json');
+    expect(up.status, up.stderr).toBe(0);
+    expect(JSON.parse(up.stdout).status).toBe('completed');
+  });
+
   it('validate accepts the shipped scenario', () => {
     const r = cavsim('validate', 'scenarios/head-on-brake.yaml');
     expect(r.status).toBe(0);
