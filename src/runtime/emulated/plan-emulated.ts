@@ -64,7 +64,11 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
     control: { subnet: controlSubnet, simulatorIp },
   });
   const mapDir = join(runDir, 'map');
+  // The simulator (cavsim's own program) writes the run's CSVs; a vehicle, whose image may be
+  // anyone's, only reads its scenario: it gets the folder read-only, so it can plant nothing there
+  // (a link that root would write through, a line in the journal).
   const binds = [{ hostPath: runDir, containerPath: CONTAINER_RUN_DIR }];
+  const vehicleBinds = [{ hostPath: runDir, containerPath: CONTAINER_RUN_DIR, readOnly: true }];
   const commonEnv = { CAVSIM_RUN_DIR: CONTAINER_RUN_DIR, CAVSIM_RUN_ID: runId, ...(opts.keep ? { CAVSIM_KEEP: '1' } : {}) };
   // Who may publish what on the control link: each vehicle by its address, the host by the gateway's.
   const clients = { [controlIp(1)]: 'orchestrator', ...Object.fromEntries(scenario.vehicles.map((v, i) => [controlIp(10 + i), v.name])) };
@@ -83,7 +87,7 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
       CAVSIM_V2V_PEERS: JSON.stringify(Object.fromEntries(Object.entries(peers).filter(([n]) => n !== v.name))),
       CAVSIM_V2V_BIND: `${hostNet.vehicles[i].ip}:${V2V_PORT}`,
     },
-    binds,
+    binds: vehicleBinds,
     network: { name: networkName, ipv4Address: controlIp(10 + i) },
     // eth1 and the anti-cheat rules are set from the host; the vehicle needs no extra privilege.
     capDrop: DROPPED_CAPABILITIES,
@@ -127,7 +131,7 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
         cmd: ['node', '/opt/cavsim/dist/runtime/emulated/containers/v2v-relay-main.js'],
         labels: runLabels(runId, 'v2v-relay', v.vehicle),
         env: v.env,
-        binds,
+        binds: vehicleBinds,
         shareNetworkOf: v.name,
         capDrop: DROPPED_CAPABILITIES,
         init: true,

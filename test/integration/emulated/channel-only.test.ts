@@ -1,6 +1,6 @@
 import { describe, expect, it, beforeAll } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { emulatedHostState } from './host-state.js';
 import { HEAD_ON, ROOT, emulatedE2e } from './support/e2e.js';
@@ -11,8 +11,9 @@ import { sleep, startLiveRun } from './support/live-run.js';
 /**
  * A hostile vehicle image (root in its container) tries every way around the channel during a real
  * emulated run: raw frames with the simulator's address forged, plain UDP over the control network,
- * and the simulator's control link as a relay. Nothing it sends reaches car1, and the run's result
- * is the one the channel produced.
+ * and the simulator's control link as a relay; and it tries to plant files in the run folder. Nothing
+ * it sends reaches car1, nothing it writes lands where cavsim writes, and the run's result is the one
+ * the channel produced.
  */
 const FIXTURES = join(ROOT, 'test/integration/emulated/fixtures');
 const RUN_S = 10;
@@ -68,6 +69,13 @@ describe.skipIf(real.skip)('no path between vehicles but the channel, even for a
         expect.stringMatching(/subscribe \/car1\/scan: car0 may not subscribe to \/car1\/scan/),
       ]),
     );
+
+    // 5. The run folder, where root cavsim writes, is read-only to the vehicle: no link to plant
+    //    (for a root write to follow), no line to add to the journal that teardown replays.
+    const plant = dockerExec(car0.name, 'sh', '-c', 'ln -s /etc/shadow /run/cavsim/run.mcap.partial; echo \'{"kind":"host-link","id":"eth0"}\' >> /run/cavsim/journal.jsonl; touch /run/cavsim/.summary.json.tmp');
+    expect(plant.stderr).toMatch(/Read-only file system/);
+    expect(readdirSync(run.runDir)).not.toContain('.summary.json.tmp');
+    expect(readFileSync(join(run.runDir, 'journal.jsonl'), 'utf8')).not.toMatch(/"id":"eth0"/);
 
     const { summary } = await run.outcome;
     console.log(`[hostile] status ${summary.status}, v2v ${JSON.stringify(summary.v2v)}, events ${JSON.stringify(summary.events)}`);

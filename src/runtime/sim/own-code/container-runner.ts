@@ -24,7 +24,8 @@ export async function startContainerRunner(
     ...(spec.command ? { cmd: spec.command } : {}),
     labels: runLabels(p.runId, 'vehicle', spec.name),
     env: p.env,
-    binds: [{ hostPath: p.runDir, containerPath: p.runDir }],
+    // Read-only: the code reads its scenario here and may plant nothing where cavsim writes.
+    binds: [{ hostPath: p.runDir, containerPath: p.runDir, readOnly: true }],
     hostNetwork: true,
     capDrop: ['NET_RAW'],
     resources: {
