@@ -79,6 +79,9 @@ export const eventReportSchema = z.object({
 });
 export type EventReport = z.infer<typeof eventReportSchema>;
 
+/** The event a receiver reports for a V2V datagram whose body claims another sender than the car it came from. */
+export const V2V_FORGED_EVENT = 'v2v-forged';
+
 /**
  * The run time an event is recorded at: the time a vehicle reports, when it is one the run has
  * reached (a vehicle's tick may lag the simulator by a step); anything else (negative, far in the

@@ -77,10 +77,19 @@ describe.skipIf(real.skip)('no path between vehicles but the channel, even for a
     expect(readdirSync(run.runDir)).not.toContain('.summary.json.tmp');
     expect(readFileSync(join(run.runDir, 'journal.jsonl'), 'utf8')).not.toMatch(/"id":"eth0"/);
 
+    // 6. Through the channel itself, from its own channel address, datagrams that claim to be another
+    //    car (car7, which does not exist, and car1, the receiver itself): dropped at car1, and the run says so.
+    for (const claimed of ['car7', 'car1']) {
+      const datagram = JSON.stringify({ id: `forged-as-${claimed}`, from: claimed, to: 'car1', type: 'brake', sentAtNs: '1', body: {} });
+      const spoof = dockerExec(car0.name, 'python3', '-c', `import socket\ns=socket.socket(socket.AF_INET,socket.SOCK_DGRAM)\ns.bind(('${car0.v2vIp}',0))\ns.sendto(${JSON.stringify(datagram)}.encode(),('${car1.v2vIp}',${V2V_PORT}))\nprint('sent')`);
+      expect(spoof.stdout.trim(), spoof.stderr).toBe('sent');
+    }
+
     const { summary } = await run.outcome;
     console.log(`[hostile] status ${summary.status}, v2v ${JSON.stringify(summary.v2v)}, events ${JSON.stringify(summary.events)}`);
     // The run went its full length (the forged stop was refused) and saw only the real brake message.
-    expect(['completed', 'invalid']).toContain(summary.status);
+    expect(summary.status).toBe('invalid');
+    expect(summary.reason).toMatch(/forged V2V senders \(dropped at the receiver\): .*car0 -> car1 claiming to be car7/);
     expect(summary.sim_time_s).toBeCloseTo(RUN_S, 1);
     expect(summary.v2v).toMatchObject({ sent: 1, received: 1, lost: 0 });
     expect(readFileSync(join(run.runDir, 'v2v.csv'), 'utf8')).not.toMatch(/forged/);

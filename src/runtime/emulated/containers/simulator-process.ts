@@ -22,6 +22,8 @@ import {
   TOPICS,
   believedEventTime,
   eventReportSchema,
+  V2V_FORGED_EVENT,
+  type EventReport,
   parseJsonData,
   readyReportSchema,
   simControlSchema,
@@ -209,7 +211,7 @@ class SimulatorSession {
     const { status, reason } = decideVerdict({
       failure,
       interrupted: this.interruptReason && `${this.interruptReason} at t=${this.world.time.toFixed(2)} s before the scenario's ${this.scenario.duration} s`,
-      invalid: figures && this.timing.invalidReason(figures),
+      invalid: [figures && this.timing.invalidReason(figures), this.forgedReason()].filter(Boolean).join('; ') || undefined,
     });
     const summary = buildSummary({
       runId: this.cfg.runId,
@@ -227,6 +229,22 @@ class SimulatorSession {
     this.publishStatus('stopped', { status, ...(reason ? { reason } : {}) });
     await this.bridge.close();
     return { summary, exitCode: status === 'failed' ? 1 : 0 };
+  }
+
+  /** Datagrams a receiver dropped because their body claimed another sender, by receiver, sender and claim. */
+  private readonly forged = new Map<string, number>();
+
+  private countForged(e: EventReport): void {
+    const d = e.detail ?? {};
+    const key = `${String(d.sender)} -> ${e.vehicle} claiming to be ${String(d.claimed)}`;
+    this.forged.set(key, (this.forged.get(key) ?? 0) + 1);
+  }
+
+  /** A run in which a car sent V2V under another car's name measured something other than the channel. */
+  private forgedReason(): string | undefined {
+    if (!this.forged.size) return undefined;
+    const each = [...this.forged].map(([what, n]) => `${n} from ${what}`).join(', ');
+    return `forged V2V senders (dropped at the receiver): ${each}`;
   }
 
   /**
@@ -289,6 +307,7 @@ class SimulatorSession {
       const e = parseJsonData(eventReportSchema, parseStringMsg(msg), TOPICS.events);
       if (!this.recording) return;
       if (e.event === 'emergency-brake') this.braking.set(e.vehicle, true);
+      if (e.event === V2V_FORGED_EVENT) this.countForged(e);
       this.recorder.recordEvent(believedEventTime(e.t_s, this.world.time, this.world.timestep), e.vehicle, e.event, e.detail);
     });
   }

@@ -1,7 +1,8 @@
 import { V2VEndpoint, type Arrival } from '../v2v/transport.js';
+import { epochNs } from '../v2v/wire.js';
 import { BridgeClient } from '../../rosbridge/bridge-client.js';
 import { MSG_TYPES, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
-import { TOPICS, parseJsonData, simControlSchema, v2vSendSchema, type V2VReceivedData, type V2VReport } from '../../rosbridge/control-topics.js';
+import { TOPICS, V2V_FORGED_EVENT, parseJsonData, simControlSchema, v2vSendSchema, type EventReport, type V2VReceivedData, type V2VReport } from '../../rosbridge/control-topics.js';
 import type { VehicleProcessConfig, VehicleOutcome, RunningVehicle } from './vehicle-process.js';
 
 const EADDR_WAIT_MS = 600_000;
@@ -33,6 +34,8 @@ export async function startV2VRelay(cfg: VehicleProcessConfig): Promise<RunningV
     bindAddress: cfg.bind.host,
     port: cfg.bind.port,
     acceptFrom: new Set(cfg.peers.map((p) => p.address)),
+    peerNames: new Map(cfg.peers.map((p) => [p.address, p.name])),
+    onForged: (f) => t0 !== undefined && report(TOPICS.events, { vehicle: car, t_s: runTime(epochNs()), event: V2V_FORGED_EVENT, detail: { ...f } } satisfies EventReport),
     bindTimeoutMs: EADDR_WAIT_MS,
     onWaitingForAddress: () => log(`v2v relay ${car}: waiting for ${cfg.bind.host} (eth1, set up by the host)`),
     onArrival,
@@ -68,7 +71,7 @@ export async function startV2VRelay(cfg: VehicleProcessConfig): Promise<RunningV
   };
 
   link.advertise(TOPICS.v2vReceived(car), MSG_TYPES.string);
-  for (const topic of [TOPICS.v2v, TOPICS.ready]) link.advertise(topic, MSG_TYPES.string);
+  for (const topic of [TOPICS.v2v, TOPICS.events, TOPICS.ready]) link.advertise(topic, MSG_TYPES.string);
   link.subscribe(TOPICS.simControl, MSG_TYPES.string, (msg) => {
     const control = parseJsonData(simControlSchema, parseStringMsg(msg), TOPICS.simControl);
     if (control.cmd === 'stop') return finish(0, 'stopped by the simulator');

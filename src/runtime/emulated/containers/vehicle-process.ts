@@ -4,10 +4,10 @@ import { createVehicleApps } from '../../../world/create-apps.js';
 import type { LaserScan, Odometry, V2VMessage } from '../../../core/control/vehicle-context.js';
 import type { ResolvedScenario, ResolvedVehicle } from '../../../scenario/resolved.js';
 import { UserInputError } from '../../../errors.js';
-import { V2VEndpoint, type Arrival } from '../v2v/transport.js';
+import { V2VEndpoint, type Arrival, type ForgedArrival } from '../v2v/transport.js';
 import { BridgeClient } from '../../rosbridge/bridge-client.js';
 import { MSG_TYPES, driveMsg, parseOdometryMsg, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
-import { TOPICS, collisionReportSchema, parseJsonData, simControlSchema, type EventReport, type V2VReport } from '../../rosbridge/control-topics.js';
+import { TOPICS, V2V_FORGED_EVENT, collisionReportSchema, parseJsonData, simControlSchema, type EventReport, type V2VReport } from '../../rosbridge/control-topics.js';
 import { parseLaserScanMsg } from '../../rosbridge/laser-scan-msg.js';
 import { readResolvedScenario, type HostPort, type VehicleEnv } from './process-env.js';
 import type { WallClock } from './wall-clock.js';
@@ -62,6 +62,8 @@ export async function startVehicleProcess(cfg: VehicleProcessConfig): Promise<Ru
     // that takes long. The orchestrator bounds the whole start; this only has to outwait it.
     bindTimeoutMs: EADDR_WAIT_MS,
     onWaitingForAddress: () => cfg.log?.(`vehicle ${spec.name}: waiting for ${cfg.bind.host} (eth1, set up by the host)`),
+    peerNames: new Map(cfg.peers.map((peer) => [peer.address, peer.name])),
+    onForged: (f) => session?.onForged(f),
     onArrival: (a) => session?.onArrival(a),
   });
   await endpoint.warmUp();
@@ -133,6 +135,11 @@ class VehicleSession {
     const last = this.lastTickedStep >= 0 ? `, last in step ${this.lastTickedStep}` : '';
     this.log(`vehicle ${this.spec.name}: ${reason} (apps ticked ${this.ticks} times${last})`);
     void Promise.allSettled([this.endpoint.close(), this.client.close()]).then(() => this.resolveFinished({ exitCode, reason }));
+  }
+
+  /** A datagram that claimed another sender than the car it came from: dropped, and the simulator told. */
+  onForged(f: ForgedArrival): void {
+    this.report(TOPICS.events, { vehicle: this.spec.name, t_s: this.now(), event: V2V_FORGED_EVENT, detail: { ...f } } satisfies EventReport);
   }
 
   onArrival(a: Arrival): void {

@@ -3,6 +3,15 @@ import { decodeDatagram, encodeDatagram, epochNs, padTo, V2V_PORT, type V2VDatag
 
 const WARM_UP_TYPE = 'warm-up';
 
+/** A datagram whose body names another sender than the peer whose address it came from. */
+export interface ForgedArrival {
+  /** The sender its body claims. */
+  claimed: string;
+  /** The peer whose channel address it came from. */
+  sender: string;
+  id: string;
+}
+
 export interface Arrival {
   datagram: V2VDatagram;
   receivedNs: bigint;
@@ -32,6 +41,12 @@ export class V2VEndpoint {
     bindAddress: string;
     port?: number;
     acceptFrom?: ReadonlySet<string>;
+    /**
+     * Each peer's name by its channel address: a datagram is from the peer whose address it came
+     * from, whatever its body claims; one that claims another sender is dropped and told to `onForged`.
+     */
+    peerNames?: ReadonlyMap<string, string>;
+    onForged?: (f: ForgedArrival) => void;
     bindTimeoutMs?: number;
     onWaitingForAddress?: () => void;
     onArrival: (a: Arrival) => void;
@@ -48,6 +63,8 @@ export class V2VEndpoint {
         const datagram = decodeDatagram(buf);
         if (!datagram || (fromSelf && datagram.type === WARM_UP_TYPE && datagram.from === p.name)) return;
         if (fromSelf && p.acceptFrom && !p.acceptFrom.has(from.address)) return;
+        const sender = p.peerNames?.get(from.address);
+        if (sender !== undefined && datagram.from !== sender) return p.onForged?.({ claimed: datagram.from, sender, id: datagram.id });
         p.onArrival({ datagram, receivedNs, size: buf.length });
       });
       try {
