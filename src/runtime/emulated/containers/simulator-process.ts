@@ -83,6 +83,9 @@ export async function startSimulatorProcess(cfg: SimulatorProcessConfig): Promis
   return { port: bridge.port, finished: session.run(), interrupt: (reason) => session.interrupt(reason) };
 }
 
+/** More app events than this from one car in one run second is a flood (an app logs a few in a whole run). */
+const EVENTS_PER_SECOND = 100;
+
 /** Young-generation collections between steps: every few steps, only with time to spare. */
 const GC_EVERY_STEPS = 5;
 const GC_MIN_SLACK_NS = 4_000_000n;
@@ -211,7 +214,7 @@ class SimulatorSession {
     const { status, reason } = decideVerdict({
       failure,
       interrupted: this.interruptReason && `${this.interruptReason} at t=${this.world.time.toFixed(2)} s before the scenario's ${this.scenario.duration} s`,
-      invalid: [figures && this.timing.invalidReason(figures), this.forgedReason()].filter(Boolean).join('; ') || undefined,
+      invalid: [figures && this.timing.invalidReason(figures), this.forgedReason(), this.floodReason()].filter(Boolean).join('; ') || undefined,
     });
     const summary = buildSummary({
       runId: this.cfg.runId,
@@ -229,6 +232,28 @@ class SimulatorSession {
     this.publishStatus('stopped', { status, ...(reason ? { reason } : {}) });
     await this.bridge.close();
     return { summary, exitCode: status === 'failed' ? 1 : 0 };
+  }
+
+  /** Events per car and run second: the count in the current second, and how many were dropped. */
+  private readonly eventRate = new Map<string, { second: number; n: number; dropped: number }>();
+
+  /** True when `car` has published more than EVENTS_PER_SECOND events in this run second: the event is dropped and counted. */
+  private overEventLimit(car: string): boolean {
+    const second = Math.floor(this.world.time);
+    const r = this.eventRate.get(car) ?? { second, n: 0, dropped: 0 };
+    if (r.second !== second) Object.assign(r, { second, n: 0 });
+    r.n++;
+    const over = r.n > EVENTS_PER_SECOND;
+    if (over) r.dropped++;
+    this.eventRate.set(car, r);
+    return over;
+  }
+
+  /** A car that floods the event log is misbehaving: what it floods is dropped, and the run says so. */
+  private floodReason(): string | undefined {
+    const flooding = [...this.eventRate].filter(([, r]) => r.dropped > 0);
+    if (!flooding.length) return undefined;
+    return flooding.map(([car, r]) => `${car} published ${r.dropped} events beyond ${EVENTS_PER_SECOND} a second (dropped)`).join('; ');
   }
 
   /** Datagrams a receiver dropped because their body claimed another sender, by receiver, sender and claim. */
@@ -305,7 +330,7 @@ class SimulatorSession {
     b.subscribe(TOPICS.v2v, MSG_TYPES.string, (msg) => this.recordV2V(parseStringMsg(msg)));
     b.subscribe(TOPICS.events, MSG_TYPES.string, (msg) => {
       const e = parseJsonData(eventReportSchema, parseStringMsg(msg), TOPICS.events);
-      if (!this.recording) return;
+      if (!this.recording || this.overEventLimit(e.vehicle)) return;
       if (e.event === 'emergency-brake') this.braking.set(e.vehicle, true);
       if (e.event === V2V_FORGED_EVENT) this.countForged(e);
       this.recorder.recordEvent(believedEventTime(e.t_s, this.world.time, this.world.timestep), e.vehicle, e.event, e.detail);
