@@ -1,4 +1,4 @@
-import { buildSummary, type RunSummary } from './summary.js';
+import { buildSummary, isUnstarted, type RunSummary } from './summary.js';
 import { readMeasuredSoFar, type MeasuredFigures } from './measured-so-far.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { decideVerdict } from './outcome.js';
@@ -41,7 +41,11 @@ export interface RunEnd {
 }
 
 export function finishRun(p: { folder: RunFolder; scenario: ResolvedScenario; runtime: RunSummary['runtime'] } & RunEnd): RunSummary {
-  const written = p.measured ? undefined : p.folder.readSummary();
+  const found = p.measured ? undefined : p.folder.readSummary();
+  // A simulator that could not start said only why: the run's figures come from its CSVs, its failure from that reason.
+  const unstarted = found && isUnstarted(found) ? found : undefined;
+  const written = found && !isUnstarted(found) ? found : undefined;
+  if (unstarted && p.failure === undefined) p = { ...p, failure: `the simulator could not start: ${unstarted.reason}` };
   const base = p.measured
     ? summaryOf(p, p.measured.recorder, p.measured.simTime, p.measured.steps, p.measured.wallTime, p.measured.timing)
     : (written ?? fromCsv(p));

@@ -1,7 +1,7 @@
 import { mkdirSync, renameSync, writeFileSync, readdirSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { RunSummary } from './summary.js';
+import type { RunSummary, UnstartedSummary } from './summary.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { UserInputError } from '../errors.js';
 import { MANIFEST_FILE, buildManifest, type ManifestInput, type RunManifest } from './manifest.js';
@@ -56,13 +56,13 @@ export class RunFolder {
     this.writeJson(MANIFEST_FILE, manifest);
   }
 
-  writeSummary(summary: RunSummary): void {
+  writeSummary(summary: RunSummary | UnstartedSummary): void {
     this.writeJson(RUN_FILES.summary, summary);
   }
 
-  readSummary(): RunSummary | undefined {
+  readSummary(): RunSummary | UnstartedSummary | undefined {
     const f = this.file(RUN_FILES.summary);
-    return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as RunSummary) : undefined;
+    return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as RunSummary | UnstartedSummary) : undefined;
   }
 
   /** Written to a temporary name and renamed, so a reader never sees half a file. */

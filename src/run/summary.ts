@@ -55,6 +55,26 @@ export interface PairDelivery {
   beacon_interval?: SpreadFigures | null;
 }
 
+/**
+ * What a simulator that could not start at all (no scenario, no map, its port taken) leaves in
+ * summary.json: only why. The host's finish replaces it with a whole summary built from the run's
+ * scenario and whatever was measured, through `buildSummary` like every other end.
+ */
+export interface UnstartedSummary {
+  schema: 'cavsim.summary/1';
+  run_id: string;
+  runtime: 'docker';
+  status: 'failed';
+  reason: string;
+  started: false;
+}
+
+export function unstartedSummary(runId: string, reason: string): UnstartedSummary {
+  return { schema: 'cavsim.summary/1', run_id: runId, runtime: 'docker', status: 'failed', reason, started: false };
+}
+
+export const isUnstarted = (s: RunSummary | UnstartedSummary): s is UnstartedSummary => (s as UnstartedSummary).started === false;
+
 export interface RunSummary {
   schema: 'cavsim.summary/1';
   run_id: string;

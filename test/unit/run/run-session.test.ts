@@ -8,7 +8,7 @@ import { RunEventBus, type RunEvent } from '../../../src/run/events.js';
 import { RunSession } from '../../../src/run/run-session.js';
 import { RUN_FILES } from '../../../src/run/run-files.js';
 import { readMeasuredSoFar } from '../../../src/run/measured-so-far.js';
-import type { RunSummary } from '../../../src/run/summary.js';
+import { unstartedSummary, type RunSummary } from '../../../src/run/summary.js';
 import { scratchDir } from '../../support/scratch-dir.js';
 
 const HEAD_ON = fileURLToPath(new URL('../../../scenarios/head-on-brake.yaml', import.meta.url));
@@ -70,6 +70,15 @@ describe('one run session for both runtimes', () => {
     expect(first).toMatchObject({ status: 'invalid', reason: 'the ns-3 channel fell 1060 ms behind real time' });
     expect(session.finish({ failure: new Error('late') })).toBe(first);
     expect((await session.close(new Error('later still'))).status).toBe('invalid');
+  });
+
+  it("a simulator that could not start leaves only why; the summary is built whole from the run's scenario, failed with that reason", async () => {
+    const session = await openSession().session;
+    session.folder.writeSummary(unstartedSummary(session.runId, 'the map could not be read'));
+    const summary = session.finish({ wallTime: 0 });
+    expect(summary).toMatchObject({ status: 'failed', reason: 'the simulator could not start: the map could not be read', scenario: 'head-on-brake', steps: 0 });
+    expect(summary.parameters).toBeDefined();
+    await session.close();
   });
 
   it('`await using` closes it', async () => {

@@ -5,7 +5,7 @@
  * Prints one JSON line `{"event":"listening",...}` on stdout once the bridge accepts connections.
  */
 import { readSimulatorEnv } from './process-env.js';
-import { startSimulatorProcess } from './simulator-process.js';
+import { startSimulatorProcess, writeStartupFailure } from './simulator-process.js';
 import { systemWallClock } from './wall-clock.js';
 import { createIdleCollector } from './idle-collector.js';
 import { stayUpIfKept } from './keep-alive.js';
@@ -18,9 +18,10 @@ async function main(): Promise<number> {
   try {
     sim = await startSimulatorProcess({ ...env, clock: systemWallClock, collectGarbage: createIdleCollector(), log });
   } catch (err) {
-    // The host sees the container exit with this line last in its log, and writes summary.json
-    // through the same builder as every other end.
-    log(`cannot start: ${describe(err)}`);
+    // The host completes this summary through the same builder as every other end.
+    const reason = describe(err);
+    log(`cannot start: ${reason}`);
+    writeStartupFailure(env.runDir, env.runId, reason);
     return 1;
   }
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => sim.interrupt(signal));

@@ -5,7 +5,7 @@ import type { V2VTransmission } from '../../../measurement/recorder.js';
 import { centreDistance } from '../../../core/physics/ttc.js';
 import { stepSchedule } from '../../../world/step-schedule.js';
 import { Recorder, type CarSample } from '../../../measurement/recorder.js';
-import { buildSummary, type RunSummary } from '../../../run/summary.js';
+import { buildSummary, unstartedSummary, type RunSummary } from '../../../run/summary.js';
 import { decideVerdict } from '../../../run/outcome.js';
 import { CsvLog, warmUpCsvFormatting } from '../../../measurement/csv-log.js';
 import { ComputeLog } from '../../../measurement/compute-log.js';
@@ -81,6 +81,11 @@ export async function startSimulatorProcess(cfg: SimulatorProcessConfig): Promis
   const bridge = await BridgeServer.listen({ host: cfg.bind.host, port: cfg.bind.port, log: cfg.log, policy });
   const session = new SimulatorSession(scenario, grid, bridge, cfg);
   return { port: bridge.port, finished: session.run(), interrupt: (reason) => session.interrupt(reason) };
+}
+
+/** summary.json of a simulator that could not even start: why, for the host to complete (run/summary.ts). */
+export function writeStartupFailure(runDir: string, runId: string, reason: string): void {
+  RunFolder.open(dirname(runDir), basename(runDir)).writeSummary(unstartedSummary(runId, reason));
 }
 
 /** More app events than this from one car in one run second is a flood (an app logs a few in a whole run). */
