@@ -1,5 +1,5 @@
 import { readJsonFile } from '../run/read-run-folder.js';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserInputError } from '../errors.js';
 import { readResolvedScenario } from '../runtime/emulated/containers/process-env.js';

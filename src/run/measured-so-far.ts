@@ -1,5 +1,4 @@
 import { readRunFile } from './run-file.js';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { PairFigures, Recorder, V2VLoss, V2VRecord } from '../measurement/recorder.js';

@@ -1,5 +1,5 @@
 import { readRunFile } from './run-file.js';
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserInputError } from '../errors.js';
 import type { RunSummary } from './summary.js';

@@ -1,5 +1,4 @@
 import { readRunFile } from '../run-file.js';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';

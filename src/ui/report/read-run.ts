@@ -1,5 +1,5 @@
 import { readRunFile } from '../../run/run-file.js';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { RunSummary } from '../../run/summary.js';
