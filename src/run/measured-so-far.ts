@@ -1,4 +1,4 @@
-import { readRunFile } from './run-file.js';
+import { readRunFile } from './read-run-file.js';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { PairFigures, Recorder, V2VLoss, V2VRecord } from '../measurement/recorder.js';

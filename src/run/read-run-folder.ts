@@ -1,4 +1,4 @@
-import { readRunFile } from './run-file.js';
+import { readRunFile } from './read-run-file.js';
 import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserInputError } from '../errors.js';

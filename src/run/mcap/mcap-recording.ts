@@ -1,4 +1,4 @@
-import { readRunFile } from '../run-file.js';
+import { readRunFile } from '../read-run-file.js';
 import { join } from 'node:path';
 import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';

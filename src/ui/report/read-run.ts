@@ -1,4 +1,4 @@
-import { readRunFile } from '../../run/run-file.js';
+import { readRunFile } from '../../run/read-run-file.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';

@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { readRunFile } from '../../../src/run/run-file.js';
+import { readRunFile } from '../../../src/run/read-run-file.js';
 import { scratchDir } from '../../support/scratch-dir.js';
 
 const dir = scratchDir('cavsim-run-file-');
