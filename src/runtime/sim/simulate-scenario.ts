@@ -55,7 +55,7 @@ export async function simulateScenario(resolved: ResolvedScenario, opts: Simulat
     if (ownPool) session.defer('the ns-3 lock-step process', () => ownPool.close());
     await runInSession(session, scenario, grid, docker, lockstepPool, opts);
   } catch (err) {
-    ownPool?.close();
+    await ownPool?.close();
     throw err;
   }
   return { summary: await session.close(), runDir: session.folder.dir };

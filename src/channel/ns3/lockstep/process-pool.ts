@@ -48,18 +48,24 @@ export class LockstepProcessPool implements Disposable {
     return (this.idle.get(binary) ?? []).filter((w) => w.process.alive).length;
   }
 
-  /** Ends every idle process; a process released later is ended at once. Idempotent. */
-  close(): void {
+  /**
+   * Ends every idle process; a process released later is ended at once. Idempotent. Resolves when
+   * they have exited, so a command that awaits it leaves no ns-3 behind.
+   */
+  close(): Promise<void> {
     this.closed = true;
+    const exits: Promise<void>[] = [];
     for (const waiting of this.idle.values()) {
       for (const { process, timer } of waiting.splice(0)) {
         clearTimeout(timer);
         process.close();
+        exits.push(process.exited);
       }
     }
+    return Promise.all(exits).then(() => {});
   }
 
   [Symbol.dispose](): void {
-    this.close();
+    void this.close();
   }
 }
