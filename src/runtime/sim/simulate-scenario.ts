@@ -52,13 +52,15 @@ export async function simulateScenario(resolved: ResolvedScenario, opts: Simulat
     await prepareChannel(scenario, scenario.network.engine ?? 'builtin', lockstepPool);
     const grid = await (opts.loadMap ?? loadMapFromDisk)(scenario.mapFile);
     session = await RunSession.open('sim', scenario, opts, await ownCodeImages(scenario, docker));
-    if (ownPool) session.defer('the ns-3 lock-step process', () => ownPool.close());
     await runInSession(session, scenario, grid, docker, lockstepPool, opts);
   } catch (err) {
     await ownPool?.close();
     throw err;
   }
-  return { summary: await session.close(), runDir: session.folder.dir };
+  const summary = await session.close();
+  // The summary is written: now let the run's own ns-3 exit, so the command leaves none behind.
+  await ownPool?.close();
+  return { summary, runDir: session.folder.dir };
 }
 
 async function runInSession(session: RunSession, scenario: ResolvedScenario, grid: OccupancyGrid, docker: DockerPort | undefined, lockstepPool: LockstepProcessPool, opts: SimulatedRunOptions): Promise<void> {

@@ -50,9 +50,10 @@ export class LockstepProcessPool implements Disposable {
 
   /**
    * Ends every idle process; a process released later is ended at once. Idempotent. Resolves when
-   * they have exited, so a command that awaits it leaves no ns-3 behind.
+   * they have exited, or after `waitMs`: an idle process does not keep Node alive, so the wait holds
+   * it with a timer of its own, and a command that awaits it leaves no ns-3 behind.
    */
-  close(): Promise<void> {
+  async close(waitMs = 1500): Promise<void> {
     this.closed = true;
     const exits: Promise<void>[] = [];
     for (const waiting of this.idle.values()) {
@@ -62,7 +63,10 @@ export class LockstepProcessPool implements Disposable {
         exits.push(process.exited);
       }
     }
-    return Promise.all(exits).then(() => {});
+    if (!exits.length) return;
+    let held: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(exits), new Promise((resolve) => (held = setTimeout(resolve, waitMs)))]);
+    clearTimeout(held);
   }
 
   [Symbol.dispose](): void {
