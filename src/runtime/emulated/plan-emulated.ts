@@ -25,7 +25,11 @@ export interface EmulatedRunPlan {
   network: NetworkSpec;
   simulator: ContainerSpec & { ip: string; controlUrl: string };
   vehicles: (ContainerSpec & { vehicle: string; ip: string; v2vIp: string })[];
-  /** One per vehicle running its own code: cavsim's V2V relay in that vehicle's network namespace. */
+  /**
+   * One per vehicle running its own code: cavsim's V2V relay. It owns the network namespace the
+   * vehicle's container then joins (`shareNetworkOf`), so the namespace's rules exist before the
+   * vehicle's code runs.
+   */
   v2vRelays: (ContainerSpec & { vehicle: string })[];
   hostNet: HostNetPlan;
   /** `obstacleFile`: where the run writes the map's walls for a wifi channel with `obstacles: map`. */
@@ -100,6 +104,10 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
     v2vIp: hostNet.vehicles[i].ip,
   }));
 
+  // A vehicle running its own code (an image or command of anyone's) joins the network namespace of
+  // its V2V relay, a cavsim container started first: the namespace's rules exist before that code runs.
+  const ownCode = (i: number) => runsOwnCode(scenario.vehicles[i]);
+  const relayName = (vehicleContainer: string) => `${vehicleContainer}-v2v`;
   return {
     runId,
     tag,
@@ -121,18 +129,18 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
       ip: simulatorIp,
       controlUrl,
     },
-    vehicles,
+    vehicles: vehicles.map(({ network: own, ...v }, i) => (ownCode(i) ? { ...v, shareNetworkOf: relayName(v.name) } : { ...v, network: own })),
     v2vRelays: vehicles
-      .filter((_, i) => runsOwnCode(scenario.vehicles[i]))
+      .filter((_, i) => ownCode(i))
       .map((v) => ({
-        name: `${v.name}-v2v`,
+        name: relayName(v.name),
         vehicle: v.vehicle,
         image: CAVSIM_IMAGES.vehicle,
         cmd: ['node', '/opt/cavsim/dist/runtime/emulated/containers/v2v-relay-main.js'],
         labels: runLabels(runId, 'v2v-relay', v.vehicle),
         env: v.env,
         binds: vehicleBinds,
-        shareNetworkOf: v.name,
+        network: v.network,
         capDrop: DROPPED_CAPABILITIES,
         init: true,
       })),

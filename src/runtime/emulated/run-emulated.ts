@@ -24,6 +24,7 @@ import type { RunSummary } from '../../run/summary.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
 import type { RunEvents } from '../../run/events.js';
 import type { Undoer } from '../../host/journal/journal.js';
+import type { ContainerSpec } from '../../host/docker/docker-port.js';
 import { BUILTIN_CHANNEL, planEmulatedRun, withVehiclePids, type EmulatedRunPlan } from './plan-emulated.js';
 import type { ControlLink, EmulatedRunDeps } from './emulated-deps.js';
 import type { SimulatorStatus } from '../rosbridge/control-topics.js';
@@ -131,23 +132,22 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
     await deps.docker.startContainer(plan.simulator.name);
     simulator = watchSimulator(deps, plan, watch);
     const pids: Record<string, number> = {};
-    for (const v of plan.vehicles) {
-      await docker.createContainer(v);
-      await deps.docker.startContainer(v.name);
-      watch.watch(`vehicle ${v.vehicle} container`, containerDeath(deps.docker, v.name, watch.signal), { graceMs: VEHICLE_EXIT_GRACE_MS });
-      const info = await watch.guard(deps.docker.inspectContainer(v.name));
-      if (!info?.pid) throw await notRunning(deps, v.name, `vehicle ${v.vehicle} container`, info?.exitCode);
-      pids[v.vehicle] = info.pid;
-    }
-    for (const r of plan.v2vRelays) {
-      await docker.createContainer(r);
-      await deps.docker.startContainer(r.name);
-      watch.watch(`vehicle ${r.vehicle} V2V relay container`, containerDeath(deps.docker, r.name, watch.signal), { graceMs: VEHICLE_EXIT_GRACE_MS });
-    }
+    const startWatched = async (spec: ContainerSpec, component: string) => {
+      await docker.createContainer(spec);
+      await deps.docker.startContainer(spec.name);
+      watch.watch(component, containerDeath(deps.docker, spec.name, watch.signal), { graceMs: VEHICLE_EXIT_GRACE_MS });
+      const info = await watch.guard(deps.docker.inspectContainer(spec.name));
+      if (!info?.pid) throw await notRunning(deps, spec.name, component, info?.exitCode);
+      return info.pid;
+    };
+    for (const v of plan.vehicles.filter((v) => !v.shareNetworkOf)) pids[v.vehicle] = await startWatched(v, `vehicle ${v.vehicle} container`);
+    for (const r of plan.v2vRelays) pids[r.vehicle] = await startWatched(r, `vehicle ${r.vehicle} V2V relay container`);
     mark('containers');
 
     emit('network', `bridges, taps, veths and rules for ${plan.vehicles.length} vehicles`);
     await watch.guard(setUpHostNetwork(withVehiclePids(plan.hostNet, pids), { journal, ops: deps.hostNet }));
+    // Code that is not cavsim's starts only now, inside a namespace whose rules already hold.
+    for (const v of plan.vehicles.filter((v) => v.shareNetworkOf)) await startWatched(v, `vehicle ${v.vehicle} container`);
     mark('network');
     checkStop();
 

@@ -16,6 +16,8 @@ interface Topic {
   latch: boolean;
   /** The last message, encoded, replayed to each new subscriber of a latched topic. */
   latched?: string;
+  /** The last message of a latched topic the policy shows each client its own view of. */
+  latchedMsg?: JsonObject;
   handlers: Set<TopicHandler>;
 }
 
@@ -92,6 +94,7 @@ export class BridgeServer {
    */
   publish(topic: string, msg: JsonObject): void {
     const t = this.topic(topic);
+    if (this.policy?.viewOf && this.policy.viewed.has(topic)) return this.fanOutViews(t, topic, msg);
     if (t.latch || this.hasSubscribers(topic)) this.fanOut(t, topic, encodeServerOp({ op: 'publish', topic, msg }));
   }
 
@@ -199,7 +202,8 @@ export class BridgeServer {
           conn.subscriptions.set(op.topic, ids);
         }
         ids.add(op.id ?? '');
-        if (t.latched) this.send(conn, t.latched);
+        if (t.latchedMsg) this.send(conn, this.viewFrame(conn, op.topic, t.latchedMsg));
+        else if (t.latched) this.send(conn, t.latched);
         return;
       }
       case 'unsubscribe': {
@@ -224,6 +228,17 @@ export class BridgeServer {
   private fanOut(t: Topic, topic: string, frame: string): void {
     if (t.latch) t.latched = frame;
     for (const c of this.connections) if (c.subscriptions.has(topic)) this.send(c, frame);
+  }
+
+  /** Each subscriber gets the message as the policy lets that client see it (its own car's part of the status, say). */
+  private fanOutViews(t: Topic, topic: string, msg: JsonObject): void {
+    if (t.latch) t.latchedMsg = msg;
+    for (const c of this.connections) if (c.subscriptions.has(topic)) this.send(c, this.viewFrame(c, topic, msg));
+  }
+
+  private viewFrame(conn: Connection, topic: string, msg: JsonObject): string {
+    const view = this.policy?.viewOf?.(conn.address, topic, msg) ?? msg;
+    return encodeServerOp({ op: 'publish', topic, msg: view });
   }
 
   private send(conn: Connection, frame: string): void {

@@ -1,10 +1,14 @@
-import { TOPICS } from './control-topics.js';
+import { TOPICS, type SimulatorStatus } from './control-topics.js';
 import type { JsonObject } from './protocol.js';
 
 /** What a client of the control link may do; a refusal is the reason, sent back as a status error. */
 export interface ClientPolicy {
   publish(address: string, topic: string, msg: JsonObject): string | undefined;
   subscribe(address: string, topic: string): string | undefined;
+  /** Topics whose every message is shown to each client through `viewOf`. */
+  readonly viewed: ReadonlySet<string>;
+  /** What a client may see of a message on a viewed topic. */
+  viewOf?(address: string, topic: string, msg: JsonObject): JsonObject;
 }
 
 export const ORCHESTRATOR = 'orchestrator';
@@ -47,7 +51,27 @@ function policyFor(who: (address: string) => string | undefined, observes: Recor
       const observed = (observes[client] ?? []).map((car) => TOPICS.odom(car));
       return [...own, ...shared, ...observed].includes(topic) ? undefined : `${client} may not subscribe to ${topic}`;
     },
+    viewed: new Set([TOPICS.status]),
+    viewOf(address, topic, msg) {
+      const client = who(address);
+      if (client === ORCHESTRATOR) return msg;
+      return { data: statusSeenBy(String(msg.data), [client ?? '', ...(observes[client ?? ''] ?? [])]) };
+    },
   };
+}
+
+/**
+ * A vehicle's view of `/cavsim/status`: the run's phase and progress, its own car and the cars it
+ * observes; not the others' speeds or braking, nor the run's closest TTC (which tells of them).
+ */
+function statusSeenBy(data: string, visible: readonly string[]): string {
+  let status: Partial<SimulatorStatus>;
+  try {
+    status = JSON.parse(data) as Partial<SimulatorStatus>;
+  } catch {
+    return '{}';
+  }
+  return JSON.stringify({ ...status, cars: (status.cars ?? []).filter((c) => visible.includes(c.name)), min_ttc_s: null });
 }
 
 /** A /cavsim/* report (std_msgs/String with JSON data) names its vehicle as `vehicle`, or as `from` (sent) / `to` (received). */

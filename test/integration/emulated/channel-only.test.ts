@@ -11,7 +11,8 @@ import { sleep, startLiveRun } from './support/live-run.js';
 /**
  * A hostile vehicle image (root in its container) tries every way around the channel during a real
  * emulated run: raw frames with the simulator's address forged, plain UDP over the control network,
- * and the simulator's control link as a relay; and it tries to plant files in the run folder. Nothing
+ * and the simulator's control link as a relay (and as a window on the other car, through the run's
+ * status); and it tries to plant files in the run folder. Nothing
  * it sends reaches car1, nothing it writes lands where cavsim writes, and the run's result is the one
  * the channel produced.
  */
@@ -41,6 +42,7 @@ describe.skipIf(real.skip)('no path between vehicles but the channel, even for a
     const car1Mac = macOf(pidOf(car1.name), 'eth0');
     copyFileSync(join(FIXTURES, 'forge-frame.py'), join(run.runDir, 'forge-frame.py'));
     copyFileSync(join(FIXTURES, 'hostile-client.mjs'), join(run.runDir, 'hostile-client.mjs'));
+    copyFileSync(join(FIXTURES, 'status-reader.mjs'), join(run.runDir, 'status-reader.mjs'));
 
     // 1. Inside the vehicle container: no raw sockets at all (NET_RAW is dropped).
     const inside = dockerExec(car0.name, 'python3', '/run/cavsim/forge-frame.py', 'eth0', car1Mac, plan.simulator.ip, car1.ip, String(V2V_PORT), 'forged-inside', '3');
@@ -70,6 +72,15 @@ describe.skipIf(real.skip)('no path between vehicles but the channel, even for a
       ]),
     );
 
+    // The run's status shows each car itself and the cars it observes (car0 observes car1, car1 no
+    // one), and not the run's closest TTC.
+    for (const [car, visible] of [[car0, ['car0', 'car1']], [car1, ['car1']]] as const) {
+      const reader = dockerExec(car.name, 'node', '/run/cavsim/status-reader.mjs');
+      const statuses = JSON.parse(reader.stdout || '[]') as { cars: { name: string }[]; min_ttc_s: number | null }[];
+      expect(statuses.length, reader.stderr).toBeGreaterThan(0);
+      for (const status of statuses) expect({ cars: status.cars.map((c) => c.name), ttc: status.min_ttc_s }).toEqual({ cars: visible, ttc: null });
+    }
+
     // 5. The run folder, where root cavsim writes, is read-only to the vehicle: no link to plant
     //    (for a root write to follow), no line to add to the journal that teardown replays.
     const plant = dockerExec(car0.name, 'sh', '-c', 'ln -s /etc/shadow /run/cavsim/run.mcap.partial; echo \'{"kind":"host-link","id":"eth0"}\' >> /run/cavsim/journal.jsonl; touch /run/cavsim/.summary.json.tmp');
@@ -86,7 +97,7 @@ describe.skipIf(real.skip)('no path between vehicles but the channel, even for a
     }
 
     const { summary } = await run.outcome;
-    console.log(`[hostile] status ${summary.status}, v2v ${JSON.stringify(summary.v2v)}, events ${JSON.stringify(summary.events)}`);
+    console.log(`[hostile] status ${summary.status}, v2v ${JSON.stringify(summary.v2v)}, ${summary.events.length} events`);
     // The run went its full length (the forged stop was refused) and saw only the real brake message.
     expect(summary.status).toBe('invalid');
     expect(summary.reason).toMatch(/forged V2V senders \(dropped at the receiver\): .*car0 -> car1 claiming to be car7/);

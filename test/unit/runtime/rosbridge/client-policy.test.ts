@@ -33,4 +33,18 @@ describe('control-link client policy', () => {
     expect(policy.subscribe('10.211.7.10', '/cavsim/v2v')).toMatch(/may not subscribe/);
     expect(policy.subscribe('10.211.7.1', '/car1/scan')).toBeUndefined();
   });
+
+  it("shows a vehicle the run's status with its own car and the cars it observes only", () => {
+    const status = { protocol: 'cavsim.control/1', phase: 'running', t_s: 1, cars: [car('car0'), car('car1'), car('car2')], min_ttc_s: 0.4, lateness: null };
+    const seen = (address: string) => JSON.parse(String(policy.viewOf!(address, '/cavsim/status', report(status)).data));
+    expect(policy.viewed.has('/cavsim/status')).toBe(true);
+    expect(seen('10.211.7.10')).toMatchObject({ phase: 'running', t_s: 1, min_ttc_s: null, cars: [car('car0'), car('car1')] });
+    expect(seen('10.211.7.11')).toMatchObject({ min_ttc_s: null, cars: [car('car1')] });
+    expect(seen('10.211.7.1')).toEqual(status);
+    expect(seen('10.211.7.99').cars).toEqual([]);
+  });
 });
+
+function car(name: string) {
+  return { name, v: 3, braking: true, collided: false };
+}
