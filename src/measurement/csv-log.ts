@@ -1,5 +1,6 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
+import { appendWhole } from '../util/append-whole.js';
 
 export type Cell = string | number | boolean | undefined;
 
@@ -13,12 +14,16 @@ export class CsvLog {
   private buf = Buffer.allocUnsafe(64 * 1024);
   private len = 0;
   private closed = false;
+  /** Bytes in the file, all of them whole rows. */
+  private size = 0;
+  /** Set when a write failed: nothing more goes to the file, which ends on its last whole row. */
+  private broken = false;
   /** Sees every row as it is added, as the text a CSV reader gets back (unquoted). */
   onRow?: (cells: string[]) => void;
 
   constructor(readonly path: string, readonly columns: readonly string[]) {
     this.fd = openSync(path, 'w');
-    writeSync(this.fd, stringify([columns as string[]]));
+    this.size = appendWhole(this.fd, path, Buffer.from(stringify([columns as string[]])), 0);
   }
 
   add(row: readonly Cell[]): void {
@@ -69,17 +74,28 @@ export class CsvLog {
 
   private column = 0;
 
+  /** Writes the buffered rows; on a full disk throws NoSpaceError once, and drops rows from then on. */
   flush(): void {
     if (this.closed || !this.len) return;
-    writeSync(this.fd, this.buf, 0, this.len);
+    const len = this.len;
     this.len = 0;
+    if (this.broken) return;
+    try {
+      this.size = appendWhole(this.fd, this.path, this.buf, this.size, len);
+    } catch (err) {
+      this.broken = true;
+      throw err;
+    }
   }
 
   close(): void {
     if (this.closed) return;
-    this.flush();
-    this.closed = true;
-    closeSync(this.fd);
+    try {
+      this.flush();
+    } finally {
+      this.closed = true;
+      closeSync(this.fd);
+    }
   }
 
   private byte(b: number): void {

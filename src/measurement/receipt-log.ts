@@ -1,4 +1,5 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { appendWhole } from '../util/append-whole.js';
 import { stringify } from 'csv-stringify/sync';
 
 /** Columns of v2v.csv, shared by the emulated and the simulated runtime. */
@@ -34,15 +35,16 @@ const nsToSeconds = (ns: bigint) => Number(ns / 1000n) / 1e6;
 /** Appends one row per arrival and writes it through at once, so a killed run keeps its rows. */
 export class ReceiptCsv {
   private fd: number | undefined;
+  private size: number;
 
   constructor(readonly path: string, writeHeader = true) {
     this.fd = openSync(path, writeHeader ? 'w' : 'a');
-    if (writeHeader) writeSync(this.fd, stringify([[...V2V_CSV_COLUMNS]]));
+    this.size = writeHeader ? appendWhole(this.fd, path, Buffer.from(stringify([[...V2V_CSV_COLUMNS]])), 0) : fstatSync(this.fd).size;
   }
 
   append(r: V2VReceipt): void {
     if (this.fd === undefined) throw new Error(`receipt log ${this.path} is closed`);
-    writeSync(this.fd, stringify([V2V_CSV_COLUMNS.map((c) => r[c])]));
+    this.size = appendWhole(this.fd, this.path, Buffer.from(stringify([V2V_CSV_COLUMNS.map((c) => r[c])])), this.size);
   }
 
   close(): void {

@@ -1,7 +1,7 @@
 import { buildSummary, isUnstarted, type RunSummary } from './summary.js';
 import { readMeasuredSoFar, type MeasuredFigures } from './measured-so-far.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
-import { decideVerdict } from './outcome.js';
+import { decideVerdict, RUN_EXIT_STATUS } from './outcome.js';
 import type { RunFolder } from './run-folder.js';
 
 /** The user stopped the run (Ctrl-C) before it could start: status `interrupted`. */
@@ -69,7 +69,13 @@ export function finishRun(p: { folder: RunFolder; scenario: ResolvedScenario; ru
   // keep `parameters` last, as buildSummary writes it
   const { parameters, ...head } = summary;
   const ordered = { ...head, parameters } as RunSummary;
-  p.folder.writeSummary(ordered);
+  try {
+    p.folder.writeSummary(ordered);
+  } catch (err) {
+    // The run still ends, and tears down: its verdict is said, if not kept.
+    const why = `summary.json could not be written (${err instanceof Error ? err.message : String(err)})`;
+    return { ...ordered, status: 'failed', reason: ordered.reason ? `${ordered.reason}; ${why}` : why, exit_status: RUN_EXIT_STATUS.failed };
+  }
   return ordered;
 }
 

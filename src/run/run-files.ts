@@ -23,6 +23,8 @@ export const RUN_FILES = {
   mcap: 'run.mcap',
   ns3Log: 'ns3.log',
   ns3Losses: 'ns3-losses.txt',
+  /** Space set aside while the run goes, so its summary can be written on a full disk. */
+  spaceReserve: '.space-reserve',
 } as const;
 
 export type RunFile = keyof typeof RUN_FILES;

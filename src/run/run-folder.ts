@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, writeFileSync, readdirSync, existsSync, readFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync, readdirSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { RunSummary, UnstartedSummary } from './summary.js';
@@ -29,6 +29,9 @@ export function newRunId(now = new Date()): string {
   return `${stamp}-${randomBytes(2).toString('hex')}`;
 }
 
+/** Set aside when a run opens and given back right before its summary is written. */
+const RESERVE_BYTES = 1024 * 1024;
+
 export class RunFolder {
   private constructor(readonly runId: string, readonly dir: string) {}
 
@@ -56,8 +59,25 @@ export class RunFolder {
     this.writeJson(MANIFEST_FILE, manifest);
   }
 
+  /**
+   * Sets space aside in the run folder: a run that fills its disk can still write why it ended.
+   * Best effort: a disk already too full for it gets no reserve.
+   */
+  reserveSpace(): void {
+    try {
+      writeFileSync(this.file(RUN_FILES.spaceReserve), Buffer.alloc(RESERVE_BYTES), { flag: 'wx' });
+    } catch {
+      this.releaseSpace();
+    }
+  }
+
   writeSummary(summary: RunSummary | UnstartedSummary): void {
+    this.releaseSpace();
     this.writeJson(RUN_FILES.summary, summary);
+  }
+
+  private releaseSpace(): void {
+    rmSync(this.file(RUN_FILES.spaceReserve), { force: true });
   }
 
   readSummary(): RunSummary | UnstartedSummary | undefined {

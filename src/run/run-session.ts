@@ -44,6 +44,7 @@ export class RunSession implements AsyncDisposable {
 
   static async open(runtime: RunSummary['runtime'], scenario: ResolvedScenario, opts: RunOptions, images: Record<string, string> = {}): Promise<RunSession> {
     const folder = RunFolder.create(opts.runsDir ?? defaultRunsDir(), opts.runId);
+    folder.reserveSpace();
     const session = new RunSession(folder, scenario, runtime, { overrides: opts.overrides, command: opts.command }, opts.events);
     folder.writeScenario(scenario);
     await session.recordImages(images);

@@ -1,5 +1,6 @@
 import { McapRecordBuilder } from '@mcap/core';
-import { closeSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { isNoSpace, NoSpaceError } from '../../util/append-whole.js';
 
 /** MCAP record opcodes this writer frames itself (the rest go through @mcap/core's record builder). */
 const CHUNK = 0x06;
@@ -136,6 +137,12 @@ export class McapStreamWriter {
 
   /** Ends the file: the last chunk, the summary (schemas, channels, statistics, indexes), the footer. */
   end(): void {
+    if (this.broken) {
+      // Half a recording is no use (`cavsim mcap` writes it again from the CSVs) and may hold a full disk.
+      closeSync(this.fd);
+      rmSync(`${this.path}.partial`, { force: true });
+      return;
+    }
     this.closeChunk();
     this.flushRecords();
     this.records.writeDataEnd({ dataSectionCrc: 0 });
@@ -269,9 +276,18 @@ export class McapStreamWriter {
     this.records.reset();
   }
 
+  /** Set once a write failed: nothing more is written, and `end` discards the file. */
+  private broken = false;
+
   private write(bytes: Uint8Array): void {
+    if (this.broken) return;
     let done = 0;
-    while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done);
+    try {
+      while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done);
+    } catch (err) {
+      this.broken = true;
+      throw isNoSpace(err) ? new NoSpaceError(`${this.path}.partial`, (err as NodeJS.ErrnoException).code!) : err;
+    }
     this.position += bytes.length;
   }
 }

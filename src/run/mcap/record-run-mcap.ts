@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
 import { packageVersion } from '../host-facts.js';
@@ -23,6 +24,8 @@ export async function recordRunMcap(
     await writeRunMcap({ runDir: folder.dir, scenario, grid: p.grid, timeBaseNs: p.timeBaseNs, runtime: p.runtime, runId: folder.runId, library: `cavsim ${packageVersion()}` });
     return undefined;
   } catch (err) {
+    // Half a recording is no use (`cavsim mcap` writes it again from the CSVs) and may hold a full disk.
+    rmSync(folder.file(`${RUN_FILES.mcap}.partial`), { force: true });
     return `${RUN_FILES.mcap} was not written: ${err instanceof Error ? err.message : String(err)}`;
   }
 }

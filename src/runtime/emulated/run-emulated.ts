@@ -176,17 +176,24 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
     mark('started');
 
     emit('running', `${scenario.duration} s in real time`);
-    const stopTimer = setInterval(() => {
-      if (!opts.shouldStop?.()) return;
-      clearInterval(stopTimer);
-      void link.stop(stopReason(opts)).catch(() => {});
-    }, 100);
+    // Asked to stop (Ctrl-C, a signal), the simulator has SIMULATOR_STOP_WAIT_MS to end the run.
+    let stopTimer: NodeJS.Timeout | undefined;
+    let stopDeadline: NodeJS.Timeout | undefined;
+    const unanswered = new Promise<never>((_, reject) => {
+      stopTimer = setInterval(() => {
+        if (!opts.shouldStop?.()) return;
+        clearInterval(stopTimer);
+        void link.stop(stopReason(opts)).catch(() => {});
+        stopDeadline = setTimeout(() => reject(new Error(`the simulator did not stop within ${SIMULATOR_STOP_WAIT_MS / 1000} s of being asked to (${stopReason(opts)})`)), SIMULATOR_STOP_WAIT_MS);
+      }, 100);
+    });
     try {
       // With --keep the simulator stays up after the scenario: its `stopped` status ends the wait.
       const stopped = new Promise<void>((r) => link.onStatus((s) => s.phase === 'stopped' && r()));
-      await watch.guard(Promise.race([simulator.ended, stopped]));
+      await watch.guard(Promise.race([simulator.ended, stopped, unanswered]));
     } finally {
       clearInterval(stopTimer);
+      clearTimeout(stopDeadline);
     }
     mark('finished');
   } catch (err) {
@@ -202,6 +209,8 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
     await control?.close().catch(() => {});
   }
 
+  // A simulator that ended the run itself (its disk full, say) exits 1 and wrote why: its reason is the run's.
+  if (failure instanceof ComponentFailedError && failure.failed.component === 'simulator container' && session.folder.readSummary()?.status === 'failed') failure = undefined;
   const mcapProblem = phases.started === undefined ? undefined : await recordRunMcap(folder, scenario, { runtime: 'docker', grid: await loadMapFromDisk(scenario.mapFile).catch(() => undefined), timeBaseNs, byDefault: opts.mcapByDefault ?? true });
   if (mcapProblem) opts.events?.emit({ type: 'log', level: 'warn', message: mcapProblem });
   const keep = opts.keep === true && failure === undefined;

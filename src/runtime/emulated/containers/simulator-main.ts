@@ -42,6 +42,7 @@ main().then(
   (code) => (process.exitCode = code),
   (err) => {
     log(describe(err));
-    process.exitCode = 1;
+    // Its bridge may still hold the event loop: the host must see the simulator go.
+    process.exit(1);
   },
 );

@@ -200,6 +200,7 @@ class SimulatorSession {
       endNs = this.cfg.clock.nowNs();
     } catch (err) {
       failure = err;
+      endNs = this.cfg.clock.nowNs();
       this.log(`simulator: run failed: ${err instanceof Error ? err.message : String(err)}`);
     }
     const stopReason = failure instanceof Error ? failure.message : failure === undefined ? undefined : String(failure);
@@ -208,12 +209,14 @@ class SimulatorSession {
     this.bridge.publish(TOPICS.simControl, stringMsg(JSON.stringify({ cmd: 'stop', ...(stopReason ? { reason: stopReason } : {}) })));
     await new Promise((r) => setTimeout(r, this.cfg.stopGraceMs ?? 300));
     this.recording = false;
-    this.recordChannelLosses();
-    this.recorder.closeTransmissions('not-received');
-    this.recorder.close();
-    this.timingCsv.close();
-    this.computeLog.close();
-    this.scanLog?.close();
+    // Each log is closed whatever the others do: on a full disk the first failure is the run's.
+    for (const close of [() => this.recordChannelLosses(), () => this.recorder.closeTransmissions('not-received'), () => this.recorder.close(), () => this.timingCsv.close(), () => this.computeLog.close(), () => this.scanLog?.close()]) {
+      try {
+        close();
+      } catch (err) {
+        failure ??= err;
+      }
+    }
 
     const figures = this.t0 !== undefined ? this.timing.figures(this.t0, this.expectedCommands()) : undefined;
     const { status, reason } = decideVerdict({
@@ -233,7 +236,12 @@ class SimulatorSession {
       reason,
       ...(figures ? { timing: { ...figures, bridge_dropped_messages: this.bridge.dropped, compute: this.computeLog.summary() } } : {}),
     });
-    RunFolder.open(dirname(this.cfg.runDir), basename(this.cfg.runDir)).writeSummary(summary);
+    try {
+      RunFolder.open(dirname(this.cfg.runDir), basename(this.cfg.runDir)).writeSummary(summary);
+    } catch (err) {
+      // The host then builds the summary from the CSVs and the status below.
+      this.log(`simulator: summary.json not written: ${err instanceof Error ? err.message : String(err)}`);
+    }
     this.publishStatus('stopped', { status, ...(reason ? { reason } : {}) });
     await this.bridge.close();
     return { summary, exitCode: status === 'failed' ? 1 : 0 };
