@@ -47,6 +47,27 @@ export function unregisterActiveRun(runId: string, dir = stateDir()): void {
   rmSync(join(dir, `${runId}.json`), { force: true });
 }
 
+/**
+ * `cavsim teardown --force` is about to undo a live run: it says so first, so the run, when its
+ * components vanish, reports who ended it rather than blaming the first one to go.
+ */
+export function markForcedTeardown(runId: string, dir = stateDir()): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${runId}.forced`), JSON.stringify({ pid: process.pid }) + '\n');
+}
+
+/** Whether a forced teardown ended this run (its pid); the mark is consumed. */
+export function takeForcedTeardown(runId: string, dir = stateDir()): { pid: number } | undefined {
+  const file = join(dir, `${runId}.forced`);
+  try {
+    const mark = JSON.parse(readFileSync(file, 'utf8')) as { pid: number };
+    rmSync(file, { force: true });
+    return mark;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A run whose owning process still runs is live: nobody but that process may tear it down. */
 export function isRunLive(run: ActiveRun): boolean {
   return run.owner !== undefined && isSameProcessAlive(run.owner);

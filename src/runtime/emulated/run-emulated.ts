@@ -14,7 +14,7 @@ import type { StartedChannel } from '../../channel/ns3/realtime-channel.js';
 import { processUndoers } from '../../host/exec/process-identity.js';
 import { RunSession, type RunOptions } from '../../run/run-session.js';
 import { CAVSIM_IMAGES } from '../../host/docker/images.js';
-import { markRunKept, registerActiveRun, unregisterActiveRun } from '../../run/active-runs.js';
+import { markRunKept, registerActiveRun, takeForcedTeardown, unregisterActiveRun } from '../../run/active-runs.js';
 import { percentileOfSorted } from '../../util/percentile.js';
 import { ComponentFailedError } from '../../run/outcome.js';
 import { lastLines } from '../../util/last-lines.js';
@@ -209,6 +209,8 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
     await control?.close().catch(() => {});
   }
 
+  const forced = registered ? takeForcedTeardown(plan.runId) : undefined;
+  if (forced) failure = new RunInterrupted(`ended by \`cavsim teardown --force\` (pid ${forced.pid}), which undid what the run had created`);
   // A simulator that ended the run itself (its disk full, say) exits 1 and wrote why: its reason is the run's.
   if (failure instanceof ComponentFailedError && failure.failed.component === 'simulator container' && session.folder.readSummary()?.status === 'failed') failure = undefined;
   const mcapProblem = phases.started === undefined ? undefined : await recordRunMcap(folder, scenario, { runtime: 'docker', grid: await loadMapFromDisk(scenario.mapFile).catch(() => undefined), timeBaseNs, byDefault: opts.mcapByDefault ?? true });

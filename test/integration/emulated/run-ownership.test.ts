@@ -1,5 +1,8 @@
 import { describe, expect, it, beforeAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunSummary } from '../../../src/run/summary.js';
 import { emulatedHostState } from './host-state.js';
 import { CLI, HEAD_ON, emulatedE2e } from './support/e2e.js';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
@@ -37,6 +40,22 @@ describe.skipIf(real.skip)('run ownership: live, kept and foreign resources (Doc
     expect(['completed', 'invalid']).toContain(summary.status);
     expect(summary.sim_time_s).toBeCloseTo(4, 1);
     expect(emulatedHostState()).toEqual(before);
+    expect(listActiveRuns()).toEqual([]);
+  });
+
+  it('`teardown --force` of a live run ends it: teardown exits 0, the run says who ended it, host restored', async () => {
+    const runId = `forced-${process.pid}`;
+    const cli = spawnCli(CLI, ['up', HEAD_ON, '--runtime', 'docker', '--runs-dir', runsDir, '--run-id', runId, '--set', 'duration=20s']);
+    await cli.until(/\[running\]/);
+    await sleep(1000);
+    const teardown = cavsim('teardown', '--run', runId, '--force');
+    expect(teardown.status, teardown.stdout + teardown.stderr).toBe(0);
+    expect(await cli.exit, cli.output()).toBe(RUN_EXIT_STATUS.interrupted);
+    const summary = JSON.parse(readFileSync(join(runsDir, runId, 'summary.json'), 'utf8')) as RunSummary;
+    expect(summary.status).toBe('interrupted');
+    expect(summary.reason).toMatch(/ended by `cavsim teardown --force` \(pid \d+\)/);
+    expect(summary.sim_time_s).toBeGreaterThan(0.5);
+    expect(emulatedHostState(), cli.output()).toEqual(before);
     expect(listActiveRuns()).toEqual([]);
   });
 
