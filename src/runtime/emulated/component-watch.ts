@@ -3,6 +3,7 @@ import { constants } from 'node:os';
 import { ComponentFailedError, type FailedComponent } from '../../run/outcome.js';
 import { lastLines } from '../../util/last-lines.js';
 import type { DockerPort } from '../../host/docker/docker-port.js';
+import { isSameProcessAlive, type ProcessIdentity } from '../../host/exec/process-identity.js';
 
 /** How a component went away; `undefined` from a death promise means "not a failure". */
 export type Death = Omit<FailedComponent, 'component'>;
@@ -78,26 +79,59 @@ export class ComponentWatch {
     }
   }
 
+  private engineLostAt?: number;
+  private engineError?: string;
+
+  /** The Docker engine did not answer (a ping, or the end of a container): the first time is remembered. */
+  readonly engineLost = (message: string): void => {
+    if (this.ending || this.engineLostAt !== undefined) return;
+    this.engineLostAt = Date.now();
+    this.engineError = message;
+  };
+
+  /**
+   * Containers watched through their processes for part of the run: a car that was paused or
+   * stopped then could not be told from a healthy one. Given the run's start (epoch ms).
+   */
+  engineProblem(runStartMs: number): string | undefined {
+    if (this.engineLostAt === undefined) return undefined;
+    return `the Docker engine stopped answering ${((this.engineLostAt - runStartMs) / 1000).toFixed(1)} s into the run (${this.engineError}); its containers were watched through their processes from then on`;
+  }
+
   /** Stops watching: what happens from now on (teardown) is cavsim's own doing. */
   close(): void {
     this.aborter.abort();
   }
 }
 
+/** How a container is watched while the engine does not answer. */
+export interface EngineFallback {
+  /** The container's init process on this host: while the engine is away, its life is the container's. */
+  process?: ProcessIdentity;
+  /** Told when the engine did not report the end of a container whose process ended. */
+  onEngineLost?: (message: string) => void;
+}
+
 /**
  * Waits for a container to stop and describes how, with its last log lines. A container removed
- * by someone else counts as dead; an engine hiccup is retried; `signal` (teardown) ends the wait.
+ * by someone else counts as dead; `signal` (teardown) ends the wait. The engine's wait is backed by
+ * the container's own process on the host: when that process ends and the engine does not report
+ * it (stopped, restarting, its connection dropped), the death is still seen, and the engine named.
  */
-export async function containerDeath(docker: DockerPort, name: string, signal: AbortSignal): Promise<Death | undefined> {
+export async function containerDeath(docker: DockerPort, name: string, signal: AbortSignal, fallback: EngineFallback = {}): Promise<Death | undefined> {
+  const processGone = fallback.process ? processEnd(fallback.process, signal) : new Promise<never>(() => {});
   for (;;) {
-    let exit: { exitCode: number } | undefined | 'error';
-    try {
-      exit = await docker.waitContainer(name, { signal });
-    } catch {
-      exit = 'error';
-    }
+    const waited = waitOnce(docker, name, signal);
+    const first = await Promise.race([waited, processGone]);
     if (signal.aborted) return undefined;
-    if (exit === 'error') {
+    // A healthy engine reports the exit at once; one that stays silent has gone away.
+    const exit = first !== PROCESS_GONE ? first : await Promise.race([waited, new Promise<typeof ENGINE_SILENT>((r) => setTimeout(() => r(ENGINE_SILENT), ENGINE_REPORT_MS))]);
+    if (signal.aborted) return undefined;
+    if (first === PROCESS_GONE && (exit === ENGINE_SILENT || exit === ENGINE_ERROR)) {
+      fallback.onEngineLost?.(`it did not report the end of ${name}`);
+      return { exit_status: null, signal: null, how: 'ended while the Docker engine was not answering (seen from its process on the host)', last_log_lines: [] };
+    }
+    if (exit === ENGINE_ERROR || exit === ENGINE_SILENT) {
       await new Promise((r) => setTimeout(r, REWAIT_MS));
       continue;
     }
@@ -105,6 +139,28 @@ export async function containerDeath(docker: DockerPort, name: string, signal: A
     const logs = await docker.logs?.(name).catch(() => undefined);
     return { exit_status: exit.exitCode, signal: signalOfExitStatus(exit.exitCode), last_log_lines: lastLines(logs) };
   }
+}
+
+const PROCESS_GONE = 'process-gone';
+const ENGINE_SILENT = 'engine-silent';
+const ENGINE_ERROR = 'engine-error';
+/** How long the engine gets to report a container whose process has ended. */
+const ENGINE_REPORT_MS = 2000;
+/** How often a watched container's process is looked at. */
+const PROCESS_POLL_MS = 250;
+
+/** One wait on the engine; a failed one (a hiccup, or the engine gone) is asked again by the caller. */
+async function waitOnce(docker: DockerPort, name: string, signal: AbortSignal): Promise<{ exitCode: number } | undefined | typeof ENGINE_ERROR> {
+  try {
+    return await docker.waitContainer(name, { signal });
+  } catch {
+    return ENGINE_ERROR;
+  }
+}
+
+async function processEnd(process: ProcessIdentity, signal: AbortSignal): Promise<typeof PROCESS_GONE> {
+  while (!signal.aborted && isSameProcessAlive(process)) await new Promise((r) => setTimeout(r, PROCESS_POLL_MS));
+  return signal.aborted ? new Promise<never>(() => {}) : PROCESS_GONE;
 }
 
 /** Docker (and its init) report death by signal N as exit status 128 + N. */

@@ -11,7 +11,7 @@ import { setUpHostNetwork } from '../../host/network/set-up.js';
 import { hostNetUndoers } from '../../host/network/undoers.js';
 import { builtinChannelScript } from '../../channel/ns3/compile.js';
 import type { StartedChannel } from '../../channel/ns3/realtime-channel.js';
-import { processUndoers } from '../../host/exec/process-identity.js';
+import { processUndoers, readStartTime, type ProcessIdentity } from '../../host/exec/process-identity.js';
 import { RunSession, type RunOptions } from '../../run/run-session.js';
 import { CAVSIM_IMAGES } from '../../host/docker/images.js';
 import { markRunKept, registerActiveRun, takeForcedTeardown, unregisterActiveRun } from '../../run/active-runs.js';
@@ -65,6 +65,8 @@ const stopReason = (opts: EmulatedRunOptions) => opts.stopReason?.() ?? 'stopped
 
 /** How long the simulator gets to write its summary after the host asked it to stop. */
 const SIMULATOR_STOP_WAIT_MS = 10_000;
+/** How often the Docker engine is asked whether it is there while the run goes. */
+const ENGINE_CHECK_MS = 1000;
 /** A vehicle may exit this long before the host hears that the run is stopping. */
 const VEHICLE_EXIT_GRACE_MS = 300;
 /** The control link closing is blamed on the link only if no container death explains it by then. */
@@ -89,6 +91,7 @@ export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunD
 async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: EmulatedRunOptions): Promise<EmulatedRunOutcome> {
   const { folder, scenario } = session;
   const t0 = performance.now();
+  const startedAtMs = Date.now();
   const phases: Record<string, number> = {};
   const mark = (name: string) => (phases[name] = Math.round(performance.now() - t0));
   const emit = (phase: string, detail?: string) => opts.events?.emit({ type: 'phase', phase, detail });
@@ -108,6 +111,7 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
   let control: ControlLink | undefined;
   let timeBaseNs: bigint | undefined;
   let stopRelay: (() => void) | undefined;
+  let engineCheck: NodeJS.Timeout | undefined;
   let simulator: { ended: Promise<void>; gone: Promise<unknown> } | undefined;
   try {
     emit('images', 'checking the simulator and vehicle images');
@@ -130,13 +134,14 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
     await docker.createNetwork(plan.network);
     await docker.createContainer(plan.simulator);
     await deps.docker.startContainer(plan.simulator.name);
-    simulator = watchSimulator(deps, plan, watch);
+    simulator = watchSimulator(deps, plan, watch, await processOf(deps, plan.simulator.name));
     const pids: Record<string, number> = {};
     const startWatched = async (spec: ContainerSpec, component: string) => {
       await docker.createContainer(spec);
       await deps.docker.startContainer(spec.name);
-      watch.watch(component, containerDeath(deps.docker, spec.name, watch.signal), { graceMs: VEHICLE_EXIT_GRACE_MS });
       const info = await watch.guard(deps.docker.inspectContainer(spec.name));
+      const process = info?.pid ? identify(info.pid) : undefined;
+      watch.watch(component, containerDeath(deps.docker, spec.name, watch.signal, { process, onEngineLost: watch.engineLost }), { graceMs: VEHICLE_EXIT_GRACE_MS });
       if (!info?.pid) throw await notRunning(deps, spec.name, component, info?.exitCode);
       return info.pid;
     };
@@ -176,6 +181,7 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
     mark('started');
 
     emit('running', `${scenario.duration} s in real time`);
+    engineCheck = setInterval(() => void deps.docker.ping().catch((err: unknown) => watch.engineLost(err instanceof Error ? err.message : String(err))), ENGINE_CHECK_MS);
     // Asked to stop (Ctrl-C, a signal), the simulator has SIMULATOR_STOP_WAIT_MS to end the run.
     let stopTimer: NodeJS.Timeout | undefined;
     let stopDeadline: NodeJS.Timeout | undefined;
@@ -204,15 +210,18 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
       await Promise.race([simulator.gone, new Promise((r) => setTimeout(r, SIMULATOR_STOP_WAIT_MS))]);
     }
   } finally {
+    clearInterval(engineCheck);
     watch.close();
     stopRelay?.();
     await control?.close().catch(() => {});
   }
 
+  const written = session.folder.readSummary();
+  if (failure === undefined && !opts.shouldStop?.() && written?.status === 'interrupted') failure = stoppedFromOutside(written.reason, watch.engineProblem(startedAtMs) !== undefined);
   const forced = registered ? takeForcedTeardown(plan.runId) : undefined;
   if (forced) failure = new RunInterrupted(`ended by \`cavsim teardown --force\` (pid ${forced.pid}), which undid what the run had created`);
   // A simulator that ended the run itself (its disk full, say) exits 1 and wrote why: its reason is the run's.
-  if (failure instanceof ComponentFailedError && failure.failed.component === 'simulator container' && session.folder.readSummary()?.status === 'failed') failure = undefined;
+  if (failure instanceof ComponentFailedError && failure.failed.component === 'simulator container' && written?.status === 'failed') failure = undefined;
   const mcapProblem = phases.started === undefined ? undefined : await recordRunMcap(folder, scenario, { runtime: 'docker', grid: await loadMapFromDisk(scenario.mapFile).catch(() => undefined), timeBaseNs, byDefault: opts.mcapByDefault ?? true });
   if (mcapProblem) opts.events?.emit({ type: 'log', level: 'warn', message: mcapProblem });
   const keep = opts.keep === true && failure === undefined;
@@ -220,7 +229,7 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
   session.finish({
     failure,
     interrupted: opts.shouldStop?.() ? stopReason(opts) : undefined,
-    invalid: channelLagProblem(lag),
+    invalid: [channelLagProblem(lag), watch.engineProblem(startedAtMs)].filter(Boolean).join('; ') || undefined,
     wallTime: phases.started === undefined ? 0 : (performance.now() - t0 - phases.started) / 1000,
     timing: { ...channelTiming(lag, phases), ...(timeBaseNs !== undefined ? { t0_epoch_ns: timeBaseNs.toString() } : {}) },
   });
@@ -247,8 +256,8 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
  * `ended` resolves when the simulator container exits with 0 (the run is over); any other exit is
  * the run's failure, reported by the watch (`ended` then never settles). `gone` resolves on any exit.
  */
-function watchSimulator(deps: EmulatedRunDeps, plan: EmulatedRunPlan, watch: ComponentWatch): { ended: Promise<void>; gone: Promise<unknown> } {
-  const gone = containerDeath(deps.docker, plan.simulator.name, watch.signal);
+function watchSimulator(deps: EmulatedRunDeps, plan: EmulatedRunPlan, watch: ComponentWatch, process: ProcessIdentity | undefined): { ended: Promise<void>; gone: Promise<unknown> } {
+  const gone = containerDeath(deps.docker, plan.simulator.name, watch.signal, { process, onEngineLost: watch.engineLost });
   watch.watch('simulator container', gone.then((d) => (d && d.exit_status === 0 ? undefined : d)));
   const ended = gone.then((d) => {
     if (d?.exit_status !== 0) return new Promise<void>(() => {});
@@ -257,9 +266,32 @@ function watchSimulator(deps: EmulatedRunDeps, plan: EmulatedRunPlan, watch: Com
   return { ended, gone };
 }
 
+async function processOf(deps: EmulatedRunDeps, name: string): Promise<ProcessIdentity | undefined> {
+  const pid = (await deps.docker.inspectContainer(name).catch(() => undefined))?.pid;
+  return pid ? identify(pid) : undefined;
+}
+
+/** A container's init process, to watch while the engine is away; none if it already ended. */
+function identify(pid: number): ProcessIdentity | undefined {
+  const startTime = readStartTime(pid);
+  return startTime === undefined ? undefined : { pid, startTime };
+}
+
 async function notRunning(deps: EmulatedRunDeps, name: string, component: string, exitCode: number | undefined): Promise<ComponentFailedError> {
   const logs = await deps.docker.logs?.(name).catch(() => undefined);
   return new ComponentFailedError({ component, exit_status: exitCode ?? null, signal: exitCode === undefined ? null : signalOfExitStatus(exitCode), last_log_lines: lastLines(logs) }, 'while starting');
+}
+
+/**
+ * The simulator ended the run on a SIGTERM the host did not send: `docker stop`, or the Docker
+ * engine stopping its containers as it shuts down or restarts.
+ */
+function stoppedFromOutside(reason: string | undefined, engineWentAway: boolean): ComponentFailedError {
+  return new ComponentFailedError(
+    { component: 'simulator container', exit_status: null, signal: null, how: engineWentAway ? 'was stopped by the Docker engine, which went away' : 'was stopped from outside cavsim', last_log_lines: reason ? [reason] : [] },
+    'during the run',
+    engineWentAway ? 'the Docker engine stopped or restarted during the run' : 'was it stopped with `docker stop`, or the Docker engine restarted?',
+  );
 }
 
 /**

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ComponentWatch, type Death } from '../../../../src/runtime/emulated/component-watch.js';
+import { spawn } from 'node:child_process';
+import { ComponentWatch, containerDeath, type Death } from '../../../../src/runtime/emulated/component-watch.js';
+import { readStartTime } from '../../../../src/host/exec/process-identity.js';
+import type { DockerPort } from '../../../../src/host/docker/docker-port.js';
 import { ComponentFailedError } from '../../../../src/run/outcome.js';
 
 const death = (ms: number, d: Death | undefined = { exit_status: 1, signal: null, last_log_lines: ['bind EADDRINUSE'] }) => new Promise<Death | undefined>((r) => setTimeout(() => r(d), ms));
@@ -49,4 +52,32 @@ describe('ComponentWatch', () => {
     await new Promise((r) => setTimeout(r, 40));
     expect(watch.failure!.failed.component).toBe('simulator container');
   });
+
+  it('a container whose process ends while the engine is silent is seen to die, and the engine is named', async () => {
+    const child = spawn('sleep', ['30']);
+    const process = { pid: child.pid!, startTime: readStartTime(child.pid!)! };
+    const lost: string[] = [];
+    const silentEngine = { waitContainer: () => never, logs: async () => '' } as unknown as DockerPort;
+    const watching = containerDeath(silentEngine, 'cavsim-x-car1', new AbortController().signal, { process, onEngineLost: (m) => lost.push(m) });
+    setTimeout(() => child.kill('SIGKILL'), 100);
+    const d = await watching;
+    expect(d).toMatchObject({ exit_status: null, how: expect.stringMatching(/while the Docker engine was not answering/) });
+    expect(lost).toEqual(['it did not report the end of cavsim-x-car1']);
+  }, 10_000);
+
+  it('an engine that refuses every wait is asked again while the process lives; its silence at the end is remembered', async () => {
+    const child = spawn('sleep', ['30']);
+    const process = { pid: child.pid!, startTime: readStartTime(child.pid!)! };
+    let waits = 0;
+    const goneEngine = { waitContainer: async () => (waits++, Promise.reject(new Error('connect ECONNREFUSED /var/run/docker.sock'))), logs: async () => '' } as unknown as DockerPort;
+    const watch = new ComponentWatch(20);
+    const started = Date.now();
+    const watching = containerDeath(goneEngine, 'cavsim-x-sim', watch.signal, { process, onEngineLost: watch.engineLost });
+    await new Promise((r) => setTimeout(r, 700));
+    expect(waits).toBeGreaterThan(2);
+    expect(watch.engineProblem(started)).toBeUndefined();
+    child.kill('SIGKILL');
+    expect(await watching).toMatchObject({ how: expect.stringMatching(/not answering/) });
+    expect(watch.engineProblem(started)).toMatch(/^the Docker engine stopped answering \d\.\d s into the run \(it did not report the end of cavsim-x-sim\)/);
+  }, 10_000);
 });
