@@ -78,7 +78,11 @@ function scalarWriter(type: string, complex: (name: string) => Write): Write {
   if (type === 'string') return writeString;
   const p = PRIMITIVES[type];
   if (!p) return complex(type);
-  return (sink, value) => p.put(sink.view, sink.reserve(p.size, p.size), Number(value ?? 0));
+  return (sink, value) => {
+    // reserve first: it may grow the buffer and replace the view
+    const at = sink.reserve(p.size, p.size);
+    p.put(sink.view, at, Number(value ?? 0));
+  };
 }
 
 function fieldWriter(field: MsgField, complex: (name: string) => Write): Write {
@@ -96,7 +100,10 @@ function fieldWriter(field: MsgField, complex: (name: string) => Write): Write {
       return;
     }
     const n = fixed ?? items.length;
-    if (fixed === undefined) sink.view.setUint32(sink.reserve(4, 4), n, true);
+    if (fixed === undefined) {
+      const at = sink.reserve(4, 4);
+      sink.view.setUint32(at, n, true);
+    }
     for (let i = 0; i < n; i++) one(sink, items[i]);
   };
 }
@@ -146,7 +153,10 @@ export function cdrLayout(type: string, sample: unknown): { bytes: Uint8Array; o
       else {
         const items = (value ?? []) as ArrayLike<unknown>;
         const n = f.length ?? items.length;
-        if (f.length === null) sink.view.setUint32(sink.reserve(4, 4), n, true);
+        if (f.length === null) {
+          const at = sink.reserve(4, 4);
+          sink.view.setUint32(at, n, true);
+        }
         for (let i = 0; i < n; i++) one(f.type, items[i], `${path}[${i}]`);
       }
     }
