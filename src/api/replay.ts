@@ -1,5 +1,6 @@
+import { writeFileNoFollow } from '../util/write-no-follow.js';
 import { readJsonFile } from '../run/read-run-folder.js';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserInputError } from '../errors.js';
 import { readResolvedScenario } from '../runtime/emulated/containers/process-env.js';
@@ -53,7 +54,7 @@ export async function replayRun(runDir: string, opts: ReplayOptions = {}): Promi
       ? await runResolvedSimulated(scenario, common)
       : await (await import('./run-emulated.js')).runResolvedEmulated(scenario, common);
   const comparison = compareRunFolders(originalDir, replay.runDir);
-  writeFileSync(join(replay.runDir, REPLAY_FILE), JSON.stringify({ of: originalDir, identical: comparison.identical, files: comparison.files, summary: comparison.summary, notes }, null, 2) + '\n');
+  writeFileNoFollow(join(replay.runDir, REPLAY_FILE), JSON.stringify({ of: originalDir, identical: comparison.identical, files: comparison.files, summary: comparison.summary, notes }, null, 2) + '\n');
   return { originalDir, manifest, replay, comparison, notes };
 }
 

@@ -1,4 +1,5 @@
-import { closeSync, openSync } from 'node:fs';
+import { openForWriting } from '../util/write-no-follow.js';
+import { closeSync } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
 import { appendWhole } from '../util/append-whole.js';
 
@@ -22,7 +23,7 @@ export class CsvLog {
   onRow?: (cells: string[]) => void;
 
   constructor(readonly path: string, readonly columns: readonly string[]) {
-    this.fd = openSync(path, 'w');
+    this.fd = openForWriting(path);
     this.size = appendWhole(this.fd, path, Buffer.from(stringify([columns as string[]])), 0);
   }
 

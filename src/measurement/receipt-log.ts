@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync } from 'node:fs';
+import { openForWriting } from '../util/write-no-follow.js';
+import { closeSync, fstatSync } from 'node:fs';
 import { appendWhole } from '../util/append-whole.js';
 import { stringify } from 'csv-stringify/sync';
 
@@ -38,7 +39,7 @@ export class ReceiptCsv {
   private size: number;
 
   constructor(readonly path: string, writeHeader = true) {
-    this.fd = openSync(path, writeHeader ? 'w' : 'a');
+    this.fd = openForWriting(path, writeHeader ? 'truncate' : 'append');
     this.size = writeHeader ? appendWhole(this.fd, path, Buffer.from(stringify([[...V2V_CSV_COLUMNS]])), 0) : fstatSync(this.fd).size;
   }
 

@@ -1,3 +1,4 @@
+import { writeFileNoFollow } from '../util/write-no-follow.js';
 import { mkdirSync, renameSync, writeFileSync, readdirSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -88,7 +89,7 @@ export class RunFolder {
   /** Written to a temporary name and renamed, so a reader never sees half a file. */
   private writeJson(name: string, value: unknown): void {
     const tmp = this.file(`.${name}.tmp`);
-    writeFileSync(tmp, JSON.stringify(value, null, 2) + '\n');
+    writeFileNoFollow(tmp, JSON.stringify(value, null, 2) + '\n');
     renameSync(tmp, this.file(name));
   }
 }

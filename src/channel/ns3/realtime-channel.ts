@@ -1,5 +1,6 @@
+import { openForWriting } from '../../util/write-no-follow.js';
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { EnvironmentError, ExternalProcessError } from '../../errors.js';
 import type { Journal } from '../../host/journal/journal.js';
@@ -49,7 +50,7 @@ export interface ChannelStart {
  */
 export async function startChannel(p: ChannelStart): Promise<StartedChannel> {
   mkdirSync(dirname(p.logPath), { recursive: true });
-  const logFd = openSync(p.logPath, 'a');
+  const logFd = openForWriting(p.logPath, 'append');
   const child = spawn(p.binary, p.args, { stdio: ['ignore', logFd, logFd], detached: true });
   closeSync(logFd);
   const pid = child.pid;

@@ -1,4 +1,5 @@
-import { appendFileSync, existsSync, fsyncSync, openSync, closeSync, readFileSync, mkdirSync } from 'node:fs';
+import { openForWriting } from '../../util/write-no-follow.js';
+import { appendFileSync, existsSync, fsyncSync, closeSync, readFileSync, mkdirSync, lstatSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
@@ -41,6 +42,8 @@ export class Journal {
 
   static open(path: string): Journal {
     mkdirSync(dirname(path), { recursive: true });
+    // Teardown replays what this file says: a link planted at its name is not read.
+    if (existsSync(path) && lstatSync(path).isSymbolicLink()) throw new Error(`${path} is a link, not a journal cavsim wrote; nothing is read through it`);
     return new Journal(path, existsSync(path) ? parseLines(readFileSync(path, 'utf8')) : []);
   }
 
@@ -83,7 +86,7 @@ export class Journal {
 
   private append(line: Line): void {
     this.lines.push(line);
-    const fd = openSync(this.path, 'a');
+    const fd = openForWriting(this.path, 'append');
     try {
       appendFileSync(fd, JSON.stringify(line) + '\n');
       fsyncSync(fd);

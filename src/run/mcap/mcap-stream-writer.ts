@@ -1,5 +1,6 @@
+import { openForWriting } from '../../util/write-no-follow.js';
 import { McapRecordBuilder } from '@mcap/core';
-import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { isNoSpace, NoSpaceError } from '../../util/append-whole.js';
 
 /** MCAP record opcodes this writer frames itself (the rest go through @mcap/core's record builder). */
@@ -63,7 +64,7 @@ export class McapStreamWriter {
     this.view = new DataView(this.chunk.buffer);
     this.baseHi = Number(timeBaseNs >> 32n);
     this.baseLo = Number(timeBaseNs & 0xffffffffn);
-    this.fd = openSync(`${path}.partial`, 'w');
+    this.fd = openForWriting(`${path}.partial`);
     this.records.writeMagic();
     this.records.writeHeader(header);
   }

@@ -1,7 +1,8 @@
+import { writeFileNoFollow } from '../../util/write-no-follow.js';
 import { relayPositions } from './position-relay.js';
 import { writeObstacleGrid } from '../../channel/ns3/lockstep/obstacle-grid-file.js';
 import { loadMapFromDisk } from '../../core/map/map-loader.js';
-import { copyFileSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parse as parseYaml } from 'yaml';
@@ -98,7 +99,7 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
 
   copyMap(scenario.mapFile, join(folder.dir, 'map'));
   const plan = planEmulatedRun(scenario, folder.runId, folder.dir, { keep: opts.keep });
-  writeFileSync(folder.file(RUN_FILES.plan), JSON.stringify(plan, null, 2) + '\n');
+  writeFileNoFollow(folder.file(RUN_FILES.plan), JSON.stringify(plan, null, 2) + '\n');
   const journal = Journal.open(folder.file(RUN_FILES.journal));
   const watch = new ComponentWatch(opts.failureSettleMs);
   const checkStop = () => {
@@ -354,7 +355,7 @@ async function saveContainerLogs(deps: EmulatedRunDeps, plan: EmulatedRunPlan, d
   for (const c of [plan.simulator, ...plan.vehicles, ...plan.v2vRelays]) {
     try {
       const text = await deps.docker.logs?.(c.name);
-      if (text !== undefined) writeFileSync(join(dir, `${c.name}.log`), text);
+      if (text !== undefined) writeFileNoFollow(join(dir, `${c.name}.log`), text);
     } catch {
       // A container that never started has no logs; the summary says why the run failed.
     }

@@ -1,6 +1,7 @@
+import { writeFileNoFollow } from '../../util/write-no-follow.js';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import * as vega from 'vega';
 import * as vegaLite from 'vega-lite';
 import type { TopLevelSpec } from 'vega-lite';
@@ -81,10 +82,10 @@ export async function writeFigure(dir: string, name: string, spec: TopLevelSpec)
   mkdirSync(dir, { recursive: true });
   const svg = await vegaLiteToSvg(spec);
   const paths = { svg: join(dir, `${name}.svg`), png: join(dir, `${name}.png`), pdf: join(dir, `${name}.pdf`), spec: join(dir, `${name}.vl.json`) };
-  writeFileSync(paths.svg, svg);
-  writeFileSync(paths.png, svgToPng(svg));
-  writeFileSync(paths.pdf, await svgToPdf(svg));
-  writeFileSync(paths.spec, JSON.stringify({ ...spec, config: { ...FIGURE_CONFIG, ...(spec.config ?? {}) } }, null, 2) + '\n');
+  writeFileNoFollow(paths.svg, svg);
+  writeFileNoFollow(paths.png, svgToPng(svg));
+  writeFileNoFollow(paths.pdf, await svgToPdf(svg));
+  writeFileNoFollow(paths.spec, JSON.stringify({ ...spec, config: { ...FIGURE_CONFIG, ...(spec.config ?? {}) } }, null, 2) + '\n');
   return paths;
 }
 

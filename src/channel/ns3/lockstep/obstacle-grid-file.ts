@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { writeFileNoFollow } from '../../../util/write-no-follow.js';
 import type { OccupancyGrid } from '../../../core/map/occupancy-grid.js';
 
 /**
@@ -9,5 +9,5 @@ import type { OccupancyGrid } from '../../../core/map/occupancy-grid.js';
 export function writeObstacleGrid(grid: OccupancyGrid, path: string): void {
   if (grid.origin.yaw !== 0) throw new Error(`obstacles: map needs a map whose origin yaw is 0 (this one has ${grid.origin.yaw} rad); use obstacles: none`);
   const header = `cavsim-occupancy 1 ${grid.width} ${grid.height} ${grid.resolution} ${grid.origin.x} ${grid.origin.y}\n`;
-  writeFileSync(path, Buffer.concat([Buffer.from(header, 'ascii'), Buffer.from(grid.occupied.buffer, grid.occupied.byteOffset, grid.occupied.byteLength)]));
+  writeFileNoFollow(path, Buffer.concat([Buffer.from(header, 'ascii'), Buffer.from(grid.occupied.buffer, grid.occupied.byteOffset, grid.occupied.byteLength)]));
 }

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { writeFileNoFollow } from '../../../util/write-no-follow.js';
 import type { DockerPort } from '../../../host/docker/docker-port.js';
 import type { JournaledDocker } from '../../../host/docker/journaled.js';
 import { runLabels } from '../../../host/docker/labels.js';
@@ -48,7 +48,7 @@ export async function startContainerRunner(
       const timeout = new Promise<undefined>((r) => setTimeout(() => r(undefined), graceMs).unref());
       if ((await Promise.race([exited, timeout])) === undefined) await p.docker.stopContainer(name, 1).catch(() => {});
       const exit = await exited;
-      writeFileSync(p.logFile, await logs());
+      writeFileNoFollow(p.logFile, await logs());
       await p.docker.removeContainer(name, { force: true }).catch(() => {});
       return exit;
     },

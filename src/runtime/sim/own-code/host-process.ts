@@ -1,3 +1,4 @@
+import { openForWriting } from '../../../util/write-no-follow.js';
 import { spawn } from 'node:child_process';
 import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { lastLines } from '../../../util/last-lines.js';
@@ -33,7 +34,7 @@ const TAIL_BYTES = 16 * 1024;
 export function startHostProcess(argv: readonly string[], opts: { cwd: string; env: Record<string, string>; logFile: string; logCapBytes?: number }): OwnCodeRunner {
   const cap = opts.logCapBytes ?? OWN_CODE_LOG_CAP_BYTES;
   const child = spawn(argv[0], argv.slice(1), { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  const log = openSync(opts.logFile, 'a');
+  const log = openForWriting(opts.logFile, 'append');
   let written = fstatSync(log).size;
   let cut = false;
   const append = (chunk: Buffer) => {
