@@ -1,9 +1,8 @@
 import { writeFileNoFollow } from '../util/write-no-follow.js';
-import { readJsonFile } from '../run/read-run-folder.js';
+import { readJsonFile, readRunScenario } from '../run/read-run-folder.js';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserInputError } from '../errors.js';
-import { readResolvedScenario } from '../runtime/emulated/containers/process-env.js';
 import { MANIFEST_FILE, mapHash, resolvedHash, type RunManifest } from '../run/manifest.js';
 import { hostFacts } from '../run/host-facts.js';
 import { compareRunFolders, type RunComparison } from '../run/compare-runs.js';
@@ -39,7 +38,7 @@ export interface ReplayOutcome {
 export async function replayRun(runDir: string, opts: ReplayOptions = {}): Promise<ReplayOutcome> {
   const originalDir = resolve(runDir);
   const manifest = readManifest(originalDir);
-  const scenario = readResolvedScenario(originalDir);
+  const scenario = readRunScenario(originalDir, new UserInputError(`${runDir} has no ${RUN_FILES.scenario}`));
   if (resolvedHash(scenario) !== manifest.scenario.resolved_sha256) {
     throw new UserInputError(`${join(runDir, RUN_FILES.scenario)} changed after the run (its hash is not the manifest's)`, [], 'restore the file, or run the scenario anew with cavsim up');
   }

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readRunFile } from './read-run-file.js';
 import { join } from 'node:path';
 import { RUN_FILES } from './run-files.js';
 
@@ -42,5 +43,17 @@ export function compareSummaries(original: Record<string, unknown>, replay: Reco
   return keys.filter((k) => JSON.stringify(original[k]) !== JSON.stringify(replay[k])).map((key) => ({ key, original: original[key], replay: replay[key] }));
 }
 
-const read = (dir: string, file: string) => (existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8') : '');
-const readJson = (dir: string): Record<string, unknown> => (existsSync(join(dir, RUN_FILES.summary)) ? (JSON.parse(readFileSync(join(dir, RUN_FILES.summary), 'utf8')) as Record<string, unknown>) : {});
+const read = (dir: string, file: string) => readRunFile(join(dir, file)) ?? '';
+
+/** A summary that is not a JSON object compares as that fact, so the runs differ and say why. */
+function readJson(dir: string): Record<string, unknown> {
+  const text = readRunFile(join(dir, RUN_FILES.summary));
+  if (text === undefined) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // falls through to the damaged marker
+  }
+  return { [RUN_FILES.summary]: 'damaged: not a JSON object' };
+}

@@ -1,3 +1,4 @@
+import { UserInputError } from '../../errors.js';
 import { readRunFile } from '../read-run-file.js';
 import { join } from 'node:path';
 import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
@@ -88,9 +89,18 @@ function collectMessages(p: McapRecordingInput): TopicMessage[] {
   for (const kind of RECORDED_FILES) {
     const text = readRunFile(join(p.runDir, RUN_FILES[kind]));
     if (text === undefined) continue;
-    const rows = readCsvRecords(text).map((r) => r.cells);
+    const rows = csvRows(RUN_FILES[kind], text);
     // a loop, not push(...): a long run has more messages than a call has room for arguments
     for (const m of builder.messages(kind, rows)) messages.push(m);
   }
   return messages.sort((a, b) => (a.timeNs < b.timeNs ? -1 : a.timeNs > b.timeNs ? 1 : 0));
+}
+
+/** A CSV cavsim wrote parses; one that does not was damaged outside cavsim, which the user must hear. */
+function csvRows(file: string, text: string): string[][] {
+  try {
+    return readCsvRecords(text).map((r) => r.cells);
+  } catch (err) {
+    throw new UserInputError(`${file} is damaged: ${err instanceof Error ? err.message : String(err)}`, [], 'restore it, or run the scenario again');
+  }
 }

@@ -1,3 +1,5 @@
+import { UserInputError } from '../../errors.js';
+import { RUN_FILES } from '../run-files.js';
 import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
 import type { RosTypeName } from './ros-message-types.js';
@@ -43,6 +45,15 @@ export function runTopics(scenario: Pick<ResolvedScenario, 'vehicles' | 'record'
 }
 
 const NS_PER_S = 1_000_000_000n;
+
+/** Longer than any run (about 31 years): a time beyond it in a run's CSV is damage. */
+const MAX_RUN_SECONDS = 1e9;
+
+class BadRunTime extends Error {
+  constructor(readonly value: string) {
+    super(`${value} s is not a time of a run`);
+  }
+}
 
 export function rosTime(timeNs: bigint): { sec: number; nanosec: number } {
   const ns = Number(timeNs);
@@ -124,7 +135,9 @@ export class RunMessageBuilder {
   }
 
   timeOf(seconds: string | number): bigint {
-    return this.timeBaseNs + BigInt(Math.round(Number(seconds) * 1e9));
+    const t = Number(seconds);
+    if (!Number.isFinite(t) || Math.abs(t) > MAX_RUN_SECONDS) throw new BadRunTime(String(seconds));
+    return this.timeBaseNs + BigInt(Math.round(t * 1e9));
   }
 
   /** Messages from rows of one file; rows that do not parse as numbers where numbers belong are skipped. */
@@ -141,11 +154,16 @@ export class RunMessageBuilder {
     for (let i = start; i < rows.length; i++) {
       const row = rows[i];
       const get = (name: string) => cell(row, name);
-      if (file === 'vehicles') this.vehicle(get, out);
-      else if (file === 'scans') this.scan(get, out);
-      else if (file === 'v2v') this.v2v(get, out);
-      else if (file === 'collisions') this.collision(get, out);
-      else this.event(get, out);
+      try {
+        if (file === 'vehicles') this.vehicle(get, out);
+        else if (file === 'scans') this.scan(get, out);
+        else if (file === 'v2v') this.v2v(get, out);
+        else if (file === 'collisions') this.collision(get, out);
+        else this.event(get, out);
+      } catch (err) {
+        if (!(err instanceof BadRunTime)) throw err;
+        throw new UserInputError(`${RUN_FILES[file]}${start ? `, line ${i + 1}` : ''}: ${err.value} s is not a time of a run`, [], 'cavsim writes no such time: the file was edited or damaged; restore it, or run the scenario again');
+      }
     }
     return out;
   }

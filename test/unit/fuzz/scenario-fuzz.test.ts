@@ -10,7 +10,7 @@ import { runResolvedSimulated } from '../../../src/api/run-simulated.js';
 import { cachingMapLoader } from '../../../src/core/map/map-loader.js';
 import { EXIT_STATUS, exitStatusOf } from '../../../src/errors.js';
 import { F1TENTH_DEFAULT_PARAMS } from '../../../src/core/physics/defaults.js';
-import { mutatedScenario, randomAssignment, type Mutation } from './scenario-mutations.js';
+import { mutatedScenario, randomAssignment, randomFeatureAssignment, type Mutation } from './scenario-mutations.js';
 
 /**
  * Mutates the shipped scenarios and `--set` assignments at random (fixed seed) and checks what a
@@ -75,11 +75,11 @@ async function tryCase(base: string, mutations: Mutation[], overrides: string[],
 const mutationArb = (actions: fc.Arbitrary<number>, scale: number) =>
   fc.record({ at: fc.nat(), action: actions, value: fc.nat(), scale: fc.double({ min: -scale, max: scale, noNaN: true }) });
 
-async function fuzz(name: string, runs: number, numbersOnly: boolean, caseArb: fc.Arbitrary<{ base: string; mutations: Mutation[]; sets: [number, number][] }>) {
+async function fuzz(name: string, runs: number, numbersOnly: boolean, caseArb: fc.Arbitrary<{ base: string; mutations: Mutation[]; sets: [number, number][] }>, assign = randomAssignment) {
   Object.assign(tally, { refused: 0, completed: 0, byField: new Map() });
   await fc.assert(
     fc.asyncProperty(caseArb, async ({ base, mutations, sets }) => {
-      await tryCase(base, mutations, sets.map(([p, v]) => randomAssignment(p, v)), numbersOnly);
+      await tryCase(base, mutations, sets.map(([p, v]) => assign(p, v)), numbersOnly);
     }),
     { seed: FUZZ_SEED, numRuns: runs, endOnFailure: true },
   );
@@ -96,6 +96,16 @@ describe('fuzz: mutated scenarios and --set values are refused as bad input or r
       sets: fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 2 }),
     });
     await fuzz('hostile', FUZZ_RUNS, false, caseArb);
+  }, 600_000);
+
+  it(`${FUZZ_RUNS} cases setting the newer features' fields (lidar, recording, compute, channels, platoons) from seed ${FUZZ_SEED}`, async () => {
+    const caseArb = fc.record({
+      base: fc.constantFrom(...SCENARIOS),
+      mutations: fc.constant([] as Mutation[]),
+      sets: fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: 1, maxLength: 3 }),
+    });
+    await fuzz('features', FUZZ_RUNS, false, caseArb, randomFeatureAssignment);
+    expect(tally.completed).toBeGreaterThan(FUZZ_RUNS / 10);
   }, 600_000);
 
   it(`${FUZZ_RUNS} plausible cases (numbers, vehicle parameters included, scaled up to 100x either way) from seed ${FUZZ_SEED}`, async () => {
