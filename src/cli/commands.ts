@@ -1,7 +1,5 @@
 import { describeNetwork } from '../scenario/describe-network.js';
 import { Command, Option } from 'commander';
-import { loadScenario } from '../scenario/load-scenario.js';
-import { runScenarioSimulated } from '../api/run-simulated.js';
 import { RunEventBus } from '../run/events.js';
 import { createLineReporter } from '../ui/terminal/run/line-reporter.js';
 import { formatSummary } from '../ui/terminal/run/summary-text.js';
@@ -47,6 +45,7 @@ export function registerCommands(program: Command): void {
     .option('--json', 'print the resolved scenario as JSON')
     .addOption(new Option('--runtime <runtime>', 'warn about fields this runtime ignores').choices(['docker', 'sim']).default('docker'))
     .action(async (file: string, opts: { set: string[]; json?: boolean; runtime: 'docker' | 'sim' }) => {
+      const { loadScenario } = await import('../scenario/load-scenario.js');
       const scenario = await loadScenario(file, { overrides: opts.set, runtime: opts.runtime });
       printWarnings(scenario.warnings, opts.runtime);
       if (opts.json) process.stdout.write(JSON.stringify(scenario, null, 2) + '\n');
@@ -86,7 +85,7 @@ export function registerCommands(program: Command): void {
         const common = { overrides: opts.set, runsDir, runId, events, shouldStop: stop.requested, stopReason: stop.reason, command: process.argv.slice(2), realTime: foxglove !== undefined };
         const outcome =
           opts.runtime === 'sim'
-            ? await runScenarioSimulated(file, common)
+            ? await (await import('../api/run-simulated.js')).runScenarioSimulated(file, common)
             : await (await import('../api/run-emulated.js')).runScenarioEmulated(file, { ...common, keep: opts.keep });
         await reporter.done();
         const kept = (outcome as { kept?: KeptRun }).kept;

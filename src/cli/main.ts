@@ -2,7 +2,6 @@
 import { Command, Option } from 'commander';
 import { CavsimError, EXIT_STATUS, exitStatusOf } from '../errors.js';
 import { RUN_EXIT_STATUS } from '../run/outcome.js';
-import { registerCommands } from './commands.js';
 import { errorJson, printJson, wantsJson } from './json-output.js';
 import { RUN_FILES } from '../run/run-files.js';
 
@@ -20,10 +19,18 @@ Exit status:
 `;
 
 /** The only place that turns errors into exit statuses. */
+const VERSION = '0.1.0';
+
 async function main(argv: string[]): Promise<number> {
+  // `cavsim --version` answers before the commands (and the libraries behind them) load.
+  if (argv.length === 3 && (argv[2] === '--version' || argv[2] === '-V')) {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const { registerCommands } = await import('./commands.js');
   const program = new Command('cavsim')
     .description('Connected autonomous vehicle experiments: F1Tenth physics, V2V over ns-3, vehicles in Docker')
-    .version('0.1.0')
+    .version(VERSION)
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   program.addOption(new Option('--verbose', 'show stack traces of internal errors'));

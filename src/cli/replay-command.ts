@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { printJson } from './json-output.js';
-import { replayRun, type ReplayOutcome } from '../api/replay.js';
+import type { ReplayOutcome } from '../api/replay.js';
 import { checkRunFolder } from '../run/read-run-folder.js';
 import { RUN_EXIT_STATUS } from '../run/outcome.js';
 import { checkWritableFolder, chooseFolder } from '../util/writable-folder.js';
@@ -24,6 +24,7 @@ export function registerReplayCommand(program: Command): void {
       const onSigint = () => (stop = true);
       process.once('SIGINT', onSigint);
       try {
+        const { replayRun } = await import('../api/replay.js');
         const outcome = await replayRun(dir, { runsDir, shouldStop: () => stop, command: process.argv.slice(2) });
         if (flags.json) printJson(replayJson(outcome));
         else process.stdout.write(describeReplay(outcome));

@@ -1,7 +1,6 @@
 import { Command } from 'commander';
 import { join, resolve } from 'node:path';
 import { printJson } from './json-output.js';
-import { writeReport } from '../ui/report/report.js';
 import { checkRunFolder, readRunSummary } from '../run/read-run-folder.js';
 import { SweepFolder } from '../sweep/sweep-folder.js';
 import { checkWritableFolder } from '../util/writable-folder.js';
@@ -18,6 +17,8 @@ export function registerReportCommand(program: Command): void {
       if (SweepFolder.isSweepDir(dir)) SweepFolder.open(dir, dir);
       else readRunSummary(dir);
       checkWritableFolder({ path: join(dir, 'plots'), origin: dir });
+      // the figure engines (vega, resvg) load only for the commands that draw
+      const { writeReport } = await import('../ui/report/report.js');
       const files = await writeReport(dir, { runPlots: flags.runPlots });
       if (flags.json) printJson({ dir: resolve(dir), tables: files.tables, figures: files.figures });
       else for (const f of [...files.tables, ...files.figures]) process.stdout.write(`${f}\n`);

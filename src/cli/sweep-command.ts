@@ -10,12 +10,10 @@ import { SweepEventBus } from '../sweep/events.js';
 import { planSweep, type PlannedSweep, type SweepRequest } from '../sweep/plan-sweep.js';
 import { printWarnings } from './print-warnings.js';
 import { createSweepLineReporter } from '../ui/terminal/sweep/line-reporter.js';
-import { chooseJobs, openRunLanes } from '../sweep/run-one.js';
-import { executeSweep, startSweep, type SweepOutcome } from '../sweep/run-sweep.js';
+import type { SweepOutcome } from '../sweep/run-sweep.js';
 import type { SweepAnswer } from '../sweep/answer.js';
 import { SweepFolder, SWEEPS_DIR, newSweepId, type Runtime, type SweepSpec } from '../sweep/sweep-folder.js';
 import { MAX_REPEAT, MAX_SWEEP_RUNS } from '../sweep/limits.js';
-import { writeSweepReport } from '../ui/report/report.js';
 import { checkWritableFolder, chooseFolder } from '../util/writable-folder.js';
 import { wholeNumber } from './flag-values.js';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +22,6 @@ import { shellQuote } from '../util/shell-quote.js';
 import { batchScript, planBatch, type SlurmExecutorOptions } from '../sweep/slurm/slurm-executor.js';
 import { openSlurm } from '../sweep/slurm/open-slurm.js';
 import { SLURM_DEFAULTS, slurmResourceProblems } from '../sweep/slurm/job-script.js';
-import { runSweepTask } from '../sweep/slurm/sweep-task.js';
 import type { RunOne } from '../sweep/run-points.js';
 import { isFinished } from '../sweep/result-row.js';
 
@@ -115,7 +112,7 @@ export function registerSweepCommand(program: Command): void {
       if (spec.runtime === 'docker') checkWritableFolder(chosenStateDir());
       const { jobs, note } = slurm
         ? { jobs: flags.jobs ?? SLURM_PROBES_PER_ROUND, note: undefined }
-        : chooseJobs({ requested: flags.jobs, runtime: spec.runtime, cores: availableParallelism(), runs: spec.mode.type === 'grid' ? spec.mode.points.length : undefined });
+        : (await import('../sweep/run-one.js')).chooseJobs({ requested: flags.jobs, runtime: spec.runtime, cores: availableParallelism(), runs: spec.mode.type === 'grid' ? spec.mode.points.length : undefined });
       if (note) process.stderr.write(`note: ${note}\n`);
       const batch = slurm ? await openSlurm(slurm) : undefined;
       const events = new SweepEventBus();
@@ -126,12 +123,12 @@ export function registerSweepCommand(program: Command): void {
         process.stderr.write('\nstopping after the runs under way; finished runs are kept\n');
       };
       process.once('SIGINT', onSigint);
-      const lanes = batch ? { runOne: noLocalRuns, jobs, where: batch.where, close: async () => {} } : await openRunLanes(spec.runtime, jobs, () => stop);
+      const lanes = batch ? { runOne: noLocalRuns, jobs, where: batch.where, close: async () => {} } : await (await import('../sweep/run-one.js')).openRunLanes(spec.runtime, jobs, () => stop);
       try {
         const deps = { runOne: lanes.runOne, ...(batch ? { batch } : {}), jobs: lanes.jobs, events, shouldStop: () => stop };
-        const outcome: SweepOutcome = 'folder' in target ? await executeSweep(target.folder, deps) : await startSweep(target.plan, sweepsDir.path, deps);
+        const outcome: SweepOutcome = 'folder' in target ? await (await import('../sweep/run-sweep.js')).executeSweep(target.folder, deps) : await (await import('../sweep/run-sweep.js')).startSweep(target.plan, sweepsDir.path, deps);
         await reporter.done();
-        const report = flags.plots ? await writeSweepReport(SweepFolder.open(sweepsDir.path, outcome.dir), { runPlots: flags.runPlots }) : undefined;
+        const report = flags.plots ? await (await import('../ui/report/report.js')).writeSweepReport(SweepFolder.open(sweepsDir.path, outcome.dir), { runPlots: flags.runPlots }) : undefined;
         if (flags.json) {
           printJson({ sweep: outcome.sweepId, dir: outcome.dir, stopped: outcome.stopped, runs: outcome.results.length, answer: outcome.answer, critical: outcome.critical, files: report });
         } else {
@@ -181,7 +178,7 @@ export function registerSweepTaskCommand(program: Command): void {
     .requiredOption('--batch <n>', 'batch number', wholeNumber('--batch', { min: 0, max: Number.MAX_SAFE_INTEGER }))
     .requiredOption('--task <i>', 'array task index', wholeNumber('--task', { min: 0, max: Number.MAX_SAFE_INTEGER }))
     .action(async (sweepDir: string, flags: { batch: number; task: number }) => {
-      process.exitCode = await runSweepTask(sweepDir, flags.batch, flags.task, (line) => process.stderr.write(`${line}\n`));
+      process.exitCode = await (await import('../sweep/slurm/sweep-task.js')).runSweepTask(sweepDir, flags.batch, flags.task, (line) => process.stderr.write(`${line}\n`));
     });
 }
 

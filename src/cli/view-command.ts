@@ -3,9 +3,7 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UserInputError } from '../errors.js';
 import { checkRunFolder, readRunScenario } from '../run/read-run-folder.js';
-import { startViewServer } from '../ui/viewer/view-server.js';
 import { openInBrowser } from '../ui/viewer/open-in-browser.js';
-import { readSweepListing } from '../ui/viewer/sweep-listing.js';
 import { SweepFolder } from '../sweep/sweep-folder.js';
 import { wholeNumber } from './flag-values.js';
 import { RUN_FILES } from '../run/run-files.js';
@@ -24,12 +22,13 @@ export function registerViewCommand(program: Command): void {
       checkRunFolder(dir, 'run or sweep folder', 'pass runs/<run-id> or sweeps/<sweep-id>');
       const sweep = SweepFolder.isSweepDir(dir);
       if (sweep && opts.live) throw new UserInputError('--live follows one run, and this is a sweep folder', [], `drop --live to list the sweep's runs, or pass one of them: ${join(dir, 'runs', '<point id>')}`);
-      const runs = sweep ? readSweepListing(dir).runs.length : 0;
+      const runs = sweep ? (await import('../ui/viewer/sweep-listing.js')).readSweepListing(dir).runs.length : 0;
       // A replay needs the scenario now; a live run that is starting writes it (whole) in a moment.
       const scenarioFile = join(dir, RUN_FILES.scenario);
       if (!sweep && (!opts.live || existsSync(scenarioFile))) {
         readRunScenario(dir, new UserInputError(`${dir} is neither a run folder (no ${RUN_FILES.scenario}) nor a sweep folder (no grid.json)`, [], 'pass runs/<run-id> or sweeps/<sweep-id>, or --live for a run that is starting'));
       }
+      const { startViewServer } = await import('../ui/viewer/view-server.js');
       const server = await startViewServer({ ...(sweep ? { sweepDir: dir } : { runDir: dir }), live: opts.live === true, port: opts.port }).catch((err: NodeJS.ErrnoException) => {
         if (err.code === 'EADDRINUSE') throw new UserInputError(`port ${opts.port} is in use`, [], 'choose another --port, or leave it out to get a free one');
         throw err;
