@@ -222,7 +222,7 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
   const forced = registered ? takeForcedTeardown(plan.runId) : undefined;
   if (forced) failure = new RunInterrupted(`ended by \`cavsim teardown --force\` (pid ${forced.pid}), which undid what the run had created`);
   // A simulator that ended the run itself (its disk full, say) exits 1 and wrote why: its reason is the run's.
-  if (failure instanceof ComponentFailedError && failure.failed.component === 'simulator container' && written?.status === 'failed') failure = undefined;
+  if (failure instanceof ComponentFailedError && failure.failed.component === 'simulator container' && failure.failed.exit_status === 1 && written?.status === 'failed') failure = undefined;
   const mcapProblem = phases.started === undefined ? undefined : await recordRunMcap(folder, scenario, { runtime: 'docker', grid: await loadMapFromDisk(scenario.mapFile).catch(() => undefined), timeBaseNs, byDefault: opts.mcapByDefault ?? true });
   if (mcapProblem) opts.events?.emit({ type: 'log', level: 'warn', message: mcapProblem });
   const keep = opts.keep === true && failure === undefined;

@@ -70,7 +70,8 @@ function fixture(): Fixture {
   const runDirOf = () => join(dir, 'runs', listActiveRuns()[0].runId);
   const sim: SimulatorFake = {
     finish(status) {
-      if (!containerNamed('-sim')) return; // stopped after the run was torn down: a no-op, as for a real one
+      // stopped after the run was torn down, or after it died: a no-op, as for a real one
+      if (!containerNamed('-sim')?.running) return;
       publish('stopping');
       writeFileSync(join(runDirOf(), 'summary.json'), JSON.stringify({ ...summaryStub(), status, ...(status === 'interrupted' ? { reason: 'stop requested' } : {}) }));
       Object.assign(containerNamed('-sim'), { running: false, exitCode: 0 });
