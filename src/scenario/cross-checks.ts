@@ -2,7 +2,7 @@ import type { ResolvedScenario } from './resolved.js';
 import type { ScenarioProblem } from './load-scenario.js';
 import { checkStartPlacement } from './start-placement.js';
 import type { MapLoader } from '../core/map/map-loader.js';
-import { checkVehicleParams } from '../core/physics/vehicle-param-checks.js';
+import { checkVehicleParams, lateralStabilityWarning } from '../core/physics/vehicle-param-checks.js';
 import { reverseSpeedProblems } from './reverse-speeds.js';
 
 /** Step 3 of 3: rules that relate fields to each other and to the map. */
@@ -99,4 +99,12 @@ function predecessorCycles(s: ResolvedScenario): ScenarioProblem[] {
     }
   }
   return problems;
+}
+
+/** Cars whose lateral dynamics the physics step may not integrate stably: said, and run. */
+export function stabilityWarnings(s: ResolvedScenario): ScenarioProblem[] {
+  return s.vehicles.flatMap((v) => {
+    const w = lateralStabilityWarning(v.params, s.physics);
+    return w ? [{ path: ['vehicles', v.index, 'params', ...(w.param ? [w.param] : [])], message: w.message }] : [];
+  });
 }

@@ -7,7 +7,7 @@ import { readScenarioText } from './scenario-text.js';
 import { ignoredFields, type RuntimeName } from './ignored-fields.js';
 import { YamlSource, type PathSegment } from './yaml-source.js';
 import { normaliseScenario } from './normalise.js';
-import { crossCheckScenario } from './cross-checks.js';
+import { crossCheckScenario, stabilityWarnings } from './cross-checks.js';
 import type { ResolvedScenario } from './resolved.js';
 import type { MapLoader } from '../core/map/map-loader.js';
 
@@ -57,10 +57,8 @@ export async function loadScenario(file: string, options: LoadScenarioOptions = 
   if (normalised.scenario) problems.push(...(await crossCheckScenario(normalised.scenario, options.loadMap)));
   if (problems.length) throw fail(problems.map(located));
   const scenario = normalised.scenario!;
-  if (options.runtime) {
-    const warnings = ignoredFields(scenario, options.runtime).map(located);
-    if (warnings.length) scenario.warnings = warnings;
-  }
+  const warnings = [...(options.runtime ? ignoredFields(scenario, options.runtime) : []), ...stabilityWarnings(scenario)].map(located);
+  if (warnings.length) scenario.warnings = warnings;
   return scenario;
 }
 

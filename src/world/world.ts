@@ -82,7 +82,7 @@ export class World {
     for (const car of this.cars) {
       if (car.collided) continue;
       car.state = car.model.step(car.command);
-      if (!isSane(car.state)) throw divergedError(car.spec.name, this.time + this.timestep, car.state);
+      if (!isSane(car.state)) throw divergedError(car.spec.name, this.steps + 1, this.time + this.timestep, car.state);
       footprintCorners(car.state, car.spec.params, car.footprint);
     }
     this.stepIndex++;
@@ -135,15 +135,15 @@ function isSane(s: VehicleState): boolean {
 }
 
 /** A car at NaN never collides: a run whose physics diverged has no verdict, so it fails, saying why. */
-function divergedError(car: string, t: number, s: VehicleState): CavsimError {
+function divergedError(car: string, step: number, t: number, s: VehicleState): CavsimError {
   const what = Object.entries(s)
     .filter(([key, v]) => !Number.isFinite(v) || (key === 'v' && Math.abs(v) > MAX_SPEED_MPS) || (key === 'yawRate' && Math.abs(v) > MAX_YAW_RATE_RADPS))
     .map(([key, v]) => `${key} = ${v}`)
     .join(', ');
   return new CavsimError(
     'RUN_FAILED',
-    `${car}'s physics diverged at t=${t.toFixed(2)} s (${what}): the single-track model cannot integrate what this car did`,
-    `validation accepts only vehicles.${car}.params that integrate stably driving forwards (docs/physics.md, "Parameter ranges"); ` +
+    `${car}'s physics diverged in step ${step} (t=${t.toFixed(2)} s: ${what}): the single-track model cannot integrate what this car did`,
+    `if validation warned that vehicles.${car}.params may not integrate stably at this timestep, take its advice (docs/physics.md, "Parameter ranges"); ` +
       'the model itself is unstable when reversing faster than 0.5 m/s with the wheels turned, and can spin without bound when braking hard in a turn',
   );
 }

@@ -26,7 +26,7 @@ describe('physics that diverges', () => {
     const { summary, runDir } = await runResolvedSimulated(await divergingScenario(), { runsDir });
     expect(summary.status).toBe('failed');
     expect(summary.exit_status).toBe(5);
-    expect(summary.reason).toMatch(/^car0's physics diverged at t=\d+\.\d\d s \(yawRate = [\d.e+-]+\): the single-track model cannot integrate what this car did$/);
+    expect(summary.reason).toMatch(/^car0's physics diverged in step \d+ \(t=\d+\.\d\d s: yawRate = [\d.e+-]+\): the single-track model cannot integrate what this car did$/);
     expect(summary.hint).toMatch(/vehicles\.car0\.params/);
     expect(summary.steps).toBeGreaterThan(5);
     const rows = readFileSync(join(runDir, 'vehicles.csv'), 'utf8').trim().split('\n').slice(1);

@@ -4,7 +4,7 @@ import { F1TENTH_DEFAULT_PARAMS as P } from '../../../../src/core/physics/defaul
 import type { IntegratorKind } from '../../../../src/core/physics/integration.js';
 import { oversteerCriticalSpeed } from '../../../../src/core/physics/parameter-ranges.js';
 import type { VehicleParams } from '../../../../src/core/physics/types.js';
-import { checkVehicleParams } from '../../../../src/core/physics/vehicle-param-checks.js';
+import { checkVehicleParams, lateralStabilityWarning } from '../../../../src/core/physics/vehicle-param-checks.js';
 import { VehicleModel, createInitialState } from '../../../../src/core/physics/vehicle-model.js';
 import { vehicleParamsSchema } from '../../../../src/scenario/schema.js';
 
@@ -26,27 +26,36 @@ describe('checkVehicleParams', () => {
     ['a steering step wider than the lock', { s_min: -0.01, s_max: 0.01, sv_max: 98 }, 'sv_max', /turns the wheels 0\.98 rad: .*; use sv_max of at most 1 rad\/s or physics\.timestep below 0\.1ms$/],
     ['front tyres much stiffer than the rear', { C_Sf: 10 }, 'C_Sf', /above 6\.39 m\/s it spins out even driving straight .*; use C_Sf of at most 5\.7 1\/rad, or v_max of at most 6\.3 m\/s$/],
     ['a speed controller that chatters', { a_max: 50, v_max: 2, h: 0 }, 'a_max', /gain 10·a_max\/v_max = 250 1\/s\) overshoots .*; use a_max below 40 m\/s², or physics\.timestep below 8ms$/],
-    ['tyres too stiff for the timestep', { C_Sf: 40, C_Sr: 40 }, undefined, /^at 0\.5 m\/s this car's yaw\/slip dynamics have a mode λ = -2060 1\/s .*too fast for rk4 at physics\.timestep 10ms: .* so the state diverges; use physics\.timestep: 1\.3ms or less$/],
-    ['tyres too stiff for any timestep', { C_Sf: 1000, C_Sr: 1000 }, undefined, /so the state diverges; no timestep down to 0\.1ms is small enough; use parameters nearer a real car/],
   ])('refuses %s', (_name, change, param, message) => {
     const problems = checkVehicleParams({ ...P, ...change }, RK4_10MS);
     expect(problems).toHaveLength(1);
     expect(problems[0].param).toBe(param);
     expect(problems[0].message).toMatch(message);
   });
+});
 
-  it('refuses euler at 10 ms for the default car, naming the timestep and the integrator that work', () => {
-    const [problem] = checkVehicleParams(P, { timestep: 0.01, integrator: 'euler' });
-    expect(problem.message).toMatch(/^at 0\.5 m\/s this car's yaw\/slip dynamics have a mode λ = -276 1\/s .* use physics\.timestep: 7\.2ms or less, or physics\.integrator: rk4, or I of at least 0\.072 kg m²$/);
-    expect(checkVehicleParams(P, { timestep: 0.0072, integrator: 'euler' })).toEqual([]);
-    expect(checkVehicleParams({ ...P, I: 0.072 }, { timestep: 0.01, integrator: 'euler' })).toEqual([]);
+describe('lateralStabilityWarning: a step that may not integrate a plausible car is said, not refused', () => {
+  it.each<[string, Partial<VehicleParams>, RegExp]>([
+    ['tyres too stiff for the timestep', { C_Sf: 40, C_Sr: 40 }, /^at 0\.5 m\/s this car's yaw\/slip dynamics have a mode λ = -2060 1\/s .*too fast for rk4 at physics\.timestep 10ms: .* so the state may diverge \(the run then fails, naming the car and the step\); to be safe use physics\.timestep: 1\.3ms or less$/],
+    ['tyres too stiff for any timestep', { C_Sf: 1000, C_Sr: 1000 }, /so the state may diverge .*; no timestep down to 0\.1ms is small enough; use parameters nearer a real car/],
+  ])('%s', (_name, change, message) => {
+    expect(checkVehicleParams({ ...P, ...change }, RK4_10MS)).toEqual([]);
+    expect(lateralStabilityWarning({ ...P, ...change }, RK4_10MS)?.message).toMatch(message);
+  });
+
+  it("f1tenth_gym's own defaults with euler at 10 ms (what the gym runs) are accepted, with the advice", () => {
+    expect(checkVehicleParams(P, { timestep: 0.01, integrator: 'euler' })).toEqual([]);
+    expect(lateralStabilityWarning(P, { timestep: 0.01, integrator: 'euler' })?.message).toMatch(/^at 0\.5 m\/s this car's yaw\/slip dynamics have a mode λ = -276 1\/s .* to be safe use physics\.timestep: 7\.2ms or less, or physics\.integrator: rk4, or I of at least 0\.072 kg m²$/);
+    expect(lateralStabilityWarning(P, { timestep: 0.0072, integrator: 'euler' })).toBeUndefined();
+    expect(lateralStabilityWarning({ ...P, I: 0.072 }, { timestep: 0.01, integrator: 'euler' })).toBeUndefined();
+    expect(lateralStabilityWarning(P, RK4_10MS)).toBeUndefined();
   });
 
   it('suggests C_Sf and C_Sr limits that work', () => {
     const stiff = { ...P, C_Sf: 40, C_Sr: 40 };
-    const [problem] = checkVehicleParams(stiff, RK4_10MS);
-    const timestep = Number(/physics\.timestep: ([\d.]+)ms/.exec(problem.message)![1]) / 1000;
-    expect(checkVehicleParams(stiff, { timestep, integrator: 'rk4' })).toEqual([]);
+    const warning = lateralStabilityWarning(stiff, RK4_10MS)!;
+    const timestep = Number(/physics\.timestep: ([\d.]+)ms/.exec(warning.message)![1]) / 1000;
+    expect(lateralStabilityWarning(stiff, { timestep, integrator: 'rk4' })).toBeUndefined();
   });
 
   it('knows the critical speed of an oversteering car', () => {
@@ -80,7 +89,7 @@ const vehicleArbitrary = fc
   })
   .map(({ inertiaRatio, ...p }): VehicleParams => ({ ...p, I: inertiaRatio * p.m * (p.lf + p.lr) ** 2, width: 0.3, length: 0.5 }));
 
-describe('every car validation accepts integrates sanely', () => {
+describe('every car validation accepts without a stability warning integrates sanely', () => {
   it('2 s of full throttle with full-lock steering sweeps stays finite, below v_max and below 100 rad/s of yaw', () => {
     fc.assert(
       fc.property(
@@ -88,7 +97,7 @@ describe('every car validation accepts integrates sanely', () => {
         fc.constantFrom(0.01, 0.001),
         fc.constantFrom<IntegratorKind>('rk4', 'euler'),
         (p, timestep, integrator) => {
-          fc.pre(vehicleParamsSchema.safeParse(p).success && checkVehicleParams(p, { timestep, integrator }).length === 0);
+          fc.pre(vehicleParamsSchema.safeParse(p).success && checkVehicleParams(p, { timestep, integrator }).length === 0 && !lateralStabilityWarning(p, { timestep, integrator }));
           const model = new VehicleModel(p, createInitialState({ x: 0, y: 0, yaw: 0 }), { timestep, integrator });
           for (let i = 1; i * timestep <= 2; i++) {
             const s = model.step({ speed: p.v_max, steer: (i * timestep) % 0.5 < 0.25 ? p.s_max : p.s_min });
