@@ -42,8 +42,8 @@ describe.skipIf(real.skip)('`cavsim up` stopped by a signal (Docker + ns-3)', ()
         cli.child.kill(s);
         await sleep(200);
       }
-      const summary = JSON.parse(readFileSync(join(runsDir, runId, 'summary.json'), 'utf8')) as RunSummary;
       expect(await cli.exit, cli.output()).toBe(RUN_EXIT_STATUS[c.ends ?? 'interrupted']);
+      const summary = JSON.parse(readFileSync(join(runsDir, runId, 'summary.json'), 'utf8')) as RunSummary;
       if (c.signals.length > 1) expect(cli.output()).toMatch(/SIGINT again: still stopping and undoing/);
       expect(summary.status).toBe(c.ends ?? 'interrupted');
       expect(summary.reason ?? '').toMatch(c.reason);
