@@ -1,5 +1,4 @@
-import { Journal } from '../host/journal/journal.js';
-import { isRunLive, listActiveRuns } from '../run/active-runs.js';
+import { isRunLive, listActiveRuns, openRunJournal } from '../run/active-runs.js';
 
 export interface RunHoldingResources {
   runId: string;
@@ -16,6 +15,6 @@ export function runsHoldingResources(): RunHoldingResources[] {
     state: isRunLive(a) ? 'live' : a.kept ? 'kept' : 'orphaned',
     ownerPid: a.owner?.pid ?? null,
     journal: a.journal,
-    resources: Journal.open(a.journal).outstanding().map((e) => ({ kind: e.kind, id: e.id })),
+    resources: openRunJournal(a).outstanding().map((e) => ({ kind: e.kind, id: e.id })),
   }));
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Journal, type TeardownReport } from '../host/journal/journal.js';
-import { isRunLive, listActiveRuns, markForcedTeardown, unregisterActiveRun, type ActiveRun } from '../run/active-runs.js';
+import type { TeardownReport } from '../host/journal/journal.js';
+import { isRunLive, journalCopyOf, listActiveRuns, markForcedTeardown, openRunJournal, unregisterActiveRun, type ActiveRun } from '../run/active-runs.js';
 import { defaultRunsDir } from '../run/run-folder.js';
 import { findLeftoversByLabel, removeLeftovers } from '../host/docker/leftovers.js';
 import { allUndoers } from '../runtime/emulated/run-emulated.js';
@@ -49,7 +49,8 @@ export async function teardownRuns(
   const undone: RunTeardown[] = [];
   for (const run of candidates.filter((r) => !live.includes(r))) {
     if (isRunLive(run)) markForcedTeardown(run.runId);
-    const report = existsSync(run.journal) ? await Journal.open(run.journal).teardown(allUndoers(deps)) : { undone: [], failed: [], leftAlone: [] };
+    const journalKept = existsSync(run.journal) || existsSync(journalCopyOf(run.runId));
+    const report = journalKept ? await openRunJournal(run).teardown(allUndoers(deps)) : { undone: [], failed: [], leftAlone: [] };
     if (!report.failed.length) unregisterActiveRun(run.runId);
     undone.push({ runId: run.runId, report });
   }

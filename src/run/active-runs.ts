@@ -1,3 +1,4 @@
+import { Journal } from '../host/journal/journal.js';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync, renameSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -43,8 +44,19 @@ export function markRunKept(runId: string, dir = stateDir()): void {
   if (run) write(dir, { runId, journal: run.journal, kept: true });
 }
 
+/** Where a run's journal is copied, beside the index: teardown still finds it if the run folder is deleted. */
+export const journalCopyOf = (runId: string, dir = stateDir()) => join(dir, `${runId}.journal.jsonl`);
+
+/** A run's journal, writing to its copy too: the run folder's, else the copy (that folder is gone). */
+export function openRunJournal(run: Pick<ActiveRun, 'runId' | 'journal'>, dir = stateDir()): Journal {
+  const copy = journalCopyOf(run.runId, dir);
+  if (!existsSync(run.journal) && existsSync(copy)) return Journal.open(copy);
+  return Journal.open(run.journal, copy);
+}
+
 export function unregisterActiveRun(runId: string, dir = stateDir()): void {
   rmSync(join(dir, `${runId}.json`), { force: true });
+  rmSync(journalCopyOf(runId, dir), { force: true });
 }
 
 /**

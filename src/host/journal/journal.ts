@@ -36,15 +36,21 @@ export interface TeardownReport {
 export class Journal {
   private nextSeq: number;
 
-  private constructor(readonly path: string, private lines: Line[]) {
+  private constructor(
+    readonly path: string,
+    private lines: Line[],
+    /** Every line also goes here: a copy that outlives the run folder (deleted by a user, say). */
+    private readonly copy?: string,
+  ) {
     this.nextSeq = lines.reduce((max, l) => (l.type === 'intent' ? Math.max(max, l.entry.seq) : max), 0) + 1;
   }
 
-  static open(path: string): Journal {
+  static open(path: string, copy?: string): Journal {
     mkdirSync(dirname(path), { recursive: true });
+    if (copy) mkdirSync(dirname(copy), { recursive: true });
     // Teardown replays what this file says: a link planted at its name is not read.
     if (existsSync(path) && lstatSync(path).isSymbolicLink()) throw new Error(`${path} is a link, not a journal cavsim wrote; nothing is read through it`);
-    return new Journal(path, existsSync(path) ? parseLines(readFileSync(path, 'utf8')) : []);
+    return new Journal(path, existsSync(path) ? parseLines(readFileSync(path, 'utf8')) : [], copy);
   }
 
   record(kind: string, id: string, undo: Record<string, unknown>): JournalEntry {
@@ -86,12 +92,14 @@ export class Journal {
 
   private append(line: Line): void {
     this.lines.push(line);
-    const fd = openForWriting(this.path, 'append');
-    try {
-      appendFileSync(fd, JSON.stringify(line) + '\n');
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+    for (const file of this.copy ? [this.path, this.copy] : [this.path]) {
+      const fd = openForWriting(file, 'append');
+      try {
+        appendFileSync(fd, JSON.stringify(line) + '\n');
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
     }
   }
 }

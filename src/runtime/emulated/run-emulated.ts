@@ -6,7 +6,6 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parse as parseYaml } from 'yaml';
-import { Journal } from '../../host/journal/journal.js';
 import { createJournaledDocker, dockerUndoers } from '../../host/docker/journaled.js';
 import { setUpHostNetwork } from '../../host/network/set-up.js';
 import { hostNetUndoers } from '../../host/network/undoers.js';
@@ -15,7 +14,7 @@ import type { StartedChannel } from '../../channel/ns3/realtime-channel.js';
 import { processUndoers, readStartTime, type ProcessIdentity } from '../../host/exec/process-identity.js';
 import { RunSession, type RunOptions } from '../../run/run-session.js';
 import { CAVSIM_IMAGES } from '../../host/docker/images.js';
-import { markRunKept, registerActiveRun, takeForcedTeardown, unregisterActiveRun } from '../../run/active-runs.js';
+import { markRunKept, openRunJournal, registerActiveRun, takeForcedTeardown, unregisterActiveRun } from '../../run/active-runs.js';
 import { percentileOfSorted } from '../../util/percentile.js';
 import { ComponentFailedError } from '../../run/outcome.js';
 import { lastLines } from '../../util/last-lines.js';
@@ -100,7 +99,7 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
   copyMap(scenario.mapFile, join(folder.dir, 'map'));
   const plan = planEmulatedRun(scenario, folder.runId, folder.dir, { keep: opts.keep });
   writeFileNoFollow(folder.file(RUN_FILES.plan), JSON.stringify(plan, null, 2) + '\n');
-  const journal = Journal.open(folder.file(RUN_FILES.journal));
+  const journal = openRunJournal({ runId: folder.runId, journal: folder.file(RUN_FILES.journal) });
   const watch = new ComponentWatch(opts.failureSettleMs);
   const checkStop = () => {
     if (opts.shouldStop?.()) throw new RunInterrupted(`${stopReason(opts)} before the run started`);

@@ -5,7 +5,7 @@ import { requireVehicleImages } from '../../../host/docker/images.js';
 import { EnvironmentError } from '../../../errors.js';
 import { asRoot } from '../../../host/exec/as-root.js';
 import { Journal } from '../../../host/journal/journal.js';
-import { registerActiveRun, unregisterActiveRun } from '../../../run/active-runs.js';
+import { openRunJournal, registerActiveRun, unregisterActiveRun } from '../../../run/active-runs.js';
 import type { RunFolder } from '../../../run/run-folder.js';
 import type { ResolvedScenario, ResolvedVehicle } from '../../../scenario/resolved.js';
 import { OwnCodeVehicle } from './own-code-vehicle.js';
@@ -48,7 +48,7 @@ export function openOwnCodeSession(scenario: ResolvedScenario, folder: RunFolder
   const containers = () => {
     if (!docker) return undefined;
     if (!journal) {
-      journal = Journal.open(folder.file(RUN_FILES.journal));
+      journal = openRunJournal({ runId: folder.runId, journal: folder.file(RUN_FILES.journal) });
       registerActiveRun(folder.runId, journal.path);
     }
     return { docker, journaled: createJournaledDocker(docker, journal, folder.runId), runId: folder.runId };

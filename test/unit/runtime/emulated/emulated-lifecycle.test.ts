@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +8,7 @@ import { runEmulated } from '../../../../src/runtime/emulated/run-emulated.js';
 import { createDockerPort } from '../../../../src/host/docker/dockerode-port.js';
 import { Journal } from '../../../../src/host/journal/journal.js';
 import { NS3_PROCESS_KIND } from '../../../../src/host/journal/kinds.js';
-import { listActiveRuns } from '../../../../src/run/active-runs.js';
+import { journalCopyOf, listActiveRuns } from '../../../../src/run/active-runs.js';
 import { teardownRuns } from '../../../../src/api/teardown.js';
 import type { ControlLink, EmulatedRunDeps } from '../../../../src/runtime/emulated/emulated-deps.js';
 import type { ChannelExit, StartedChannel } from '../../../../src/channel/ns3/realtime-channel.js';
@@ -173,6 +173,25 @@ describe('emulated run lifecycle (fakes)', () => {
       expectNothingLeft(f, runDir);
     }
     expect(statuses.filter((s) => s === 'failed').length).toBeGreaterThan(5);
+  });
+
+  it('a run whose folder was deleted with resources still up is undone from the journal kept beside the index', async () => {
+    const clean = fixture();
+    await run(clean);
+    const f = fixture();
+    f.fake.failOnCall(clean.fake.calls.length); // the last engine call: a removal in the run's own teardown
+    const { runDir } = await run(f);
+    expect(f.fake.containers.size + f.fake.networks.size).toBeGreaterThan(0);
+    const runId = basename(runDir);
+    expect(existsSync(journalCopyOf(runId))).toBe(true);
+    rmSync(runDir, { recursive: true, force: true });
+    const { undone } = await teardownRuns({ all: true, force: true }, f.deps, join(dir, 'runs'));
+    expect(undone.map((u) => [u.runId, u.report.failed.length])).toEqual([[runId, 0]]);
+    expect(f.fake.containers.size + f.fake.networks.size).toBe(0);
+    expect(f.host.state()).toEqual({ links: [], netns: [], rules: [] });
+    expect(listActiveRuns()).toEqual([]);
+    expect(existsSync(journalCopyOf(runId))).toBe(false);
+    expect(existsSync(runDir)).toBe(false);
   });
 
   it('a failure at the Nth host-network call, at any N, fails the run and leaves nothing behind', async () => {
