@@ -175,6 +175,12 @@ const brakeSenderSchema = z
     brakeSelf: z.boolean().default(true).describe('the sender brakes too, not only the cars it warns'),
     source: z.enum(['infrastructure', 'neighbours']).default('infrastructure').describe('where the other cars are known from: the observed cars (ideal) or their beacons'),
     maxAge: duration('with source: neighbours, ignore a car whose last beacon is older than this', 0.001, 60).default(1),
+    ttc: z
+      .enum(['geometric', 'centre-distance'])
+      .default('geometric')
+      .describe(
+        'geometric: time until the two cars\' footprints (length x width) overlap at their current velocities (cars passing in other lanes never do); centre-distance: the thesis\'s Eq. 3.7, centre distance over closing speed, blind to size and lanes',
+      ),
   })
   .strict();
 const brakeReceiverSchema = z.object({ type: z.literal('brake-receiver') }).strict();

@@ -5,14 +5,19 @@ import { createOpenLoop } from '../core/control/open-loop.js';
 import { createGapFollow } from '../core/control/gap-follow.js';
 import { createWallFollow } from '../core/control/wall-follow.js';
 import { createRrt } from '../core/control/rrt.js';
+import type { BodySize } from '../core/physics/ttc.js';
 import { createBrakeReceiver, createTtcBrakeSender } from '../core/control/emergency-brake.js';
 import { createBeacon } from '../core/control/beacon.js';
 import { createScriptedEvent } from '../core/control/scripted-event.js';
 import { createCacc } from '../core/control/cacc.js';
 import { createWarning, createWarningReceiver } from '../core/control/warning.js';
 
-/** The controller first, then the V2V apps in scenario order; the same list runs in every runtime. */
-export function createVehicleApps(v: ResolvedVehicle): VehicleApp[] {
+/**
+ * The controller first, then the V2V apps in scenario order; the same list runs in every runtime.
+ * `sizes`: every car's footprint by name, for the geometric TTC; a car missing from it is taken to
+ * be this car's size.
+ */
+export function createVehicleApps(v: ResolvedVehicle, sizes?: ReadonlyMap<string, BodySize>): VehicleApp[] {
   const apps: VehicleApp[] = [];
   const c = v.controller;
   const maxSteer = v.params.s_max;
@@ -22,7 +27,7 @@ export function createVehicleApps(v: ResolvedVehicle): VehicleApp[] {
   else if (c.type === 'wall-follow') apps.push(createWallFollow({ ...c, maxSteer }));
   else if (c.type === 'rrt') apps.push(createRrt({ ...c, maxSteer }));
   for (const app of v.apps) {
-    if (app.type === 'ttc-brake-sender') apps.push(createTtcBrakeSender(app));
+    if (app.type === 'ttc-brake-sender') apps.push(createTtcBrakeSender(app, { own: v.params, others: sizes }));
     else if (app.type === 'brake-receiver') apps.push(createBrakeReceiver());
     else if (app.type === 'beacon') apps.push(createBeacon(v.name, app));
     else if (app.type === 'cacc') apps.push(createCacc(app, v.params));

@@ -1,4 +1,4 @@
-import { timeToCollision } from '../physics/ttc.js';
+import { ttcBy, type BodySize, type TtcMethod } from '../physics/ttc.js';
 import { projectedState } from './neighbour-table.js';
 import type { Odometry, VehicleApp, VehicleContext } from './vehicle-context.js';
 
@@ -12,6 +12,14 @@ export interface TtcBrakeSenderOptions {
   source: 'infrastructure' | 'neighbours';
   /** `neighbours`: a car whose last beacon is older than this is not considered [s]. */
   maxAge: number;
+  /** `geometric`: time to footprint overlap; `centre-distance`: the thesis's Eq. 3.7. */
+  ttc: TtcMethod;
+}
+
+/** Sizes the geometric TTC uses: this car's own, and each other car's by name (own size when unknown). */
+export interface TtcBodies {
+  own: BodySize;
+  others?: ReadonlyMap<string, BodySize>;
 }
 
 /** The other cars as this app sees them. */
@@ -22,10 +30,11 @@ function othersSeen(ctx: VehicleContext, opts: TtcBrakeSenderOptions): Iterable<
 }
 
 /**
- * The thesis's car0 module: watches TTC (Eq. 3.7) to every other car it knows of and, the first
- * time it falls below the threshold, sends one brake message and (optionally) brakes itself.
+ * The thesis's car0 module: watches the TTC (by `opts.ttc`: footprint overlap, or Eq. 3.7) to every
+ * other car it knows of and, the first time it falls below the threshold, sends one brake message
+ * and (optionally) brakes itself.
  */
-export function createTtcBrakeSender(opts: TtcBrakeSenderOptions): VehicleApp {
+export function createTtcBrakeSender(opts: TtcBrakeSenderOptions, bodies: TtcBodies): VehicleApp {
   let sent = false;
   return {
     onTick(ctx) {
@@ -33,7 +42,7 @@ export function createTtcBrakeSender(opts: TtcBrakeSenderOptions): VehicleApp {
       const own = ctx.own();
       if (!own) return;
       for (const [name, other] of othersSeen(ctx, opts)) {
-        const ttc = timeToCollision(own, other);
+        const ttc = ttcBy(opts.ttc, own, bodies.own, other, bodies.others?.get(name) ?? bodies.own);
         if (ttc === undefined || ttc >= opts.threshold) continue;
         sent = true;
         ctx.send(opts.to, BRAKE_MESSAGE, { ttc_s: ttc, about: name });

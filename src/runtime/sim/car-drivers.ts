@@ -48,7 +48,7 @@ const restamp = (msgs: V2VMessage[], delay: number) => (delay ? msgs.map((m) => 
 export function builtinDriver(world: World, car: WorldCar, observed: readonly WorldCar[], recorder: Recorder, latestScan: ReadonlyMap<string, LaserScan>): CarDriver {
   let command: DriveCommand | undefined;
   let sends: V2VMessage[] = [];
-  const agent = new VehicleAgent(car.spec.name, createVehicleApps(car.spec), {
+  const agent = new VehicleAgent(car.spec.name, createVehicleApps(car.spec, new Map(world.cars.map((c) => [c.spec.name, c.spec.params]))), {
     now: () => world.time,
     own: () => world.odometry(car),
     others: () => new Map<string, Odometry>(observed.map((o) => [o.spec.name, world.odometry(o)])),

@@ -77,9 +77,9 @@ describe('scripted-event', () => {
 
 describe('ttc-brake-sender from neighbours', () => {
   it('sees another car only through its beacons, carried forward, and not once they are older than maxAge', () => {
-    const opts = { threshold: 0.7, to: 'car1', brakeSelf: false, source: 'neighbours' as const, maxAge: 0.5 };
+    const opts = { threshold: 0.7, to: 'car1', brakeSelf: false, source: 'neighbours' as const, maxAge: 0.5, ttc: 'centre-distance' as const };
     const { h, state, sent } = host({ x: 0, v: 10 });
-    const agent = new VehicleAgent('car0', [createTtcBrakeSender(opts)], h);
+    const agent = new VehicleAgent('car0', [createTtcBrakeSender(opts, { own: { length: 0.5, width: 0.3 } })], h);
     // car1 10 m ahead, coming at 10 m/s: TTC 0.5 s, but the beacon is 0.6 s old
     agent.receive(beacon('car1', 0, { x: 10, yaw: Math.PI, v: 10 }));
     state.t = 0.6;
@@ -90,6 +90,16 @@ describe('ttc-brake-sender from neighbours', () => {
     agent.tick();
     expect(sent).toHaveLength(1);
     expect(sent[0].body.ttc_s).toBeCloseTo(0.45, 2);
+  });
+
+  it('geometric TTC: the bumpers, not the centres, and each car at its own size', () => {
+    const opts = { threshold: 0.7, to: 'car1', brakeSelf: false, source: 'neighbours' as const, maxAge: 0.5, ttc: 'geometric' as const };
+    const { h, sent } = host({ x: 0, v: 10 });
+    const agent = new VehicleAgent('car0', [createTtcBrakeSender(opts, { own: { length: 0.5, width: 0.3 }, others: new Map([['car1', { length: 4.5, width: 1.8 }]]) })], h);
+    agent.receive(beacon('car1', 0, { x: 14, yaw: Math.PI, v: 10 }));
+    agent.tick();
+    // (14 - 0.25 - 2.25) m at 20 m/s: 0.575 s (Eq. 3.7 would read 0.7 s and not send)
+    expect(sent[0].body.ttc_s).toBeCloseTo(0.575, 9);
   });
 });
 
