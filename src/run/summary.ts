@@ -15,13 +15,24 @@ export type { RunStatus };
 /** The loss reason of a frame still in flight when the simulated run ended: its fate is unknown. */
 const IN_FLIGHT_AT_END: LossReason = 'run-ended';
 
+/**
+ * V2V counts come in two units: messages (`sent`, `lost_messages`) and (message, intended receiver)
+ * pairs (`sent_pairs`, `received`, `lost`, `in_flight_at_end`, `lost_by_reason`), with
+ * sent_pairs = received + lost + in_flight_at_end = received + the sum of lost_by_reason.
+ */
 export interface LatencyFigures {
   /** Messages sent. */
   sent: number;
-  /** Deliveries (one per message and receiver). */
+  /** (message, intended receiver) pairs: a broadcast to 4 cars is 4. */
+  sent_pairs?: number;
+  /** (message, receiver) pairs delivered. */
   received: number;
-  /** Messages no receiver got (a message still in flight to every receiver when the run ended is not lost). */
+  /** (message, receiver) pairs lost with a known reason (channel-loss, below-sensitivity, ...; not those in flight at the end). */
   lost: number;
+  /** (message, receiver) pairs still in flight when the run ended: fate unknown, `run-ended` in lost_by_reason. */
+  in_flight_at_end?: number;
+  /** Messages no receiver got (a message still in flight to every receiver when the run ended is not one). */
+  lost_messages?: number;
   p50_ms: number | null;
   p99_ms: number | null;
   max_ms: number | null;
@@ -134,10 +145,10 @@ export function v2vFigures(
   const first = firstPerReceiver(receipts);
   const stats = latency(first);
   const receivedIds = new Set(receipts.map((r) => r.id));
+  const pairKey = (r: { id: string; to: string }) => `${r.id}\0${r.to}`;
+  const receivedPairs = new Set(receipts.map(pairKey));
   const round = (v: number) => (Number.isNaN(v) ? null : +v.toFixed(3));
   const ratio = (delivered: number, expected: number) => (expected ? +(delivered / expected).toFixed(6) : null);
-  const lostByReason: Record<string, number> = {};
-  for (const l of losses) lostByReason[l.reason] = (lostByReason[l.reason] ?? 0) + 1;
   // by sender, then receiver: every receipt, the first per (id, receiver) for latency, and the losses
   const byPair = new Map<string, Map<string, { got: Receipt[]; first: Receipt[]; lost: number }>>();
   const pairOf = (r: { from: string; to: string }) => {
@@ -149,7 +160,11 @@ export function v2vFigures(
   };
   for (const r of receipts) pairOf(r).got.push(r);
   for (const r of first) pairOf(r).first.push(r);
-  const judged = losses.filter((l) => l.reason !== IN_FLIGHT_AT_END);
+  // a (message, receiver) counts once: delivered if any copy arrived, otherwise lost for its first reason
+  const lossOnce = new Map<string, (typeof losses)[number]>();
+  for (const l of losses) if (!receivedPairs.has(pairKey(l)) && !lossOnce.has(pairKey(l))) lossOnce.set(pairKey(l), l);
+  const lostPairs = [...lossOnce.values()];
+  const judged = lostPairs.filter((l) => l.reason !== IN_FLIGHT_AT_END);
   for (const l of judged) pairOf(l).lost++;
   const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   const pairs = [...byPair.keys()].sort(byName).flatMap((from) => {
@@ -169,17 +184,22 @@ export function v2vFigures(
   const perSecond = (v: number) => (run && run.end > 0 ? +(v / run.end).toFixed(3) : 0);
   const allBeacons = receipts.filter((r) => r.type === BEACON_MESSAGE);
   const judgedIds = new Set(judged.map((l) => l.id));
-  const inFlightIds = new Set(losses.filter((l) => l.reason === IN_FLIGHT_AT_END).map((l) => l.id));
+  const inFlightIds = new Set(lostPairs.filter((l) => l.reason === IN_FLIGHT_AT_END).map((l) => l.id));
+  const lostByReason: Record<string, number> = {};
+  for (const l of lostPairs) lostByReason[l.reason] = (lostByReason[l.reason] ?? 0) + 1;
   const inFlightOnly = (id: string) => inFlightIds.has(id) && !judgedIds.has(id);
   return {
     sent: sentIds.size,
-    received: receipts.length,
-    lost: [...sentIds].filter((id) => !receivedIds.has(id) && !inFlightOnly(id)).length,
+    sent_pairs: receivedPairs.size + lostPairs.length,
+    received: receivedPairs.size,
+    lost: judged.length,
+    in_flight_at_end: lostPairs.length - judged.length,
+    lost_messages: [...sentIds].filter((id) => !receivedIds.has(id) && !inFlightOnly(id)).length,
     p50_ms: round(stats.p50_ms),
     p99_ms: round(stats.p99_ms),
     max_ms: round(stats.max_ms),
     mean_ms: round(stats.mean_ms),
-    delivery_ratio: ratio(receipts.length, receipts.length + judged.length),
+    delivery_ratio: ratio(receivedPairs.size, receivedPairs.size + judged.length),
     lost_by_reason: lostByReason,
     pairs,
     ...(run
