@@ -5,6 +5,7 @@ import type { LossReason } from '../channel/frames.js';
 import { bodyGap, placeBody, type PlacedBody } from '../core/physics/footprint.js';
 import type { VehicleParams } from '../core/physics/types.js';
 import { PlatoonFigures, type PlatoonLink } from './platoon.js';
+import { BOUND_MARGIN, PAIR_ROW_DISTANCE_M, PAIR_ROW_TTC_S, pairRowKept, ttcLowerBound } from './pair-rows.js';
 
 export interface CarSample {
   name: string;
@@ -94,7 +95,10 @@ export type CsvLogName = keyof typeof CSV_COLUMNS;
  */
 export class Recorder {
   private readonly logs: Record<CsvLogName, CsvLog>;
-  readonly pairs: PairFigures[] = [];
+  /** Every pair's running minima, in pair order (car i with each later car j). */
+  readonly allPairs: PairFigures[] = [];
+  /** 1 for the pairs that have had a row in pairs.csv (pair-rows.ts). */
+  private readonly rowed: Uint8Array;
   readonly collisions: CollisionEvent[] = [];
   readonly v2v: V2VRecord[] = [];
   readonly v2vLost: V2VLoss[] = [];
@@ -110,8 +114,10 @@ export class Recorder {
 
   private readonly placed: PlacedBody[] = [];
   private readonly carIndex: ReadonlyMap<string, number>;
-  /** This step's gap per pair, in pairs order. */
-  private readonly stepGaps: number[] = [];
+  /** A pair's gap at the step gapStep says; gaps are taken only where they can matter. */
+  private readonly stepGaps: Float64Array;
+  private readonly gapStep: Int32Array;
+  private steps = 0;
   /** Gap errors and headways of the cars with a `cacc` app (and known bodies). */
   readonly platoon?: PlatoonFigures;
 
@@ -131,6 +137,9 @@ export class Recorder {
     this.logs = Object.fromEntries(
       Object.entries(CSV_COLUMNS).map(([name, columns]) => [name, new CsvLog(files[name as CsvLogName], columns)]),
     ) as Record<CsvLogName, CsvLog>;
+    this.rowed = new Uint8Array((carNames.length * (carNames.length - 1)) / 2);
+    this.stepGaps = new Float64Array(this.rowed.length);
+    this.gapStep = new Int32Array(this.rowed.length).fill(-1);
     for (let i = 0; i < carNames.length; i++) {
       for (let j = i + 1; j < carNames.length; j++) {
         const p: PairFigures = {
@@ -144,7 +153,7 @@ export class Recorder {
           collision: false,
           first_collision_t_s: null,
         };
-        this.pairs.push(p);
+        this.allPairs.push(p);
         this.pairIndex.set(`${p.a}\0${p.b}`, p);
       }
     }
@@ -171,9 +180,14 @@ export class Recorder {
     return this.worldSamples;
   }
 
+  /** The pairs that have had a row in pairs.csv or collided, in pair order: those summary.json lists. */
+  get pairs(): PairFigures[] {
+    return this.allPairs.filter((p, k) => this.rowed[k] === 1 || p.collision);
+  }
+
   /** The smallest TTC any pair has reached so far, or null. */
   minTtc(): number | null {
-    return this.pairs.reduce<number | null>((m, p) => (p.min_ttc_s === null ? m : m === null ? p.min_ttc_s : Math.min(m, p.min_ttc_s)), null);
+    return this.allPairs.reduce<number | null>((m, p) => (p.min_ttc_s === null ? m : m === null ? p.min_ttc_s : Math.min(m, p.min_ttc_s)), null);
   }
 
   recordStep(t: number, cars: readonly CarSample[]): void {
@@ -184,35 +198,67 @@ export class Recorder {
     }
     const bodies = this.bodies;
     if (bodies) cars.forEach((c, i) => (this.placed[i] = placeBody(c, bodies[i], this.placed[i])));
+    const step = this.steps++;
     let k = 0;
     for (let i = 0; i < cars.length; i++) {
-      for (let j = i + 1; j < cars.length; j++) {
-        const pair = this.pairs[k++];
-        const d = centreDistance(cars[i], cars[j]);
-        const gap = bodies ? bodyGap(this.placed[i], this.placed[j]) : undefined;
-        if (gap !== undefined) this.stepGaps[k - 1] = gap;
-        if (gap !== undefined && (pair.min_gap_m === null || gap < pair.min_gap_m)) pair.min_gap_m = gap;
-        const closing = closingSpeed(cars[i], cars[j]);
-        const ttc = closing > 1e-9 ? d / closing : undefined;
+      const a = cars[i];
+      const ra = bodies ? this.placed[i].radius : 0;
+      for (let j = i + 1; j < cars.length; j++, k++) {
+        const b = cars[j];
+        const pair = this.allPairs[k];
+        const d = centreDistance(a, b);
         if (d < pair.min_distance_m) {
           pair.min_distance_m = d;
           pair.min_distance_t_s = t;
         }
+        const rb = bodies ? this.placed[j].radius : 0;
+        const near = d <= PAIR_ROW_DISTANCE_M;
+        // The TTC is taken only where it can give a row or a new minimum for the pair.
+        const bound = ttcLowerBound(d, ra, rb, a.v, b.v) / (1 + BOUND_MARGIN);
+        const ttcMatters = near || pair.min_ttc_s === null || bound <= PAIR_ROW_TTC_S || bound <= pair.min_ttc_s;
+        const closing = ttcMatters ? closingSpeed(a, b) : 0;
+        const ttc = ttcMatters ? this.ttcOf(a, b, i, j, d, closing) : undefined;
         if (ttc !== undefined && (pair.min_ttc_s === null || ttc < pair.min_ttc_s)) {
           pair.min_ttc_s = ttc;
           pair.min_ttc_t_s = t;
         }
+        const kept = pairRowKept(d, ttc);
+        // The gap is at least the distance between the bodies' circumscribed circles.
+        const gap = bodies && (kept || pair.min_gap_m === null || d - ra - rb < pair.min_gap_m) ? this.gapAt(k, i, j, step) : undefined;
+        if (gap !== undefined && (pair.min_gap_m === null || gap < pair.min_gap_m)) pair.min_gap_m = gap;
+        if (!kept) continue;
+        this.rowed[k] = 1;
         const row = this.logs.pairs.number(t).cell(pair.a).cell(pair.b).number(d);
         (gap === undefined ? row.cell(undefined) : row.number(gap)).number(closing);
         (ttc === undefined ? row.cell(undefined) : row.number(ttc)).endRow();
       }
     }
-    this.platoon?.record((a, b) => this.stepGaps[this.pairOf(a, b)], (car) => cars[this.carIndex.get(car)!].v);
+    this.platoon?.record((a, b) => this.gapOf(a, b, step), (car) => cars[this.carIndex.get(car)!].v);
     this.recording?.step(t, cars);
     if (++this.stepsSinceFlush >= this.flushEverySteps) this.flush();
   }
 
-  /** Index in `pairs` of two cars, in either order. */
+  private ttcOf(a: CarSample, b: CarSample, i: number, j: number, d: number, closing: number): number | undefined {
+    return closing > 1e-9 ? d / closing : undefined;
+  }
+
+  /** Pair k's bumper-to-bumper gap at this step, computed once. */
+  private gapAt(k: number, i: number, j: number, step: number): number {
+    if (this.gapStep[k] !== step) {
+      this.stepGaps[k] = bodyGap(this.placed[i], this.placed[j]);
+      this.gapStep[k] = step;
+    }
+    return this.stepGaps[k];
+  }
+
+  private gapOf(a: string, b: string, step: number): number {
+    let i = this.carIndex.get(a)!;
+    let j = this.carIndex.get(b)!;
+    if (i > j) [i, j] = [j, i];
+    return this.gapAt(this.pairOf(a, b), i, j, step);
+  }
+
+  /** Index in `allPairs` of two cars, in either order. */
   private pairOf(a: string, b: string): number {
     let i = this.carIndex.get(a)!;
     let j = this.carIndex.get(b)!;

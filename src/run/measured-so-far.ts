@@ -6,7 +6,8 @@ import type { CollisionEvent } from '../world/world.js';
 import { RUN_FILES } from './run-files.js';
 
 /** What `buildSummary` reads from a recorder. */
-export type MeasuredFigures = Pick<Recorder, 'pairs' | 'collisions' | 'v2v' | 'v2vLost' | 'v2vSent' | 'events'> & Partial<Pick<Recorder, 'platoon'>>;
+/** `pairs`: the pairs summary.json lists; `allPairs` (when known): every pair, for the run-wide minima. */
+export type MeasuredFigures = Pick<Recorder, 'pairs' | 'collisions' | 'v2v' | 'v2vLost' | 'v2vSent' | 'events'> & Partial<Pick<Recorder, 'platoon' | 'allPairs'>>;
 
 export interface MeasuredSoFar extends MeasuredFigures {
   /** Time of the last recorded step [s], 0 when none was recorded. */
@@ -66,7 +67,8 @@ export function readMeasuredSoFar(dir: string, carNames: readonly string[]): Mea
   const v2vLost: V2VLoss[] = v2vRows.filter((r) => !delivered(r)).map((r) => ({ ...frame(r), reason: r.outcome as V2VLoss['reason'] }));
   return {
     simTime: vehicles.reduce((m, r) => Math.max(m, Number(r.t_s)), 0),
-    pairs,
+    // As a finished run's summary: the pairs with rows in pairs.csv (pair-rows.ts) or a collision.
+    pairs: pairs.filter((p) => Number.isFinite(p.min_distance_m) || p.collision),
     collisions,
     v2v,
     v2vLost,

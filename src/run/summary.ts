@@ -224,9 +224,10 @@ export function buildSummary(args: {
   timing?: Record<string, unknown>;
 }): RunSummary {
   const { recorder: r, scenario } = args;
-  const ttcs = r.pairs.flatMap((p) => (p.min_ttc_s === null ? [] : [p.min_ttc_s]));
-  const distances = r.pairs.map((p) => p.min_distance_m).filter(Number.isFinite);
-  const gaps = r.pairs.flatMap((p) => (p.min_gap_m === null ? [] : [p.min_gap_m]));
+  const every = r.allPairs ?? r.pairs;
+  const ttcs = every.flatMap((p) => (p.min_ttc_s === null ? [] : [p.min_ttc_s]));
+  const distances = every.map((p) => p.min_distance_m).filter(Number.isFinite);
+  const gaps = every.flatMap((p) => (p.min_gap_m === null ? [] : [p.min_gap_m]));
   const firstCollision = r.collisions[0];
   const round = (v: number) => +v.toFixed(6);
   return {
@@ -241,9 +242,9 @@ export function buildSummary(args: {
     sim_time_s: round(args.simTime),
     wall_time_s: +args.wallTime.toFixed(4),
     steps: args.steps,
-    min_ttc_s: ttcs.length ? round(Math.min(...ttcs)) : null,
-    min_distance_m: distances.length ? round(Math.min(...distances)) : null,
-    min_gap_m: gaps.length ? round(Math.min(...gaps)) : null,
+    min_ttc_s: ttcs.length ? round(smallest(ttcs)) : null,
+    min_distance_m: distances.length ? round(smallest(distances)) : null,
+    min_gap_m: gaps.length ? round(smallest(gaps)) : null,
     collision: r.collisions.length > 0,
     first_collision_t_s: firstCollision ? round(firstCollision.t) : null,
     pairs: r.pairs.map((p) => ({
@@ -259,6 +260,13 @@ export function buildSummary(args: {
     ...(args.timing ? { timing: args.timing } : {}),
     parameters: withoutWaypointLists(scenario),
   };
+}
+
+/** Math.min of a list too long to spread into arguments (the pairs of hundreds of cars). */
+function smallest(values: readonly number[]): number {
+  let min = Infinity;
+  for (const v of values) if (v < min) min = v;
+  return min;
 }
 
 /**

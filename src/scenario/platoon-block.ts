@@ -1,9 +1,10 @@
 import { F1TENTH_DEFAULT_PARAMS } from '../core/physics/defaults.js';
 import { parseDuration } from './units.js';
 import type { ScenarioProblem } from './schema-issues.js';
+import { MAX_VEHICLES } from './vehicle-limit.js';
 
-/** The largest platoon a block may generate; a scenario holds at most 64 cars in all. */
-export const MAX_PLATOON_CARS = 64;
+/** The largest platoon a block may generate: as many cars as a scenario holds. */
+export const MAX_PLATOON_CARS = MAX_VEHICLES;
 
 type Data = Record<string, unknown>;
 const isObject = (v: unknown): v is Data => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_VEHICLES } from './vehicle-limit.js';
 import { parseByteSize, parseDataRate, parseDecibels, parseDuration, parseFrequency, parsePayloadSize, parsePower, type ParseResult } from './units.js';
 import { PARAM_RANGES, rangeMessage, type RangedParam } from '../core/physics/parameter-ranges.js';
 
@@ -336,7 +337,7 @@ export const scenarioSchema = z
       .strict()
       .default(TIMING_DEFAULTS)
       .describe('emulated runtime: when real-time lateness makes a run invalid'),
-    vehicles: z.array(vehicleSchema).min(1, 'a scenario needs at least one vehicle').max(64).describe('the cars, 1 to 64'),
+    vehicles: z.array(vehicleSchema).min(1, 'a scenario needs at least one vehicle').max(MAX_VEHICLES).describe(`the cars, 1 to ${MAX_VEHICLES}`),
     record: z
       .object({
         scans: z.boolean().default(false).describe("write every lidar scan to scans.csv, for cavsim view's lidar layer (the cars need a lidar)"),

@@ -82,7 +82,7 @@ ${platoon}
     expect(s.vehicles.map((v) => [v.name, +v.start.x.toFixed(6), v.start.speed])).toEqual([['car0', 20, 5], ['car1', 15.92, 5], ['car2', 11.84, 5]]);
     expect(s.vehicles.map((v) => v.apps.find((a) => a.type === 'cacc'))).toEqual([undefined, expect.objectContaining({ predecessor: 'car0' }), expect.objectContaining({ predecessor: 'car1' })]);
     expect((await loadScenario(workspace.write(block(ok)), { overrides: ['platoon.cars=5', 'platoon.spacing=3'] })).vehicles.map((v) => v.start.x)).toEqual([20, 17, 14, 11, 8]);
-    expect(await workspace.problems(block(ok.replace('cars: 3', 'cars: 1.5')))).toEqual([expect.stringMatching(/^platoon\.cars .*whole number of cars from 2 to 64/)]);
+    expect(await workspace.problems(block(ok.replace('cars: 3', 'cars: 1.5')))).toEqual([expect.stringMatching(/^platoon\.cars .*whole number of cars from 2 to 1000/)]);
     expect(await workspace.problems(block(`${ok}\n  size: 3`))).toEqual([expect.stringMatching(/unknown field "size"/)]);
     expect(await workspace.problems(block(ok.replace('follower: {', 'follower: { name: x,')))).toEqual([expect.stringMatching(/takes its name and start from its place/)]);
     // what is wrong in a generated car is found as in any car, by its name
