@@ -1,4 +1,5 @@
-import { expandPlatoon } from './platoon-block.js';
+import { expandPlatoon, platoonStartProblem } from './platoon-block.js';
+import { readLeaderPath } from './platoon-path.js';
 import { resolve } from 'node:path';
 import { UserInputError } from '../errors.js';
 import { scenarioSchema, VEHICLE_NAME, type ScenarioParsed } from './schema.js';
@@ -44,7 +45,7 @@ export async function loadScenario(file: string, options: LoadScenarioOptions = 
   const written = source.toJS();
   const topLevel = topLevelProblem(written);
   if (topLevel) throw fail([topLevel]);
-  const platoon = expandPlatoon(written as Record<string, unknown>);
+  const platoon = expandPlatoon(written as Record<string, unknown>, await readLeaderPath(written as Record<string, unknown>, absolute));
   const data = platoon.data;
   const located = (p: ScenarioProblem) =>
     formatProblem({ ...p, path: withVehicleNames(p.path, data), line: p.line ?? source.lineOf(p.path), fromSet: source.isOverridden(p.path) });
@@ -55,6 +56,10 @@ export async function loadScenario(file: string, options: LoadScenarioOptions = 
   const normalised = await normaliseScenario(parsed.data as ScenarioParsed, absolute);
   const problems = [...normalised.problems];
   if (normalised.scenario) problems.push(...(await crossCheckScenario(normalised.scenario, options.loadMap)));
+  if (platoon.followers?.length) {
+    const names = ((data as { vehicles?: { name?: unknown }[] }).vehicles ?? []).map((v) => v?.name);
+    problems.splice(0, problems.length, ...problems.map((p) => platoonStartProblem(p, names, platoon.followers!)));
+  }
   if (problems.length) throw fail(problems.map(located));
   const scenario = normalised.scenario!;
   const warnings = [...(options.runtime ? ignoredFields(scenario, options.runtime) : []), ...stabilityWarnings(scenario)].map(located);

@@ -1,10 +1,10 @@
 import { F1TENTH_DEFAULT_PARAMS } from '../core/physics/defaults.js';
 import { parseDuration } from './units.js';
 import type { ScenarioProblem } from './schema-issues.js';
-import { MAX_VEHICLES } from './vehicle-limit.js';
+import { poseBehindOnPath, type LeaderPath } from './platoon-path.js';
 
-/** The largest platoon a block may generate: as many cars as a scenario holds. */
-export const MAX_PLATOON_CARS = MAX_VEHICLES;
+/** The largest platoon a block may generate; a scenario holds at most 64 cars in all. */
+export const MAX_PLATOON_CARS = 64;
 
 type Data = Record<string, unknown>;
 const isObject = (v: unknown): v is Data => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -12,12 +12,13 @@ const isObject = (v: unknown): v is Data => typeof v === 'object' && v !== null 
 /**
  * A `platoon:` block written as cars: `cars` vehicles named `<name>0`, `<name>1`, ..., the first
  * the `leader` entry as written, each next one the `follower` entry placed behind its predecessor
- * on the leader's heading, at the leader's speed, `spacing` metres between centres (by default the
- * gap its `cacc` app keeps at that speed plus one car length), with every `cacc` app's
+ * along the leader's path (its waypoints, `leaderPath`; without them on the leader's heading), at
+ * the leader's speed, `spacing` metres between centres along the path (by default the gap its
+ * `cacc` app keeps at that speed plus one car length), with every `cacc` app's
  * predecessor set to the car ahead. The cars join the scenario's `vehicles`; everything else about
  * them is validated as any vehicle is. So `--set platoon.cars=4,8,12` sweeps the platoon's length.
  */
-export function expandPlatoon(data: Data): { data: Data; problems: ScenarioProblem[] } {
+export function expandPlatoon(data: Data, leaderPath?: LeaderPath): { data: Data; problems: ScenarioProblem[]; followers?: PlatoonFollower[] } {
   const block = data.platoon;
   if (block === undefined) return { data, problems: [] };
   const problem = (path: (string | number)[], message: string) => ({ data, problems: [{ path: ['platoon', ...path], message }] });
@@ -39,19 +40,47 @@ export function expandPlatoon(data: Data): { data: Data; problems: ScenarioProbl
 
   const name = (i: number) => `${prefix}${i}`;
   const generated: Data[] = [{ name: name(0), ...leader }];
+  const followers: PlatoonFollower[] = [];
   for (let i = 1; i < cars; i++) {
     const back = i * spacing;
+    const onPath = leaderPath && poseBehindOnPath(leaderPath, { x: x as number, y: y as number }, back);
+    const start = onPath ? { ...onPath, speed } : { x: (x as number) - back * Math.cos(yaw as number), y: (y as number) - back * Math.sin(yaw as number), yaw, speed };
+    followers.push({ name: name(i), back, cars });
     const apps = Array.isArray(follower.apps) ? follower.apps.map((a) => (isObject(a) && a.type === 'cacc' ? { ...a, predecessor: name(i - 1) } : a)) : follower.apps;
     generated.push({
       ...follower,
       name: name(i),
-      start: { x: (x as number) - back * Math.cos(yaw as number), y: (y as number) - back * Math.sin(yaw as number), yaw, speed },
+      start,
       ...(apps !== undefined ? { apps } : {}),
     });
   }
   const { platoon: _block, ...rest } = data;
   const vehicles = Array.isArray(data.vehicles) ? data.vehicles : [];
-  return { data: { ...rest, vehicles: [...generated, ...vehicles] }, problems: [] };
+  return { data: { ...rest, vehicles: [...generated, ...vehicles] }, problems: [], followers };
+}
+
+/** A car a platoon block wrote behind its leader: a problem with its start is the block's. */
+export interface PlatoonFollower {
+  name: string;
+  /** Metres behind the leader along its path. */
+  back: number;
+  cars: number;
+}
+
+/**
+ * A problem with a follower's start (a wall, another car) told as the block's, with what to change:
+ * the follower's place is not written anywhere the user could move it.
+ */
+export function platoonStartProblem(p: ScenarioProblem, vehicleNames: readonly unknown[], followers: readonly PlatoonFollower[]): ScenarioProblem {
+  if (p.path[0] !== 'vehicles' || p.path[2] !== 'start') return p;
+  const name = typeof p.path[1] === 'number' ? vehicleNames[p.path[1]] : p.path[1];
+  const f = followers.find((c) => c.name === name);
+  if (!f) return p;
+  const what = p.message.split(';')[0].replace(/^the car /, '');
+  return {
+    path: ['platoon'],
+    message: `${f.name}, ${+f.back.toFixed(2)} m behind the leader along its path, ${what}; use fewer cars (platoon.cars, now ${f.cars}) or less spacing (platoon.spacing), or start the leader where the path behind it is free`,
+  };
 }
 
 /** The gap the follower's `cacc` app keeps at `speed` (its defaults when none), plus one car length. */

@@ -11,7 +11,7 @@ export async function checkStartPlacement(s: ResolvedScenario, loadMap: MapLoade
   const prints = s.vehicles.map((v) => footprintCorners(v.start, v.params));
   s.vehicles.forEach((v, i) => {
     if (footprintHitsWall(prints[i], grid)) {
-      problems.push({ path: ['vehicles', i, 'start'], message: `the car at (${v.start.x}, ${v.start.y}) overlaps a wall or lies outside the map; move it onto free ground` });
+      problems.push({ path: ['vehicles', i, 'start'], message: `the car at (${+v.start.x.toFixed(3)}, ${+v.start.y.toFixed(3)}) overlaps a wall or lies outside the map; move it onto free ground` });
     }
     for (let j = 0; j < i; j++) {
       if (footprintsOverlap(prints[i], prints[j])) {
