@@ -45,6 +45,29 @@ export class GaussianNoise {
     return this.nextUint32() / 4294967296;
   }
 
+  /**
+   * values[i] += std * normal(), clamped to [0, max], for i < n: the samples normal() would give,
+   * with the generator's state in locals for the loop.
+   */
+  addClamped(values: Float32Array, n: number, std: number, max: number): void {
+    let { a, b, c, d } = this;
+    const shift = 32 - QUANTILE_BITS;
+    for (let i = 0; i < n; i++) {
+      const t = (((a + b) | 0) + d) | 0;
+      d = (d + 1) | 0;
+      a = b ^ (b >>> 9);
+      b = (c + (c << 3)) | 0;
+      c = (c << 21) | (c >>> 11);
+      c = (c + t) | 0;
+      const r = values[i] + std * NORMAL_QUANTILES[t >>> shift];
+      values[i] = r < 0 ? 0 : r > max ? max : r;
+    }
+    this.a = a;
+    this.b = b;
+    this.c = c;
+    this.d = d;
+  }
+
   /** A sample of N(0, 1). */
   normal(): number {
     return NORMAL_QUANTILES[this.nextUint32() >>> (32 - QUANTILE_BITS)];

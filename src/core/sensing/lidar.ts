@@ -95,14 +95,7 @@ export class Lidar {
     if (ranges.length < n) throw new RangeError(`out has ${ranges.length} slots for ${n} beams`);
     this.marchWalls(pose, ranges);
     for (let k = 0; k < otherFootprints.length; k++) this.castOnFootprint(pose, otherFootprints[k], ranges);
-    if (this.noiseStd > 0) {
-      const std = this.noiseStd;
-      const max = this.rangeMax;
-      for (let i = 0; i < n; i++) {
-        const r = ranges[i] + std * this.noise.normal();
-        ranges[i] = r < 0 ? 0 : r > max ? max : r;
-      }
-    }
+    if (this.noiseStd > 0) this.noise.addClamped(ranges, n, this.noiseStd, this.rangeMax);
     return ranges;
   }
 
@@ -142,10 +135,13 @@ export class Lidar {
           const safe = clearance[k];
           if (safe < 0) break;
           const leaveRow = (row + offY - v) * invDy;
-          const hitInRow = (col + offX + sign * (run[k] - 1) - u) * invDx;
-          if (hitInRow <= leaveRow) {
-            t += hitInRow;
-            break;
+          // Walls are at least `safe` away: the row's run cannot end before the ray leaves the row.
+          if (safe <= leaveRow) {
+            const hitInRow = (col + offX + sign * (run[k] - 1) - u) * invDx;
+            if (hitInRow <= leaveRow) {
+              t += hitInRow;
+              break;
+            }
           }
           const byRow = leaveRow + CELL_EXIT_NUDGE;
           t += byRow > safe ? byRow : safe;
@@ -163,10 +159,12 @@ export class Lidar {
           const safe = clearance[k];
           if (safe < 0) break;
           const leaveCol = (col + offX - u) * invDx;
-          const hitInCol = (row + offY + sign * (run[k] - 1) - v) * invDy;
-          if (hitInCol <= leaveCol) {
-            t += hitInCol;
-            break;
+          if (safe <= leaveCol) {
+            const hitInCol = (row + offY + sign * (run[k] - 1) - v) * invDy;
+            if (hitInCol <= leaveCol) {
+              t += hitInCol;
+              break;
+            }
           }
           const byCol = leaveCol + CELL_EXIT_NUDGE;
           t += byCol > safe ? byCol : safe;
@@ -181,6 +179,13 @@ export class Lidar {
     const c = packCorners(footprint, this.corners);
     const ox = pose.x;
     const oy = pose.y;
+    // No hit can be nearer than the footprint's circumscribed circle.
+    const cx = (c[0] + c[2] + c[4] + c[6]) / 4;
+    const cy = (c[1] + c[3] + c[5] + c[7]) / 4;
+    let radius = 0;
+    for (let k = 0; k < 4; k++) radius = Math.max(radius, Math.hypot(c[2 * k] - cx, c[2 * k + 1] - cy));
+    const nearest = Math.hypot(cx - ox, cy - oy) - radius;
+    if (nearest > this.rangeMax + 1e-3) return; // no beam reaches it (the margin covers ranges rounded to float32)
     // Beams that can reach the footprint: those between its extreme corner bearings.
     let lo = Infinity;
     let hi = -Infinity;
@@ -190,19 +195,46 @@ export class Lidar {
       if (a < lo) lo = a;
       if (a > hi) hi = a;
     }
-    let first = 0;
-    let last = this.beams - 1;
-    // A convex shape not around the lidar subtends less than π; more means it straddles ±π.
-    if (hi - lo < Math.PI) {
-      first = Math.max(0, Math.ceil((lo - this.angleMin) / this.angleIncrement - 1e-9));
-      last = Math.min(this.beams - 1, Math.floor((hi - this.angleMin) / this.angleIncrement + 1e-9));
+    // A convex shape not around the lidar subtends less than π; more means it straddles ±π, or
+    // holds the lidar. Straddling: its bearings measured from one corner's give the true span.
+    if (hi - lo >= Math.PI) {
+      const a0 = Math.atan2(c[1] - oy, c[0] - ox) - pose.yaw;
+      lo = Infinity;
+      hi = -Infinity;
+      for (let k = 0; k < 4; k++) {
+        let a = Math.atan2(c[2 * k + 1] - oy, c[2 * k] - ox) - pose.yaw - a0;
+        a -= 2 * Math.PI * Math.round(a / (2 * Math.PI));
+        if (a < lo) lo = a;
+        if (a > hi) hi = a;
+      }
+      if (hi - lo >= Math.PI) {
+        this.castOnBeams(pose, c, nearest, 0, this.beams - 1, ranges);
+        return;
+      }
+      lo += a0;
+      hi += a0;
+      for (const turn of [-2 * Math.PI, 2 * Math.PI]) this.castOnSpan(pose, c, nearest, lo + turn, hi + turn, ranges);
     }
+    this.castOnSpan(pose, c, nearest, lo, hi, ranges);
+  }
+
+  /** The beams whose bearings (from the heading) lie in [lo, hi]. */
+  private castOnSpan(pose: Pose2D, c: Float64Array, nearest: number, lo: number, hi: number, ranges: Float32Array): void {
+    const first = Math.max(0, Math.ceil((lo - this.angleMin) / this.angleIncrement - 1e-9));
+    const last = Math.min(this.beams - 1, Math.floor((hi - this.angleMin) / this.angleIncrement + 1e-9));
+    if (first <= last) this.castOnBeams(pose, c, nearest, first, last, ranges);
+  }
+
+  private castOnBeams(pose: Pose2D, c: Float64Array, nearest: number, first: number, last: number, ranges: Float32Array): void {
+    const ox = pose.x;
+    const oy = pose.y;
     const ch = Math.cos(pose.yaw);
     const sh = Math.sin(pose.yaw);
     for (let i = first; i <= last; i++) {
+      let best = ranges[i];
+      if (best <= nearest) continue; // something nearer already hides the footprint from this beam
       const rx = ch * this.beamCos[i] - sh * this.beamSin[i];
       const ry = sh * this.beamCos[i] + ch * this.beamSin[i];
-      let best = ranges[i];
       for (let k = 0; k < 4; k++) {
         const ax = c[2 * k];
         const ay = c[2 * k + 1];
