@@ -40,7 +40,8 @@ export async function crossCheckScenario(s: ResolvedScenario, loadMap?: MapLoade
     }
     const beaconing = (name: string) => s.vehicles.some((o) => o.name === name && o.apps.some((a) => a.type === 'beacon'));
     const otherCar = (name: string, field: string, j: number) => {
-      if (!names.has(name)) problems.push({ path: at('apps', j, field), message: `no vehicle named "${name}"; use one of ${[...names.keys()].filter((n) => n !== v.name).join(', ')}` });
+      const others = [...names.keys()].filter((n) => n !== v.name);
+      if (!names.has(name)) problems.push({ path: at('apps', j, field), message: `no vehicle named "${name}"; ${others.length ? `use one of ${others.join(', ')}` : `${v.name} is the only car: add the car it names`}` });
       else if (name === v.name) problems.push({ path: at('apps', j, field), message: `${field} must be another car, not ${v.name} itself` });
     };
     v.apps.forEach((app, j) => {

@@ -33,6 +33,8 @@ describe('V2X apps in a scenario', () => {
     expect(await workspace.problems(platoon('[]', '[{ type: ttc-brake-sender, source: neighbours }]'))).toEqual([expect.stringMatching(/source: neighbours knows other cars only by their beacons/)]);
     expect(await workspace.problems(platoon('[]', '[{ type: ttc-brake-sender }]'))).toEqual([expect.stringMatching(/add them to vehicles\.car1\.observes, or use source: neighbours/)]);
     expect(await workspace.problems(platoon('[{ type: beacon, to: car9 }]', '[]'))).toEqual([expect.stringMatching(/to.*no vehicle named "car9"/)]);
+    const alone = `name: t\nmap: maps/corridor.yaml\nduration: 2s\nvehicles:\n  - name: car0\n    start: { x: 0, y: -1 }\n    apps: [{ type: cacc, predecessor: car1 }]\n`;
+    expect(await workspace.problems(alone)).toEqual([expect.stringMatching(/predecessor.*no vehicle named "car1"; car0 is the only car: add the car it names$/)]);
   });
 
   it('refuses CACC predecessors that form a loop (no car in it leads), once per loop', async () => {
