@@ -49,7 +49,7 @@ export function sweepAnswer(spec: SweepSpec, results: readonly SweepResult[], cr
     if (monotonic && firstHit > 0) {
       const safe = points[firstHit - 1];
       const hit = points[firstHit];
-      const narrow = narrowing(paths[0], safe.values[paths[0]], hit.values[paths[0]]);
+      const narrow = narrowing(paths[0], safe.values[paths[0]], hit.values[paths[0]], spec.mode.type === 'grid' ? spec.mode.resolution : undefined);
       return { text: withCaveat(`no collision up to ${label(safe)}, collisions from ${label(hit)}${share(hit)} (${paths[0]})`), last_safe: label(safe), first_collision: label(hit), ...base, ...(narrow ? { narrow } : {}) };
     }
     if (monotonic) return { text: withCaveat(`collisions at every point, from ${label(points[0])}${share(points[0])} (${paths[0]})`), last_safe: null, first_collision: label(points[0]), ...base };
@@ -59,9 +59,14 @@ export function sweepAnswer(spec: SweepSpec, results: readonly SweepResult[], cr
   return { text: withCaveat(`collisions at ${colliding.length} of ${points.length} points: ${listed}${more}`), ...base };
 }
 
-/** The bracket between the last safe and the first colliding value, searched to a tenth of its width. */
-function narrowing(path: string, safe: SweepValue | undefined, hit: SweepValue | undefined): SweepAnswer['narrow'] {
+/**
+ * The bracket between the last safe and the first colliding value, searched to a tenth of its
+ * width, but no finer than `resolution`, the step the runs can tell apart: a bracket of one such
+ * step is already as narrow as a search can make it, and gets no suggestion.
+ */
+function narrowing(path: string, safe: SweepValue | undefined, hit: SweepValue | undefined, resolution?: number): SweepAnswer['narrow'] {
   if (safe?.value === undefined || hit?.value === undefined || safe.unit !== hit.unit || !(hit.value > safe.value)) return undefined;
-  const tolerance = Number(((hit.value - safe.value) / 10).toPrecision(2));
+  if (resolution !== undefined && hit.value - safe.value <= resolution * (1 + 1e-9)) return undefined;
+  const tolerance = Math.max(Number(((hit.value - safe.value) / 10).toPrecision(2)), resolution ?? 0);
   return { path, range: `${safe.value}${safe.unit}..${hit.value}${hit.unit}`, tolerance: `${tolerance}${safe.unit}` };
 }

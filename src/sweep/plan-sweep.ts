@@ -56,7 +56,9 @@ export async function planSweep(request: SweepRequest): Promise<PlannedSweep> {
   if (!swept.length) throw new UserInputError('nothing to sweep', [], 'give --delay 10..300ms or --set path=VALUES with more than one value, or --find-critical');
   await checkValues(scenario, request.runtime, fixed, swept);
   const points = expandGrid(swept, request.repeat, baseSeed);
-  return { scenario, runtime: request.runtime, fixed, axes: swept, repeat: request.repeat, baseSeed, mode: { type: 'grid', points }, ...warnings };
+  const unit = swept.length === 1 ? swept[0].values[0]?.unit : undefined;
+  const resolution = unit ? distinguishableStep(base, swept[0].path, unit) : undefined;
+  return { scenario, runtime: request.runtime, fixed, axes: swept, repeat: request.repeat, baseSeed, mode: { type: 'grid', points, ...(resolution ? { resolution } : {}) }, ...warnings };
 }
 
 /** Sweeping a field the runtime ignores would run identical runs and report a flat answer. */
@@ -101,17 +103,29 @@ async function checkValues(scenario: string, runtime: Runtime, fixed: string[], 
   // One map decode for all the values: a sweep of a thousand points is checked in well under a second.
   const loadMap = cachingMapLoader();
   for (const axis of axes) {
+    // the same problem for several values (a range without a unit: every one of them) is told once
+    const byProblem = new Map<string, { values: string[]; detail: string }>();
     for (const v of axis.values as SweepValue[]) {
       try {
         await loadScenario(scenario, { overrides: [...fixed, `${axis.path}=${v.text}`], runtime, loadMap });
       } catch (err) {
         if (!(err instanceof UserInputError)) throw err;
-        problems.push(...err.details.map((d) => `${axis.path}=${v.text}: ${d}`));
+        for (const detail of err.details) {
+          const key = detail.replace(new RegExp(`(?<![\\w.])${v.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.])`, 'g'), '\0');
+          const group = byProblem.get(key) ?? { values: [], detail };
+          group.values.push(v.text);
+          byProblem.set(key, group);
+        }
       }
     }
+    for (const { values, detail } of byProblem.values()) problems.push(`${axis.path}=${listValues(values)}: ${detail}`);
   }
-  if (problems.length) throw new UserInputError('some swept values do not make a valid scenario', [...new Set(problems)]);
+  if (problems.length) throw new UserInputError('some swept values do not make a valid scenario', problems);
 }
+
+/** `10`, `10, 20`, or for many `10, 42.2, …, 300 (10 values)`. */
+const listValues = (values: readonly string[]) =>
+  values.length <= 3 ? values.join(', ') : `${values.slice(0, 2).join(', ')}, …, ${values.at(-1)} (${values.length} values)`;
 
 /** Channel delays the runs can tell apart: a message is handed over at a control tick, so delays
  * within one tick of the fastest car's controller behave alike. Other fields: no known step. */

@@ -11,7 +11,12 @@ import type { SweepValue } from './values.js';
 export type Runtime = 'sim' | 'docker';
 
 export type SweepMode =
-  | { type: 'grid'; points: SweepPoint[] }
+  | {
+      type: 'grid';
+      points: SweepPoint[];
+      /** One swept field the runs tell apart only in steps (a delay acts at whole control ticks): that step, in the axis's unit. */
+      resolution?: number;
+    }
   | {
       type: 'critical';
       path: string;

@@ -133,6 +133,10 @@ describe('the sweep answer', () => {
   it('says where the outcome flips for one field, and counts failed and invalid runs apart', () => {
     expect(sweepAnswer(spec, results(60))).toMatchObject({ text: 'no collision up to 50ms, collisions from 60ms (network.delay)', last_safe: '50ms', first_collision: '60ms', collision_points: 5, points: 10 });
     expect(sweepAnswer(spec, results(60)).narrow).toEqual({ path: 'network.delay', range: '50ms..60ms', tolerance: '1ms' });
+    // a delay acts at whole 10 ms control ticks: 50ms..60ms is one tick, no search can split it
+    const ticks = (resolution: number) => ({ ...spec, mode: { ...spec.mode, resolution } as typeof spec.mode });
+    expect(sweepAnswer(ticks(10), results(60)).narrow).toBeUndefined();
+    expect(sweepAnswer(ticks(5), results(60)).narrow).toEqual({ path: 'network.delay', range: '50ms..60ms', tolerance: '5ms' });
     expect(sweepAnswer(spec, results(1000)).text).toBe('no collision at any of the 10 points, 10ms to 100ms');
     expect(sweepAnswer(spec, results(1000)).narrow).toBeUndefined();
     expect(sweepAnswer(spec, results(0)).text).toBe('collisions at every point, from 10ms (network.delay)');
