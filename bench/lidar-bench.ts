@@ -78,12 +78,23 @@ export const suite: BenchSuite = {
       ...scanRows('loop', loop, loopPoses, (p) => ({ x: p.x + 3 * Math.cos(p.yaw), y: p.y + 3 * Math.sin(p.yaw), yaw: p.yaw })),
     ];
 
+    // BENCH_OLD_BUILD: another checkout, built; its lidar scans the same scenes, timed in turn with this one.
+    const oldBuild = process.env.BENCH_OLD_BUILD;
+    const OldLidar = oldBuild ? ((await import(join(oldBuild, 'dist/core/sensing/lidar.js'))) as { Lidar: typeof Lidar }).Lidar : undefined;
     for (const name of SHIPPED_MAPS) {
       const grid = await loadMap(mapPath(name));
-      const lidar = new Lidar(prepareLidarMap(grid));
+      const shared = prepareLidarMap(grid);
+      const lidar = new Lidar(shared);
       const out = new Float32Array(lidar.beams);
       const scenes = freePosesWithCarAhead(grid, 200).map(({ pose, other }) => ({ pose, others: [carCorners(other)] }));
-      rows.push(timedRow(`${name}: 1080 beams, noise, 1 car, 200 free poses`, (i) => lidar.scan(scenes[i % scenes.length].pose, scenes[i % scenes.length].others, out), '< 30 us'));
+      const label = `${name}: 1080 beams, noise, 1 car, 200 free poses`;
+      const now = timedRow(label, (i) => lidar.scan(scenes[i % scenes.length].pose, scenes[i % scenes.length].others, out), '< 30 us');
+      rows.push(now);
+      if (OldLidar) {
+        const before = new OldLidar(shared);
+        const then = timedRow(`${label}, build before`, (i) => before.scan(scenes[i % scenes.length].pose, scenes[i % scenes.length].others, out));
+        rows.push(then, { suite: 'lidar', name: `${name}: time per scan over the build before`, value: now.value / then.value, unit: 'ratio' });
+      }
     }
 
     const t0 = process.hrtime.bigint();

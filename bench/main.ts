@@ -21,6 +21,7 @@ const suites: Array<{ name: string; load: () => Promise<BenchSuite> }> = [
   { name: 'simulated-runtime', load: () => import('./sim-bench.js').then((m) => m.suite) },
   { name: 'emulated-runtime', load: () => import('./emulated-bench.js').then((m) => m.suite) },
   { name: 'lidar', load: () => import('./lidar-bench.js').then((m) => m.suite) },
+  { name: 'fleet', load: () => import('./fleet-bench.js').then((m) => m.suite) },
   { name: 'sweep', load: () => import('./sweep-bench.js').then((m) => m.suite) },
   { name: 'lidar-runtime', load: () => import('./lidar-runtime-bench.js').then((m) => m.suite) },
   { name: 'emulation', load: () => import('./emulation-bench.js').then((m) => m.suite) },

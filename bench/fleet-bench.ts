@@ -1,0 +1,91 @@
+/**
+ * `fleet`: the simulated runtime with many cars, each with a 1080-beam lidar at 40 Hz and 802.11p
+ * beacons (10 Hz, 300 B) through ns-3 in lock-step, and the same without the lidar: real-time
+ * factor and wall time per car per simulated second at 10, 50 and 100 cars. With BENCH_OLD_BUILD
+ * (the root of another checkout, built), each run alternates with the same run of that build, as
+ * whole `cavsim up --runtime sim` commands, so the two are compared side by side in one run.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { loopScenarioYaml } from './sim-bench.js';
+import type { BenchRow, BenchSuite } from './main.js';
+import { packageRoot } from '../src/util/package-root.js';
+
+const SUITE = 'fleet';
+/** Cars and simulated seconds per run: enough steps to dwarf start-up, short enough for a shared machine. */
+const FLEETS: readonly [number, number][] = [[10, 10], [50, 4], [100, 3]];
+/** The build before lifting the 64-car cap refuses larger scenarios. */
+const OLD_BUILD_MAX_CARS = 64;
+const BEACONS = '[{ type: beacon, rate: 10Hz, size: 300B }]';
+const LIDAR_40HZ = '{ rate: 40Hz }';
+
+interface Measured {
+  /** Simulated seconds per second of the run itself (summary.json's wall time). */
+  realTime: number;
+  /** The whole command, Node's start and the run's files included [s]. */
+  commandWall: number;
+}
+
+function fleetYaml(cars: number, seconds: number, lidar: boolean): string {
+  const perCar: Record<string, string> = { apps: BEACONS, ...(lidar ? { lidar: LIDAR_40HZ } : {}) };
+  return loopScenarioYaml(cars, `${seconds}s`, perCar).replace('\nvehicles:\n', '\nnetwork: { channel: wifi-80211p }\nvehicles:\n');
+}
+
+function runCommand(buildRoot: string, scenario: string, runsDir: string): Promise<Measured> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [join(buildRoot, 'dist/cli/main.js'), 'up', '--runtime', 'sim', '--json', '--runs-dir', runsDir, scenario], { maxBuffer: 256 * 1024 ** 2 }, (err, stdout, stderr) => {
+      if (err) return reject(new Error(`${buildRoot}: ${err.message}\n${stderr.slice(-2000)}`));
+      const summary = JSON.parse(stdout) as { status: string; reason?: string; sim_time_s: number; wall_time_s: number };
+      if (summary.status !== 'completed') return reject(new Error(`${buildRoot}: run ${summary.status}: ${summary.reason}`));
+      resolve({ realTime: summary.sim_time_s / summary.wall_time_s, commandWall: (performance.now() - started) / 1000 });
+    });
+  });
+}
+
+export const suite: BenchSuite = {
+  name: SUITE,
+  async run() {
+    const oldBuild = process.env.BENCH_OLD_BUILD;
+    const dir = mkdtempSync(join(tmpdir(), 'cavsim-fleet-'));
+    const rows: BenchRow[] = [];
+    try {
+      const file = (cars: number, seconds: number, lidar: boolean) => {
+        const path = join(dir, `fleet-${cars}-${lidar ? 'lidar' : 'beacons'}.yaml`);
+        writeFileSync(path, fleetYaml(cars, seconds, lidar));
+        return path;
+      };
+      // Warm-up: compiles the ns-3 lock-step program (each build its own) and fills the file cache.
+      const warm = file(2, 1, true);
+      await runCommand(packageRoot(), warm, join(dir, 'runs'));
+      if (oldBuild) await runCommand(oldBuild, warm, join(dir, 'runs'));
+      const costPerCar: Record<string, number[]> = { lidar: [], beacons: [] };
+      for (const [cars, seconds] of FLEETS) {
+        for (const lidar of [true, false]) {
+          const scenario = file(cars, seconds, lidar);
+          const label = `${cars} cars, ${lidar ? 'lidar 40 Hz + 802.11p' : '802.11p, no lidar'}`;
+          const target = cars === 100 ? (lidar ? '>= 1x' : '>= 10x') : undefined;
+          const now = await runCommand(packageRoot(), scenario, join(dir, 'runs'));
+          rows.push({ suite: SUITE, name: `${label} (x real time)`, value: now.realTime, unit: 'x', target, note: `whole command ${now.commandWall.toFixed(2)} s` });
+          const perCar = 1000 / (now.realTime * cars);
+          costPerCar[lidar ? 'lidar' : 'beacons'].push(perCar);
+          rows.push({ suite: SUITE, name: `${label}: wall per car per simulated s`, value: perCar, unit: 'ms' });
+          if (oldBuild && cars <= OLD_BUILD_MAX_CARS) {
+            const before = await runCommand(oldBuild, scenario, join(dir, 'runs'));
+            rows.push({ suite: SUITE, name: `${label}, build before (x real time)`, value: before.realTime, unit: 'x', note: `whole command ${before.commandWall.toFixed(2)} s` });
+            rows.push({ suite: SUITE, name: `${label}: speed over the build before`, value: now.realTime / before.realTime, unit: 'ratio', note: `whole command ${(before.commandWall / now.commandWall).toFixed(2)}x` });
+          }
+        }
+      }
+      for (const [variant, costs] of Object.entries(costPerCar)) {
+        rows.push({ suite: SUITE, name: `${variant}: cost per car, ${FLEETS.at(-1)![0]} over ${FLEETS[0][0]} cars`, value: costs.at(-1)! / costs[0], unit: 'ratio', target: '1 (flat)' });
+      }
+      return rows;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
