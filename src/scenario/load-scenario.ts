@@ -1,4 +1,4 @@
-import { expandPlatoon, platoonStartProblem } from './platoon-block.js';
+import { expandPlatoon, asPlatoonProblem } from './platoon-block.js';
 import { readLeaderPath } from './platoon-path.js';
 import { resolve } from 'node:path';
 import { UserInputError } from '../errors.js';
@@ -58,7 +58,7 @@ export async function loadScenario(file: string, options: LoadScenarioOptions = 
   if (normalised.scenario) problems.push(...(await crossCheckScenario(normalised.scenario, options.loadMap)));
   if (platoon.followers?.length) {
     const names = ((data as { vehicles?: { name?: unknown }[] }).vehicles ?? []).map((v) => v?.name);
-    problems.splice(0, problems.length, ...problems.map((p) => platoonStartProblem(p, names, platoon.followers!)));
+    problems.splice(0, problems.length, ...problems.map((p) => asPlatoonProblem(p, names, platoon.followers!)));
   }
   if (problems.length) throw fail(problems.map(located));
   const scenario = normalised.scenario!;

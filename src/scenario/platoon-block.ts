@@ -2,9 +2,10 @@ import { F1TENTH_DEFAULT_PARAMS } from '../core/physics/defaults.js';
 import { parseDuration } from './units.js';
 import type { ScenarioProblem } from './schema-issues.js';
 import { poseBehindOnPath, type LeaderPath } from './platoon-path.js';
+import { MAX_VEHICLES } from './vehicle-limit.js';
 
-/** The largest platoon a block may generate; a scenario holds at most 64 cars in all. */
-export const MAX_PLATOON_CARS = 64;
+/** The largest platoon a block may generate: as many cars as a scenario holds. */
+export const MAX_PLATOON_CARS = MAX_VEHICLES;
 
 type Data = Record<string, unknown>;
 const isObject = (v: unknown): v is Data => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -68,10 +69,14 @@ export interface PlatoonFollower {
 }
 
 /**
- * A problem with a follower's start (a wall, another car) told as the block's, with what to change:
- * the follower's place is not written anywhere the user could move it.
+ * A problem with cars a platoon block wrote, told as the block's, with what to change there: a
+ * follower's start (a wall, another car) is not written anywhere the user could move it, and a
+ * lidar goes into the block's leader or follower entry, not a vehicle's.
  */
-export function platoonStartProblem(p: ScenarioProblem, vehicleNames: readonly unknown[], followers: readonly PlatoonFollower[]): ScenarioProblem {
+export function asPlatoonProblem(p: ScenarioProblem, vehicleNames: readonly unknown[], followers: readonly PlatoonFollower[]): ScenarioProblem {
+  if (p.path[0] === 'record' && p.path[1] === 'scans' && p.message.startsWith('no car has a lidar')) {
+    return { ...p, message: 'no car has a lidar to record; give the platoon\'s cars one with platoon.follower.lidar (and platoon.leader.lidar), e.g. --set platoon.follower.lidar.enabled=true, or drop record.scans' };
+  }
   if (p.path[0] !== 'vehicles' || p.path[2] !== 'start') return p;
   const name = typeof p.path[1] === 'number' ? vehicleNames[p.path[1]] : p.path[1];
   const f = followers.find((c) => c.name === name);

@@ -56,4 +56,13 @@ describe('a platoon block laid out along the leader path', () => {
       'platoon (line 6): car12, 82.2 m behind the leader along its path, overlaps car0 at the start; use fewer cars (platoon.cars, now 13) or less spacing (platoon.spacing), or start the leader where the path behind it is free',
     ]);
   });
+
+  it('record.scans with no lidar in the platoon points to platoon.follower.lidar, which a block takes', async () => {
+    const error = await loadScenario(loopPlatoon(3), { overrides: ['record.scans=true'] }).then(
+      () => undefined,
+      (e: { details?: string[] }) => e,
+    );
+    expect(error?.details).toEqual([expect.stringContaining('give the platoon\'s cars one with platoon.follower.lidar (and platoon.leader.lidar), e.g. --set platoon.follower.lidar.enabled=true')]);
+    await loadScenario(loopPlatoon(3), { overrides: ['record.scans=true', 'platoon.follower.lidar.enabled=true'] });
+  });
 });
