@@ -79,11 +79,18 @@ export const checkTapCreator: Check = async ({ commands, fileExists, readFile, u
   return { name, ok: false, detail: `libns3-tap-bridge execs ${absent.join(', ')}, which does not exist`, fix };
 };
 
-export const checkIptables: Check = async ({ commands, uid }) => {
+/** Where Debian puts iptables: a normal user's PATH has neither, root's (and sudo's) has both. */
+const SBIN_IPTABLES = ['/usr/sbin/iptables', '/sbin/iptables'];
+
+export const checkIptables: Check = async ({ commands, fileExists, uid }) => {
   const result = await commands.run(['iptables', '--version'], { allowFailure: true });
-  return result.exitCode === 0
-    ? { name: 'iptables', ok: true, detail: firstLine(result.stdout) }
-    : { name: 'iptables', ok: false, detail: tail(result.stderr) || 'iptables not found', fix: aptInstall('iptables', uid) };
+  if (result.exitCode === 0) return { name: 'iptables', ok: true, detail: firstLine(result.stdout) };
+  for (const path of SBIN_IPTABLES) {
+    if (!(await fileExists(path))) continue;
+    const sbin = await commands.run([path, '--version'], { allowFailure: true });
+    if (sbin.exitCode === 0) return { name: 'iptables', ok: true, detail: `${firstLine(sbin.stdout)} (${path}; not on this user's PATH, on root's)` };
+  }
+  return { name: 'iptables', ok: false, detail: tail(result.stderr) || 'iptables not found', fix: aptInstall('iptables', uid) };
 };
 
 export const checkTun: Check = async ({ fileExists, uid }) =>

@@ -146,6 +146,14 @@ describe('runDoctor', () => {
     expect(results['Privileges']).toMatchObject({ ok: false, detail: 'uid 1000, and sudo asks for a password' });
   });
 
+  it("finds iptables in /usr/sbin for a normal user, whose PATH does not have it", async () => {
+    const host = healthyHost({ uid: 1000 });
+    host.failing.add('iptables');
+    host.files.add('/usr/sbin/iptables');
+    const results = await byName(host.ports);
+    expect(results['iptables']).toMatchObject({ ok: true, detail: expect.stringContaining('/usr/sbin/iptables') });
+  });
+
   it('accepts passwordless sudo', async () => {
     const host = healthyHost({ uid: 1000 });
     expect((await byName(host.ports))['Privileges']).toMatchObject({ ok: true, detail: 'uid 1000 with passwordless sudo' });
