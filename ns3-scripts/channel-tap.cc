@@ -147,6 +147,11 @@ TrackDatagram(Ptr<const Packet> packet, const std::string& label, uint32_t from,
     cavsim::TrackFrame(packet->GetUid(), frame);
 }
 
+// A frame a node put on the channel: learns which node owns its source MAC, starts tracking its
+// datagram for loss reports, and logs it when a frame log was asked for.
+void
+NoteSent(Ptr<const Packet> frame, uint16_t protocol, Mac48Address from, Mac48Address to, uint32_t node);
+
 // A vehicle NIC keeps only frames addressed to it (or broadcast/multicast). TapBridge in UseBridge
 // mode hands every frame on the bus to its tap, so with N vehicles each frame was written to N-1
 // taps and crossed N-1 host bridges one after another in the simulator thread, delaying the copy
@@ -175,19 +180,7 @@ class AddressFilteringTapBridge : public TapBridge
     {
         EthernetHeader header(false);
         frame->PeekHeader(header);
-        Owners()[header.GetSource()] = m_index;
-        if (g_outcomes.is_open())
-        {
-            Mac48Address to = header.GetDestination();
-            auto owner = Owners().find(to);
-            TrackDatagram(frame, FrameLabel(frame, header.GetLengthType(), header.GetSource(), to), m_index, to.IsBroadcast() || to.IsGroup(),
-                          owner == Owners().end() ? -1 : owner->second, NodeList::GetNNodes());
-        }
-        if (g_frameLog.is_open())
-        {
-            g_frameLog << "tx " << EpochNs() << ' ' << Simulator::Now().GetNanoSeconds() << ' ' << m_index << ' '
-                       << FrameLabel(frame, header.GetLengthType(), header.GetSource(), header.GetDestination()) << '\n';
-        }
+        NoteSent(frame, header.GetLengthType(), header.GetSource(), header.GetDestination(), m_index);
     }
 
     bool Deliver(Ptr<NetDevice> device,
@@ -220,6 +213,23 @@ class AddressFilteringTapBridge : public TapBridge
     uint32_t m_index = 0;
 };
 
+void
+NoteSent(Ptr<const Packet> frame, uint16_t protocol, Mac48Address from, Mac48Address to, uint32_t node)
+{
+    auto& owners = AddressFilteringTapBridge::Owners();
+    owners[from] = node;
+    if (g_outcomes.is_open())
+    {
+        auto owner = owners.find(to);
+        TrackDatagram(frame, FrameLabel(frame, protocol, from, to), node, to.IsBroadcast() || to.IsGroup(), owner == owners.end() ? -1 : owner->second,
+                      NodeList::GetNNodes());
+    }
+    if (g_frameLog.is_open())
+    {
+        g_frameLog << "tx " << EpochNs() << ' ' << Simulator::Now().GetNanoSeconds() << ' ' << node << ' ' << FrameLabel(frame, protocol, from, to) << '\n';
+    }
+}
+
 // The realtime scheduler sleeps on a timed futex until the next event, and a timer wake-up on a
 // busy or virtualised host comes tens of microseconds late. A frame's delivery time is known as
 // soon as its transmission ends (end + delay), so an event just before it spins on the clock and
@@ -235,10 +245,16 @@ SpinUntil(int64_t simNs)
 }
 
 void
-SpinBeforeDelivery(Time delay, Ptr<const Packet>)
+SpinBeforeDeliveryIn(Time delay)
 {
     Time ahead = std::min(kSpinAhead, delay / 2);
     Simulator::Schedule(delay - ahead, &SpinUntil, (Simulator::Now() + delay).GetNanoSeconds());
+}
+
+void
+SpinBeforeDelivery(Time delay, Ptr<const Packet>)
+{
+    SpinBeforeDeliveryIn(delay);
 }
 
 // Realtime scheduling lets the simulator thread and the tap readers run the moment a frame or a
@@ -475,6 +491,13 @@ main(int argc, char* argv[])
     {
         devices = cavsim::InstallLatencyChannel(nodes, {channelDelay, Time(jitter), DataRate(dataRate), loss}, stream);
         cavsim::ConnectWiredOutcomes(devices, false);
+        auto channel = DynamicCast<cavsim::JitteredSimpleChannel>(devices.Get(0)->GetChannel());
+        channel->SetHooks(&NoteSent, [](Time delay) {
+            if (delay.IsStrictlyPositive())
+            {
+                SpinBeforeDeliveryIn(delay);
+            }
+        });
     }
     else
     {

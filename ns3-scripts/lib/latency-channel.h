@@ -8,6 +8,8 @@
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
 
+#include <functional>
+
 namespace cavsim
 {
 
@@ -30,6 +32,17 @@ class JitteredSimpleChannel : public ns3::SimpleChannel
         return 1;
     }
 
+    // SimpleNetDevice has no transmit trace, so a program that watches frames (the real-time
+    // channel's frame log and loss tracking, its spin before a delivery) hooks the channel itself.
+    using SendHook = std::function<void(ns3::Ptr<const ns3::Packet>, uint16_t protocol, ns3::Mac48Address from, ns3::Mac48Address to, uint32_t senderNode)>;
+    using DeliveryHook = std::function<void(ns3::Time delay)>;
+
+    void SetHooks(SendHook onSend, DeliveryHook onDeliveryScheduled)
+    {
+        m_onSend = std::move(onSend);
+        m_onDeliveryScheduled = std::move(onDeliveryScheduled);
+    }
+
     void Add(ns3::Ptr<ns3::SimpleNetDevice> device) override
     {
         m_devices.push_back(device);
@@ -42,6 +55,10 @@ class JitteredSimpleChannel : public ns3::SimpleChannel
               ns3::Mac48Address from,
               ns3::Ptr<ns3::SimpleNetDevice> sender) override
     {
+        if (m_onSend)
+        {
+            m_onSend(p, protocol, from, to, sender->GetNode()->GetId());
+        }
         for (const auto& device : m_devices)
         {
             if (device == sender)
@@ -49,6 +66,10 @@ class JitteredSimpleChannel : public ns3::SimpleChannel
                 continue;
             }
             ns3::Time extra = m_jitter.IsStrictlyPositive() ? ns3::NanoSeconds(static_cast<int64_t>(m_draw->GetValue(0, 1) * m_jitter.GetNanoSeconds())) : ns3::Time(0);
+            if (m_onDeliveryScheduled)
+            {
+                m_onDeliveryScheduled(m_delay + extra);
+            }
             ns3::Simulator::ScheduleWithContext(device->GetNode()->GetId(),
                                                 m_delay + extra,
                                                 &ns3::SimpleNetDevice::Receive,
@@ -65,6 +86,8 @@ class JitteredSimpleChannel : public ns3::SimpleChannel
     ns3::Time m_jitter;
     ns3::Ptr<ns3::UniformRandomVariable> m_draw;
     std::vector<ns3::Ptr<ns3::SimpleNetDevice>> m_devices;
+    SendHook m_onSend;
+    DeliveryHook m_onDeliveryScheduled;
 };
 
 struct LatencySettings

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,20 +35,20 @@ describe.skipIf(real.skip)('an iperf-style UDP flood between two stand-in vehicl
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  async function flood(network: WiredNetwork | WifiNetwork, count: number, rate: number) {
+  async function flood(network: WiredNetwork | WifiNetwork, count: number, rate: number, channelArgs: (runDir: string) => string[] = () => []) {
     const runId = `it-capacity-${network.channel}-${process.pid}`;
     const runDir = join(dir, runId);
     const runner = createCommandRunner();
     const ops = createDirectOps(runner);
     const journal = Journal.open(join(runDir, 'journal.jsonl'));
-    const bed = await startTestbed({ runId, vehicleCount: 2, network, runDir, journal, ops, runner });
+    const bed = await startTestbed({ runId, vehicleCount: 2, network, runDir, journal, ops, runner, channelArgs: channelArgs(runDir) });
     try {
       const [a, b] = bed.plan.vehicles;
       const { received, expected } = await runProbes(probeJs, [
         { netns: bed.standIns.vehicles[0].netns.name, name: a.name, bind: a.ip, peers: [{ name: b.name, address: b.ip }], count, rate, sizeBytes: 1000, csv: join(runDir, 'a.csv'), lingerMs: 3000 },
         { netns: bed.standIns.vehicles[1].netns.name, name: b.name, bind: b.ip, peers: [], count: 0, rate: 1, csv: join(runDir, 'b.csv'), lingerMs: 3000 + (count / rate) * 1000 },
       ]);
-      return { received, expected };
+      return { received, expected, runDir };
     } finally {
       await bed.channel?.stop();
       const report = await bed.teardown();
@@ -76,10 +76,16 @@ describe.skipIf(real.skip)('an iperf-style UDP flood between two stand-in vehicl
     expect(bps).toBeLessThan(6e6);
   });
 
-  it('loss 0.3 on the latency channel loses about 30% of the frames', async () => {
-    const { received, expected } = await flood({ channel: 'latency', delay: 0.01, jitter: 0.002, dataRate: 100e6, loss: 0.3 }, 400, 100);
+  it('loss 0.3 on the latency channel loses about 30% of the frames, each reported by ns-3 as channel-loss', async () => {
+    const outcomes = (runDir: string) => join(runDir, 'outcomes.txt');
+    const { received, expected, runDir } = await flood({ channel: 'latency', delay: 0.01, jitter: 0.002, dataRate: 100e6, loss: 0.3 }, 400, 100, (d) => [`--outcomes=${outcomes(d)}`]);
     const lostShare = 1 - received.length / expected.length;
     expect(lostShare).toBeGreaterThan(0.22);
     expect(lostShare).toBeLessThan(0.38);
+    const arrived = new Set(received.map((r) => r.id));
+    const missing = expected.filter((e) => !arrived.has(e.id)).map((e) => e.id).sort();
+    const reported = readFileSync(outcomes(runDir), 'utf8').trim().split('\n').map((line) => line.split(' '));
+    expect(reported.every((f) => f[0] === 'lost' && f[3] === 'channel-loss')).toBe(true);
+    expect(reported.map((f) => f[1]).sort()).toEqual(missing);
   });
 });
