@@ -249,6 +249,9 @@ export function buildSummary(args: {
     first_collision_t_s: firstCollision ? round(firstCollision.t) : null,
     pairs: r.pairs.map((p) => ({
       ...p,
+      min_distance_t_s: round(p.min_distance_t_s),
+      min_ttc_t_s: p.min_ttc_t_s === null ? null : round(p.min_ttc_t_s),
+      first_collision_t_s: p.first_collision_t_s === null ? null : round(p.first_collision_t_s),
       min_distance_m: round(p.min_distance_m),
       min_gap_m: p.min_gap_m === null ? null : round(p.min_gap_m),
       min_ttc_s: p.min_ttc_s === null ? null : round(p.min_ttc_s),
@@ -256,11 +259,15 @@ export function buildSummary(args: {
     collisions: r.collisions.map((c) => ({ t_s: round(c.t), a: c.a, b: c.b, speed_a_mps: round(c.speedA), speed_b_mps: round(c.speedB) })),
     v2v: v2vFigures(r.v2vSent, r.v2v, r.v2vLost, { timestep: scenario.physics.timestep, end: args.simTime }),
     ...(r.platoon ? { platoon: r.platoon.summary(round) } : {}),
-    events: r.events.map((e) => ({ t_s: round(e.t), vehicle: e.vehicle, event: e.event, ...(e.detail ? { detail: e.detail } : {}) })),
+    events: r.events.map((e) => ({ t_s: round(e.t), vehicle: e.vehicle, event: e.event, ...(e.detail ? { detail: roundedDetail(e.detail, round) } : {}) })),
     ...(args.timing ? { timing: args.timing } : {}),
     parameters: withoutWaypointLists(scenario),
   };
 }
+
+/** An event's figures (a TTC of 0.6999999999999977 s) to the summary's 6 decimals; other values as they are. */
+const roundedDetail = (detail: Record<string, unknown>, round: (v: number) => number) =>
+  Object.fromEntries(Object.entries(detail).map(([k, v]) => [k, typeof v === 'number' && Number.isFinite(v) ? round(v) : v]));
 
 /** Math.min of a list too long to spread into arguments (the pairs of hundreds of cars). */
 function smallest(values: readonly number[]): number {
