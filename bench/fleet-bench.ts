@@ -8,11 +8,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execFile } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { loopScenarioYaml } from './sim-bench.js';
 import type { BenchRow, BenchSuite } from './main.js';
 import { packageRoot } from '../src/util/package-root.js';
+import { createCommandRunner } from '../src/host/exec/command-runner.js';
+
+const commands = createCommandRunner();
 
 const SUITE = 'fleet';
 /** Cars and simulated seconds per run: enough steps to dwarf start-up, short enough for a shared machine. */
@@ -34,16 +36,12 @@ function fleetYaml(cars: number, seconds: number, lidar: boolean): string {
   return loopScenarioYaml(cars, `${seconds}s`, perCar).replace('\nvehicles:\n', '\nnetwork: { channel: wifi-80211p }\nvehicles:\n');
 }
 
-function runCommand(buildRoot: string, scenario: string, runsDir: string): Promise<Measured> {
+async function runCommand(buildRoot: string, scenario: string, runsDir: string): Promise<Measured> {
   const started = performance.now();
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, [join(buildRoot, 'dist/cli/main.js'), 'up', '--runtime', 'sim', '--json', '--runs-dir', runsDir, scenario], { maxBuffer: 256 * 1024 ** 2 }, (err, stdout, stderr) => {
-      if (err) return reject(new Error(`${buildRoot}: ${err.message}\n${stderr.slice(-2000)}`));
-      const summary = JSON.parse(stdout) as { status: string; reason?: string; sim_time_s: number; wall_time_s: number };
-      if (summary.status !== 'completed') return reject(new Error(`${buildRoot}: run ${summary.status}: ${summary.reason}`));
-      resolve({ realTime: summary.sim_time_s / summary.wall_time_s, commandWall: (performance.now() - started) / 1000 });
-    });
-  });
+  const { stdout } = await commands.run([process.execPath, join(buildRoot, 'dist/cli/main.js'), 'up', '--runtime', 'sim', '--json', '--runs-dir', runsDir, scenario]);
+  const summary = JSON.parse(stdout) as { status: string; reason?: string; sim_time_s: number; wall_time_s: number };
+  if (summary.status !== 'completed') throw new Error(`${buildRoot}: run ${summary.status}: ${summary.reason}`);
+  return { realTime: summary.sim_time_s / summary.wall_time_s, commandWall: (performance.now() - started) / 1000 };
 }
 
 export const suite: BenchSuite = {

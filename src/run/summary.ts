@@ -126,7 +126,7 @@ export interface RunSummary {
 function pooledAge(pairs: readonly PairDelivery[]): SpreadFigures | null {
   const ages = pairs.flatMap((p) => (p.beacon_age ? [p.beacon_age] : []));
   if (!ages.length) return null;
-  return { mean_ms: +(ages.reduce((s, a) => s + a.mean_ms, 0) / ages.length).toFixed(3), p99_ms: Math.max(...ages.map((a) => a.p99_ms)), max_ms: Math.max(...ages.map((a) => a.max_ms)) };
+  return { mean_ms: +(ages.reduce((s, a) => s + a.mean_ms, 0) / ages.length).toFixed(3), p99_ms: largest(ages.map((a) => a.p99_ms)), max_ms: largest(ages.map((a) => a.max_ms)) };
 }
 
 /**
@@ -274,6 +274,12 @@ function smallest(values: readonly number[]): number {
   let min = Infinity;
   for (const v of values) if (v < min) min = v;
   return min;
+}
+
+function largest(values: readonly number[]): number {
+  let max = -Infinity;
+  for (const v of values) if (v > max) max = v;
+  return max;
 }
 
 /**
