@@ -1,5 +1,5 @@
 import { CsvLog } from './csv-log.js';
-import { centreDistance, closingSpeed } from '../core/physics/ttc.js';
+import { centreDistance, closingSpeed, footprintOverlapTtc } from '../core/physics/ttc.js';
 import type { CollisionEvent, World } from '../world/world.js';
 import type { LossReason } from '../channel/frames.js';
 import { bodyGap, placeBody, type PlacedBody } from '../core/physics/footprint.js';
@@ -239,7 +239,9 @@ export class Recorder {
   }
 
   private ttcOf(a: CarSample, b: CarSample, i: number, j: number, d: number, closing: number): number | undefined {
-    return closing > 1e-9 ? d / closing : undefined;
+    const bodies = this.bodies;
+    // footprint overlap when the cars' sizes are known; Eq. 3.7 (centre distance over closing speed) otherwise
+    return bodies ? footprintOverlapTtc(a, bodies[i], b, bodies[j]) : closing > 1e-9 ? d / closing : undefined;
   }
 
   /** Pair k's bumper-to-bumper gap at this step, computed once. */
