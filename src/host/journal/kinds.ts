@@ -15,6 +15,7 @@ export const HOSTNET_KINDS = {
   link: 'hostnet.link', // { name }: a bridge, tap or veth on the host (deleting a veth end removes both)
   netns: 'hostnet.netns', // { name }: a named network namespace (test and bench stand-in vehicles)
   iptables: 'hostnet.iptables', // { rule, netns? }: one filter rule, removed with -D of the same spec
+  iptablesSet: 'hostnet.iptables-set', // { rules, netns? }: filter rules added in one iptables-restore, removed together
 } as const;
 
 /** The ns-3 channel process; `undo` is a ProcessIdentity `{ pid, startTime }` (src/host/exec/process-identity.ts). */

@@ -2,7 +2,7 @@ import { EnvironmentError } from '../../errors.js';
 import type { Journal } from '../journal/journal.js';
 import type { HostNetOps } from './hostnet-port.js';
 import type { IptablesRule, NetnsTarget } from './operation-schema.js';
-import type { IptablesUndo } from './undoers.js';
+import type { IptablesSetUndo, IptablesUndo } from './undoers.js';
 import { HOSTNET_KINDS } from '../journal/kinds.js';
 
 /**
@@ -84,5 +84,13 @@ export class JournaledHostNet {
     const undo: IptablesUndo = { rule, ...(netns ? { netns } : {}) };
     this.journal.record(HOSTNET_KINDS.iptables, `${netns ? JSON.stringify(netns) + ' ' : ''}${rule.chain} ${rule.jump}`, { ...undo });
     await this.ops.run({ op: 'iptables-add', rule, position, ...(netns ? { netns } : {}) });
+  }
+
+  /** Rules in order, as one transaction and one journal entry: one process instead of one per rule. */
+  async addRules(rules: IptablesRule[], position: 'insert' | 'append', netns?: NetnsTarget): Promise<void> {
+    if (!rules.length) return;
+    const undo: IptablesSetUndo = { rules, ...(netns ? { netns } : {}) };
+    this.journal.record(HOSTNET_KINDS.iptablesSet, `${netns ? JSON.stringify(netns) + ' ' : ''}${rules.length} rules ${rules[0].chain}`, { ...undo });
+    await this.ops.run({ op: 'iptables-add-all', rules, position, ...(netns ? { netns } : {}) });
   }
 }

@@ -61,6 +61,15 @@ export const hostNetOperationSchema = z.discriminatedUnion('op', [
     })
     .strict(),
   z.object({ op: z.literal('iptables-delete'), netns: netnsTargetSchema.optional(), rule: iptablesRuleSchema }).strict(),
+  z
+    .object({
+      op: z.literal('iptables-add-all'),
+      netns: netnsTargetSchema.optional(),
+      rules: z.array(iptablesRuleSchema).min(1).max(256),
+      position: z.enum(['insert', 'append']),
+    })
+    .strict(),
+  z.object({ op: z.literal('iptables-delete-all'), netns: netnsTargetSchema.optional(), rules: z.array(iptablesRuleSchema).min(1).max(256) }).strict(),
 ]);
 export type HostNetOperation = z.input<typeof hostNetOperationSchema>;
 export type ValidHostNetOperation = z.output<typeof hostNetOperationSchema>;

@@ -54,10 +54,8 @@ export async function setUpHostNetwork(plan: HostNetPlan, deps: { journal: Journ
         neighbours: v.neighbours,
       });
     }
-    for (const rule of plan.hostRules) await net.addRule({ ...rule, chain: hostChain }, 'insert');
-    for (const v of plan.vehicles) {
-      for (const rule of v.rules) await net.addRule(rule, 'append', v.netns);
-    }
+    await net.addRules(plan.hostRules.map((rule) => ({ ...rule, chain: hostChain })), 'insert');
+    for (const v of plan.vehicles) await net.addRules(v.rules, 'append', v.netns);
   } catch (err) {
     const report = await teardownHostNet(journal, ops);
     if (report.failed.length && err instanceof Error) {

@@ -13,6 +13,10 @@ export interface IptablesUndo {
   rule: IptablesRule;
   netns?: NetnsTarget;
 }
+export interface IptablesSetUndo {
+  rules: IptablesRule[];
+  netns?: NetnsTarget;
+}
 
 /** Idempotent inverses, keyed by journal kind; merge with other modules' undoers for teardown. */
 export function hostNetUndoers(ops: HostNetOps): Record<string, Undoer> {
@@ -26,6 +30,10 @@ export function hostNetUndoers(ops: HostNetOps): Record<string, Undoer> {
     [HOSTNET_KINDS.iptables]: async (e: JournalEntry) => {
       const u = e.undo as unknown as IptablesUndo;
       await ops.run({ op: 'iptables-delete', rule: u.rule, ...(u.netns ? { netns: u.netns } : {}) });
+    },
+    [HOSTNET_KINDS.iptablesSet]: async (e: JournalEntry) => {
+      const u = e.undo as unknown as IptablesSetUndo;
+      await ops.run({ op: 'iptables-delete-all', rules: u.rules, ...(u.netns ? { netns: u.netns } : {}) });
     },
   };
 }

@@ -6,13 +6,75 @@ describe('bridges on the V2V path', () => {
   it('are created without multicast snooping or STP, so the bridge itself puts no frame on the bus', async () => {
     const argvs: string[][] = [];
     const runner: CommandRunner = {
-      async run(argv) {
-        argvs.push([...argv]);
+      async run(argv, opts) {
+        argvs.push(opts?.input ? [...argv, ...opts.input.trim().split('\n')] : [...argv]);
         return { stdout: '', stderr: '', exitCode: 0 };
       },
     };
     await executeOperation({ op: 'create-bridge', name: 'br-abc123-0', alias: 'cavsim:run-1' }, runner);
-    expect(argvs[0]).toEqual(['ip', 'link', 'add', 'name', 'br-abc123-0', 'type', 'bridge', 'mcast_snooping', '0', 'stp_state', '0']);
+    expect(argvs[0]).toEqual(['ip', '-batch', '-', 'link add name br-abc123-0 type bridge mcast_snooping 0 stp_state 0', 'link set dev br-abc123-0 alias cavsim:run-1']);
     expect(argvs).toContainEqual(['sysctl', '-q', '-w', 'net/ipv6/conf/br-abc123-0/disable_ipv6=1']);
+  });
+});
+
+describe('plumbing one vehicle', () => {
+  const recordingRunner = () => {
+    const calls: Array<{ argv: string[]; input?: string }> = [];
+    const runner: CommandRunner = {
+      async run(argv, opts) {
+        calls.push({ argv: [...argv], ...(opts?.input ? { input: opts.input } : {}) });
+        return { stdout: '', stderr: '', exitCode: 0 };
+      },
+    };
+    return { calls, runner };
+  };
+
+  it("takes the same number of processes however many neighbours its eth1 gets (it took one per neighbour)", async () => {
+    const processes = async (neighbours: number) => {
+      const { calls, runner } = recordingRunner();
+      const list = Array.from({ length: neighbours }, (_, i) => ({ ip: `10.210.0.${i + 2}`, mac: `02:ca:00:00:00:${(i + 2).toString(16).padStart(2, '0')}` }));
+      await executeOperation({ op: 'move-into-netns', name: 'vp-abc-0', netns: { pid: 42 }, newName: 'eth1', mac: '02:ca:00:00:00:01', cidr: '10.210.0.1/24', neighbours: list }, runner);
+      return calls;
+    };
+    const few = await processes(1);
+    const many = await processes(47);
+    expect(many).toHaveLength(few.length);
+    expect(many.length).toBeLessThanOrEqual(4);
+    const batch = many.find((c) => c.argv.includes('-batch'))!;
+    expect(batch.argv).toEqual(['nsenter', '--net=/proc/42/ns/net', 'ip', '-batch', '-']);
+    expect(batch.input!.trim().split('\n').filter((l) => l.startsWith('neigh replace'))).toHaveLength(47);
+    // IPv6 goes off before the link comes up, so no router solicitation reaches the channel
+    const sysctl = many.findIndex((c) => c.argv.includes('sysctl'));
+    expect(sysctl).toBeGreaterThan(-1);
+    expect(sysctl).toBeLessThan(many.indexOf(batch));
+  });
+
+  it("adds a namespace's rules in one iptables-restore transaction, in order, and removes them the same way", async () => {
+    const { calls, runner } = recordingRunner();
+    const rule = (destination: string, jump: 'ACCEPT' | 'DROP') => ({ chain: 'OUTPUT' as const, out: 'eth0', ...(destination ? { destination } : {}), jump, comment: 'cavsim:run-1' });
+    const rules = [rule('10.211.0.2/32', 'ACCEPT'), rule('', 'DROP')];
+    await executeOperation({ op: 'iptables-add-all', netns: { pid: 42 }, rules, position: 'append' }, runner);
+    expect(calls).toEqual([
+      {
+        argv: ['nsenter', '--net=/proc/42/ns/net', 'iptables-restore', '-w', '--noflush'],
+        input: '*filter\n-A OUTPUT -o eth0 -d 10.211.0.2/32 -m comment --comment cavsim:run-1 -j ACCEPT\n-A OUTPUT -o eth0 -m comment --comment cavsim:run-1 -j DROP\nCOMMIT\n',
+      },
+    ]);
+  });
+
+  it('removes the rules one by one when the transaction fails because one of them is already gone', async () => {
+    const argvs: string[][] = [];
+    const runner: CommandRunner = {
+      async run(argv) {
+        argvs.push([...argv]);
+        const missing = argv.includes('-C') && argv.includes('DROP');
+        return { stdout: '', stderr: '', exitCode: argv.includes('iptables-restore') || missing ? 1 : 0 };
+      },
+    };
+    const rule = (jump: 'ACCEPT' | 'DROP') => ({ chain: 'DOCKER-USER' as const, in: 'br-abc-0', jump, comment: 'cavsim:run-1' });
+    await executeOperation({ op: 'iptables-delete-all', rules: [rule('ACCEPT'), rule('DROP')] }, runner);
+    const deletes = argvs.filter((a) => a.includes('-D'));
+    expect(deletes).toHaveLength(1);
+    expect(deletes[0]).toContain('ACCEPT');
   });
 });

@@ -92,6 +92,15 @@ export class FakeHost implements HostNetOps {
       case 'iptables-delete':
         this.rules.delete(`${nsKey(op.netns)} ${JSON.stringify(op.rule)}`);
         return { ok: true };
+      case 'iptables-add-all':
+        for (const rule of op.rules) {
+          this.journaled(JSON.stringify(rule).slice(1, -1).split(',')[0]);
+          this.rules.add(`${nsKey(op.netns)} ${JSON.stringify(rule)}`);
+        }
+        return { ok: true };
+      case 'iptables-delete-all':
+        for (const rule of op.rules) this.rules.delete(`${nsKey(op.netns)} ${JSON.stringify(rule)}`);
+        return { ok: true };
     }
   }
 }

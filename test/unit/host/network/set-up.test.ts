@@ -38,7 +38,8 @@ describe('setUpHostNetwork against a recording host', () => {
     expect(net.hostChain).toBe('DOCKER-USER');
     const kinds = journal.outstanding().map((e) => e.kind);
     expect(kinds.filter((k) => k === HOSTNET_KINDS.link)).toHaveLength(9);
-    expect(kinds.filter((k) => k === HOSTNET_KINDS.iptables)).toHaveLength(18);
+    // one transaction (and one entry) for the host's rules and one per vehicle namespace
+    expect(kinds.filter((k) => k === HOSTNET_KINDS.iptablesSet)).toHaveLength(1 + 3);
 
     expect((await net.teardown()).failed).toEqual([]);
     expect(host.state()).toEqual(empty);
