@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { Recorder, type CarSample, type PairFigures } from '../../../src/measurement/recorder.js';
 import { PAIR_ROW_DISTANCE_M, PAIR_ROW_TTC_S, pairRowKept, ttcLowerBound } from '../../../src/measurement/pair-rows.js';
-import { centreDistance, closingSpeed } from '../../../src/core/physics/ttc.js';
+import { centreDistance, closingSpeed, footprintOverlapTtc } from '../../../src/core/physics/ttc.js';
 import { bodyGap, placeBody } from '../../../src/core/physics/footprint.js';
 
 const dirs: string[] = [];
@@ -37,7 +37,7 @@ function fleet(n: number, seed: number): CarSample[][] {
 }
 
 /** Every pair at every step, as the recorder did before rows were selected. */
-function bruteForce(steps: CarSample[][], bodies: { length: number; width: number }[]) {
+function bruteForce(steps: CarSample[][], bodies: { length: number; width: number }[], geometricTtc = false) {
   const n = steps[0].length;
   const minima: { d: number; gap: number; ttc: number | null }[] = [];
   const rows = new Set<string>();
@@ -48,7 +48,7 @@ function bruteForce(steps: CarSample[][], bodies: { length: number; width: numbe
       for (let j = i + 1; j < n; j++, k++) {
         const d = centreDistance(cars[i], cars[j]);
         const closing = closingSpeed(cars[i], cars[j]);
-        const ttc = closing > 1e-9 ? d / closing : undefined;
+        const ttc = geometricTtc ? footprintOverlapTtc(cars[i], bodies[i], cars[j], bodies[j]) : closing > 1e-9 ? d / closing : undefined;
         const m = (minima[k] ??= { d: Infinity, gap: Infinity, ttc: null });
         m.d = Math.min(m.d, d);
         m.gap = Math.min(m.gap, bodyGap(placed[i], placed[j]));
@@ -98,16 +98,19 @@ describe('pairs.csv rows: near or soon-colliding pairs only', () => {
     expect(listed).toEqual(new Set(rows.map((r) => `${r.a}|${r.b}`)));
   });
 
-  it('with the cars\u2019 bodies, every pair\u2019s smallest gap is the one taken at every step', () => {
+  it('with the cars\u2019 bodies, every pair\u2019s smallest gap and geometric TTC are the ones taken at every step, and its rows the rule\u2019s', () => {
     const steps = fleet(30, 11);
     const bodies = steps[0].map(() => ({ length: 0.58, width: 0.31 }));
-    const { recorder } = recorderIn(steps[0].map((c) => c.name), bodies);
+    const { recorder, pairsCsv } = recorderIn(steps[0].map((c) => c.name), bodies);
     steps.forEach((cars, k) => recorder.recordStep(k * 0.1, cars));
     recorder.close();
-    const reference = bruteForce(steps, bodies);
+    const reference = bruteForce(steps, bodies, true);
     recorder.allPairs.forEach((p, k) => {
       expect(p.min_gap_m).toBe(reference.minima[k].gap);
       expect(p.min_distance_m).toBe(reference.minima[k].d);
+      expect(p.min_ttc_s).toBe(reference.minima[k].ttc);
     });
+    const rows = parse(readFileSync(pairsCsv, 'utf8'), { columns: true }) as Record<string, string>[];
+    expect(new Set(rows.map((r) => `${Math.round(Number(r.t_s) * 10)}|${r.a}|${r.b}`))).toEqual(reference.rows);
   });
 });
