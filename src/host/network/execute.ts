@@ -45,6 +45,10 @@ export async function executeOperation(raw: unknown, runner: CommandRunner): Pro
       const alias = /\balias (\S+)/.exec(r.stdout)?.[1];
       return { ok: true, exists: true, ...(alias ? { alias } : {}) };
     }
+    case 'link-list': {
+      const r = await runner.run(['ip', '-o', 'link', 'show']);
+      return { ok: true, links: parseLinkList(r.stdout) };
+    }
     case 'chain-exists': {
       const r = await runner.run(['iptables', '-w', '-t', 'filter', '-S', op.chain], { allowFailure: true });
       return { ok: true, exists: r.exitCode === 0 };
@@ -127,4 +131,16 @@ export async function executeOperation(raw: unknown, runner: CommandRunner): Pro
       return { ok: true };
     }
   }
+}
+
+/** `ip -o link show` lines: `3: br-x: <...> ... alias cavsim:run`, a veth's name as `name@peer`. */
+export function parseLinkList(stdout: string): Array<{ name: string; alias?: string }> {
+  return stdout
+    .split('\n')
+    .map((line) => /^\d+:\s+([^:@\s]+)(?:@\S+)?:/.exec(line) && { line, name: /^\d+:\s+([^:@\s]+)/.exec(line)![1] })
+    .filter((l): l is { line: string; name: string } => !!l)
+    .map(({ line, name }) => {
+      const alias = /\balias (\S+)/.exec(line)?.[1];
+      return alias ? { name, alias } : { name };
+    });
 }

@@ -1,7 +1,7 @@
 import { EnvironmentError } from '../../errors.js';
 import type { Journal } from '../journal/journal.js';
 import type { HostNetOps } from './hostnet-port.js';
-import type { IptablesRule, NetnsTarget } from './operation-schema.js';
+import type { HostNetResult, IptablesRule, NetnsTarget } from './operation-schema.js';
 import type { IptablesSetUndo, IptablesUndo } from './undoers.js';
 import { HOSTNET_KINDS } from '../journal/kinds.js';
 
@@ -17,16 +17,13 @@ export class JournaledHostNet {
   ) {}
 
   async assertLinkFree(name: string, netns?: NetnsTarget): Promise<void> {
-    const info = await this.ops.run({ op: 'link-info', name, ...(netns ? { netns } : {}) });
-    if (info.exists) {
-      const where = netns ? ` inside ${'pid' in netns ? `pid ${netns.pid}` : `netns ${netns.name}`}` : '';
-      throw new EnvironmentError(
-        `interface "${name}" already exists${where}${info.alias ? ` (alias ${info.alias})` : ''}; cavsim will not touch it`,
-        info.alias?.startsWith('cavsim:')
-          ? `it belongs to another cavsim run (${info.alias}); tear that run down first`
-          : `remove or rename it yourself, or choose another run id`,
-      );
-    }
+    assertFree(name, netns, await this.ops.run({ op: 'link-info', name, ...(netns ? { netns } : {}) }));
+  }
+
+  /** Every name at once, from one listing of the host's links: refuses before anything is created. */
+  async assertHostLinksFree(names: readonly string[]): Promise<void> {
+    const links = new Map(((await this.ops.run({ op: 'link-list' })).links ?? []).map((l) => [l.name, l.alias]));
+    for (const name of names) assertFree(name, undefined, { ok: true, exists: links.has(name), ...(links.get(name) ? { alias: links.get(name) } : {}) });
   }
 
   async createNetns(name: string): Promise<void> {
@@ -93,4 +90,13 @@ export class JournaledHostNet {
     this.journal.record(HOSTNET_KINDS.iptablesSet, `${netns ? JSON.stringify(netns) + ' ' : ''}${rules.length} rules ${rules[0].chain}`, { ...undo });
     await this.ops.run({ op: 'iptables-add-all', rules, position, ...(netns ? { netns } : {}) });
   }
+}
+
+function assertFree(name: string, netns: NetnsTarget | undefined, info: HostNetResult): void {
+  if (!info.exists) return;
+  const where = netns ? ` inside ${'pid' in netns ? `pid ${netns.pid}` : `netns ${netns.name}`}` : '';
+  throw new EnvironmentError(
+    `interface "${name}" already exists${where}${info.alias ? ` (alias ${info.alias})` : ''}; cavsim will not touch it`,
+    info.alias?.startsWith('cavsim:') ? `it belongs to another cavsim run (${info.alias}); tear that run down first` : `remove or rename it yourself, or choose another run id`,
+  );
 }

@@ -31,6 +31,7 @@ export type IptablesRule = z.infer<typeof iptablesRuleSchema>;
 
 export const hostNetOperationSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('link-info'), name: ifname, netns: netnsTargetSchema.optional() }).strict(),
+  z.object({ op: z.literal('link-list') }).strict(),
   z.object({ op: z.literal('chain-exists'), chain: z.enum(['DOCKER-USER']) }).strict(),
   z.object({ op: z.literal('netns-info'), name: netnsName }).strict(),
   z.object({ op: z.literal('create-netns'), name: netnsName }).strict(),
@@ -78,4 +79,6 @@ export interface HostNetResult {
   ok: true;
   exists?: boolean;
   alias?: string;
+  /** link-list: every link on the host, with its alias if it has one. */
+  links?: Array<{ name: string; alias?: string }>;
 }

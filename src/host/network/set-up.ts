@@ -5,6 +5,9 @@ import type { HostNetPlan } from './plan.js';
 import { V2V_INTERFACE } from './plan.js';
 import { hostNetUndoers } from './undoers.js';
 import { HOSTNET_KINDS } from '../journal/kinds.js';
+import { inParallel } from '../../util/in-parallel.js';
+
+const PLUMBED_AT_ONCE = 4;
 
 export interface StartedHostNetwork {
   readonly plan: HostNetPlan;
@@ -32,15 +35,14 @@ export async function setUpHostNetwork(plan: HostNetPlan, deps: { journal: Journ
   const { journal, ops } = deps;
   const net = new JournaledHostNet(journal, ops, plan.alias);
 
-  for (const v of plan.vehicles) {
-    for (const name of Object.values(v.links)) await net.assertLinkFree(name);
-    await net.assertLinkFree(V2V_INTERFACE, v.netns);
-  }
+  await net.assertHostLinksFree(plan.vehicles.flatMap((v) => Object.values(v.links)));
+  for (const v of plan.vehicles) await net.assertLinkFree(V2V_INTERFACE, v.netns);
   const hasDockerUser = (await ops.run({ op: 'chain-exists', chain: 'DOCKER-USER' })).exists === true;
   const hostChain = hasDockerUser ? 'DOCKER-USER' : 'FORWARD';
 
   try {
-    for (const v of plan.vehicles) {
+    // Each vehicle's links are its own; a few at a time, as the commands mostly wait on the kernel.
+    await inParallel(plan.vehicles, PLUMBED_AT_ONCE, async (v) => {
       await net.createBridge(v.links.bridge);
       await net.createTap(v.links.tap, v.links.bridge, plan.channelUid);
       await net.createVeth({
@@ -53,9 +55,9 @@ export async function setUpHostNetwork(plan: HostNetPlan, deps: { journal: Journ
         cidr: v.cidr,
         neighbours: v.neighbours,
       });
-    }
+    });
     await net.addRules(plan.hostRules.map((rule) => ({ ...rule, chain: hostChain })), 'insert');
-    for (const v of plan.vehicles) await net.addRules(v.rules, 'append', v.netns);
+    await inParallel(plan.vehicles, PLUMBED_AT_ONCE, (v) => net.addRules(v.rules, 'append', v.netns));
   } catch (err) {
     const report = await teardownHostNet(journal, ops);
     if (report.failed.length && err instanceof Error) {

@@ -31,6 +31,7 @@ import type { SimulatorStatus } from '../rosbridge/control-topics.js';
 import { ComponentWatch, containerDeath, signalOfExitStatus, type Death } from './component-watch.js';
 import { ExternalProcessError } from '../../errors.js';
 import { RUN_FILES } from '../../run/run-files.js';
+import { inParallel } from '../../util/in-parallel.js';
 
 export interface EmulatedRunOptions extends RunOptions {
   /** Leave containers, links, rules and ns-3 running after the scenario (undo later with `cavsim teardown`). */
@@ -67,6 +68,8 @@ const stopReason = (opts: EmulatedRunOptions) => opts.stopReason?.() ?? 'stopped
 const SIMULATOR_STOP_WAIT_MS = 10_000;
 /** How often the Docker engine is asked whether it is there while the run goes. */
 const ENGINE_CHECK_MS = 1000;
+/** Containers created and started at once: Docker's create and start each wait on the engine, not on this process. */
+const CONTAINER_STARTS_AT_ONCE = 4;
 /** A vehicle may exit this long before the host hears that the run is stopping. */
 const VEHICLE_EXIT_GRACE_MS = 300;
 /** The control link closing is blamed on the link only if no container death explains it by then. */
@@ -145,14 +148,19 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
       if (!info?.pid) throw await notRunning(deps, spec.name, component, info?.exitCode);
       return info.pid;
     };
-    for (const v of plan.vehicles.filter((v) => !v.shareNetworkOf)) pids[v.vehicle] = await startWatched(v, `vehicle ${v.vehicle} container`);
-    for (const r of plan.v2vRelays) pids[r.vehicle] = await startWatched(r, `vehicle ${r.vehicle} V2V relay container`);
+    const firstWave = [
+      ...plan.vehicles.filter((v) => !v.shareNetworkOf).map((spec) => ({ spec, component: `vehicle ${spec.vehicle} container` })),
+      ...plan.v2vRelays.map((spec) => ({ spec, component: `vehicle ${spec.vehicle} V2V relay container` })),
+    ];
+    await inParallel(firstWave, CONTAINER_STARTS_AT_ONCE, async ({ spec, component }) => {
+      pids[spec.vehicle] = await startWatched(spec, component);
+    });
     mark('containers');
 
     emit('network', `bridges, taps, veths and rules for ${plan.vehicles.length} vehicles`);
     await watch.guard(setUpHostNetwork(withVehiclePids(plan.hostNet, pids), { journal, ops: deps.hostNet }));
     // Code that is not cavsim's starts only now, inside a namespace whose rules already hold.
-    for (const v of plan.vehicles.filter((v) => v.shareNetworkOf)) await startWatched(v, `vehicle ${v.vehicle} container`);
+    await inParallel(plan.vehicles.filter((v) => v.shareNetworkOf), CONTAINER_STARTS_AT_ONCE, (v) => startWatched(v, `vehicle ${v.vehicle} container`));
     mark('network');
     checkStop();
 

@@ -78,3 +78,15 @@ describe('plumbing one vehicle', () => {
     expect(deletes[0]).toContain('ACCEPT');
   });
 });
+
+describe('the host link listing', () => {
+  it("reads names and cavsim aliases from 'ip -o link show', a veth's name without its peer", async () => {
+    const { parseLinkList } = await import('../../../../src/host/network/execute.js');
+    const out = [
+      '1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 qdisc noqueue state UNKNOWN mode DEFAULT group default qlen 1000\\    link/loopback 00:00:00:00:00:00 brd 00:00:00:00:00:00',
+      '7: br-abc-0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc noqueue state UP mode DEFAULT group default qlen 1000\\    link/ether 6e:1d:55:aa:01:02 brd ff:ff:ff:ff:ff:ff\\    alias cavsim:run-1',
+      '9: cv-abc-0h@if8: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc noqueue master br-abc-0 state UP mode DEFAULT group default qlen 1000\\    link/ether 2a:aa:bb:cc:dd:ee brd ff:ff:ff:ff:ff:ff link-netnsid 3\\    alias cavsim:run-1',
+    ].join('\n');
+    expect(parseLinkList(out)).toEqual([{ name: 'lo' }, { name: 'br-abc-0', alias: 'cavsim:run-1' }, { name: 'cv-abc-0h', alias: 'cavsim:run-1' }]);
+  });
+});

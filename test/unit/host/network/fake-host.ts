@@ -46,6 +46,8 @@ export class FakeHost implements HostNetOps {
         const m = this.inside(nsKey(op.netns));
         return { ok: true, exists: m.has(op.name), ...(m.get(op.name) ? { alias: m.get(op.name) } : {}) };
       }
+      case 'link-list':
+        return { ok: true, links: [...host].map(([name, alias]) => (alias ? { name, alias } : { name })) };
       case 'chain-exists':
         return { ok: true, exists: this.chains.has(op.chain) };
       case 'netns-info':

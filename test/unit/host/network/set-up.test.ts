@@ -85,7 +85,7 @@ describe('setUpHostNetwork against a recording host', () => {
     await expect(attempt).rejects.toBeInstanceOf(EnvironmentError);
     await expect(attempt).rejects.toSatisfy((e: EnvironmentError) => `${e.message} ${e.hint}`.includes(mention));
     expect(host.state()).toEqual(before);
-    expect(host.calls.every((c) => c.op === 'link-info' || c.op === 'chain-exists')).toBe(true);
+    expect(host.calls.every((c) => c.op === 'link-info' || c.op === 'link-list' || c.op === 'chain-exists')).toBe(true);
   });
 
   it('leaves other modules\' journal entries for their own undoers', async () => {
