@@ -33,22 +33,24 @@ async function measure(name: string, scenarioFile: string, runsDir: string): Pro
  * One loop-track run with `vehicles` cars, 5 s. Never throws: an invalid run is an outcome like any
  * other, and a run that cannot start or fails is reported with its reason.
  */
-async function runLoop(vehicles: number, dir: string): Promise<ScalingOutcome> {
+async function runLoop(vehicles: number, dir: string, lidar = false): Promise<ScalingOutcome> {
+  const extra = lidar ? { extra: 'lidar on every car' } : {};
   try {
-    const file = join(dir, `loop-${vehicles}.yaml`);
-    writeFileSync(file, loopScenarioYaml(vehicles, '5s'));
+    const file = join(dir, `loop-${vehicles}${lidar ? '-lidar' : ''}.yaml`);
+    writeFileSync(file, loopScenarioYaml(vehicles, '5s', lidar ? { lidar: '{}' } : {}));
     const scenario = await loadScenario(file, { overrides: ['duration=5s'] });
     const { summary, phases } = await runEmulated(scenario, createEmulatedDeps(), { runsDir: join(dir, 'runs') });
-    return { vehicles, status: summary.status, reason: summary.reason, simTimeS: summary.sim_time_s, timing: summary.timing, phases };
+    return { vehicles, ...extra, status: summary.status, reason: summary.reason, simTimeS: summary.sim_time_s, timing: summary.timing, phases };
   } catch (err) {
-    return { vehicles, status: 'failed', reason: describeError(err) };
+    return { vehicles, ...extra, status: 'failed', reason: describeError(err) };
   }
 }
 
 /**
- * Start-up and lateness for the 2-vehicle head-on, then the loop track at 10, 16, 24 and 32 cars
- * (`BENCH_VEHICLES=10,16` runs a subset): step lateness, drive-command lag, the run's verdict, and
- * the smallest count whose run was not valid.
+ * Start-up and lateness for the 2-vehicle head-on, then the loop track at 8, 16 and 32 cars
+ * (`BENCH_VEHICLES=10,16` runs others): step lateness, drive-command lag, the run's verdict, and
+ * the smallest count whose run was not valid; then 48 cars with a lidar each
+ * (`BENCH_LIDAR_VEHICLES`, 0 to skip).
  */
 export const suite: BenchSuite = {
   name: 'emulated-runtime',
@@ -76,6 +78,9 @@ export const suite: BenchSuite = {
         rows.push(...scalingRows(outcome, baseline.p99_ms));
       }
       rows.push(notValidRow(outcomes));
+      // The issue's heaviest case, reported whatever it gives: every car also receives a 1080-beam scan at 40 Hz.
+      const lidarCount = Number(process.env.BENCH_LIDAR_VEHICLES ?? 48);
+      if (lidarCount > 0) rows.push(...scalingRows(await runLoop(lidarCount, dir, true), baseline.p99_ms));
       return rows;
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -7,7 +7,7 @@ import type { RunStatus } from '../src/run/summary.js';
 import type { StepTimingFigures } from '../src/runtime/emulated/containers/step-timing.js';
 import type { BenchRow } from './main.js';
 
-export const DEFAULT_VEHICLE_COUNTS: readonly number[] = [10, 16, 24, 32];
+export const DEFAULT_VEHICLE_COUNTS: readonly number[] = [8, 16, 32];
 const SUITE = 'emulated-runtime';
 
 /** `BENCH_VEHICLES=10,16`: the counts to run, ascending and without repeats; unset or empty: the defaults. */
@@ -26,6 +26,8 @@ export function parseVehicleCounts(text: string | undefined, defaults: readonly 
 /** One loop-track run at one vehicle count: what its summary said, or why it could not run. */
 export interface ScalingOutcome {
   vehicles: number;
+  /** What the cars carry beyond the controller, e.g. "lidar on every car". */
+  extra?: string;
   status: RunStatus;
   reason?: string;
   simTimeS?: number;
@@ -56,7 +58,7 @@ export function notValidRow(outcomes: readonly ScalingOutcome[]): BenchRow {
  * figure the run did not produce (null) gets no row.
  */
 export function scalingRows(o: ScalingOutcome, baselineP99Ms: number): BenchRow[] {
-  const label = `${o.vehicles} vehicles (loop)`;
+  const label = `${o.vehicles} vehicles (loop${o.extra ? `, ${o.extra}` : ''})`;
   const rows: BenchRow[] = [{ suite: SUITE, name: `${label}: status`, value: o.simTimeS ?? 0, unit: 's simulated', note: statusNote(o) }];
   if (o.status === 'failed') return rows;
   const t = o.timing ?? {};

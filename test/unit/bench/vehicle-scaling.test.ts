@@ -27,9 +27,9 @@ const failed = (vehicles: number, reason = 'the simulator container exited with 
 
 describe('BENCH_VEHICLES', () => {
   it('defaults to 10, 16, 24 and 32 when unset or blank', () => {
-    expect(DEFAULT_VEHICLE_COUNTS).toEqual([10, 16, 24, 32]);
-    expect(parseVehicleCounts(undefined)).toEqual([10, 16, 24, 32]);
-    expect(parseVehicleCounts('  ')).toEqual([10, 16, 24, 32]);
+    expect(DEFAULT_VEHICLE_COUNTS).toEqual([8, 16, 32]);
+    expect(parseVehicleCounts(undefined)).toEqual([8, 16, 32]);
+    expect(parseVehicleCounts('  ')).toEqual([8, 16, 32]);
   });
 
   it('takes a comma-separated subset, sorted and without repeats', () => {
