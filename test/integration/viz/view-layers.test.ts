@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startViewServer, type ViewServer } from '../../../src/ui/viewer/view-server.js';
@@ -92,7 +92,12 @@ describe.skipIf(real.skip)(`cavsim view: recorded lidar, layers, links to a time
   });
 
   it('names every pair of a four-car run in the TTC and distance charts, in rows that fit', async () => {
-    const { runDir } = await runScenarioSimulated(join(ROOT, 'scenarios/mixed-four.yaml'), { overrides: ['duration=2s'], runsDir });
+    // pairs.csv has rows for pairs within 10 m (or a TTC of at most 5 s): four cars 3 m apart on the loop's straight
+    const file = join(runsDir, 'four-close.yaml');
+    const car = (i: number) =>
+      `  - name: car${i}\n    start: { x: ${-4.5 + 3 * i}, y: -8, yaw: 0, speed: 2 }\n    controller: { type: pure-pursuit, waypoints: ${join(ROOT, 'maps/loop.centerline.csv')}, lookahead: 1.5, loop: true, speedScale: 0.5 }`;
+    writeFileSync(file, `name: four-close\nmap: ${join(ROOT, 'maps/loop.yaml')}\nduration: 2s\nvehicles:\n${[0, 1, 2, 3].map(car).join('\n')}\n`);
+    const { runDir } = await runScenarioSimulated(file, { runsDir });
     await using server = await startViewServer({ runDir });
     const page = await open(browser, server, '#t=1.00');
     const charts = await page.evaluate(async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { PNG } from 'pngjs';
@@ -159,7 +159,10 @@ describe.skipIf(real.skip)(`cavsim view in headless Chromium (${CHROMIUM}; insta
     const rows = readVehicleRows(runDir);
     await using server = await startViewServer({ runDir });
     const page = await openView(browser, server);
-    const inFlight = 4.8; // the brake broadcast leaves car5 at about 4.74 s and lands 100 ms later
+    // halfway through the 100 ms flight of the run's first brake broadcast (car5's, at about 5.5 s)
+    const brake = readFileSync(join(runDir, 'v2v.csv'), 'utf8').split('\n').filter((l) => l.split(',')[3] === 'emergency-brake');
+    const first = brake.filter((l) => l.split(',')[0] === brake[0].split(',')[0]);
+    const inFlight = Math.round((Number(first[0].split(',')[4]) + 0.05) * 100) / 100;
     await page.evaluate((t) => (window as any).__cavsimView.setTime(t), inFlight);
     // The scans of t=0 (fetched when the page opened) may still be on screen: wait for those of inFlight.
     await page.waitForFunction((t) => {
@@ -171,6 +174,7 @@ describe.skipIf(real.skip)(`cavsim view in headless Chromium (${CHROMIUM}; insta
       expect(s.rays).toBe(360);
       expect(s.t).toBeCloseTo(inFlight, 6);
     }
+    expect(first).toHaveLength(5);
     expect(await page.locator('#v2v-log li.active').count()).toBe(5);
     expectDrawnWhereCsvSays(await drawnCars(page), rowsAt(rows, inFlight)); // also waits for the frame with the rays
     await page.screenshot({ path: join(SHOTS, 'viz-ring.png') });
