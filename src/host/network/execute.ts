@@ -135,10 +135,12 @@ export async function executeOperation(raw: unknown, runner: CommandRunner): Pro
 
 /** `ip -o link show` lines: `3: br-x: <...> ... alias cavsim:run`, a veth's name as `name@peer`. */
 export function parseLinkList(stdout: string): Array<{ name: string; alias?: string }> {
-  return stdout.split('\n').flatMap((line) => {
-    const name = /^\d+:\s+([^:@\s]+)/.exec(line)?.[1];
-    if (!name) return [];
-    const alias = /\balias (\S+)/.exec(line)?.[1];
-    return [alias ? { name, alias } : { name }];
-  });
+  return stdout
+    .split('\n')
+    .map((line) => /^\d+:\s+([^:@\s]+)(?:@\S+)?:/.exec(line) && { line, name: /^\d+:\s+([^:@\s]+)/.exec(line)![1] })
+    .filter((l): l is { line: string; name: string } => !!l)
+    .map(({ line, name }) => {
+      const alias = /\balias (\S+)/.exec(line)?.[1];
+      return alias ? { name, alias } : { name };
+    });
 }
