@@ -7,7 +7,7 @@ import { builtinChannelScript, compileChannelProgram } from '../../src/channel/n
 import { processUndoers } from '../../src/host/exec/process-identity.js';
 import { JournaledHostNet } from '../../src/host/network/journaled-ops.js';
 import type { HostNetOps } from '../../src/host/network/hostnet-port.js';
-import { planHostNetwork, type HostNetPlan } from '../../src/host/network/plan.js';
+import { planHostNetwork, type DeviceAttachment, type HostNetPlan } from '../../src/host/network/plan.js';
 import { setUpHostNetwork, type StartedHostNetwork } from '../../src/host/network/set-up.js';
 import { createStandIns, type StandIns } from './stand-ins.js';
 import { hostNetUndoers } from '../../src/host/network/undoers.js';
@@ -36,6 +36,8 @@ export async function startTestbed(p: {
   /** Appended to the planned channel argv, e.g. the built-in program's `--frameLog=<path>`. */
   channelArgs?: string[];
   controlThird?: number;
+  /** Devices joined by an interface of theirs on the host (after the stand-ins, in this order). */
+  devices?: Array<{ name: string; device: DeviceAttachment }>;
 }): Promise<Testbed> {
   const teardown = async () => p.journal.teardown({ ...hostNetUndoers(p.ops), ...processUndoers });
   try {
@@ -44,7 +46,7 @@ export async function startTestbed(p: {
     const standIns = await createStandIns(net, p.runId, names, p.controlThird ?? 0);
     const plan = planHostNetwork({
       runId: p.runId,
-      vehicles: standIns.vehicles.map((v) => ({ name: v.name, netns: v.netns })),
+      vehicles: [...standIns.vehicles.map((v) => ({ name: v.name, netns: v.netns })), ...(p.devices ?? [])],
       control: standIns.control,
       channelUid: process.getuid?.() ?? 0,
     });

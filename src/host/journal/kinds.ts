@@ -16,6 +16,7 @@ export const HOSTNET_KINDS = {
   netns: 'hostnet.netns', // { name }: a named network namespace (test and bench stand-in vehicles)
   iptables: 'hostnet.iptables', // { rule, netns? }: one filter rule, removed with -D of the same spec
   iptablesSet: 'hostnet.iptables-set', // { rules, netns? }: filter rules added in one iptables-restore, removed together
+  deviceLink: 'hostnet.device-link', // { name, bridge, wasUp }: a device's host interface cavsim joined to a run's bridge (released, not deleted)
 } as const;
 
 /** The ns-3 channel process; `undo` is a ProcessIdentity `{ pid, startTime }` (src/host/exec/process-identity.ts). */

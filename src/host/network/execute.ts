@@ -42,8 +42,7 @@ export async function executeOperation(raw: unknown, runner: CommandRunner): Pro
       if (op.netns && !existsSync(netnsPath(op.netns))) return { ok: true, exists: false };
       const r = await runner.run(inNetns(op.netns, ['ip', '-o', 'link', 'show', 'dev', op.name]), { allowFailure: true });
       if (r.exitCode !== 0) return { ok: true, exists: false };
-      const alias = /\balias (\S+)/.exec(r.stdout)?.[1];
-      return { ok: true, exists: true, ...(alias ? { alias } : {}) };
+      return { ok: true, exists: true, ...parseLinkState(r.stdout) };
     }
     case 'link-list': {
       const r = await runner.run(['ip', '-o', 'link', 'show']);
@@ -88,6 +87,12 @@ export async function executeOperation(raw: unknown, runner: CommandRunner): Pro
         ['link', 'set', 'dev', op.name, 'up'],
       ]);
       return { ok: true };
+    case 'leave-bridge': {
+      const r = await runner.run(['ip', '-o', 'link', 'show', 'dev', op.name], { allowFailure: true });
+      if (r.exitCode !== 0 || parseLinkState(r.stdout).master !== op.bridge) return { ok: true };
+      await ipBatch(runner, undefined, [['link', 'set', 'dev', op.name, 'nomaster'], ...(op.down ? [['link', 'set', 'dev', op.name, 'down']] : [])]);
+      return { ok: true };
+    }
     case 'move-into-netns': {
       const where = 'pid' in op.netns ? String(op.netns.pid) : op.netns.name;
       await runner.run(['ip', 'link', 'set', 'dev', op.name, 'netns', where]);
@@ -131,6 +136,14 @@ export async function executeOperation(raw: unknown, runner: CommandRunner): Pro
       return { ok: true };
     }
   }
+}
+
+/** One `ip -o link show dev X` line: its alias, its bridge and whether it is set up (the UP flag). */
+export function parseLinkState(line: string): { alias?: string; master?: string; up: boolean } {
+  const alias = /\balias (\S+)/.exec(line)?.[1];
+  const master = /\bmaster (\S+)/.exec(line)?.[1];
+  const flags = /<([^>]*)>/.exec(line)?.[1].split(',') ?? [];
+  return { ...(alias ? { alias } : {}), ...(master ? { master } : {}), up: flags.includes('UP') };
 }
 
 /** `ip -o link show` lines: `3: br-x: <...> ... alias cavsim:run`, a veth's name as `name@peer`. */

@@ -1,8 +1,8 @@
-import { EnvironmentError } from '../../errors.js';
+import { EnvironmentError, UserInputError } from '../../errors.js';
 import type { Journal } from '../journal/journal.js';
 import type { HostNetOps } from './hostnet-port.js';
 import type { HostNetResult, IptablesRule, NetnsTarget } from './operation-schema.js';
-import type { IptablesSetUndo, IptablesUndo } from './undoers.js';
+import type { DeviceLinkUndo, IptablesSetUndo, IptablesUndo } from './undoers.js';
 import { HOSTNET_KINDS } from '../journal/kinds.js';
 
 /**
@@ -75,6 +75,26 @@ export class JournaledHostNet {
       ...(p.cidr ? { cidr: p.cidr } : {}),
       neighbours: p.neighbours ?? [],
     });
+  }
+
+  /**
+   * A device's interface on the host (a NIC, a VLAN, a veth to a namespace) that must exist, belong
+   * to no bridge and not be cavsim's: refused here, before anything of the run is created.
+   */
+  async assertDeviceInterfaceUsable(name: string, field: string): Promise<void> {
+    const info = await this.ops.run({ op: 'link-info', name });
+    const fix = 'name an interface that the device alone uses (a second NIC, a VLAN such as eth0.42, or a veth), not in a bridge';
+    if (!info.exists) throw new UserInputError(`${field}: there is no interface "${name}" on this host`, [fix, 'list them with `ip -br link`']);
+    if (info.alias?.startsWith('cavsim:')) throw new UserInputError(`${field}: "${name}" was created by cavsim (${info.alias}), not a device's interface`, [fix]);
+    if (info.master) throw new UserInputError(`${field}: "${name}" already belongs to bridge ${info.master}`, [fix, `or release it: ip link set dev ${name} nomaster`]);
+  }
+
+  /** Joins a device's existing interface to `bridge`; teardown releases it (never deletes it) and restores its up/down state. */
+  async joinDevice(name: string, bridge: string): Promise<void> {
+    const info = await this.ops.run({ op: 'link-info', name });
+    const undo: DeviceLinkUndo = { name, bridge, wasUp: info.up === true };
+    this.journal.record(HOSTNET_KINDS.deviceLink, name, { ...undo });
+    await this.ops.run({ op: 'enslave', name, bridge });
   }
 
   async addRule(rule: IptablesRule, position: 'insert' | 'append', netns?: NetnsTarget): Promise<void> {

@@ -41,6 +41,8 @@ export const hostNetOperationSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('create-veth'), name: ifname, peer: ifname, alias }).strict(),
   z.object({ op: z.literal('link-up'), name: ifname }).strict(),
   z.object({ op: z.literal('enslave'), name: ifname, bridge: ifname }).strict(),
+  /** A device's host interface back out of a run's bridge (only if it is still there), down again if it was. */
+  z.object({ op: z.literal('leave-bridge'), name: ifname, bridge: ifname, down: z.boolean() }).strict(),
   z
     .object({
       op: z.literal('move-into-netns'),
@@ -79,6 +81,9 @@ export interface HostNetResult {
   ok: true;
   exists?: boolean;
   alias?: string;
+  /** link-info: the bridge the link is enslaved to, and whether it is administratively up. */
+  master?: string;
+  up?: boolean;
   /** link-list: every link on the host, with its alias if it has one. */
   links?: Array<{ name: string; alias?: string }>;
 }

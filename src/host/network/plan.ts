@@ -2,6 +2,7 @@ import { UserInputError } from '../../errors.js';
 import {
   RUN_ID_PATTERN,
   VEHICLE_NAME_PATTERN,
+  IFNAME_PATTERN,
   linkAlias,
   ruleComment,
   runTag,
@@ -18,9 +19,20 @@ export const CONTROL_INTERFACE = 'eth0';
 /** Each run's V2V subnet is 10.210.X.0/24 with X from the run id; override with `v2vSubnet`. */
 export const V2V_SUBNET_PREFIX = '10.210';
 
+/**
+ * A vehicle whose V2V interface lives on a device cavsim does not run: its interface on the host
+ * (`interface`) joins the vehicle's bridge, and the device itself uses the planned address and `mac`.
+ */
+export interface DeviceAttachment {
+  interface: string;
+  mac: string;
+}
+
+export type HostNetVehicle = { name: string; netns: NetnsTarget } | { name: string; device: DeviceAttachment };
+
 export interface HostNetInput {
   runId: string;
-  vehicles: Array<{ name: string; netns: NetnsTarget }>;
+  vehicles: HostNetVehicle[];
   /** The control (Docker) network: vehicles may talk to the simulator there, not to each other. */
   control?: { subnet: string; simulatorIp: string };
   /** Override the V2V /24, e.g. "10.210.7.0/24". */
@@ -32,7 +44,9 @@ export interface HostNetInput {
 export interface VehicleNetPlan {
   name: string;
   index: number;
-  netns: NetnsTarget;
+  /** Where eth1 goes: a namespace cavsim plumbs a veth into, or a device's interface joined as it is. */
+  netns?: NetnsTarget;
+  device?: DeviceAttachment;
   links: VehicleInterfaceNames;
   mac: string;
   ip: string; // eth1 address
@@ -57,6 +71,7 @@ export interface HostNetPlan {
   channel: { taps: string[] };
 }
 
+const UNICAST_MAC = /^[0-9a-f][02468ace](:[0-9a-f]{2}){5}$/;
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 
 /** Decides every name, address, MAC, rule and ns-3 argument; touches nothing. */
@@ -68,6 +83,10 @@ export function planHostNetwork(input: HostNetInput): HostNetPlan {
   const seen = new Set<string>();
   input.vehicles.forEach((v, i) => {
     if (!VEHICLE_NAME_PATTERN.test(v.name)) problems.push(`vehicles.${i}.name: "${v.name}" must match ${VEHICLE_NAME_PATTERN}`);
+    if ('device' in v) {
+      if (!IFNAME_PATTERN.test(v.device.interface)) problems.push(`vehicles.${i}.device.interface: "${v.device.interface}" is not an interface name (1-15 characters, no / or spaces)`);
+      if (!UNICAST_MAC.test(v.device.mac)) problems.push(`vehicles.${i}.device.mac: "${v.device.mac}" must be the device's unicast MAC in lower case, like 02:00:00:00:00:01 (see \`ip link show\` on the device)`);
+    }
     if (seen.has(v.name)) problems.push(`vehicles.${i}.name: "${v.name}" is used twice`);
     seen.add(v.name);
   });
@@ -86,12 +105,12 @@ export function planHostNetwork(input: HostNetInput): HostNetPlan {
 
   const tag = runTag(input.runId);
   const comment = ruleComment(input.runId);
-  const vehicles = input.vehicles.map((v, index) => ({
+  const vehicles = input.vehicles.map((v, index): Omit<VehicleNetPlan, 'neighbours' | 'rules'> => ({
     name: v.name,
     index,
-    netns: v.netns,
+    ...('device' in v ? { device: v.device } : { netns: v.netns }),
     links: vehicleInterfaceNames(tag, index),
-    mac: vehicleMac(tag, index),
+    mac: 'device' in v ? v.device.mac : vehicleMac(tag, index),
     ip: `${base}.${index + 1}`,
     cidr: `${base}.${index + 1}/24`,
   }));
@@ -105,7 +124,8 @@ export function planHostNetwork(input: HostNetInput): HostNetPlan {
     vehicles: vehicles.map((v) => ({
       ...v,
       neighbours: vehicles.filter((o) => o.index !== v.index).map((o) => ({ ip: o.ip, mac: o.mac })),
-      rules: input.control ? antiCheatRules(input.control, subnet, comment) : [],
+      // A device is not ours to configure: only the channel stands between it and the cars.
+      rules: input.control && !v.device ? antiCheatRules(input.control, subnet, comment) : [],
     })),
     hostRules: vehicles.map((v) => ({ chain: 'DOCKER-USER', in: v.links.bridge, out: v.links.bridge, jump: 'ACCEPT', comment })),
     channel: { taps: vehicles.map((v) => v.links.tap) },

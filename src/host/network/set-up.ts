@@ -35,8 +35,11 @@ export async function setUpHostNetwork(plan: HostNetPlan, deps: { journal: Journ
   const { journal, ops } = deps;
   const net = new JournaledHostNet(journal, ops, plan.alias);
 
-  await net.assertHostLinksFree(plan.vehicles.flatMap((v) => Object.values(v.links)));
-  for (const v of plan.vehicles) await net.assertLinkFree(V2V_INTERFACE, v.netns);
+  await net.assertHostLinksFree(plan.vehicles.flatMap((v) => (v.device ? [v.links.bridge, v.links.tap] : Object.values(v.links))));
+  for (const v of plan.vehicles) {
+    if (v.device) await net.assertDeviceInterfaceUsable(v.device.interface, `vehicles.${v.name}: device interface`);
+    else await net.assertLinkFree(V2V_INTERFACE, v.netns);
+  }
   const hasDockerUser = (await ops.run({ op: 'chain-exists', chain: 'DOCKER-USER' })).exists === true;
   const hostChain = hasDockerUser ? 'DOCKER-USER' : 'FORWARD';
 
@@ -45,11 +48,12 @@ export async function setUpHostNetwork(plan: HostNetPlan, deps: { journal: Journ
     await inParallel(plan.vehicles, PLUMBED_AT_ONCE, async (v) => {
       await net.createBridge(v.links.bridge);
       await net.createTap(v.links.tap, v.links.bridge, plan.channelUid);
+      if (v.device) return net.joinDevice(v.device.interface, v.links.bridge);
       await net.createVeth({
         hostEnd: v.links.vethHost,
         peer: v.links.vethPeer,
         bridge: v.links.bridge,
-        netns: v.netns,
+        netns: v.netns!,
         insideName: V2V_INTERFACE,
         mac: v.mac,
         cidr: v.cidr,

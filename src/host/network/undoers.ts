@@ -13,6 +13,11 @@ export interface IptablesUndo {
   rule: IptablesRule;
   netns?: NetnsTarget;
 }
+export interface DeviceLinkUndo {
+  name: string;
+  bridge: string;
+  wasUp: boolean;
+}
 export interface IptablesSetUndo {
   rules: IptablesRule[];
   netns?: NetnsTarget;
@@ -30,6 +35,10 @@ export function hostNetUndoers(ops: HostNetOps): Record<string, Undoer> {
     [HOSTNET_KINDS.iptables]: async (e: JournalEntry) => {
       const u = e.undo as unknown as IptablesUndo;
       await ops.run({ op: 'iptables-delete', rule: u.rule, ...(u.netns ? { netns: u.netns } : {}) });
+    },
+    [HOSTNET_KINDS.deviceLink]: async (e: JournalEntry) => {
+      const u = e.undo as unknown as DeviceLinkUndo;
+      await ops.run({ op: 'leave-bridge', name: u.name, bridge: u.bridge, down: !u.wasUp });
     },
     [HOSTNET_KINDS.iptablesSet]: async (e: JournalEntry) => {
       const u = e.undo as unknown as IptablesSetUndo;

@@ -90,3 +90,31 @@ describe('the host link listing', () => {
     expect(parseLinkList(out)).toEqual([{ name: 'lo' }, { name: 'br-abc-0', alias: 'cavsim:run-1' }, { name: 'cv-abc-0h', alias: 'cavsim:run-1' }]);
   });
 });
+
+describe('one link state', () => {
+  it("reads a link's bridge, alias and UP flag from 'ip -o link show dev X'", async () => {
+    const { parseLinkState } = await import('../../../../src/host/network/execute.js');
+    expect(parseLinkState('9: dv-h@if8: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc noqueue master br-abc-1 state UP mode DEFAULT group default qlen 1000\\    link/ether 2a:aa:bb:cc:dd:ee brd ff:ff:ff:ff:ff:ff')).toEqual({ master: 'br-abc-1', up: true });
+    expect(parseLinkState('4: enp3s0: <BROADCAST,MULTICAST> mtu 1500 qdisc noop state DOWN mode DEFAULT group default qlen 1000\\    link/ether 52:54:00:12:34:56 brd ff:ff:ff:ff:ff:ff\\    alias cavsim:run-2')).toEqual({ alias: 'cavsim:run-2', up: false });
+  });
+
+  it('releases a device interface only from the bridge it joined, and sets it down only if asked', async () => {
+    const { executeOperation } = await import('../../../../src/host/network/execute.js');
+    const argvs: string[][] = [];
+    const inputs: string[] = [];
+    const line = (master: string) => `4: enp3s0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 master ${master} state UP\\    link/ether 52:54:00:12:34:56 brd ff:ff:ff:ff:ff:ff`;
+    let master = 'br-abc-1';
+    const runner = {
+      run: async (argv: string[], opts?: { input?: string }) => {
+        argvs.push(argv);
+        if (opts?.input) inputs.push(opts.input);
+        return { exitCode: 0, stdout: argv.includes('show') ? line(master) : '', stderr: '' };
+      },
+    };
+    await executeOperation({ op: 'leave-bridge', name: 'enp3s0', bridge: 'br-abc-1', down: true }, runner as never);
+    expect(inputs).toEqual(['link set dev enp3s0 nomaster\nlink set dev enp3s0 down\n']);
+    master = 'br-someone-else';
+    await executeOperation({ op: 'leave-bridge', name: 'enp3s0', bridge: 'br-abc-1', down: false }, runner as never);
+    expect(inputs).toHaveLength(1);
+  });
+});

@@ -13,6 +13,9 @@ export class FakeHost implements HostNetOps {
   readonly links = new Map<string, Map<string, string | undefined>>([['host', new Map()]]);
   readonly netns = new Set<string>();
   readonly rules = new Set<string>();
+  /** Host links' bridges and which host links are up. */
+  readonly masters = new Map<string, string>();
+  readonly up = new Set<string>();
   failOnCall?: number;
   chains = new Set(['DOCKER-USER']);
 
@@ -28,6 +31,8 @@ export class FakeHost implements HostNetOps {
       links: [...this.links].flatMap(([ns, m]) => [...m.keys()].map((l) => `${ns}/${l}`)).sort(),
       netns: [...this.netns].sort(),
       rules: [...this.rules].sort(),
+      masters: [...this.masters].map(([l, b]) => `${l}>${b}`).sort(),
+      up: [...this.up].sort(),
     };
   }
 
@@ -44,7 +49,8 @@ export class FakeHost implements HostNetOps {
     switch (op.op) {
       case 'link-info': {
         const m = this.inside(nsKey(op.netns));
-        return { ok: true, exists: m.has(op.name), ...(m.get(op.name) ? { alias: m.get(op.name) } : {}) };
+        const master = op.netns ? undefined : this.masters.get(op.name);
+        return { ok: true, exists: m.has(op.name), ...(m.get(op.name) ? { alias: m.get(op.name) } : {}), ...(master ? { master } : {}), up: !op.netns && this.up.has(op.name) };
       }
       case 'link-list':
         return { ok: true, links: [...host].map(([name, alias]) => (alias ? { name, alias } : { name })) };
@@ -72,8 +78,19 @@ export class FakeHost implements HostNetOps {
         host.set(op.peer, `peer-of:${op.name}`);
         return { ok: true };
       case 'link-up':
+        if (!host.has(op.name)) throw new Error(`no such device ${op.name}`);
+        this.up.add(op.name);
+        return { ok: true };
       case 'enslave':
         if (!host.has(op.name)) throw new Error(`no such device ${op.name}`);
+        if (!host.get(op.name)?.startsWith('cavsim:') && !host.get(op.name)?.startsWith('peer-of:')) this.journaled(op.name);
+        this.masters.set(op.name, op.bridge);
+        this.up.add(op.name);
+        return { ok: true };
+      case 'leave-bridge':
+        if (this.masters.get(op.name) !== op.bridge) return { ok: true };
+        this.masters.delete(op.name);
+        if (op.down) this.up.delete(op.name);
         return { ok: true };
       case 'move-into-netns': {
         const owner = host.get(op.name);
@@ -83,6 +100,9 @@ export class FakeHost implements HostNetOps {
       }
       case 'delete-link':
         host.delete(op.name);
+        this.masters.delete(op.name);
+        this.up.delete(op.name);
+        for (const [l, b] of this.masters) if (b === op.name) this.masters.delete(l);
         for (const m of this.links.values()) for (const [k, v] of m) if (v === `peer-of:${op.name}`) m.delete(k);
         return { ok: true };
       case 'iptables-add': {

@@ -89,3 +89,14 @@ describe('planHostNetwork', () => {
     }
   });
 });
+
+describe('planHostNetwork with a device', () => {
+  it('names a bad interface or MAC by its field', () => {
+    expect(() => planHostNetwork({ runId: 'unit-dev', vehicles: [{ name: 'rc', device: { interface: 'no/slash', mac: '02:00:00:00:00:09' } }] })).toThrow(
+      expect.objectContaining({ details: expect.arrayContaining([expect.stringMatching(/^vehicles\.0\.device\.interface: /)]) }),
+    );
+    expect(() => planHostNetwork({ runId: 'unit-dev', vehicles: [{ name: 'rc', device: { interface: 'enp3s0', mac: '03:00:00:00:00:09' } }] })).toThrow(
+      expect.objectContaining({ details: expect.arrayContaining([expect.stringMatching(/^vehicles\.0\.device\.mac: .*unicast/)]) }),
+    );
+  });
+});

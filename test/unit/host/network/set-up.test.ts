@@ -99,3 +99,55 @@ describe('setUpHostNetwork against a recording host', () => {
     expect((await teardownHostNet(journal, host)).undone).toEqual([]);
   });
 });
+
+describe('a device joined to the channel by its host interface', () => {
+  const withDevice = planHostNetwork({
+    runId: 'unit-dev',
+    vehicles: [{ name: 'a', netns: { pid: 101 } }, { name: 'rc', device: { interface: 'enp3s0', mac: '02:00:00:00:00:09' } }],
+    control: { subnet: '172.18.0.0/16', simulatorIp: '172.18.0.2' },
+  });
+
+  it('joins the existing interface to its bridge, adds no veth or rules for it, and teardown releases it as it was', async () => {
+    const journal = freshJournal();
+    const host = new FakeHost(journal);
+    host.inside('host').set('enp3s0', undefined); // the device's NIC, down and in no bridge
+    const before = host.state();
+    const dev = withDevice.vehicles[1];
+    const net = await setUpHostNetwork(withDevice, { journal, ops: host });
+    expect(host.masters.get('enp3s0')).toBe(dev.links.bridge);
+    expect(host.state().links).not.toContain(`host/${dev.links.vethHost}`);
+    expect(dev.rules).toEqual([]);
+    expect(withDevice.vehicles[0].neighbours).toContainEqual({ ip: dev.ip, mac: '02:00:00:00:00:09' });
+    expect(journal.outstanding().filter((e) => e.kind === HOSTNET_KINDS.deviceLink).map((e) => e.undo)).toEqual([{ name: 'enp3s0', bridge: dev.links.bridge, wasUp: false }]);
+    expect((await net.teardown()).failed).toEqual([]);
+    expect(host.state()).toEqual(before);
+    expect(host.inside('host').has('enp3s0')).toBe(true);
+  });
+
+  it('keeps an interface that was up, up', async () => {
+    const journal = freshJournal();
+    const host = new FakeHost(journal);
+    host.inside('host').set('enp3s0', undefined);
+    host.up.add('enp3s0');
+    const before = host.state();
+    const net = await setUpHostNetwork(withDevice, { journal, ops: host });
+    await net.teardown();
+    expect(host.state()).toEqual(before);
+  });
+
+  it('refuses a missing interface, one in a bridge, or one of cavsim, before creating anything', async () => {
+    for (const [prepare, message] of [
+      [() => {}, /no interface "enp3s0"/],
+      [(h: FakeHost) => { h.inside('host').set('enp3s0', undefined); h.masters.set('enp3s0', 'br0'); }, /already belongs to bridge br0/],
+      [(h: FakeHost) => h.inside('host').set('enp3s0', 'cavsim:other-run'), /was created by cavsim/],
+    ] as const) {
+      const journal = freshJournal();
+      const host = new FakeHost(journal);
+      prepare(host);
+      const before = host.state();
+      await expect(setUpHostNetwork(withDevice, { journal, ops: host })).rejects.toThrow(message);
+      expect(host.state()).toEqual(before);
+      expect(host.calls.some((c) => c.op.startsWith('create'))).toBe(false);
+    }
+  });
+});
