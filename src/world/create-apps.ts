@@ -1,4 +1,4 @@
-import { runsOwnCode, type ResolvedVehicle } from '../scenario/resolved.js';
+import { runsOwnCode, type ResolvedScenario, type ResolvedVehicle } from '../scenario/resolved.js';
 import type { VehicleApp } from '../core/control/vehicle-context.js';
 import { createPurePursuit } from '../core/control/pure-pursuit.js';
 import { createOpenLoop } from '../core/control/open-loop.js';
@@ -12,12 +12,19 @@ import { createScriptedEvent } from '../core/control/scripted-event.js';
 import { createCacc } from '../core/control/cacc.js';
 import { createWarning, createWarningReceiver } from '../core/control/warning.js';
 
+/** Every car's footprint by name: what the geometric TTC needs of the others (`bodySizes(scenario)`). */
+export type BodySizes = ReadonlyMap<string, BodySize>;
+
+export function bodySizes(scenario: Pick<ResolvedScenario, 'vehicles'>): BodySizes {
+  return new Map(scenario.vehicles.map((v) => [v.name, { length: v.params.length, width: v.params.width }]));
+}
+
 /**
  * The controller first, then the V2V apps in scenario order; the same list runs in every runtime.
- * `sizes`: every car's footprint by name, for the geometric TTC; a car missing from it is taken to
- * be this car's size.
+ * `sizes`: every car's footprint by name, for the geometric TTC (in every runtime the same, so a
+ * small car and a truck close as they would, not as two copies of this car).
  */
-export function createVehicleApps(v: ResolvedVehicle, sizes?: ReadonlyMap<string, BodySize>): VehicleApp[] {
+export function createVehicleApps(v: ResolvedVehicle, sizes: BodySizes): VehicleApp[] {
   const apps: VehicleApp[] = [];
   const c = v.controller;
   const maxSteer = v.params.s_max;

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { DriveCommand } from '../../core/physics/types.js';
 import type { LaserScan, Odometry, V2VMessage } from '../../core/control/vehicle-context.js';
 import { VehicleAgent } from '../../world/vehicle-agent.js';
-import { createVehicleApps } from '../../world/create-apps.js';
+import { bodySizes, createVehicleApps } from '../../world/create-apps.js';
 import type { World, WorldCar } from '../../world/world.js';
 import type { Recorder } from '../../measurement/recorder.js';
 import type { OwnCodeVehicle } from './own-code/own-code-vehicle.js';
@@ -48,7 +48,7 @@ const restamp = (msgs: V2VMessage[], delay: number) => (delay ? msgs.map((m) => 
 export function builtinDriver(world: World, car: WorldCar, observed: readonly WorldCar[], recorder: Recorder, latestScan: ReadonlyMap<string, LaserScan>): CarDriver {
   let command: DriveCommand | undefined;
   let sends: V2VMessage[] = [];
-  const agent = new VehicleAgent(car.spec.name, createVehicleApps(car.spec, new Map(world.cars.map((c) => [c.spec.name, c.spec.params]))), {
+  const agent = new VehicleAgent(car.spec.name, createVehicleApps(car.spec, bodySizes(world.scenario)), {
     now: () => world.time,
     own: () => world.odometry(car),
     others: () => new Map<string, Odometry>(observed.map((o) => [o.spec.name, world.odometry(o)])),

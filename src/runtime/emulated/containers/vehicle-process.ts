@@ -1,6 +1,6 @@
 import { stepSchedule } from '../../../world/step-schedule.js';
 import { VehicleAgent } from '../../../world/vehicle-agent.js';
-import { createVehicleApps } from '../../../world/create-apps.js';
+import { bodySizes, createVehicleApps } from '../../../world/create-apps.js';
 import type { LaserScan, Odometry, V2VMessage } from '../../../core/control/vehicle-context.js';
 import type { ResolvedScenario, ResolvedVehicle } from '../../../scenario/resolved.js';
 import { UserInputError } from '../../../errors.js';
@@ -117,7 +117,7 @@ class VehicleSession {
     const schedule = stepSchedule(scenario);
     this.period = schedule.controlPeriod(spec);
     this.scanPeriod = schedule.scanPeriod(spec);
-    this.agent = new VehicleAgent(spec.name, createVehicleApps(spec), {
+    this.agent = new VehicleAgent(spec.name, createVehicleApps(spec, bodySizes(scenario)), {
       now: () => this.now(),
       own: () => this.own,
       others: () => this.observed,

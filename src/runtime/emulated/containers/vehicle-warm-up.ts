@@ -1,5 +1,5 @@
 import { VehicleAgent } from '../../../world/vehicle-agent.js';
-import { createVehicleApps } from '../../../world/create-apps.js';
+import { bodySizes, createVehicleApps } from '../../../world/create-apps.js';
 import type { LaserScan, Odometry } from '../../../core/control/vehicle-context.js';
 import type { ResolvedScenario, ResolvedVehicle } from '../../../scenario/resolved.js';
 import { driveMsg, odometryMsg, parseOdometryMsg } from '../../rosbridge/ros-messages.js';
@@ -31,7 +31,7 @@ export function warmUpVehicle(scenario: ResolvedScenario, spec: ResolvedVehicle,
   const scanEncoder = new LaserScanEncoder({ frameId: `${spec.name}/base_link`, scanTime: spec.lidar ? 1 / spec.lidar.rate : 0 });
   let t = 0;
   let seq = 0;
-  const agent = new VehicleAgent(spec.name, createVehicleApps(spec), {
+  const agent = new VehicleAgent(spec.name, createVehicleApps(spec, bodySizes(scenario)), {
     now: () => t,
     own: () => own,
     others: () => others,
