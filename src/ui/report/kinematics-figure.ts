@@ -1,6 +1,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { RunTraces } from './read-run.js';
 import { groupBy } from '../../util/group-by.js';
+import { chooseSeries } from './figure-series.js';
 
 /** One row of the figure: a run and the label naming it (e.g. "delay 100ms"). */
 export interface LabelledRun {
@@ -18,6 +19,8 @@ const PAIR_COLOURS = ['#222222', '#7f7f7f', '#5b4a8b', '#a0522d'];
 const DASHES = [[], [7, 3], [2, 2], [10, 3, 2, 3], [4, 4], [1, 3]];
 /** TTC is shown up to this, or 3 x the largest brake threshold: cars that never close have TTCs of 1e8 s. */
 const TTC_AXIS_CAP_S = 10;
+/** Legend entries per row: the legend wraps under the panels instead of widening the figure. */
+const LEGEND_COLUMNS = 6;
 
 /** Every k-th sample, so a series has at most MAX_POINTS_PER_SERIES points; the last is always kept. */
 function thin<T>(xs: readonly T[]): T[] {
@@ -36,7 +39,7 @@ function ttcThresholds(traces: RunTraces): number[] {
  * the thesis. Dashed rules mark when each car starts braking, a red rule the collision. Each
  * column shares its y scale across rows so runs compare at a glance.
  */
-export function kinematicsFigure(runs: readonly LabelledRun[], title?: string): TopLevelSpec {
+export function kinematicsFigure(runs: readonly LabelledRun[], title?: string, notes: readonly string[] = []): TopLevelSpec {
   const rows = runs.map((r) => r.label);
   const data: Record<string, unknown>[] = [];
   const ttcSamples: { run: string; panel: 'ttc'; series: string; t: number; value: number }[] = [];
@@ -44,11 +47,16 @@ export function kinematicsFigure(runs: readonly LabelledRun[], title?: string): 
   let centreDistances = false;
   let duration = 0;
   const thresholds = new Set<number>();
+  const choice = chooseSeries(runs.map((r) => r.traces));
+  const shownCars = new Set(choice.cars);
+  const shownPairs = new Set(choice.pairs);
   for (const { label, traces } of runs) {
     for (const [vehicle, samples] of groupBy(traces.vehicles, (s) => s.vehicle)) {
+      if (!shownCars.has(vehicle)) continue;
       for (const s of thin(samples)) data.push({ run: label, panel: 'speed', series: vehicle, t: s.t, value: s.speed });
     }
     for (const [pair, samples] of groupBy(traces.pairs, (s) => s.pair)) {
+      if (!shownPairs.has(pair)) continue;
       const gaps = samples.every((s) => s.gap !== null);
       if (!gaps) centreDistances = true;
       for (const s of thin(samples)) {
@@ -58,7 +66,7 @@ export function kinematicsFigure(runs: readonly LabelledRun[], title?: string): 
       const first = samples.find((s) => s.ttc !== null);
       if (first?.ttc) ttcTop = Math.max(ttcTop, first.ttc);
     }
-    for (const e of traces.events.filter((e) => e.event === 'emergency-brake')) data.push({ run: label, panel: 'rule', series: e.vehicle, t: e.t, kind: `${e.vehicle} brakes` });
+    for (const e of traces.events.filter((e) => e.event === 'emergency-brake' && shownCars.has(e.vehicle))) data.push({ run: label, panel: 'rule', series: e.vehicle, t: e.t, kind: `${e.vehicle} brakes` });
     const hit = traces.summary.first_collision_t_s;
     if (hit !== null && hit !== undefined) data.push({ run: label, panel: 'collision', t: hit, kind: 'collision' });
     for (const th of ttcThresholds(traces)) thresholds.add(th);
@@ -72,14 +80,13 @@ export function kinematicsFigure(runs: readonly LabelledRun[], title?: string): 
   for (const th of thresholds) for (const label of rows) data.push({ run: label, panel: 'threshold', value: th });
 
   const x = { field: 't', type: 'quantitative', title: 'time [s]', scale: { domain: [0, duration || 1], nice: false } } as const;
-  const cars = [...new Set(runs.flatMap((r) => r.traces.vehicles.map((v) => v.vehicle)))];
-  const pairs = [...new Set(runs.flatMap((r) => r.traces.pairs.map((p) => p.pair)))];
+  const { cars, pairs } = choice;
   const color = {
     field: 'series',
     type: 'nominal',
     title: null,
     scale: { domain: [...cars, ...pairs], range: [...cars.map((_, i) => CAR_COLOURS[i % CAR_COLOURS.length]), ...pairs.map((_, i) => PAIR_COLOURS[i % PAIR_COLOURS.length])] },
-    legend: { orient: 'bottom', direction: 'horizontal', symbolStrokeWidth: 2, symbolSize: 300 },
+    legend: { orient: 'bottom', direction: 'horizontal', columns: Math.min(LEGEND_COLUMNS, cars.length + pairs.length), symbolStrokeWidth: 2, symbolSize: 300, labelLimit: 140 },
   } as const;
   const series = [...cars, ...pairs];
   const strokeDash = { field: 'series', type: 'nominal', title: null, scale: { domain: series, range: series.map((_, i) => DASHES[i % DASHES.length]) } } as const;
@@ -125,7 +132,12 @@ export function kinematicsFigure(runs: readonly LabelledRun[], title?: string): 
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
       text: title ?? 'Speed, time to collision and gap',
-      subtitle: `vertical dashed: a car starts braking · red: collision${thresholds.size ? ' · dotted: TTC threshold of the brake sender' : ''}${centreDistances ? '' : ' · gap 0 (red dashed): contact'}${ttcTop > cap ? ` · TTC shown up to ${ttcMax} s` : ''}`,
+      subtitle: [
+        'vertical dashed: a car starts braking · red: collision',
+        [thresholds.size ? 'dotted: TTC threshold of the brake sender' : '', centreDistances ? '' : 'gap 0 (red dashed): contact', ttcTop > cap ? `TTC shown up to ${ttcMax} s` : ''].filter(Boolean).join(' · '),
+        ...choice.notes,
+        ...notes,
+      ].filter(Boolean),
       subtitleColor: '#555',
       subtitleFontSize: 12,
     },

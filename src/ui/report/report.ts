@@ -6,7 +6,8 @@ import type { CriticalSearchResult } from '../../sweep/critical.js';
 import { isFinished, type SweepResult } from '../../sweep/result-row.js';
 import { writeTables } from '../../sweep/run-sweep.js';
 import { SweepFolder } from '../../sweep/sweep-folder.js';
-import { orderResults, sweptPaths } from '../../sweep/tables.js';
+import { sweptPaths } from '../../sweep/tables.js';
+import { pickKinematicsRuns } from './pick-runs.js';
 import { kinematicsFigure, type LabelledRun } from './kinematics-figure.js';
 import { isRunDir, readRunTraces, type RunTraces } from './read-run.js';
 import { sweepFigure } from './sweep-figure.js';
@@ -14,9 +15,6 @@ import { figurePaths, writeFigure } from './render.js';
 import { v2xFigure } from './v2x-figure.js';
 import { deliveryDistanceFigure } from './delivery-distance-figure.js';
 import { RUN_FILES } from '../../run/run-files.js';
-
-/** Rows of a sweep's kinematics overview; more would not fit a page. */
-const MAX_KINEMATICS_ROWS = 6;
 
 export interface ReportOptions {
   /** Also draw every run's own kinematics figure (runs/<id>/plots/). */
@@ -67,7 +65,7 @@ export async function writeSweepReport(folder: SweepFolder, opts: ReportOptions 
     const files = await writeFigure(plots, 'v2x', v2x);
     figures.push(...figurePaths(files));
   }
-  const picked = pickKinematicsRuns(folder, done, critical);
+  const { picked, leftOut } = pickKinematicsRuns(folder.spec, done, critical);
   const delivery = deliveryDistanceFigure(
     picked.map((r) => ({ label: runLabel(r), rows: readRunTraces(join(folder.dir, r.runDir)).deliveries })),
     `${firstRun.scenario}: V2V delivery against distance`,
@@ -76,8 +74,10 @@ export async function writeSweepReport(folder: SweepFolder, opts: ReportOptions 
     const files = await writeFigure(plots, 'delivery-distance', delivery);
     figures.push(...figurePaths(files));
   }
-  const rows = pickKinematicsRuns(folder, done, critical).map((r) => withVerdict(runLabel(r), readRunTraces(join(folder.dir, r.runDir))));
-  const kin = await writeFigure(plots, 'kinematics', kinematicsFigure(rows, `${firstRun.scenario}: speed, time to collision and gap of selected runs`));
+  const rows = picked.map((r) => withVerdict(runLabel(r), readRunTraces(join(folder.dir, r.runDir))));
+  const xName = sweptPaths(folder.spec)[0].split('.').pop();
+  const notes = leftOut.length ? [`rows: ${picked.length} of ${picked.length + leftOut.length} values (the ends and either side of each change of outcome); not drawn: ${xName} ${leftOut.length > 8 ? `${leftOut.slice(0, 8).join(', ')} and ${leftOut.length - 8} more` : leftOut.join(', ')}`] : [];
+  const kin = await writeFigure(plots, 'kinematics', kinematicsFigure(rows, `${firstRun.scenario}: speed, time to collision and gap of selected runs`, notes));
   figures.push(...figurePaths(kin));
   if (opts.runPlots) {
     for (const r of done) {
@@ -101,24 +101,4 @@ function readCritical(folder: SweepFolder): CriticalSearchResult | undefined {
 export function runLabel(r: Pick<SweepResult, 'values' | 'seed' | 'repeat'>): string {
   const parts = Object.entries(r.values).map(([path, v]) => `${path.split('.').pop()} ${v.value === undefined ? v.text : `${+v.value.toPrecision(3)} ${v.unit}`.trim()}`);
   return parts.join(', ') + (r.repeat > 0 ? ` (seed ${r.seed})` : '');
-}
-
-/**
- * Runs for the overview: up to six values of the first axis, evenly spread, first seed only, the
- * other axes at their first value. A critical search shows the two runs on either side of the
- * boundary and the ends of the range.
- */
-function pickKinematicsRuns(folder: SweepFolder, done: SweepResult[], critical?: CriticalSearchResult): SweepResult[] {
-  const [xPath, ...others] = sweptPaths(folder.spec);
-  const firstSeed = done.filter((r) => r.repeat === 0);
-  const firstOfOthers = firstSeed.filter((r) => others.every((p) => r.values[p]?.text === firstSeed[0].values[p]?.text));
-  const ordered = orderResults(folder.spec, firstOfOthers);
-  if (critical?.status === 'found') {
-    const near = (v: number | null) => ordered.find((r) => r.values[xPath].value === v);
-    const wanted = [ordered[0], near(critical.lastSafe), near(critical.firstCollision), ordered.at(-1)];
-    return [...new Set(wanted.filter((r): r is SweepResult => r !== undefined))];
-  }
-  if (ordered.length <= MAX_KINEMATICS_ROWS) return ordered;
-  const step = (ordered.length - 1) / (MAX_KINEMATICS_ROWS - 1);
-  return [...new Set(Array.from({ length: MAX_KINEMATICS_ROWS }, (_, i) => ordered[Math.round(i * step)]))];
 }

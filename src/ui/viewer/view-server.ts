@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { RunSourcePorts } from './run-source.js';
 import { openRunRoutes, sendJson, type RunRoutes } from './run-routes.js';
 import { readSweepListing } from './sweep-listing.js';
+import { sweepFigureRoutes, sweepPlots } from './sweep-figures.js';
 import { packageRoot } from '../../util/package-root.js';
 import { RUN_FILES } from '../../run/run-files.js';
 
@@ -65,10 +66,12 @@ export async function startViewServer(opts: ViewServerOptions): Promise<ViewServ
   if (opts.sweepDir !== undefined) {
     const sweepDir = resolve(opts.sweepDir);
     const runs = new Map<string, Promise<RunRoutes>>();
+    const figures = sweepFigureRoutes(sweepDir);
     routes = async (path, url, req, res) => {
       const inRun = SWEEP_RUN_PATH.exec(path);
       if (!inRun) {
-        if (path === '/api/sweep') return sendJson(res, 200, readSweepListing(sweepDir));
+        if (path === '/api/sweep') return sendJson(res, 200, { ...readSweepListing(sweepDir), plots: sweepPlots(sweepDir) });
+        if (await figures(path, url, res)) return;
         return servePage(SWEEP_PAGE_FILES, path, res);
       }
       const [, name, rest] = inRun;

@@ -83,6 +83,68 @@ describe.skipIf(real.skip)(`cavsim view of a sweep (${CHROMIUM})`, () => {
     await page.close();
   });
 
+  it('keeps its tables inside a narrow window, scrolling them in place', async () => {
+    await using server = await startViewServer({ sweepDir });
+    const page = await browser.newPage({ viewport: { width: 640, height: 700 } });
+    await page.goto(server.url);
+    await page.waitForFunction(() => (window as any).__cavsimSweep?.ready === true);
+    const sizes = await page.evaluate(() => {
+      const scroller = document.getElementById('runs')!.parentElement!;
+      return { page: document.documentElement.scrollWidth, window: innerWidth, table: document.getElementById('runs')!.scrollWidth, box: scroller.clientWidth, overflow: getComputedStyle(scroller).overflowX };
+    });
+    expect(sizes.table).toBeGreaterThan(sizes.window); // twenty columns do not fit 640 px
+    expect(sizes.page).toBeLessThanOrEqual(sizes.window);
+    expect(sizes.box).toBeLessThanOrEqual(sizes.window);
+    expect(sizes.overflow).toBe('auto');
+    await page.close();
+  });
+
+  it("opens a point: its runs, each openable, and the kinematics figure of those runs", async () => {
+    await using server = await startViewServer({ sweepDir });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.url()}`));
+    await page.goto(server.url);
+    await page.waitForFunction(() => (window as any).__cavsimSweep?.ready === true);
+    const points = await page.evaluate(() => (window as any).__cavsimSweep.points() as string[]);
+    expect(points).toEqual(['network.delay_ms=100', 'network.delay_ms=200', 'network.delay_ms=300']);
+    expect(await page.isVisible('#point')).toBe(false);
+    await page.click('#points tr[data-point="network.delay_ms=300"]');
+    expect(await page.isVisible('#point')).toBe(true);
+    expect(await page.textContent('#point-title')).toBe('network.delay_ms=300');
+    const listing = readSweepListing(sweepDir);
+    const run300 = listing.runs.find((r) => r.cells['network.delay_ms'] === '300')!.run;
+    expect(await page.locator('#point-runs a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual([`runs/${run300}/`]);
+    // the figure is drawn for this point's run and shows in the page
+    await page.waitForFunction(() => {
+      const img = document.getElementById('point-figure') as HTMLImageElement;
+      return img.complete && img.naturalWidth > 0;
+    }, undefined, { timeout: 30_000 });
+    const src = await page.getAttribute('#point-figure', 'src');
+    const svg = await (await fetch(new URL(src!, server.url))).text();
+    expect(svg).toMatch(/^<svg/);
+    expect(svg).toContain(`${run300} (collision)`);
+    expect(svg).toContain('car0–car1');
+    // and the sweep's own figures are linked
+    const plots = await page.locator('#plots a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    expect(plots).toContain('plots/closest-approach.png');
+    expect((await fetch(new URL('plots/closest-approach.png', server.url))).headers.get('content-type')).toBe('image/png');
+    // a point's run opens in the run view
+    await page.click('#point-runs a');
+    await page.waitForFunction(() => (window as any).__cavsimView?.ready === true);
+    expect(new URL(page.url()).pathname).toBe(`/runs/${run300}/`);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('draws no figure for runs the sweep does not have', async () => {
+    await using server = await startViewServer({ sweepDir });
+    expect((await fetch(`${server.url}api/point-figure.svg?runs=p999`)).status).toBe(404);
+    expect((await fetch(`${server.url}api/point-figure.svg?runs=..%2F..`)).status).toBe(404);
+    expect((await fetch(`${server.url}plots/nothing.png`)).status).toBe(404);
+  });
+
   it('answers 404 for a run the sweep does not have', async () => {
     await using server = await startViewServer({ sweepDir });
     const res = await fetch(`${server.url}runs/p999/api/meta`);

@@ -79,7 +79,7 @@ function dataChanged(first) {
   const atEnd = state.t >= state.tEnd - 1e-6;
   state.tEnd = endTime(data);
   $('slider').max = String(state.tEnd);
-  if (first) world.fitTo(sceneBounds(meta, data));
+  if (first) world.fitTo(sceneBounds(meta, data, { live: meta.live && !state.finished }));
   if (meta.live && state.follow && atEnd) state.t = state.tEnd;
   refreshCharts();
   drawMarkers();
@@ -178,20 +178,34 @@ function updateCarTable(cars) {
   });
 }
 
+/** Events and collisions in one list, by time: the collision is what a reader looks for. */
+function eventItems() {
+  const n = data.events.length + data.collisions.length;
+  if (state.eventItems?.n !== n) {
+    const items = [
+      ...data.events.map((e) => ({ t: e.t, text: `${e.t.toFixed(2)} s  ${e.vehicle}  ${e.event}`, title: e.detail })),
+      ...data.collisions.map((c) => ({ t: c.t, text: `${c.t.toFixed(2)} s  collision ${c.a}–${c.b}`, collision: true })),
+    ].sort((a, b) => a.t - b.t);
+    state.eventItems = { n, items };
+  }
+  return state.eventItems.items;
+}
+
 /** The logs list the messages and events near the current time (a long run can have thousands). */
 function updateLogs(t) {
   const messages = (state.sortedV2V ??= []);
   if (messages.length !== data.v2v.length) state.sortedV2V = [...data.v2v].sort((a, b) => a.sent - b.sent);
+  const items = eventItems();
   const v2v = windowAround(state.sortedV2V, (m) => m.sent, t);
-  const events = windowAround(data.events, (e) => e.t, t);
-  const key = `${v2v.from}:${v2v.to}:${events.from}:${events.to}`;
+  const events = windowAround(items, (e) => e.t, t);
+  const key = `${v2v.from}:${v2v.to}:${events.from}:${events.to}:${items.length}`;
   if (key !== state.listKey) {
     state.listKey = key;
     fillList($('v2v-log'), state.sortedV2V.slice(v2v.from, v2v.to), (m) => [
       `${m.sent.toFixed(2)} s  ${m.type}  ${m.from}→${m.to}  +${Math.round((m.received - m.sent) * 1000)} ms`,
       m.sent,
     ], 'no V2V messages received');
-    fillList($('event-log'), data.events.slice(events.from, events.to), (e) => [`${e.t.toFixed(2)} s  ${e.vehicle}  ${e.event}`, e.t, e.detail], 'no events');
+    fillList($('event-log'), items.slice(events.from, events.to), (e) => [e.text, e.t, e.title, e.collision ? 'collision' : ''], 'no events');
   }
   for (const li of $('v2v-log').children) {
     const m = li.item;
@@ -203,6 +217,24 @@ function updateLogs(t) {
     if (!li.item) continue;
     li.classList.toggle('past', t >= li.item.t);
   }
+  followCursor($('v2v-log'), t, (m) => m.sent);
+  followCursor($('event-log'), t, (e) => e.t);
+}
+
+/**
+ * Marks the entry nearest the current time (the later one on a tie) and, when that entry changes,
+ * scrolls the list (not the page) to show it in the middle: seeking to the collision shows it.
+ */
+function followCursor(list, t, timeOf) {
+  let nearest = null;
+  for (const li of list.children) {
+    if (!li.item) continue;
+    if (!nearest || Math.abs(timeOf(li.item) - t) <= Math.abs(timeOf(nearest.item) - t)) nearest = li;
+  }
+  for (const li of list.children) li.classList.toggle('current', li === nearest);
+  if (!nearest || list.followed === nearest.item) return;
+  list.followed = nearest.item;
+  list.scrollTop = nearest.offsetTop - list.clientHeight / 2 + nearest.offsetHeight / 2;
 }
 
 function windowAround(sorted, timeOf, t, maxItems = 40) {
@@ -227,9 +259,10 @@ function fillList(list, items, describe, emptyText) {
     return;
   }
   for (const item of items) {
-    const [text, t, title] = describe(item);
+    const [text, t, title, className] = describe(item);
     const li = document.createElement('li');
     li.textContent = text;
+    if (className) li.className = className;
     if (title) li.title = title;
     li.item = item;
     li.addEventListener('click', () => seek(t));
@@ -319,7 +352,7 @@ function wireControls() {
   canvas.addEventListener('pointerup', endDrag);
   canvas.addEventListener('pointercancel', endDrag);
   canvas.addEventListener('dblclick', () => {
-    world.fitTo(sceneBounds(meta, data));
+    world.fitTo(sceneBounds(meta, data, { live: meta.live && !state.finished }));
     state.dirty = true;
   });
 }
@@ -403,6 +436,10 @@ function exposeForTests() {
       box.checked = on;
       box.dispatchEvent(new Event('change'));
     },
+    /** V2V rings of the frame last drawn: [{ vehicle, kind: 'sent' | 'received', age }]. */
+    drawnRings: () => world.drawnRings ?? [],
+    /** The box the view fits at start, in world metres. */
+    fittedBox: () => sceneBounds(meta, data, { live: meta.live && !state.finished }),
     /** The layers the last frame drew. */
     drawnLayers: () => world.drawnLayers ?? [],
     /** Car labels of the frame last drawn, in canvas pixels: { cx, top, w }. */

@@ -7,6 +7,10 @@ const COLLISION = '#dc2626';
 const V2V = '#0ea5e9';
 /** How long a send or receive flash stays on screen [s of run time]. */
 const FLASH_S = 0.4;
+/** A ring's opacity when new; it fades from there. */
+const RING_ALPHA = 0.35;
+/** The smallest a car is drawn [screen px of length]. */
+const MIN_CAR_PX = 12;
 
 export class WorldView {
   constructor(canvas, meta, mapImage) {
@@ -69,6 +73,7 @@ export class WorldView {
   draw(frame) {
     const on = (layer) => frame.layers?.[layer] !== false;
     this.drawnLayers = ['trails', 'waypoints', 'goals', 'lidar', 'v2v', 'labels'].filter(on);
+    this.drawnRings = [];
     const { ctx } = this;
     ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
     ctx.fillStyle = '#0b1324';
@@ -238,44 +243,60 @@ export class WorldView {
     void byName;
   }
 
-  /** Messages in flight as a dashed line from sender to receiver with the packet on it; rings when sent and received. */
+  /**
+   * Messages in flight as a thin dashed line from sender to receiver with the packet on it; a ring
+   * when sent and when received. Drawn under the cars, thin and translucent, and at most one send
+   * and one receive ring per car (the newest): ten beacons a second to five cars would otherwise
+   * pile twenty rings on each car.
+   */
   drawMessages(frame, px) {
     const { ctx } = this;
     const t = frame.t;
+    const sendRing = new Map();
+    const receiveRing = new Map();
+    const newest = (rings, name, at) => {
+      if (!(rings.get(name) >= at)) rings.set(name, at);
+    };
+    ctx.lineWidth = 1 * px;
     for (const m of frame.data.v2v) {
       if (t < m.sent || t > m.received + FLASH_S) continue;
-      const from = poseAt(frame.data, m.from, Math.min(t, m.received));
-      const to = poseAt(frame.data, m.to, Math.min(t, m.received));
+      if (t - m.sent <= FLASH_S) newest(sendRing, m.from, m.sent);
+      if (t >= m.received) newest(receiveRing, m.to, m.received);
+      if (t > m.received) continue;
+      const from = poseAt(frame.data, m.from, t);
+      const to = poseAt(frame.data, m.to, t);
       if (!from || !to) continue;
-      if (t <= m.received) {
-        const f = m.received > m.sent ? (t - m.sent) / (m.received - m.sent) : 1;
-        ctx.strokeStyle = V2V;
-        ctx.lineWidth = 2 * px;
-        ctx.setLineDash([6 * px, 4 * px]);
-        ctx.beginPath();
-        ctx.moveTo(from.x, from.y);
-        ctx.lineTo(to.x, to.y);
-        ctx.stroke();
-        ctx.setLineDash([]);
-        const x = from.x + (to.x - from.x) * f;
-        const y = from.y + (to.y - from.y) * f;
-        ctx.fillStyle = V2V;
-        ctx.strokeStyle = 'white';
-        ctx.lineWidth = 1.5 * px;
-        ctx.beginPath();
-        ctx.arc(x, y, 5 * px, 0, 2 * Math.PI);
-        ctx.fill();
-        ctx.stroke();
+      const f = m.received > m.sent ? (t - m.sent) / (m.received - m.sent) : 1;
+      ctx.strokeStyle = V2V;
+      ctx.globalAlpha = 0.45;
+      ctx.setLineDash([5 * px, 5 * px]);
+      ctx.beginPath();
+      ctx.moveTo(from.x, from.y);
+      ctx.lineTo(to.x, to.y);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.globalAlpha = 0.9;
+      ctx.fillStyle = V2V;
+      ctx.beginPath();
+      ctx.arc(from.x + (to.x - from.x) * f, from.y + (to.y - from.y) * f, 3 * px, 0, 2 * Math.PI);
+      ctx.fill();
+    }
+    ctx.globalAlpha = 1;
+    this.drawnRings = [];
+    for (const [rings, kind] of [[sendRing, 'sent'], [receiveRing, 'received']]) {
+      for (const [name, at] of rings) {
+        const pose = poseAt(frame.data, name, t);
+        if (pose && ring(ctx, pose, t - at, px, kind === 'sent')) this.drawnRings.push({ vehicle: name, kind, age: t - at });
       }
-      ring(ctx, from, t - m.sent, px);
-      if (t >= m.received) ring(ctx, to, t - m.received, px);
     }
   }
 
   drawCar(car, color, px) {
     const v = this.meta.vehicles.find((x) => x.name === car.name);
-    const L = v?.length ?? 0.58;
-    const W = v?.width ?? 0.31;
+    // Zoomed out (a whole platoon's run), a car keeps at least MIN_CAR_PX of length on screen.
+    const grow = Math.max(1, (MIN_CAR_PX * px) / (v?.length ?? 0.58));
+    const L = (v?.length ?? 0.58) * grow;
+    const W = (v?.width ?? 0.31) * grow;
     const { ctx } = this;
     ctx.save();
     ctx.translate(car.x, car.y);
@@ -370,16 +391,18 @@ function polyline(ctx, xs, ys, from, to) {
   ctx.stroke();
 }
 
-function ring(ctx, at, age, px) {
-  if (age < 0 || age > FLASH_S) return;
+/** A fading ring around a car, 1 px wide and at most 35 % opaque; a send ring grows, a receive ring shrinks. */
+function ring(ctx, at, age, px, growing) {
+  if (age < 0 || age > FLASH_S) return false;
   const f = age / FLASH_S;
   ctx.strokeStyle = V2V;
-  ctx.globalAlpha = 1 - f;
-  ctx.lineWidth = 2.5 * px;
+  ctx.globalAlpha = RING_ALPHA * (1 - f);
+  ctx.lineWidth = 1 * px;
   ctx.beginPath();
-  ctx.arc(at.x, at.y, (10 + 26 * f) * px, 0, 2 * Math.PI);
+  ctx.arc(at.x, at.y, (growing ? 8 + 14 * f : 14 - 6 * f) * px, 0, 2 * Math.PI);
   ctx.stroke();
   ctx.globalAlpha = 1;
+  return true;
 }
 
 function poseAt(data, name, t) {
@@ -389,8 +412,13 @@ function poseAt(data, name, t) {
   return i < 0 ? null : { x: s.x[i], y: s.y[i], yaw: s.yaw[i] };
 }
 
-/** The box around every path, waypoint and the map, padded; what the view fits at start. */
-export function sceneBounds(meta, data) {
+/**
+ * What the view fits at start (and on double-click): the cars, over the whole run, padded by a few
+ * car lengths, not the map or the waypoints (a platoon on a 200 m highway would be specks on a
+ * strip). A live run's future is unknown, so there its waypoints count too. With no car rows yet,
+ * the waypoints, else the map.
+ */
+export function sceneBounds(meta, data, { live = false } = {}) {
   const box = { minX: Infinity, maxX: -Infinity, minY: Infinity, maxY: -Infinity };
   const add = (x, y) => {
     if (x < box.minX) box.minX = x;
@@ -398,14 +426,15 @@ export function sceneBounds(meta, data) {
     if (y < box.minY) box.minY = y;
     if (y > box.maxY) box.maxY = y;
   };
-  for (const v of meta.vehicles) for (const [x, y] of v.waypoints) add(x, y);
   for (const s of Object.values(data.vehicles)) for (let i = 0; i < s.x.length; i++) add(s.x[i], s.y[i]);
+  if (live || !Number.isFinite(box.minX)) for (const v of meta.vehicles) for (const [x, y] of v.waypoints) add(x, y);
   if (!Number.isFinite(box.minX) && meta.map) {
     const m = meta.map;
     add(m.origin.x, m.origin.y);
     add(m.origin.x + m.width * m.resolution, m.origin.y + m.height * m.resolution);
   }
   if (!Number.isFinite(box.minX)) return { minX: -10, maxX: 10, minY: -10, maxY: 10 };
-  const pad = Math.max(3, 0.06 * Math.max(box.maxX - box.minX, box.maxY - box.minY));
+  const carLength = Math.max(0.3, ...meta.vehicles.map((v) => v.length ?? 0.58));
+  const pad = Math.max(3 * carLength, 0.08 * Math.max(box.maxX - box.minX, box.maxY - box.minY));
   return { minX: box.minX - pad, maxX: box.maxX + pad, minY: box.minY - pad, maxY: box.maxY + pad };
 }
