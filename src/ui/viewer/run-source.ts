@@ -28,6 +28,8 @@ export interface MetaVehicle {
   waypoints: [number, number][];
   lookahead?: number;
   loop?: boolean;
+  /** The car a CACC follower follows: a platoon's charts show these neighbouring pairs. */
+  follows?: string;
 }
 
 /** The run folder's files, read through narrow ports so tests can feed a folder being written. */
@@ -114,6 +116,7 @@ export class RunSource {
         controller: v.controller.type,
         waypoints: v.controller.type === 'pure-pursuit' ? v.controller.waypoints.map((w) => [round3(w.x), round3(w.y)] as [number, number]) : [],
         ...(v.controller.type === 'pure-pursuit' ? { lookahead: v.controller.lookahead, loop: v.controller.loop } : {}),
+        ...followed(v.apps),
       })),
       map: g ? { width: g.width, height: g.height, resolution: g.resolution, origin: { ...g.origin } } : null,
       ...(this.mapProblem ? { mapProblem: this.mapProblem } : {}),
@@ -137,4 +140,9 @@ export class RunSource {
     this.scenario = scenario;
     return true;
   }
+}
+
+function followed(apps: ResolvedScenario['vehicles'][number]['apps']): { follows?: string } {
+  for (const app of apps) if (app.type === 'cacc') return { follows: app.predecessor };
+  return {};
 }

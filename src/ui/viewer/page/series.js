@@ -67,7 +67,21 @@ export function mergeRunData(target, delta) {
   push(target.events, delta.events);
 }
 
-/** Pairs worth a line in the charts: the closest ones, so ten cars do not mean 45 lines. */
+/**
+ * Pairs worth a line in the charts: in a platoon each follower and the car it follows (the other
+ * pairs mean little there), else the closest ones, so ten cars do not mean 45 lines.
+ */
+export function chartPairs(data, vehicles, limit) {
+  const neighbours = [];
+  for (const v of vehicles) {
+    if (!v.follows) continue;
+    const key = [`${v.follows}|${v.name}`, `${v.name}|${v.follows}`].find((k) => k in data.pairs);
+    if (key) neighbours.push(key);
+  }
+  return neighbours.length ? neighbours.slice(0, limit) : closestPairs(data, limit);
+}
+
+/** The closest pairs over the run. */
 export function closestPairs(data, limit) {
   const ranked = Object.entries(data.pairs).map(([key, p]) => {
     let min = Infinity;

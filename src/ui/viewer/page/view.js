@@ -1,7 +1,7 @@
 // The replay/live page: loads the run, keeps the current time, and redraws the map view, the
 // charts and the side panel whenever the time or the data changes.
 import { fetchJson, fetchMeta, followLive, loadMapImage } from './feed.js';
-import { carsAt, closestPairs, endTime, lastIndexAtOrBefore } from './series.js';
+import { carsAt, chartPairs, endTime, lastIndexAtOrBefore } from './series.js';
 import { PALETTE, WorldView, sceneBounds } from './world.js';
 import { TimeChart } from './charts.js';
 
@@ -89,7 +89,7 @@ function dataChanged(first) {
 
 function refreshCharts() {
   const speed = Object.entries(data.vehicles).map(([name, s]) => ({ label: name, color: colors.get(name), t: s.t, y: s.v }));
-  const pairs = closestPairs(data, PAIR_COLORS.length).map((key, i) => {
+  const pairs = chartPairs(data, meta.vehicles, PAIR_COLORS.length).map((key, i) => {
     const p = data.pairs[key];
     return { key, label: `${p.a}–${p.b}`, color: PAIR_COLORS[i], p };
   });
