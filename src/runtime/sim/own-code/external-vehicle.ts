@@ -62,6 +62,7 @@ export class ExternalVehicle implements VehicleCode {
       if (event === 'connected') {
         this.device = client.remote;
         this.note(`device connected from ${client.remote}`);
+        ctx.say(`${spec.name}: its external controller connected from ${client.remote}`);
       } else if (!this.stopped && client.remote === this.device) {
         this.note(`device ${client.remote} disconnected (WebSocket close ${code ?? 'without a code'})`);
         link.fail(this.failure(`disconnected (WebSocket close ${code ?? 'without a code'})`));
@@ -165,10 +166,9 @@ export class ExternalVehicle implements VehicleCode {
 
   private note(line: string): void {
     if (line.startsWith('bridge: refused')) this.refused++;
-    const stamped = `${new Date().toISOString()} ${line}`;
-    this.lines.push(stamped);
+    this.lines.push(line);
     try {
-      appendFileSync(this.logFile, `${stamped}\n`);
+      appendFileSync(this.logFile, `${new Date().toISOString()} ${line}\n`);
     } catch {
       // the log is a help, never a reason to fail the run
     }
@@ -188,7 +188,7 @@ export class ExternalVehicle implements VehicleCode {
 
   private failure(how: string): ComponentFailedError {
     return new ComponentFailedError(
-      { component: `vehicle ${this.spec.name} (external controller at ${this.url})`, exit_status: null, signal: null, last_log_lines: this.lines.slice(-5), how },
+      { component: `vehicle ${this.spec.name} (external controller at ${this.url})`, exit_status: null, signal: null, last_log_lines: this.lines.slice(-3), how },
       `at t=${this.ctx.now().toFixed(2)} s`,
       PROTOCOL_HINT,
     );
