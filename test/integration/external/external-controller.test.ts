@@ -31,7 +31,7 @@ const rows = (dir: string, file: string) => parse(readFileSync(join(dir, file), 
 const summaryOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
 /** The summary without what the host measured (wall time, compute and link figures) and the run's id. */
 const simulated = (s: Record<string, unknown>) => ({ ...s, run_id: undefined, wall_time_s: undefined, timing: undefined });
-type ExternalFigures = { url: string; barrier: boolean; connect_to_ready_ms: number; ready_to_first_step_ms: number; ticks_sent: number; stamped_answers: number; refused_clients: number };
+type ExternalFigures = { url: string; barrier: boolean; listen_to_connect_ms: number; connect_to_ready_ms: number; ready_to_first_step_ms: number; ticks_sent: number; stamped_answers: number; refused_clients: number };
 const externalOf = (s: { timing?: Record<string, unknown> }) => (s.timing!.external as Record<string, ExternalFigures>).car0;
 type ComputeFigures = { ticks: number; answer: { p50_ms: number; p99_ms: number; max_ms: number } };
 const computeOf = (s: { timing?: Record<string, unknown> }) => (s.timing!.compute as Record<string, ComputeFigures>).car0;
@@ -101,10 +101,12 @@ describe('an external controller device in the simulated runtime', () => {
     expect(events).toEqual(['1.3 car0 brake-sent', '1.3 car0 emergency-brake', '1.32 car1 brake-received', '1.32 car1 emergency-brake']);
     const link = externalOf(a.summary);
     expect(link).toMatchObject({ barrier: true, ticks_sent: 500, stamped_answers: 500, refused_clients: 0 });
-    expect(link.connect_to_ready_ms).toBeGreaterThan(0);
-    expect(link.connect_to_ready_ms).toBeLessThan(30_000);
+    expect(link.listen_to_connect_ms).toBeGreaterThan(0);
+    expect(link.listen_to_connect_ms).toBeLessThan(30_000);
+    expect(link.connect_to_ready_ms).toBeGreaterThanOrEqual(0);
+    expect(link.ready_to_first_step_ms).toBeGreaterThanOrEqual(0);
     expect(readFileSync(join(a.runDir, 'logs', 'car0.log'), 'utf8')).toMatch(/device connected from 127\.0\.0\.1:\d+[\s\S]*stop \(end of run\) after 500 ticks and 500 stamped answers/);
-    console.log(`[external] barrier: connect->ready ${link.connect_to_ready_ms} ms, ready->first step ${link.ready_to_first_step_ms} ms, answer ${JSON.stringify(computeOf(a.summary).answer)}`);
+    console.log(`[external] barrier: listen->connect ${link.listen_to_connect_ms} ms (Python starting), connect->ready ${link.connect_to_ready_ms} ms, ready->first step ${link.ready_to_first_step_ms} ms, answer ${JSON.stringify(computeOf(a.summary).answer)}`);
   });
 
   it('feeds the measured answer time to compute.model: measured', async () => {
@@ -133,6 +135,21 @@ describe('an external controller device in the simulated runtime', () => {
     expect(run.summary.steps).toBe(0);
     expect(took).toBeGreaterThanOrEqual(1);
     expect(took).toBeLessThan(8);
+  });
+
+  it('fails naming the field when the address is taken on this host', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as { port: number };
+    try {
+      const run = await runScenarioSimulated(SCENARIO, { runsDir: workDir, overrides: [`vehicles.car0.external.listen=127.0.0.1:${port}`] });
+      expect(run.summary.status).toBe('failed');
+      expect(run.summary.exit_status).toBe(3);
+      expect(run.summary.reason).toMatch(new RegExp(`^vehicles\\.car0\\.external\\.listen: cannot listen on 127\\.0\\.0\\.1:${port} \\(.*EADDRINUSE`));
+      expect(run.summary.hint).toMatch(/choose another port/);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 
   it('fails with the reason when the device drops out mid-run, keeps what was measured, and refused a second device', async () => {
@@ -165,7 +182,7 @@ describe('an external controller device in the simulated runtime', () => {
     expect(compute.length).toBeGreaterThan(400);
     expect(compute.every((r) => Number(r.answer_ms) > 0 && Number(r.applied_ms) >= 0)).toBe(true);
     expect(rows(run.runDir, 'events.csv').some((e) => e.vehicle === 'car0' && e.event === 'emergency-brake')).toBe(true);
-    console.log(`[external] no barrier: connect->ready ${link.connect_to_ready_ms} ms, answers ${link.stamped_answers}/${link.ticks_sent}, answer ${JSON.stringify(computeOf(run.summary).answer)}, late ${JSON.stringify((run.summary.timing!.compute as Record<string, { applied: unknown }>).car0.applied)}`);
+    console.log(`[external] no barrier: connect->ready ${link.connect_to_ready_ms} ms, ready->first step ${link.ready_to_first_step_ms} ms, answers ${link.stamped_answers}/${link.ticks_sent}, answer ${JSON.stringify(computeOf(run.summary).answer)}, late ${JSON.stringify((run.summary.timing!.compute as Record<string, { applied: unknown }>).car0.applied)}`);
   });
 
   it('refuses role body in the simulated runtime and any external device in the emulated one, exit 2, creating nothing', () => {

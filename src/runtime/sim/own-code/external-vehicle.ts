@@ -22,7 +22,9 @@ export interface ExternalFigures {
   url: string;
   barrier: boolean;
   device: string | null;
-  /** From the link listening to the device's ready message [ms]. */
+  /** From the link listening to the device's connection [ms] (how long the run waited for it). */
+  listen_to_connect_ms: number | null;
+  /** From the device's connection to its ready message [ms]. */
   connect_to_ready_ms: number | null;
   /** From the device's ready message to the first tick sent [ms]. */
   ready_to_first_step_ms: number | null;
@@ -45,6 +47,7 @@ export class ExternalVehicle implements VehicleCode {
   private device?: string;
   private readonly lines: string[] = [];
   private readonly opened = performance.now();
+  private connectedAt?: number;
   private readyAt?: number;
   private firstTickAt?: number;
   private ticks = 0;
@@ -61,6 +64,7 @@ export class ExternalVehicle implements VehicleCode {
     link.onClient = (event, client, code) => {
       if (event === 'connected') {
         this.device = client.remote;
+        this.connectedAt = performance.now();
         this.note(`device connected from ${client.remote}`);
         ctx.say(`${spec.name}: its external controller connected from ${client.remote}`);
       } else if (!this.stopped && client.remote === this.device) {
@@ -95,16 +99,16 @@ export class ExternalVehicle implements VehicleCode {
     const logs = join(ctx.runDir, 'logs');
     mkdirSync(logs, { recursive: true });
     const logFile = join(logs, `${spec.name}.log`);
-    const lines: string[] = [];
+    // The link logs only about clients, which cannot come before the vehicle below exists.
+    let vehicle: ExternalVehicle | undefined;
     const { host, port } = spec.external.listen;
-    const link = await OwnCodeLink.open(spec, ctx.duration, { listen: { host, port }, oneClient: true, freeRunning: !spec.external.barrier, log: (line) => vehicle ? vehicle.note(line) : lines.push(line) }).catch((err: unknown) => {
+    const link = await OwnCodeLink.open(spec, ctx.duration, { listen: { host, port }, oneClient: true, freeRunning: !spec.external.barrier, log: (line) => vehicle?.note(line) }).catch((err: unknown) => {
       throw new EnvironmentError(
         `vehicles.${spec.name}.external.listen: cannot listen on ${host}:${port} (${err instanceof Error ? err.message : String(err)})`,
         'choose another port or address of this host, or leave listen out for a free port on 127.0.0.1',
       );
     });
-    const vehicle: ExternalVehicle = new ExternalVehicle(spec, link, ctx, logFile);
-    for (const line of lines) vehicle.note(line);
+    vehicle = new ExternalVehicle(spec, link, ctx, logFile);
     const wait = `${spec.external.connectTimeout} s`;
     vehicle.note(`listening at ${link.url} for ${spec.name}'s controller (barrier ${spec.external.barrier ? 'on' : 'off'}); waiting up to ${wait}`);
     ctx.say(`${spec.name}: waiting up to ${wait} for its external controller at ${link.url}`);
@@ -151,7 +155,8 @@ export class ExternalVehicle implements VehicleCode {
       url: this.url,
       barrier: this.spec.external.barrier,
       device: this.device ?? null,
-      connect_to_ready_ms: ms(this.opened, this.readyAt),
+      listen_to_connect_ms: ms(this.opened, this.connectedAt),
+      connect_to_ready_ms: ms(this.connectedAt, this.readyAt),
       ready_to_first_step_ms: ms(this.readyAt, this.firstTickAt),
       ticks_sent: this.ticks,
       stamped_answers: this.answers,
