@@ -9,6 +9,7 @@ import { connectControlLink } from '../runtime/emulated/control-link.js';
 import type { EmulatedRunDeps } from '../runtime/emulated/emulated-deps.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { packageRoot } from '../util/package-root.js';
+import { refuseUnsupportedExternal } from '../scenario/external-device.js';
 
 /** The real ports: Docker engine, host networking (direct as root, sudo otherwise), commands, ns-3. */
 export function createEmulatedDeps(): EmulatedRunDeps {
@@ -48,6 +49,7 @@ export async function runScenarioEmulated(file: string, opts: EmulatedScenarioOp
 
 /** An emulated run of a scenario already resolved (`cavsim replay` runs scenario.resolved.json again). */
 export async function runResolvedEmulated(scenario: ResolvedScenario, opts: EmulatedScenarioOptions = {}): Promise<EmulatedRunOutcome> {
+  refuseUnsupportedExternal(scenario, 'docker');
   const { deps = createEmulatedDeps(), ...options } = opts;
   await deps.docker.ping();
   await requireVehicleImages(deps.docker, scenario.vehicles);

@@ -4,6 +4,7 @@ import { checkStartPlacement } from './start-placement.js';
 import type { MapLoader } from '../core/map/map-loader.js';
 import { checkVehicleParams, lateralStabilityWarning } from '../core/physics/vehicle-param-checks.js';
 import { reverseSpeedProblems } from './reverse-speeds.js';
+import { externalProblems } from './external-device.js';
 
 /** Step 3 of 3: rules that relate fields to each other and to the map. */
 export async function crossCheckScenario(s: ResolvedScenario, loadMap?: MapLoader): Promise<ScenarioProblem[]> {
@@ -66,6 +67,7 @@ export async function crossCheckScenario(s: ResolvedScenario, loadMap?: MapLoade
     });
   }
   problems.push(...predecessorCycles(s));
+  problems.push(...externalProblems(s));
   if (!problems.length) problems.push(...(await checkStartPlacement(s, loadMap)));
   return problems;
 }

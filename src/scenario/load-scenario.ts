@@ -11,6 +11,7 @@ import { normaliseScenario } from './normalise.js';
 import { crossCheckScenario, stabilityWarnings } from './cross-checks.js';
 import type { ResolvedScenario } from './resolved.js';
 import type { MapLoader } from '../core/map/map-loader.js';
+import { externalNotes, unsupportedExternal } from './external-device.js';
 
 export interface LoadScenarioOptions {
   /** `path=value` assignments applied before validation, as given to `--set`. */
@@ -56,13 +57,15 @@ export async function loadScenario(file: string, options: LoadScenarioOptions = 
   const normalised = await normaliseScenario(parsed.data as ScenarioParsed, absolute);
   const problems = [...normalised.problems];
   if (normalised.scenario) problems.push(...(await crossCheckScenario(normalised.scenario, options.loadMap)));
+  if (normalised.scenario && options.runtime) problems.push(...unsupportedExternal(normalised.scenario, options.runtime));
   if (platoon.followers?.length) {
     const names = ((data as { vehicles?: { name?: unknown }[] }).vehicles ?? []).map((v) => v?.name);
     problems.splice(0, problems.length, ...problems.map((p) => asPlatoonProblem(p, names, platoon.followers!)));
   }
   if (problems.length) throw fail(problems.map(located));
   const scenario = normalised.scenario!;
-  const warnings = [...(options.runtime ? ignoredFields(scenario, options.runtime) : []), ...stabilityWarnings(scenario)].map(located);
+  const runtimeWarnings = options.runtime ? [...ignoredFields(scenario, options.runtime), ...externalNotes(scenario, options.runtime)] : [];
+  const warnings = [...runtimeWarnings, ...stabilityWarnings(scenario)].map(located);
   if (warnings.length) scenario.warnings = warnings;
   return scenario;
 }

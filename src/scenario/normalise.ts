@@ -10,6 +10,7 @@ import { deriveSeed } from '../util/random.js';
 import { lidarSchema, type LidarParsed } from './schema.js';
 import type { ScenarioProblem } from './load-scenario.js';
 import { resolveNetwork } from './resolve-network.js';
+import { resolveExternal } from './external-device.js';
 
 /**
  * Step 2 of 3: fill defaults, resolve file paths against the scenario's folder, read the files
@@ -57,6 +58,7 @@ export async function normaliseScenario(
       compute: v.compute,
       resources: v.resources,
       ...(lidar ? { lidar } : {}),
+      ...(v.external ? { external: resolveExternal(v.external, ['vehicles', index, 'external'], problems) } : {}),
     });
   }
   const scenario: ResolvedScenario = {

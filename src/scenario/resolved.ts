@@ -55,6 +55,16 @@ export interface ResolvedVehicle {
   resources: { cpus?: number; memory?: number };
   /** Present when the car has a lidar (given and enabled, or implied by a scan-driven controller). */
   lidar?: ResolvedLidar;
+  /** Present when the car's controller (or body) is a device that connects to the run. */
+  external?: ResolvedExternal;
+}
+
+/** Seconds; `listen.port` 0 means a free port, chosen and printed when the run starts. */
+export interface ResolvedExternal {
+  role: 'controller' | 'body';
+  listen: { host: string; port: number };
+  connectTimeout: number;
+  barrier: boolean;
 }
 
 /** Seconds; see the schema's `compute`. */
@@ -93,5 +103,5 @@ export type ResolvedController =
 /** Controllers that steer by the scan and so need a lidar. */
 export const SCAN_CONTROLLERS: ReadonlySet<ResolvedController['type']> = new Set(['gap-follow', 'wall-follow', 'rrt']);
 
-/** A vehicle driven by its own code (an image, a command, or both), not by cavsim's controller and apps. */
-export const runsOwnCode = (v: Pick<ResolvedVehicle, 'image' | 'command'>) => v.image !== undefined || v.command !== undefined;
+/** A vehicle driven by its own code (an image, a command, both, or an external device), not by cavsim's controller and apps. */
+export const runsOwnCode = (v: Pick<ResolvedVehicle, 'image' | 'command' | 'external'>) => v.image !== undefined || v.command !== undefined || v.external !== undefined;

@@ -51,6 +51,7 @@ function describeIssue(issue: Issue, prefix: PathSegment[], data: unknown, root:
       return problem(wrongType(value, [issue.expected], schema()));
     case 'invalid_value': {
       const options = issue.values.map(String);
+      if (value === undefined) return problem(`is required; use one of ${options.join(', ')}`);
       const hint = typeof value === 'string' ? didYouMean(value, options) : undefined;
       return problem(`${show(value)} is not allowed; ${hint ? `${hint} ` : ''}use one of ${options.join(', ')}`);
     }

@@ -258,6 +258,27 @@ const computeSchema = z
   .strict()
   .refine((c) => c.model !== 'fixed' || c.fixed > 0, { message: 'model: fixed needs fixed (e.g. 5ms), the compute time of every tick', path: ['fixed'] });
 
+/** A vehicle whose controller (or body) is a device cavsim does not start: it connects to the run. */
+export const EXTERNAL_DEFAULTS = { connectTimeout: 30, barrier: true };
+export const LISTEN_ADDRESS = /^(?<host>\d{1,3}(?:\.\d{1,3}){3}|localhost):(?<port>\d{1,5})$/;
+const externalSchema = z
+  .object({
+    role: z
+      .enum(['controller', 'body'])
+      .describe('controller: the device drives this virtual car (it gets its sensors, sends its drive commands); body: a physical car that reports its own pose (emulated runtime, not yet supported)'),
+    listen: z
+      .string()
+      .regex(LISTEN_ADDRESS, 'write ADDRESS:PORT with an IPv4 address, e.g. 127.0.0.1:9091 or 0.0.0.0:9091 (port 0: a free one)')
+      .optional()
+      .describe('where cavsim listens for the device (ws://ADDRESS:PORT); left out: 127.0.0.1 on a free port, printed when the run starts'),
+    connectTimeout: duration('how long cavsim waits for the device to connect and say ready before the run fails', 0.1, 3600).default(EXTERNAL_DEFAULTS.connectTimeout),
+    barrier: z
+      .boolean()
+      .default(EXTERNAL_DEFAULTS.barrier)
+      .describe('simulated runtime: true waits for the device at every tick (virtual time); false runs at real-time pace and takes the last command received, to show how much the result changes'),
+  })
+  .strict();
+
 const vehicleSchema = z
   .object({
     name: z.string().regex(VEHICLE_NAME, 'use 1-12 lowercase letters and digits starting with a letter, e.g. car0').describe('the car\'s name: topics, logs and --set paths use it (vehicles.car0.start.speed)'),
@@ -283,6 +304,7 @@ const vehicleSchema = z
       .optional()
       .describe('your own vehicle code (argv): run in `image` (or on this host by the simulated runtime when there is no image)'),
     compute: computeSchema.default(COMPUTE_DEFAULTS).describe('the time the vehicle\'s computer takes per control tick'),
+    external: externalSchema.optional().describe('the car\'s controller runs on a device cavsim does not start, which connects to the run (docs/external-devices.md)'),
     resources: z
       .object({ cpus: finite('CPU share, e.g. 0.5').positive().max(64).optional(), memory: byteSize('memory limit, e.g. 256m').optional() })
       .strict()
@@ -358,3 +380,4 @@ export type VehicleParsed = ScenarioParsed['vehicles'][number];
 export type ControllerParsed = z.output<typeof controllerSchema>;
 export type AppParsed = z.output<typeof appSchema>;
 export type LidarParsed = z.output<typeof lidarSchema>;
+export type ExternalParsed = z.output<typeof externalSchema>;

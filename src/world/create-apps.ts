@@ -52,5 +52,5 @@ const DEAF_APPS: ReadonlySet<string> = new Set(['beacon', 'scripted-event']);
  * Whether anything a vehicle does can depend on the V2V messages it receives: its own code, or an
  * app that reads them or its neighbour table. The controllers never do.
  */
-export const actsOnReceivedMessages = (v: Pick<ResolvedVehicle, 'apps' | 'command' | 'image'>): boolean =>
+export const actsOnReceivedMessages = (v: Pick<ResolvedVehicle, 'apps' | 'command' | 'image' | 'external'>): boolean =>
   runsOwnCode(v) || v.apps.some((app) => !DEAF_APPS.has(app.type));

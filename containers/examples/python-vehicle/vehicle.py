@@ -10,9 +10,11 @@ warning reaches it. The same code runs in both runtimes: time is read from /cloc
 time), V2V goes through /carN/v2v/send and /carN/v2v/received.
 
     python3 vehicle.py [--speed M_S] [--stop-distance M] [--observe CAR ...] [--ttc S --warn CAR]
+                       [--url ws://HOST:PORT --vehicle CAR]
 
 Environment (set by cavsim in every vehicle container): CAVSIM_VEHICLE, CAVSIM_SIM_URL,
-CAVSIM_RUN_DIR, CAVSIM_CONNECT_TIMEOUT_MS (optional).
+CAVSIM_RUN_DIR, CAVSIM_CONNECT_TIMEOUT_MS (optional). On an external device (a Raspberry Pi, a
+car's computer; docs/external-devices.md) nobody sets them: give --url and --vehicle instead.
 """
 
 import argparse
@@ -230,12 +232,16 @@ def parse_args(argv):
     p.add_argument("--observe", nargs="*", help="cars whose odometry to watch (default: the scenario's observes list)")
     p.add_argument("--ttc", type=float, default=0, help="brake for good and warn --warn over V2V when the TTC to an observed car falls below this [s] (0: off)")
     p.add_argument("--warn", default="*", help="the car to warn (a name, or * for every other car)")
+    p.add_argument("--url", default=os.environ.get("CAVSIM_SIM_URL"), help="the run's control link, ws://HOST:PORT (default: $CAVSIM_SIM_URL)")
+    p.add_argument("--vehicle", default=os.environ.get("CAVSIM_VEHICLE"), help="the car this code drives (default: $CAVSIM_VEHICLE)")
     return p.parse_args(argv)
 
 
 def run(args):
-    me = os.environ["CAVSIM_VEHICLE"]
-    url = os.environ["CAVSIM_SIM_URL"]
+    me, url = args.vehicle, args.url
+    if not me or not url:
+        log("give --url and --vehicle (or set CAVSIM_SIM_URL and CAVSIM_VEHICLE)")
+        return 2
     timeout_s = int(os.environ.get("CAVSIM_CONNECT_TIMEOUT_MS", "30000")) / 1000
     observe = args.observe if args.observe is not None else observed_from_scenario(os.environ.get("CAVSIM_RUN_DIR", "."), me)
     log(f"{me}: cruise {args.speed} m/s, stop within {args.stop_distance} m of {observe or 'nobody'}; connecting to {url}")

@@ -44,29 +44,39 @@ export class BridgeServer {
   private closing?: Promise<void>;
   /** Messages dropped because a subscriber's send buffer was full. */
   dropped = 0;
+  /** Told when a client connects, and when it goes (with the WebSocket close code). */
+  onClient?: (event: 'connected' | 'disconnected', client: BridgeClientRef, closeCode?: number) => void;
 
   private constructor(
     private readonly wss: WebSocketServer,
     private readonly log: (line: string) => void,
     private readonly policy?: ClientPolicy,
+    private readonly oneClient = false,
   ) {
     wss.on('connection', (socket, request) => this.accept(socket, request.socket.remoteAddress ?? '', request.socket.remotePort ?? 0));
   }
 
-  /** `policy`: what each client may publish and subscribe to; without one, everything is allowed. */
-  static listen(opts: { host: string; port: number; log?: (line: string) => void; policy?: ClientPolicy }): Promise<BridgeServer> {
+  /**
+   * `policy`: what each client may publish and subscribe to; without one, everything is allowed.
+   * `oneClient`: while a client is connected, any other is refused (closed with 1008) and logged.
+   */
+  static listen(opts: { host: string; port: number; log?: (line: string) => void; policy?: ClientPolicy; oneClient?: boolean }): Promise<BridgeServer> {
     return new Promise((resolve, reject) => {
       const wss = new WebSocketServer({ host: opts.host, port: opts.port, perMessageDeflate: false });
       wss.once('error', reject);
       wss.once('listening', () => {
         wss.off('error', reject);
-        resolve(new BridgeServer(wss, opts.log ?? (() => {}), opts.policy));
+        resolve(new BridgeServer(wss, opts.log ?? (() => {}), opts.policy, opts.oneClient));
       });
     });
   }
 
   get port(): number {
     return (this.wss.address() as AddressInfo).port;
+  }
+
+  get host(): string {
+    return (this.wss.address() as AddressInfo).address;
   }
 
   get clientCount(): number {
@@ -153,14 +163,24 @@ export class BridgeServer {
 
   private accept(socket: WebSocket, address: string, port: number): void {
     const remote = `${address}:${port}`;
+    if (this.oneClient && this.connections.size) {
+      const holder = [...this.connections][0];
+      this.log(`bridge: refused ${remote}: this link already has its client (${holder.remote})`);
+      socket.close(1008, 'this link already has its client');
+      return;
+    }
     const conn: Connection = { id: this.nextClientId++, remote, address, socket, subscriptions: new Map(), advertised: new Set() };
     this.connections.add(conn);
     socket.on('message', (data, isBinary) => {
       if (isBinary) return this.status(conn, 'error', 'binary frames are not supported; send JSON text frames');
       this.handle(conn, data.toString());
     });
-    socket.on('close', () => this.connections.delete(conn));
+    socket.on('close', (code) => {
+      this.connections.delete(conn);
+      this.onClient?.('disconnected', conn, code);
+    });
     socket.on('error', (err) => this.log(`bridge: client ${remote}: ${err.message}`));
+    this.onClient?.('connected', conn);
   }
 
   private handle(conn: Connection, text: string): void {

@@ -5,9 +5,10 @@ import { VehicleAgent } from '../../world/vehicle-agent.js';
 import { bodySizes, createVehicleApps } from '../../world/create-apps.js';
 import type { World, WorldCar } from '../../world/world.js';
 import type { Recorder } from '../../measurement/recorder.js';
-import type { OwnCodeVehicle } from './own-code/own-code-vehicle.js';
+import type { VehicleCode } from './own-code/vehicle-code.js';
 import { computeDelay, type TickCost } from '../../world/compute-time.js';
 import { believedEventTime } from '../rosbridge/control-topics.js';
+import type { TickAnswer, TickInput } from './own-code/own-code-link.js';
 
 /** A V2V message that reached a car, with its virtual receive time [s]. */
 export interface Arrival {
@@ -23,7 +24,18 @@ export interface TickOutput {
   sends: V2VMessage[];
   /** Compute time applied in virtual time [s]. */
   delay: number;
+  /** What the tick cost, for compute.csv (none when nothing answered it). */
+  cost?: TickCost;
+  /** compute.csv rows instead of this tick's own (answers to earlier ticks, without the barrier). */
+  logged?: ComputeRow[];
+}
+
+/** One row of compute.csv: the tick answered, what the answer cost, the compute time applied [s]. */
+export interface ComputeRow {
+  step: number;
+  t: number;
   cost: TickCost;
+  appliedS: number;
 }
 
 /** Who drives a car in the simulated runtime: cavsim's own controller and apps, or the vehicle's own code. */
@@ -35,6 +47,11 @@ export interface CarDriver {
   readonly inbox: Arrival[];
   braking(): boolean;
   tick(step: number): TickOutput | Promise<TickOutput>;
+  /**
+   * Code that runs without the barrier: what it answered by the time the next physics step is due
+   * (called every step, after the wall clock reached it, before the step's commands apply).
+   */
+  collect?(step: number): TickOutput;
   collided?(report: { step: number; t: number; with: string[]; speed: number }): void;
   close?(reason: string): Promise<void>;
 }
@@ -79,12 +96,49 @@ export function builtinDriver(world: World, car: WorldCar, observed: readonly Wo
   };
 }
 
-/** A vehicle's own code behind its control link: each tick is a barrier until it answers. */
-export function ownCodeDriver(world: World, car: WorldCar, observed: readonly WorldCar[], code: OwnCodeVehicle, recorder: Recorder, latestScan: ReadonlyMap<string, LaserScan>, scanSteps: (step: number) => boolean): CarDriver {
+/**
+ * A vehicle's own code (or external device) behind its control link. With the barrier each tick
+ * waits until the code answers; without it (`code.freeRunning`) the tick is only published, and
+ * whatever the code answered by the time the next step is due is collected then: the newest
+ * command acts at the next step, its sends leave at this step's time.
+ */
+export function ownCodeDriver(world: World, car: WorldCar, observed: readonly WorldCar[], code: VehicleCode, recorder: Recorder, latestScan: ReadonlyMap<string, LaserScan>, scanSteps: (step: number) => boolean): CarDriver {
   const inbox: Arrival[] = [];
   const name = car.spec.name;
+  const dt = world.timestep;
+  const stepNs = BigInt(Math.round(dt * 1e9));
   let seq = 0;
   let braking = false;
+  const inputOf = (step: number): TickInput => {
+    const received = inbox.splice(0).map(({ msg, at }) => ({ id: msg.id, from: msg.from, to: name, type: msg.type, body: msg.body, sent_s: msg.sentAt, received_s: at }));
+    const scan = scanSteps(step) ? latestScan.get(name) : undefined;
+    return {
+      step,
+      stampNs: BigInt(step) * stepNs,
+      own: world.odometry(car),
+      observed: new Map(observed.map((o) => [o.spec.name, world.odometry(o)])),
+      received,
+      ...(scan ? { scan } : {}),
+    };
+  };
+  /** Records the code's events and turns its send requests into messages leaving at `sentAt`. */
+  const reportsOf = (answer: Pick<TickAnswer, 'sends' | 'events'>, t: number, sentAt: number): V2VMessage[] => {
+    for (const e of answer.events) {
+      if (e.vehicle !== name) continue;
+      if (e.event === 'emergency-brake') braking = true;
+      recorder.recordEvent(believedEventTime(e.t_s, t, dt), name, e.event, e.detail);
+    }
+    return answer.sends.map((s) => ({
+      id: `${name}-${++seq}`,
+      from: name,
+      to: s.to,
+      sentAt,
+      type: s.type,
+      body: s.body,
+      ...(s.size_bytes !== undefined ? { sizeBytes: s.size_bytes } : {}),
+    }));
+  };
+  const free = code.freeRunning;
   return {
     name,
     car,
@@ -92,35 +146,29 @@ export function ownCodeDriver(world: World, car: WorldCar, observed: readonly Wo
     inbox,
     braking: () => braking,
     async tick(step) {
+      if (free) {
+        free.publish(inputOf(step));
+        return { sends: NO_SENDS, delay: 0 };
+      }
       const t = world.time;
-      const received = inbox.splice(0).map(({ msg, at }) => ({ id: msg.id, from: msg.from, to: name, type: msg.type, body: msg.body, sent_s: msg.sentAt, received_s: at }));
-      const scan = scanSteps(step) ? latestScan.get(name) : undefined;
-      const answer = await code.tick({
-        step,
-        stampNs: BigInt(step) * BigInt(Math.round(world.timestep * 1e9)),
-        own: world.odometry(car),
-        observed: new Map(observed.map((o) => [o.spec.name, world.odometry(o)])),
-        received,
-        ...(scan ? { scan } : {}),
-      });
+      const answer = await code.tick(inputOf(step));
       const cost = { wallS: answer.wallS, ...(answer.cpuS !== undefined ? { cpuS: answer.cpuS } : {}) };
       const delay = computeDelay(car.spec.compute, cost);
-      for (const e of answer.events) {
-        if (e.vehicle !== name) continue;
-        if (e.event === 'emergency-brake') braking = true;
-        recorder.recordEvent(believedEventTime(e.t_s, t, world.timestep), name, e.event, e.detail);
-      }
-      const sends = answer.sends.map((s) => ({
-        id: `${name}-${++seq}`,
-        from: name,
-        to: s.to,
-        sentAt: t + delay,
-        type: s.type,
-        body: s.body,
-        ...(s.size_bytes !== undefined ? { sizeBytes: s.size_bytes } : {}),
-      }));
-      return { command: answer.command, sends, delay, cost };
+      return { command: answer.command, sends: reportsOf(answer, t, t + delay), delay, cost };
     },
+    ...(free
+      ? {
+          collect(step: number): TickOutput {
+            const t = world.time;
+            const got = free.collect();
+            const logged = got.answers.map(({ stampNs, wallS }) => {
+              const answered = Number(stampNs / stepNs);
+              return { step: answered, t: answered * dt, cost: { wallS }, appliedS: Math.max(0, step - answered) * dt };
+            });
+            return { ...(got.command ? { command: got.command } : {}), sends: reportsOf(got, t, t), delay: 0, logged };
+          },
+        }
+      : {}),
     collided: (c) => code.collided({ vehicle: name, step: c.step, t_s: c.t, with: c.with, speed_mps: c.speed }),
     close: (reason) => code.close(reason),
   };

@@ -29,8 +29,8 @@ export async function openChannel<T>(scenario: ResolvedScenario, engine: Channel
   return scenario.vehicles.some(mayTransmit) ? start() : new DeferredChannel<T>(start);
 }
 
-/** A car with V2V apps, or with its own code (which may send at any tick). */
-const mayTransmit = (v: ResolvedScenario['vehicles'][number]) => v.apps.length > 0 || v.command !== undefined;
+/** A car with V2V apps, or with its own code or device (which may send at any tick). */
+const mayTransmit = (v: ResolvedScenario['vehicles'][number]) => v.apps.length > 0 || v.command !== undefined || v.external !== undefined;
 
 /**
  * Starts the ns-3 process a run will need before the run loads its map and opens its folder, so

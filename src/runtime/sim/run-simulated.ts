@@ -8,7 +8,7 @@ import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
 import type { ResolvedScenario, ResolvedVehicle } from '../../scenario/resolved.js';
 import type { LaserScan, V2VMessage } from '../../core/control/vehicle-context.js';
 import type { CollisionEvent } from '../../world/world.js';
-import type { OwnCodeVehicle } from './own-code/own-code-vehicle.js';
+import type { VehicleCode } from './own-code/vehicle-code.js';
 import type { ComputeLog } from '../../measurement/compute-log.js';
 import { firstStepActing } from '../../world/compute-time.js';
 import { builtinDriver, ownCodeDriver, type CarDriver, type TickOutput } from './car-drivers.js';
@@ -101,10 +101,10 @@ export async function runSimulated(
   let failure: unknown;
   try {
     channel = await openChannel<V2VMessage>(scenario, scenario.network.engine ?? 'builtin', grid, () => motionOf(world), opts.lockstepPool);
-    const codes: OwnCodeVehicle[] = [];
+    const codes: VehicleCode[] = [];
     for (const car of world.cars) {
       const observed = car.spec.observes.map((n) => cars.get(n)!);
-      if (!car.spec.command) {
+      if (!car.spec.command && !car.spec.external) {
         drivers.push(builtinDriver(world, car, observed, recorder, latestScan));
         continue;
       }
@@ -137,6 +137,8 @@ export async function runSimulated(
     const commands = new PendingCommands();
     const sends = new PendingSends();
     const ownCode = drivers.filter((d) => d.ownCode);
+    // Code without the barrier answers in real time: virtual time then keeps to the wall clock.
+    const freeRunning = drivers.filter((d) => d.collect);
     const reported = new Set<string>();
     let samples: readonly CarSample[] = [];
     const record = () => {
@@ -170,11 +172,17 @@ export async function runSimulated(
       // Every car computes at once, as real cars would: own code answers in parallel.
       // (cavsim's own controllers answer at once: no promise per car and step)
       const outputs = ownCode.length ? await Promise.all(due.map((d) => d.tick(step))) : due.map((d) => d.tick(step) as TickOutput);
-      for (const [i, out] of outputs.entries()) {
-        const d = due[i];
+      const take = (d: CarDriver, out: TickOutput) => {
         if (out.command) commands.add(d.car, firstStepActing(step, out.delay, world.timestep), out.command);
         sends.add(out.sends);
-        opts.computeLog?.add(step, t, d.name, out.cost, out.delay);
+        for (const row of out.logged ?? (out.cost ? [{ step, t, cost: out.cost, appliedS: out.delay }] : [])) opts.computeLog?.add(row.step, row.t, d.name, row.cost, row.appliedS);
+      };
+      for (const [i, out] of outputs.entries()) take(due[i], out);
+      if (freeRunning.length) {
+        // The next step is computed when the wall clock reaches it, with the newest command by then.
+        await waitUntil(wallAtZero + (step + 1) * world.timestep * 1000);
+        await new Promise((r) => setImmediate(r));
+        for (const d of freeRunning) if (!d.car.collided) take(d, d.collect!(step));
       }
       for (const msg of sends.dueBefore(t + world.timestep)) transmit(msg);
       // ns-3 runs the frames just sent while the physics steps (lock-step, two processes)
@@ -196,7 +204,7 @@ export async function runSimulated(
 }
 
 /** Starts a vehicle's own code for the run; the simulated runtime's caller decides how (a host process). */
-export type OwnCodeStarter = (spec: ResolvedVehicle, now: () => number) => Promise<OwnCodeVehicle>;
+export type OwnCodeStarter = (spec: ResolvedVehicle, now: () => number) => Promise<VehicleCode>;
 
 const motionOf = (world: World) =>
   world.cars.map((c) => {

@@ -17,6 +17,7 @@ import { LockstepProcessPool } from '../../channel/ns3/lockstep/process-pool.js'
 import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
 import { openOwnCodeSession, preflightOwnCode, type DockerSource } from './own-code/own-code-session.js';
 import { runSimulated, type SimulatedRunResult } from './run-simulated.js';
+import { refuseUnsupportedExternal } from '../../scenario/external-device.js';
 
 /** 10 simulated steps between writes: a crash loses at most 0.1 s of simulated time. */
 const SIM_FLUSH_EVERY_STEPS = 10;
@@ -42,6 +43,7 @@ export interface RunOutcome {
 
 /** A resolved scenario in virtual time: checks, the run folder, the step loop, the summary. */
 export async function simulateScenario(resolved: ResolvedScenario, opts: SimulatedRunOptions = {}): Promise<RunOutcome> {
+  refuseUnsupportedExternal(resolved, 'sim');
   // The engine that runs is part of what was measured: summary.json's parameters name it.
   const scenario: ResolvedScenario = { ...resolved, network: { ...resolved.network, engine: await chooseEngine(resolved.network) } };
   const docker = await preflightOwnCode(scenario, opts.docker);
@@ -79,7 +81,7 @@ async function runInSession(session: RunSession, scenario: ResolvedScenario, gri
       recorder.attachRecording(recording);
       if (scanLog) scanLog.onRow = (cells) => recording.row('scans', cells);
     }
-    const ownCode = openOwnCodeSession(scenario, folder, docker);
+    const ownCode = openOwnCodeSession(scenario, folder, docker, opts.events);
     session.defer('own code', async () => {
       const left = await ownCode.close();
       if (left) opts.events?.emit({ type: 'log', level: 'warn', message: left });
@@ -95,7 +97,7 @@ async function runInSession(session: RunSession, scenario: ResolvedScenario, gri
     }
     await session.releaseResources();
     session.finish({
-      measured: { recorder, simTime: result.simTime, steps: result.steps, wallTime: (performance.now() - started) / 1000, ...(computeLog ? { timing: { compute: computeLog.summary() } } : {}) },
+      measured: { recorder, simTime: result.simTime, steps: result.steps, wallTime: (performance.now() - started) / 1000, ...timingOf(computeLog, ownCode.externalFigures()) },
       failure,
       interrupted: result.interrupted ? `stopped at t=${result.simTime.toFixed(2)} s before the scenario's ${scenario.duration} s` : undefined,
     });
@@ -113,8 +115,14 @@ async function ownCodeImages(scenario: ResolvedScenario, docker: DockerPort | un
   return Object.fromEntries(found.filter((f): f is readonly [string, string] => f[1] !== undefined));
 }
 
-/** compute.csv, for runs where a car runs its own code or has a compute model. */
+/** `timing` of a simulated run's summary: compute costs per car, and each external device's link figures. */
+function timingOf(computeLog: ComputeLog | undefined, external: Record<string, unknown> | undefined): { timing?: Record<string, unknown> } {
+  const timing = { ...(computeLog ? { compute: computeLog.summary() } : {}), ...(external ? { external } : {}) };
+  return Object.keys(timing).length ? { timing } : {};
+}
+
+/** compute.csv, for runs where a car runs its own code (or an external device) or has a compute model. */
 function computeLogFor(scenario: ResolvedScenario, dir: string): ComputeLog | undefined {
-  const logged = scenario.vehicles.filter((v) => v.command || v.compute.model !== 'none');
+  const logged = scenario.vehicles.filter((v) => v.command || v.external || v.compute.model !== 'none');
   return logged.length ? new ComputeLog(join(dir, RUN_FILES.compute), new Map(logged.map((v) => [v.name, v.compute.model]))) : undefined;
 }

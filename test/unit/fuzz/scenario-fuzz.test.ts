@@ -18,8 +18,9 @@ import { mutatedScenario, randomAssignment, randomFeatureAssignment, type Mutati
  * runs to a finite, completed result. Anything else (a bug status, a throw, NaN) fails with the case.
  */
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-// Scenarios whose cars run their own code start real processes per case: test/integration/own-code covers them.
-const SCENARIOS = readdirSync(join(ROOT, 'scenarios')).filter((f) => f.endsWith('.yaml') && !/^\s+command:/m.test(readFileSync(join(ROOT, 'scenarios', f), 'utf8')));
+// Scenarios whose cars run their own code start real processes per case, and those with an external
+// device wait for one: test/integration/own-code and test/integration/external cover them.
+const SCENARIOS = readdirSync(join(ROOT, 'scenarios')).filter((f) => f.endsWith('.yaml') && !/^\s+(command|external):/m.test(readFileSync(join(ROOT, 'scenarios', f), 'utf8')));
 const work = mkdtempSync(join(tmpdir(), 'cavsim-fuzz-'));
 beforeAll(() => {
   for (const folder of ['scenarios', 'maps']) cpSync(join(ROOT, folder), join(work, folder), { recursive: true });

@@ -37,6 +37,25 @@ export interface TickAnswer extends TickCost {
   events: EventReport[];
 }
 
+/** What arrived from code that runs without the barrier since it was last asked: the newest command wins. */
+export interface CollectedAnswers {
+  command?: DriveCommand;
+  /** Each stamped drive command: the tick it answers and the wall-clock time since that tick was sent [s]. */
+  answers: { stampNs: bigint; wallS: number }[];
+  sends: V2VSendRequest[];
+  events: EventReport[];
+}
+
+export interface LinkOptions {
+  /** Where to listen (default: 127.0.0.1 on a free port). */
+  listen?: { host: string; port: number };
+  /** Refuse a second client while one is connected (an external device speaks alone for its car). */
+  oneClient?: boolean;
+  /** Ticks are published and not waited for; answers are collected (`collect`). */
+  freeRunning?: boolean;
+  log?: (line: string) => void;
+}
+
 interface Waiting {
   stampNs: bigint;
   wall0: number;
@@ -61,6 +80,9 @@ export class OwnCodeLink {
   private readyWaiter?: { resolve: () => void; reject: (err: Error) => void };
   private isReady = false;
   private broken?: Error;
+  /** Without the barrier: when each recent tick was sent [performance.now() ms], and what came back since. */
+  private readonly sentAt = new Map<bigint, number>();
+  private collected: CollectedAnswers = { answers: [], sends: [], events: [] };
   /** The CPU time of the code's process so far [s], where readable. */
   cpuSeconds: () => number | undefined = () => undefined;
 
@@ -68,8 +90,10 @@ export class OwnCodeLink {
     private readonly server: BridgeServer,
     spec: ResolvedVehicle,
     private readonly duration: number,
+    private readonly freeRunning = false,
   ) {
     this.vehicle = spec.name;
+    this.url = `ws://${server.host}:${server.port}`;
     const car = spec.name;
     server.advertise(TOPICS.clock, MSG_TYPES.clock);
     server.advertise(TOPICS.simControl, MSG_TYPES.string, { latch: true });
@@ -94,13 +118,18 @@ export class OwnCodeLink {
     this.status('waiting', 0);
   }
 
-  static async open(spec: ResolvedVehicle, duration: number): Promise<OwnCodeLink> {
-    const server = await BridgeServer.listen({ host: '127.0.0.1', port: 0, policy: singleVehiclePolicy(spec.name, spec.observes) });
-    return new OwnCodeLink(server, spec, duration);
+  static async open(spec: ResolvedVehicle, duration: number, opts: LinkOptions = {}): Promise<OwnCodeLink> {
+    const { host, port } = opts.listen ?? { host: '127.0.0.1', port: 0 };
+    const server = await BridgeServer.listen({ host, port, policy: singleVehiclePolicy(spec.name, spec.observes), ...(opts.oneClient ? { oneClient: true } : {}), ...(opts.log ? { log: opts.log } : {}) });
+    return new OwnCodeLink(server, spec, duration, opts.freeRunning);
   }
 
-  get url(): string {
-    return `ws://127.0.0.1:${this.server.port}`;
+  /** Where the code connects (read once: a closed server has no address). */
+  readonly url: string;
+
+  /** Told when a client connects or goes. */
+  set onClient(listener: BridgeServer['onClient']) {
+    this.server.onClient = listener;
   }
 
   /** Settles when the code has said it is ready (subscribed); rejects if the link breaks first. */
@@ -118,10 +147,34 @@ export class OwnCodeLink {
   /** Publishes one tick and waits for the code's answer. */
   tick(input: TickInput): Promise<TickAnswer> {
     if (this.broken) return Promise.reject(this.broken);
-    const car = this.vehicle;
     const answer = new Promise<TickAnswer>((resolve, reject) => {
       this.waiting = { stampNs: input.stampNs, wall0: performance.now(), cpu0: this.cpuSeconds(), resolve, reject };
     });
+    this.publishTick(input);
+    return answer;
+  }
+
+  /** Without the barrier: publishes one tick and returns at once. */
+  publish(input: TickInput): void {
+    if (this.broken) throw this.broken;
+    this.sentAt.set(input.stampNs, performance.now());
+    // A device that never answers must not grow the table without bound.
+    if (this.sentAt.size > 1000) this.sentAt.delete(this.sentAt.keys().next().value!);
+    this.publishTick(input);
+  }
+
+  /** Without the barrier: what arrived since the last call. */
+  collect(): CollectedAnswers {
+    if (this.broken) throw this.broken;
+    const out = { ...this.collected, sends: this.sends, events: this.events };
+    this.collected = { answers: [], sends: [], events: [] };
+    this.sends = [];
+    this.events = [];
+    return out;
+  }
+
+  private publishTick(input: TickInput): void {
+    const car = this.vehicle;
     this.server.corked(() => {
       this.server.publish(TOPICS.clock, clockMsg(input.stampNs));
       for (const received of input.received) this.server.publish(TOPICS.v2vReceived(car), stringMsg(JSON.stringify(received)));
@@ -133,7 +186,6 @@ export class OwnCodeLink {
       for (const [name, odom] of input.observed) this.server.publish(TOPICS.odom(name), odometryMsg(name, odom, input.stampNs));
       this.server.publish(TOPICS.odom(car), odometryMsg(car, input.own, input.stampNs));
     });
-    return answer;
   }
 
   collided(report: CollisionReport): void {
@@ -159,6 +211,7 @@ export class OwnCodeLink {
   }
 
   private onDrive(command: DriveCommand, stampNs: bigint | undefined): void {
+    if (this.freeRunning) return this.onFreeDrive(command, stampNs);
     const w = this.waiting;
     // An answer to an earlier tick, or a command outside any tick, does not answer this one.
     if (!w || (stampNs !== undefined && stampNs < w.stampNs)) return;
@@ -169,6 +222,17 @@ export class OwnCodeLink {
     this.sends = [];
     this.events = [];
     w.resolve(answer);
+  }
+
+  private onFreeDrive(command: DriveCommand, stampNs: bigint | undefined): void {
+    this.collected.command = command;
+    const sent = stampNs === undefined ? undefined : this.sentAt.get(stampNs);
+    if (stampNs === undefined || sent === undefined) return;
+    this.collected.answers.push({ stampNs, wallS: (performance.now() - sent) / 1000 });
+    for (const stamp of this.sentAt.keys()) {
+      if (stamp > stampNs) break;
+      this.sentAt.delete(stamp);
+    }
   }
 
   private status(phase: SimulatorStatus['phase'], t: number): void {

@@ -9,6 +9,9 @@ import { openRunJournal, registerActiveRun, unregisterActiveRun } from '../../..
 import type { RunFolder } from '../../../run/run-folder.js';
 import type { ResolvedScenario, ResolvedVehicle } from '../../../scenario/resolved.js';
 import { OwnCodeVehicle } from './own-code-vehicle.js';
+import { ExternalVehicle, type ExternalFigures } from './external-vehicle.js';
+import type { VehicleCode } from './vehicle-code.js';
+import type { RunEvents } from '../../../run/events.js';
 import { checkOwnCodeRunnable, scenarioFolder } from './runnable.js';
 import { RUN_FILES } from '../../../run/run-files.js';
 
@@ -42,9 +45,10 @@ export async function preflightOwnCode(scenario: ResolvedScenario, docker?: Dock
  * journaled in the run folder and indexed as an active run, so `cavsim teardown` can always remove
  * it), and at the end undoes the journal.
  */
-export function openOwnCodeSession(scenario: ResolvedScenario, folder: RunFolder, docker: DockerPort | undefined) {
+export function openOwnCodeSession(scenario: ResolvedScenario, folder: RunFolder, docker: DockerPort | undefined, events?: RunEvents) {
   const runDir = resolve(folder.dir);
   let journal: Journal | undefined;
+  const externals: ExternalVehicle[] = [];
   const containers = () => {
     if (!docker) return undefined;
     if (!journal) {
@@ -54,9 +58,20 @@ export function openOwnCodeSession(scenario: ResolvedScenario, folder: RunFolder
     return { docker, journaled: createJournaledDocker(docker, journal, folder.runId), runId: folder.runId };
   };
   return {
-    start(spec: ResolvedVehicle, now: () => number): Promise<OwnCodeVehicle> {
+    async start(spec: ResolvedVehicle, now: () => number): Promise<VehicleCode> {
+      const external = spec.external;
+      if (external) {
+        const say = (message: string) => events?.emit({ type: 'log', level: 'info', message });
+        const vehicle = await ExternalVehicle.open({ ...spec, external }, { runDir, duration: scenario.duration, now, say });
+        externals.push(vehicle);
+        return vehicle;
+      }
       const engine = spec.image ? containers() : undefined;
       return OwnCodeVehicle.start(spec, { runDir, scenarioDir: scenarioFolder(scenario), duration: scenario.duration, now, ...(engine ? { containers: engine } : {}) });
+    },
+    /** `timing.external` of the summary: each external device's connection and tick figures. */
+    externalFigures(): Record<string, ExternalFigures> | undefined {
+      return externals.length ? Object.fromEntries(externals.map((e) => [e.name, e.figures()])) : undefined;
     },
     /** Removes whatever containers the journal names; a run whose teardown fails stays indexed for `cavsim teardown`. */
     async close(): Promise<string | undefined> {

@@ -9,6 +9,7 @@ import { startContainerRunner } from './container-runner.js';
 import type { DockerPort } from '../../../host/docker/docker-port.js';
 import type { JournaledDocker } from '../../../host/docker/journaled.js';
 import { OwnCodeLink, type TickAnswer, type TickInput } from './own-code-link.js';
+import type { VehicleCode } from './vehicle-code.js';
 
 export interface OwnCodeContext {
   runDir: string;
@@ -28,7 +29,7 @@ const PROTOCOL_HINT = 'it must connect to $CAVSIM_SIM_URL, publish /cavsim/ready
  * Whatever goes wrong with the code (it exits, cannot start, stops answering) ends the run as
  * `failed`, naming the vehicle, with the last lines of its log (`logs/<name>.log`).
  */
-export class OwnCodeVehicle {
+export class OwnCodeVehicle implements VehicleCode {
   private stopped = false;
   private readonly cpu?: CpuClock;
 
