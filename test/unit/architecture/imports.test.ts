@@ -42,6 +42,7 @@ const RULES: Rule[] = [
     allowed: {
       'src/channel/ns3/realtime-channel.ts': 'ns-3 runs for the whole run in its own process group, its output streamed to a log; CommandRunner only runs commands to completion',
       'bench/testbed/probe-runner.ts': 'test and bench scaffolding: probes run side by side in namespaces, line-by-line over stdin/stdout',
+      'bench/testbed/loopback-control-link.ts': "bench scaffolding: a build's simulator and vehicle programs as host processes, their CPU time read from /proc",
       'src/host/exec/node-piped-process.ts': "a long-lived program spoken to over pipes (ns-3 in lock-step), where the posix_spawn addon is not built",
       'src/runtime/sim/own-code/host-process.ts': "a vehicle's own code for the whole run, in its own process group, its output appended to its log",
     },
