@@ -18,7 +18,7 @@ export function resolveExternal(e: ExternalParsed, path: (string | number)[], pr
     if (port > 65535) problems.push({ path: [...path, 'listen'], message: `port ${port} is above 65535; use 1024-65535, or 0 for a free one` });
     listen = { host, port };
   }
-  return { role: e.role, listen, connectTimeout: e.connectTimeout, barrier: e.barrier };
+  return { role: e.role, listen, connectTimeout: e.connectTimeout, barrier: e.barrier, ...(e.from ? { from: e.from } : {}), ...(e.v2v ? { v2v: e.v2v } : {}) };
 }
 
 /** Step 3 for `external:`: a car has one controller, and two devices cannot share an address. */
@@ -53,14 +53,24 @@ const samePortOnAnyAddress = (a: string, b: string) => {
 export function unsupportedExternal(s: ResolvedScenario, runtime: RuntimeName): ScenarioProblem[] {
   return s.vehicles.flatMap((v): ScenarioProblem[] => {
     if (!v.external) return [];
-    if (runtime === 'docker') {
-      return [{ path: ['vehicles', v.index, 'external'], message: 'external devices are not yet supported by the emulated runtime (--runtime docker); run this scenario with --runtime sim (role: controller)' }];
-    }
+    if (runtime === 'docker') return emulatedProblems(v.index, v.external);
     if (v.external.role === 'body') {
       return [{ path: ['vehicles', v.index, 'external', 'role'], message: 'role: body (a physical car mirrored in the world) needs real time: the emulated runtime will run it, and does not yet; with --runtime sim use role: controller' }];
     }
     return [];
   });
+}
+
+/** The emulated runtime listens for a device on a host address and knows it by its own. */
+function emulatedProblems(index: number, e: ResolvedExternal): ScenarioProblem[] {
+  const at = (...rest: string[]) => ['vehicles', index, 'external', ...rest];
+  const problems: ScenarioProblem[] = [];
+  if (e.role === 'body') problems.push({ path: at('role'), message: 'role: body (a physical car mirrored in the world) is not yet supported; use role: controller' });
+  if (e.listen.port === 0) problems.push({ path: at('listen'), message: 'the emulated runtime needs the address and port the device connects to, e.g. listen: "10.213.0.1:9091" (an address of this host the device reaches)' });
+  if (!e.v2v) problems.push({ path: at('v2v'), message: 'every car of an emulated run is on the channel: name the host interface the device\'s V2V is on and its MAC, e.g. v2v: { interface: enp3s0, mac: "02:de:00:00:00:01" }' });
+  if (e.from?.startsWith('127.')) problems.push({ path: at('from'), message: 'a device is another computer (or a network namespace), not this host\'s loopback: give its own address, e.g. 10.213.0.2' });
+  if (!e.from) problems.push({ path: at('from'), message: 'the emulated runtime needs the device\'s own address, e.g. from: 10.213.0.2: only connections from it speak for this car' });
+  return problems;
 }
 
 /** What a run of `runtime` should say about its external devices (the summary keeps it in `warnings`). */

@@ -65,6 +65,10 @@ export interface ResolvedExternal {
   listen: { host: string; port: number };
   connectTimeout: number;
   barrier: boolean;
+  /** The device's address on the control link (emulated runtime). */
+  from?: string;
+  /** The device's V2V interface on the host and its MAC (emulated runtime). */
+  v2v?: { interface: string; mac: string };
 }
 
 /** Seconds; see the schema's `compute`. */

@@ -272,6 +272,18 @@ const externalSchema = z
       .optional()
       .describe('where cavsim listens for the device (ws://ADDRESS:PORT); left out: 127.0.0.1 on a free port, printed when the run starts'),
     connectTimeout: duration('how long cavsim waits for the device to connect and say ready before the run fails', 0.1, 3600).default(EXTERNAL_DEFAULTS.connectTimeout),
+    from: z
+      .ipv4('write the device\'s IPv4 address, e.g. 10.213.0.2')
+      .optional()
+      .describe('emulated runtime (required there): the device\'s address; only connections from it speak for this car'),
+    v2v: z
+      .object({
+        interface: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,14}$/, 'write the name of an interface on this host (1-15 characters), e.g. eth1 or enp3s0.42').describe('the host interface the device\'s V2V radio or NIC is on; joined to the run\'s channel'),
+        mac: z.string().regex(/^[0-9a-f][02468ace](:[0-9a-f]{2}){5}$/, 'write the device\'s unicast MAC in lower case, e.g. 02:de:00:00:00:01').describe('the MAC of the device\'s V2V interface (the other cars address it directly)'),
+      })
+      .strict()
+      .optional()
+      .describe('emulated runtime: the device\'s V2V goes through the channel from this interface; the device uses the address the run prints'),
     barrier: z
       .boolean()
       .default(EXTERNAL_DEFAULTS.barrier)

@@ -24,6 +24,7 @@ function ruleSpec(action: IptablesAction, rule: IptablesRule): string[] {
     ...(rule.out ? ['-o', rule.out] : []),
     ...(rule.source ? ['-s', rule.source] : []),
     ...(rule.destination ? ['-d', rule.destination] : []),
+    ...(rule.tcpPort !== undefined ? ['-p', 'tcp', '--dport', String(rule.tcpPort)] : []),
     '-m',
     'comment',
     '--comment',

@@ -23,6 +23,8 @@ export const iptablesRuleSchema = z
     out: ifname.optional(),
     source: z.cidrv4().optional(),
     destination: z.cidrv4().optional(),
+    /** Only TCP to this destination port. */
+    tcpPort: z.number().int().min(1).max(65535).optional(),
     jump: z.enum(['ACCEPT', 'DROP']),
     comment: alias,
   })

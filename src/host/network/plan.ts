@@ -37,6 +37,11 @@ export interface HostNetInput {
   control?: { subnet: string; simulatorIp: string };
   /** Override the V2V /24, e.g. "10.210.7.0/24". */
   v2vSubnet?: string;
+  /**
+   * Devices cavsim does not run that reach this host on its control link: the host accepts from
+   * each only TCP to `port` (where cavsim relays it to the simulator) and drops the rest.
+   */
+  guardedDevices?: Array<{ from: string; port: number }>;
   /** uid that will run the ns-3 program (TapBridge opens the taps as that user). */
   channelUid?: number;
 }
@@ -67,6 +72,8 @@ export interface HostNetPlan {
   vehicles: VehicleNetPlan[];
   /** Host rules letting bridged frames of each br-<tag>-<i> through Docker's FORWARD DROP. */
   hostRules: IptablesRule[];
+  /** Host INPUT rules: an external device reaches only its relay's port on this host. */
+  hostInputRules: IptablesRule[];
   /** The host taps the channel program bridges, in vehicle order (its argv: src/channel/ns3/realtime-argv.ts). */
   channel: { taps: string[] };
 }
@@ -101,6 +108,9 @@ export function planHostNetwork(input: HostNetInput): HostNetPlan {
       problems.push(`control.subnet ${input.control.subnet} overlaps the V2V subnet ${subnet}`);
     }
   }
+  (input.guardedDevices ?? []).forEach((d, i) => {
+    if (!IPV4.test(d.from) || d.from.startsWith('127.')) problems.push(`guardedDevices.${i}.from: "${d.from}" must be the device's IPv4 address, not loopback`);
+  });
   if (problems.length) throw new UserInputError('invalid host network input', problems);
 
   const tag = runTag(input.runId);
@@ -128,6 +138,10 @@ export function planHostNetwork(input: HostNetInput): HostNetPlan {
       rules: input.control && !v.device ? antiCheatRules(input.control, subnet, comment) : [],
     })),
     hostRules: vehicles.map((v) => ({ chain: 'DOCKER-USER', in: v.links.bridge, out: v.links.bridge, jump: 'ACCEPT', comment })),
+    hostInputRules: (input.guardedDevices ?? []).flatMap((d): IptablesRule[] => [
+      { chain: 'INPUT', source: `${d.from}/32`, tcpPort: d.port, jump: 'ACCEPT', comment },
+      { chain: 'INPUT', source: `${d.from}/32`, jump: 'DROP', comment },
+    ]),
     channel: { taps: vehicles.map((v) => v.links.tap) },
   };
 }

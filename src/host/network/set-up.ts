@@ -61,6 +61,8 @@ export async function setUpHostNetwork(plan: HostNetPlan, deps: { journal: Journ
       });
     });
     await net.addRules(plan.hostRules.map((rule) => ({ ...rule, chain: hostChain })), 'insert');
+    // Each -I goes to the top: inserted last-first, they end up in the planned order, ahead of the host's own.
+    await net.addRules([...plan.hostInputRules].reverse(), 'insert');
     await inParallel(plan.vehicles, PLUMBED_AT_ONCE, (v) => net.addRules(v.rules, 'append', v.netns));
   } catch (err) {
     const report = await teardownHostNet(journal, ops);

@@ -1,7 +1,7 @@
 import { RUN_FILES } from '../../run/run-files.js';
 import { realtimeChannelArgv } from '../../channel/ns3/realtime-argv.js';
 import { basename, join } from 'node:path';
-import { planHostNetwork, type HostNetPlan } from '../../host/network/plan.js';
+import { planHostNetwork, type HostNetPlan, type HostNetVehicle } from '../../host/network/plan.js';
 import { runTag } from '../../host/network/names.js';
 import { runLabels } from '../../host/docker/labels.js';
 import { CAVSIM_IMAGES } from '../../host/docker/images.js';
@@ -32,12 +32,32 @@ export interface EmulatedRunPlan {
    */
   v2vRelays: (ContainerSpec & { vehicle: string })[];
   hostNet: HostNetPlan;
+  /**
+   * Vehicles driven by a device cavsim does not start: the host relays the device's connection from
+   * `listen` to the simulator, from the gateway's `relayPort`, which is how the simulator knows it.
+   */
+  externals: ExternalDevicePlan[];
   /** `obstacleFile`: where the run writes the map's walls for a wifi channel with `obstacles: map`. */
   channel: { script: string | typeof BUILTIN_CHANNEL; args: string[]; obstacleFile?: string };
   mapDir: string;
 }
 
 const DEFAULT_CPU_SHARES = 1024;
+
+export interface ExternalDevicePlan {
+  vehicle: string;
+  listen: { host: string; port: number };
+  /** The device's address: connections from anywhere else are closed at once. */
+  from: string;
+  /** The relay's own source address and port toward the simulator: this car's identity there. */
+  relayFrom: { host: string; port: number };
+  connectTimeout: number;
+  /** The device's planned V2V address, when its interface is joined to the channel. */
+  v2vIp?: string;
+}
+
+/** Source ports of the device relays on the gateway address (one per vehicle index), below Linux's ephemeral range. */
+const DEVICE_RELAY_PORT_BASE = 31000;
 
 /**
  * Taken from every container: without raw sockets a program cannot forge frames or source addresses,
@@ -64,9 +84,12 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
   const outcomesFile = builtin ? join(runDir, RUN_FILES.ns3Losses) : undefined;
   const hostNet = planHostNetwork({
     runId,
-    vehicles: scenario.vehicles.map((v) => ({ name: v.name, netns: { pid: 0 } })),
+    vehicles: scenario.vehicles.flatMap((v): HostNetVehicle[] => (!v.external ? [{ name: v.name, netns: { pid: 0 } }] : v.external.v2v ? [{ name: v.name, device: v.external.v2v }] : [])),
     control: { subnet: controlSubnet, simulatorIp },
+    guardedDevices: scenario.vehicles.flatMap((v) => (v.external?.from ? [{ from: v.external.from, port: v.external.listen.port }] : [])),
   });
+  const v2vOf = new Map(hostNet.vehicles.map((v) => [v.name, v]));
+  const relayFrom = (i: number) => ({ host: controlIp(1), port: DEVICE_RELAY_PORT_BASE + i });
   const mapDir = join(runDir, 'map');
   // The simulator (cavsim's own program) writes the run's CSVs; a vehicle, whose image may be
   // anyone's, only reads its scenario: it gets the folder read-only, so it can plant nothing there
@@ -75,10 +98,19 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
   const vehicleBinds = [{ hostPath: runDir, containerPath: CONTAINER_RUN_DIR, readOnly: true }];
   const commonEnv = { CAVSIM_RUN_DIR: CONTAINER_RUN_DIR, CAVSIM_RUN_ID: runId, ...(opts.keep ? { CAVSIM_KEEP: '1' } : {}) };
   // Who may publish what on the control link: each vehicle by its address, the host by the gateway's.
-  const clients = { [controlIp(1)]: 'orchestrator', ...Object.fromEntries(scenario.vehicles.map((v, i) => [controlIp(10 + i), v.name])) };
+  const clients = {
+    [controlIp(1)]: 'orchestrator',
+    ...Object.fromEntries(scenario.vehicles.map((v, i) => (v.external ? [`${relayFrom(i).host}:${relayFrom(i).port}`, v.name] : [controlIp(10 + i), v.name]))),
+  };
   const controlUrl = `ws://${simulatorIp}:${CONTROL_PORT}`;
+  const externals: ExternalDevicePlan[] = scenario.vehicles.flatMap((v, i) =>
+    v.external
+      ? [{ vehicle: v.name, listen: v.external.listen, from: v.external.from ?? '', relayFrom: relayFrom(i), connectTimeout: v.external.connectTimeout, ...(v2vOf.get(v.name) ? { v2vIp: v2vOf.get(v.name)!.ip } : {}) }]
+      : [],
+  );
   const peers = Object.fromEntries(hostNet.vehicles.map((v) => [v.name, `${v.ip}:${V2V_PORT}`]));
-  const vehicles = scenario.vehicles.map((v, i) => ({
+  const inContainers = scenario.vehicles.map((v, i) => ({ v, i })).filter(({ v }) => !v.external);
+  const vehicles = inContainers.map(({ v, i }) => ({
     name: `cavsim-${tag}-${v.name}`,
     vehicle: v.name,
     image: v.image ?? CAVSIM_IMAGES.vehicle,
@@ -89,7 +121,7 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
       CAVSIM_VEHICLE: v.name,
       CAVSIM_SIM_URL: controlUrl,
       CAVSIM_V2V_PEERS: JSON.stringify(Object.fromEntries(Object.entries(peers).filter(([n]) => n !== v.name))),
-      CAVSIM_V2V_BIND: `${hostNet.vehicles[i].ip}:${V2V_PORT}`,
+      CAVSIM_V2V_BIND: `${v2vOf.get(v.name)!.ip}:${V2V_PORT}`,
     },
     binds: vehicleBinds,
     network: { name: networkName, ipv4Address: controlIp(10 + i) },
@@ -101,14 +133,15 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
     },
     init: true,
     ip: controlIp(10 + i),
-    v2vIp: hostNet.vehicles[i].ip,
+    v2vIp: v2vOf.get(v.name)!.ip,
   }));
 
   // A vehicle running its own code (an image or command of anyone's) joins the network namespace of
   // its V2V relay, a cavsim container started first: the namespace's rules exist before that code runs.
-  const ownCode = (i: number) => runsOwnCode(scenario.vehicles[i]);
+  const ownCode = (i: number) => runsOwnCode(inContainers[i].v);
   const relayName = (vehicleContainer: string) => `${vehicleContainer}-v2v`;
   return {
+    externals,
     runId,
     tag,
     runDir,
@@ -118,7 +151,12 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
       name: `cavsim-${tag}-sim`,
       image: CAVSIM_IMAGES.simulator,
       labels: runLabels(runId, 'simulator'),
-      env: { ...commonEnv, CAVSIM_MAP: `${CONTAINER_RUN_DIR}/map/${basename(scenario.mapFile)}`, CAVSIM_BIND: `0.0.0.0:${CONTROL_PORT}`, CAVSIM_CLIENTS: JSON.stringify(clients) },
+      env: {
+        ...commonEnv,
+        CAVSIM_MAP: `${CONTAINER_RUN_DIR}/map/${basename(scenario.mapFile)}`,
+        CAVSIM_BIND: `0.0.0.0:${CONTROL_PORT}`,
+        CAVSIM_CLIENTS: JSON.stringify(clients),
+      },
       capDrop: DROPPED_CAPABILITIES,
       binds,
       network: { name: networkName, ipv4Address: simulatorIp, aliases: ['sim'] },
@@ -151,5 +189,5 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
 
 /** The host plan with each vehicle's namespace pointed at its running container. */
 export function withVehiclePids(plan: HostNetPlan, pids: Record<string, number>): HostNetPlan {
-  return { ...plan, vehicles: plan.vehicles.map((v) => ({ ...v, netns: { pid: pids[v.name] } })) };
+  return { ...plan, vehicles: plan.vehicles.map((v) => (v.device ? v : { ...v, netns: { pid: pids[v.name] } })) };
 }

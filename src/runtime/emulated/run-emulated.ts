@@ -29,9 +29,11 @@ import { BUILTIN_CHANNEL, planEmulatedRun, withVehiclePids, type EmulatedRunPlan
 import type { ControlLink, EmulatedRunDeps } from './emulated-deps.js';
 import type { SimulatorStatus } from '../rosbridge/control-topics.js';
 import { ComponentWatch, containerDeath, signalOfExitStatus, type Death } from './component-watch.js';
-import { ExternalProcessError } from '../../errors.js';
+import { CavsimError, ExternalProcessError } from '../../errors.js';
 import { RUN_FILES } from '../../run/run-files.js';
 import { inParallel } from '../../util/in-parallel.js';
+import { startDeviceRelay, type DeviceRelay } from './device-relay.js';
+import { CONTROL_PORT } from '../../ports.js';
 
 export interface EmulatedRunOptions extends RunOptions {
   /** Leave containers, links, rules and ns-3 running after the scenario (undo later with `cavsim teardown`). */
@@ -114,6 +116,7 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
   let control: ControlLink | undefined;
   let timeBaseNs: bigint | undefined;
   let stopRelay: (() => void) | undefined;
+  const deviceRelays: DeviceRelay[] = [];
   let engineCheck: NodeJS.Timeout | undefined;
   let simulator: { ended: Promise<void>; gone: Promise<unknown> } | undefined;
   try {
@@ -181,8 +184,19 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
     });
     watch.watch('control link', link.closed.then((): Death => ({ exit_status: null, signal: null, last_log_lines: [] })), { graceMs: CONTROL_LINK_GRACE_MS });
     const positionsPort = started.positionsPort();
-    if (positionsPort !== undefined) stopRelay = relayPositions(link, plan.vehicles.map((v) => v.vehicle), positionsPort);
-    await watch.guard(link.waitForVehicles(plan.vehicles.map((v) => v.vehicle), 30_000));
+    if (positionsPort !== undefined) stopRelay = relayPositions(link, plan.hostNet.vehicles.map((v) => v.name), positionsPort);
+    const devicesReady: Promise<void>[] = [];
+    for (const device of plan.externals) {
+      const relay = await startDeviceRelay(device, { host: plan.simulator.ip, port: CONTROL_PORT }, (line) => opts.events?.emit({ type: 'log', level: 'info', message: line }));
+      deviceRelays.push(relay);
+      emit('devices', `waiting up to ${device.connectTimeout} s for ${device.vehicle}'s device (${device.from}) at ${relay.url}${device.v2vIp ? `; its V2V address is ${device.v2vIp}/24` : ''}`);
+      devicesReady.push(
+        link.waitForVehicles([device.vehicle], device.connectTimeout * 1000).catch(() => {
+          throw new CavsimError('RUN_FAILED', `${device.vehicle}'s external device (${device.from}) did not connect to ${relay.url} and say ready within ${device.connectTimeout} s`, `start the device's program with --url ${relay.url} --vehicle ${device.vehicle}; check that it reaches ${device.listen.host} (docs/external-devices.md)`);
+        }),
+      );
+    }
+    await watch.guard(Promise.all([link.waitForVehicles(plan.vehicles.map((v) => v.vehicle), 30_000), ...devicesReady]));
     checkStop();
     link.onStatus(progressReporter(scenario, opts.events));
     timeBaseNs = (await link.start()) ?? undefined;
@@ -221,6 +235,7 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
     clearInterval(engineCheck);
     watch.close();
     stopRelay?.();
+    for (const relay of deviceRelays) relay.close();
     await control?.close().catch(() => {});
   }
 

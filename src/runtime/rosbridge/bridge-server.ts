@@ -210,7 +210,7 @@ export class BridgeServer {
         if (!conn.advertised.delete(op.topic)) this.status(conn, 'warning', `unadvertise ${op.topic}: this client had not advertised it`, op.id);
         return;
       case 'subscribe': {
-        const refused = this.policy?.subscribe(conn.address, op.topic);
+        const refused = this.policy?.subscribe(conn.remote, op.topic);
         if (refused) throw new ProtocolError(refused);
         const t = this.topic(op.topic);
         if (op.type && t.type && t.type !== op.type) throw new ProtocolError(`topic has type ${t.type}, not ${op.type}`);
@@ -234,7 +234,7 @@ export class BridgeServer {
         return;
       }
       case 'publish': {
-        const refused = this.policy?.publish(conn.address, op.topic, op.msg);
+        const refused = this.policy?.publish(conn.remote, op.topic, op.msg);
         if (refused) throw new ProtocolError(refused);
         const t = this.topics.get(op.topic);
         if (!t?.type && !conn.advertised.has(op.topic)) throw new ProtocolError('topic is not advertised; advertise it with its type first');
@@ -257,7 +257,7 @@ export class BridgeServer {
   }
 
   private viewFrame(conn: Connection, topic: string, msg: JsonObject): string {
-    const view = this.policy?.viewOf?.(conn.address, topic, msg) ?? msg;
+    const view = this.policy?.viewOf?.(conn.remote, topic, msg) ?? msg;
     return encodeServerOp({ op: 'publish', topic, msg: view });
   }
 

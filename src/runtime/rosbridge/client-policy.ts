@@ -21,7 +21,16 @@ export const ORCHESTRATOR = 'orchestrator';
  * path from one vehicle to another.
  */
 export function clientPolicy(clients: Record<string, string>, observes: Record<string, readonly string[]>): ClientPolicy {
-  return policyFor((address) => clients[address.replace(/^::ffff:/, '')], observes);
+  return policyFor((remote) => clientOf(clients, remote), observes);
+}
+
+/**
+ * A client by its address and port (a device relayed by the host from a fixed source port of the
+ * gateway's address), else by its address alone.
+ */
+export function clientOf(clients: Record<string, string>, remote: string): string | undefined {
+  const plain = remote.replace(/^::ffff:/, '');
+  return clients[plain] ?? clients[plain.replace(/:\d+$/, '')];
 }
 
 /**

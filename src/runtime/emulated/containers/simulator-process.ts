@@ -15,7 +15,7 @@ import { loadMap } from '../../../core/map/load-map.js';
 import type { OccupancyGrid } from '../../../core/map/occupancy-grid.js';
 import { runsOwnCode, type ResolvedScenario } from '../../../scenario/resolved.js';
 import { BridgeServer } from '../../rosbridge/bridge-server.js';
-import { clientPolicy } from '../../rosbridge/client-policy.js';
+import { clientOf, clientPolicy } from '../../rosbridge/client-policy.js';
 import { MSG_TYPES, clockMsg, odometryMsg, optionalStampNs, parseDriveMsg, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
 import {
   CONTROL_PROTOCOL_VERSION,
@@ -142,6 +142,7 @@ class SimulatorSession {
   private t0?: bigint;
   private recording = true;
   private interruptReason?: string;
+  private failReason?: string;
   private startRequested?: (t0: bigint) => void;
 
   constructor(
@@ -153,7 +154,8 @@ class SimulatorSession {
     this.world = new World(scenario, grid);
     this.scans = scanSources(this.world, grid);
     this.names = scenario.vehicles.map((v) => v.name);
-    this.relayed = new Set(scenario.vehicles.filter(runsOwnCode).map((v) => v.name));
+    // A device's V2V is its own NIC's: it has no relay container to wait for.
+    this.relayed = new Set(scenario.vehicles.filter((v) => runsOwnCode(v) && !v.external).map((v) => v.name));
     this.recorder = new Recorder(recorderFiles(cfg.runDir), this.names, 1, scenario.vehicles.map((v) => v.params), platoonLinks(scenario));
     this.timing = new StepTiming(scenario.timing, scenario.physics.timestep);
     this.timingCsv = new CsvLog(join(cfg.runDir, RUN_FILES.timing), TIMING_COLUMNS);
@@ -162,6 +164,7 @@ class SimulatorSession {
     this.samples = this.world.cars.map((c) => ({ name: c.spec.name }) as CarSample);
     this.stepNs = BigInt(Math.round(scenario.physics.timestep * 1e9));
     this.log = cfg.log ?? (() => {});
+    this.watchExternalDevices();
     this.warmUp(grid);
   }
 
@@ -180,6 +183,29 @@ class SimulatorSession {
     }
     warmUpReportParsing();
     warmUpCsvFormatting();
+  }
+
+  /**
+   * A car driven by a device cavsim does not run has nothing of cavsim's to watch but its
+   * connection: once the run has started, the device going away fails the run, naming it.
+   */
+  private watchExternalDevices(): void {
+    const clients = this.cfg.clients;
+    const external = new Set(this.scenario.vehicles.filter((v) => v.external).map((v) => v.name));
+    if (!clients || !external.size) return;
+    this.bridge.onClient = (event, client, closeCode) => {
+      const car = clientOf(clients, client.remote);
+      if (event !== 'disconnected' || !car || !external.has(car) || this.t0 === undefined || !this.recording) return;
+      this.fail(`${car}'s external device disconnected at t=${this.world.time.toFixed(2)} s (WebSocket close ${closeCode ?? 'without a code'})`);
+    };
+  }
+
+  /** Ends the run as failed with `reason` at the next step. */
+  private fail(reason: string): void {
+    if (this.failReason || this.interruptReason) return;
+    this.failReason = reason;
+    this.log(`simulator: ${reason}`);
+    this.abort.abort();
   }
 
   interrupt(reason: string): void {
@@ -413,6 +439,7 @@ class SimulatorSession {
     for (let k = 1; k <= totalSteps; k++) {
       const scheduled = t0 + BigInt(k) * this.stepNs;
       await clock.sleepUntil(scheduled, this.abort.signal);
+      if (this.failReason) throw new Error(this.failReason);
       if (this.interruptReason) return;
       const began = clock.nowNs();
       const collisions = this.world.step();

@@ -34,3 +34,11 @@ describe('privileged operation validation', () => {
     expect(iptablesArgv('-D', rule)).toEqual(add.map((a) => (a === '-I' ? '-D' : a)));
   });
 });
+
+describe('a rule for one TCP port', () => {
+  it('matches the protocol and destination port, and is removed with the same spec', () => {
+    const rule = { chain: 'INPUT' as const, source: '10.213.5.2/32', tcpPort: 9091, jump: 'ACCEPT' as const, comment: 'cavsim:run-1' };
+    expect(iptablesArgv('-I', rule)).toEqual(['iptables', '-w', '-t', 'filter', '-I', 'INPUT', '-s', '10.213.5.2/32', '-p', 'tcp', '--dport', '9091', '-m', 'comment', '--comment', 'cavsim:run-1', '-j', 'ACCEPT']);
+    expect(iptablesArgv('-D', rule).slice(5)).toEqual(iptablesArgv('-I', rule).slice(5));
+  });
+});

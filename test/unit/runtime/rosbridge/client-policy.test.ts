@@ -48,3 +48,21 @@ describe('control-link client policy', () => {
 function car(name: string) {
   return { name, v: 3, braking: true, collided: false };
 }
+
+describe('a device relayed by the host', () => {
+  const relayed = clientPolicy({ '10.211.7.1': 'orchestrator', '10.211.7.10': 'car0', '10.211.7.1:31001': 'car1' }, { car0: [], car1: ['car0'] });
+
+  it('is known by the gateway address and its relay source port, with a vehicle rights and no more', () => {
+    expect(relayed.publish('10.211.7.1:31001', '/car1/drive', {})).toBeUndefined();
+    expect(relayed.publish('::ffff:10.211.7.1:31001', '/cavsim/ready', report({ vehicle: 'car1' }))).toBeUndefined();
+    expect(relayed.publish('10.211.7.1:31001', '/sim_control', {})).toBe('car1 may not publish /sim_control');
+    expect(relayed.subscribe('10.211.7.1:31001', '/car0/odom')).toBeUndefined();
+    expect(relayed.subscribe('10.211.7.1:31001', '/car0/scan')).toBe('car1 may not subscribe to /car0/scan');
+  });
+
+  it('leaves every other port of the gateway the orchestrator, and a vehicle known by its address from any port', () => {
+    expect(relayed.publish('10.211.7.1:45678', '/sim_control', {})).toBeUndefined();
+    expect(relayed.publish('10.211.7.1:45678', '/car1/drive', {})).toBe('the orchestrator publishes only /sim_control');
+    expect(relayed.publish('10.211.7.10:51234', '/car0/drive', {})).toBeUndefined();
+  });
+});
