@@ -25,24 +25,29 @@ export function ethernetFrame(destination: Uint8Array, source: Uint8Array, ether
 /**
  * A pcap capture written as the run goes (Ethernet link type, microsecond timestamps): records
  * are buffered and written whole on flush(), so a crash leaves a file that ends on a whole frame.
- * Opened without following a link at its name, like every run file.
+ * The file is created with the first frame written (a run that sends nothing has none), without
+ * following a link at its name, like every run file.
  */
 export class PcapLog {
-  private readonly fd: number;
+  private fd: number | undefined;
   private chunks: Uint8Array[] = [];
   private size = 0;
   private closed = false;
   frames = 0;
 
-  constructor(readonly path: string) {
-    this.fd = openForWriting(path);
+  constructor(readonly path: string) {}
+
+  private open(): number {
+    const fd = openForWriting(this.path);
+    this.fd = fd;
     const header = Buffer.alloc(24);
     header.writeUInt32LE(PCAP_MAGIC, 0);
     header.writeUInt16LE(2, 4);
     header.writeUInt16LE(4, 6);
     header.writeUInt32LE(SNAPLEN, 16);
     header.writeUInt32LE(LINKTYPE_ETHERNET, 20);
-    this.size = appendWhole(this.fd, path, header, 0);
+    this.size = appendWhole(fd, this.path, header, 0);
+    return fd;
   }
 
   /** A frame at simulated time `t` [s]. */
@@ -59,9 +64,10 @@ export class PcapLog {
 
   flush(): void {
     if (this.closed || !this.chunks.length) return;
+    const fd = this.fd ?? this.open();
     const bytes = Buffer.concat(this.chunks);
     this.chunks = [];
-    this.size = appendWhole(this.fd, this.path, bytes, this.size);
+    this.size = appendWhole(fd, this.path, bytes, this.size);
   }
 
   close(): void {
@@ -70,7 +76,7 @@ export class PcapLog {
       this.flush();
     } finally {
       this.closed = true;
-      closeSync(this.fd);
+      if (this.fd !== undefined) closeSync(this.fd);
     }
   }
 }
