@@ -20,6 +20,7 @@ fi
 bash scripts/setup-ns3.sh
 bash scripts/setup-docker.sh
 bash scripts/setup-browser.sh
+bash scripts/setup-tshark.sh
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   log "installing npm packages"

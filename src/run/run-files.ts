@@ -16,6 +16,8 @@ export const RUN_FILES = {
   pairs: 'pairs.csv',
   collisions: 'collisions.csv',
   v2v: 'v2v.csv',
+  /** Every V2V frame sent, Ethernet-framed GeoNetworking, in simulated time (docs/v2x-messages.md). */
+  pcap: 'v2v.pcap',
   events: 'events.csv',
   timing: 'timing.csv',
   scans: 'scans.csv',

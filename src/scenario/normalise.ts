@@ -68,6 +68,7 @@ export async function normaliseScenario(
     mapFile,
     duration: parsed.duration,
     seed: parsed.seed,
+    geoReference: parsed.geoReference,
     physics: { timestep: parsed.physics.timestep, integrator: parsed.physics.integrator },
     network: network.network,
     timing: parsed.timing,

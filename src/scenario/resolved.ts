@@ -4,6 +4,7 @@ import type { AppParsed, PROPAGATION_MODELS } from './schema.js';
 import type { GapFollowOptions } from '../core/control/gap-follow.js';
 import type { WallFollowOptions } from '../core/control/wall-follow.js';
 import type { RrtOptions } from '../core/control/rrt.js';
+import type { GeoReference } from '../core/its/geo-reference.js';
 
 /** A scenario after all three validation steps: SI units, defaults filled, files read. Serialisable. */
 export interface ResolvedScenario {
@@ -13,6 +14,8 @@ export interface ResolvedScenario {
   mapFile: string;
   duration: number;
   seed: number;
+  /** Where the map's origin lies on Earth; absent in scenarios resolved before it existed (then DEFAULT_GEO_REFERENCE). */
+  geoReference?: GeoReference;
   physics: { timestep: number; integrator: 'rk4' | 'euler' };
   network: ResolvedNetwork;
   timing: { maxStepLateness: number; maxLateFraction: number };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MAX_VEHICLES } from './vehicle-limit.js';
 import { parseByteSize, parseDataRate, parseDecibels, parseDuration, parseFrequency, parsePayloadSize, parsePower, type ParseResult } from './units.js';
 import { PARAM_RANGES, rangeMessage, type RangedParam } from '../core/physics/parameter-ranges.js';
+import { DEFAULT_GEO_REFERENCE } from '../core/its/geo-reference.js';
 
 /**
  * Step 1 of 3 of scenario validation: the shape of a scenario file, with units parsed into SI.
@@ -236,7 +237,20 @@ const warningReceiverSchema = z
   })
   .strict()
   .refine((r) => r.react !== 'slow' || r.speed !== undefined, { message: 'react: slow needs speed (m/s), the speed to slow to' });
-export const appSchema = z.discriminatedUnion('type', [brakeSenderSchema, brakeReceiverSchema, beaconSchema, scriptedEventSchema, caccSchema, warningSchema, warningReceiverSchema]);
+const camSchema = z
+  .object({
+    type: z.literal('cam'),
+    rate: frequency('a fixed CAM rate instead of the generation rules (EN 302 637-2)').optional(),
+    minInterval: duration('T_GenCamMin: the shortest time between two CAMs', 0.01, 10).default(0.1),
+    maxInterval: duration('T_GenCamMax: the longest time between two CAMs', 0.01, 10).default(1),
+    checkInterval: duration('T_CheckCamGen: how often the generation rules are checked (default T_GenCamMin)', 0.001, 10).optional(),
+    nGenCam: z.number().int().min(1).max(100).default(3).describe('N_GenCam: CAMs sent at a dynamics-shortened interval before it returns to T_GenCamMax'),
+    lowFrequencyInterval: duration('the low-frequency container goes out at most this often', 0.01, 60).default(0.5),
+  })
+  .strict()
+  .refine((c) => c.minInterval <= c.maxInterval, { message: 'minInterval (T_GenCamMin) must not exceed maxInterval (T_GenCamMax)' })
+  .refine((c) => c.checkInterval === undefined || c.checkInterval <= c.minInterval, { message: 'checkInterval (T_CheckCamGen) must not exceed minInterval (T_GenCamMin)', path: ['checkInterval'] });
+export const appSchema = z.discriminatedUnion('type', [camSchema, brakeSenderSchema, brakeReceiverSchema, beaconSchema, scriptedEventSchema, caccSchema, warningSchema, warningReceiverSchema]);
 
 /** Emulated runs: how late a step may be [s], and the share of steps allowed to be that late. */
 export const TIMING_DEFAULTS = { maxStepLateness: 0.005, maxLateFraction: 0.01 };
@@ -332,6 +346,11 @@ export const scenarioSchema = z
     map: z.string().min(1).describe('map_server YAML file, relative to the scenario file'),
     duration: duration('how long the experiment runs', 0.01, 3600),
     seed: z.number().int().nonnegative().default(1).describe('seeds every random draw (sensor noise, channel loss, ns-3 run number): same seed, same run'),
+    geoReference: z
+      .object({ lat: z.number().min(-89).max(89).describe('latitude [degrees]'), lon: z.number().min(-180).max(180).describe('longitude [degrees]') })
+      .strict()
+      .default(DEFAULT_GEO_REFERENCE)
+      .describe("where the map's origin lies on Earth (WGS84): CAMs and GeoNetworking headers carry positions as latitude/longitude (default: Sophia Antipolis, 43.6163 N 7.0687 E)"),
     physics: z
       .object({
         timestep: duration('physics step', 0.0001, 0.1).default(0.01),

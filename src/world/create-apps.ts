@@ -8,6 +8,9 @@ import { createRrt } from '../core/control/rrt.js';
 import type { BodySize } from '../core/physics/ttc.js';
 import { createBrakeReceiver, createTtcBrakeSender } from '../core/control/emergency-brake.js';
 import { createBeacon } from '../core/control/beacon.js';
+import { createCam } from '../core/control/cam.js';
+import { DEFAULT_GEO_REFERENCE, type GeoReference } from '../core/its/geo-reference.js';
+import { stationIdOf } from '../core/its/station-id.js';
 import { createScriptedEvent } from '../core/control/scripted-event.js';
 import { createCacc } from '../core/control/cacc.js';
 import { createWarning, createWarningReceiver } from '../core/control/warning.js';
@@ -22,9 +25,10 @@ export function bodySizes(scenario: Pick<ResolvedScenario, 'vehicles'>): BodySiz
 /**
  * The controller first, then the V2V apps in scenario order; the same list runs in every runtime.
  * `sizes`: every car's footprint by name, for the geometric TTC (in every runtime the same, so a
- * small car and a truck close as they would, not as two copies of this car).
+ * small car and a truck close as they would, not as two copies of this car). `geoReference`:
+ * the scenario's, for the positions CAMs carry.
  */
-export function createVehicleApps(v: ResolvedVehicle, sizes: BodySizes): VehicleApp[] {
+export function createVehicleApps(v: ResolvedVehicle, sizes: BodySizes, geoReference: GeoReference = DEFAULT_GEO_REFERENCE): VehicleApp[] {
   const apps: VehicleApp[] = [];
   const c = v.controller;
   const maxSteer = v.params.s_max;
@@ -37,6 +41,7 @@ export function createVehicleApps(v: ResolvedVehicle, sizes: BodySizes): Vehicle
     if (app.type === 'ttc-brake-sender') apps.push(createTtcBrakeSender(app, { own: v.params, others: sizes }));
     else if (app.type === 'brake-receiver') apps.push(createBrakeReceiver());
     else if (app.type === 'beacon') apps.push(createBeacon(v.name, app));
+    else if (app.type === 'cam') apps.push(createCam(v.name, app, { stationId: stationIdOf(v.name), stationType: PASSENGER_CAR, length: v.params.length, width: v.params.width }, geoReference));
     else if (app.type === 'cacc') apps.push(createCacc(app, v.params));
     else if (app.type === 'warning') apps.push(createWarning(app));
     else if (app.type === 'warning-receiver') apps.push(createWarningReceiver(app));
@@ -45,8 +50,11 @@ export function createVehicleApps(v: ResolvedVehicle, sizes: BodySizes): Vehicle
   return apps;
 }
 
+/** ITS station type of every car (StationType passengerCar). */
+const PASSENGER_CAR = 5;
+
 /** Apps whose behaviour no received message changes: they only send (or act on a clock). */
-const DEAF_APPS: ReadonlySet<string> = new Set(['beacon', 'scripted-event']);
+const DEAF_APPS: ReadonlySet<string> = new Set(['beacon', 'cam', 'scripted-event']);
 
 /**
  * Whether anything a vehicle does can depend on the V2V messages it receives: its own code, or an

@@ -1,6 +1,7 @@
 import type { DriveCommand } from '../core/physics/types.js';
 import type { LaserScan, Neighbour, Odometry, V2VMessage, VehicleApp, VehicleContext } from '../core/control/vehicle-context.js';
 import { NeighbourTable } from '../core/control/neighbour-table.js';
+import { DEFAULT_GEO_REFERENCE, type GeoReference } from '../core/its/geo-reference.js';
 
 /** What the agent needs from whichever runtime hosts it. */
 export interface AgentHost {
@@ -17,7 +18,7 @@ export interface AgentHost {
  * Runs a car's controller and V2V apps against a host. It owns what goes out as the drive command:
  * the controller's, with the speed an app took over (overrideSpeed), or 0 once any app called
  * emergencyBrake (a latch; steering kept). During a tick the command goes out once, at its end.
- * It keeps the car's neighbour table, fed by the beacons it receives.
+ * It keeps the car's neighbour table, fed by the beacons and CAMs it receives.
  */
 export class VehicleAgent implements VehicleContext {
   private braking = false;
@@ -26,13 +27,17 @@ export class VehicleAgent implements VehicleContext {
   private speedOverride: number | undefined;
   private inTick = false;
   private publishAtTickEnd = false;
-  private readonly table = new NeighbourTable();
+  private readonly table: NeighbourTable;
 
+  /** `geoReference`: where the map's origin is on Earth, to place received CAMs on the map. */
   constructor(
     readonly name: string,
     private readonly apps: readonly VehicleApp[],
     private readonly host: AgentHost,
-  ) {}
+    geoReference: GeoReference = DEFAULT_GEO_REFERENCE,
+  ) {
+    this.table = new NeighbourTable(geoReference);
+  }
 
   tick(): void {
     this.inTick = true;
@@ -89,9 +94,11 @@ export class VehicleAgent implements VehicleContext {
     return this.braking;
   }
 
-  send(to: string, type: string, body: Record<string, unknown>, opts: { sizeBytes?: number } = {}): void {
-    const padding = opts.sizeBytes !== undefined ? { sizeBytes: opts.sizeBytes } : {};
-    this.host.transmit({ id: `${this.name}-${++this.seq}`, from: this.name, to, sentAt: this.host.now(), type, body, ...padding });
+  send(to: string, type: string, body: Record<string, unknown>, opts: { sizeBytes?: number; packet?: Uint8Array } = {}): void {
+    const msg: V2VMessage = { id: `${this.name}-${++this.seq}`, from: this.name, to, sentAt: this.host.now(), type, body };
+    if (opts.sizeBytes !== undefined) msg.sizeBytes = opts.sizeBytes;
+    if (opts.packet) msg.packet = opts.packet;
+    this.host.transmit(msg);
   }
 
   log(event: string, detail?: Record<string, unknown>): void {

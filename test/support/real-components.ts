@@ -84,3 +84,9 @@ export function chromiumProblem(): string | undefined {
   if (existsSync(CHROMIUM)) return undefined;
   return `${CHROMIUM} missing; fix: sudo scripts/setup-browser.sh (apt-get install chromium)`;
 }
+
+/** Debian's tshark, an independent decoder of the ITS messages cavsim writes to v2v.pcap. */
+export function tsharkProblem(): string | undefined {
+  if (succeeds('tshark', ['--version'])) return undefined;
+  return 'tshark missing; fix: sudo scripts/setup-tshark.sh (apt-get install tshark)';
+}

@@ -30,6 +30,11 @@ export interface V2VMessage {
   body: Record<string, unknown>;
   /** Payload bytes on the wire at least: a shorter encoding is padded to this. */
   sizeBytes?: number;
+  /**
+   * The GeoNetworking packet (GN + BTP + the facility message) this message is on the wire, for
+   * standard V2X messages (a CAM): its length is the message's size.
+   */
+  packet?: Uint8Array;
 }
 
 /** What a car knows of another through its beacons: the latest state it sent (`state.t` is its stamp). */
@@ -63,8 +68,8 @@ export interface VehicleContext {
   /** Latches an emergency stop: from now on every drive command is replaced by speed 0. */
   emergencyBrake(reason: string): void;
   isBraking(): boolean;
-  /** Sends a datagram; `sizeBytes` pads it to at least that many payload bytes. */
-  send(to: string, type: string, body: Record<string, unknown>, opts?: { sizeBytes?: number }): void;
+  /** Sends a datagram; `sizeBytes` pads it to at least that many payload bytes; `packet` is its GN packet (V2VMessage). */
+  send(to: string, type: string, body: Record<string, unknown>, opts?: { sizeBytes?: number; packet?: Uint8Array }): void;
   log(event: string, detail?: Record<string, unknown>): void;
 }
 

@@ -7,6 +7,7 @@ import type { World, WorldCar } from '../../world/world.js';
 import type { Recorder } from '../../measurement/recorder.js';
 import type { VehicleCode } from './own-code/vehicle-code.js';
 import { computeDelay, type TickCost } from '../../world/compute-time.js';
+import { DEFAULT_GEO_REFERENCE } from '../../core/its/geo-reference.js';
 import { believedEventTime } from '../rosbridge/control-topics.js';
 import type { TickAnswer, TickInput } from './own-code/own-code-link.js';
 
@@ -65,7 +66,8 @@ const restamp = (msgs: V2VMessage[], delay: number) => (delay ? msgs.map((m) => 
 export function builtinDriver(world: World, car: WorldCar, observed: readonly WorldCar[], recorder: Recorder, latestScan: ReadonlyMap<string, LaserScan>): CarDriver {
   let command: DriveCommand | undefined;
   let sends: V2VMessage[] = [];
-  const agent = new VehicleAgent(car.spec.name, createVehicleApps(car.spec, bodySizes(world.scenario)), {
+  const geoReference = world.scenario.geoReference ?? DEFAULT_GEO_REFERENCE;
+  const agent = new VehicleAgent(car.spec.name, createVehicleApps(car.spec, bodySizes(world.scenario), geoReference), {
     now: () => world.time,
     own: () => world.odometry(car),
     others: () => new Map<string, Odometry>(observed.map((o) => [o.spec.name, world.odometry(o)])),
@@ -73,7 +75,7 @@ export function builtinDriver(world: World, car: WorldCar, observed: readonly Wo
     publishDrive: (cmd) => (command = cmd),
     transmit: (msg) => sends.push(msg),
     log: (event, detail) => recorder.recordEvent(world.time, car.spec.name, event, detail),
-  });
+  }, geoReference);
   const inbox: Arrival[] = [];
   return {
     name: car.spec.name,

@@ -17,9 +17,13 @@ import { createScanners } from '../../world/scanners.js';
 import type { ScanLog } from '../../measurement/scan-log.js';
 import { centreDistance } from '../../core/physics/ttc.js';
 import type { RunEvents } from '../../run/events.js';
+import type { V2VCapture } from '../../measurement/v2v-capture.js';
 
-/** UDP payload bytes of a message: its encoding, or the size it asked to be padded to. */
-const payloadBytes = (msg: V2VMessage) => Math.max(Buffer.byteLength(JSON.stringify({ ...msg, sizeBytes: undefined })), msg.sizeBytes ?? 0);
+/**
+ * Bytes of a message on the wire: a standard V2X message's GeoNetworking packet (GN + BTP + the
+ * message), else its JSON's UDP payload, or the size it asked to be padded to.
+ */
+const payloadBytes = (msg: V2VMessage) => msg.packet?.length ?? Math.max(Buffer.byteLength(JSON.stringify({ ...msg, sizeBytes: undefined })), msg.sizeBytes ?? 0);
 
 export interface SimulatedRunResult {
   simTime: number;
@@ -53,6 +57,8 @@ export async function runSimulated(
     realTime?: boolean;
     /** Serving ns-3 processes for a lock-step channel (default: the run starts its own). */
     lockstepPool?: LockstepProcessPool;
+    /** v2v.pcap: every frame sent, as it went onto the channel. */
+    capture?: V2VCapture;
   } = {},
 ): Promise<SimulatedRunResult> {
   const world = new World(scenario, grid);
@@ -71,6 +77,7 @@ export async function runSimulated(
     const to = msg.to === '*' ? names.filter((n) => n !== msg.from) : names.includes(msg.to) ? [msg.to] : [];
     const distances = new Map(to.map((n) => [n, centreDistance(world.odometry(car), world.odometry(cars.get(n)!))]));
     recorder.recordSent({ id: msg.id, from: msg.from, to, type: msg.type, sentAt: msg.sentAt, sizeBytes: size, distances });
+    opts.capture?.sent(msg, world.odometry(car), size);
     if (to.length) channel?.send({ payload: msg, from: msg.from, to, broadcast: msg.to === '*', sizeBytes: size }, msg.sentAt);
   };
   const logOutcomes = (outcomes: readonly Delivery<V2VMessage>[]) => {
@@ -193,6 +200,7 @@ export async function runSimulated(
       reportCollisions(collisions, byName, reported, step + 1, world.time);
       record();
       if (step % 10 === 9) {
+        opts.capture?.flush();
         opts.computeLog?.flush();
         opts.scanLog?.flush();
       }

@@ -6,6 +6,8 @@ import { ComputeLog } from '../../measurement/compute-log.js';
 import { platoonLinks } from '../../measurement/platoon.js';
 import { Recorder } from '../../measurement/recorder.js';
 import { ScanLog } from '../../measurement/scan-log.js';
+import { V2VCapture } from '../../measurement/v2v-capture.js';
+import { DEFAULT_GEO_REFERENCE } from '../../core/its/geo-reference.js';
 import { openSimRecording, recordsMcap } from '../../run/mcap/record-run-mcap.js';
 import { RUN_FILES, recorderFiles } from '../../run/run-files.js';
 import { RunSession, type RunOptions } from '../../run/run-session.js';
@@ -73,6 +75,8 @@ async function runInSession(session: RunSession, scenario: ResolvedScenario, gri
     session.defer('vehicles.csv and the other logs', () => recorder.close());
     const computeLog = computeLogFor(scenario, folder.dir);
     if (computeLog) session.defer(RUN_FILES.compute, () => computeLog.close());
+    const capture = new V2VCapture(folder.file(RUN_FILES.pcap), scenario.geoReference ?? DEFAULT_GEO_REFERENCE);
+    session.defer(RUN_FILES.pcap, () => capture.close());
     const scanLog = scenario.record?.scans ? new ScanLog(folder.file(RUN_FILES.scans)) : undefined;
     if (scanLog) session.defer(RUN_FILES.scans, () => scanLog.close());
     const recording = recordsMcap(scenario, opts.mcapByDefault ?? true) ? await openSimRecording(folder, scenario, grid) : undefined;
@@ -90,7 +94,7 @@ async function runInSession(session: RunSession, scenario: ResolvedScenario, gri
     let failure: unknown;
     let result: SimulatedRunResult = { simTime: 0, steps: 0, interrupted: false };
     try {
-      result = await runSimulated(scenario, grid, recorder, { events: opts.events, shouldStop: opts.shouldStop, ownCode: ownCode.start, realTime: opts.realTime, lockstepPool, ...(computeLog ? { computeLog } : {}), ...(scanLog ? { scanLog } : {}) });
+      result = await runSimulated(scenario, grid, recorder, { events: opts.events, shouldStop: opts.shouldStop, ownCode: ownCode.start, realTime: opts.realTime, lockstepPool, capture, ...(computeLog ? { computeLog } : {}), ...(scanLog ? { scanLog } : {}) });
       failure = result.failure;
     } catch (err) {
       failure = err;

@@ -117,7 +117,7 @@ class VehicleSession {
     const schedule = stepSchedule(scenario);
     this.period = schedule.controlPeriod(spec);
     this.scanPeriod = schedule.scanPeriod(spec);
-    this.agent = new VehicleAgent(spec.name, createVehicleApps(spec, bodySizes(scenario)), {
+    this.agent = new VehicleAgent(spec.name, createVehicleApps(spec, bodySizes(scenario), scenario.geoReference), {
       now: () => this.now(),
       own: () => this.own,
       others: () => this.observed,
