@@ -185,14 +185,14 @@ describe('an external controller device in the simulated runtime', () => {
     console.log(`[external] no barrier: connect->ready ${link.connect_to_ready_ms} ms, ready->first step ${link.ready_to_first_step_ms} ms, answers ${link.stamped_answers}/${link.ticks_sent}, answer ${JSON.stringify(computeOf(run.summary).answer)}, late ${JSON.stringify((run.summary.timing!.compute as Record<string, { applied: unknown }>).car0.applied)}`);
   });
 
-  it('refuses role body in the simulated runtime and any external device in the emulated one, exit 2, creating nothing', () => {
+  it('refuses role body in the simulated runtime, and in the emulated one a device without the addresses it needs there, exit 2, creating nothing', () => {
     const runsDir = join(workDir, 'refused');
     const sim = spawnSync('node', [CLI, 'up', SCENARIO, '--runtime', 'sim', '--runs-dir', runsDir, '--set', 'vehicles.car0.external.role=body'], { encoding: 'utf8' });
     expect(sim.status, sim.stderr).toBe(2);
     expect(sim.stderr).toContain('vehicles.car0.external.role (from --set): role: body (a physical car mirrored in the world) needs real time: the emulated runtime will run it, and does not yet; with --runtime sim use role: controller');
     const emulated = spawnSync('node', [CLI, 'up', SCENARIO, '--runtime', 'docker', '--runs-dir', runsDir], { encoding: 'utf8' });
     expect(emulated.status, emulated.stderr).toBe(2);
-    expect(emulated.stderr).toContain('vehicles.car0.external (line 23): external devices are not yet supported by the emulated runtime (--runtime docker); run this scenario with --runtime sim (role: controller)');
+    expect(emulated.stderr).toContain("vehicles.car0.external.from (line 23): the emulated runtime needs the device's own address, e.g. from: 10.213.0.2: only connections from it speak for this car");
     expect(readdirSync(workDir).includes('refused') ? readdirSync(runsDir) : []).toEqual([]);
   });
 });
