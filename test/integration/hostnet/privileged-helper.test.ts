@@ -20,7 +20,7 @@ describe.skipIf(real.skip)('the privileged helper as a program', () => {
     const name = `br-it${process.pid % 100000}`;
     try {
       expect(call({ op: 'create-bridge', name, alias: 'cavsim:it-helper' })).toMatchObject({ code: 0, out: '{"ok":true}' });
-      expect(JSON.parse(call({ op: 'link-info', name }).out)).toEqual({ ok: true, exists: true, alias: 'cavsim:it-helper' });
+      expect(JSON.parse(call({ op: 'link-info', name }).out)).toEqual({ ok: true, exists: true, alias: 'cavsim:it-helper', up: false });
     } finally {
       expect(call({ op: 'delete-link', name }).code).toBe(0);
     }

@@ -67,7 +67,8 @@ describe.skipIf(real.skip)("the README's commands, as printed", () => {
         command = command.replaceAll('runs/<run-id>', runDir!);
       }
       const r = sh(command);
-      expect(r.status, `${printed}\n${r.stderr.slice(-2000)}`).toBe(0);
+      // The verdict and its reason are on stdout: shown when a run ends other than completed.
+      expect(r.status, `${printed}\n${r.stderr.slice(-2000)}\n${r.stdout.slice(-1500)}`).toBe(0);
       // The README's own run, for the commands that name runs/<run-id>.
       if (/ up /.test(command)) runDir = join(work, 'runs', listRunIds(join(work, 'runs')).at(-1)!);
       ran.push(printed);
