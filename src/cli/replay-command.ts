@@ -55,6 +55,7 @@ export function replayJson(o: ReplayOutcome) {
     identical: o.comparison.identical,
     agrees: agrees(o),
     status: o.replay.summary.status,
+    ...(o.replay.summary.reason ? { reason: o.replay.summary.reason } : {}),
     files: o.comparison.files.map((f) => ({ file: f.file, identical: f.identical, ...(f.firstDifference ? { first_difference: f.firstDifference } : {}) })),
     summary_differences: o.comparison.summary,
     notes: o.notes,
