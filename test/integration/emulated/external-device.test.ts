@@ -133,6 +133,35 @@ describe.skipIf(real.skip)('an external device drives a car of an emulated run (
     expect(listActiveRuns()).toEqual([]);
   });
 
+  it('fails naming the car when the device drops out mid-run, keeps what it measured, and restores the host', async () => {
+    const device = startDevice();
+    let dropped = false;
+    try {
+      const { summary, runDir } = await runScenarioEmulated(writeScenario('external-drop'), {
+        runsDir,
+        events: {
+          emit(e) {
+            // The device's computer dies at t=2 s: every process in the namespace, at once.
+            if (e.type !== 'progress' || e.t < 2 || dropped) return;
+            dropped = true;
+            spawnQuiet('bash', ['-c', `ip netns pids ${NETNS} | xargs -r kill -9`]);
+          },
+        },
+      });
+      expect(dropped).toBe(true);
+      expect(summary.status).toBe('failed');
+      expect(summary.reason).toMatch(/^car1's external device disconnected at t=(2|3)\.\d\d s/);
+      const times = csvRows(join(runDir, 'vehicles.csv')).map((r) => Number(r.t_s));
+      expect(Math.max(...times)).toBeGreaterThanOrEqual(2);
+      expect(Math.max(...times)).toBeLessThan(4);
+    } finally {
+      device.kill('SIGKILL');
+    }
+    expect(emulatedHostState()).toEqual(before);
+    expect(linkLine(V2V_HOST)).not.toMatch(/\bmaster\b/);
+    expect(listActiveRuns()).toEqual([]);
+  });
+
   it('fails naming the car and its address when the device never connects, and leaves the host as it was', async () => {
     const { summary } = await runScenarioEmulated(writeScenario('external-absent', '2s'), { runsDir });
     expect(summary.status).toBe('failed');
