@@ -1,3 +1,4 @@
+import { readLinkBytes } from '../host/network/link-bytes.js';
 import { loadScenario } from '../scenario/load-scenario.js';
 import { describePruned, ensureImages, requireVehicleImages } from '../host/docker/images.js';
 import { computeContextHash, repoBuildContext } from '../host/docker/build-context.js';
@@ -20,6 +21,7 @@ export function createEmulatedDeps(): EmulatedRunDeps {
     hostNet,
     runner,
     connectControl: connectControlLink,
+    linkBytes: readLinkBytes,
     repoRoot: root,
     async prepareImages(report) {
       const contextHash = await computeContextHash(root);

@@ -38,6 +38,8 @@ export interface RunEnd {
   wallTime?: number;
   /** Merged into `timing`. */
   timing?: Record<string, unknown>;
+  /** What the runtime measured that a reader should know, though it does not make the run invalid. */
+  warnings?: string[];
 }
 
 export function finishRun(p: { folder: RunFolder; scenario: ResolvedScenario; runtime: RunSummary['runtime'] } & RunEnd): RunSummary {
@@ -55,6 +57,7 @@ export function finishRun(p: { folder: RunFolder; scenario: ResolvedScenario; ru
     interrupted: userStop ?? (base.status === 'interrupted' ? base.reason : p.interrupted),
     invalid: [base.status === 'invalid' ? base.reason : undefined, p.invalid].filter(Boolean).join('; ') || undefined,
   });
+  const warnings = [...(p.scenario.warnings ?? []), ...(p.warnings ?? [])];
   const { reason: _reason, failed_component: _component, exit_status: _exit, hint: _hint, ...rest } = base;
   const summary: RunSummary = {
     ...rest,
@@ -63,7 +66,7 @@ export function finishRun(p: { folder: RunFolder; scenario: ResolvedScenario; ru
     ...(verdict.failed_component ? { failed_component: verdict.failed_component } : {}),
     exit_status: verdict.exit_status,
     ...(verdict.hint ? { hint: verdict.hint } : {}),
-    ...(p.scenario.warnings?.length ? { warnings: p.scenario.warnings } : {}),
+    ...(warnings.length ? { warnings } : {}),
     ...(p.timing || base.timing ? { timing: { ...(base.timing ?? {}), ...(p.timing ?? {}) } } : {}),
   };
   // keep `parameters` last, as buildSummary writes it

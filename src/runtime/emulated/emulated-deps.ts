@@ -4,6 +4,7 @@ import type { HostNetOps } from '../../host/network/hostnet-port.js';
 import type { CommandRunner } from '../../host/exec/command-runner.js';
 import type { SimulatorStatus } from '../rosbridge/control-topics.js';
 import type { ChannelStart, StartedChannel } from '../../channel/ns3/realtime-channel.js';
+import type { LinkBytes } from '../../host/network/link-bytes.js';
 
 /** The simulator's control link as the orchestrator on the host uses it. */
 export interface ControlLink {
@@ -37,4 +38,6 @@ export interface EmulatedRunDeps {
   };
   /** Repository root: the build context for the images and the built-in ns-3 programs. */
   repoRoot: string;
+  /** An interface's byte counters, for external devices' V2V links; without it their load is not measured. */
+  linkBytes?: (name: string) => LinkBytes | undefined;
 }

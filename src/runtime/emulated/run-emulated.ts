@@ -33,6 +33,7 @@ import { CavsimError, ExternalProcessError } from '../../errors.js';
 import { RUN_FILES } from '../../run/run-files.js';
 import { inParallel } from '../../util/in-parallel.js';
 import { startDeviceRelay, type DeviceRelay } from './device-relay.js';
+import { DeviceLinkLoadWatch, deviceLoadWarnings, type DeviceLink } from './device-link-load.js';
 import { CONTROL_PORT } from '../../ports.js';
 
 export interface EmulatedRunOptions extends RunOptions {
@@ -118,6 +119,7 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
   let stopRelay: (() => void) | undefined;
   const deviceRelays: DeviceRelay[] = [];
   let engineCheck: NodeJS.Timeout | undefined;
+  const deviceLoad = new DeviceLinkLoadWatch(deviceLinks(scenario), deps.linkBytes ?? (() => undefined));
   let simulator: { ended: Promise<void>; gone: Promise<unknown> } | undefined;
   try {
     emit('images', 'checking the simulator and vehicle images');
@@ -201,6 +203,7 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
     link.onStatus(progressReporter(scenario, opts.events));
     timeBaseNs = (await link.start()) ?? undefined;
     mark('started');
+    deviceLoad.start();
 
     emit('running', `${scenario.duration} s in real time`);
     engineCheck = setInterval(() => void deps.docker.ping().catch((err: unknown) => watch.engineLost(err instanceof Error ? err.message : String(err))), ENGINE_CHECK_MS);
@@ -249,12 +252,14 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
   if (mcapProblem) opts.events?.emit({ type: 'log', level: 'warn', message: mcapProblem });
   const keep = opts.keep === true && failure === undefined;
   const lag = channel?.lagSamplesMs() ?? [];
+  const deviceLoads = deviceLoad.stop(channelRate(scenario));
   session.finish({
     failure,
     interrupted: opts.shouldStop?.() ? stopReason(opts) : undefined,
     invalid: [channelLagProblem(lag), watch.engineProblem(startedAtMs)].filter(Boolean).join('; ') || undefined,
     wallTime: phases.started === undefined ? 0 : (performance.now() - t0 - phases.started) / 1000,
-    timing: { ...channelTiming(lag, phases), ...(timeBaseNs !== undefined ? { t0_epoch_ns: timeBaseNs.toString() } : {}) },
+    timing: { ...channelTiming(lag, phases), ...(timeBaseNs !== undefined ? { t0_epoch_ns: timeBaseNs.toString() } : {}), ...(Object.keys(deviceLoads).length ? { external_v2v: deviceLoads } : {}) },
+    warnings: deviceLoadWarnings(deviceLoads),
   });
   await saveContainerLogs(deps, plan, folder.file('logs'));
   let kept: KeptRun | undefined;
@@ -328,6 +333,15 @@ export function channelLagProblem(lagMs: readonly number[]): string | undefined 
   const worst = Math.max(0, ...lagMs);
   if (worst <= NS3_LAG_LIMIT_MS) return undefined;
   return `the ns-3 channel fell ${worst.toFixed(0)} ms behind real time (timing.ns3_lag_max_ms; allowed ${NS3_LAG_LIMIT_MS} ms): messages in flight were delivered that much later than the channel's model`;
+}
+
+function deviceLinks(scenario: ResolvedScenario): DeviceLink[] {
+  return scenario.vehicles.flatMap((v) => (v.external?.v2v ? [{ vehicle: v.name, interface: v.external.v2v.interface }] : []));
+}
+
+/** The most the modelled medium carries [bit/s]: the PHY rate on 802.11p, the data rate on wired channels. */
+function channelRate(scenario: ResolvedScenario): number {
+  return scenario.network.channel === 'wifi-80211p' ? scenario.network.rate : scenario.network.dataRate;
 }
 
 function channelTiming(lagMs: number[], phases: Record<string, number>): Record<string, unknown> {

@@ -125,6 +125,9 @@ describe.skipIf(real.skip)('an external device drives a car of an emulated run (
       expect(firstStop).toBeGreaterThan(firstCruise);
       expect(PARKED_X - Number(car1[firstStop].x_m)).toBeLessThan(STOP_DISTANCE + 0.3);
       expect(summary.min_distance_m!).toBeGreaterThan(3);
+      const load = (summary.timing?.external_v2v as Record<string, Record<string, number | string>>).car1;
+      expect(load).toMatchObject({ interface: V2V_HOST, channel_rate_bps: 100e6, window_ms: 100 });
+      expect(load.to_device_bytes).toBeGreaterThanOrEqual(0);
     } finally {
       device.kill('SIGKILL');
     }
