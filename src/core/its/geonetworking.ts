@@ -125,6 +125,8 @@ const SUBTYPE_CIRCLE = 0;
 const SUBTYPE_MULTI_HOP = 1;
 const GBC_EXTENDED_BYTES = 44;
 const TSB_EXTENDED_BYTES = 28;
+/** Basic, Common and GBC headers and BTP-B: what a DENM's GN packet adds to it. */
+export const GN_GBC_BTP_HEADER_BYTES = 4 + 8 + GBC_EXTENDED_BYTES + 4;
 /** LifeTime's bases (EN 302 636-4-1 9.6.4): 50 ms, 1 s, 10 s, 100 s. */
 const LIFETIME_BASES_MS = [50, 1000, 10000, 100000];
 
