@@ -40,7 +40,7 @@ export function createVehicleApps(v: ResolvedVehicle, sizes: BodySizes, geoRefer
   else if (c.type === 'rrt') apps.push(createRrt({ ...c, maxSteer }));
   for (const app of v.apps) {
     if (app.type === 'ttc-brake-sender') apps.push(createTtcBrakeSender(app, { own: v.params, others: sizes }));
-    else if (app.type === 'brake-receiver') apps.push(createBrakeReceiver());
+    else if (app.type === 'brake-receiver') apps.push(createBrakeReceiver(geoReference));
     else if (app.type === 'beacon') apps.push(createBeacon(v.name, app));
     else if (app.type === 'cam') apps.push(createCam(v.name, app, { stationId: stationIdOf(v.name), stationType: PASSENGER_CAR, length: v.params.length, width: v.params.width }, geoReference));
     else if (app.type === 'cacc') apps.push(createCacc(app, v.params));

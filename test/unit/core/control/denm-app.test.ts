@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createDenm, type DenmOptions } from '../../../../src/core/control/denm.js';
 import { concerns, DENM_MESSAGE, DenOriginator, DenReceiver, denmOf } from '../../../../src/core/control/den-service.js';
 import { createWarning, createWarningReceiver } from '../../../../src/core/control/warning.js';
+import { createBrakeReceiver } from '../../../../src/core/control/emergency-brake.js';
 import type { Odometry, V2VMessage } from '../../../../src/core/control/vehicle-context.js';
 import { decodeBroadcast } from '../../../../src/core/its/geonetworking.js';
 import { toLatLon, type GeoReference } from '../../../../src/core/its/geo-reference.js';
@@ -118,8 +119,8 @@ describe('the denm app', () => {
 describe('receiving DENMs', () => {
   const leader = (x: number): Odometry => ({ t: 1, x, y: -1, yaw: 0, v: 10, steer: 0, yawRate: 0 });
   /** A DENM message as the originator sends it at `t`. */
-  function originate() {
-    const service = new DenOriginator(STATION, REF, { cause: { causeCode: 99, subCauseCode: 1 }, validity: 2, repetitionInterval: 0.1, repetitionDuration: 2, relevanceDistance: 200, trafficDirection: 'upstreamTraffic', scope: 'geo-broadcast', hops: 10, informationQuality: 7 });
+  function originate(cause = { causeCode: 99, subCauseCode: 1 }) {
+    const service = new DenOriginator(STATION, REF, { cause, validity: 2, repetitionInterval: 0.1, repetitionDuration: 2, relevanceDistance: 200, trafficDirection: 'upstreamTraffic', scope: 'geo-broadcast', hops: 10, informationQuality: 7 });
     const { ctx, state } = fakeContext({ own: leader(10) });
     const out: V2VMessage[] = [];
     ctx.send = (to, type, body, o) => void out.push({ id: `car0-${out.length + 1}`, from: 'car0', to, type, body, sentAt: state.t, packet: o!.packet! });
@@ -200,5 +201,19 @@ describe('receiving DENMs', () => {
     expect(new Set(d.map((x) => x.denm.management.referenceTime))).toEqual(new Set([1010]));
     expect(d[0].denm.situation!.eventType).toEqual({ causeCode: 99, subCauseCode: 1 });
     expect(logs[0]).toMatchObject({ event: 'warning-started', detail: { format: 'denm' } });
+  });
+
+  it('brake-receiver brakes on a DENM of an emergency brake or a collision risk, not of a hard brake', () => {
+    const brakes = (cause: { causeCode: number; subCauseCode: number }) => {
+      const { service, at } = originate(cause);
+      const { ctx } = fakeContext({ own: { x: 5, y: -1, v: 10 }, t: 1.01 });
+      const reasons: string[] = [];
+      ctx.emergencyBrake = (reason) => void reasons.push(reason);
+      createBrakeReceiver(REF).onMessage!(ctx, at(1, (own) => service.trigger(1, own)));
+      return reasons;
+    };
+    expect(brakes({ causeCode: 99, subCauseCode: 5 })).toEqual(['DENM car0-1 from car0']);
+    expect(brakes({ causeCode: 97, subCauseCode: 1 })).toEqual(['DENM car0-1 from car0']);
+    expect(brakes({ causeCode: 99, subCauseCode: 1 })).toEqual([]);
   });
 });
