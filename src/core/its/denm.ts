@@ -6,7 +6,9 @@ import { BitReader, BitWriter, UperError } from './uper.js';
  * over ITS-Container version 2 (TS 102 894-2 V1.3.1), UPER-encoded: the pair Wireshark 4.0
  * decodes as "DENM". What a vehicle's DENM carries here: the management container, the situation
  * container (without eventHistory) and the location container; no à-la-carte container. Every field
- * is in the standard's own units. Types as the ETSI ASN.1 modules give them:
+ * is in the standard's own units. Types as the ETSI ASN.1 modules give them (forge.etsi.org
+ * ITS/asn1 denm_en302637_3 v1.3.1 and cdd_ts102894_2 v1.3.1; the fields Wireshark 4.0's ITS
+ * dissector decodes):
  *
  *   DecentralizedEnvironmentalNotificationMessage ::= SEQUENCE { management, situation OPTIONAL,
  *     location OPTIONAL, alacarte OPTIONAL }                      -- no extension marker
