@@ -3,6 +3,7 @@ import { MAX_VEHICLES } from './vehicle-limit.js';
 import { parseByteSize, parseDataRate, parseDecibels, parseDuration, parseFrequency, parsePayloadSize, parsePower, type ParseResult } from './units.js';
 import { PARAM_RANGES, rangeMessage, type RangedParam } from '../core/physics/parameter-ranges.js';
 import { DEFAULT_GEO_REFERENCE } from '../core/its/geo-reference.js';
+import { DENM_EVENTS, TRAFFIC_DIRECTIONS, type DenmEvent } from '../core/control/denm.js';
 
 /**
  * Step 1 of 3 of scenario validation: the shape of a scenario file, with units parsed into SI.
@@ -226,17 +227,47 @@ const warningSchema = z
     for: duration('keep repeating it this long', 0, 3600).default(1),
     to: z.string().default('*').describe('vehicle name, or * for broadcast'),
     event: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'use lowercase letters, digits and dashes, e.g. hard-braking').default('hard-braking').describe('the event name the warning carries'),
+    format: z.enum(['json', 'denm']).default('json').describe(`json: cavsim's own JSON message; denm: an ETSI DENM (EN 302 637-3) with the event's cause code, geo-broadcast (the event: one of ${DENM_EVENTS.join(', ')})`),
   })
   .strict()
-  .refine((w) => (w.at === undefined) !== (w.deceleration === undefined), { message: 'give exactly one of at (a time) or deceleration (m/s^2) to say when the warning starts' });
+  .refine((w) => (w.at === undefined) !== (w.deceleration === undefined), { message: 'give exactly one of at (a time) or deceleration (m/s^2) to say when the warning starts' })
+  .refine((w) => w.format !== 'denm' || (DENM_EVENTS as readonly string[]).includes(w.event), { message: `format: denm needs an event with a DENM cause code: ${DENM_EVENTS.join(', ')}`, path: ['event'] })
+  .refine((w) => w.format !== 'denm' || w.to === '*', { message: 'format: denm is broadcast (geo-broadcast to the area around the event): leave out to', path: ['to'] });
 const warningReceiverSchema = z
   .object({
     type: z.literal('warning-receiver'),
     react: z.enum(['brake', 'slow']).default('brake').describe('brake: an emergency stop; slow: change the speed to `speed`'),
     speed: finite('with react: slow, the speed to slow to [m/s]').nonnegative().max(20).optional(),
+    events: z
+      .array(z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'use lowercase letters, digits and dashes, e.g. hard-braking'))
+      .min(1)
+      .optional()
+      .describe(`react only to warnings of these events (a DENM's event by its cause code: ${DENM_EVENTS.join(', ')}); default: any`),
   })
   .strict()
   .refine((r) => r.react !== 'slow' || r.speed !== undefined, { message: 'react: slow needs speed (m/s), the speed to slow to' });
+const denmSchema = z
+  .object({
+    type: z.literal('denm'),
+    on: z.enum(DENM_EVENTS as unknown as [DenmEvent, ...DenmEvent[]]).describe('the event that triggers the DENM: hard-braking (99/1), emergency-brake (99/5), collision-risk (97/1), stationary (94/0); docs/v2x-messages.md'),
+    deceleration: finite('hard-braking: decelerating harder than this [m/s^2]').positive().max(20).default(4),
+    ttc: duration('collision-risk: a TTC to another car below this', 0.001, 60).default(2),
+    source: z.enum(['infrastructure', 'neighbours']).default('infrastructure').describe('collision-risk: where the other cars are known from: the observed cars (ideal) or their beacons and CAMs'),
+    maxAge: duration('collision-risk with source: neighbours: ignore a car heard of longer ago than this', 0.001, 60).default(1),
+    ttcMethod: z.enum(['geometric', 'centre-distance']).default('geometric').describe('collision-risk: how the TTC is computed (as ttc-brake-sender\'s ttc)'),
+    stationaryAfter: duration('stationary: standing still this long', 0, 3600).default(1),
+    validity: duration('validityDuration, from the detection (default by event: 2s, stationary 60s)', 0, 86400).optional(),
+    repetitionInterval: duration('repeat each DENM this often; also its transmissionInterval (default 100ms, stationary 1s)', 0.001, 10).optional(),
+    repetitionDuration: duration('repeat each new, updated or cancelling DENM this long (default: the validity)', 0, 86400).optional(),
+    updateInterval: duration('while the event lasts, send an update (new detection time and position) this often (default: none)', 0.001, 3600).optional(),
+    cancel: z.boolean().default(true).describe('send a cancellation (termination: isCancellation) when the event ends; false: the DENM runs out'),
+    relevanceDistance: finite('the relevance distance [m]: the geo-broadcast circle around the event (default 200, stationary 500)').positive().max(65535).optional(),
+    trafficDirection: z.enum(Object.keys(TRAFFIC_DIRECTIONS) as [keyof typeof TRAFFIC_DIRECTIONS, ...(keyof typeof TRAFFIC_DIRECTIONS)[]]).optional().describe('relevanceTrafficDirection: the traffic the event concerns (default upstream for braking, else all)'),
+    scope: z.enum(['geo-broadcast', 'topological']).default('geo-broadcast').describe('GeoNetworking transport: geo-broadcast to the relevance circle, or topologically-scoped broadcast'),
+    hops: z.number().int().min(1).max(255).default(10).describe('GeoNetworking maximum hop limit'),
+  })
+  .strict()
+  .refine((d) => d.repetitionDuration === undefined || d.repetitionInterval === undefined || d.repetitionDuration === 0 || d.repetitionInterval <= d.repetitionDuration, { message: 'repetitionInterval must not exceed repetitionDuration', path: ['repetitionInterval'] });
 const camSchema = z
   .object({
     type: z.literal('cam'),
@@ -250,7 +281,7 @@ const camSchema = z
   .strict()
   .refine((c) => c.minInterval <= c.maxInterval, { message: 'minInterval (T_GenCamMin) must not exceed maxInterval (T_GenCamMax)' })
   .refine((c) => c.checkInterval === undefined || c.checkInterval <= c.minInterval, { message: 'checkInterval (T_CheckCamGen) must not exceed minInterval (T_GenCamMin)', path: ['checkInterval'] });
-export const appSchema = z.discriminatedUnion('type', [camSchema, brakeSenderSchema, brakeReceiverSchema, beaconSchema, scriptedEventSchema, caccSchema, warningSchema, warningReceiverSchema]);
+export const appSchema = z.discriminatedUnion('type', [camSchema, brakeSenderSchema, brakeReceiverSchema, beaconSchema, scriptedEventSchema, caccSchema, warningSchema, warningReceiverSchema, denmSchema]);
 
 /** Emulated runs: how late a step may be [s], and the share of steps allowed to be that late. */
 export const TIMING_DEFAULTS = { maxStepLateness: 0.005, maxLateFraction: 0.01 };

@@ -1,6 +1,9 @@
 import { ttcBy, type BodySize, type TtcMethod } from '../physics/ttc.js';
 import { projectedState } from './neighbour-table.js';
 import type { Odometry, VehicleApp, VehicleContext } from './vehicle-context.js';
+import type { GeoReference } from '../its/geo-reference.js';
+import { concerns, DENM_MESSAGE, DenReceiver } from './den-service.js';
+import { denmEventOf } from './denm.js';
 
 export const BRAKE_MESSAGE = 'emergency-brake';
 
@@ -54,10 +57,24 @@ export function createTtcBrakeSender(opts: TtcBrakeSenderOptions, bodies: TtcBod
   };
 }
 
-/** The thesis's car1 module: brakes as soon as a brake message arrives. */
-export function createBrakeReceiver(): VehicleApp {
+/**
+ * The thesis's car1 module: brakes as soon as a brake message arrives, or (with a geo reference to
+ * place DENMs) a DENM of a new emergency brake or collision risk that concerns this car: the
+ * standard message a `denm` app sends for the same situation.
+ */
+export function createBrakeReceiver(geoReference?: GeoReference): VehicleApp {
+  const dens = geoReference ? new DenReceiver(geoReference) : undefined;
   return {
     onMessage(ctx, msg) {
+      if (msg.type === DENM_MESSAGE && dens && geoReference) {
+        const got = dens.receive(msg, ctx.now(), ctx.own());
+        const cause = got?.denm.situation?.eventType;
+        const event = cause && denmEventOf(cause);
+        const own = ctx.own();
+        if (!got || (got.kind !== 'new' && got.kind !== 'update') || (event !== 'emergency-brake' && event !== 'collision-risk') || (own && !concerns(got.denm, geoReference, own)) || ctx.isBraking()) return;
+        ctx.log('brake-received', { from: msg.from, id: msg.id, format: 'denm', cause: cause!.causeCode, sub_cause: cause!.subCauseCode });
+        return ctx.emergencyBrake(`DENM ${msg.id} from ${msg.from}`);
+      }
       if (msg.type !== BRAKE_MESSAGE || ctx.isBraking()) return;
       ctx.log('brake-received', { from: msg.from, id: msg.id });
       ctx.emergencyBrake(`message ${msg.id} from ${msg.from}`);

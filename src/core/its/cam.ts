@@ -85,7 +85,7 @@ export function encodeCam(cam: Cam): Uint8Array {
   return w.finish();
 }
 
-function encodeReferencePosition(w: BitWriter, p: ReferencePosition): void {
+export function encodeReferencePosition(w: BitWriter, p: ReferencePosition): void {
   w.integer('latitude', p.latitude, -900000000, 900000001);
   w.integer('longitude', p.longitude, -1800000000, 1800000001);
   w.integer('semiMajorConfidence', p.semiMajorConfidence, 0, 4095);
@@ -152,7 +152,7 @@ export function decodeCam(data: Uint8Array): Cam {
   return cam;
 }
 
-function decodeReferencePosition(r: BitReader): ReferencePosition {
+export function decodeReferencePosition(r: BitReader): ReferencePosition {
   return {
     latitude: r.integer('latitude', -900000000, 900000001),
     longitude: r.integer('longitude', -1800000000, 1800000001),

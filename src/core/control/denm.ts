@@ -1,0 +1,162 @@
+import { CAUSE, SUB_CAUSE, type CauseCode } from '../its/denm.js';
+import type { GeoReference } from '../its/geo-reference.js';
+import type { StationFacts } from '../its/vehicle-state.js';
+import { ttcBy, type TtcMethod } from '../physics/ttc.js';
+import { DenOriginator, type DenParams } from './den-service.js';
+import { projectedState } from './neighbour-table.js';
+import type { TtcBodies } from './emergency-brake.js';
+import type { Odometry, VehicleApp, VehicleContext } from './vehicle-context.js';
+
+export type DenmEvent = 'hard-braking' | 'emergency-brake' | 'collision-risk' | 'stationary';
+export const DENM_EVENTS: readonly DenmEvent[] = ['hard-braking', 'emergency-brake', 'collision-risk', 'stationary'];
+
+/**
+ * Each event's cause and sub-cause (TS 102 894-2 V1.3.1, CauseCodeType and its sub-cause types):
+ * hard braking is dangerousSituation / emergencyElectronicBrakeEngaged (the emergency electronic
+ * brake light), an emergency brake dangerousSituation / aebEngaged, a collision risk
+ * collisionRisk / longitudinalCollisionRisk (the car ahead), a stopped car stationaryVehicle /
+ * unavailable (no cause known).
+ */
+export const DENM_EVENT_CAUSE: Record<DenmEvent, CauseCode> = {
+  'hard-braking': { causeCode: CAUSE.dangerousSituation, subCauseCode: SUB_CAUSE.emergencyElectronicBrakeEngaged },
+  'emergency-brake': { causeCode: CAUSE.dangerousSituation, subCauseCode: SUB_CAUSE.aebEngaged },
+  'collision-risk': { causeCode: CAUSE.collisionRisk, subCauseCode: SUB_CAUSE.longitudinalCollisionRisk },
+  stationary: { causeCode: CAUSE.stationaryVehicle, subCauseCode: SUB_CAUSE.unavailable },
+};
+
+/** The event a cause code stands for here, if any. */
+export const denmEventOf = (c: CauseCode): DenmEvent | undefined => DENM_EVENTS.find((e) => DENM_EVENT_CAUSE[e].causeCode === c.causeCode && DENM_EVENT_CAUSE[e].subCauseCode === c.subCauseCode);
+
+type Dissemination = Pick<DenParams, 'validity' | 'repetitionInterval' | 'relevanceDistance' | 'trafficDirection'>;
+
+/**
+ * cavsim's defaults for each event; EN 302 637-3 leaves validity, repetition and relevance to the
+ * application (only validityDuration's ASN.1 default, 600 s, is the standard's). A braking car's
+ * warning concerns the traffic behind it, for a few seconds; a stopped car stays a hazard.
+ */
+export const DENM_EVENT_DEFAULTS: Record<DenmEvent, Dissemination> = {
+  'hard-braking': { validity: 2, repetitionInterval: 0.1, relevanceDistance: 200, trafficDirection: 'upstreamTraffic' },
+  'emergency-brake': { validity: 2, repetitionInterval: 0.1, relevanceDistance: 200, trafficDirection: 'upstreamTraffic' },
+  'collision-risk': { validity: 2, repetitionInterval: 0.1, relevanceDistance: 200, trafficDirection: 'allTrafficDirections' },
+  stationary: { validity: 60, repetitionInterval: 1, relevanceDistance: 500, trafficDirection: 'allTrafficDirections' },
+};
+
+export const TRAFFIC_DIRECTIONS = { all: 'allTrafficDirections', upstream: 'upstreamTraffic', downstream: 'downstreamTraffic', opposite: 'oppositeTraffic' } as const;
+
+export interface DenmOptions {
+  on: DenmEvent;
+  /** hard-braking: the deceleration above which the car brakes hard [m/s^2]. */
+  deceleration: number;
+  /** collision-risk: the TTC below which there is a risk [s], to the cars seen by `source`. */
+  ttc: number;
+  source: 'infrastructure' | 'neighbours';
+  maxAge: number;
+  ttcMethod: TtcMethod;
+  /** stationary: slower than `stoppedSpeed` for this long [s]. */
+  stationaryAfter: number;
+  validity?: number;
+  repetitionInterval?: number;
+  /** Default: the validity. */
+  repetitionDuration?: number;
+  /** While the event lasts, an update this often [s] (default: none). */
+  updateInterval?: number;
+  /** Send a cancellation when the event ends (else it runs out at its validity). */
+  cancel: boolean;
+  relevanceDistance?: number;
+  trafficDirection?: keyof typeof TRAFFIC_DIRECTIONS;
+  scope: 'geo-broadcast' | 'topological';
+  hops: number;
+}
+
+/** Below this speed a car is stopped [m/s]. */
+const STOPPED_SPEED = 0.05;
+/** An event whose condition has been false this long is over [s]: one noisy tick ends nothing. */
+const END_HOLD = 0.3;
+/** informationQuality: the simulator knows its own events exactly (highest, 7). */
+const INFORMATION_QUALITY = 7;
+const EPS = 1e-9;
+
+/** The DEN basic service's parameters for these options. */
+export function denParamsOf(opts: Pick<DenmOptions, 'on' | 'validity' | 'repetitionInterval' | 'repetitionDuration' | 'relevanceDistance' | 'trafficDirection' | 'scope' | 'hops'>): DenParams {
+  const d = DENM_EVENT_DEFAULTS[opts.on];
+  const validity = opts.validity ?? d.validity;
+  return {
+    cause: DENM_EVENT_CAUSE[opts.on],
+    validity,
+    repetitionInterval: opts.repetitionInterval ?? d.repetitionInterval,
+    repetitionDuration: opts.repetitionDuration ?? validity,
+    relevanceDistance: opts.relevanceDistance ?? d.relevanceDistance,
+    trafficDirection: opts.trafficDirection ? TRAFFIC_DIRECTIONS[opts.trafficDirection] : d.trafficDirection,
+    scope: opts.scope,
+    hops: opts.hops,
+    informationQuality: INFORMATION_QUALITY,
+  };
+}
+
+/** Whether the event's condition holds now, given the car's state and its deceleration since the last tick. */
+function conditionOf(opts: DenmOptions, ctx: VehicleContext, own: Odometry, deceleration: number, bodies: TtcBodies, stoppedSince: number | undefined): boolean {
+  const now = ctx.now();
+  switch (opts.on) {
+    case 'hard-braking':
+      return deceleration > opts.deceleration && Math.abs(own.v) >= STOPPED_SPEED;
+    case 'emergency-brake':
+      return ctx.isBraking() && Math.abs(own.v) >= STOPPED_SPEED;
+    case 'stationary':
+      return stoppedSince !== undefined && now - stoppedSince + EPS >= opts.stationaryAfter;
+    case 'collision-risk': {
+      const others: Iterable<[string, Odometry]> =
+        opts.source === 'infrastructure' ? ctx.others() : [...ctx.neighbours()].filter(([, n]) => now - n.state.t <= opts.maxAge).map(([name, n]) => [name, projectedState(n, now)] as [string, Odometry]);
+      for (const [name, other] of others) {
+        const ttc = ttcBy(opts.ttcMethod, own, bodies.own, other, bodies.others?.get(name) ?? bodies.own);
+        if (ttc !== undefined && ttc < opts.ttc) return true;
+      }
+      return false;
+    }
+  }
+}
+
+/**
+ * A car's DENM use case: when its event starts (hard braking, its emergency brake latching, a TTC
+ * below the threshold, or standing still), the DEN basic service sends a new DENM; while the
+ * event lasts, an update every `updateInterval` if set; when it ends (the condition false for
+ * 0.3 s, or the car stopped for the braking events), a cancellation if `cancel`. Detection uses the
+ * car's own odometry at its control ticks, so a scripted brake counts as any other.
+ */
+export function createDenm(opts: DenmOptions, station: StationFacts, ref: GeoReference, bodies: TtcBodies): VehicleApp {
+  const service = new DenOriginator(station, ref, denParamsOf(opts));
+  let previous: { t: number; v: number } | undefined;
+  let stoppedSince: number | undefined;
+  let falseSince: number | undefined;
+  let lastDetection = 0;
+  return {
+    onTick(ctx) {
+      const own = ctx.own();
+      const now = ctx.now();
+      if (!own) return;
+      const deceleration = previous && own.t > previous.t ? (previous.v - own.v) / (own.t - previous.t) : 0;
+      if (!previous || own.t > previous.t) previous = { t: own.t, v: own.v };
+      if (Math.abs(own.v) >= STOPPED_SPEED) stoppedSince = undefined;
+      else stoppedSince ??= now;
+      const holds = conditionOf(opts, ctx, own, deceleration, bodies, stoppedSince);
+      if (!service.eventOn && holds) {
+        const denm = service.trigger(now, own);
+        lastDetection = now;
+        falseSince = undefined;
+        ctx.log('denm-triggered', { event: opts.on, cause: denm.situation!.eventType.causeCode, sub_cause: denm.situation!.eventType.subCauseCode, sequence: denm.management.actionId.sequenceNumber });
+      } else if (service.eventOn) {
+        falseSince = holds ? undefined : (falseSince ?? now);
+        const stopped = (opts.on === 'hard-braking' || opts.on === 'emergency-brake') && Math.abs(own.v) < STOPPED_SPEED;
+        if (stopped || (falseSince !== undefined && now - falseSince + EPS >= END_HOLD)) {
+          if (opts.cancel) {
+            service.terminate(now, own);
+            ctx.log('denm-cancelled', { event: opts.on });
+          } else service.forget();
+        } else if (opts.updateInterval !== undefined && now - lastDetection + EPS >= opts.updateInterval) {
+          service.update(now, own);
+          lastDetection = now;
+        }
+      }
+      service.tick(ctx, now);
+    },
+  };
+}
