@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { Command, Option } from 'commander';
+import { requireCjs } from '../util/require-cjs.js';
 import { CavsimError, EXIT_STATUS, exitStatusOf } from '../errors.js';
 import { RUN_EXIT_STATUS } from '../run/outcome.js';
 import { errorJson, printJson, wantsJson } from './json-output.js';
@@ -28,6 +28,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const { registerCommands } = await import('./commands.js');
+  const { Command, Option } = requireCjs('commander') as typeof import('commander');
   const program = new Command('cavsim')
     .description('Connected autonomous vehicle experiments: F1Tenth physics, V2V over ns-3, vehicles in Docker')
     .version(VERSION)
@@ -35,7 +36,7 @@ async function main(argv: string[]): Promise<number> {
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   program.addOption(new Option('--verbose', 'show stack traces of internal errors'));
   program.addHelpText('after', EXIT_STATUS_HELP);
-  registerCommands(program);
+  await registerCommands(program, argv);
   try {
     await program.parseAsync(argv);
     return process.exitCode === undefined ? 0 : Number(process.exitCode);

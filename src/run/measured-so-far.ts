@@ -1,9 +1,12 @@
 import { readRunFile } from './read-run-file.js';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
+import { requireCjs } from '../util/require-cjs.js';
 import type { PairFigures, Recorder, V2VLoss, V2VRecord } from '../measurement/recorder.js';
 import type { CollisionEvent } from '../world/world.js';
 import { RUN_FILES } from './run-files.js';
+
+// The CommonJS build, which csv-records.ts loads too: one csv-parse, not two (util/require-cjs.ts).
+const { parse } = requireCjs('csv-parse/sync') as typeof import('csv-parse/sync');
 
 /** What `buildSummary` reads from a recorder. */
 /** `pairs`: the pairs summary.json lists; `allPairs` (when known): every pair, for the run-wide minima. */

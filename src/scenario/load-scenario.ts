@@ -10,7 +10,8 @@ import { YamlSource, type PathSegment } from './yaml-source.js';
 import { normaliseScenario } from './normalise.js';
 import { crossCheckScenario, stabilityWarnings } from './cross-checks.js';
 import type { ResolvedScenario } from './resolved.js';
-import type { MapLoader } from '../core/map/map-loader.js';
+import { loadMapFromDisk, type MapLoader } from '../core/map/map-loader.js';
+import type { OccupancyGrid } from '../core/map/occupancy-grid.js';
 import { externalNotes, unsupportedExternal } from './external-device.js';
 
 export interface LoadScenarioOptions {
@@ -56,7 +57,7 @@ export async function loadScenario(file: string, options: LoadScenarioOptions = 
 
   const normalised = await normaliseScenario(parsed.data as ScenarioParsed, absolute);
   const problems = [...normalised.problems];
-  if (normalised.scenario) problems.push(...(await crossCheckScenario(normalised.scenario, options.loadMap)));
+  if (normalised.scenario) problems.push(...(await crossCheckScenario(normalised.scenario, options.loadMap ?? decodedOnce(normalised.scenario.mapFile, normalised.grid))));
   if (normalised.scenario && options.runtime) problems.push(...unsupportedExternal(normalised.scenario, options.runtime));
   if (platoon.followers?.length) {
     const names = ((data as { vehicles?: { name?: unknown }[] }).vehicles ?? []).map((v) => v?.name);
@@ -68,6 +69,11 @@ export async function loadScenario(file: string, options: LoadScenarioOptions = 
   const warnings = [...runtimeWarnings, ...stabilityWarnings(scenario)].map(located);
   if (warnings.length) scenario.warnings = warnings;
   return scenario;
+}
+
+/** The map normalisation decoded, for the cross-checks; any other map is loaded from disk. */
+function decodedOnce(mapFile: string, grid: OccupancyGrid | undefined): MapLoader | undefined {
+  return grid ? (yamlPath) => (yamlPath === mapFile ? Promise.resolve(grid) : loadMapFromDisk(yamlPath)) : undefined;
 }
 
 /** A file that is not a scenario at all can produce hundreds of problems; the first ones say enough. */

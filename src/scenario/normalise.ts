@@ -3,7 +3,9 @@ import { dirname, resolve } from 'node:path';
 import { existsSync, statSync } from 'node:fs';
 import { F1TENTH_DEFAULT_PARAMS } from '../core/physics/defaults.js';
 import { parseNumericCsv, type CommandStep, type Waypoint } from '../core/control/waypoints.js';
-import { validateMapFile } from '../core/map/load-map.js';
+import { readMapFile } from '../core/map/load-map.js';
+import type { OccupancyGrid } from '../core/map/occupancy-grid.js';
+import type { InputFileResult } from '../util/read-input-file.js';
 import type { ScenarioParsed, ControllerParsed } from './schema.js';
 import { SCAN_CONTROLLERS, type ResolvedController, type ResolvedLidar, type ResolvedScenario } from './resolved.js';
 import { deriveSeed } from '../util/random.js';
@@ -15,19 +17,23 @@ import { resolveExternal } from './external-device.js';
 /**
  * Step 2 of 3: fill defaults, resolve file paths against the scenario's folder, read the files
  * they name, and merge vehicle parameters (f1tenth_gym defaults < scenario physics.params <
- * vehicle params). Missing or malformed files become problems, not throws.
+ * vehicle params). Missing or malformed files become problems, not throws. The map's grid comes
+ * back too, so the cross-checks place the cars on it without decoding the image again.
  */
 export async function normaliseScenario(
   parsed: ScenarioParsed,
   scenarioFile: string,
-): Promise<{ scenario?: ResolvedScenario; problems: ScenarioProblem[] }> {
+): Promise<{ scenario?: ResolvedScenario; problems: ScenarioProblem[]; grid?: OccupancyGrid }> {
   const base = dirname(scenarioFile);
   const problems: ScenarioProblem[] = [];
   const mapFile = resolve(base, parsed.map);
+  let grid: OccupancyGrid | undefined;
   if (!existsSync(mapFile)) {
     problems.push({ path: ['map'], message: `file ${parsed.map} not found (resolved to ${mapFile}); paths are relative to the scenario file` });
   } else {
-    for (const message of await validateMapFile(mapFile)) problems.push({ path: ['map'], message: `${parsed.map}: ${message}` });
+    const map = await readMapFile(mapFile);
+    grid = map.grid;
+    for (const message of map.problems) problems.push({ path: ['map'], message: `${parsed.map}: ${message}` });
   }
   let script: string | undefined;
   if (parsed.network.script) {
@@ -41,8 +47,9 @@ export async function normaliseScenario(
   problems.push(...network.problems);
 
   const vehicles = [];
+  const csvFiles: CsvFiles = new Map();
   for (const [index, v] of parsed.vehicles.entries()) {
-    const controller = await resolveController(v.controller, base, ['vehicles', index, 'controller'], problems, deriveSeed(parsed.seed, `rrt-${v.name}`));
+    const controller = await resolveController(v.controller, base, ['vehicles', index, 'controller'], problems, deriveSeed(parsed.seed, `rrt-${v.name}`), csvFiles);
     const lidar = resolveLidar(v.lidar, controller.type, deriveSeed(parsed.seed, `lidar-${v.name}`), ['vehicles', index, 'lidar'], problems);
     vehicles.push({
       name: v.name,
@@ -75,7 +82,7 @@ export async function normaliseScenario(
     vehicles,
     record: parsed.record,
   };
-  return { scenario: problems.length ? undefined : scenario, problems };
+  return { scenario: problems.length ? undefined : scenario, problems, grid };
 }
 
 async function resolveController(
@@ -84,11 +91,12 @@ async function resolveController(
   path: (string | number)[],
   problems: ScenarioProblem[],
   rrtSeed: number,
+  csvFiles: CsvFiles,
 ): Promise<ResolvedController> {
   if (c.type === 'rrt') {
     const waypoints =
       typeof c.waypoints === 'string'
-        ? await readCsv<Waypoint, 'x' | 'y' | 'speed'>(base, c.waypoints, ['x', 'y', 'speed'], [...path, 'waypoints'], problems)
+        ? await readCsv<Waypoint, 'x' | 'y' | 'speed'>(base, c.waypoints, ['x', 'y', 'speed'], [...path, 'waypoints'], problems, csvFiles)
         : c.waypoints;
     if (waypoints.length === 1) problems.push({ path: [...path, 'waypoints'], message: 'rrt needs at least two waypoints' });
     return { ...c, waypoints, seed: rrtSeed };
@@ -96,7 +104,7 @@ async function resolveController(
   if (c.type === 'pure-pursuit') {
     const waypoints =
       typeof c.waypoints === 'string'
-        ? await readCsv<Waypoint, 'x' | 'y' | 'speed'>(base, c.waypoints, ['x', 'y', 'speed'], [...path, 'waypoints'], problems)
+        ? await readCsv<Waypoint, 'x' | 'y' | 'speed'>(base, c.waypoints, ['x', 'y', 'speed'], [...path, 'waypoints'], problems, csvFiles)
         : c.waypoints;
     if (waypoints.length === 1) problems.push({ path: [...path, 'waypoints'], message: 'pure pursuit needs at least two waypoints' });
     return { ...c, waypoints };
@@ -104,7 +112,7 @@ async function resolveController(
   if (c.type === 'open-loop') {
     const schedule =
       typeof c.schedule === 'string'
-        ? await readCsv<CommandStep, 't' | 'speed' | 'steer'>(base, c.schedule, ['t', 'speed', 'steer'], [...path, 'schedule'], problems)
+        ? await readCsv<CommandStep, 't' | 'speed' | 'steer'>(base, c.schedule, ['t', 'speed', 'steer'], [...path, 'schedule'], problems, csvFiles)
         : c.schedule;
     for (let i = 1; i < schedule.length; i++) {
       if (schedule[i].t < schedule[i - 1].t) {
@@ -139,22 +147,34 @@ function resolveLidar(
 /** A waypoint or schedule CSV of a long track is a few MiB at most. */
 const MAX_CSV_BYTES = 64 * 1024 * 1024;
 
+/**
+ * The CSV files of one normalisation, each read and parsed once (by file and columns): a
+ * platoon's cars, or cars on one lane, name the same waypoints.
+ */
+type CsvFiles = Map<string, Promise<{ read: InputFileResult; rows: Record<string, number>[]; errors: string[] }>>;
+
 async function readCsv<T, K extends string>(
   base: string,
   relative: string,
   columns: K[],
   path: (string | number)[],
   problems: ScenarioProblem[],
+  csvFiles: CsvFiles,
 ): Promise<T[]> {
   const file = resolve(base, relative);
-  const read = await readInputFile(file, MAX_CSV_BYTES);
+  const key = `${columns.join(',')} ${file}`;
+  let once = csvFiles.get(key);
+  if (!once) {
+    once = readInputFile(file, MAX_CSV_BYTES).then((read) => ({ read, ...(read.ok ? parseNumericCsv(read.text, columns) : { rows: [], errors: [] }) }));
+    csvFiles.set(key, once);
+  }
+  const { read, rows, errors } = await once;
   if (!read.ok) {
     const where = read.problem === 'not found' ? '; paths are relative to the scenario file' : '';
     problems.push({ path, message: `file ${relative} ${read.problem} (resolved to ${file})${where}` });
     return [];
   }
-  const text = read.text;
-  const { rows, errors } = parseNumericCsv(text, columns);
   for (const e of errors.slice(0, 5)) problems.push({ path, message: `${relative} ${e}` });
-  return rows as unknown as T[];
+  // Each car gets rows of its own, as when each read the file.
+  return rows.map((row) => ({ ...row })) as unknown as T[];
 }

@@ -1,4 +1,7 @@
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, parse as parseYamlValue, visit, type Document } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
+import { requireCjs } from '../util/require-cjs.js';
+
+const { isMap, isScalar, isSeq, LineCounter: LineCounterClass, parseDocument, parse: parseYamlValue, visit } = requireCjs('yaml') as typeof import('yaml');
 
 import { didYouMean } from '../util/closest-word.js';
 
@@ -18,7 +21,7 @@ export class YamlSource {
   ) {}
 
   static parse(file: string, text: string): { source?: YamlSource; errors: string[] } {
-    const lines = new LineCounter();
+    const lines = new LineCounterClass();
     const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
     const errors = doc.errors.map((e) => {
       const pos = e.linePos?.[0];

@@ -1,4 +1,8 @@
-import { parse, type Options } from 'csv-parse/sync';
+import { requireCjs } from './require-cjs.js';
+import type { Options } from 'csv-parse/sync';
+
+/** csv-parse loads on the first CSV read, as its one-file CommonJS build (util/require-cjs.ts says why). */
+const csvParse = () => requireCjs('csv-parse/sync') as typeof import('csv-parse/sync');
 
 /** One CSV record and the (1-based) line it ends on, for messages that name the line. */
 export interface CsvRecord {
@@ -13,7 +17,7 @@ export interface CsvRecord {
  */
 export function readCsvRecords(text: string, opts: { comments?: boolean } = {}): CsvRecord[] {
   try {
-    const parsed = parse(text, {
+    const parsed = csvParse().parse(text, {
       info: true,
       // Hand-edited files mix line endings; left to itself csv-parse takes the first line's for all.
       record_delimiter: ['\r\n', '\n'],
@@ -38,11 +42,11 @@ const TAILED: Options = { relax_column_count: true, skip_empty_lines: true };
 export function csvCells(lines: readonly string[]): string[][] {
   if (!lines.length) return [];
   try {
-    return parse(lines.join('\n'), TAILED);
+    return csvParse().parse(lines.join('\n'), TAILED);
   } catch {
     return lines.flatMap((line) => {
       try {
-        return parse(line, TAILED);
+        return csvParse().parse(line, TAILED);
       } catch {
         return [];
       }

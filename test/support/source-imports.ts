@@ -6,7 +6,7 @@ export function stripComments(source: string): string {
   return source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
 }
 
-/** Every module specifier a file imports: static and type imports, re-exports, `import()`, `require()`. */
+/** Every module specifier a file imports: static and type imports, re-exports, `import()`, `require()`, `requireCjs()`. */
 export function importedModules(source: string): string[] {
   const code = stripComments(source);
   const patterns = [
@@ -14,6 +14,7 @@ export function importedModules(source: string): string[] {
     /\bimport\s*['"]([^'"]+)['"]/g, // import 'x'
     /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g, // import('x')
     /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g, // require('x')
+    /\brequireCjs\s*\(\s*['"]([^'"]+)['"]\s*\)/g, // requireCjs('x') (src/util/require-cjs.ts)
   ];
   return patterns.flatMap((re) => [...code.matchAll(re)].map((m) => m[1]));
 }

@@ -30,7 +30,7 @@ export const readFileFromDisk: ReadFileBytes = async (filePath, maxBytes = Infin
 
 /** Loads a map_server map (YAML + PGM/PNG). Throws UserInputError listing every problem found. */
 export async function loadMap(yamlPath: string, read: ReadFileBytes = readFileFromDisk): Promise<OccupancyGrid> {
-  const { grid, problems } = await readMap(yamlPath, read);
+  const { grid, problems } = await readMapFile(yamlPath, read);
   if (!grid) {
     throw new UserInputError(`map ${yamlPath} is invalid`, problems, 'see docs/maps.md for the map_server YAML format');
   }
@@ -39,10 +39,11 @@ export async function loadMap(yamlPath: string, read: ReadFileBytes = readFileFr
 
 /** The same checks as loadMap, returned as `field: message` strings (empty when the map is fine). */
 export async function validateMapFile(yamlPath: string, read: ReadFileBytes = readFileFromDisk): Promise<string[]> {
-  return (await readMap(yamlPath, read)).problems;
+  return (await readMapFile(yamlPath, read)).problems;
 }
 
-async function readMap(yamlPath: string, read: ReadFileBytes): Promise<{ grid?: OccupancyGrid; problems: string[] }> {
+/** The same checks as loadMap, with the grid when there is no problem: for a caller that checks a map, then uses it. */
+export async function readMapFile(yamlPath: string, read: ReadFileBytes = readFileFromDisk): Promise<{ grid?: OccupancyGrid; problems: string[] }> {
   let text: string;
   try {
     text = Buffer.from(await read(yamlPath, MAX_YAML_BYTES)).toString('utf8');

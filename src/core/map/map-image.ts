@@ -1,7 +1,10 @@
-import { PNG } from 'pngjs';
+import { requireCjs } from '../../util/require-cjs.js';
 import { decodePgmRaster, isPgm, parsePgmHeader } from './pgm.js';
 
 export { encodePgm } from './pgm.js';
+
+/** pngjs loads with the first PNG map: the shipped maps are PGM, and `validate` starts without it. */
+const pngjs = () => requireCjs('pngjs') as typeof import('pngjs');
 
 /** A decoded greyscale map image, pixels in file order (row 0 = top). */
 export interface GreyImage {
@@ -68,7 +71,7 @@ function pngSize(bytes: Uint8Array): { width: number; height: number } {
 }
 
 function decodePng(bytes: Uint8Array): GreyImage {
-  const png = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
+  const png = pngjs().PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
   const n = png.width * png.height;
   const grey = new Uint8Array(n);
   let alpha: Uint8Array | undefined;

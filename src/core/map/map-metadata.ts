@@ -1,4 +1,6 @@
-import { parseDocument } from 'yaml';
+import { requireCjs } from '../../util/require-cjs.js';
+
+const { parseDocument } = requireCjs('yaml') as typeof import('yaml');
 import type { MapOrigin } from './occupancy-grid.js';
 
 export type MapMode = 'trinary' | 'scale' | 'raw';

@@ -1,11 +1,14 @@
 import { readRunFile } from '../../run/read-run-file.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
+import { requireCjs } from '../../util/require-cjs.js';
 import type { RunSummary } from '../../run/summary.js';
 import { UserInputError } from '../../errors.js';
 import { readRunSummary } from '../../run/read-run-folder.js';
 import { RUN_FILES } from '../../run/run-files.js';
+
+// The CommonJS build, which csv-records.ts loads too: one csv-parse, not two (util/require-cjs.ts).
+const { parse } = requireCjs('csv-parse/sync') as typeof import('csv-parse/sync');
 
 export interface VehicleSample {
   t: number;
