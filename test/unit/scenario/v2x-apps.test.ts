@@ -29,7 +29,7 @@ describe('V2X apps in a scenario', () => {
     expect(await workspace.problems(platoon('[{ type: scripted-event, at: 3s, brake: 6, speed: 1 }]', '[]'))).toHaveLength(1);
     expect(await workspace.problems(platoon('[]', '[{ type: cacc, predecessor: car7 }]'))).toEqual([expect.stringMatching(/predecessor.*no vehicle named "car7"; use one of car0/)]);
     expect(await workspace.problems(platoon('[{ type: beacon }]', '[{ type: cacc, predecessor: car1 }]'))).toEqual([expect.stringMatching(/predecessor must be another car, not car1 itself/)]);
-    expect(await workspace.problems(platoon('[]', '[{ type: cacc, predecessor: car0 }]'))).toEqual([expect.stringMatching(/the gap comes from car0's beacons: give it a beacon app, or use gap: lidar/)]);
+    expect(await workspace.problems(platoon('[]', '[{ type: cacc, predecessor: car0 }]'))).toEqual([expect.stringMatching(/the gap comes from car0's beacons or CAMs: give it a beacon or cam app, or use gap: lidar/)]);
     expect(await workspace.problems(platoon('[]', '[{ type: ttc-brake-sender, source: neighbours }]'))).toEqual([expect.stringMatching(/source: neighbours knows other cars only by their beacons/)]);
     expect(await workspace.problems(platoon('[]', '[{ type: ttc-brake-sender }]'))).toEqual([expect.stringMatching(/add them to vehicles\.car1\.observes, or use source: neighbours/)]);
     expect(await workspace.problems(platoon('[{ type: beacon, to: car9 }]', '[]'))).toEqual([expect.stringMatching(/to.*no vehicle named "car9"/)]);
