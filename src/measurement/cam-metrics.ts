@@ -214,35 +214,31 @@ export const CBR_WINDOW_S = 0.1;
 
 /**
  * Channel busy ratio per window of `window` seconds over [0, end): the share of the window during
- * which at least one frame was on the air, each frame on the air from its send time for
- * `onAirSeconds` at `rate` (overlapping frames count once, as carrier sense sees them). Every car
- * hears every other on the builtin channels, so this is each car's CBR as well as the channel's.
+ * which a frame was on the air, each frame `onAirSeconds` at `rate` long, from its send time or,
+ * when the medium is busy then, from when the frame before it ends (carrier sense defers it; AIFS
+ * and back-off are left out). Every car hears every other on the builtin channels, so this is each
+ * car's CBR as well as the channel's. `frames` counts the frames sent in the window.
  */
 export function busyWindows(frames: readonly Pick<SentFrame, 'sentAt' | 'sizeBytes' | 'gnPacket'>[], end: number, rate = ITS_G5_DEFAULT_RATE, window = CBR_WINDOW_S): BusyWindow[] {
   const count = Math.max(1, Math.ceil(end / window - 1e-9));
   const windows: BusyWindow[] = Array.from({ length: count }, (_, k) => ({ t: +(k * window).toFixed(9), frames: 0, busy: 0 }));
   const busy = new Float64Array(count);
-  const intervals = frames.map((f) => [f.sentAt, f.sentAt + onAirSeconds(gnBytesOf(f), rate)] as const).sort((a, b) => a[0] - b[0]);
-  for (const [start] of intervals) {
-    const k = Math.min(count - 1, Math.floor(start / window + 1e-9));
-    if (k >= 0) windows[k].frames++;
-  }
-  // the union of the intervals, each piece added to the windows it overlaps
+  const sorted = frames.map((f) => ({ at: f.sentAt, air: onAirSeconds(gnBytesOf(f), rate) })).sort((a, b) => a.at - b.at);
+  // the busy time, each piece added to the windows it overlaps
   const add = (from: number, to: number) => {
     for (let k = Math.max(0, Math.floor(from / window)); k < count && k * window < to; k++) {
       const overlap = Math.min(to, (k + 1) * window) - Math.max(from, k * window);
       if (overlap > 0) busy[k] += overlap;
     }
   };
-  let open: [number, number] | undefined;
-  for (const [s, e] of intervals) {
-    if (open && s <= open[1]) open[1] = Math.max(open[1], e);
-    else {
-      if (open) add(open[0], open[1]);
-      open = [s, e];
-    }
+  let freeAt = -Infinity;
+  for (const { at, air } of sorted) {
+    const k = Math.min(count - 1, Math.floor(at / window + 1e-9));
+    if (k >= 0) windows[k].frames++;
+    const start = Math.max(at, freeAt);
+    freeAt = start + air;
+    add(start, freeAt);
   }
-  if (open) add(open[0], open[1]);
   windows.forEach((w, k) => (w.busy = Math.min(1, busy[k] / Math.min(window, end - k * window > 0 ? end - k * window : window))));
   return windows;
 }

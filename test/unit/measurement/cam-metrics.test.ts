@@ -73,20 +73,22 @@ describe('channel busy ratio', () => {
     expect(onAirSeconds(87, 12e6)).toBeCloseTo(40e-6 + 11 * 8e-6, 12);
   });
 
-  it('adds the on-air times per 100 ms window, overlapping frames once, a frame across a boundary in both', () => {
+  it('adds the on-air times per 100 ms window, a frame sent while the medium is busy after the one before, a frame across a boundary in both', () => {
     const air = onAirSeconds(85);
     const frames = [
       { sentAt: 0.01, sizeBytes: 85, gnPacket: true },
-      { sentAt: 0.01 + air / 2, sizeBytes: 85, gnPacket: true }, // overlaps the first by half
+      { sentAt: 0.01, sizeBytes: 85, gnPacket: true }, // same instant: deferred to 0.01 + air
       { sentAt: 0.1 - air / 4, sizeBytes: 85, gnPacket: true }, // a quarter in window 0, the rest in window 1
+      { sentAt: 0.15, sizeBytes: 85, gnPacket: true },
+      { sentAt: 0.15 + air / 2, sizeBytes: 85, gnPacket: true }, // deferred by half its length
     ];
     const w = busyWindows(frames, 0.3);
-    expect(w.map((x) => x.frames)).toEqual([3, 0, 0]);
-    expect(w[0].busy).toBeCloseTo((1.5 * air + air / 4) / 0.1, 9);
-    expect(w[1].busy).toBeCloseTo((0.75 * air) / 0.1, 9);
+    expect(w.map((x) => x.frames)).toEqual([3, 2, 0]);
+    expect(w[0].busy).toBeCloseTo((2 * air + air / 4) / 0.1, 9);
+    expect(w[1].busy).toBeCloseTo((0.75 * air + 2 * air) / 0.1, 9);
     expect(w[2].busy).toBe(0);
     const f = channelBusyFigures(w);
-    expect(f.max).toBeCloseTo(w[0].busy, 6);
+    expect(f.max).toBeCloseTo(w[1].busy, 6);
     expect(f.mean).toBeCloseTo((w[0].busy + w[1].busy) / 3, 6);
     expect(f).toMatchObject({ method: 'on-air-estimate', window_s: 0.1, rate_bps: 6e6 });
   });

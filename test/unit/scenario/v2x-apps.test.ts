@@ -24,6 +24,18 @@ describe('V2X apps in a scenario', () => {
     expect(s.vehicles[1].apps[0]).toEqual({ type: 'cacc', predecessor: 'car0', leaderWeight: 0, timeGap: 0.6, standstill: 2, kp: 0.5, kd: 1, maxAge: 0.5, gap: 'geometric' });
   });
 
+  it("fills cacc's maxAge from what its predecessor sends: beacons 0.5 s, CAMs T_GenCamMax + T_CheckCamGen + 0.1 s", async () => {
+    const maxAge = async (leaderApps: string, cacc = '{ type: cacc, predecessor: car0 }') => {
+      const s = await loadScenario(workspace.write(platoon(leaderApps, `[${cacc}]`)));
+      return (s.vehicles[1].apps[0] as { maxAge?: number }).maxAge;
+    };
+    expect(await maxAge('[{ type: cam }]')).toBe(1.2);
+    expect(await maxAge('[{ type: cam, maxInterval: 500ms, checkInterval: 50ms }]')).toBe(0.65);
+    expect(await maxAge('[{ type: cam, rate: 10Hz }]')).toBe(0.5);
+    expect(await maxAge('[{ type: cam }, { type: beacon }]')).toBe(0.5);
+    expect(await maxAge('[{ type: cam }]', '{ type: cacc, predecessor: car0, maxAge: 2s }')).toBe(2);
+  });
+
   it('refuses what cannot work, naming the field and the fix', async () => {
     expect(await workspace.problems(platoon('[{ type: scripted-event, at: 3s }]', '[]'))).toEqual([expect.stringMatching(/vehicles\.car0\.apps\[0\].*give exactly one of brake .* or speed/)]);
     expect(await workspace.problems(platoon('[{ type: scripted-event, at: 3s, brake: 6, speed: 1 }]', '[]'))).toHaveLength(1);
