@@ -5,6 +5,7 @@ import type { LossReason } from '../channel/frames.js';
 import { bodyGap, placeBody, type PlacedBody } from '../core/physics/footprint.js';
 import type { VehicleParams } from '../core/physics/types.js';
 import { PlatoonFigures, type PlatoonLink } from './platoon.js';
+import type { SentFrame } from './cam-metrics.js';
 import { BOUND_MARGIN, PAIR_ROW_DISTANCE_M, PAIR_ROW_TTC_S, pairRowKept, ttcLowerBound } from './pair-rows.js';
 
 export interface CarSample {
@@ -56,6 +57,8 @@ export interface V2VTransmission {
   sizeBytes: number;
   /** Centre distance to each receiver when the frame was sent [m]. */
   distances?: ReadonlyMap<string, number>;
+  /** The frame is a GeoNetworking packet (a CAM), not a UDP payload. */
+  gnPacket?: boolean;
 }
 
 /** One (frame, receiver) that did not arrive: a channel's LossReason, or `not-received` when nothing says why. */
@@ -103,6 +106,8 @@ export class Recorder {
   readonly v2v: V2VRecord[] = [];
   readonly v2vLost: V2VLoss[] = [];
   readonly v2vSent = new Set<string>();
+  /** Every frame handed to the channel, in order: CAM figures and the channel busy ratio (cam-metrics.ts). */
+  readonly v2vFrames: SentFrame[] = [];
   /** Transmissions with receivers whose outcome is not known yet: id -> receivers still open. */
   private readonly v2vOpen = new Map<string, { t: V2VTransmission; open: Set<string> }>();
   private readonly settledEarly = new Set<string>();
@@ -283,6 +288,7 @@ export class Recorder {
 
   recordSent(t: V2VTransmission): void {
     this.v2vSent.add(t.id);
+    this.v2vFrames.push({ id: t.id, from: t.from, to: t.to, type: t.type, sentAt: t.sentAt, sizeBytes: t.sizeBytes, ...(t.gnPacket ? { gnPacket: true } : {}) });
     // In emulation a receipt can be reported before its send: those receivers are settled already.
     const open = new Set(t.to.filter((to) => !this.settledEarly.delete(`${t.id}\0${to}`)));
     if (open.size) this.v2vOpen.set(t.id, { t, open });

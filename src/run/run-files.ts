@@ -18,6 +18,10 @@ export const RUN_FILES = {
   v2v: 'v2v.csv',
   /** Every V2V frame sent, Ethernet-framed GeoNetworking, in simulated time (docs/v2x-messages.md). */
   pcap: 'v2v.pcap',
+  /** Per CAM sender and receiver: delivery, inter-reception time, age of information (docs/v2x-messages.md). */
+  camPairs: 'cam-pairs.csv',
+  /** Channel busy ratio per 100 ms window (docs/v2x-messages.md). */
+  channelBusy: 'channel-busy.csv',
   events: 'events.csv',
   timing: 'timing.csv',
   scans: 'scans.csv',

@@ -9,6 +9,8 @@ import type { PlatoonSummary } from '../measurement/platoon.js';
 import type { FailedComponent, RunStatus } from './outcome.js';
 import type { LossReason } from '../channel/frames.js';
 import { RUN_FILES } from './run-files.js';
+import type { CamFigures, ChannelBusyFigures } from '../measurement/cam-metrics.js';
+import { v2xFigures } from './v2x-files.js';
 
 export type { RunStatus };
 
@@ -50,6 +52,10 @@ export interface LatencyFigures {
   load?: { frames_per_s: number; bytes_per_s: number };
   /** Age of the newest beacon received, over every pair, sampled every physics step; null without beacons. */
   beacon_age?: SpreadFigures | null;
+  /** Simulated runs with CAMs: rates per sender, delivery, inter-reception time and age of information per pair. */
+  cam?: CamFigures;
+  /** Simulated runs that sent anything: channel busy ratio over 100 ms windows (channel-busy.csv). */
+  channel_busy?: ChannelBusyFigures;
 }
 
 export interface PairDelivery {
@@ -257,12 +263,18 @@ export function buildSummary(args: {
       min_ttc_s: p.min_ttc_s === null ? null : round(p.min_ttc_s),
     })),
     collisions: r.collisions.map((c) => ({ t_s: round(c.t), a: c.a, b: c.b, speed_a_mps: round(c.speedA), speed_b_mps: round(c.speedB) })),
-    v2v: v2vFigures(r.v2vSent, r.v2v, r.v2vLost, { timestep: scenario.physics.timestep, end: args.simTime }),
+    v2v: { ...v2vFigures(r.v2vSent, r.v2v, r.v2vLost, { timestep: scenario.physics.timestep, end: args.simTime }), ...v2xBlocks(r, scenario, args.simTime) },
     ...(r.platoon ? { platoon: r.platoon.summary(round) } : {}),
     events: r.events.map((e) => ({ t_s: round(e.t), vehicle: e.vehicle, event: e.event, ...(e.detail ? { detail: roundedDetail(e.detail, round) } : {}) })),
     ...(args.timing ? { timing: args.timing } : {}),
     parameters: withoutWaypointLists(scenario),
   };
+}
+
+/** `cam` and `channel_busy` of the v2v block, when the recorder kept the frames it sent. */
+function v2xBlocks(r: MeasuredFigures, scenario: ResolvedScenario, end: number): Pick<LatencyFigures, 'cam' | 'channel_busy'> {
+  const f = v2xFigures(r, scenario, end);
+  return f ? { ...(f.cam ? { cam: f.cam } : {}), channel_busy: f.channelBusy } : {};
 }
 
 /** An event's figures (a TTC of 0.6999999999999977 s) to the summary's 6 decimals; other values as they are. */

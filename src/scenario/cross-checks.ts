@@ -39,7 +39,8 @@ export async function crossCheckScenario(s: ResolvedScenario, loadMap?: MapLoade
     if (1 / v.controlRate < s.physics.timestep - 1e-12) {
       problems.push({ path: at('controlRate'), message: `${v.controlRate}Hz is faster than the physics step (${1 / s.physics.timestep}Hz); use at most ${1 / s.physics.timestep}Hz` });
     }
-    const beaconing = (name: string) => s.vehicles.some((o) => o.name === name && o.apps.some((a) => a.type === 'beacon'));
+    // beacons and CAMs both carry a car's state into the others' neighbour tables
+    const beaconing = (name: string) => s.vehicles.some((o) => o.name === name && o.apps.some((a) => a.type === 'beacon' || a.type === 'cam'));
     const otherCar = (name: string, field: string, j: number) => {
       const others = [...names.keys()].filter((n) => n !== v.name);
       if (!names.has(name)) problems.push({ path: at('apps', j, field), message: `no vehicle named "${name}"; ${others.length ? `use one of ${others.join(', ')}` : `${v.name} is the only car: add the car it names`}` });
@@ -51,7 +52,7 @@ export async function crossCheckScenario(s: ResolvedScenario, loadMap?: MapLoade
         otherCar(app.predecessor, 'predecessor', j);
         if (app.leader !== undefined) otherCar(app.leader, 'leader', j);
         if (app.gap === 'geometric' && names.has(app.predecessor) && app.predecessor !== v.name && !beaconing(app.predecessor)) {
-          problems.push({ path: at('apps', j, 'predecessor'), message: `the gap comes from ${app.predecessor}'s beacons: give it a beacon app, or use gap: lidar` });
+          problems.push({ path: at('apps', j, 'predecessor'), message: `the gap comes from ${app.predecessor}'s beacons or CAMs: give it a beacon or cam app, or use gap: lidar` });
         }
         if (app.gap === 'lidar' && !v.lidar) problems.push({ path: at('apps', j, 'gap'), message: `gap: lidar needs vehicles.${v.name}.lidar enabled, or use gap: geometric` });
       }
@@ -62,7 +63,7 @@ export async function crossCheckScenario(s: ResolvedScenario, loadMap?: MapLoade
         problems.push({ path: at('apps', j), message: `a TTC monitor needs other cars' state: add them to vehicles.${v.name}.observes, or use source: neighbours` });
       }
       if (app.source === 'neighbours' && !s.vehicles.some((o) => o.name !== v.name && beaconing(o.name))) {
-        problems.push({ path: at('apps', j, 'source'), message: 'source: neighbours knows other cars only by their beacons: give them a beacon app' });
+        problems.push({ path: at('apps', j, 'source'), message: 'source: neighbours knows other cars only by their beacons or CAMs: give them a beacon or cam app' });
       }
     });
   }

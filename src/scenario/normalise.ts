@@ -68,6 +68,7 @@ export async function normaliseScenario(
       ...(v.external ? { external: resolveExternal(v.external, ['vehicles', index, 'external'], problems) } : {}),
     });
   }
+  fillCaccMaxAge(vehicles);
   const scenario: ResolvedScenario = {
     name: parsed.name,
     description: parsed.description,
@@ -177,4 +178,33 @@ async function readCsv<T, K extends string>(
   for (const e of errors.slice(0, 5)) problems.push({ path, message: `${relative} ${e}` });
   // Each car gets rows of its own, as when each read the file.
   return rows.map((row) => ({ ...row })) as unknown as T[];
+}
+
+/** `cacc`'s staleness limit when its predecessor beacons (10 Hz by default: five beacons missed) [s]. */
+export const CACC_BEACON_MAX_AGE = 0.5;
+/** Margin on a CAM sender's longest interval: the channel's delay and the ticks the CAM and the follower wait for [s]. */
+const CACC_CAM_MARGIN = 0.1;
+
+/**
+ * A `cacc` app without `maxAge` gets one that fits what its predecessor sends: 0.5 s for beacons;
+ * for CAMs alone, the predecessor's T_GenCamMax + T_CheckCamGen + 0.1 s (1.2 s by default; five
+ * periods at a fixed CAM rate). The CA
+ * service sends a CAM at least every T_GenCamMax, checked every T_CheckCamGen, and else only when
+ * the car moved 4 m, turned 4 degrees or changed speed by 0.5 m/s: so on a channel that loses
+ * nothing a CAM is never older than that, and while it is not, the car is within those bounds of
+ * what it says. An older one means CAMs were lost.
+ */
+function fillCaccMaxAge(vehicles: { name: string; apps: ScenarioParsed['vehicles'][number]['apps'] }[]): void {
+  const byName = new Map(vehicles.map((v) => [v.name, v]));
+  for (const v of vehicles) {
+    v.apps = v.apps.map((app) => {
+      if (app.type !== 'cacc' || app.maxAge !== undefined) return app;
+      const apps = byName.get(app.predecessor)?.apps ?? [];
+      const cam = apps.find((a) => a.type === 'cam');
+      if (!cam || apps.some((a) => a.type === 'beacon')) return { ...app, maxAge: CACC_BEACON_MAX_AGE };
+      // a fixed CAM rate is a beacon's: five periods, as 0.5 s is at 10 Hz
+      const maxAge = cam.rate !== undefined ? 5 / cam.rate : cam.maxInterval + (cam.checkInterval ?? cam.minInterval) + CACC_CAM_MARGIN;
+      return { ...app, maxAge: +maxAge.toFixed(6) };
+    });
+  }
 }

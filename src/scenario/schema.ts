@@ -207,14 +207,14 @@ const scriptedEventSchema = z
 const caccSchema = z
   .object({
     type: z.literal('cacc'),
-    predecessor: z.string().describe('the car ahead, whose beacons and gap this car follows'),
+    predecessor: z.string().describe('the car ahead, whose beacons or CAMs and gap this car follows'),
     leader: z.string().optional().describe("the platoon's leader, whose beaconed acceleration is fed forward too"),
     leaderWeight: finite("weight of the leader's acceleration in the feed-forward").nonnegative().max(1).default(0),
     timeGap: duration('time gap kept to the predecessor, on top of standstill', 0, 5).default(0.6),
     standstill: finite('gap kept at a standstill [m]').nonnegative().max(50).default(2),
     kp: finite('gain on the gap error [1/s^2]').nonnegative().max(10).default(0.5),
     kd: finite('gain on the rate of the gap error [1/s]').nonnegative().max(10).default(1),
-    maxAge: duration("older beacons carry no acceleration: plain ACC on the gap alone", 0.001, 60).default(0.5),
+    maxAge: duration("older beacons or CAMs carry no acceleration: plain ACC on the gap alone (default: 0.5 s from a beaconing predecessor, T_GenCamMax + T_CheckCamGen + 0.1 s from one sending only CAMs)", 0.001, 60).optional(),
     gap: z.enum(['lidar', 'geometric']).default('geometric').describe("the gap from the lidar beams straight ahead, or from the predecessor's beaconed position"),
   })
   .strict();

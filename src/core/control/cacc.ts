@@ -3,7 +3,7 @@ import type { VehicleParams } from '../physics/types.js';
 import type { LaserScan, Neighbour, VehicleApp, VehicleContext } from './vehicle-context.js';
 
 export interface CaccOptions {
-  /** The car ahead, whose beacons (and gap) the follower tracks. */
+  /** The car ahead, whose beacons or CAMs (and gap) the follower tracks. */
   predecessor: string;
   /** The platoon leader, whose beaconed acceleration is also fed forward, weighted by leaderWeight. */
   leader?: string;
@@ -14,8 +14,8 @@ export interface CaccOptions {
   /** Gains on the gap error [1/s^2] and on its rate [1/s]. */
   kp: number;
   kd: number;
-  /** A beacon older than this carries no acceleration to feed forward: plain ACC [s]. */
-  maxAge: number;
+  /** A beacon or CAM older than this carries no acceleration to feed forward: plain ACC [s]; the scenario fills it (0.5 s when absent). */
+  maxAge?: number;
   /** Where the gap comes from: the lidar beam straight ahead, or the beaconed position carried forward. */
   gap: 'lidar' | 'geometric';
 }
@@ -59,6 +59,7 @@ export function createCacc(opts: CaccOptions, params: Pick<VehicleParams, 'a_max
   let ownAcceleration = 0;
   let gapRate = 0;
   let mode: 'cacc' | 'acc' | undefined;
+  const maxAge = opts.maxAge ?? 0.5;
   return {
     onTick(ctx) {
       const own = ctx.own();
@@ -72,7 +73,7 @@ export function createCacc(opts: CaccOptions, params: Pick<VehicleParams, 'a_max
         gapRate = (gap - previous.gap) / (now - previous.t);
       }
       previous = { t: now, v: own.v, gap };
-      const fresh = ahead !== undefined && now - ahead.state.t <= opts.maxAge;
+      const fresh = ahead !== undefined && now - ahead.state.t <= maxAge;
       const current = fresh ? 'cacc' : 'acc';
       if (current !== mode) ctx.log('cacc-mode', { mode: current, predecessor: opts.predecessor });
       mode = current;
@@ -83,7 +84,7 @@ export function createCacc(opts: CaccOptions, params: Pick<VehicleParams, 'a_max
       if (fresh) {
         wanted += ahead.acceleration;
         const leader = opts.leader !== undefined ? ctx.neighbours().get(opts.leader) : undefined;
-        if (leader && now - leader.state.t <= opts.maxAge) wanted += opts.leaderWeight * leader.acceleration;
+        if (leader && now - leader.state.t <= maxAge) wanted += opts.leaderWeight * leader.acceleration;
       }
       const command = own.v + wanted / (wanted >= 0 ? accelerateGain : brakeGain);
       ctx.overrideSpeed(Math.min(params.v_max, Math.max(0, command)));

@@ -76,7 +76,7 @@ export async function runSimulated(
     sizes.set(msg, size);
     const to = msg.to === '*' ? names.filter((n) => n !== msg.from) : names.includes(msg.to) ? [msg.to] : [];
     const distances = new Map(to.map((n) => [n, centreDistance(world.odometry(car), world.odometry(cars.get(n)!))]));
-    recorder.recordSent({ id: msg.id, from: msg.from, to, type: msg.type, sentAt: msg.sentAt, sizeBytes: size, distances });
+    recorder.recordSent({ id: msg.id, from: msg.from, to, type: msg.type, sentAt: msg.sentAt, sizeBytes: size, distances, ...(msg.packet ? { gnPacket: true } : {}) });
     opts.capture?.sent(msg, world.odometry(car), size);
     if (to.length) channel?.send({ payload: msg, from: msg.from, to, broadcast: msg.to === '*', sizeBytes: size }, msg.sentAt);
   };

@@ -10,6 +10,7 @@ import { V2VCapture } from '../../measurement/v2v-capture.js';
 import { DEFAULT_GEO_REFERENCE } from '../../core/its/geo-reference.js';
 import { openSimRecording, recordsMcap } from '../../run/mcap/record-run-mcap.js';
 import { RUN_FILES, recorderFiles } from '../../run/run-files.js';
+import { writeV2xFiles } from '../../run/v2x-files.js';
 import { RunSession, type RunOptions } from '../../run/run-session.js';
 import type { RunSummary } from '../../run/summary.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
@@ -100,6 +101,7 @@ async function runInSession(session: RunSession, scenario: ResolvedScenario, gri
       failure = err;
     }
     await session.releaseResources();
+    writeV2xFiles(folder.dir, recorder, scenario, result.simTime);
     session.finish({
       measured: { recorder, simTime: result.simTime, steps: result.steps, wallTime: (performance.now() - started) / 1000, ...timingOf(computeLog, ownCode.externalFigures()) },
       failure,

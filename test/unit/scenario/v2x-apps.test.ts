@@ -24,12 +24,24 @@ describe('V2X apps in a scenario', () => {
     expect(s.vehicles[1].apps[0]).toEqual({ type: 'cacc', predecessor: 'car0', leaderWeight: 0, timeGap: 0.6, standstill: 2, kp: 0.5, kd: 1, maxAge: 0.5, gap: 'geometric' });
   });
 
+  it("fills cacc's maxAge from what its predecessor sends: beacons 0.5 s, CAMs T_GenCamMax + T_CheckCamGen + 0.1 s", async () => {
+    const maxAge = async (leaderApps: string, cacc = '{ type: cacc, predecessor: car0 }') => {
+      const s = await loadScenario(workspace.write(platoon(leaderApps, `[${cacc}]`)));
+      return (s.vehicles[1].apps[0] as { maxAge?: number }).maxAge;
+    };
+    expect(await maxAge('[{ type: cam }]')).toBe(1.2);
+    expect(await maxAge('[{ type: cam, maxInterval: 500ms, checkInterval: 50ms }]')).toBe(0.65);
+    expect(await maxAge('[{ type: cam, rate: 10Hz }]')).toBe(0.5);
+    expect(await maxAge('[{ type: cam }, { type: beacon }]')).toBe(0.5);
+    expect(await maxAge('[{ type: cam }]', '{ type: cacc, predecessor: car0, maxAge: 2s }')).toBe(2);
+  });
+
   it('refuses what cannot work, naming the field and the fix', async () => {
     expect(await workspace.problems(platoon('[{ type: scripted-event, at: 3s }]', '[]'))).toEqual([expect.stringMatching(/vehicles\.car0\.apps\[0\].*give exactly one of brake .* or speed/)]);
     expect(await workspace.problems(platoon('[{ type: scripted-event, at: 3s, brake: 6, speed: 1 }]', '[]'))).toHaveLength(1);
     expect(await workspace.problems(platoon('[]', '[{ type: cacc, predecessor: car7 }]'))).toEqual([expect.stringMatching(/predecessor.*no vehicle named "car7"; use one of car0/)]);
     expect(await workspace.problems(platoon('[{ type: beacon }]', '[{ type: cacc, predecessor: car1 }]'))).toEqual([expect.stringMatching(/predecessor must be another car, not car1 itself/)]);
-    expect(await workspace.problems(platoon('[]', '[{ type: cacc, predecessor: car0 }]'))).toEqual([expect.stringMatching(/the gap comes from car0's beacons: give it a beacon app, or use gap: lidar/)]);
+    expect(await workspace.problems(platoon('[]', '[{ type: cacc, predecessor: car0 }]'))).toEqual([expect.stringMatching(/the gap comes from car0's beacons or CAMs: give it a beacon or cam app, or use gap: lidar/)]);
     expect(await workspace.problems(platoon('[]', '[{ type: ttc-brake-sender, source: neighbours }]'))).toEqual([expect.stringMatching(/source: neighbours knows other cars only by their beacons/)]);
     expect(await workspace.problems(platoon('[]', '[{ type: ttc-brake-sender }]'))).toEqual([expect.stringMatching(/add them to vehicles\.car1\.observes, or use source: neighbours/)]);
     expect(await workspace.problems(platoon('[{ type: beacon, to: car9 }]', '[]'))).toEqual([expect.stringMatching(/to.*no vehicle named "car9"/)]);
