@@ -274,12 +274,14 @@ const computeSchema = z
 
 /** A vehicle whose controller (or body) is a device cavsim does not start: it connects to the run. */
 export const EXTERNAL_DEFAULTS = { connectTimeout: 30, barrier: true };
+/** role: body's gates (seconds): see docs/external-devices.md, "A physical car". */
+export const BODY_GATE_DEFAULTS = { maxClockOffset: 0.02, maxPoseLag: 0.05, maxReportGap: 0.25 };
 export const LISTEN_ADDRESS = /^(?<host>\d{1,3}(?:\.\d{1,3}){3}|localhost):(?<port>\d{1,5})$/;
 const externalSchema = z
   .object({
     role: z
       .enum(['controller', 'body'])
-      .describe('controller: the device drives this virtual car (it gets its sensors, sends its drive commands); body: a physical car that reports its own pose (emulated runtime, not yet supported)'),
+      .describe('controller: the device drives this virtual car (it gets its sensors, sends its drive commands); body: a physical car that reports its own pose and is mirrored in the world (emulated runtime)'),
     listen: z
       .string()
       .regex(LISTEN_ADDRESS, 'write ADDRESS:PORT with an IPv4 address, e.g. 127.0.0.1:9091 or 0.0.0.0:9091 (port 0: a free one)')
@@ -302,6 +304,9 @@ const externalSchema = z
       .boolean()
       .default(EXTERNAL_DEFAULTS.barrier)
       .describe('simulated runtime: true waits for the device at every tick (virtual time); false runs at real-time pace and takes the last command received, to show how much the result changes'),
+    maxClockOffset: duration('role: body: the run is invalid when the device\'s clock is further than this from the simulator\'s (measured NTP-style during the run)', 0, 60).optional(),
+    maxPoseLag: duration('role: body: the run is invalid when the p99 of its pose reports\' lag (arrival minus stamp, clock offset corrected) exceeds this', 0.001, 60).optional(),
+    maxReportGap: duration('role: body: the run fails when no pose report arrives for this long after the start', 0.01, 60).optional(),
   })
   .strict();
 
