@@ -304,9 +304,9 @@ const externalSchema = z
       .boolean()
       .default(EXTERNAL_DEFAULTS.barrier)
       .describe('simulated runtime: true waits for the device at every tick (virtual time); false runs at real-time pace and takes the last command received, to show how much the result changes'),
-    maxClockOffset: duration('role: body: the run is invalid when the device\'s clock is further than this from the simulator\'s (measured NTP-style during the run)', 0, 60).optional(),
-    maxPoseLag: duration('role: body: the run is invalid when the p99 of its pose reports\' lag (arrival minus stamp, clock offset corrected) exceeds this', 0.001, 60).optional(),
-    maxReportGap: duration('role: body: the run fails when no pose report arrives for this long after the start', 0.01, 60).optional(),
+    maxClockOffset: duration('role: body: the run is invalid when the device\'s clock is further than this from the simulator\'s, measured NTP-style during the run (default 20ms)', 0, 60).optional(),
+    maxPoseLag: duration('role: body: the run is invalid when the p99 of its pose reports\' lag (arrival minus stamp, clock offset taken out) exceeds this (default 50ms)', 0.001, 60).optional(),
+    maxReportGap: duration('role: body: the run fails when no pose report arrives for this long after the start (default 250ms)', 0.01, 60).optional(),
   })
   .strict();
 
@@ -335,7 +335,7 @@ const vehicleSchema = z
       .optional()
       .describe('your own vehicle code (argv): run in `image` (or on this host by the simulated runtime when there is no image)'),
     compute: computeSchema.default(COMPUTE_DEFAULTS).describe('the time the vehicle\'s computer takes per control tick'),
-    external: externalSchema.optional().describe('the car\'s controller runs on a device cavsim does not start, which connects to the run (docs/external-devices.md)'),
+    external: externalSchema.optional().describe('the car\'s controller (role: controller), or the car itself (role: body, a physical car), is a device cavsim does not start, which connects to the run (docs/external-devices.md)'),
     resources: z
       .object({ cpus: finite('CPU share, e.g. 0.5').positive().max(64).optional(), memory: byteSize('memory limit, e.g. 256m').optional() })
       .strict()
