@@ -19,6 +19,8 @@ export interface BodyFigures {
   /** Device clock minus simulator clock: at the end, and the largest the run saw [ms]. */
   clock_offset_ms: number | null;
   clock_offset_max_abs_ms: number | null;
+  /** What the gate judges: the largest |offset| less half its round trip, as far off as the clock certainly was [ms]. */
+  clock_offset_certain_ms: number | null;
   clock_rtt_p50_ms: number | null;
   clock_rtt_max_ms: number | null;
   max_clock_offset_ms: number;
@@ -88,6 +90,7 @@ export class BodyReports {
       clock_samples: clock.samples,
       clock_offset_ms: clock.offset_ms,
       clock_offset_max_abs_ms: clock.offset_max_abs_ms,
+      clock_offset_certain_ms: clock.offset_certain_ms,
       clock_rtt_p50_ms: clock.rtt_p50_ms,
       clock_rtt_max_ms: clock.rtt_max_ms,
       max_clock_offset_ms: this.gates.maxClockOffset * 1000,
@@ -99,14 +102,14 @@ export class BodyReports {
 
 /**
  * Why a physical car's run measured something other than the world it claims: its clock further
- * off than the gate (its own stamps, and the V2V times it reports, are then not this run's), or its
+ * off than the gate (beyond what the round trip leaves uncertain, so a busy link alone does not count) (its own stamps, and the V2V times it reports, are then not this run's), or its
  * poses arriving too late at p99 (other cars reacted to where it was, not where it is).
  */
 export function bodyInvalidReasons(car: string, f: BodyFigures): string[] {
   const reasons: string[] = [];
-  if (f.clock_offset_max_abs_ms === null) reasons.push(`${car}'s device answered no clock-sync probe: its clock offset and pose-report lag are unknown`);
-  else if (f.clock_offset_max_abs_ms > f.max_clock_offset_ms) {
-    reasons.push(`${car}'s device clock was ${f.clock_offset_max_abs_ms} ms off the simulator's (external.maxClockOffset ${f.max_clock_offset_ms} ms): synchronise it (NTP, PTP) or raise the gate`);
+  if (f.clock_offset_certain_ms === null) reasons.push(`${car}'s device answered no clock-sync probe: its clock offset and pose-report lag are unknown`);
+  else if (f.clock_offset_certain_ms > f.max_clock_offset_ms) {
+    reasons.push(`${car}'s device clock was at least ${f.clock_offset_certain_ms} ms off the simulator's (external.maxClockOffset ${f.max_clock_offset_ms} ms): synchronise it (NTP, PTP) or raise the gate`);
   }
   if (f.pose_lag_p99_ms !== null && f.pose_lag_p99_ms > f.max_pose_lag_ms) {
     reasons.push(`${car}'s pose reports lagged ${f.pose_lag_p99_ms} ms at p99 (external.maxPoseLag ${f.max_pose_lag_ms} ms; max ${f.pose_lag_max_ms} ms)`);

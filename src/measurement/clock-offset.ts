@@ -31,6 +31,8 @@ export interface ClockOffsetFigures {
   /** The estimate at the end of the run, and the largest (in magnitude) the run had [ms]. */
   offset_ms: number | null;
   offset_max_abs_ms: number | null;
+  /** The largest |offset| less half its round trip: how far off the clock certainly was at some point [ms]. */
+  offset_certain_ms: number | null;
   rtt_p50_ms: number | null;
   rtt_max_ms: number | null;
 }
@@ -40,6 +42,7 @@ export class ClockOffsetEstimator {
   private readonly recent: OffsetEstimate[] = [];
   private readonly rtts: number[] = [];
   private maxAbsNs?: number;
+  private certainNs?: number;
   current?: OffsetEstimate;
 
   add(sample: SyncSample): OffsetEstimate | undefined {
@@ -52,6 +55,8 @@ export class ClockOffsetEstimator {
     this.current = this.recent.reduce((best, x) => (x.rttNs < best.rttNs ? x : best));
     const abs = Math.abs(this.current.offsetNs);
     if (this.maxAbsNs === undefined || abs > this.maxAbsNs) this.maxAbsNs = abs;
+    const certain = Math.max(0, abs - this.current.rttNs / 2);
+    if (this.certainNs === undefined || certain > this.certainNs) this.certainNs = certain;
     return this.current;
   }
 
@@ -62,6 +67,7 @@ export class ClockOffsetEstimator {
       samples: this.rtts.length,
       offset_ms: ms(this.current?.offsetNs),
       offset_max_abs_ms: ms(this.maxAbsNs),
+      offset_certain_ms: ms(this.certainNs),
       rtt_p50_ms: ms(percentileOfSorted(sorted, 50)),
       rtt_max_ms: ms(sorted.at(-1)),
     };

@@ -37,7 +37,7 @@ describe('a physical car\'s pose reports and their gates', () => {
 
   it('names the car and the gate for a clock too far off, and for reports too late at p99', () => {
     expect(bodyInvalidReasons('car0', device(200, 3).figures(T0 + ms(1000)))).toEqual([
-      "car0's device clock was 200 ms off the simulator's (external.maxClockOffset 20 ms): synchronise it (NTP, PTP) or raise the gate",
+      "car0's device clock was at least 199.5 ms off the simulator's (external.maxClockOffset 20 ms): synchronise it (NTP, PTP) or raise the gate",
     ]);
     expect(bodyInvalidReasons('car0', device(0, 200).figures(T0 + ms(1000)))).toEqual(["car0's pose reports lagged 200 ms at p99 (external.maxPoseLag 50 ms; max 200 ms)"]);
   });

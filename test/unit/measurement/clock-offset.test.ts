@@ -38,6 +38,16 @@ describe('clock offset (NTP-style)', () => {
     expect(f.offset_max_abs_ms).toBeCloseTo(14, 3);
   });
 
+  it('judges how far off the clock certainly was: |offset| less half the round trip, so a lopsided busy link alone is not an offset', () => {
+    const busy = new ClockOffsetEstimator();
+    busy.add(exchange(0, 0, 20, 1));
+    expect(busy.figures().offset_max_abs_ms).toBeCloseTo(9.5, 3);
+    expect(busy.figures().offset_certain_ms).toBe(0);
+    const off = new ClockOffsetEstimator();
+    off.add(exchange(0, 200, 1, 1));
+    expect(off.figures().offset_certain_ms).toBeCloseTo(199, 3);
+  });
+
   it('ignores an exchange during which the device clock stepped back (negative round trip)', () => {
     const c = new ClockOffsetEstimator();
     c.add(exchange(0, 5, 1, 1));
