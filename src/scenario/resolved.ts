@@ -72,6 +72,15 @@ export interface ResolvedExternal {
   from?: string;
   /** The device's V2V interface on the host and its MAC (emulated runtime). */
   v2v?: { interface: string; mac: string };
+  /** role: body only: its gates [s]. */
+  body?: BodyGates;
+}
+
+/** A physical car's gates [s]: clock offset and p99 pose-report lag make the run invalid, a report gap fails it. */
+export interface BodyGates {
+  maxClockOffset: number;
+  maxPoseLag: number;
+  maxReportGap: number;
 }
 
 /** Seconds; see the schema's `compute`. */

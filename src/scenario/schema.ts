@@ -305,12 +305,14 @@ const computeSchema = z
 
 /** A vehicle whose controller (or body) is a device cavsim does not start: it connects to the run. */
 export const EXTERNAL_DEFAULTS = { connectTimeout: 30, barrier: true };
+/** role: body's gates (seconds): see docs/external-devices.md, "A physical car". */
+export const BODY_GATE_DEFAULTS = { maxClockOffset: 0.02, maxPoseLag: 0.05, maxReportGap: 0.25 };
 export const LISTEN_ADDRESS = /^(?<host>\d{1,3}(?:\.\d{1,3}){3}|localhost):(?<port>\d{1,5})$/;
 const externalSchema = z
   .object({
     role: z
       .enum(['controller', 'body'])
-      .describe('controller: the device drives this virtual car (it gets its sensors, sends its drive commands); body: a physical car that reports its own pose (emulated runtime, not yet supported)'),
+      .describe('controller: the device drives this virtual car (it gets its sensors, sends its drive commands); body: a physical car that reports its own pose and is mirrored in the world (emulated runtime)'),
     listen: z
       .string()
       .regex(LISTEN_ADDRESS, 'write ADDRESS:PORT with an IPv4 address, e.g. 127.0.0.1:9091 or 0.0.0.0:9091 (port 0: a free one)')
@@ -333,6 +335,9 @@ const externalSchema = z
       .boolean()
       .default(EXTERNAL_DEFAULTS.barrier)
       .describe('simulated runtime: true waits for the device at every tick (virtual time); false runs at real-time pace and takes the last command received, to show how much the result changes'),
+    maxClockOffset: duration('role: body: the run is invalid when the device\'s clock is further than this from the simulator\'s, measured NTP-style during the run (default 20ms)', 0, 60).optional(),
+    maxPoseLag: duration('role: body: the run is invalid when the p99 of its pose reports\' lag (arrival minus stamp, clock offset taken out) exceeds this (default 50ms)', 0.001, 60).optional(),
+    maxReportGap: duration('role: body: the run fails when no pose report arrives for this long after the start (default 250ms)', 0.01, 60).optional(),
   })
   .strict();
 
@@ -361,7 +366,7 @@ const vehicleSchema = z
       .optional()
       .describe('your own vehicle code (argv): run in `image` (or on this host by the simulated runtime when there is no image)'),
     compute: computeSchema.default(COMPUTE_DEFAULTS).describe('the time the vehicle\'s computer takes per control tick'),
-    external: externalSchema.optional().describe('the car\'s controller runs on a device cavsim does not start, which connects to the run (docs/external-devices.md)'),
+    external: externalSchema.optional().describe('the car\'s controller (role: controller), or the car itself (role: body, a physical car), is a device cavsim does not start, which connects to the run (docs/external-devices.md)'),
     resources: z
       .object({ cpus: finite('CPU share, e.g. 0.5').positive().max(64).optional(), memory: byteSize('memory limit, e.g. 256m').optional() })
       .strict()

@@ -20,8 +20,10 @@ export interface WorldCar {
   readonly spec: ResolvedVehicle;
   readonly model: VehicleModel;
   command: DriveCommand;
-  /** A collided car is frozen where it hit, as f1tenth_gym stops a car on collision. */
+  /** A collided car is frozen where it hit, as f1tenth_gym stops a car on collision (a mirrored one is not: it moves itself). */
   collided: boolean;
+  /** A physical car (external role: body): its state is the pose it reports (`mirror`), never integrated. */
+  readonly mirrored: boolean;
   state: VehicleState;
   readonly footprint: Footprint;
 }
@@ -47,6 +49,7 @@ export class World {
         // Until a controller speaks, a car holds its start speed and drives straight.
         command: { speed: spec.start.speed, steer: 0 },
         collided: false,
+        mirrored: spec.external?.role === 'body',
         state,
         footprint: footprintCorners(state, spec.params),
       };
@@ -77,10 +80,16 @@ export class World {
     return { t: this.time, x: s.x, y: s.y, yaw: s.yaw, v: s.v, steer: s.steer, yawRate: s.yawRate };
   }
 
+  /** Places a mirrored car where it reported to be; the next step's collisions and everything after see it there. */
+  mirror(car: WorldCar, state: VehicleState): void {
+    car.state = state;
+    footprintCorners(state, car.spec.params, car.footprint);
+  }
+
   /** Advances every car by one step and returns the collisions that started in it. */
   step(): CollisionEvent[] {
     for (const car of this.cars) {
-      if (car.collided) continue;
+      if (car.collided || car.mirrored) continue;
       car.state = car.model.step(car.command);
       if (!isSane(car.state)) throw divergedError(car.spec.name, this.steps + 1, this.time + this.timestep, car.state);
       footprintCorners(car.state, car.spec.params, car.footprint);
@@ -111,6 +120,7 @@ export class World {
     for (const car of hit) {
       if (car.collided) continue;
       car.collided = true;
+      if (car.mirrored) continue;
       car.model.halt();
       car.state = car.model.state;
     }

@@ -12,6 +12,11 @@ export const TOPICS = {
   collision: (car: string) => `/${car}/collision`,
   v2vSend: (car: string) => `/${car}/v2v/send`,
   v2vReceived: (car: string) => `/${car}/v2v/received`,
+  /** A physical car (external role: body) reports its pose here, stamped on its own clock. */
+  bodyOdom: (car: string) => `/${car}/body/odom`,
+  /** Clock-sync probes to a physical car's device, and its answers. */
+  bodySync: (car: string) => `/${car}/body/sync`,
+  bodySyncReply: (car: string) => `/${car}/body/sync_reply`,
   clock: '/clock',
   simControl: '/sim_control',
   v2v: '/cavsim/v2v',
@@ -58,6 +63,16 @@ export const v2vSendSchema = z
   })
   .strict();
 export type V2VSendRequest = z.infer<typeof v2vSendSchema>;
+
+/** `/carN/body/sync` data: a probe the simulator sent at `t1_ns` on its clock. */
+export interface BodySyncProbe {
+  seq: number;
+  t1_ns: string;
+}
+
+/** `/carN/body/sync_reply` data: the probe's `seq` and `t1_ns`, with when the device received it (`t2_ns`) and answered (`t3_ns`) on its clock. */
+export const bodySyncReplySchema = z.object({ seq: z.number().int().nonnegative(), t1_ns: epochNs, t2_ns: epochNs, t3_ns: epochNs });
+export type BodySyncReply = z.infer<typeof bodySyncReplySchema>;
 
 /** `/carN/v2v/received` data: a datagram that reached the car, with run times of sending and arrival [s]. */
 export interface V2VReceivedData {

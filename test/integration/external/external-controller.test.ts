@@ -189,7 +189,7 @@ describe('an external controller device in the simulated runtime', () => {
     const runsDir = join(workDir, 'refused');
     const sim = spawnSync('node', [CLI, 'up', SCENARIO, '--runtime', 'sim', '--runs-dir', runsDir, '--set', 'vehicles.car0.external.role=body'], { encoding: 'utf8' });
     expect(sim.status, sim.stderr).toBe(2);
-    expect(sim.stderr).toContain('vehicles.car0.external.role (from --set): role: body (a physical car mirrored in the world) needs real time: the emulated runtime will run it, and does not yet; with --runtime sim use role: controller');
+    expect(sim.stderr).toContain('vehicles.car0.external.role (from --set): role: body (a physical car mirrored in the world) needs real time: run it with --runtime docker (the emulated runtime); with --runtime sim use role: controller');
     const emulated = spawnSync('node', [CLI, 'up', SCENARIO, '--runtime', 'docker', '--runs-dir', runsDir], { encoding: 'utf8' });
     expect(emulated.status, emulated.stderr).toBe(2);
     expect(emulated.stderr).toContain("vehicles.car0.external.from (line 23): the emulated runtime needs the device's own address, e.g. from: 10.213.0.2: only connections from it speak for this car");

@@ -46,7 +46,7 @@ describe('scenario: a vehicle with an external device', () => {
     ['an address out of range', scenario('{ role: controller, listen: "10.0.0.300:9091" }'), ['vehicles.car0.external.listen (line 8): 10.0.0.300 is not an IPv4 address (each part 0-255), e.g. 127.0.0.1 or 0.0.0.0']],
     ['a port out of range', scenario('{ role: controller, listen: "127.0.0.1:70000" }'), ['vehicles.car0.external.listen (line 8): port 70000 is above 65535; use 1024-65535, or 0 for a free one']],
     ['a timeout without unit', scenario('{ role: controller, connectTimeout: 30 }'), ['vehicles.car0.external.connectTimeout (line 8): "30" has no unit; write it like "10ms" (units: ns, us, ms, s, min)']],
-    ['an unknown field', scenario('{ role: controller, address: "127.0.0.1:1" }'), ['vehicles.car0.external.address (line 8): unknown field "address"; remove it or check the spelling (fields here: role, listen, connectTimeout, from, v2v, barrier)']],
+    ['an unknown field', scenario('{ role: controller, address: "127.0.0.1:1" }'), ['vehicles.car0.external.address (line 8): unknown field "address"; remove it or check the spelling (fields here: role, listen, connectTimeout, from, v2v, barrier, maxClockOffset, maxPoseLag, maxReportGap)']],
     ['a command as well', scenario('{ role: controller }', '\n    command: [python3, v.py]'), ["vehicles.car0.command (line 9): car0's controller is the external device; drop command (the code cavsim starts), or drop external"]],
     ["cavsim's controller as well", scenario('{ role: controller }', '\n    controller: { type: gap-follow }'), ["vehicles.car0.controller (line 9): car0 is driven by its external device, not by cavsim's gap-follow controller; drop controller"]],
     ['apps as well', scenario('{ role: controller }', '\n    apps: [{ type: brake-receiver }]'), ["vehicles.car0.apps (line 9): car0's V2V is its external device's (/car0/v2v/send), not cavsim's apps; drop apps"]],
@@ -62,11 +62,11 @@ describe('scenario: a vehicle with an external device', () => {
     expect(await problems(two.replace('127.0.0.1:9091', '127.0.0.1:0'))).toEqual([]);
   });
 
-  it('refuses role body in either runtime, and in the emulated one a device without its address, port and V2V interface; validation without a runtime accepts both', async () => {
+  it('refuses role body in the simulated runtime, and in the emulated one a device without its address, port and V2V interface; validation without a runtime accepts both', async () => {
     const body = scenario('{ role: body }');
     expect(await problems(body)).toEqual([]);
     expect(await problems(body, { runtime: 'sim' })).toEqual([
-      'vehicles.car0.external.role (line 8): role: body (a physical car mirrored in the world) needs real time: the emulated runtime will run it, and does not yet; with --runtime sim use role: controller',
+      'vehicles.car0.external.role (line 8): role: body (a physical car mirrored in the world) needs real time: run it with --runtime docker (the emulated runtime); with --runtime sim use role: controller',
     ]);
     expect(await problems(scenario('{ role: controller }'), { runtime: 'docker' })).toEqual([
       'vehicles.car0.external.listen (line 8): the emulated runtime needs the address and port the device connects to, e.g. listen: "10.213.0.1:9091" (an address of this host the device reaches)',
@@ -78,8 +78,26 @@ describe('scenario: a vehicle with an external device', () => {
     expect(await problems(scenario(complete.replace('10.213.0.2', '127.0.0.1')), { runtime: 'docker' })).toEqual([
       "vehicles.car0.external.from (line 8): a device is another computer (or a network namespace), not this host's loopback: give its own address, e.g. 10.213.0.2",
     ]);
-    expect(await problems(scenario(complete.replace('role: controller', 'role: body')), { runtime: 'docker' })).toEqual([
-      'vehicles.car0.external.role (line 8): role: body (a physical car mirrored in the world) is not yet supported; use role: controller',
+    expect(await problems(scenario(complete.replace('role: controller', 'role: body')), { runtime: 'docker' })).toEqual([]);
+  });
+
+  it('fills role body\'s gates (20 ms clock offset, 50 ms p99 pose lag, 250 ms without a report) and takes them as given', async () => {
+    const complete = '{ role: body, listen: "10.213.0.1:9091", from: 10.213.0.2, v2v: { interface: dvh0, mac: "02:de:00:00:00:01" } }';
+    const s = await loadScenario(write(scenario(complete)), { runtime: 'docker' });
+    expect(s.vehicles[0].external!.body).toEqual({ maxClockOffset: 0.02, maxPoseLag: 0.05, maxReportGap: 0.25 });
+    const given = await loadScenario(write(scenario(complete.replace('role: body', 'role: body, maxClockOffset: 5ms, maxPoseLag: 100ms, maxReportGap: 1s'))), { runtime: 'docker' });
+    expect(given.vehicles[0].external!.body).toEqual({ maxClockOffset: 0.005, maxPoseLag: 0.1, maxReportGap: 1 });
+    const controller = await loadScenario(write(scenario('{ role: controller }')), { runtime: 'sim' });
+    expect(controller.vehicles[0].external!.body).toBeUndefined();
+  });
+
+  it('refuses body gates on a controller device, and cavsim\'s controller, apps or code on a physical car', async () => {
+    expect(await problems(scenario('{ role: controller, maxPoseLag: 10ms }'))).toEqual([
+      "vehicles.car0.external.maxPoseLag (line 8): maxPoseLag is a gate on a physical car's pose reports (role: body); a controller device has none: drop it",
+    ]);
+    expect(await problems(scenario('{ role: body }', '\n    controller: { type: gap-follow }\n    apps: [{ type: brake-receiver }]'))).toEqual([
+      'vehicles.car0.controller (line 9): car0 is a physical car (role: body) that moves itself: cavsim never drives it; drop controller',
+      "vehicles.car0.apps (line 10): car0's V2V is the physical car's own (its V2V interface), not cavsim's apps; drop apps",
     ]);
   });
 
@@ -94,6 +112,7 @@ describe('scenario: a vehicle with an external device', () => {
     })();
     expect(error).toBeInstanceOf(UserInputError);
     expect((error as Error).message).toMatch(/^vehicles\.car0\.external\.role: role: body/);
-    expect(() => refuseUnsupportedExternal(s, 'docker')).toThrow(/^vehicles\.car0\.external\.role: role: body .* is not yet supported/);
+    expect(error).toMatchObject({ hint: 'run it with --runtime docker, or use role: controller' });
+    expect(() => refuseUnsupportedExternal(s, 'docker')).toThrow(/^vehicles\.car0\.external\.listen: the emulated runtime needs the address/);
   });
 });

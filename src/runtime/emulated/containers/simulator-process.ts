@@ -40,6 +40,7 @@ import type { WallClock } from './wall-clock.js';
 import { readChannelLosses } from '../../../channel/ns3/channel-losses.js';
 import type { CollectGarbage } from './idle-collector.js';
 import { RUN_FILES, recorderFiles } from '../../../run/run-files.js';
+import { BodyLink } from './body-link.js';
 
 export interface SimulatorProcessConfig {
   runDir: string;
@@ -77,7 +78,8 @@ export async function startSimulatorProcess(cfg: SimulatorProcessConfig): Promis
   const scenario = readResolvedScenario(cfg.runDir);
   const grid = await loadMap(cfg.mapFile ?? defaultMapFile(cfg.runDir, scenario.mapFile));
   const observes = Object.fromEntries(scenario.vehicles.map((v) => [v.name, v.observes]));
-  const policy = cfg.clients ? clientPolicy(cfg.clients, observes) : undefined;
+  const bodies = new Set(scenario.vehicles.filter((v) => v.external?.role === 'body').map((v) => v.name));
+  const policy = cfg.clients ? clientPolicy(cfg.clients, observes, bodies) : undefined;
   const bridge = await BridgeServer.listen({ host: cfg.bind.host, port: cfg.bind.port, log: cfg.log, policy });
   const session = new SimulatorSession(scenario, grid, bridge, cfg);
   return { port: bridge.port, finished: session.run(), interrupt: (reason) => session.interrupt(reason) };
@@ -136,6 +138,8 @@ class SimulatorSession {
   private readonly relayed: Set<string>;
   private readonly relayReady = new Set<string>();
   private readonly abort = new AbortController();
+  /** The physical cars (external role: body): mirrored from their reports, never stepped. */
+  private readonly bodies: BodyLink;
   private samples: readonly CarSample[];
   private readonly stepNs: bigint;
   private readonly log: (line: string) => void;
@@ -164,6 +168,9 @@ class SimulatorSession {
     this.samples = this.world.cars.map((c) => ({ name: c.spec.name }) as CarSample);
     this.stepNs = BigInt(Math.round(scenario.physics.timestep * 1e9));
     this.log = cfg.log ?? (() => {});
+    this.bodies = new BodyLink(scenario, bridge, cfg.clock, () => {
+      if (this.t0 === undefined) this.publishStatus('waiting');
+    });
     this.watchExternalDevices();
     this.warmUp(grid);
   }
@@ -221,6 +228,7 @@ class SimulatorSession {
     let endNs = wallStart;
     try {
       this.wireTopics();
+      this.bodies.wire();
       const t0 = await this.waitForStart();
       if (t0 !== undefined) await this.stepInRealTime(t0);
       endNs = this.cfg.clock.nowNs();
@@ -235,6 +243,7 @@ class SimulatorSession {
     this.bridge.publish(TOPICS.simControl, stringMsg(JSON.stringify({ cmd: 'stop', ...(stopReason ? { reason: stopReason } : {}) })));
     await new Promise((r) => setTimeout(r, this.cfg.stopGraceMs ?? 300));
     this.recording = false;
+    this.bodies.close();
     // Each log is closed whatever the others do: on a full disk the first failure is the run's.
     for (const close of [() => this.recordChannelLosses(), () => this.recorder.closeTransmissions('not-received'), () => this.recorder.close(), () => this.timingCsv.close(), () => this.computeLog.close(), () => this.scanLog?.close()]) {
       try {
@@ -245,10 +254,11 @@ class SimulatorSession {
     }
 
     const figures = this.t0 !== undefined ? this.timing.figures(this.t0, this.expectedCommands()) : undefined;
+    const bodyFigures = this.t0 !== undefined && this.bodies.cars.size ? this.bodies.figures(endNs) : undefined;
     const { status, reason } = decideVerdict({
       failure,
       interrupted: this.interruptReason && `${this.interruptReason} at t=${this.world.time.toFixed(2)} s before the scenario's ${this.scenario.duration} s`,
-      invalid: [figures && this.timing.invalidReason(figures), this.forgedReason(), this.floodReason()].filter(Boolean).join('; ') || undefined,
+      invalid: [figures && this.timing.invalidReason(figures), ...(bodyFigures ? this.bodies.invalidReasons(bodyFigures) : []), this.forgedReason(), this.floodReason()].filter(Boolean).join('; ') || undefined,
     });
     const summary = buildSummary({
       runId: this.cfg.runId,
@@ -260,7 +270,7 @@ class SimulatorSession {
       wallTime: Math.max(0, Number(endNs - (this.t0 ?? wallStart)) / 1e9),
       status,
       reason,
-      ...(figures ? { timing: { ...figures, bridge_dropped_messages: this.bridge.dropped, compute: this.computeLog.summary() } } : {}),
+      ...(figures ? { timing: { ...figures, bridge_dropped_messages: this.bridge.dropped, compute: this.computeLog.summary(), ...(bodyFigures ? { external: bodyFigures } : {}) } } : {}),
     });
     try {
       RunFolder.open(dirname(this.cfg.runDir), basename(this.cfg.runDir)).writeSummary(summary);
@@ -322,7 +332,7 @@ class SimulatorSession {
       for (const name of [c.a, c.b]) if (!collidedAt.has(name)) collidedAt.set(name, Math.round(c.t / this.world.timestep));
     }
     return Object.fromEntries(
-      this.world.cars.map((car) => [car.spec.name, Math.floor(Math.min(this.world.steps, collidedAt.get(car.spec.name) ?? Infinity) / schedule.controlPeriod(car.spec))]),
+      this.world.cars.filter((car) => !car.mirrored).map((car) => [car.spec.name, Math.floor(Math.min(this.world.steps, collidedAt.get(car.spec.name) ?? Infinity) / schedule.controlPeriod(car.spec))]),
     );
   }
 
@@ -337,6 +347,7 @@ class SimulatorSession {
       b.advertise(TOPICS.v2vReceived(name), MSG_TYPES.string);
       if (car.spec.lidar) b.advertise(TOPICS.scan(name), MSG_TYPES.laserScan);
       b.subscribe(TOPICS.drive(name), MSG_TYPES.drive, (msg) => {
+        if (car.mirrored) throw new ProtocolError(`${name} is a physical car (role: body): cavsim never drives it`);
         const command = parseDriveMsg(msg);
         const stampNs = optionalStampNs(msg);
         if (!this.recording) return;
@@ -382,13 +393,16 @@ class SimulatorSession {
     if (this.t0 === undefined) throw new ProtocolError('V2V reports are recorded only after start');
     if (r.kind === 'sent') return this.recorder.recordSent(this.transmission(r));
     const t0 = this.t0;
+    // A physical car stamps what it sends and receives on its own clock: moved to ours by its measured offset.
+    const sentNs = this.bodies.toSimulatorNs(r.from, BigInt(r.sent_ns));
+    const receivedNs = this.bodies.toSimulatorNs(r.to, BigInt(r.received_ns));
     this.recorder.recordReceived({
       id: r.id,
       from: r.from,
       to: r.to,
       type: r.type,
-      sentAt: Number(BigInt(r.sent_ns) - t0) / 1e9,
-      receivedAt: Number(BigInt(r.received_ns) - t0) / 1e9,
+      sentAt: Number(sentNs - t0) / 1e9,
+      receivedAt: Number(receivedNs - t0) / 1e9,
       sizeBytes: r.size_bytes,
     });
   }
@@ -414,8 +428,12 @@ class SimulatorSession {
   /** Publishes the initial odometry until `start` arrives; undefined when interrupted first. */
   private waitForStart(): Promise<bigint | undefined> {
     this.publishStatus('waiting');
-    this.publishOdometry();
-    const idle = setInterval(() => this.publishOdometry(), this.cfg.idleOdometryPeriodMs ?? 100);
+    const idleOdometry = () => {
+      this.bodies.place(this.world, this.cfg.clock.nowNs());
+      this.publishOdometry();
+    };
+    idleOdometry();
+    const idle = setInterval(idleOdometry, this.cfg.idleOdometryPeriodMs ?? 100);
     return new Promise<bigint | undefined>((resolve) => {
       this.startRequested = (t0) => {
         this.startRequested = undefined;
@@ -430,8 +448,10 @@ class SimulatorSession {
     this.t0 = t0;
     const { totalSteps, progressEvery } = stepSchedule(this.scenario);
     this.log(`simulator: start, t0=${t0}, ${totalSteps} steps of ${this.world.timestep} s`);
+    this.bodies.start(t0);
     await clock.sleepUntil(t0, this.abort.signal);
     if (this.interruptReason) return;
+    this.bodies.place(this.world, t0);
     this.publishScans();
     this.publishOdometry();
     this.record();
@@ -442,6 +462,9 @@ class SimulatorSession {
       if (this.failReason) throw new Error(this.failReason);
       if (this.interruptReason) return;
       const began = clock.nowNs();
+      const stalled = this.bodies.stallReason(began, this.world.time);
+      if (stalled) throw new Error(stalled);
+      this.bodies.place(this.world, scheduled);
       const collisions = this.world.step();
       this.recorder.recordCollisions(collisions);
       if (collisions.length) this.publishCollisions(collisions);
@@ -511,7 +534,7 @@ class SimulatorSession {
       protocol: CONTROL_PROTOCOL_VERSION,
       phase,
       vehicles: this.names,
-      ready: this.names.filter((n) => this.ready.has(n) && (!this.relayed.has(n) || this.relayReady.has(n))),
+      ready: this.names.filter((n) => this.ready.has(n) && (!this.relayed.has(n) || this.relayReady.has(n)) && this.bodies.isReady(n)),
       t_s: this.world.time,
       duration_s: this.scenario.duration,
       cars: this.samples.map((s) => ({ name: s.name, v: s.v ?? 0, braking: s.braking ?? false, collided: s.collided ?? false })),

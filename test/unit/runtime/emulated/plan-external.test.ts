@@ -9,7 +9,7 @@ import { packageRoot } from '../../../../src/util/package-root.js';
 const dir = mkdtempSync(join(tmpdir(), 'cavsim-plan-external-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function plan() {
+async function plan(role = 'controller') {
   const file = join(dir, 's.yaml');
   writeFileSync(
     file,
@@ -21,7 +21,7 @@ vehicles:
     start: { x: 10, y: -1 }
   - name: car1
     start: { x: -20, y: -1 }
-    external: { role: controller, listen: "10.213.5.1:9091", from: 10.213.5.2, v2v: { interface: enp3s0, mac: "02:de:00:00:00:01" } }
+    external: { role: ${role}, listen: "10.213.5.1:9091", from: 10.213.5.2, v2v: { interface: enp3s0, mac: "02:de:00:00:00:01" } }
 `,
   );
   return planEmulatedRun(await loadScenario(file, { runtime: 'docker' }), '20261127-000000-abcd', join(dir, 'run'));
@@ -41,6 +41,13 @@ describe('the plan of an emulated run with an external device', () => {
     // car0 reaches the device over the channel by the device's own MAC
     expect(p.hostNet.vehicles[0].neighbours).toContainEqual({ ip: p.hostNet.vehicles[1].ip, mac: '02:de:00:00:00:01' });
     expect(JSON.parse(p.vehicles[0].env.CAVSIM_V2V_PEERS)).toEqual({ car1: `${p.hostNet.vehicles[1].ip}:${p.vehicles[0].env.CAVSIM_V2V_BIND.split(':')[1]}` });
+  });
+
+  it('plans a physical car (role: body) as a controller device: relayed, no container, its interface on the channel', async () => {
+    const p = await plan('body');
+    expect(p.vehicles.map((v) => v.vehicle)).toEqual(['car0']);
+    expect(p.externals.map((d) => d.vehicle)).toEqual(['car1']);
+    expect(p.hostNet.vehicles[1].device).toEqual({ interface: 'enp3s0', mac: '02:de:00:00:00:01' });
   });
 
   it('lets the device reach only its relay port on this host', async () => {
