@@ -95,7 +95,11 @@ const ROOMY = ', maxPoseLag: 200ms, maxClockOffset: 50ms';
 /** Completed, or invalid for this loaded machine's lateness alone (the emulated tests allow it), never for the device. */
 function expectCompletedOrLate(s: RunSummary, log: string): void {
   expect(['completed', 'invalid'], `${s.reason}\n${log.slice(-3000)}`).toContain(s.status);
-  if (s.status === 'invalid') expect(s.reason).not.toMatch(/car0's/);
+  if (s.status === 'invalid') {
+    expect(s.reason).not.toMatch(/car0's/);
+    // car1 runs the idle controller: its commands come only from its brake app, which is no stall.
+    expect(s.reason).not.toMatch(/answered \d+ of/);
+  }
 }
 
 const VIRTUAL_TOWARD_BODY = `    start: { x: -10, y: -1, yaw: 0, speed: 4 }

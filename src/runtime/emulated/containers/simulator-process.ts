@@ -13,7 +13,7 @@ import { ScanLog } from '../../../measurement/scan-log.js';
 import { RunFolder } from '../../../run/run-folder.js';
 import { loadMap } from '../../../core/map/load-map.js';
 import type { OccupancyGrid } from '../../../core/map/occupancy-grid.js';
-import { runsOwnCode, type ResolvedScenario } from '../../../scenario/resolved.js';
+import { runsOwnCode, type ResolvedScenario, type ResolvedVehicle } from '../../../scenario/resolved.js';
 import { BridgeServer } from '../../rosbridge/bridge-server.js';
 import { clientOf, clientPolicy } from '../../rosbridge/client-policy.js';
 import { MSG_TYPES, clockMsg, odometryMsg, optionalStampNs, parseDriveMsg, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
@@ -89,6 +89,9 @@ export async function startSimulatorProcess(cfg: SimulatorProcessConfig): Promis
 export function writeStartupFailure(runDir: string, runId: string, reason: string): void {
   RunFolder.open(dirname(runDir), basename(runDir)).writeSummary(unstartedSummary(runId, reason));
 }
+
+/** A car cavsim drives with the idle controller: only its apps ever command it. */
+const appsOnly = (v: ResolvedVehicle) => v.controller.type === 'idle' && !runsOwnCode(v);
 
 /** More app events than this from one car in one run second is a flood (an app logs a few in a whole run). */
 const EVENTS_PER_SECOND = 100;
@@ -323,7 +326,9 @@ class SimulatorSession {
 
   /**
    * Each car's control ticks in the steps run so far: what a car that answers every tick sends. A
-   * car stops ticking when it collides (as in the simulated runtime), so its ticks end there.
+   * car stops ticking when it collides (as in the simulated runtime), so its ticks end there. A car
+   * cavsim runs with the idle controller sends a command only when an app acts (a brake), so its
+   * silence is not a stall and it is not counted.
    */
   private expectedCommands(): Record<string, number> {
     const schedule = stepSchedule(this.scenario);
@@ -332,7 +337,7 @@ class SimulatorSession {
       for (const name of [c.a, c.b]) if (!collidedAt.has(name)) collidedAt.set(name, Math.round(c.t / this.world.timestep));
     }
     return Object.fromEntries(
-      this.world.cars.filter((car) => !car.mirrored).map((car) => [car.spec.name, Math.floor(Math.min(this.world.steps, collidedAt.get(car.spec.name) ?? Infinity) / schedule.controlPeriod(car.spec))]),
+      this.world.cars.filter((car) => !car.mirrored && !appsOnly(car.spec)).map((car) => [car.spec.name, Math.floor(Math.min(this.world.steps, collidedAt.get(car.spec.name) ?? Infinity) / schedule.controlPeriod(car.spec))]),
     );
   }
 
