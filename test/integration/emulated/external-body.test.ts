@@ -43,18 +43,22 @@ const ip = (...args: string[]) => execFileSync('ip', args, { encoding: 'utf8' })
 type Row = Record<string, string>;
 const rows = (dir: string, file: string) => parse(readFileSync(join(dir, file), 'utf8'), { columns: true }) as Row[];
 
-function writeScenario(name = 'external-body', gates = 'maxPoseLag: 200ms\n      maxClockOffset: 50ms'): string {
+const TOWARD = { car0: '{ x: 10, y: -1, yaw: 3.141592653589793, speed: 0 }', car1: `{ x: -10, y: -1, yaw: 0, speed: 4 }
+    controller: { type: open-loop, schedule: [{ t: 0s, speed: 4, steer: 0 }] }
+    lidar: { rate: 20Hz, beams: 181, fov: 3.14159 }
+    apps: [{ type: brake-receiver }, { type: beacon, rate: 10Hz }]` };
+
+function writeScenario(name = 'external-body', gates = 'maxPoseLag: 200ms\n      maxClockOffset: 50ms', network = '{ channel: csma, delay: 2ms, dataRate: 100Mbps }', cars = TOWARD): string {
   const file = join(workDir, `${name}.yaml`);
   writeFileSync(
     file,
     `name: ${name}
 map: ${join(ROOT, 'maps/corridor.yaml')}
 duration: 3s
-network: { channel: csma, delay: 2ms, dataRate: 100Mbps }
-record: { scans: true }
-vehicles:
+network: ${network}
+${cars.car1.includes('lidar') ? 'record: { scans: true }\n' : ''}vehicles:
   - name: car0
-    start: { x: 10, y: -1, yaw: 3.141592653589793, speed: 0 }
+    start: ${cars.car0}
     observes: [car1]
     external:
       role: body
@@ -64,20 +68,17 @@ vehicles:
       connectTimeout: 60s
       ${gates}
   - name: car1
-    start: { x: -10, y: -1, yaw: 0, speed: 4 }
-    controller: { type: open-loop, schedule: [{ t: 0s, speed: 4, steer: 0 }] }
-    lidar: { rate: 20Hz, beams: 181, fov: 3.14159 }
-    apps: [{ type: brake-receiver }, { type: beacon, rate: 10Hz }]
+    start: ${cars.car1}
 `,
   );
   return file;
 }
 
 /** The physical car, once the run has said where its V2V lives: its NIC gets that address, body.py starts. */
-function startBody(v2vIp: string, faults: string[] = []): ChildProcess {
+function startBody(v2vIp: string, faults: string[] = [], motion = ['--x', '10', '--y', '-1', '--yaw', String(Math.PI), '--speed', '2']): ChildProcess {
   const base = v2vIp.split('.').slice(0, 3).join('.');
   ip('-n', NETNS, 'addr', 'add', `${v2vIp}/24`, 'dev', V2V_DEVICE);
-  const args = ['-u', BODY, '--url', `ws://${HOST_IP}:${PORT}`, '--vehicle', 'car0', '--x', '10', '--y', '-1', '--yaw', String(Math.PI), '--speed', '2', '--v2v-bind', `${v2vIp}:${V2V_PORT}`, '--v2v-peer', `car1=${base}.2:${V2V_PORT}`, '--observe', 'car1', '--warn', 'car1', '--warn-distance', '8', ...faults];
+  const args = ['-u', BODY, '--url', `ws://${HOST_IP}:${PORT}`, '--vehicle', 'car0', ...motion, '--v2v-bind', `${v2vIp}:${V2V_PORT}`, '--v2v-peer', `car1=${base}.2:${V2V_PORT}`, '--observe', 'car1', '--warn', 'car1', '--warn-distance', '8', ...faults];
   return spawn('ip', ['netns', 'exec', NETNS, 'python3', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
@@ -188,6 +189,41 @@ describe.skipIf(real.skip)('a physical car (role: body) in an emulated run (name
       });
       expect(summary.status).toBe('invalid');
       expect(summary.reason).toMatch(/car0's pose reports lagged 2\d\d(\.\d+)? ms at p99 \(external\.maxPoseLag 50 ms/);
+    } finally {
+      device?.kill('SIGKILL');
+      spawnQuiet('bash', ['-c', `ip netns pids ${NETNS} | xargs -r kill -9`]);
+      spawnQuiet('ip', ['-n', NETNS, 'addr', 'flush', 'dev', V2V_DEVICE]);
+    }
+    expect(emulatedHostState()).toEqual(before);
+    expect(listActiveRuns()).toEqual([]);
+  });
+
+  it('on 802.11p, moves its ns-3 node where it reports: the parked car\'s beacons reach it near and are lost once it has driven away', async () => {
+    let device: ChildProcess | undefined;
+    const away = { car0: '{ x: -6, y: -1, yaw: 0, speed: 0 }', car1: `{ x: -10, y: -1, yaw: 0, speed: 0 }
+    controller: { type: open-loop, schedule: [{ t: 0s, speed: 0, steer: 0 }] }
+    apps: [{ type: beacon, rate: 10Hz }]` };
+    try {
+      const { summary, runDir } = await runScenarioEmulated(writeScenario('external-body-wifi', 'maxPoseLag: 200ms\n      maxClockOffset: 50ms', '{ channel: wifi-80211p, txPower: -10dBm, obstacles: none }', away), {
+        runsDir,
+        events: {
+          emit(e) {
+            const v2vIp = e.type === 'phase' && e.phase === 'devices' ? /its V2V address is ([\d.]+)\/24/.exec(e.detail ?? '')?.[1] : undefined;
+            if (v2vIp && !device) device = startBody(v2vIp, [], ['--x', '-6', '--y', '-1', '--yaw', '0', '--speed', '5']);
+          },
+        },
+      });
+      expectCompletedOrLate(summary, '');
+      const beacons = rows(runDir, 'v2v.csv').filter((m) => m.from === 'car1' && m.to === 'car0');
+      const near = beacons.filter((b) => Number(b.sent_s) < 0.5);
+      const far = beacons.filter((b) => Number(b.sent_s) > 2.5);
+      console.log(`[external-body wifi] near: ${near.map((b) => `${b.distance_m}m ${b.outcome} ${b.rx_power_dbm}`).join('; ')} | far: ${far.map((b) => `${b.distance_m}m ${b.outcome} ${b.rx_power_dbm}`).join('; ')}`);
+      expect(near.length).toBeGreaterThan(2);
+      expect(near.every((b) => b.outcome === 'delivered')).toBe(true);
+      expect(far.length).toBeGreaterThan(2);
+      expect(far.every((b) => b.outcome !== 'delivered')).toBe(true);
+      // ns-3's received power falls as the reported car drives on: its node follows the reports.
+      expect(Number(far.at(-1)!.rx_power_dbm)).toBeLessThan(Number(far[0].rx_power_dbm));
     } finally {
       device?.kill('SIGKILL');
       spawnQuiet('bash', ['-c', `ip netns pids ${NETNS} | xargs -r kill -9`]);
