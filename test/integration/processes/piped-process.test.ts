@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCommandRunner } from '../../../src/host/exec/command-runner.js';
+import { createPipedCommandRunner } from '../../../src/host/exec/piped-command-runner.js';
 import { startWithNodeSpawn } from '../../../src/host/exec/node-piped-process.js';
 import type { StartPipedProcess } from '../../../src/host/exec/piped-process.js';
 import { loadPosixSpawnAddon, nodeHeaders } from '../../../src/host/exec/posix-spawn-addon.js';
@@ -77,6 +78,16 @@ describe.skipIf(real.skip)('starting a piped program', () => {
         expect(await ownStatus(starter(), 'SigBlk')).toBe('0000000000000000');
         // bits 0-30 are signals 1-31. glibc leaves its internal 32 and 33 ignored; glibc programs arm them on use
         expect(BigInt(`0x${await ownStatus(starter(), 'SigIgn')}`) & 0x7fffffffn).toBe(0n);
+      });
+
+      it('runs commands as the execa runner does: PATH lookup, input, output without its final newline, failures', async () => {
+        const runner = createPipedCommandRunner(starter());
+        expect(await runner.run(['sh', '-c', 'cat; echo out; echo err >&2'], { input: 'in\n' })).toEqual({ stdout: 'in\nout', stderr: 'err', exitCode: 0 });
+        expect(await runner.run(['sh', '-c', 'echo why >&2; exit 4'], { allowFailure: true })).toEqual({ stdout: '', stderr: 'why', exitCode: 4 });
+        await expect(runner.run(['sh', '-c', 'echo why >&2; exit 4'])).rejects.toThrow(/sh -c .* failed \(exit 4\): why/);
+        await expect(runner.run(['cavsim-no-such-program'])).rejects.toThrow(/cavsim-no-such-program: not found on PATH/);
+        const many = await Promise.all(Array.from({ length: 24 }, (_, i) => runner.run(['sh', '-c', `echo ${i}`])));
+        expect(many.map((r) => r.stdout)).toEqual(Array.from({ length: 24 }, (_, i) => String(i)));
       });
 
       it("passes the environment, and none of this process's pipe ends", async () => {
