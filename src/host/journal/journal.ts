@@ -1,3 +1,4 @@
+import { inParallel } from '../../util/in-parallel.js';
 import { openForWriting } from '../../util/write-no-follow.js';
 import { appendFileSync, existsSync, fsyncSync, closeSync, readFileSync, mkdirSync, lstatSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -69,25 +70,33 @@ export class Journal {
     return this.lines.flatMap((l) => (l.type === 'intent' && !undone.has(l.entry.seq) ? [l.entry] : []));
   }
 
-  /** Replays outstanding entries newest first. Keeps going past failures and reports them all. */
-  async teardown(undoers: Record<string, Undoer>): Promise<TeardownReport> {
+  /**
+   * Replays outstanding entries newest first. Keeps going past failures and reports them all.
+   * Consecutive entries of one kind (a fleet's containers, its links) are independent of each
+   * other and undone `atOnce` at a time; an entry of another kind waits for them, as it always did.
+   */
+  async teardown(undoers: Record<string, Undoer>, atOnce = UNDONE_AT_ONCE): Promise<TeardownReport> {
     const report: TeardownReport = { undone: [], failed: [], leftAlone: [] };
-    for (const entry of this.outstanding().reverse()) {
-      const undo = undoers[entry.kind];
-      if (!undo) {
-        report.failed.push({ entry, error: `no undoer registered for kind "${entry.kind}"` });
-        continue;
-      }
-      try {
-        const outcome = await undo(entry);
-        this.markUndone(entry.seq);
-        if (outcome) report.leftAlone.push({ entry, reason: outcome.notOurs });
-        else report.undone.push(entry);
-      } catch (err) {
-        report.failed.push({ entry, error: err instanceof Error ? err.message : String(err) });
+    for (const wave of sameKindRuns(this.outstanding().reverse())) {
+      const outcomes = await inParallel(wave, atOnce, (entry) => this.undoOne(entry, undoers[entry.kind]));
+      for (const o of outcomes) {
+        if ('error' in o) report.failed.push(o);
+        else if ('reason' in o) report.leftAlone.push(o);
+        else report.undone.push(o.entry);
       }
     }
     return report;
+  }
+
+  private async undoOne(entry: JournalEntry, undo: Undoer | undefined): Promise<{ entry: JournalEntry } | { entry: JournalEntry; error: string } | { entry: JournalEntry; reason: string }> {
+    if (!undo) return { entry, error: `no undoer registered for kind "${entry.kind}"` };
+    try {
+      const outcome = await undo(entry);
+      this.markUndone(entry.seq);
+      return outcome ? { entry, reason: outcome.notOurs } : { entry };
+    } catch (err) {
+      return { entry, error: err instanceof Error ? err.message : String(err) };
+    }
   }
 
   private append(line: Line): void {
@@ -102,6 +111,19 @@ export class Journal {
       }
     }
   }
+}
+
+/** Entries undone at once within a run of one kind: Docker and the kernel serialise much of it anyway. */
+const UNDONE_AT_ONCE = 6;
+
+function sameKindRuns(entries: readonly JournalEntry[]): JournalEntry[][] {
+  const runs: JournalEntry[][] = [];
+  for (const e of entries) {
+    const last = runs.at(-1);
+    if (last && last[0].kind === e.kind) last.push(e);
+    else runs.push([e]);
+  }
+  return runs;
 }
 
 function parseLines(text: string): Line[] {
