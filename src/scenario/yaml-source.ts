@@ -117,6 +117,16 @@ export class YamlSource {
     return undefined;
   }
 
+  /** `*` under something that is not a list would silently write a field named "*", and set nothing. */
+  private nothingToMatch(written: string, rest: string[], absent: boolean): string {
+    const where = written || 'the top level';
+    if (written === 'vehicles' && this.doc.has('platoon')) {
+      const tail = rest.length ? `.${rest.join('.')}` : '';
+      return `this scenario has no vehicles list: its cars come from platoon:, so "*" matches nothing; set platoon.leader${tail} or platoon.follower${tail} instead`;
+    }
+    return `${where} is not a list${absent ? ' (it is not in this scenario)' : ''}, so "*" matches nothing; name a field instead`;
+  }
+
   /** Every path `segments` names; a message when it names none. Under `*`, elements it does not fit are skipped. */
   private resolvePaths(segments: string[], path: PathSegment[] = [], writtenSoFar: string[] = []): PathSegment[][] | string {
     if (!segments.length) return [path];
@@ -157,6 +167,7 @@ export class YamlSource {
       const shown = isScalar(node) ? ` (${JSON.stringify(node.value)})` : '';
       return `${written} is a single value${shown}, it has no field "${segment}"; set ${written}=VALUE instead`;
     }
+    if (segment === '*') return this.nothingToMatch(written, rest, node === undefined || node === null);
     return this.resolvePaths(rest, [...path, segment], upTo);
   }
 }

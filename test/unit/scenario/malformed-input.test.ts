@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { UserInputError } from '../../../src/errors.js';
+import { packageRoot } from '../../../src/util/package-root.js';
 import { scenarioWorkspace } from '../../support/scenario-workspace.js';
 
 /** Every malformed input found by trying cavsim as a new user: each is refused, located and explained. */
@@ -86,7 +87,17 @@ describe('malformed scenarios are refused with the field, the line and the fix',
     ['network.dealy=5ms', /unknown field "dealy"; did you mean "delay"\?/],
     ['vehicles.carO.start.x=1', /no element named "carO" in vehicles; did you mean "car0"\? \(names: car0, car1\)/],
     ['physics.integrator=rk5', /physics\.integrator \(from --set\): "rk5" is not allowed; did you mean "rk4"\? use one of rk4, euler/],
+    ['vehicles.car0.start.*=1', /--set vehicles\.car0\.start\.\*: vehicles\.car0\.start is not a list, so "\*" matches nothing; name a field instead/],
+    ['lights.*.x=1', /--set lights\.\*\.x: lights is not a list \(it is not in this scenario\), so "\*" matches nothing/],
   ])('--set %s', async (assignment, expected) => {
     expect(await refusal(good, [assignment])).toMatch(expected);
+  });
+
+  it('--set vehicles.*... on a platoon scenario, which has no vehicles list, names the platoon fields to set instead', async () => {
+    const err = await loadScenario(join(packageRoot(), 'scenarios/platoon-cacc-cam.yaml'), { overrides: ['vehicles.*.apps.cacc.maxAge=0.3s'] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserInputError);
+    expect((err as UserInputError).details.join('\n')).toMatch(/set platoon\.leader\.apps\.cacc\.maxAge or platoon\.follower\.apps\.cacc\.maxAge instead/);
+    const set = await loadScenario(join(packageRoot(), 'scenarios/platoon-cacc-cam.yaml'), { overrides: ['platoon.follower.apps.cacc.maxAge=0.3s'] });
+    expect(set.vehicles.slice(1).map((v) => v.apps.find((a) => a.type === 'cacc')).map((a) => (a as { maxAge?: number }).maxAge)).toEqual([0.3, 0.3, 0.3, 0.3, 0.3]);
   });
 });
