@@ -73,7 +73,7 @@ export interface CamFigures {
 }
 
 /** Sorts in place. */
-function spread(values: Float64Array): Spread | null {
+export function spread(values: Float64Array): Spread | null {
   if (!values.length) return null;
   values.sort();
   let sum = 0;

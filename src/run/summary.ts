@@ -10,6 +10,7 @@ import type { FailedComponent, RunStatus } from './outcome.js';
 import type { LossReason } from '../channel/frames.js';
 import { RUN_FILES } from './run-files.js';
 import type { CamFigures, ChannelBusyFigures } from '../measurement/cam-metrics.js';
+import { denmFigures, type DenmFigures } from '../measurement/denm-metrics.js';
 import { v2xFigures } from './v2x-files.js';
 
 export type { RunStatus };
@@ -56,6 +57,8 @@ export interface LatencyFigures {
   cam?: CamFigures;
   /** Simulated runs that sent anything: channel busy ratio over 100 ms windows (channel-busy.csv). */
   channel_busy?: ChannelBusyFigures;
+  /** Runs whose cars triggered DENMs: how many, how many were acted on, and the time from event to reception. */
+  denm?: DenmFigures;
 }
 
 export interface PairDelivery {
@@ -263,7 +266,7 @@ export function buildSummary(args: {
       min_ttc_s: p.min_ttc_s === null ? null : round(p.min_ttc_s),
     })),
     collisions: r.collisions.map((c) => ({ t_s: round(c.t), a: c.a, b: c.b, speed_a_mps: round(c.speedA), speed_b_mps: round(c.speedB) })),
-    v2v: { ...v2vFigures(r.v2vSent, r.v2v, r.v2vLost, { timestep: scenario.physics.timestep, end: args.simTime }), ...v2xBlocks(r, scenario, args.simTime) },
+    v2v: { ...v2vFigures(r.v2vSent, r.v2v, r.v2vLost, { timestep: scenario.physics.timestep, end: args.simTime }), ...v2xBlocks(r, scenario, args.simTime), ...denmBlock(r.events, r.v2v) },
     ...(r.platoon ? { platoon: r.platoon.summary(round) } : {}),
     events: r.events.map((e) => ({ t_s: round(e.t), vehicle: e.vehicle, event: e.event, ...(e.detail ? { detail: roundedDetail(e.detail, round) } : {}) })),
     ...(args.timing ? { timing: args.timing } : {}),
@@ -275,6 +278,11 @@ export function buildSummary(args: {
 function v2xBlocks(r: MeasuredFigures, scenario: ResolvedScenario, end: number): Pick<LatencyFigures, 'cam' | 'channel_busy'> {
   const f = v2xFigures(r, scenario, end);
   return f ? { ...(f.cam ? { cam: f.cam } : {}), channel_busy: f.channelBusy } : {};
+}
+
+function denmBlock(events: MeasuredFigures['events'], arrivals: MeasuredFigures['v2v']): Pick<LatencyFigures, 'denm'> {
+  const denm = denmFigures(events, arrivals);
+  return denm ? { denm } : {};
 }
 
 /** An event's figures (a TTC of 0.6999999999999977 s) to the summary's 6 decimals; other values as they are. */

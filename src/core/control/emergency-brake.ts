@@ -72,7 +72,7 @@ export function createBrakeReceiver(geoReference?: GeoReference): VehicleApp {
         const event = cause && denmEventOf(cause);
         const own = ctx.own();
         if (!got || (got.kind !== 'new' && got.kind !== 'update') || (event !== 'emergency-brake' && event !== 'collision-risk') || (own && !concerns(got.denm, geoReference, own)) || ctx.isBraking()) return;
-        ctx.log('brake-received', { from: msg.from, id: msg.id, format: 'denm', cause: cause!.causeCode, sub_cause: cause!.subCauseCode });
+        ctx.log('brake-received', { from: msg.from, id: msg.id, format: 'denm', cause: cause!.causeCode, sub_cause: cause!.subCauseCode, detected_s: got.denm.management.detectionTime / 1000 });
         return ctx.emergencyBrake(`DENM ${msg.id} from ${msg.from}`);
       }
       if (msg.type !== BRAKE_MESSAGE || ctx.isBraking()) return;
