@@ -1,9 +1,10 @@
 import { ttcBy, type BodySize, type TtcMethod } from '../physics/ttc.js';
 import { projectedState } from './neighbour-table.js';
-import type { Odometry, VehicleApp, VehicleContext } from './vehicle-context.js';
+import type { Odometry, V2VMessage, VehicleApp, VehicleContext } from './vehicle-context.js';
 import type { GeoReference } from '../its/geo-reference.js';
 import { concerns, DENM_MESSAGE, DenReceiver } from './den-service.js';
 import { denmEventOf } from './denm.js';
+import { PerceivedObjectTable } from './cpm.js';
 
 export const BRAKE_MESSAGE = 'emergency-brake';
 
@@ -17,7 +18,15 @@ export interface TtcBrakeSenderOptions {
   maxAge: number;
   /** `geometric`: time to footprint overlap; `centre-distance`: the thesis's Eq. 3.7. */
   ttc: TtcMethod;
+  /** Also the objects other cars' CPMs report, heard of at most `perceivedMaxAge` ago [s]. */
+  perceived?: boolean;
+  perceivedMaxAge?: number;
 }
+
+/** A perceived object's footprint: a square of its planar dimension, at least this [m]. */
+const MIN_OBJECT_SIZE = 0.3;
+/** A perceived object this close to the car's own footprint (beyond its half diagonal) is the car itself [m]. */
+const SELF_MARGIN = 0.5;
 
 /** Sizes the geometric TTC uses: this car's own, and each other car's by name (own size when unknown). */
 export interface TtcBodies {
@@ -33,19 +42,40 @@ function othersSeen(ctx: VehicleContext, opts: TtcBrakeSenderOptions): Iterable<
 }
 
 /**
+ * The objects other cars perceived (their CPMs), carried forward to now at their velocity, each
+ * with its footprint, leaving out the car itself (what others see of it).
+ */
+export function perceivedObstacles(table: PerceivedObjectTable, own: Odometry, ownSize: BodySize, now: number, maxAge: number): [string, Odometry, BodySize][] {
+  const out: [string, Odometry, BodySize][] = [];
+  for (const [key, o] of table.view()) {
+    if (now - o.state.t > maxAge) continue;
+    const at = projectedState({ state: o.state, acceleration: 0, receivedAt: o.receivedAt }, now);
+    if (Math.hypot(at.x - own.x, at.y - own.y) <= Math.hypot(ownSize.length, ownSize.width) / 2 + SELF_MARGIN) continue;
+    // an object of unknown class is taken for a car of this car's size, or its measured size if larger
+    const side = Math.max(MIN_OBJECT_SIZE, o.size);
+    out.push([key, at, { length: Math.max(side, ownSize.length), width: Math.max(side, ownSize.width) }]);
+  }
+  return out;
+}
+
+/**
  * The thesis's car0 module: watches the TTC (by `opts.ttc`: footprint overlap, or Eq. 3.7) to every
  * other car it knows of and, the first time it falls below the threshold, sends one brake message
  * and (optionally) brakes itself.
  */
-export function createTtcBrakeSender(opts: TtcBrakeSenderOptions, bodies: TtcBodies): VehicleApp {
+export function createTtcBrakeSender(opts: TtcBrakeSenderOptions, bodies: TtcBodies, geoReference?: GeoReference): VehicleApp {
   let sent = false;
+  const perceived = opts.perceived && geoReference ? new PerceivedObjectTable(geoReference) : undefined;
   return {
+    ...(perceived ? { onMessage: (ctx: VehicleContext, msg: V2VMessage) => void perceived.update(msg, ctx.now()) } : {}),
     onTick(ctx) {
       if (sent) return;
       const own = ctx.own();
       if (!own) return;
-      for (const [name, other] of othersSeen(ctx, opts)) {
-        const ttc = ttcBy(opts.ttc, own, bodies.own, other, bodies.others?.get(name) ?? bodies.own);
+      const seen: [string, Odometry, BodySize][] = [...othersSeen(ctx, opts)].map(([name, other]) => [name, other, bodies.others?.get(name) ?? bodies.own]);
+      if (perceived) seen.push(...perceivedObstacles(perceived, own, bodies.own, ctx.now(), opts.perceivedMaxAge ?? 1.1));
+      for (const [name, other, size] of seen) {
+        const ttc = ttcBy(opts.ttc, own, bodies.own, other, size);
         if (ttc === undefined || ttc >= opts.threshold) continue;
         sent = true;
         ctx.send(opts.to, BRAKE_MESSAGE, { ttc_s: ttc, about: name });
