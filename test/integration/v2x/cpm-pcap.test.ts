@@ -6,9 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
 import { toMapXY, yawOfHeading } from '../../../src/core/its/geo-reference.js';
-import { GN_BTP_HEADER_BYTES } from '../../../src/core/its/geonetworking.js';
-import { stationIdOf } from '../../../src/core/its/station-id.js';
-import { PCAP_EPOCH_UNIX_S } from '../../../src/measurement/pcap-log.js';
+import { encodeCpm, type Cpm } from '../../../src/core/its/cpm.js';
+import { encodeShb, GN_BTP_HEADER_BYTES, GN_ETHERTYPE } from '../../../src/core/its/geonetworking.js';
+import { stationIdOf, stationMac } from '../../../src/core/its/station-id.js';
+import { BROADCAST_MAC, ethernetFrame, PCAP_EPOCH_UNIX_S, PcapLog } from '../../../src/measurement/pcap-log.js';
+import { createRandom } from '../../../src/util/random.js';
 import { scratchDir } from '../../support/scratch-dir.js';
 
 /**
@@ -181,4 +183,84 @@ describe('CPMs in v2v.pcap, decoded by tshark 4.0', () => {
     const pair = summary.pairs.find((p) => p.a === 'car0' && p.b === 'car1')!;
     console.log(`[cpm-pcap] with CPM: car0 brakes at ${brake.t_s} s (TTC ${(brake.detail as { ttc_s: number }).ttc_s.toFixed(2)} s), min distance to car1 ${pair.min_distance_m} m; without: collision at ${without.summary.first_collision_t_s} s`);
   }, 60_000);
+});
+
+describe('random CPMs, read back by tshark 4.0', () => {
+  it('agree with tshark on every field it shows, with no malformed packet', () => {
+    const draw = createRandom(103324);
+    const int = (lo: number, hi: number) => lo + Math.floor(draw() * (hi - lo + 1));
+    const path = join(scratchDir('cavsim-cpm-random-'), 'random.pcap');
+    const log = new PcapLog(path);
+    const sent: Cpm[] = [];
+    for (let i = 0; i < 60; i++) {
+      const cpm: Cpm = {
+        stationId: int(0, 4294967295),
+        generationDeltaTime: int(0, 65535),
+        stationType: int(0, 255),
+        referencePosition: { latitude: int(-900000000, 900000000), longitude: int(-1800000000, 1800000000), semiMajorConfidence: int(0, 4095), semiMinorConfidence: int(0, 4095), semiMajorOrientation: int(0, 3601), altitudeValue: int(-100000, 800001), altitudeConfidence: int(0, 15) },
+        originatingVehicle: { headingValue: int(0, 3601), headingConfidence: int(1, 127), speedValue: int(0, 16383), speedConfidence: int(1, 127), yawRate: { value: int(-32766, 32767), confidence: int(0, 8) }, vehicleWidth: int(1, 62) },
+        sensors: [{ sensorId: int(0, 255), type: int(0, 15), vehicleSensor: { xSensorOffset: int(-5000, 0), ySensorOffset: int(-1000, 1000), properties: [{ range: int(0, 10000), horizontalOpeningAngleStart: int(0, 3601), horizontalOpeningAngleEnd: int(0, 3601) }] } }],
+        objects: Array.from({ length: int(1, 12) }, () => ({
+          objectId: int(0, 255),
+          sensorIds: [int(0, 255)],
+          timeOfMeasurement: int(-1500, 1500),
+          objectAge: int(0, 1500),
+          objectConfidence: int(0, 101),
+          xDistance: { value: int(-132768, 132767), confidence: int(0, 102) },
+          yDistance: { value: int(-132768, 132767), confidence: int(0, 102) },
+          xSpeed: { value: int(-16383, 16383), confidence: int(1, 127) },
+          ySpeed: { value: int(-16383, 16383), confidence: int(1, 127) },
+          planarObjectDimension1: { value: int(0, 1023), confidence: int(0, 102) },
+          dynamicStatus: int(0, 2),
+        })),
+        numberOfPerceivedObjects: int(0, 255),
+      };
+      sent.push(cpm);
+      const source = { stationType: 5, mac: stationMac(cpm.stationId), timestampMs: i * 100, latitude: 0, longitude: 0, positionAccurate: true, speed: 0, heading: 0 };
+      log.add(i / 10, ethernetFrame(BROADCAST_MAC, source.mac, GN_ETHERTYPE, encodeShb({ source, btpPort: 2009, trafficClass: 2, payload: encodeCpm(cpm) })));
+    }
+    log.close();
+    const fields = ['frame.protocols', 'its.stationID', 'cpm.generationDeltaTime', 'cpm.stationType', 'its.latitude', 'its.longitude', 'its.headingValue', 'its.speedValue', 'its.yawRateValue', 'cpm.vehicleWidth', 'cpm.sensorID', 'cpm.type', 'cpm.xSensorOffset', 'cpm.ySensorOffset', 'cpm.range', 'cpm.horizontalOpeningAngleStart', 'cpm.horizontalOpeningAngleEnd', 'cpm.objectID', 'cpm.timeOfMeasurement', 'cpm.objectAge', 'cpm.objectConfidence', 'cpm.value', 'cpm.confidence', 'cpm.dynamicStatus', 'cpm.numberOfPerceivedObjects', '_ws.malformed', '_ws.expert'];
+    const json = execFileSync(TSHARK, ['-r', path, '-T', 'json', ...fields.flatMap((f) => ['-e', f])], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
+    const frames = (JSON.parse(json) as { _source: { layers: Frame['layers'] } }[]).map((p) => ({ t: 0, layers: p._source.layers }));
+    expect(frames.length).toBe(sent.length);
+    frames.forEach((f, i) => {
+      const c = sent[i];
+      const v = c.originatingVehicle!;
+      const s = c.sensors![0];
+      const os = c.objects!;
+      expect(f.layers['_ws.malformed'], JSON.stringify(f.layers)).toBeUndefined();
+      expect(f.layers['_ws.expert'], JSON.stringify(f.layers)).toBeUndefined();
+      expect(f.layers['frame.protocols']![0]).toBe('eth:ethertype:gnw:btpb:its');
+      const seen = {
+        header: [num(f, 'its.stationID'), num(f, 'cpm.generationDeltaTime'), num(f, 'cpm.stationType')],
+        position: [num(f, 'its.latitude'), num(f, 'its.longitude')],
+        vehicle: [num(f, 'its.headingValue'), num(f, 'its.speedValue'), num(f, 'its.yawRateValue'), num(f, 'cpm.vehicleWidth')],
+        sensor: [num(f, 'cpm.sensorID'), num(f, 'cpm.type'), num(f, 'cpm.xSensorOffset'), num(f, 'cpm.ySensorOffset'), num(f, 'cpm.range'), num(f, 'cpm.horizontalOpeningAngleStart'), num(f, 'cpm.horizontalOpeningAngleEnd')],
+        ids: nums(f, 'cpm.objectID'),
+        times: nums(f, 'cpm.timeOfMeasurement'),
+        ages: nums(f, 'cpm.objectAge'),
+        confidences: nums(f, 'cpm.objectConfidence'),
+        values: nums(f, 'cpm.value'),
+        valueConfidences: nums(f, 'cpm.confidence'),
+        status: nums(f, 'cpm.dynamicStatus'),
+        count: num(f, 'cpm.numberOfPerceivedObjects'),
+      };
+      // objectConfidence 0 is its DEFAULT: not encoded, not shown
+      expect(seen).toEqual({
+        header: [c.stationId, c.generationDeltaTime, c.stationType],
+        position: [c.referencePosition.latitude, c.referencePosition.longitude],
+        vehicle: [v.headingValue, v.speedValue, v.yawRate!.value, v.vehicleWidth],
+        sensor: [s.sensorId, s.type, s.vehicleSensor.xSensorOffset, s.vehicleSensor.ySensorOffset, s.vehicleSensor.properties[0].range, s.vehicleSensor.properties[0].horizontalOpeningAngleStart, s.vehicleSensor.properties[0].horizontalOpeningAngleEnd],
+        ids: os.map((o) => o.objectId),
+        times: os.map((o) => o.timeOfMeasurement),
+        ages: os.map((o) => o.objectAge),
+        confidences: os.filter((o) => o.objectConfidence !== 0).map((o) => o.objectConfidence),
+        values: os.flatMap((o) => [o.xDistance.value, o.yDistance.value, o.xSpeed.value, o.ySpeed.value, o.planarObjectDimension1!.value]),
+        valueConfidences: os.flatMap((o) => [o.xDistance.confidence, o.yDistance.confidence, o.xSpeed.confidence, o.ySpeed.confidence, o.planarObjectDimension1!.confidence]),
+        status: os.map((o) => o.dynamicStatus),
+        count: c.numberOfPerceivedObjects,
+      });
+    });
+  });
 });
