@@ -57,6 +57,9 @@ export async function crossCheckScenario(s: ResolvedScenario, loadMap?: MapLoade
         if (app.gap === 'lidar' && !v.lidar) problems.push({ path: at('apps', j, 'gap'), message: `gap: lidar needs vehicles.${v.name}.lidar enabled, or use gap: geometric` });
       }
       if (app.type === 'cpm' && !v.lidar) problems.push({ path: at('apps', j), message: `the cpm app reports what the car's lidar perceives: give vehicles.${v.name} a lidar ({} for the default)` });
+      if (app.type === 'denm' && app.perceived && !(app.on === 'collision-risk' && s.vehicles.some((o) => o.name !== v.name && o.apps.some((a) => a.type === 'cpm')))) {
+        problems.push({ path: at('apps', j, 'perceived'), message: 'perceived: true is for on: collision-risk, with the objects in other cars\' CPMs: give another car a cpm app (and a lidar)' });
+      }
       if (app.type !== 'ttc-brake-sender') return;
       const perceiving = app.perceived === true && s.vehicles.some((o) => o.name !== v.name && o.apps.some((a) => a.type === 'cpm'));
       if (app.perceived && !perceiving) problems.push({ path: at('apps', j, 'perceived'), message: 'perceived: true watches the objects in other cars\' CPMs: give another car a cpm app (and a lidar)' });

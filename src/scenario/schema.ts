@@ -257,6 +257,8 @@ const denmSchema = z
     source: z.enum(['infrastructure', 'neighbours']).default('infrastructure').describe('collision-risk: where the other cars are known from: the observed cars (ideal) or their beacons and CAMs'),
     maxAge: duration('collision-risk with source: neighbours: ignore a car heard of longer ago than this', 0.001, 60).default(1),
     ttcMethod: z.enum(['geometric', 'centre-distance']).default('geometric').describe('collision-risk: how the TTC is computed (as ttc-brake-sender\'s ttc)'),
+    perceived: z.boolean().optional().describe("collision-risk: also the objects other cars' CPMs report (as ttc-brake-sender's perceived); default false"),
+    perceivedMaxAge: duration('collision-risk with perceived: ignore an object measured longer ago than this (default 1.1 s)', 0.001, 60).optional(),
     stationaryAfter: duration('stationary: standing still this long', 0, 3600).default(1),
     validity: duration('validityDuration, from the detection (default by event: 2s, stationary 60s)', 0, 86400).optional(),
     repetitionInterval: duration('repeat each DENM this often; also its transmissionInterval (default 100ms, stationary 1s)', 0.001, 10).optional(),

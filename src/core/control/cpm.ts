@@ -6,6 +6,8 @@ import { generationTime, headingUnits, itsMilliseconds, latitudeUnits, positionV
 import { clusterScan, ObjectTracker, toBodyFrame, toMapFrame, type ClusterOptions, type ScanLike, type TrackedObject } from '../sensing/scan-objects.js';
 import { CpmGenerationRules, type CpmGenerationParams } from './cpm-generation.js';
 import type { LaserScan, Odometry, V2VMessage, VehicleApp } from './vehicle-context.js';
+import { projectedState } from './neighbour-table.js';
+import type { BodySize } from '../physics/ttc.js';
 
 export const CPM_MESSAGE = 'cpm';
 /** GN traffic class of CPMs: DP2, as CAMs. */
@@ -217,4 +219,26 @@ export class PerceivedObjectTable {
   view(): ReadonlyMap<string, PerceivedObjectState & { from: string }> {
     return this.entries;
   }
+}
+
+/** A perceived object's footprint: a square of its planar dimension, at least this [m]. */
+const MIN_OBJECT_SIZE = 0.3;
+/** A perceived object this close to the car's own footprint (beyond its half diagonal) is the car itself [m]. */
+const SELF_MARGIN = 0.5;
+
+/**
+ * The objects other cars perceived (their CPMs), carried forward to now at their velocity, each
+ * with its footprint, leaving out the car itself (what others see of it).
+ */
+export function perceivedObstacles(table: PerceivedObjectTable, own: Odometry, ownSize: BodySize, now: number, maxAge: number): [string, Odometry, BodySize][] {
+  const out: [string, Odometry, BodySize][] = [];
+  for (const [key, o] of table.view()) {
+    if (now - o.state.t > maxAge) continue;
+    const at = projectedState({ state: o.state, acceleration: 0, receivedAt: o.receivedAt }, now);
+    if (Math.hypot(at.x - own.x, at.y - own.y) <= Math.hypot(ownSize.length, ownSize.width) / 2 + SELF_MARGIN) continue;
+    // an object of unknown class is taken for a car of this car's size, or its measured size if larger
+    const side = Math.max(MIN_OBJECT_SIZE, o.size);
+    out.push([key, at, { length: Math.max(side, ownSize.length), width: Math.max(side, ownSize.width) }]);
+  }
+  return out;
 }

@@ -4,7 +4,7 @@ import type { Odometry, V2VMessage, VehicleApp, VehicleContext } from './vehicle
 import type { GeoReference } from '../its/geo-reference.js';
 import { concerns, DENM_MESSAGE, DenReceiver } from './den-service.js';
 import { denmEventOf } from './denm.js';
-import { PerceivedObjectTable } from './cpm.js';
+import { PerceivedObjectTable, perceivedObstacles } from './cpm.js';
 
 export const BRAKE_MESSAGE = 'emergency-brake';
 
@@ -23,10 +23,6 @@ export interface TtcBrakeSenderOptions {
   perceivedMaxAge?: number;
 }
 
-/** A perceived object's footprint: a square of its planar dimension, at least this [m]. */
-const MIN_OBJECT_SIZE = 0.3;
-/** A perceived object this close to the car's own footprint (beyond its half diagonal) is the car itself [m]. */
-const SELF_MARGIN = 0.5;
 
 /** Sizes the geometric TTC uses: this car's own, and each other car's by name (own size when unknown). */
 export interface TtcBodies {
@@ -39,23 +35,6 @@ function othersSeen(ctx: VehicleContext, opts: TtcBrakeSenderOptions): Iterable<
   if (opts.source === 'infrastructure') return ctx.others();
   const now = ctx.now();
   return [...ctx.neighbours()].filter(([, n]) => now - n.state.t <= opts.maxAge).map(([name, n]) => [name, projectedState(n, now)] as [string, Odometry]);
-}
-
-/**
- * The objects other cars perceived (their CPMs), carried forward to now at their velocity, each
- * with its footprint, leaving out the car itself (what others see of it).
- */
-export function perceivedObstacles(table: PerceivedObjectTable, own: Odometry, ownSize: BodySize, now: number, maxAge: number): [string, Odometry, BodySize][] {
-  const out: [string, Odometry, BodySize][] = [];
-  for (const [key, o] of table.view()) {
-    if (now - o.state.t > maxAge) continue;
-    const at = projectedState({ state: o.state, acceleration: 0, receivedAt: o.receivedAt }, now);
-    if (Math.hypot(at.x - own.x, at.y - own.y) <= Math.hypot(ownSize.length, ownSize.width) / 2 + SELF_MARGIN) continue;
-    // an object of unknown class is taken for a car of this car's size, or its measured size if larger
-    const side = Math.max(MIN_OBJECT_SIZE, o.size);
-    out.push([key, at, { length: Math.max(side, ownSize.length), width: Math.max(side, ownSize.width) }]);
-  }
-  return out;
 }
 
 /**

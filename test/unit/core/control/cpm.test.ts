@@ -3,6 +3,7 @@ import { clusterScan, ObjectTracker, TRACKER_DEFAULTS } from '../../../../src/co
 import { CPM_GENERATION_DEFAULTS, CpmGenerationRules } from '../../../../src/core/control/cpm-generation.js';
 import { createCpm, cpmOf, lidarSensorInformation, PerceivedObjectTable } from '../../../../src/core/control/cpm.js';
 import { createTtcBrakeSender } from '../../../../src/core/control/emergency-brake.js';
+import { createDenm, type DenmOptions } from '../../../../src/core/control/denm.js';
 import { DEFAULT_GEO_REFERENCE } from '../../../../src/core/its/geo-reference.js';
 import type { V2VMessage } from '../../../../src/core/control/vehicle-context.js';
 import { scanOf, type Segment } from './synthetic-scan.js';
@@ -143,7 +144,7 @@ describe('the cpm app and its receivers', () => {
     expect(table.update({ ...sent[0], type: 'cam' }, 0.2)).toBe(false);
   });
 
-  it('a ttc-brake-sender with perceived: true brakes for an object in its path that only the CPM tells of', () => {
+  it('a ttc-brake-sender (and a collision-risk denm) with perceived: true reacts to an object in its path that only the CPM tells of', () => {
     const base = { threshold: 1.5, to: '*', brakeSelf: true, source: 'neighbours' as const, maxAge: 0.3, ttc: 'geometric' as const };
     // car2 at (0, 10) facing south sees an object 8 m ahead (at (0, 2)) driving south at 5 m/s, towards car0
     const { ctx: senderCtx, state: s } = fakeContext({ own: { x: 0, y: 10, yaw: -Math.PI / 2, v: 0 }, scan: scanOf(box(8.2, 0, 0.4)) });
@@ -169,6 +170,18 @@ describe('the cpm app and its receivers', () => {
       brake.onTick!(ctx);
       expect(braked, `perceived: ${perceived}`).toBe(perceived ? braked || 'missing' : '');
       if (perceived) expect(braked).toMatch(/^TTC 0\.\d+ s to car2\/object0$/);
+    }
+    // a denm app on collision-risk with perceived: true sees the same risk and sends a DENM (97/1)
+    for (const perceived of [true, false]) {
+      const { ctx, state } = fakeContext({ own: { x: 0, y: -4, yaw: Math.PI / 2, v: 0 }, t: 0.3 });
+      const denms: string[] = [];
+      ctx.send = (_to, type) => void denms.push(type);
+      const options: DenmOptions = { on: 'collision-risk', deceleration: 4, ttc: 1.5, source: 'neighbours', maxAge: 0.3, ttcMethod: 'geometric', stationaryAfter: 1, cancel: true, scope: 'geo-broadcast', hops: 10, perceived };
+      const denm = createDenm(options, station, DEFAULT_GEO_REFERENCE, { own: { length: 0.58, width: 0.31 } });
+      denm.onMessage?.(ctx, last);
+      state.t = 0.31;
+      denm.onTick!(ctx);
+      expect(denms, `perceived: ${perceived}`).toEqual(perceived ? ['denm'] : []);
     }
   });
 });
