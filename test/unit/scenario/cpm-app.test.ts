@@ -37,6 +37,8 @@ describe('the cpm app in a scenario', () => {
     expect(await workspace.problems(pair('[{ type: cpm }]'))).toEqual([expect.stringMatching(/apps\[0\].*the cpm app reports what the car's lidar perceives: give vehicles\.car0 a lidar/)]);
     expect(await workspace.problems(pair('[{ type: cpm, minInterval: 2s, maxInterval: 1s }]', '[]', LIDAR))).toEqual([expect.stringMatching(/minInterval \(T_GenCpmMin\) must not exceed maxInterval/)]);
     expect(await workspace.problems(pair('[{ type: cam }]', '[{ type: ttc-brake-sender, source: neighbours, perceived: true }]'))).toEqual([expect.stringMatching(/perceived.*give another car a cpm app/)]);
+    expect(await workspace.problems(pair('[{ type: denm, on: hard-braking, perceived: true }]', '[{ type: cpm }]'))).toEqual([expect.stringMatching(/perceived.*is for on: collision-risk/), expect.stringMatching(/give vehicles\.car1 a lidar/)]);
+    expect(await workspace.problems(pair('[{ type: denm, on: collision-risk, source: neighbours, perceived: true }, { type: cam }]', '[{ type: cpm }]', ''))).toEqual([expect.stringMatching(/give vehicles\.car1 a lidar/)]);
     // perceived objects alone are enough for source: neighbours
     expect(await workspace.problems(pair('[{ type: cpm }]', '[{ type: ttc-brake-sender, source: neighbours, perceived: true }]', LIDAR))).toEqual([]);
     expect(await workspace.problems(pair('[{ type: cpm }]', '[{ type: ttc-brake-sender, source: neighbours }]', LIDAR))).toEqual([expect.stringMatching(/source: neighbours knows other cars only by their beacons or CAMs/)]);
