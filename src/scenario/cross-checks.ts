@@ -56,13 +56,19 @@ export async function crossCheckScenario(s: ResolvedScenario, loadMap?: MapLoade
         }
         if (app.gap === 'lidar' && !v.lidar) problems.push({ path: at('apps', j, 'gap'), message: `gap: lidar needs vehicles.${v.name}.lidar enabled, or use gap: geometric` });
       }
+      if (app.type === 'cpm' && !v.lidar) problems.push({ path: at('apps', j), message: `the cpm app reports what the car's lidar perceives: give vehicles.${v.name} a lidar ({} for the default)` });
+      if (app.type === 'denm' && app.perceived && !(app.on === 'collision-risk' && s.vehicles.some((o) => o.name !== v.name && o.apps.some((a) => a.type === 'cpm')))) {
+        problems.push({ path: at('apps', j, 'perceived'), message: 'perceived: true is for on: collision-risk, with the objects in other cars\' CPMs: give another car a cpm app (and a lidar)' });
+      }
       if (app.type !== 'ttc-brake-sender') return;
+      const perceiving = app.perceived === true && s.vehicles.some((o) => o.name !== v.name && o.apps.some((a) => a.type === 'cpm'));
+      if (app.perceived && !perceiving) problems.push({ path: at('apps', j, 'perceived'), message: 'perceived: true watches the objects in other cars\' CPMs: give another car a cpm app (and a lidar)' });
       if (app.to !== '*' && !names.has(app.to)) problems.push({ path: at('apps', j, 'to'), message: `no vehicle named "${app.to}"; use a vehicle name or "*"` });
       if (app.to === v.name) problems.push({ path: at('apps', j, 'to'), message: 'a car cannot send the brake message to itself' });
       if (app.source === 'infrastructure' && !v.observes.length) {
         problems.push({ path: at('apps', j), message: `a TTC monitor needs other cars' state: add them to vehicles.${v.name}.observes, or use source: neighbours` });
       }
-      if (app.source === 'neighbours' && !s.vehicles.some((o) => o.name !== v.name && beaconing(o.name))) {
+      if (app.source === 'neighbours' && !perceiving && !s.vehicles.some((o) => o.name !== v.name && beaconing(o.name))) {
         problems.push({ path: at('apps', j, 'source'), message: 'source: neighbours knows other cars only by their beacons or CAMs: give them a beacon or cam app' });
       }
     });

@@ -184,6 +184,8 @@ const brakeSenderSchema = z
       .describe(
         'geometric: time until the two cars\' footprints (length x width) overlap at their current velocities (cars passing in other lanes never do); centre-distance: the thesis\'s Eq. 3.7, centre distance over closing speed, blind to size and lanes',
       ),
+    perceived: z.boolean().optional().describe("also watch the objects other cars' CPMs report (their lidars' perceived objects, carried forward to now); default false"),
+    perceivedMaxAge: duration('with perceived: ignore an object measured longer ago than this (default 1.1 s: T_GenCpmMax and a little)', 0.001, 60).optional(),
   })
   .strict();
 const brakeReceiverSchema = z.object({ type: z.literal('brake-receiver') }).strict();
@@ -255,6 +257,8 @@ const denmSchema = z
     source: z.enum(['infrastructure', 'neighbours']).default('infrastructure').describe('collision-risk: where the other cars are known from: the observed cars (ideal) or their beacons and CAMs'),
     maxAge: duration('collision-risk with source: neighbours: ignore a car heard of longer ago than this', 0.001, 60).default(1),
     ttcMethod: z.enum(['geometric', 'centre-distance']).default('geometric').describe('collision-risk: how the TTC is computed (as ttc-brake-sender\'s ttc)'),
+    perceived: z.boolean().optional().describe("collision-risk: also the objects other cars' CPMs report (as ttc-brake-sender's perceived); default false"),
+    perceivedMaxAge: duration('collision-risk with perceived: ignore an object measured longer ago than this (default 1.1 s)', 0.001, 60).optional(),
     stationaryAfter: duration('stationary: standing still this long', 0, 3600).default(1),
     validity: duration('validityDuration, from the detection (default by event: 2s, stationary 60s)', 0, 86400).optional(),
     repetitionInterval: duration('repeat each DENM this often; also its transmissionInterval (default 100ms, stationary 1s)', 0.001, 10).optional(),
@@ -281,7 +285,23 @@ const camSchema = z
   .strict()
   .refine((c) => c.minInterval <= c.maxInterval, { message: 'minInterval (T_GenCamMin) must not exceed maxInterval (T_GenCamMax)' })
   .refine((c) => c.checkInterval === undefined || c.checkInterval <= c.minInterval, { message: 'checkInterval (T_CheckCamGen) must not exceed minInterval (T_GenCamMin)', path: ['checkInterval'] });
-export const appSchema = z.discriminatedUnion('type', [camSchema, brakeSenderSchema, brakeReceiverSchema, beaconSchema, scriptedEventSchema, caccSchema, warningSchema, warningReceiverSchema, denmSchema]);
+const cpmSchema = z
+  .object({
+    type: z.literal('cpm'),
+    minInterval: duration('T_GenCpmMin: how often the generation rules are checked, the shortest time between two CPMs (TS 103 324)', 0.01, 10).default(0.1),
+    maxInterval: duration('T_GenCpmMax: the longest time between two CPMs', 0.01, 10).default(1),
+    positionThreshold: finite('an object that moved more than this since it was last included goes in again [m]').positive().max(100).default(4),
+    speedThreshold: finite('an object whose speed changed more than this since it was last included goes in again [m/s]').positive().max(50).default(0.5),
+    objectInterval: duration('an object last included this long ago goes in again', 0.01, 10).default(1),
+    sensorInformationInterval: duration('T_AddSensorInformation: the sensor information container (the lidar\'s range and field of view) goes out at most this often', 0.01, 60).default(1),
+    gap: finite('consecutive lidar hit points at most this far apart are one object [m]').positive().max(10).default(0.3),
+    minPoints: z.number().int().min(1).max(1000).default(3).describe('a cluster of fewer hit points is noise, not an object'),
+    maxExtent: finite('a cluster wider than this (first to last point) is a wall, not an object [m]').positive().max(100).default(1.5),
+    associationDistance: finite('an object seen within this of where it was at the last check is the same object (nearest first) [m]').positive().max(100).default(1.5),
+  })
+  .strict()
+  .refine((c) => c.minInterval <= c.maxInterval, { message: 'minInterval (T_GenCpmMin) must not exceed maxInterval (T_GenCpmMax)' });
+export const appSchema = z.discriminatedUnion('type', [camSchema, cpmSchema, brakeSenderSchema, brakeReceiverSchema, beaconSchema, scriptedEventSchema, caccSchema, warningSchema, warningReceiverSchema, denmSchema]);
 
 /** Emulated runs: how late a step may be [s], and the share of steps allowed to be that late. */
 export const TIMING_DEFAULTS = { maxStepLateness: 0.005, maxLateFraction: 0.01 };

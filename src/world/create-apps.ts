@@ -15,6 +15,7 @@ import { createScriptedEvent } from '../core/control/scripted-event.js';
 import { createCacc } from '../core/control/cacc.js';
 import { createWarning, createWarningReceiver } from '../core/control/warning.js';
 import { createDenm } from '../core/control/denm.js';
+import { createCpm } from '../core/control/cpm.js';
 
 /** Every car's footprint by name: what the geometric TTC needs of the others (`bodySizes(scenario)`). */
 export type BodySizes = ReadonlyMap<string, BodySize>;
@@ -39,7 +40,7 @@ export function createVehicleApps(v: ResolvedVehicle, sizes: BodySizes, geoRefer
   else if (c.type === 'wall-follow') apps.push(createWallFollow({ ...c, maxSteer }));
   else if (c.type === 'rrt') apps.push(createRrt({ ...c, maxSteer }));
   for (const app of v.apps) {
-    if (app.type === 'ttc-brake-sender') apps.push(createTtcBrakeSender(app, { own: v.params, others: sizes }));
+    if (app.type === 'ttc-brake-sender') apps.push(createTtcBrakeSender(app, { own: v.params, others: sizes }, geoReference));
     else if (app.type === 'brake-receiver') apps.push(createBrakeReceiver(geoReference));
     else if (app.type === 'beacon') apps.push(createBeacon(v.name, app));
     else if (app.type === 'cam') apps.push(createCam(v.name, app, { stationId: stationIdOf(v.name), stationType: PASSENGER_CAR, length: v.params.length, width: v.params.width }, geoReference));
@@ -47,6 +48,7 @@ export function createVehicleApps(v: ResolvedVehicle, sizes: BodySizes, geoRefer
     else if (app.type === 'warning') apps.push(createWarning(app, { station: stationOf(v), geoReference }));
     else if (app.type === 'warning-receiver') apps.push(createWarningReceiver(app, geoReference));
     else if (app.type === 'denm') apps.push(createDenm(app, stationOf(v), geoReference, { own: v.params, others: sizes }));
+    else if (app.type === 'cpm') apps.push(createCpm(v.name, app, stationOf(v), geoReference));
     else if (app.type === 'scripted-event') apps.push(createScriptedEvent(app.brake !== undefined ? { at: app.at, brake: app.brake } : { at: app.at, speed: app.speed! }));
   }
   return apps;
@@ -58,7 +60,7 @@ const PASSENGER_CAR = 5;
 const stationOf = (v: ResolvedVehicle) => ({ stationId: stationIdOf(v.name), stationType: PASSENGER_CAR, length: v.params.length, width: v.params.width });
 
 /** Apps whose behaviour no received message changes: they only send (or act on a clock). */
-const DEAF_APPS: ReadonlySet<string> = new Set(['beacon', 'cam', 'scripted-event']);
+const DEAF_APPS: ReadonlySet<string> = new Set(['beacon', 'cam', 'cpm', 'scripted-event']);
 
 /**
  * Whether anything a vehicle does can depend on the V2V messages it receives: its own code, or an

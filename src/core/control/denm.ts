@@ -1,11 +1,12 @@
 import { CAUSE, SUB_CAUSE, type CauseCode } from '../its/denm.js';
 import type { GeoReference } from '../its/geo-reference.js';
 import type { StationFacts } from '../its/vehicle-state.js';
-import { ttcBy, type TtcMethod } from '../physics/ttc.js';
+import { ttcBy, type BodySize, type TtcMethod } from '../physics/ttc.js';
 import { DenOriginator, type DenParams } from './den-service.js';
 import { projectedState } from './neighbour-table.js';
 import type { TtcBodies } from './emergency-brake.js';
-import type { Odometry, VehicleApp, VehicleContext } from './vehicle-context.js';
+import { PerceivedObjectTable, perceivedObstacles } from './cpm.js';
+import type { Odometry, V2VMessage, VehicleApp, VehicleContext } from './vehicle-context.js';
 
 export type DenmEvent = 'hard-braking' | 'emergency-brake' | 'collision-risk' | 'stationary';
 export const DENM_EVENTS: readonly DenmEvent[] = ['hard-braking', 'emergency-brake', 'collision-risk', 'stationary'];
@@ -52,6 +53,9 @@ export interface DenmOptions {
   source: 'infrastructure' | 'neighbours';
   maxAge: number;
   ttcMethod: TtcMethod;
+  /** collision-risk: also the objects other cars' CPMs report, measured at most `perceivedMaxAge` ago [s]. */
+  perceived?: boolean;
+  perceivedMaxAge?: number;
   /** stationary: slower than `stoppedSpeed` for this long [s]. */
   stationaryAfter: number;
   validity?: number;
@@ -94,7 +98,7 @@ export function denParamsOf(opts: Pick<DenmOptions, 'on' | 'validity' | 'repetit
 }
 
 /** Whether the event's condition holds now, given the car's state and its deceleration since the last tick. */
-function conditionOf(opts: DenmOptions, ctx: VehicleContext, own: Odometry, deceleration: number, bodies: TtcBodies, stoppedSince: number | undefined): boolean {
+function conditionOf(opts: DenmOptions, ctx: VehicleContext, own: Odometry, deceleration: number, bodies: TtcBodies, stoppedSince: number | undefined, perceived?: PerceivedObjectTable): boolean {
   const now = ctx.now();
   switch (opts.on) {
     case 'hard-braking':
@@ -106,8 +110,10 @@ function conditionOf(opts: DenmOptions, ctx: VehicleContext, own: Odometry, dece
     case 'collision-risk': {
       const others: Iterable<[string, Odometry]> =
         opts.source === 'infrastructure' ? ctx.others() : [...ctx.neighbours()].filter(([, n]) => now - n.state.t <= opts.maxAge).map(([name, n]) => [name, projectedState(n, now)] as [string, Odometry]);
-      for (const [name, other] of others) {
-        const ttc = ttcBy(opts.ttcMethod, own, bodies.own, other, bodies.others?.get(name) ?? bodies.own);
+      const seen: [string, Odometry, BodySize][] = [...others].map(([name, other]) => [name, other, bodies.others?.get(name) ?? bodies.own]);
+      if (perceived) seen.push(...perceivedObstacles(perceived, own, bodies.own, now, opts.perceivedMaxAge ?? 1.1));
+      for (const [, other, size] of seen) {
+        const ttc = ttcBy(opts.ttcMethod, own, bodies.own, other, size);
         if (ttc !== undefined && ttc < opts.ttc) return true;
       }
       return false;
@@ -128,7 +134,9 @@ export function createDenm(opts: DenmOptions, station: StationFacts, ref: GeoRef
   let stoppedSince: number | undefined;
   let falseSince: number | undefined;
   let lastDetection = 0;
+  const perceived = opts.on === 'collision-risk' && opts.perceived ? new PerceivedObjectTable(ref) : undefined;
   return {
+    ...(perceived ? { onMessage: (ctx: VehicleContext, msg: V2VMessage) => void perceived.update(msg, ctx.now()) } : {}),
     onTick(ctx) {
       const own = ctx.own();
       const now = ctx.now();
@@ -137,7 +145,7 @@ export function createDenm(opts: DenmOptions, station: StationFacts, ref: GeoRef
       if (!previous || own.t > previous.t) previous = { t: own.t, v: own.v };
       if (Math.abs(own.v) >= STOPPED_SPEED) stoppedSince = undefined;
       else stoppedSince ??= now;
-      const holds = conditionOf(opts, ctx, own, deceleration, bodies, stoppedSince);
+      const holds = conditionOf(opts, ctx, own, deceleration, bodies, stoppedSince, perceived);
       if (!service.eventOn && holds) {
         const denm = service.trigger(now, own);
         lastDetection = now;

@@ -1,9 +1,10 @@
 import { ttcBy, type BodySize, type TtcMethod } from '../physics/ttc.js';
 import { projectedState } from './neighbour-table.js';
-import type { Odometry, VehicleApp, VehicleContext } from './vehicle-context.js';
+import type { Odometry, V2VMessage, VehicleApp, VehicleContext } from './vehicle-context.js';
 import type { GeoReference } from '../its/geo-reference.js';
 import { concerns, DENM_MESSAGE, DenReceiver } from './den-service.js';
 import { denmEventOf } from './denm.js';
+import { PerceivedObjectTable, perceivedObstacles } from './cpm.js';
 
 export const BRAKE_MESSAGE = 'emergency-brake';
 
@@ -17,7 +18,11 @@ export interface TtcBrakeSenderOptions {
   maxAge: number;
   /** `geometric`: time to footprint overlap; `centre-distance`: the thesis's Eq. 3.7. */
   ttc: TtcMethod;
+  /** Also the objects other cars' CPMs report, heard of at most `perceivedMaxAge` ago [s]. */
+  perceived?: boolean;
+  perceivedMaxAge?: number;
 }
+
 
 /** Sizes the geometric TTC uses: this car's own, and each other car's by name (own size when unknown). */
 export interface TtcBodies {
@@ -37,15 +42,19 @@ function othersSeen(ctx: VehicleContext, opts: TtcBrakeSenderOptions): Iterable<
  * other car it knows of and, the first time it falls below the threshold, sends one brake message
  * and (optionally) brakes itself.
  */
-export function createTtcBrakeSender(opts: TtcBrakeSenderOptions, bodies: TtcBodies): VehicleApp {
+export function createTtcBrakeSender(opts: TtcBrakeSenderOptions, bodies: TtcBodies, geoReference?: GeoReference): VehicleApp {
   let sent = false;
+  const perceived = opts.perceived && geoReference ? new PerceivedObjectTable(geoReference) : undefined;
   return {
+    ...(perceived ? { onMessage: (ctx: VehicleContext, msg: V2VMessage) => void perceived.update(msg, ctx.now()) } : {}),
     onTick(ctx) {
       if (sent) return;
       const own = ctx.own();
       if (!own) return;
-      for (const [name, other] of othersSeen(ctx, opts)) {
-        const ttc = ttcBy(opts.ttc, own, bodies.own, other, bodies.others?.get(name) ?? bodies.own);
+      const seen: [string, Odometry, BodySize][] = [...othersSeen(ctx, opts)].map(([name, other]) => [name, other, bodies.others?.get(name) ?? bodies.own]);
+      if (perceived) seen.push(...perceivedObstacles(perceived, own, bodies.own, ctx.now(), opts.perceivedMaxAge ?? 1.1));
+      for (const [name, other, size] of seen) {
+        const ttc = ttcBy(opts.ttc, own, bodies.own, other, size);
         if (ttc === undefined || ttc >= opts.threshold) continue;
         sent = true;
         ctx.send(opts.to, BRAKE_MESSAGE, { ttc_s: ttc, about: name });

@@ -9,6 +9,8 @@ import { UperError } from './uper.js';
 export const GN_ETHERTYPE = 0x8947;
 export const GN_BTP_HEADER_BYTES = 4 + 8 + 28 + 4;
 export const BTP_PORT_CAM = 2001;
+/** BTP-B port of CPMs (TS 103 248: CPS, 2009). */
+export const BTP_PORT_CPM = 2009;
 
 const GN_VERSION = 1;
 const NEXT_HEADER_COMMON = 1;

@@ -1,0 +1,244 @@
+import { createRandom, deriveSeed } from '../../util/random.js';
+import { decodeCpm, DYNAMIC_STATUS, encodeCpm, SENSOR_TYPE, type Cpm, type PerceivedObject, type SensorInformation } from '../its/cpm.js';
+import { BTP_PORT_CPM, decodeShb, encodeShb } from '../its/geonetworking.js';
+import { toLatLon, toMapXY, yawOfHeading, type GeoReference } from '../its/geo-reference.js';
+import { generationTime, headingUnits, itsMilliseconds, latitudeUnits, positionVectorOf, speedUnits, type StationFacts } from '../its/vehicle-state.js';
+import { clusterScan, ObjectTracker, toBodyFrame, toMapFrame, type ClusterOptions, type ScanLike, type TrackedObject } from '../sensing/scan-objects.js';
+import { CpmGenerationRules, type CpmGenerationParams } from './cpm-generation.js';
+import type { LaserScan, Odometry, V2VMessage, VehicleApp } from './vehicle-context.js';
+import { projectedState } from './neighbour-table.js';
+import type { BodySize } from '../physics/ttc.js';
+
+export const CPM_MESSAGE = 'cpm';
+/** GN traffic class of CPMs: DP2, as CAMs. */
+const CPM_TRAFFIC_CLASS = 2;
+/** The lidar's sensorID in the sensor information container and the objects' sensorIDList. */
+export const LIDAR_SENSOR_ID = 1;
+/** At most this many objects in one CPM (no segmentation): the nearest. */
+const MAX_OBJECTS = 128;
+/** Confidences the simulator's lidar earns: about its noise and the velocity estimate's [0.01 m, 0.01 m/s, 0.1 m]. */
+const DISTANCE_CONFIDENCE = 5;
+const SPEED_CONFIDENCE = 20;
+const DIMENSION_CONFIDENCE = 10;
+const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
+
+export interface CpmOptions extends CpmGenerationParams, ClusterOptions {
+  associationDistance: number;
+}
+
+/** The sensor information container of a lidar with this scan: its range and horizontal field of view. */
+export function lidarSensorInformation(scan: Pick<ScanLike, 'angleMin' | 'angleIncrement' | 'rangeMax'> & { beams: number }): SensorInformation {
+  const angleUnits = (rad: number) => ((Math.round((rad * 1800) / Math.PI) % 3600) + 3600) % 3600;
+  const angleMax = scan.angleMin + (scan.beams - 1) * scan.angleIncrement;
+  return {
+    sensorId: LIDAR_SENSOR_ID,
+    type: SENSOR_TYPE.lidar,
+    vehicleSensor: { xSensorOffset: 0, ySensorOffset: 0, properties: [{ range: clamp(Math.round(scan.rangeMax * 10), 0, 10000), horizontalOpeningAngleStart: angleUnits(scan.angleMin), horizontalOpeningAngleEnd: angleUnits(angleMax) }] },
+  };
+}
+
+/** A tracked object as the CPM's perceived object, relative to the sender at `own` (generation time `t`). */
+export function perceivedObjectOf(o: TrackedObject, own: Odometry, t: number): PerceivedObject {
+  const at = toBodyFrame(own.yaw, { x: o.x - own.x, y: o.y - own.y });
+  const relative = toBodyFrame(own.yaw, { x: o.vx - own.v * Math.cos(own.yaw), y: o.vy - own.v * Math.sin(own.yaw) });
+  const moving = Math.hypot(o.vx, o.vy) > 0.5;
+  return {
+    objectId: o.id,
+    sensorIds: [LIDAR_SENSOR_ID],
+    timeOfMeasurement: clamp(itsMilliseconds(o.lastSeen) - itsMilliseconds(t), -1500, 1500),
+    objectAge: clamp(itsMilliseconds(o.lastSeen) - itsMilliseconds(o.firstSeen), 0, 1500),
+    objectConfidence: 0,
+    xDistance: { value: clamp(Math.round(at.x * 100), -132768, 132767), confidence: DISTANCE_CONFIDENCE },
+    yDistance: { value: clamp(Math.round(at.y * 100), -132768, 132767), confidence: DISTANCE_CONFIDENCE },
+    xSpeed: { value: clamp(Math.round(relative.x * 100), -16382, 16382), confidence: SPEED_CONFIDENCE },
+    ySpeed: { value: clamp(Math.round(relative.y * 100), -16382, 16382), confidence: SPEED_CONFIDENCE },
+    planarObjectDimension1: { value: clamp(Math.round(o.extent * 10), 0, 1023), confidence: DIMENSION_CONFIDENCE },
+    dynamicStatus: moving ? DYNAMIC_STATUS.dynamic : o.hasMoved ? DYNAMIC_STATUS.hasBeenDynamic : DYNAMIC_STATUS.static,
+  };
+}
+
+/**
+ * The collective perception service on a car: at every T_GenCpmMin (the first control tick at or
+ * after it; each car's checks start at their own offset, fixed by its name) it clusters the
+ * latest lidar scan into objects (scan-objects.ts), tracks them on the map, applies the
+ * generation rules (cpm-generation.ts) and broadcasts a CPM in GeoNetworking single-hop broadcast
+ * over BTP-B port 2009: its station data, the lidar's field of view when due, and the objects due.
+ */
+export function createCpm(name: string, opts: CpmOptions, station: StationFacts, ref: GeoReference): VehicleApp {
+  const rules = new CpmGenerationRules(opts);
+  const tracker = new ObjectTracker({ associationDistance: opts.associationDistance, forgetAfter: Math.max(opts.minInterval * 3, 0.3), movingSpeed: 0.5, velocityGain: 0.5 });
+  let nextCheck: number | undefined;
+  let lastScanT: number | undefined;
+  let seen: TrackedObject[] = [];
+  let previous: { t: number; v: number } | undefined;
+  let acceleration = 0;
+  const everIncluded = new Set<number>();
+  return {
+    onTick(ctx) {
+      const own = ctx.own();
+      if (!own) return;
+      if (previous && own.t > previous.t) acceleration = (own.v - previous.v) / (own.t - previous.t);
+      previous = { t: own.t, v: own.v };
+      const now = ctx.now();
+      nextCheck ??= now + createRandom(deriveSeed(0, `cpm-${name}`))() * opts.minInterval;
+      if (now + 1e-9 < nextCheck) return;
+      nextCheck += opts.minInterval * Math.max(1, Math.floor((now - nextCheck) / opts.minInterval + 1e-9) + 1);
+      const scan: LaserScan | undefined = ctx.scan();
+      if (!scan) return;
+      if (scan.t !== lastScanT) {
+        lastScanT = scan.t;
+        const detections = clusterScan(scan, opts).map((c) => ({ ...toMapFrame(own, c), extent: c.extent }));
+        seen = tracker.update(scan.t, detections);
+        for (const id of everIncluded) {
+          if (tracker.has(id)) continue;
+          rules.forget(id);
+          everIncluded.delete(id);
+        }
+      }
+      const decision = rules.check(
+        now,
+        seen.map((o) => ({ id: o.id, x: o.x, y: o.y, speed: Math.hypot(o.vx, o.vy) })),
+      );
+      if (!decision) return;
+      const due = new Set(decision.objects.map((o) => o.id));
+      const included = seen
+        .filter((o) => due.has(o.id))
+        .sort((a, b) => Math.hypot(a.x - own.x, a.y - own.y) - Math.hypot(b.x - own.x, b.y - own.y) || a.id - b.id)
+        .slice(0, MAX_OBJECTS);
+      for (const o of included) everIncluded.add(o.id);
+      const { lat, lon } = toLatLon(ref, own.x, own.y);
+      const heading = headingUnits(own.yaw);
+      const cpm: Cpm = {
+        stationId: station.stationId,
+        generationDeltaTime: itsMilliseconds(now) % 65536,
+        stationType: station.stationType,
+        referencePosition: { latitude: latitudeUnits(lat), longitude: latitudeUnits(lon), semiMajorConfidence: 1, semiMinorConfidence: 1, semiMajorOrientation: heading, altitudeValue: 0, altitudeConfidence: 0 },
+        originatingVehicle: {
+          headingValue: heading,
+          headingConfidence: 1,
+          speedValue: speedUnits(own.v),
+          speedConfidence: 1,
+          ...(own.v < 0 ? { driveDirection: 1 } : {}),
+          longitudinalAcceleration: { value: clamp(Math.round(acceleration * 10), -160, 160), confidence: 1 },
+          yawRate: { value: clamp(Math.round(((own.yawRate * 180) / Math.PI) * 100), -32766, 32766), confidence: 0 },
+          vehicleLength: { value: clamp(Math.round(station.length * 10), 1, 1022), confidenceIndication: 0 },
+          vehicleWidth: clamp(Math.round(station.width * 10), 1, 61),
+        },
+        numberOfPerceivedObjects: Math.min(255, seen.length),
+      };
+      if (decision.sensorInformation) cpm.sensors = [lidarSensorInformation({ ...scan, beams: scan.ranges.length })];
+      if (included.length) cpm.objects = included.map((o) => perceivedObjectOf(o, { ...own, t: now }, now));
+      const state = { t: now, x: own.x, y: own.y, yaw: own.yaw, v: own.v };
+      const packet = encodeShb({ source: positionVectorOf(state, station, ref), btpPort: BTP_PORT_CPM, trafficClass: CPM_TRAFFIC_CLASS, payload: encodeCpm(cpm) });
+      const triggers = Object.fromEntries(decision.objects.map((o) => [o.id, o.trigger]));
+      ctx.send('*', CPM_MESSAGE, { cpm, triggers }, { packet });
+    },
+  };
+}
+
+/** A CPM from a message: decoded from its GN packet when it has one, else from its JSON body. */
+export function cpmOf(msg: V2VMessage): Cpm | undefined {
+  if (msg.type !== CPM_MESSAGE) return undefined;
+  try {
+    if (msg.packet instanceof Uint8Array) {
+      const packet = decodeShb(msg.packet);
+      if (packet.btpPort !== BTP_PORT_CPM) return undefined;
+      return decodeCpm(packet.payload);
+    }
+    const body = msg.body as { cpm?: Cpm };
+    if (!body.cpm || typeof body.cpm.stationId !== 'number') return undefined;
+    return decodeCpm(encodeCpm(body.cpm));
+  } catch {
+    return undefined;
+  }
+}
+
+/** An object another car perceived, on the map. */
+export interface PerceivedObjectState {
+  objectId: number;
+  /** Its state at its time of measurement: position, and heading and speed of its velocity over the ground. */
+  state: Odometry;
+  /** Its planar dimension [m] (0 when not given). */
+  size: number;
+  receivedAt: number;
+}
+
+/**
+ * The objects of a CPM on the map: the sender's reference position and heading place each
+ * object's distances, and its speed and heading turn the relative speeds into velocities over
+ * the ground. The time is the generation time (at or before `receivedAt`) plus the object's
+ * time of measurement.
+ */
+export function perceivedObjectsOf(cpm: Cpm, ref: GeoReference, receivedAt: number): PerceivedObjectState[] {
+  const v = cpm.originatingVehicle;
+  if (!v || v.headingValue > 3600 || v.speedValue === 16383) return [];
+  const origin = toMapXY(ref, cpm.referencePosition.latitude / 1e7, cpm.referencePosition.longitude / 1e7);
+  const yaw = yawOfHeading(v.headingValue / 10);
+  const speed = (v.speedValue / 100) * (v.driveDirection === 1 ? -1 : 1);
+  const t0 = generationTime(cpm.generationDeltaTime, receivedAt);
+  return (cpm.objects ?? []).map((o) => {
+    const p = toMapFrame({ ...origin, yaw }, { x: o.xDistance.value / 100, y: o.yDistance.value / 100 });
+    const rel = toMapFrame({ x: 0, y: 0, yaw }, { x: o.xSpeed.value / 100, y: o.ySpeed.value / 100 });
+    const vx = rel.x + speed * Math.cos(yaw);
+    const vy = rel.y + speed * Math.sin(yaw);
+    const ground = Math.hypot(vx, vy);
+    return {
+      objectId: o.objectId,
+      state: { t: t0 + o.timeOfMeasurement / 1000, x: p.x, y: p.y, yaw: ground > 1e-6 ? Math.atan2(vy, vx) : 0, v: ground, steer: 0, yawRate: 0 },
+      size: o.planarObjectDimension1 ? o.planarObjectDimension1.value / 10 : 0,
+      receivedAt,
+    };
+  });
+}
+
+/**
+ * What a car knows of the objects other cars perceive, from their CPMs: the latest state of each
+ * object by sender and objectID, kept only if newer than what is known.
+ */
+export class PerceivedObjectTable {
+  private readonly entries = new Map<string, PerceivedObjectState & { from: string }>();
+
+  constructor(private readonly geoReference: GeoReference) {}
+
+  /** Takes a received message; true when it was a CPM that updated the table. */
+  update(msg: V2VMessage, receivedAt: number): boolean {
+    const cpm = cpmOf(msg);
+    if (!cpm) return false;
+    let changed = false;
+    for (const o of perceivedObjectsOf(cpm, this.geoReference, receivedAt)) {
+      const key = `${msg.from}/object${o.objectId}`;
+      const known = this.entries.get(key);
+      if (known && known.state.t >= o.state.t) continue;
+      this.entries.set(key, { ...o, from: msg.from });
+      changed = true;
+    }
+    return changed;
+  }
+
+  /** Objects by `sender/objectN`. */
+  view(): ReadonlyMap<string, PerceivedObjectState & { from: string }> {
+    return this.entries;
+  }
+}
+
+/** A perceived object's footprint: a square of its planar dimension, at least this [m]. */
+const MIN_OBJECT_SIZE = 0.3;
+/** A perceived object this close to the car's own footprint (beyond its half diagonal) is the car itself [m]. */
+const SELF_MARGIN = 0.5;
+
+/**
+ * The objects other cars perceived (their CPMs), carried forward to now at their velocity, each
+ * with its footprint, leaving out the car itself (what others see of it).
+ */
+export function perceivedObstacles(table: PerceivedObjectTable, own: Odometry, ownSize: BodySize, now: number, maxAge: number): [string, Odometry, BodySize][] {
+  const out: [string, Odometry, BodySize][] = [];
+  for (const [key, o] of table.view()) {
+    if (now - o.state.t > maxAge) continue;
+    const at = projectedState({ state: o.state, acceleration: 0, receivedAt: o.receivedAt }, now);
+    if (Math.hypot(at.x - own.x, at.y - own.y) <= Math.hypot(ownSize.length, ownSize.width) / 2 + SELF_MARGIN) continue;
+    // an object of unknown class is taken for a car of this car's size, or its measured size if larger
+    const side = Math.max(MIN_OBJECT_SIZE, o.size);
+    out.push([key, at, { length: Math.max(side, ownSize.length), width: Math.max(side, ownSize.width) }]);
+  }
+  return out;
+}
