@@ -1,5 +1,6 @@
 import { createRandom, deriveSeed } from '../../util/random.js';
 import type { VehicleApp } from './vehicle-context.js';
+import { accelerationTracker } from './sending-schedule.js';
 
 export const BEACON_MESSAGE = 'beacon';
 
@@ -17,14 +18,12 @@ export interface BeaconOptions {
 export function createBeacon(name: string, opts: BeaconOptions): VehicleApp {
   const period = 1 / opts.rate;
   let next: number | undefined;
-  let previous: { t: number; v: number } | undefined;
-  let acceleration = 0;
+  const accelerationOf = accelerationTracker();
   return {
     onTick(ctx) {
       const own = ctx.own();
       if (!own) return;
-      if (previous && own.t > previous.t) acceleration = (own.v - previous.v) / (own.t - previous.t);
-      previous = { t: own.t, v: own.v };
+      const acceleration = accelerationOf(own);
       const now = ctx.now();
       next ??= now + createRandom(deriveSeed(0, `beacon-${name}`))() * period;
       if (now + 1e-9 < next) return;

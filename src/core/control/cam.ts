@@ -1,4 +1,3 @@
-import { createRandom, deriveSeed } from '../../util/random.js';
 import { encodeCam } from '../its/cam.js';
 import { BTP_PORT_CAM, encodeShb } from '../its/geonetworking.js';
 import type { GeoReference } from '../its/geo-reference.js';
@@ -6,6 +5,7 @@ import { headingDegrees } from '../its/geo-reference.js';
 import { camOf, positionVectorOf, type StationFacts } from '../its/vehicle-state.js';
 import { CAM_GENERATION_DEFAULTS, CamGenerationRules, type CamGenerationParams } from './cam-generation.js';
 import type { VehicleApp } from './vehicle-context.js';
+import { accelerationTracker, periodicChecks } from './sending-schedule.js';
 
 export const CAM_MESSAGE = 'cam';
 /** GN traffic class of CAMs: no store-carry-forward, no channel offload, DP2 (as Vanetza's CA service). */
@@ -33,19 +33,15 @@ export function createCam(name: string, opts: CamOptions, station: StationFacts,
   if (opts.rate !== undefined) params.fixedInterval = 1 / opts.rate;
   const rules = new CamGenerationRules(params);
   const checkEvery = opts.rate !== undefined ? 1 / opts.rate : (opts.checkInterval ?? opts.minInterval);
-  let nextCheck: number | undefined;
-  let previous: { t: number; v: number } | undefined;
-  let acceleration = 0;
+  const checkDue = periodicChecks(`cam-${name}`, checkEvery);
+  const accelerationOf = accelerationTracker();
   return {
     onTick(ctx) {
       const own = ctx.own();
       if (!own) return;
-      if (previous && own.t > previous.t) acceleration = (own.v - previous.v) / (own.t - previous.t);
-      previous = { t: own.t, v: own.v };
+      const acceleration = accelerationOf(own);
       const now = ctx.now();
-      nextCheck ??= now + createRandom(deriveSeed(0, `cam-${name}`))() * checkEvery;
-      if (now + 1e-9 < nextCheck) return;
-      nextCheck += checkEvery * Math.max(1, Math.floor((now - nextCheck) / checkEvery + 1e-9) + 1);
+      if (!checkDue(now)) return;
       const decision = rules.check(now, { x: own.x, y: own.y, headingDeg: headingDegrees(own.yaw), speed: Math.abs(own.v) });
       if (!decision) return;
       const state = { t: now, x: own.x, y: own.y, yaw: own.yaw, v: own.v, yawRate: own.yawRate, acceleration };

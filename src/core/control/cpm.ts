@@ -1,4 +1,4 @@
-import { createRandom, deriveSeed } from '../../util/random.js';
+import { accelerationTracker, periodicChecks } from './sending-schedule.js';
 import { decodeCpm, DYNAMIC_STATUS, encodeCpm, SENSOR_TYPE, type Cpm, type PerceivedObject, type SensorInformation } from '../its/cpm.js';
 import { BTP_PORT_CPM, decodeShb, encodeShb } from '../its/geonetworking.js';
 import { toLatLon, toMapXY, yawOfHeading, type GeoReference } from '../its/geo-reference.js';
@@ -67,22 +67,18 @@ export function perceivedObjectOf(o: TrackedObject, own: Odometry, t: number): P
 export function createCpm(name: string, opts: CpmOptions, station: StationFacts, ref: GeoReference): VehicleApp {
   const rules = new CpmGenerationRules(opts);
   const tracker = new ObjectTracker({ associationDistance: opts.associationDistance, forgetAfter: Math.max(opts.minInterval * 3, 0.3), movingSpeed: 0.5, velocityGain: 0.5 });
-  let nextCheck: number | undefined;
+  const checkDue = periodicChecks(`cpm-${name}`, opts.minInterval);
   let lastScanT: number | undefined;
   let seen: TrackedObject[] = [];
-  let previous: { t: number; v: number } | undefined;
-  let acceleration = 0;
+  const accelerationOf = accelerationTracker();
   const everIncluded = new Set<number>();
   return {
     onTick(ctx) {
       const own = ctx.own();
       if (!own) return;
-      if (previous && own.t > previous.t) acceleration = (own.v - previous.v) / (own.t - previous.t);
-      previous = { t: own.t, v: own.v };
+      const acceleration = accelerationOf(own);
       const now = ctx.now();
-      nextCheck ??= now + createRandom(deriveSeed(0, `cpm-${name}`))() * opts.minInterval;
-      if (now + 1e-9 < nextCheck) return;
-      nextCheck += opts.minInterval * Math.max(1, Math.floor((now - nextCheck) / opts.minInterval + 1e-9) + 1);
+      if (!checkDue(now)) return;
       const scan: LaserScan | undefined = ctx.scan();
       if (!scan) return;
       if (scan.t !== lastScanT) {
