@@ -1,5 +1,5 @@
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import type { RunSummary } from '../../../src/run/summary.js';
 import type { BodyFigures } from '../../../src/measurement/body-reports.js';
 import { V2V_PORT } from '../../../src/ports.js';
 import { emulatedHostState } from './host-state.js';
+import { createNamespaceDevice, ip, quietly, removeNamespaceDevice, type NamespaceDevice } from './support/namespace-device.js';
 import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
 
@@ -39,7 +40,7 @@ const stateDir = mkdtempSync(join(tmpdir(), 'cavsim-state-'));
 process.env.CAVSIM_STATE_DIR = stateDir;
 
 const real = requireReal('emulated/external-body.test.ts', rootProblem() ?? ns3Problem() ?? (await dockerProblem()));
-const ip = (...args: string[]) => execFileSync('ip', args, { encoding: 'utf8' });
+const DEVICE: NamespaceDevice = { netns: NETNS, controlHost: CONTROL_HOST, controlDevice: CONTROL_DEVICE, v2vHost: V2V_HOST, v2vDevice: V2V_DEVICE, hostIp: HOST_IP, deviceIp: DEVICE_IP, mac: DEVICE_MAC };
 type Row = Record<string, string>;
 const rows = (dir: string, file: string) => parse(readFileSync(join(dir, file), 'utf8'), { columns: true }) as Row[];
 
@@ -86,26 +87,11 @@ describe.skipIf(real.skip)('a physical car (role: body) in an emulated run (name
   let before: ReturnType<typeof emulatedHostState>;
   beforeAll(() => {
     real.assertPresent();
-    ip('netns', 'add', NETNS);
-    ip('link', 'add', 'name', CONTROL_HOST, 'type', 'veth', 'peer', 'name', CONTROL_DEVICE);
-    ip('link', 'add', 'name', V2V_HOST, 'type', 'veth', 'peer', 'name', V2V_DEVICE);
-    execFileSync('sysctl', ['-q', '-w', `net/ipv6/conf/${V2V_HOST}/disable_ipv6=1`]);
-    ip('link', 'set', 'dev', V2V_HOST, 'up');
-    ip('link', 'set', 'dev', CONTROL_DEVICE, 'netns', NETNS);
-    ip('link', 'set', 'dev', V2V_DEVICE, 'netns', NETNS);
-    ip('addr', 'add', `${HOST_IP}/30`, 'dev', CONTROL_HOST);
-    ip('link', 'set', 'dev', CONTROL_HOST, 'up');
-    ip('-n', NETNS, 'addr', 'add', `${DEVICE_IP}/30`, 'dev', CONTROL_DEVICE);
-    ip('-n', NETNS, 'link', 'set', 'dev', CONTROL_DEVICE, 'up');
-    ip('-n', NETNS, 'link', 'set', 'dev', V2V_DEVICE, 'address', DEVICE_MAC);
-    execFileSync('ip', ['netns', 'exec', NETNS, 'sysctl', '-q', '-w', `net/ipv6/conf/${V2V_DEVICE}/disable_ipv6=1`]);
-    ip('-n', NETNS, 'link', 'set', 'dev', V2V_DEVICE, 'up');
-    ip('-n', NETNS, 'link', 'set', 'dev', 'lo', 'up');
+    createNamespaceDevice(DEVICE);
     before = emulatedHostState();
   });
   afterAll(() => {
-    for (const link of [CONTROL_HOST, V2V_HOST]) spawnQuiet('ip', ['link', 'delete', 'dev', link]);
-    spawnQuiet('ip', ['netns', 'delete', NETNS]);
+    removeNamespaceDevice(DEVICE);
     rmSync(workDir, { recursive: true, force: true });
     rmSync(stateDir, { recursive: true, force: true });
   });
@@ -167,8 +153,8 @@ describe.skipIf(real.skip)('a physical car (role: body) in an emulated run (name
       expect(Math.abs(body.clock_offset_ms!)).toBeLessThan(5);
     } finally {
       device?.kill('SIGKILL');
-      spawnQuiet('bash', ['-c', `ip netns pids ${NETNS} | xargs -r kill -9`]);
-      spawnQuiet('ip', ['-n', NETNS, 'addr', 'flush', 'dev', V2V_DEVICE]);
+      quietly('bash', ['-c', `ip netns pids ${NETNS} | xargs -r kill -9`]);
+      quietly('ip', ['-n', NETNS, 'addr', 'flush', 'dev', V2V_DEVICE]);
     }
     expect(emulatedHostState()).toEqual(before);
     expect(ip('-o', 'link', 'show', 'dev', V2V_HOST)).not.toMatch(/\bmaster\b/);
@@ -191,8 +177,8 @@ describe.skipIf(real.skip)('a physical car (role: body) in an emulated run (name
       expect(summary.reason).toMatch(/car0's pose reports lagged 2\d\d(\.\d+)? ms at p99 \(external\.maxPoseLag 50 ms/);
     } finally {
       device?.kill('SIGKILL');
-      spawnQuiet('bash', ['-c', `ip netns pids ${NETNS} | xargs -r kill -9`]);
-      spawnQuiet('ip', ['-n', NETNS, 'addr', 'flush', 'dev', V2V_DEVICE]);
+      quietly('bash', ['-c', `ip netns pids ${NETNS} | xargs -r kill -9`]);
+      quietly('ip', ['-n', NETNS, 'addr', 'flush', 'dev', V2V_DEVICE]);
     }
     expect(emulatedHostState()).toEqual(before);
     expect(listActiveRuns()).toEqual([]);
@@ -226,8 +212,8 @@ describe.skipIf(real.skip)('a physical car (role: body) in an emulated run (name
       expect(Number(far.at(-1)!.rx_power_dbm)).toBeLessThan(Number(far[0].rx_power_dbm));
     } finally {
       device?.kill('SIGKILL');
-      spawnQuiet('bash', ['-c', `ip netns pids ${NETNS} | xargs -r kill -9`]);
-      spawnQuiet('ip', ['-n', NETNS, 'addr', 'flush', 'dev', V2V_DEVICE]);
+      quietly('bash', ['-c', `ip netns pids ${NETNS} | xargs -r kill -9`]);
+      quietly('ip', ['-n', NETNS, 'addr', 'flush', 'dev', V2V_DEVICE]);
     }
     expect(emulatedHostState()).toEqual(before);
     expect(listActiveRuns()).toEqual([]);
@@ -240,13 +226,5 @@ function expectCompletedOrLate(s: RunSummary, log: string): void {
   if (s.status === 'invalid') {
     expect(s.reason).toMatch(/late/);
     expect(s.reason).not.toMatch(/car0's/);
-  }
-}
-
-function spawnQuiet(cmd: string, args: string[]): void {
-  try {
-    execFileSync(cmd, args, { stdio: 'ignore' });
-  } catch {
-    /* already gone */
   }
 }

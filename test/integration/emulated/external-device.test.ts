@@ -1,11 +1,12 @@
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
 import { emulatedHostState } from './host-state.js';
+import { createNamespaceDevice, ip, quietly, removeNamespaceDevice, type NamespaceDevice } from './support/namespace-device.js';
 import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
 
@@ -39,7 +40,7 @@ process.env.CAVSIM_STATE_DIR = stateDir;
 
 const real = requireReal('emulated/external-device.test.ts', rootProblem() ?? ns3Problem() ?? (await dockerProblem()));
 
-const ip = (...args: string[]) => execFileSync('ip', args, { encoding: 'utf8' });
+const DEVICE: NamespaceDevice = { netns: NETNS, controlHost: CONTROL_HOST, controlDevice: CONTROL_DEVICE, v2vHost: V2V_HOST, v2vDevice: V2V_DEVICE, hostIp: HOST_IP, deviceIp: DEVICE_IP, mac: DEVICE_MAC };
 
 function writeScenario(name: string, connectTimeout = '60s'): string {
   const file = join(workDir, `${name}.yaml`);
@@ -82,27 +83,11 @@ describe.skipIf(real.skip)('an external device drives a car of an emulated run (
   let before: ReturnType<typeof emulatedHostState>;
   beforeAll(() => {
     real.assertPresent();
-    ip('netns', 'add', NETNS);
-    ip('link', 'add', 'name', CONTROL_HOST, 'type', 'veth', 'peer', 'name', CONTROL_DEVICE);
-    ip('link', 'add', 'name', V2V_HOST, 'type', 'veth', 'peer', 'name', V2V_DEVICE);
-    execFileSync('sysctl', ['-q', '-w', `net/ipv6/conf/${V2V_HOST}/disable_ipv6=1`]);
-    // A device's NIC is up before the run, as it stays after it.
-    ip('link', 'set', 'dev', V2V_HOST, 'up');
-    ip('link', 'set', 'dev', CONTROL_DEVICE, 'netns', NETNS);
-    ip('link', 'set', 'dev', V2V_DEVICE, 'netns', NETNS);
-    ip('addr', 'add', `${HOST_IP}/30`, 'dev', CONTROL_HOST);
-    ip('link', 'set', 'dev', CONTROL_HOST, 'up');
-    ip('-n', NETNS, 'addr', 'add', `${DEVICE_IP}/30`, 'dev', CONTROL_DEVICE);
-    ip('-n', NETNS, 'link', 'set', 'dev', CONTROL_DEVICE, 'up');
-    ip('-n', NETNS, 'link', 'set', 'dev', V2V_DEVICE, 'address', DEVICE_MAC);
-    execFileSync('ip', ['netns', 'exec', NETNS, 'sysctl', '-q', '-w', `net/ipv6/conf/${V2V_DEVICE}/disable_ipv6=1`]);
-    ip('-n', NETNS, 'link', 'set', 'dev', V2V_DEVICE, 'up');
-    ip('-n', NETNS, 'link', 'set', 'dev', 'lo', 'up');
+    createNamespaceDevice(DEVICE);
     before = emulatedHostState();
   });
   afterAll(() => {
-    for (const link of [CONTROL_HOST, V2V_HOST]) spawnQuiet('ip', ['link', 'delete', 'dev', link]);
-    spawnQuiet('ip', ['netns', 'delete', NETNS]);
+    removeNamespaceDevice(DEVICE);
     rmSync(workDir, { recursive: true, force: true });
     rmSync(stateDir, { recursive: true, force: true });
   });
@@ -147,7 +132,7 @@ describe.skipIf(real.skip)('an external device drives a car of an emulated run (
             // The device's computer dies at t=2 s: every process in the namespace, at once.
             if (e.type !== 'progress' || e.t < 2 || dropped) return;
             dropped = true;
-            spawnQuiet('bash', ['-c', `ip netns pids ${NETNS} | xargs -r kill -9`]);
+            quietly('bash', ['-c', `ip netns pids ${NETNS} | xargs -r kill -9`]);
           },
         },
       });
@@ -176,12 +161,4 @@ describe.skipIf(real.skip)('an external device drives a car of an emulated run (
 
 function linkLine(name: string): string {
   return ip('-o', 'link', 'show', 'dev', name);
-}
-
-function spawnQuiet(cmd: string, args: string[]): void {
-  try {
-    execFileSync(cmd, args, { stdio: 'ignore' });
-  } catch {
-    /* already gone */
-  }
 }
