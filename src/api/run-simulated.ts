@@ -7,7 +7,7 @@ export type RunScenarioOptions = SimulatedRunOptions;
 
 /** `cavsim up --runtime sim`: validate, run in virtual time, write the run folder. */
 export async function runScenarioSimulated(file: string, opts: RunScenarioOptions = {}): Promise<RunOutcome> {
-  const scenario = await loadScenario(file, { overrides: opts.overrides, loadMap: opts.loadMap, runtime: 'sim' });
+  const scenario = await loadScenario(file, { overrides: opts.overrides, loadMap: opts.loadMap, inputs: opts.inputs, runtime: 'sim' });
   return runResolvedSimulated(scenario, opts);
 }
 

@@ -1,3 +1,4 @@
+import type { ScenarioInputs } from './input-cache.js';
 import { expandPlatoon, asPlatoonProblem } from './platoon-block.js';
 import { readLeaderPath } from './platoon-path.js';
 import { resolve } from 'node:path';
@@ -19,6 +20,8 @@ export interface LoadScenarioOptions {
   overrides?: readonly string[];
   /** How the map is read for the start-placement check (a sweep passes a caching one). */
   loadMap?: MapLoader;
+  /** How the map and CSV files are read and parsed (a sweep passes `cachingInputs()`, shared by its loads). */
+  inputs?: ScenarioInputs;
   /** The runtime that will run it: fields it ignores become `warnings`, what it cannot run is refused. */
   runtime?: RuntimeName;
 }
@@ -55,7 +58,7 @@ export async function loadScenario(file: string, options: LoadScenarioOptions = 
   const parsed = scenarioSchema.safeParse(data);
   if (!parsed.success) throw fail(describeIssues(parsed.error.issues, data, scenarioSchema).map(located));
 
-  const normalised = await normaliseScenario(parsed.data as ScenarioParsed, absolute);
+  const normalised = await normaliseScenario(parsed.data as ScenarioParsed, absolute, options.inputs);
   const problems = [...normalised.problems];
   if (normalised.scenario) problems.push(...(await crossCheckScenario(normalised.scenario, options.loadMap ?? decodedOnce(normalised.scenario.mapFile, normalised.grid))));
   if (normalised.scenario && options.runtime) problems.push(...unsupportedExternal(normalised.scenario, options.runtime));

@@ -1,11 +1,9 @@
-import { readInputFile } from '../util/read-input-file.js';
 import { dirname, resolve } from 'node:path';
 import { existsSync, statSync } from 'node:fs';
 import { F1TENTH_DEFAULT_PARAMS } from '../core/physics/defaults.js';
-import { parseNumericCsv, type CommandStep, type Waypoint } from '../core/control/waypoints.js';
-import { readMapFile } from '../core/map/load-map.js';
+import type { CommandStep, Waypoint } from '../core/control/waypoints.js';
+import { uncachedInputs, type CsvRead, type ScenarioInputs } from './input-cache.js';
 import type { OccupancyGrid } from '../core/map/occupancy-grid.js';
-import type { InputFileResult } from '../util/read-input-file.js';
 import type { ScenarioParsed, ControllerParsed } from './schema.js';
 import { SCAN_CONTROLLERS, type ResolvedController, type ResolvedLidar, type ResolvedScenario } from './resolved.js';
 import { deriveSeed } from '../util/random.js';
@@ -23,6 +21,7 @@ import { resolveExternal } from './external-device.js';
 export async function normaliseScenario(
   parsed: ScenarioParsed,
   scenarioFile: string,
+  inputs: ScenarioInputs = uncachedInputs,
 ): Promise<{ scenario?: ResolvedScenario; problems: ScenarioProblem[]; grid?: OccupancyGrid }> {
   const base = dirname(scenarioFile);
   const problems: ScenarioProblem[] = [];
@@ -31,7 +30,7 @@ export async function normaliseScenario(
   if (!existsSync(mapFile)) {
     problems.push({ path: ['map'], message: `file ${parsed.map} not found (resolved to ${mapFile}); paths are relative to the scenario file` });
   } else {
-    const map = await readMapFile(mapFile);
+    const map = await inputs.readMap(mapFile);
     grid = map.grid;
     for (const message of map.problems) problems.push({ path: ['map'], message: `${parsed.map}: ${message}` });
   }
@@ -47,7 +46,7 @@ export async function normaliseScenario(
   problems.push(...network.problems);
 
   const vehicles = [];
-  const csvFiles: CsvFiles = new Map();
+  const csvFiles: CsvFiles = { inputs, once: new Map() };
   for (const [index, v] of parsed.vehicles.entries()) {
     const controller = await resolveController(v.controller, base, ['vehicles', index, 'controller'], problems, deriveSeed(parsed.seed, `rrt-${v.name}`), csvFiles);
     const lidar = resolveLidar(v.lidar, controller.type, deriveSeed(parsed.seed, `lidar-${v.name}`), ['vehicles', index, 'lidar'], problems);
@@ -152,7 +151,8 @@ const MAX_CSV_BYTES = 64 * 1024 * 1024;
  * The CSV files of one normalisation, each read and parsed once (by file and columns): a
  * platoon's cars, or cars on one lane, name the same waypoints.
  */
-type CsvFiles = Map<string, Promise<{ read: InputFileResult; rows: Record<string, number>[]; errors: string[] }>>;
+/** The scenario's inputs, and each CSV read once per load (several cars share a waypoint file). */
+type CsvFiles = { inputs: ScenarioInputs; once: Map<string, Promise<CsvRead>> };
 
 async function readCsv<T, K extends string>(
   base: string,
@@ -164,10 +164,10 @@ async function readCsv<T, K extends string>(
 ): Promise<T[]> {
   const file = resolve(base, relative);
   const key = `${columns.join(',')} ${file}`;
-  let once = csvFiles.get(key);
+  let once = csvFiles.once.get(key);
   if (!once) {
-    once = readInputFile(file, MAX_CSV_BYTES).then((read) => ({ read, ...(read.ok ? parseNumericCsv(read.text, columns) : { rows: [], errors: [] }) }));
-    csvFiles.set(key, once);
+    once = csvFiles.inputs.readCsv(file, columns, MAX_CSV_BYTES);
+    csvFiles.once.set(key, once);
   }
   const { read, rows, errors } = await once;
   if (!read.ok) {

@@ -4,6 +4,7 @@ import { loadScenario } from '../scenario/load-scenario.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { stepsPerPeriod } from '../world/step-schedule.js';
 import { cachingMapLoader } from '../core/map/map-loader.js';
+import { cachingInputs } from '../scenario/input-cache.js';
 import { whyIgnored } from '../scenario/ignored-fields.js';
 import { expandGrid, parseAxis, splitAxes, type SweepAxis } from './grid.js';
 import type { Runtime, SweepSpec } from './sweep-folder.js';
@@ -102,12 +103,13 @@ async function checkValues(scenario: string, runtime: Runtime, fixed: string[], 
   const problems: string[] = [];
   // One map decode for all the values: a sweep of a thousand points is checked in well under a second.
   const loadMap = cachingMapLoader();
+  const inputs = cachingInputs();
   for (const axis of axes) {
     // the same problem for several values (a range without a unit: every one of them) is told once
     const byProblem = new Map<string, { values: string[]; detail: string }>();
     for (const v of axis.values as SweepValue[]) {
       try {
-        await loadScenario(scenario, { overrides: [...fixed, `${axis.path}=${v.text}`], runtime, loadMap });
+        await loadScenario(scenario, { overrides: [...fixed, `${axis.path}=${v.text}`], runtime, loadMap, inputs });
       } catch (err) {
         if (!(err instanceof UserInputError)) throw err;
         for (const detail of err.details) {

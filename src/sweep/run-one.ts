@@ -8,6 +8,7 @@ import type { Runtime } from './sweep-folder.js';
 import { startSimWorkerPool } from './sim-worker-pool.js';
 import { LockstepProcessPool } from '../channel/ns3/lockstep/process-pool.js';
 import { cachingMapLoader } from '../core/map/map-loader.js';
+import { cachingInputs } from '../scenario/input-cache.js';
 import { measuredJobs } from './jobs-calibration.js';
 
 type RunScenarioEmulated = (file: string, opts: { overrides?: readonly string[]; runsDir?: string; runId?: string; shouldStop?: () => boolean }) => Promise<RunOutcome>;
@@ -36,9 +37,10 @@ async function loadEmulated(): Promise<RunScenarioEmulated> {
 export function inProcessRunOne(shouldStop: () => boolean = () => false, lockstepPool?: LockstepProcessPool): RunOne {
   let emulated: Promise<RunScenarioEmulated> | undefined;
   const loadMap = cachingMapLoader();
+  const inputs = cachingInputs();
   return async (req: RunRequest) => {
     const opts = { overrides: req.overrides, runsDir: req.runsDir, runId: req.runId, shouldStop, mcapByDefault: false };
-    if (req.runtime === 'sim') return runScenarioSimulated(req.scenarioFile, { ...opts, loadMap, ...(lockstepPool ? { lockstepPool } : {}) });
+    if (req.runtime === 'sim') return runScenarioSimulated(req.scenarioFile, { ...opts, loadMap, inputs, ...(lockstepPool ? { lockstepPool } : {}) });
     emulated ??= loadEmulated();
     return (await emulated)(req.scenarioFile, opts);
   };

@@ -3,9 +3,11 @@ import { runScenarioSimulated } from '../api/run-simulated.js';
 import { CavsimError } from '../errors.js';
 import type { RunRequest } from './run-points.js';
 import { cachingMapLoader } from '../core/map/map-loader.js';
+import { cachingInputs } from '../scenario/input-cache.js';
 import { LockstepProcessPool } from '../channel/ns3/lockstep/process-pool.js';
 
 const loadMap = cachingMapLoader();
+const inputs = cachingInputs();
 /** This worker's serving ns-3 processes: one start per worker, not per run; ended with the worker. */
 const lockstepPool = new LockstepProcessPool();
 parentPort?.once('close', () => lockstepPool.close());
@@ -14,7 +16,7 @@ parentPort?.once('close', () => lockstepPool.close());
 parentPort?.on('message', async (msg: { seq: number; request: RunRequest }) => {
   try {
     const { request } = msg;
-    const outcome = await runScenarioSimulated(request.scenarioFile, { overrides: request.overrides, runsDir: request.runsDir, runId: request.runId, loadMap, lockstepPool, mcapByDefault: false });
+    const outcome = await runScenarioSimulated(request.scenarioFile, { overrides: request.overrides, runsDir: request.runsDir, runId: request.runId, loadMap, inputs, lockstepPool, mcapByDefault: false });
     parentPort!.postMessage({ seq: msg.seq, ok: true, outcome });
   } catch (err) {
     const error =

@@ -31,7 +31,7 @@ export function cachingMapLoader(load: MapLoader = loadMapFromDisk): MapLoader {
 }
 
 /** The YAML text plus the image's size and mtime; undefined when either cannot be read (loadMap then says why). */
-function mapVersion(yamlPath: string): string | undefined {
+export function mapVersion(yamlPath: string): string | undefined {
   try {
     const text = readFileSync(yamlPath, 'utf8');
     const { image } = parseMapMetadata(text);

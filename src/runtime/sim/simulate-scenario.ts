@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chooseEngine } from '../../channel/ns3/engine-choice.js';
 import { loadMapFromDisk, type MapLoader } from '../../core/map/map-loader.js';
+import type { ScenarioInputs } from '../../scenario/input-cache.js';
 import { ComputeLog } from '../../measurement/compute-log.js';
 import { platoonLinks } from '../../measurement/platoon.js';
 import { Recorder } from '../../measurement/recorder.js';
@@ -28,6 +29,8 @@ const SIM_FLUSH_EVERY_STEPS = 10;
 export interface SimulatedRunOptions extends RunOptions {
   /** Default: read and decode from disk each time; a sweep passes a caching loader. */
   loadMap?: MapLoader;
+  /** How loading the scenario reads its map and CSV files (a sweep shares one cache across its runs). */
+  inputs?: ScenarioInputs;
   /** The Docker engine for vehicles with an `image:` (asked only when one has). */
   docker?: DockerSource;
   /** Keep to real time, for a live viewer (results are the same, only slower). */

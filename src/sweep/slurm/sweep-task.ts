@@ -2,6 +2,7 @@ import { appendFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { runScenarioSimulated } from '../../api/run-simulated.js';
 import { cachingMapLoader } from '../../core/map/map-loader.js';
+import { cachingInputs } from '../../scenario/input-cache.js';
 import { LockstepProcessPool } from '../../channel/ns3/lockstep/process-pool.js';
 import { UserInputError } from '../../errors.js';
 import { failedResult, resultFromSummary } from '../result-row.js';
@@ -18,13 +19,14 @@ export async function runSweepTask(sweepDir: string, batch: number, task: number
   if (!chunk) throw new UserInputError(`batch ${batch} of ${sweepDir} has no task ${task}`, [`tasks: 0..${spec.tasks.length - 1}`]);
   const out = taskResultFile(sweepDir, batch, task);
   const loadMap = cachingMapLoader();
+  const inputs = cachingInputs();
   using lockstepPool = new LockstepProcessPool();
   let failed = 0;
   for (const { point, key, request } of chunk.runs) {
     if (request.runtime !== 'sim') throw new UserInputError(`run ${point.id}: a Slurm task runs the simulated runtime only, not ${request.runtime}`);
     let line;
     try {
-      const outcome = await runScenarioSimulated(request.scenarioFile, { overrides: request.overrides, runsDir: request.runsDir, runId: request.runId, loadMap, lockstepPool, mcapByDefault: false });
+      const outcome = await runScenarioSimulated(request.scenarioFile, { overrides: request.overrides, runsDir: request.runsDir, runId: request.runId, loadMap, inputs, lockstepPool, mcapByDefault: false });
       line = resultFromSummary(point, key, outcome.summary, relative(sweepDir, outcome.runDir));
     } catch (err) {
       line = failedResult(point, key, err, relative(sweepDir, `${request.runsDir}/${request.runId}`));
