@@ -5,6 +5,7 @@ import { mapVersion } from '../core/map/map-loader.js';
 import type { OccupancyGrid } from '../core/map/occupancy-grid.js';
 import { parseNumericCsv } from '../core/control/waypoints.js';
 import { readInputFile, type InputFileResult } from '../util/read-input-file.js';
+import { YamlSource } from './yaml-source.js';
 
 export interface MapRead {
   grid?: OccupancyGrid;
@@ -21,13 +22,17 @@ export interface CsvRead {
 export interface ScenarioInputs {
   readMap(yamlPath: string): Promise<MapRead>;
   readCsv(file: string, columns: readonly string[], maxBytes: number): Promise<CsvRead>;
+  /** The scenario file's text as YAML, in a copy the caller may set overrides in. */
+  parseScenario(file: string, text: string): ParsedScenario;
 }
+
+type ParsedScenario = ReturnType<typeof YamlSource.parse>;
 
 const readCsvFromDisk = (file: string, columns: readonly string[], maxBytes: number): Promise<CsvRead> =>
   readInputFile(file, maxBytes).then((read) => ({ read, ...(read.ok ? parseNumericCsv(read.text, [...columns]) : { rows: [], errors: [] }) }));
 
 /** Every load reads its files afresh: what a single command does. */
-export const uncachedInputs: ScenarioInputs = { readMap: (p) => readMapFile(p), readCsv: readCsvFromDisk };
+export const uncachedInputs: ScenarioInputs = { readMap: (p) => readMapFile(p), readCsv: readCsvFromDisk, parseScenario: (file, text) => YamlSource.parse(file, text) };
 
 /**
  * Files read once for many loads of a scenario (a sweep loads it for every value and every run:
@@ -38,7 +43,16 @@ export const uncachedInputs: ScenarioInputs = { readMap: (p) => readMapFile(p), 
 export function cachingInputs(): ScenarioInputs {
   const maps = new Map<string, { version: string; read: Promise<MapRead> }>();
   const csvs = new Map<string, { version: string; read: Promise<CsvRead> }>();
+  const scenarios = new Map<string, { text: string; parsed: ParsedScenario }>();
   return {
+    parseScenario(file, text) {
+      let hit = scenarios.get(file);
+      if (hit?.text !== text) {
+        hit = { text, parsed: YamlSource.parse(file, text) };
+        scenarios.set(file, hit);
+      }
+      return hit.parsed.source ? { source: hit.parsed.source.copy(), errors: [] } : hit.parsed;
+    },
     readMap(yamlPath) {
       const key = resolve(yamlPath);
       return cached(maps, key, mapVersion(key), () => readMapFile(key));

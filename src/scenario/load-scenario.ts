@@ -1,4 +1,4 @@
-import type { ScenarioInputs } from './input-cache.js';
+import { uncachedInputs, type ScenarioInputs } from './input-cache.js';
 import { expandPlatoon, asPlatoonProblem } from './platoon-block.js';
 import { readLeaderPath } from './platoon-path.js';
 import { resolve } from 'node:path';
@@ -7,7 +7,7 @@ import { scenarioSchema, VEHICLE_NAME, type ScenarioParsed } from './schema.js';
 import { describeIssues, show, type ScenarioProblem } from './schema-issues.js';
 import { readScenarioText } from './scenario-text.js';
 import { ignoredFields, type RuntimeName } from './ignored-fields.js';
-import { YamlSource, type PathSegment } from './yaml-source.js';
+import type { PathSegment } from './yaml-source.js';
 import { normaliseScenario } from './normalise.js';
 import { crossCheckScenario, stabilityWarnings } from './cross-checks.js';
 import type { ResolvedScenario } from './resolved.js';
@@ -42,7 +42,7 @@ export async function loadScenario(file: string, options: LoadScenarioOptions = 
   const absolute = resolve(file);
   const fail = (details: string[]) => new UserInputError(`${file} is not a valid scenario`, shortList(details), 'fix the fields listed and run `cavsim validate` again');
   const text = await readScenarioText(file, absolute);
-  const { source, errors } = YamlSource.parse(absolute, text);
+  const { source, errors } = (options.inputs ?? uncachedInputs).parseScenario(absolute, text);
   if (!source) throw fail(errors);
   const overrideErrors = (options.overrides ?? []).flatMap((o) => source.set(o) ?? []);
   if (overrideErrors.length) throw fail(overrideErrors);

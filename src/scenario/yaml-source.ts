@@ -39,6 +39,11 @@ export class YamlSource {
     return expansion ? { errors: [expansion] } : { source, errors: [] };
   }
 
+  /** A copy to set overrides in; this one stays as parsed (a sweep parses its scenario once). */
+  copy(): YamlSource {
+    return new YamlSource(this.file, this.doc.clone(), this.lines);
+  }
+
   private aliasExpansionProblem(): string | undefined {
     try {
       this.doc.toJS({ maxAliasCount: MAX_ALIAS_EXPANSIONS });
