@@ -1,0 +1,196 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadScenario } from '../../../src/scenario/load-scenario.js';
+import { runResolvedSimulated } from '../../../src/api/run-simulated.js';
+import { BTP_PORT_CAM, BTP_PORT_DENM, decodeBroadcast, decodeShb, GN_ETHERTYPE, gnSourceOf } from '../../../src/core/its/geonetworking.js';
+import { decodeDenm } from '../../../src/core/its/denm.js';
+import { decodeCam } from '../../../src/core/its/cam.js';
+import { stationIdOf } from '../../../src/core/its/station-id.js';
+import type { ResolvedScenario } from '../../../src/scenario/resolved.js';
+import { buildEntryPoints, repoRoot, runOnLoopback, type LoopbackRun } from './support.js';
+
+/**
+ * The ETSI apps in the emulated runtime's programs (simulator and vehicles as host processes on
+ * loopback, V2V over real UDP sockets) against `--runtime sim`: the GN packets the apps build go
+ * on the wire and into v2v.pcap, and the CAM/DENM timeline (the step of each send, per car,
+ * message and DENM cause) is the simulated runtime's, to the step.
+ */
+
+interface PcapFrame {
+  /** Record time [s since the run's start]. */
+  t: number;
+  frame: Buffer;
+}
+
+/** pcap (microsecond, little-endian) records; times relative to the ITS epoch cavsim stamps run time 0 at. */
+function readPcap(file: string): PcapFrame[] {
+  const buf = readFileSync(file);
+  expect(buf.readUInt32LE(0)).toBe(0xa1b2c3d4);
+  expect(buf.readUInt32LE(20)).toBe(1);
+  const frames: PcapFrame[] = [];
+  for (let at = 24; at < buf.length; ) {
+    const seconds = buf.readUInt32LE(at);
+    const micros = buf.readUInt32LE(at + 4);
+    const length = buf.readUInt32LE(at + 8);
+    frames.push({ t: seconds - 1072915200 + micros / 1e6, frame: buf.subarray(at + 16, at + 16 + length) });
+    at += 16 + length;
+  }
+  return frames;
+}
+
+interface Sent {
+  car: string;
+  /** The step whose time the app built the packet at (its GN source position vector's timestamp). */
+  step: number;
+  type: 'cam' | 'denm' | 'other';
+  /** DENM: cause/sub-cause, and `cancel` for a cancellation. */
+  detail: string;
+  bytes: number;
+  t: number;
+}
+
+/** Every frame of a v2v.pcap as (car, step, message), decoded from its GN packet. */
+function sentFrames(file: string, scenario: ResolvedScenario): Sent[] {
+  const byStation = new Map(scenario.vehicles.map((v) => [stationIdOf(v.name), v.name]));
+  const stepMs = scenario.physics.timestep * 1000;
+  return readPcap(file).map(({ t, frame }) => {
+    expect(frame.readUInt16BE(12)).toBe(GN_ETHERTYPE);
+    const packet = new Uint8Array(frame.subarray(14));
+    const source = gnSourceOf(packet);
+    expect(source, 'a GN packet with a source').toBeDefined();
+    const car = byStation.get(new DataView(source!.mac.buffer, source!.mac.byteOffset, 6).getUint32(2)) ?? '?';
+    expect(car).toBe(frameSource(frame));
+    const step = source!.timestampMs / stepMs;
+    let type: Sent['type'] = 'other';
+    let detail = '';
+    if (packet[5] >> 4 === 5 && packet[5] % 16 === 0) {
+      const shb = decodeShb(packet);
+      if (shb.btpPort === BTP_PORT_CAM) {
+        type = 'cam';
+        detail = `gdt ${decodeCam(shb.payload).generationDeltaTime}`;
+      }
+    } else {
+      const gbc = decodeBroadcast(packet);
+      if (gbc.btpPort === BTP_PORT_DENM) {
+        type = 'denm';
+        const denm = decodeDenm(gbc.payload);
+        detail = `${denm.situation?.eventType.causeCode}/${denm.situation?.eventType.subCauseCode}${denm.management.termination !== undefined ? ' cancel' : ''}`;
+      }
+    }
+    return { car, step, type, detail, bytes: packet.length, t };
+  });
+}
+
+/** The car whose station MAC (02:00 and its station ID) a frame's Ethernet source is. */
+const frameSource = (frame: Buffer): string => stationNames.get(frame.readUInt32BE(8)) ?? '?';
+const stationNames = new Map<number, string>();
+
+const timeline = (frames: readonly Sent[]) =>
+  frames
+    .filter((f) => f.type !== 'other')
+    .map((f) => `${String(f.step).padStart(4)} ${f.car} ${f.type} ${f.detail}`)
+    .sort();
+
+type Row = Record<string, string>;
+const rows = (dir: string, file: string) => parse(readFileSync(join(dir, file), 'utf8'), { columns: true }) as Row[];
+
+/** tshark's reading of a capture: each frame's protocols, and whether any part was malformed. */
+function tshark(file: string): { protocols: string; malformed: boolean; text: string }[] {
+  const out = execFileSync('/usr/bin/tshark', ['-r', file, '-T', 'json'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+  return (JSON.parse(out) as { _source: { layers: Record<string, unknown> & { frame: Record<string, string> } } }[]).map((p) => {
+    const text = JSON.stringify(p._source.layers);
+    return { protocols: p._source.layers.frame['frame.protocols'], malformed: /_ws\.malformed|_ws\.expert\.severity": "(?:8388608|4194304)/.test(text), text };
+  });
+}
+
+describe('ETSI apps in the emulated programs on loopback against the simulated runtime', () => {
+  let entry: ReturnType<typeof buildEntryPoints>;
+  const cleanup: string[] = [];
+  beforeAll(() => {
+    entry = buildEntryPoints();
+  });
+  afterAll(() => {
+    for (const d of cleanup) rmSync(d, { recursive: true, force: true });
+  });
+
+  async function bothRuntimes(file: string, overrides: string[]): Promise<{ scenario: ResolvedScenario; sim: Sent[]; emu: Sent[]; run: LoopbackRun; simDir: string }> {
+    const scenario = await loadScenario(join(repoRoot, file), { overrides });
+    for (const v of scenario.vehicles) stationNames.set(stationIdOf(v.name), v.name);
+    const runsDir = mkdtempSync(join(tmpdir(), 'cavsim-etsi-sim-'));
+    cleanup.push(runsDir);
+    const reference = await runResolvedSimulated(scenario, { runsDir });
+    const run = await runOnLoopback(entry, scenario, { runId: `etsi-${scenario.name}` });
+    cleanup.push(run.runDir);
+    const logs = `${run.sim.stderr().slice(-2000)}\n${run.vehicles.map((v) => v.child.stderr().slice(-1000)).join('\n')}`;
+    expect(run.simExit, logs).toBe(0);
+    expect(['completed', 'invalid'], `${run.summary.reason}\n${logs}`).toContain(run.summary.status);
+    return { scenario, sim: sentFrames(join(reference.runDir, 'v2v.pcap'), scenario), emu: sentFrames(join(run.runDir, 'v2v.pcap'), scenario), run, simDir: reference.runDir };
+  }
+
+  /** What both runtimes share, and what the emulated run folder must say about its frames. */
+  function checkEmulatedCapture(run: LoopbackRun, emu: readonly Sent[], scenario: ResolvedScenario): void {
+    // Each frame at its send stamp: the run's time when the vehicle sent it, at or after the step it was built for.
+    for (const f of emu) {
+      expect(f.t + 1e-6).toBeGreaterThanOrEqual(f.step * scenario.physics.timestep);
+      expect(f.t).toBeLessThan(f.step * scenario.physics.timestep + 0.5);
+    }
+    // v2v.csv: one message per frame, sized as its GN packet (as the simulated runtime sizes it).
+    const v2v = rows(run.runDir, 'v2v.csv');
+    const sizes = new Map(v2v.map((r) => [r.id, Number(r.size_bytes)]));
+    const sorted = (sizesOf: number[]) => sizesOf.sort((a, b) => a - b);
+    for (const v of scenario.vehicles) {
+      const fromCsv = sorted([...sizes].filter(([id]) => id.startsWith(`${v.name}-`)).map(([, s]) => s));
+      const fromPcap = sorted(emu.filter((f) => f.car === v.name).map((f) => f.bytes));
+      expect(fromCsv, v.name).toEqual(fromPcap);
+    }
+    // Delivered over UDP and decoded by the receivers from the packet bytes.
+    expect(v2v.filter((r) => r.outcome === 'delivered').length).toBeGreaterThan(0);
+    // tshark decodes every frame as a CAM or DENM, none malformed.
+    const decoded = tshark(join(run.runDir, 'v2v.pcap'));
+    expect(decoded).toHaveLength(emu.length);
+    for (const [i, d] of decoded.entries()) {
+      expect(d.malformed, d.text.slice(0, 2000)).toBe(false);
+      expect(d.protocols).toBe('eth:ethertype:gnw:btpb:its');
+      expect(d.text).toContain(emu[i].type === 'cam' ? '"its.messageID":"2"' : '"its.messageID":"1"');
+    }
+  }
+
+  it('cam-highway: every CAM at the same step, per car, in both runtimes; real GN packets on the wire and in v2v.pcap', async () => {
+    const { scenario, sim, emu, run } = await bothRuntimes('scenarios/cam-highway.yaml', ['duration=8s']);
+    const simLine = timeline(sim);
+    const emuLine = timeline(emu);
+    console.log(`cam-highway: ${simLine.length} CAMs in sim, ${emuLine.length} emulated (${run.summary.status}); CAM sizes ${[...new Set(emu.map((f) => f.bytes))].sort().join(', ')} bytes`);
+    expect(simLine.length).toBeGreaterThan(20);
+    expect(new Set(sim.map((f) => f.car))).toEqual(new Set(['car0', 'car1', 'car2']));
+    expect(emu.every((f) => f.type === 'cam' && Number.isInteger(f.step))).toBe(true);
+    expect(emuLine).toEqual(simLine);
+    checkEmulatedCapture(run, emu, scenario);
+    // The receivers placed each other from the CAMs' packets: per-pair CAM figures exist.
+    expect(run.summary.v2v.cam?.pairs.length).toBe(6);
+  });
+
+  it('hard-braking-denm: the DENMs (new, repetitions, cancellation; cause 99/1) at the same steps; the follower reacts to the decoded packet', async () => {
+    const { scenario, sim, emu, run, simDir } = await bothRuntimes('scenarios/hard-braking-denm.yaml', ['duration=5s']);
+    const simLine = timeline(sim);
+    const emuLine = timeline(emu);
+    if (process.env.ETSI_KEEP) {
+      console.log(JSON.stringify(run.summary.timing));
+      const a = rows(simDir, 'vehicles.csv').filter((r) => r.vehicle === 'car0');
+      const b = rows(run.runDir, 'vehicles.csv').filter((r) => r.vehicle === 'car0');
+      for (let k = 295; k < 430; k++) if (a[k]?.cmd_speed_mps !== b[k]?.cmd_speed_mps || a[k]?.speed_mps !== b[k]?.speed_mps) console.log(k, a[k]?.cmd_speed_mps, b[k]?.cmd_speed_mps, a[k]?.speed_mps, b[k]?.speed_mps);
+    }
+    console.log(`hard-braking-denm: sim ${JSON.stringify(simLine)}; emulated ${JSON.stringify(emuLine)}; DENM sizes ${[...new Set(emu.map((f) => f.bytes))].sort().join(', ')} bytes`);
+    expect(simLine.length).toBeGreaterThan(3);
+    expect(simLine.every((l) => / car0 denm 99\/1/.test(l))).toBe(true);
+    expect(simLine.some((l) => l.endsWith('cancel'))).toBe(true);
+    expect(emuLine).toEqual(simLine);
+    checkEmulatedCapture(run, emu, scenario);
+    const received = run.summary.events.find((e) => e.vehicle === 'car1' && e.event === 'warning-received');
+    expect(received?.detail).toMatchObject({ format: 'denm', event: 'hard-braking', cause: 99, sub_cause: 1 });
+    expect(run.summary.collision).toBe(false);
+  });
+});
