@@ -195,6 +195,8 @@ class VehicleSession {
     } catch (err) {
       return this.log(`vehicle ${this.spec.name}: bad odometry for ${car}: ${(err as Error).message}`);
     }
+    // The step's time as the simulated runtime has it (steps x timestep), to the last bit: apps difference it.
+    odom.t = Math.round(Number(odom.stampNs) / this.stepNs) * this.timestep;
     if (car === this.spec.name) {
       // A newer step is here before the observed cars (or the scan) caught up: tick the old one with what we have.
       if (this.own && this.own.stampNs < odom.stampNs) this.maybeTick(true);
