@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { runResolvedSimulated } from '../../../src/api/run-simulated.js';
 import { BTP_PORT_CAM, BTP_PORT_DENM, decodeBroadcast, decodeShb, GN_ETHERTYPE, gnSourceOf } from '../../../src/core/its/geonetworking.js';
+import { BTP_PORT_CAVSIM_JSON } from '../../../src/measurement/v2v-capture.js';
 import { decodeDenm } from '../../../src/core/its/denm.js';
 import { decodeCam } from '../../../src/core/its/cam.js';
 import { stationIdOf } from '../../../src/core/its/station-id.js';
@@ -172,8 +173,8 @@ describe('ETSI apps in the emulated programs on loopback against the simulated r
     for (const d of cleanup) rmSync(d, { recursive: true, force: true });
   });
 
-  async function bothRuntimes(file: string, overrides: string[]): Promise<{ scenario: ResolvedScenario; sim: Sent[]; emu: Sent[]; run: LoopbackRun; simDir: string }> {
-    const scenario = await loadScenario(join(repoRoot, file), { overrides });
+  async function bothRuntimes(file: string, overrides: string[] = []): Promise<{ scenario: ResolvedScenario; sim: Sent[]; emu: Sent[]; run: LoopbackRun; simDir: string }> {
+    const scenario = await loadScenario(file.startsWith('/') ? file : join(repoRoot, file), { overrides });
     for (const v of scenario.vehicles) stationNames.set(stationIdOf(v.name), v.name);
     const runsDir = mkdtempSync(join(tmpdir(), 'cavsim-etsi-sim-'));
     cleanup.push(runsDir);
@@ -271,5 +272,63 @@ describe('ETSI apps in the emulated programs on loopback against the simulated r
     const received = run.summary.events.find((e) => e.vehicle === 'car1' && e.event === 'warning-received');
     expect(received?.detail).toMatchObject({ format: 'denm', event: 'hard-braking', cause: 99, sub_cause: 1 });
     expect(run.summary.collision).toBe(false);
+  });
+
+  it('cavsim\'s own messages beside CAMs: JSON datagrams on the wire, in v2v.pcap as the simulated runtime writes them (BTP-B port 47000, padded), tshark reads them all', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cavsim-etsi-mixed-'));
+    cleanup.push(dir);
+    const file = join(dir, 'mixed.yaml');
+    writeFileSync(
+      file,
+      `name: etsi-mixed
+map: ${join(repoRoot, 'maps/highway.yaml')}
+duration: 2s
+seed: 1
+geoReference: { lat: 48.7758, lon: 9.1829 }
+network: { channel: latency, delay: 5ms, dataRate: 6Mbps }
+vehicles:
+  - name: car0
+    start: { x: 0, y: -1, yaw: 0, speed: 5 }
+    apps: [{ type: cam }, { type: beacon, rate: 10Hz, size: 200B }]
+  - name: car1
+    start: { x: -20, y: -1, yaw: 0, speed: 5 }
+    apps: [{ type: cam }, { type: warning, at: 1s, every: 100ms, for: 300ms, to: car0, event: hard-braking }]
+`,
+    );
+    const { scenario, sim, emu, run, simDir } = await bothRuntimes(file);
+    // The CAMs, as ever, at the same steps (nothing here can make the cars part: they only coast).
+    expect(timeline(emu)).toEqual(timeline(sim));
+    expect(firstDivergence(simDir, run.runDir, scenario.physics.timestep)).toBeUndefined();
+    const v2v = rows(run.runDir, 'v2v.csv');
+    const byId = new Map(v2v.map((r) => [r.id, r]));
+    const frames = readPcap(join(run.runDir, 'v2v.pcap'));
+    expect(frames).toHaveLength(byId.size);
+    const json = frames.map((f) => new Uint8Array(f.frame.subarray(14))).filter((p) => p[5] >> 4 === 5 && decodeShb(p).btpPort === BTP_PORT_CAVSIM_JSON);
+    const messages = json.map((p) => {
+      const payload = Buffer.from(decodeShb(p).payload);
+      const text = payload.toString('utf8').replace(/\0+$/, '');
+      return { msg: JSON.parse(text) as { id: string; from: string; to: string; type: string; body: Record<string, unknown> }, length: payload.length, destination: '' };
+    });
+    expect(messages.filter((m) => m.msg.type === 'beacon').length).toBe(v2v.filter((r) => r.type === 'beacon').length);
+    expect(messages.filter((m) => m.msg.type === 'warning').map((m) => m.msg.body.copy)).toEqual([1, 2, 3, 4]);
+    for (const m of messages) {
+      const row = byId.get(m.msg.id)!;
+      expect(row, m.msg.id).toBeDefined();
+      expect(m.msg).toMatchObject({ from: row.from, type: row.type });
+      // padded to the datagram's size, as v2v.csv gives it (200 bytes for a beacon)
+      expect(m.length).toBe(Number(row.size_bytes));
+      if (m.msg.type === 'beacon') expect(m.length).toBe(200);
+    }
+    // a warning to car0 goes to car0's address; the rest are broadcast
+    const warnings = frames.filter((f) => f.frame.includes(Buffer.from('"type":"warning"')));
+    expect(warnings.map((f) => stationNames.get(f.frame.readUInt32BE(2)))).toEqual(['car0', 'car0', 'car0', 'car0']);
+    const decoded = tshark(join(run.runDir, 'v2v.pcap'));
+    expect(decoded).toHaveLength(frames.length);
+    for (const d of decoded) {
+      expect(d.malformed, d.text.slice(0, 2000)).toBe(false);
+      expect(d.protocols).toMatch(/^eth:ethertype:gnw:btpb/);
+    }
+    const simDecoded = tshark(join(simDir, 'v2v.pcap'));
+    expect(new Set(decoded.map((d) => d.protocols))).toEqual(new Set(simDecoded.map((d) => d.protocols)));
   });
 });
