@@ -4,6 +4,8 @@ import { gnSourceOf } from '../../../core/its/geonetworking.js';
 import { stationIdOf, stationMac } from '../../../core/its/station-id.js';
 
 const WARM_UP_TYPE = 'warm-up';
+/** About a CAM's GN packet. */
+const WARM_UP_PACKET_BYTES = 90;
 
 /**
  * A datagram whose body names another sender than the peer whose address it came from, or whose
@@ -161,7 +163,9 @@ export class V2VEndpoint {
       let timer: NodeJS.Timeout | undefined;
       const gaveUp = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
       try {
-        await this.send({ id: `${this.name}-warm-up-${i}`, to: this.name, address: self, port, type: WARM_UP_TYPE, body: {} });
+        // the last round in the GN datagram's form (a standard message's), whose decoding differs
+        const packet = i === rounds - 1 ? { packet: new Uint8Array(WARM_UP_PACKET_BYTES) } : {};
+        await this.send({ id: `${this.name}-warm-up-${i}`, to: this.name, address: self, port, type: WARM_UP_TYPE, body: {}, ...packet });
         if (await Promise.race([arrived, gaveUp])) returned++;
       } finally {
         clearTimeout(timer);
