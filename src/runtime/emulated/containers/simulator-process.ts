@@ -504,9 +504,9 @@ class SimulatorSession {
       const computeMs = Number(clock.nowNs() - began) / 1e6;
       this.timing.add(latenessMs, computeMs);
       this.timingCsv.add([k, this.world.time, latenessMs, computeMs]);
-      this.capture.flush();
       if (k % progressEvery === 0) {
         this.timingCsv.flush();
+        this.capture.flush();
         this.computeLog.flush();
         this.scanLog?.flush();
         this.publishStatus('running');
