@@ -404,8 +404,9 @@ class SimulatorSession {
     if (!this.recording) return;
     if (this.t0 === undefined) throw new ProtocolError('V2V reports are recorded only after start');
     if (r.kind === 'sent') {
-      this.recorder.recordSent(this.transmission(r));
-      return this.captureSent(r, this.t0);
+      const sentAt = this.sentAtOf(r, this.t0);
+      this.recorder.recordSent(this.transmission(r, sentAt));
+      return this.captureSent(r, sentAt);
     }
     const t0 = this.t0;
     // A physical car stamps what it sends and receives on its own clock: moved to ours by its measured offset.
@@ -423,15 +424,22 @@ class SimulatorSession {
   }
 
   /**
+   * When a message was sent [run time, s]: the datagram's send stamp (as its receipts say; a
+   * physical car's moved to our clock), else (a report without one) the current step's time.
+   */
+  private sentAtOf(r: Extract<V2VReport, { kind: 'sent' }>, t0: bigint): number {
+    return r.sent_ns !== undefined ? Math.max(0, Number(this.bodies.toSimulatorNs(r.from, BigInt(r.sent_ns)) - t0) / 1e9) : this.world.time;
+  }
+
+  /**
    * The frame of a sent report in v2v.pcap, as the simulated runtime writes it: a standard
    * message's own GN packet, anything else its JSON in a GN packet built from the sender's state
-   * now; at the datagram's send stamp (a report without one: the current step's time).
+   * now; at `sentAt`.
    */
-  private captureSent(r: Extract<V2VReport, { kind: 'sent' }>, t0: bigint): void {
+  private captureSent(r: Extract<V2VReport, { kind: 'sent' }>, sentAt: number): void {
     const sender = this.world.cars.find((c) => c.spec.name === r.from);
     if (!sender) return;
-    const sentAt = r.sent_ns !== undefined ? Number(this.bodies.toSimulatorNs(r.from, BigInt(r.sent_ns)) - t0) / 1e9 : this.world.time;
-    const msg: V2VMessage = { id: r.id, from: r.from, to: r.to, type: r.type, sentAt: Math.max(0, sentAt), body: r.body ?? {} };
+    const msg: V2VMessage = { id: r.id, from: r.from, to: r.to, type: r.type, sentAt, body: r.body ?? {} };
     if (r.packet !== undefined) msg.packet = new Uint8Array(Buffer.from(r.packet, 'base64'));
     this.capture.sent(msg, this.world.odometry(sender), r.size_bytes);
   }
@@ -445,12 +453,11 @@ class SimulatorSession {
     }
   }
 
-  /** The receivers a sent report meant (every other car for a broadcast), and how far each was. */
-  private transmission(r: { id: string; from: string; to: string; type: string; size_bytes: number; packet?: string }): V2VTransmission {
+  /** The receivers a sent report meant (every other car for a broadcast), and how far each was (now). */
+  private transmission(r: { id: string; from: string; to: string; type: string; size_bytes: number; packet?: string }, sentAt: number): V2VTransmission {
     const sender = this.world.cars.find((c) => c.spec.name === r.from);
     const receivers = this.world.cars.filter((c) => c !== sender && (r.to === '*' || c.spec.name === r.to));
     const distances = sender ? new Map(receivers.map((c) => [c.spec.name, centreDistance(this.world.odometry(sender), this.world.odometry(c))])) : undefined;
-    const sentAt = this.world.time;
     return { id: r.id, from: r.from, to: receivers.map((c) => c.spec.name), type: r.type, sentAt, sizeBytes: r.size_bytes, ...(distances ? { distances } : {}), ...(r.packet !== undefined ? { gnPacket: true } : {}) };
   }
 
