@@ -24,13 +24,15 @@ export function ethernetFrame(destination: Uint8Array, source: Uint8Array, ether
 
 /**
  * A pcap capture written as the run goes (Ethernet link type, microsecond timestamps): records
- * are buffered and written whole on flush(), so a crash leaves a file that ends on a whole frame.
+ * are buffered and written whole on flush(), in time order (frames reported out of order, as the
+ * emulated runtime's vehicles report theirs, are sorted within what one flush writes), so a crash
+ * leaves a file that ends on a whole frame.
  * The file is created with the first frame written (a run that sends nothing has none), without
  * following a link at its name, like every run file.
  */
 export class PcapLog {
   private fd: number | undefined;
-  private chunks: Uint8Array[] = [];
+  private pending: { micros: number; record: Buffer; frame: Uint8Array }[] = [];
   private size = 0;
   private closed = false;
   frames = 0;
@@ -58,15 +60,16 @@ export class PcapLog {
     record.writeUInt32LE(micros % 1e6, 4);
     record.writeUInt32LE(frame.length, 8);
     record.writeUInt32LE(frame.length, 12);
-    this.chunks.push(record, frame);
+    this.pending.push({ micros, record, frame });
     this.frames++;
   }
 
   flush(): void {
-    if (this.closed || !this.chunks.length) return;
+    if (this.closed || !this.pending.length) return;
     const fd = this.fd ?? this.open();
-    const bytes = Buffer.concat(this.chunks);
-    this.chunks = [];
+    // a stable sort: frames added in time order (the simulated runtime's) keep their order
+    const bytes = Buffer.concat(this.pending.sort((a, b) => a.micros - b.micros).flatMap((p) => [p.record, p.frame]));
+    this.pending = [];
     this.size = appendWhole(fd, this.path, bytes, this.size);
   }
 

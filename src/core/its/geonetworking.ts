@@ -255,3 +255,12 @@ export function decodeBroadcast(data: Uint8Array): BroadcastPacket {
   if (isGbc) packet.area = { latitude: view.getInt32(40), longitude: view.getInt32(44), radius: view.getUint16(48) };
   return packet;
 }
+
+/** The source's long position vector of a GN packet of any kind cavsim sends (SHB, GBC, multi-hop TSB); undefined for anything else. */
+export function gnSourceOf(data: Uint8Array): LongPositionVector | undefined {
+  try {
+    return (data.length > 5 && data[5] === ((HEADER_TYPE_TSB << 4) | SUBTYPE_SINGLE_HOP) ? decodeShb(data) : decodeBroadcast(data)).source;
+  } catch {
+    return undefined;
+  }
+}

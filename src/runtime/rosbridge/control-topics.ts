@@ -36,7 +36,20 @@ export type SimControl = z.infer<typeof simControlSchema>;
 
 /** `/cavsim/v2v` data: a vehicle reports each datagram it sent and each it received. */
 export const v2vReportSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('sent'), id: z.string(), from: z.string(), to: z.string(), type: z.string(), size_bytes: z.number().int().nonnegative() }),
+  z.object({
+    kind: z.literal('sent'),
+    id: z.string(),
+    from: z.string(),
+    to: z.string(),
+    type: z.string(),
+    size_bytes: z.number().int().nonnegative(),
+    /** When the datagram was stamped (its `sentAtNs`): v2v.pcap's time of the frame. */
+    sent_ns: epochNs.optional(),
+    /** A standard message's GeoNetworking packet as sent, base64: v2v.pcap's frame carries it. */
+    packet: z.string().max(90_000).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64').optional(),
+    /** Any other message's body: v2v.pcap wraps its JSON in a GN packet, as the simulated runtime does. */
+    body: z.record(z.string(), z.unknown()).optional(),
+  }),
   z.object({
     kind: z.literal('received'),
     id: z.string(),

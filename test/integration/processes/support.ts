@@ -108,20 +108,30 @@ export interface LoopbackRun {
 export async function runOnLoopback(
   entry: { simulatorMain: string; vehicleMain: string },
   scenario: ResolvedScenario,
-  opts: { runId: string; beforeStart?: (url: string) => Promise<void> },
+  opts: {
+    runId: string;
+    beforeStart?: (url: string) => Promise<void>;
+    /**
+     * Each vehicle's V2V socket on an address of its own (127.0.0.11, .12, ...), as each container
+     * has its own eth1: a receiver then knows every peer by its address, so the provenance check
+     * tells three or more cars apart (on one shared address it can name only one peer).
+     */
+    addressPerCar?: boolean;
+  },
 ): Promise<LoopbackRun> {
   const runDir = prepareRunDir(scenario);
   const sim = await spawnSimulator(entry.simulatorMain, runDir, { CAVSIM_RUN_ID: opts.runId });
   const names = scenario.vehicles.map((v) => v.name);
   const ports = await freeUdpPorts(names.length);
+  const address = (i: number) => (opts.addressPerCar ? `127.0.0.${11 + i}` : '127.0.0.1');
   const vehicles = names.map((name, i) => ({
     name,
     child: spawnNode(entry.vehicleMain, {
       CAVSIM_RUN_DIR: runDir,
       CAVSIM_VEHICLE: name,
       CAVSIM_SIM_URL: sim.url,
-      CAVSIM_V2V_BIND: `127.0.0.1:${ports[i]}`,
-      CAVSIM_V2V_PEERS: JSON.stringify(Object.fromEntries(names.flatMap((n, j) => (j === i ? [] : [[n, `127.0.0.1:${ports[j]}`]])))),
+      CAVSIM_V2V_BIND: `${address(i)}:${ports[i]}`,
+      CAVSIM_V2V_PEERS: JSON.stringify(Object.fromEntries(names.flatMap((n, j) => (j === i ? [] : [[n, `${address(j)}:${ports[j]}`]])))),
     }),
   }));
   const control = await RunControl.connect(sim.url, { timeoutMs: 5000 });

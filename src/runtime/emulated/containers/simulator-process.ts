@@ -28,6 +28,7 @@ import {
   readyReportSchema,
   simControlSchema,
   v2vReportSchema,
+  type V2VReport,
   type CollisionReport,
   type SimulatorStatus,
 } from '../../rosbridge/control-topics.js';
@@ -41,6 +42,9 @@ import { readChannelLosses } from '../../../channel/ns3/channel-losses.js';
 import type { CollectGarbage } from './idle-collector.js';
 import { RUN_FILES, recorderFiles } from '../../../run/run-files.js';
 import { BodyLink } from './body-link.js';
+import { V2VCapture } from '../../../measurement/v2v-capture.js';
+import { DEFAULT_GEO_REFERENCE } from '../../../core/its/geo-reference.js';
+import type { V2VMessage } from '../../../core/control/vehicle-context.js';
 
 export interface SimulatorProcessConfig {
   runDir: string;
@@ -134,6 +138,8 @@ class SimulatorSession {
   /** Each stamped drive command's answer time: a car's control loop as it ran in real time. */
   private readonly computeLog: ComputeLog;
   private readonly scanLog?: ScanLog;
+  /** v2v.pcap: every frame a vehicle reported sending, at its send stamp. */
+  private readonly capture: V2VCapture;
   private readonly names: string[];
   private readonly braking = new Map<string, boolean>();
   private readonly ready = new Set<string>();
@@ -168,6 +174,7 @@ class SimulatorSession {
     this.timingCsv = new CsvLog(join(cfg.runDir, RUN_FILES.timing), TIMING_COLUMNS);
     this.computeLog = new ComputeLog(join(cfg.runDir, RUN_FILES.compute), new Map(scenario.vehicles.map((v) => [v.name, 'real-time'])));
     if (scenario.record?.scans) this.scanLog = new ScanLog(join(cfg.runDir, RUN_FILES.scans));
+    this.capture = new V2VCapture(join(cfg.runDir, RUN_FILES.pcap), scenario.geoReference ?? DEFAULT_GEO_REFERENCE);
     this.samples = this.world.cars.map((c) => ({ name: c.spec.name }) as CarSample);
     this.stepNs = BigInt(Math.round(scenario.physics.timestep * 1e9));
     this.log = cfg.log ?? (() => {});
@@ -248,7 +255,7 @@ class SimulatorSession {
     this.recording = false;
     this.bodies.close();
     // Each log is closed whatever the others do: on a full disk the first failure is the run's.
-    for (const close of [() => this.recordChannelLosses(), () => this.recorder.closeTransmissions('not-received'), () => this.recorder.close(), () => this.timingCsv.close(), () => this.computeLog.close(), () => this.scanLog?.close()]) {
+    for (const close of [() => this.recordChannelLosses(), () => this.recorder.closeTransmissions('not-received'), () => this.recorder.close(), () => this.timingCsv.close(), () => this.computeLog.close(), () => this.scanLog?.close(), () => this.capture.close()]) {
       try {
         close();
       } catch (err) {
@@ -396,7 +403,11 @@ class SimulatorSession {
     const r = parseJsonData(v2vReportSchema, data, TOPICS.v2v);
     if (!this.recording) return;
     if (this.t0 === undefined) throw new ProtocolError('V2V reports are recorded only after start');
-    if (r.kind === 'sent') return this.recorder.recordSent(this.transmission(r));
+    if (r.kind === 'sent') {
+      const sentAt = this.sentAtOf(r, this.t0);
+      this.recorder.recordSent(this.transmission(r, sentAt));
+      return this.captureSent(r, sentAt);
+    }
     const t0 = this.t0;
     // A physical car stamps what it sends and receives on its own clock: moved to ours by its measured offset.
     const sentNs = this.bodies.toSimulatorNs(r.from, BigInt(r.sent_ns));
@@ -412,6 +423,27 @@ class SimulatorSession {
     });
   }
 
+  /**
+   * When a message was sent [run time, s]: the datagram's send stamp (as its receipts say; a
+   * physical car's moved to our clock), else (a report without one) the current step's time.
+   */
+  private sentAtOf(r: Extract<V2VReport, { kind: 'sent' }>, t0: bigint): number {
+    return r.sent_ns !== undefined ? Math.max(0, Number(this.bodies.toSimulatorNs(r.from, BigInt(r.sent_ns)) - t0) / 1e9) : this.world.time;
+  }
+
+  /**
+   * The frame of a sent report in v2v.pcap, as the simulated runtime writes it: a standard
+   * message's own GN packet, anything else its JSON in a GN packet built from the sender's state
+   * now; at `sentAt`.
+   */
+  private captureSent(r: Extract<V2VReport, { kind: 'sent' }>, sentAt: number): void {
+    const sender = this.world.cars.find((c) => c.spec.name === r.from);
+    if (!sender) return;
+    const msg: V2VMessage = { id: r.id, from: r.from, to: r.to, type: r.type, sentAt, body: r.body ?? {} };
+    if (r.packet !== undefined) msg.packet = new Uint8Array(Buffer.from(r.packet, 'base64'));
+    this.capture.sent(msg, this.world.odometry(sender), r.size_bytes);
+  }
+
   /** Why frames did not arrive, as the built-in channel program wrote it (a user's program writes nothing). */
   private recordChannelLosses(): void {
     for (const loss of readChannelLosses(join(this.cfg.runDir, RUN_FILES.ns3Losses))) {
@@ -421,13 +453,12 @@ class SimulatorSession {
     }
   }
 
-  /** The receivers a sent report meant (every other car for a broadcast), and how far each was. */
-  private transmission(r: { id: string; from: string; to: string; type: string; size_bytes: number }): V2VTransmission {
+  /** The receivers a sent report meant (every other car for a broadcast), and how far each was (now). */
+  private transmission(r: { id: string; from: string; to: string; type: string; size_bytes: number; packet?: string }, sentAt: number): V2VTransmission {
     const sender = this.world.cars.find((c) => c.spec.name === r.from);
     const receivers = this.world.cars.filter((c) => c !== sender && (r.to === '*' || c.spec.name === r.to));
     const distances = sender ? new Map(receivers.map((c) => [c.spec.name, centreDistance(this.world.odometry(sender), this.world.odometry(c))])) : undefined;
-    const sentAt = this.world.time;
-    return { id: r.id, from: r.from, to: receivers.map((c) => c.spec.name), type: r.type, sentAt, sizeBytes: r.size_bytes, ...(distances ? { distances } : {}) };
+    return { id: r.id, from: r.from, to: receivers.map((c) => c.spec.name), type: r.type, sentAt, sizeBytes: r.size_bytes, ...(distances ? { distances } : {}), ...(r.packet !== undefined ? { gnPacket: true } : {}) };
   }
 
   /** Publishes the initial odometry until `start` arrives; undefined when interrupted first. */
@@ -482,6 +513,7 @@ class SimulatorSession {
       this.timingCsv.add([k, this.world.time, latenessMs, computeMs]);
       if (k % progressEvery === 0) {
         this.timingCsv.flush();
+        this.capture.flush();
         this.computeLog.flush();
         this.scanLog?.flush();
         this.publishStatus('running');
@@ -557,7 +589,7 @@ class SimulatorSession {
  */
 function warmUpReportParsing(rounds = 100): void {
   const event = JSON.stringify({ vehicle: 'warm-up', t_s: 1, event: 'warm-up', detail: { ttc_s: 0.5 } });
-  const sent = JSON.stringify({ kind: 'sent', id: 'w-1', from: 'a', to: 'b', type: 'warm-up', size_bytes: 64 });
+  const sent = JSON.stringify({ kind: 'sent', id: 'w-1', from: 'a', to: 'b', type: 'warm-up', size_bytes: 64, sent_ns: '1', packet: Buffer.alloc(96, 7).toString('base64') });
   const received = JSON.stringify({ kind: 'received', id: 'w-1', from: 'a', to: 'b', type: 'warm-up', sent_ns: '1', received_ns: '2', size_bytes: 64 });
   for (let i = 0; i < rounds; i++) {
     parseJsonData(eventReportSchema, event, TOPICS.events);

@@ -1,5 +1,6 @@
 import { V2VEndpoint, type Arrival } from '../v2v/transport.js';
 import { epochNs } from '../v2v/wire.js';
+import { bodyOfPacket } from '../v2v/packet-body.js';
 import { BridgeClient } from '../../rosbridge/bridge-client.js';
 import { MSG_TYPES, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
 import { TOPICS, V2V_FORGED_EVENT, parseJsonData, simControlSchema, v2vSendSchema, type EventReport, type V2VReceivedData, type V2VReport } from '../../rosbridge/control-topics.js';
@@ -25,7 +26,9 @@ export async function startV2VRelay(cfg: VehicleProcessConfig): Promise<RunningV
   const onArrival = (a: Arrival) => {
     const d = a.datagram;
     if (t0 === undefined || d.from === car || (d.to !== '*' && d.to !== car)) return;
-    const received: V2VReceivedData = { id: d.id, from: d.from, to: car, type: d.type, body: d.body, sent_s: runTime(BigInt(d.sentAtNs)), received_s: runTime(a.receivedNs) };
+    // own code speaks JSON: a standard message's packet is handed over decoded
+    const body = d.packet ? bodyOfPacket(d.type, d.packet) : d.body;
+    const received: V2VReceivedData = { id: d.id, from: d.from, to: car, type: d.type, body, sent_s: runTime(BigInt(d.sentAtNs)), received_s: runTime(a.receivedNs) };
     report(TOPICS.v2vReceived(car), received);
     report(TOPICS.v2v, { kind: 'received', id: d.id, from: d.from, to: car, type: d.type, sent_ns: d.sentAtNs, received_ns: a.receivedNs.toString(), size_bytes: a.size } satisfies V2VReport);
   };
@@ -66,8 +69,8 @@ export async function startV2VRelay(cfg: VehicleProcessConfig): Promise<RunningV
     const targets = request.to === '*' ? cfg.peers : cfg.peers.filter((p) => p.name === request.to);
     if (!targets.length) return log(`v2v relay ${car}: no vehicle named ${request.to}; message ${id} not sent`);
     const padding = request.size_bytes !== undefined ? { sizeBytes: request.size_bytes } : {};
-    const sizes = await Promise.all(targets.map((p) => endpoint.send({ id, to: request.to, address: p.address, port: p.port, type: request.type, body: request.body, ...padding })));
-    report(TOPICS.v2v, { kind: 'sent', id, from: car, to: request.to, type: request.type, size_bytes: sizes[0] } satisfies V2VReport);
+    const sent = await Promise.all(targets.map((p) => endpoint.sendStamped({ id, to: request.to, address: p.address, port: p.port, type: request.type, body: request.body, ...padding })));
+    report(TOPICS.v2v, { kind: 'sent', id, from: car, to: request.to, type: request.type, size_bytes: sent[0].size, sent_ns: sent[0].sentAtNs.toString(), body: request.body } satisfies V2VReport);
   };
 
   link.advertise(TOPICS.v2vReceived(car), MSG_TYPES.string);

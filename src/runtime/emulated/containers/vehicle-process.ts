@@ -91,6 +91,7 @@ class VehicleSession {
   private readonly agent: VehicleAgent;
   private readonly observed = new Map<string, StampedOdometry>();
   private readonly stepNs: number;
+  private readonly timestep: number;
   private readonly period: number;
   private readonly log: (line: string) => void;
   /** Physics steps between two scans; undefined for a car without a lidar. */
@@ -101,6 +102,8 @@ class VehicleSession {
   private collidedStep?: number;
   private t0?: bigint;
   private lastTickedStep = -1;
+  /** The physics step time of the tick running now [s]; undefined between ticks. */
+  private tickTime?: number;
   private ticks = 0;
   private ending = false;
 
@@ -114,6 +117,7 @@ class VehicleSession {
     this.finished = new Promise((resolve) => (this.resolveFinished = resolve));
     this.log = cfg.log ?? (() => {});
     this.stepNs = Math.round(scenario.physics.timestep * 1e9);
+    this.timestep = scenario.physics.timestep;
     const schedule = stepSchedule(scenario);
     this.period = schedule.controlPeriod(spec);
     this.scanPeriod = schedule.scanPeriod(spec);
@@ -139,7 +143,7 @@ class VehicleSession {
 
   /** A datagram that claimed another sender than the car it came from: dropped, and the simulator told. */
   onForged(f: ForgedArrival): void {
-    this.report(TOPICS.events, { vehicle: this.spec.name, t_s: this.now(), event: V2V_FORGED_EVENT, detail: { ...f } } satisfies EventReport);
+    this.report(TOPICS.events, { vehicle: this.spec.name, t_s: this.wallNow(), event: V2V_FORGED_EVENT, detail: { ...f } } satisfies EventReport);
   }
 
   onArrival(a: Arrival): void {
@@ -147,7 +151,8 @@ class VehicleSession {
     if (this.t0 === undefined || this.ending || d.from === this.spec.name) return;
     if (d.to !== '*' && d.to !== this.spec.name) return;
     const sentNs = BigInt(d.sentAtNs);
-    this.agent.receive({ id: d.id, from: d.from, to: d.to, type: d.type, sentAt: Number(sentNs - this.t0) / 1e9, body: d.body });
+    // A standard message's GN packet goes to the apps as its bytes arrived, as in the simulated runtime.
+    this.agent.receive({ id: d.id, from: d.from, to: d.to, type: d.type, sentAt: Number(sentNs - this.t0) / 1e9, body: d.body, ...(d.packet ? { packet: d.packet } : {}) });
     this.report(TOPICS.v2v, {
       kind: 'received',
       id: d.id,
@@ -190,6 +195,8 @@ class VehicleSession {
     } catch (err) {
       return this.log(`vehicle ${this.spec.name}: bad odometry for ${car}: ${(err as Error).message}`);
     }
+    // The step's time as the simulated runtime has it (steps x timestep), to the last bit: apps difference it.
+    odom.t = Math.round(Number(odom.stampNs) / this.stepNs) * this.timestep;
     if (car === this.spec.name) {
       // A newer step is here before the observed cars (or the scan) caught up: tick the old one with what we have.
       if (this.own && this.own.stampNs < odom.stampNs) this.maybeTick(true);
@@ -234,7 +241,13 @@ class VehicleSession {
     if (!evenIfLagging && (this.observedLag(own.stampNs) || this.scanLag(step))) return;
     this.lastTickedStep = step;
     this.ticks++;
-    this.agent.tick();
+    // The apps decide on the step's time, as in the simulated runtime, not on when this tick ran.
+    this.tickTime = step * this.timestep;
+    try {
+      this.agent.tick();
+    } finally {
+      this.tickTime = undefined;
+    }
   }
 
   private observedLag(stampNs: bigint): boolean {
@@ -254,8 +267,11 @@ class VehicleSession {
       return;
     }
     try {
-      const sizes = await Promise.all(targets.map((p) => this.endpoint.send({ id: msg.id, to: msg.to, address: p.address, port: p.port, type: msg.type, body: msg.body, ...(msg.sizeBytes !== undefined ? { sizeBytes: msg.sizeBytes } : {}) })));
-      this.report(TOPICS.v2v, { kind: 'sent', id: msg.id, from: msg.from, to: msg.to, type: msg.type, size_bytes: sizes[0] } satisfies V2VReport);
+      const extra = { ...(msg.sizeBytes !== undefined ? { sizeBytes: msg.sizeBytes } : {}), ...(msg.packet ? { packet: msg.packet } : {}) };
+      const sent = await Promise.all(targets.map((p) => this.endpoint.sendStamped({ id: msg.id, to: msg.to, address: p.address, port: p.port, type: msg.type, body: msg.body, ...extra })));
+      // The packet (or the body) lets the simulator write the frame to v2v.pcap as the simulated runtime does.
+      const frame = msg.packet ? { packet: Buffer.from(msg.packet).toString('base64') } : { body: msg.body };
+      this.report(TOPICS.v2v, { kind: 'sent', id: msg.id, from: msg.from, to: msg.to, type: msg.type, size_bytes: sent[0].size, sent_ns: sent[0].sentAtNs.toString(), ...frame } satisfies V2VReport);
     } catch (err) {
       this.agent.log('v2v-send-failed', { id: msg.id, error: (err as Error).message });
     }
@@ -265,8 +281,19 @@ class VehicleSession {
     this.client.publish(topic, stringMsg(JSON.stringify(data)));
   }
 
-  /** Run time [s]: wall clock since the t0 in `start`, so logs line up with the simulator's. */
+  /**
+   * Run time [s] as the apps see it. In a tick: the physics step time of the odometry that
+   * triggered it, as `world.time` in the simulated runtime, so a time-based decision (CAM
+   * generation, DENM repetition, a scripted time) falls on the same step in both runtimes however
+   * late the tick ran. Between ticks (a V2V arrival, which an app may react to at once): the wall
+   * clock since t0, when it really happened.
+   */
   private now(): number {
+    return this.tickTime ?? this.wallNow();
+  }
+
+  /** Wall clock since the t0 in `start` [s], so logs line up with the simulator's. */
+  private wallNow(): number {
     return this.t0 === undefined ? 0 : Number(this.cfg.clock.nowNs() - this.t0) / 1e9;
   }
 }

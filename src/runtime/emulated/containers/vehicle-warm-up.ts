@@ -37,7 +37,7 @@ export function warmUpVehicle(scenario: ResolvedScenario, spec: ResolvedVehicle,
     others: () => others,
     scan: () => scan,
     publishDrive: (cmd) => JSON.stringify(driveMsg(cmd, BigInt(seq) * stepNs, `${spec.name}/base_link`)),
-    transmit: (msg) => decodeDatagram(encodeDatagram({ id: msg.id, from: msg.from, to: msg.to, type: msg.type, sentAtNs: '0', body: msg.body })),
+    transmit: (msg) => decodeDatagram(encodeDatagram({ id: msg.id, from: msg.from, to: msg.to, type: msg.type, sentAtNs: '0', body: msg.body, ...(msg.packet ? { packet: msg.packet } : {}) })),
     log: () => {},
   });
   const deadline = performance.now() + limits.budgetMs;

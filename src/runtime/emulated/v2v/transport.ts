@@ -1,11 +1,18 @@
 import { createSocket, type Socket } from 'node:dgram';
-import { decodeDatagram, encodeDatagram, epochNs, padTo, V2V_PORT, type V2VDatagram } from './wire.js';
+import { decodeDatagram, encodeDatagram, epochNs, messageBytes, padTo, V2V_PORT, type V2VDatagram } from './wire.js';
+import { gnSourceOf } from '../../../core/its/geonetworking.js';
+import { stationIdOf, stationMac } from '../../../core/its/station-id.js';
 
 const WARM_UP_TYPE = 'warm-up';
+/** About a CAM's GN packet. */
+const WARM_UP_PACKET_BYTES = 90;
 
-/** A datagram whose body names another sender than the peer whose address it came from. */
+/**
+ * A datagram whose body names another sender than the peer whose address it came from, or whose
+ * GeoNetworking packet's source is another station than that peer's.
+ */
 export interface ForgedArrival {
-  /** The sender its body claims. */
+  /** The sender its body claims (for a GN packet from another station: `station <id>`). */
   claimed: string;
   /** The peer whose channel address it came from. */
   sender: string;
@@ -15,7 +22,16 @@ export interface ForgedArrival {
 export interface Arrival {
   datagram: V2VDatagram;
   receivedNs: bigint;
+  /** Bytes of the message: its GN packet's for a standard message, else the datagram's. */
   size: number;
+}
+
+/** The station a GN packet says it came from, when that is not `sender`'s: `station <id>`. */
+function otherStation(packet: Uint8Array, sender: string): string | undefined {
+  const mac = gnSourceOf(packet)?.mac;
+  const expected = stationMac(stationIdOf(sender));
+  if (mac && mac.every((b, i) => b === expected[i])) return undefined;
+  return mac ? `station ${new DataView(mac.buffer, mac.byteOffset, 6).getUint32(2)}` : 'station unknown (not a GN packet)';
 }
 
 /**
@@ -65,7 +81,9 @@ export class V2VEndpoint {
         if (fromSelf && p.acceptFrom && !p.acceptFrom.has(from.address)) return;
         const sender = p.peerNames?.get(from.address);
         if (sender !== undefined && datagram.from !== sender) return p.onForged?.({ claimed: datagram.from, sender, id: datagram.id });
-        p.onArrival({ datagram, receivedNs, size: buf.length });
+        const station = sender !== undefined && datagram.packet ? otherStation(datagram.packet, sender) : undefined;
+        if (station !== undefined) return p.onForged?.({ claimed: station, sender: sender!, id: datagram.id });
+        p.onArrival({ datagram, receivedNs, size: messageBytes(datagram, buf.length) });
       });
       try {
         await new Promise<void>((resolve, reject) => {
@@ -90,11 +108,22 @@ export class V2VEndpoint {
    * Stamps and sends one datagram. Each destination gets its own connected socket: Node sends on a
    * connected socket at once, where an unconnected one first takes an address-lookup hop through
    * the event loop, so the stamp would precede the real send by whatever else the loop does first.
+   * With a `packet` (a standard V2X message's GeoNetworking packet) the datagram carries the packet
+   * itself (wire.ts) and is never padded. Resolves with the message's bytes (the packet's, else
+   * the datagram's) and the send stamp.
    */
-  async send(p: { id: string; to: string; address: string; type: string; body: Record<string, unknown>; port?: number; sizeBytes?: number }): Promise<number> {
+  async send(p: { id: string; to: string; address: string; type: string; body: Record<string, unknown>; port?: number; sizeBytes?: number; packet?: Uint8Array }): Promise<number> {
+    return (await this.sendStamped(p)).size;
+  }
+
+  /** As send, also telling the epoch time the datagram was stamped with. */
+  async sendStamped(p: { id: string; to: string; address: string; type: string; body: Record<string, unknown>; port?: number; sizeBytes?: number; packet?: Uint8Array }): Promise<{ size: number; sentAtNs: bigint }> {
     const socket = await this.senderTo(p.address, p.port ?? V2V_PORT);
-    const payload = padTo(encodeDatagram({ id: p.id, from: this.name, to: p.to, type: p.type, sentAtNs: epochNs().toString(), body: p.body }), p.sizeBytes);
-    return new Promise((resolve, reject) => socket.send(payload, (err) => (err ? reject(err) : resolve(payload.length))));
+    const sentAtNs = epochNs();
+    const datagram: V2VDatagram = { id: p.id, from: this.name, to: p.to, type: p.type, sentAtNs: sentAtNs.toString(), body: p.body, ...(p.packet ? { packet: p.packet } : {}) };
+    const payload = p.packet ? encodeDatagram(datagram) : padTo(encodeDatagram(datagram), p.sizeBytes);
+    const size = messageBytes(datagram, payload.length);
+    return new Promise((resolve, reject) => socket.send(payload, (err) => (err ? reject(err) : resolve({ size, sentAtNs }))));
   }
 
   /** Opens the sockets to these peers now, so the first real send does not pay for them. */
@@ -134,7 +163,9 @@ export class V2VEndpoint {
       let timer: NodeJS.Timeout | undefined;
       const gaveUp = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
       try {
-        await this.send({ id: `${this.name}-warm-up-${i}`, to: this.name, address: self, port, type: WARM_UP_TYPE, body: {} });
+        // the last round in the GN datagram's form (a standard message's), whose decoding differs
+        const packet = i === rounds - 1 ? { packet: new Uint8Array(WARM_UP_PACKET_BYTES) } : {};
+        await this.send({ id: `${this.name}-warm-up-${i}`, to: this.name, address: self, port, type: WARM_UP_TYPE, body: {}, ...packet });
         if (await Promise.race([arrived, gaveUp])) returned++;
       } finally {
         clearTimeout(timer);

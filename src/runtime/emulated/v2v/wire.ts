@@ -15,13 +15,37 @@ export const v2vDatagramSchema = z.object({
   sentAtNs: z.string().regex(/^\d{1,20}$/),
   body: z.record(z.string(), z.unknown()),
 });
-export type V2VDatagram = z.infer<typeof v2vDatagramSchema>;
+/**
+ * A datagram as decoded: `packet` is the GeoNetworking packet a standard message (CAM, DENM)
+ * travelled as; its `body` is then empty, the packet is the message.
+ */
+export type V2VDatagram = z.infer<typeof v2vDatagramSchema> & { packet?: Uint8Array };
+
+/**
+ * The header line of a GN datagram: the datagram's identity and send stamp as JSON (so the
+ * channel program finds its `"id":"` as in any datagram), and `gn`, the length of the packet that
+ * follows the newline.
+ */
+const gnHeaderSchema = v2vDatagramSchema.omit({ body: true }).extend({ gn: z.number().int().min(1).max(65000) }).strict();
+const NEWLINE = 0x0a;
+const OPEN_BRACE = 0x7b;
 
 export { epochNs } from '../../../util/epoch-ns.js';
 
+/**
+ * The bytes of a datagram. A JSON datagram is its JSON. One with a `packet` (a standard V2X
+ * message) is a JSON header line, `{"id","from","to","type","sentAtNs","gn"}` and a newline, then
+ * the GeoNetworking packet's own bytes: the receiver hands those to its apps as they were built,
+ * and the body stays behind (the packet is the message).
+ */
 export function encodeDatagram(d: V2VDatagram): Buffer {
-  return Buffer.from(JSON.stringify(d), 'utf8');
+  if (!d.packet) return Buffer.from(JSON.stringify({ id: d.id, from: d.from, to: d.to, type: d.type, sentAtNs: d.sentAtNs, body: d.body }), 'utf8');
+  const header = Buffer.from(`${JSON.stringify({ id: d.id, from: d.from, to: d.to, type: d.type, sentAtNs: d.sentAtNs, gn: d.packet.length })}\n`, 'utf8');
+  return Buffer.concat([header, d.packet]);
 }
+
+/** Bytes of the message a datagram carries: its GN packet's, else the whole datagram's. */
+export const messageBytes = (d: V2VDatagram, datagramBytes: number): number => d.packet?.length ?? datagramBytes;
 
 /** Pads an encoded datagram with spaces (which JSON allows after the value) to at least `size` bytes. */
 export function padTo(encoded: Buffer, size: number | undefined): Buffer {
@@ -30,9 +54,26 @@ export function padTo(encoded: Buffer, size: number | undefined): Buffer {
 
 /** Returns undefined for anything that is not a well-formed datagram (stray traffic is ignored). */
 export function decodeDatagram(buf: Buffer): V2VDatagram | undefined {
+  const gn = decodeGnDatagram(buf);
+  if (gn) return gn;
   try {
     const parsed = v2vDatagramSchema.safeParse(JSON.parse(buf.toString('utf8')));
     return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A GN datagram (header line, then exactly `gn` bytes of packet), or undefined. */
+function decodeGnDatagram(buf: Buffer): V2VDatagram | undefined {
+  if (buf[0] !== OPEN_BRACE) return undefined;
+  const end = buf.indexOf(NEWLINE);
+  if (end < 0) return undefined;
+  try {
+    const parsed = gnHeaderSchema.safeParse(JSON.parse(buf.toString('utf8', 0, end)));
+    if (!parsed.success || parsed.data.gn !== buf.length - end - 1) return undefined;
+    const { gn: _, ...header } = parsed.data;
+    return { ...header, body: {}, packet: new Uint8Array(buf.subarray(end + 1)) };
   } catch {
     return undefined;
   }
