@@ -1,0 +1,121 @@
+import { describe, expect, it, beforeAll } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
+import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
+import { stationIdOf } from '../../../src/core/its/station-id.js';
+import { PCAP_EPOCH_UNIX_S } from '../../../src/measurement/pcap-log.js';
+import { BTP_PORT_CAVSIM_JSON } from '../../../src/measurement/v2v-capture.js';
+import type { RunSummary } from '../../../src/run/summary.js';
+import { requireReal, tsharkProblem } from '../../support/real-components.js';
+import { emulatedHostState } from './host-state.js';
+import { ROOT, emulatedE2e } from './support/e2e.js';
+
+/**
+ * CAM, DENM and CPM in Docker containers over ns-3: the GN packets the apps build cross the channel
+ * as real datagrams, and the run's v2v.pcap, decoded by Wireshark's own dissectors (tshark), holds
+ * them as the simulated runtime writes them; the events happen as in the simulated runtime.
+ */
+const { runsDir, real: emulated } = await emulatedE2e('etsi-messages');
+const tshark = requireReal('emulated/etsi-messages.test.ts', tsharkProblem());
+const FIELDS = ['frame.time_epoch', 'frame.protocols', 'frame.len', 'its.messageID', 'its.stationID', 'its.causeCode', 'its.subCauseCode', 'btpb.dstport', '_ws.expert', '_ws.malformed'];
+
+interface Frame {
+  t: number;
+  layers: Record<string, string[] | undefined>;
+}
+
+const rows = (dir: string, file: string) => parse(readFileSync(join(dir, file), 'utf8'), { columns: true }) as Record<string, string>[];
+const num = (f: Frame, field: string) => Number(f.layers[field]?.[0]);
+
+function decoded(runDir: string): Frame[] {
+  const json = execFileSync('tshark', ['-r', join(runDir, 'v2v.pcap'), '-T', 'json', ...FIELDS.flatMap((f) => ['-e', f])], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
+  return (JSON.parse(json) as { _source: { layers: Frame['layers'] } }[]).map((p) => ({ layers: p._source.layers, t: Number(p._source.layers['frame.time_epoch']![0]) - PCAP_EPOCH_UNIX_S }));
+}
+
+/** Every frame well formed; an ETSI message's size in v2v.csv is its GN packet's (the frame less its Ethernet header). */
+function expectWellFormed(frames: Frame[], runDir: string, messageId: number, port: number): void {
+  expect(frames.length).toBeGreaterThan(0);
+  for (const f of frames) {
+    expect(f.layers['_ws.malformed'], JSON.stringify(f.layers)).toBeUndefined();
+    expect(f.layers['_ws.expert'], JSON.stringify(f.layers)).toBeUndefined();
+    // cavsim's own JSON messages (a brake request, say) go on BTP-B port 47000, as raw data
+    expect(f.layers['frame.protocols']![0]).toBe(num(f, 'btpb.dstport') === BTP_PORT_CAVSIM_JSON ? 'eth:ethertype:gnw:btpb:data' : 'eth:ethertype:gnw:btpb:its');
+  }
+  const ours = frames.filter((f) => num(f, 'its.messageID') === messageId);
+  expect(ours.length).toBeGreaterThan(0);
+  for (const f of ours) expect(num(f, 'btpb.dstport')).toBe(port);
+  const sent = rows(runDir, 'v2v.csv').filter((r) => ['cam', 'denm', 'cpm'].includes(r.type));
+  const its = frames.filter((f) => num(f, 'btpb.dstport') !== BTP_PORT_CAVSIM_JSON);
+  expect(new Set(sent.map((r) => Number(r.size_bytes)))).toEqual(new Set(its.map((f) => num(f, 'frame.len') - 14)));
+}
+
+/** Lateness alone may make a run on a loaded machine invalid; nothing else may. */
+function expectRan(s: RunSummary): void {
+  expect(['completed', 'invalid'], s.reason).toContain(s.status);
+  if (s.status === 'invalid') expect(s.reason).toMatch(/late/);
+}
+
+describe.skipIf(emulated.skip || tshark.skip)('ETSI messages in an emulated run (Docker + ns-3), read by tshark', () => {
+  let before: ReturnType<typeof emulatedHostState>;
+  beforeAll(() => {
+    emulated.assertPresent();
+    tshark.assertPresent();
+    before = emulatedHostState();
+  });
+
+  it("hard-braking-denm: the leader's DENMs (99/1) cross ns-3 as GN packets, the follower brakes on the first as in virtual time; v2v.pcap decodes", async () => {
+    const file = join(ROOT, 'scenarios/hard-braking-denm.yaml');
+    const overrides = ['duration=5s'];
+    const e = await runScenarioEmulated(file, { runsDir, overrides });
+    const s = (await runScenarioSimulated(file, { runsDir, overrides, mcapByDefault: false })).summary;
+    expectRan(e.summary);
+    const frames = decoded(e.runDir);
+    expectWellFormed(frames, e.runDir, 1, 2002);
+    expect(frames.map((f) => num(f, 'its.stationID'))).toEqual(frames.map(() => stationIdOf('car0')));
+    expect([num(frames[0], 'its.causeCode'), num(frames[0], 'its.subCauseCode')]).toEqual([99, 1]);
+    // the event is the scripted brake's, at the same step in both runtimes
+    const trigger = (x: RunSummary) => x.events.find((ev) => ev.event === 'denm-triggered')!.t_s;
+    expect(trigger(e.summary)).toBe(trigger(s));
+    expect(frames[0].t).toBeCloseTo(trigger(s), 2);
+    const brake = (x: RunSummary) => x.events.find((ev) => ev.vehicle === 'car1' && ev.event === 'emergency-brake');
+    expect(brake(e.summary), 'the follower braked on the DENM').toBeDefined();
+    expect(e.summary.collision).toBe(s.collision);
+    const d = e.summary.v2v.denm!;
+    console.log(`[etsi-emulated] DENM: ${frames.length} frames, event to reception ${JSON.stringify(d.event_to_reception)} (simulated ${JSON.stringify(s.v2v.denm?.event_to_reception)}), to action ${JSON.stringify(d.event_to_action)}`);
+    expect(d.received).toBe(1);
+    expect(d.event_to_reception!.p50_ms).toBeGreaterThanOrEqual(10); // the channel's 10 ms, and the hosts' stacks
+    expect(d.event_to_reception!.p50_ms).toBeLessThan(100); // a loaded machine's late ticks, not a lost DENM
+    expect(emulatedHostState()).toEqual(before);
+  });
+
+  it('cam-highway: every car sends CAMs, which cross ns-3 and decode, with their station IDs and real sizes', async () => {
+    const e = await runScenarioEmulated(join(ROOT, 'scenarios/cam-highway.yaml'), { runsDir, overrides: ['duration=4s'] });
+    expectRan(e.summary);
+    const frames = decoded(e.runDir);
+    expectWellFormed(frames, e.runDir, 2, 2001);
+    const cars = new Set(rows(e.runDir, 'vehicles.csv').map((r) => r.vehicle));
+    expect(cars.size).toBe(3);
+    expect(new Set(frames.map((f) => num(f, 'its.stationID')))).toEqual(new Set([...cars].map((c) => stationIdOf(c))));
+    const received = rows(e.runDir, 'v2v.csv').filter((r) => r.type === 'cam' && r.outcome === 'delivered');
+    expect(received.length).toBeGreaterThan(frames.length); // each CAM reaches the other two cars
+    console.log(`[etsi-emulated] CAM: ${frames.length} sent, ${received.length} receptions, sizes ${[...new Set(frames.map((f) => num(f, 'frame.len') - 14))].join(', ')} B`);
+    expect(emulatedHostState()).toEqual(before);
+  });
+
+  it('cpm-hidden-obstacle: the car that cannot see car1 learns of it from CPMs over ns-3 and stops short, as in virtual time', async () => {
+    const file = join(ROOT, 'scenarios/cpm-hidden-obstacle.yaml');
+    const e = await runScenarioEmulated(file, { runsDir });
+    const s = (await runScenarioSimulated(file, { runsDir, mcapByDefault: false })).summary;
+    expectRan(e.summary);
+    expect(s.collision).toBe(false);
+    expect(e.summary.collision, e.summary.reason).toBe(false);
+    const frames = decoded(e.runDir);
+    expectWellFormed(frames, e.runDir, 14, 2009);
+    expect(e.summary.events.some((ev) => ev.vehicle === 'car0' && ev.event === 'emergency-brake')).toBe(true);
+    console.log(`[etsi-emulated] CPM: ${frames.length} frames; car0 braked at ${e.summary.events.find((ev) => ev.vehicle === 'car0' && ev.event === 'emergency-brake')?.t_s} s (simulated ${s.events.find((ev) => ev.vehicle === 'car0' && ev.event === 'emergency-brake')?.t_s} s)`);
+    expect(emulatedHostState()).toEqual(before);
+  });
+});
