@@ -101,6 +101,10 @@ describe.skipIf(emulated.skip || tshark.skip)('ETSI messages in an emulated run 
     expect(new Set(frames.map((f) => num(f, 'its.stationID')))).toEqual(new Set([...cars].map((c) => stationIdOf(c))));
     const received = rows(e.runDir, 'v2v.csv').filter((r) => r.type === 'cam' && r.outcome === 'delivered');
     expect(received.length).toBeGreaterThan(frames.length); // each CAM reaches the other two cars
+    const pairs = rows(e.runDir, 'cam-pairs.csv');
+    expect(pairs).toHaveLength(6); // every sender with each of the two others
+    for (const p of pairs) expect(Number(p.cams_received)).toBeGreaterThan(0);
+    expect(rows(e.runDir, 'channel-busy.csv').length).toBeGreaterThan(30); // a row per 100 ms
     console.log(`[etsi-emulated] CAM: ${frames.length} sent, ${received.length} receptions, sizes ${[...new Set(frames.map((f) => num(f, 'frame.len') - 14))].join(', ')} B`);
     expect(emulatedHostState()).toEqual(before);
   });

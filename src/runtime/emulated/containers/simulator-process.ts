@@ -6,6 +6,7 @@ import { centreDistance } from '../../../core/physics/ttc.js';
 import { stepSchedule } from '../../../world/step-schedule.js';
 import { Recorder, type CarSample } from '../../../measurement/recorder.js';
 import { buildSummary, unstartedSummary, type RunSummary } from '../../../run/summary.js';
+import { writeV2xFiles } from '../../../run/v2x-files.js';
 import { decideVerdict } from '../../../run/outcome.js';
 import { CsvLog, warmUpCsvFormatting } from '../../../measurement/csv-log.js';
 import { ComputeLog } from '../../../measurement/compute-log.js';
@@ -263,6 +264,11 @@ class SimulatorSession {
       }
     }
 
+    try {
+      writeV2xFiles(this.cfg.runDir, this.recorder, this.scenario, this.world.time);
+    } catch (err) {
+      failure ??= err;
+    }
     const figures = this.t0 !== undefined ? this.timing.figures(this.t0, this.expectedCommands()) : undefined;
     const bodyFigures = this.t0 !== undefined && this.bodies.cars.size ? this.bodies.figures(endNs) : undefined;
     const { status, reason } = decideVerdict({
