@@ -30,6 +30,7 @@ const suites: Array<{ name: string; load: () => Promise<BenchSuite> }> = [
   { name: 'channel-engines', load: () => import('./channel-engine-bench.js').then((m) => m.suite) },
   { name: 'own-code', load: () => import('./own-code-bench.js').then((m) => m.suite) },
   { name: 'mcap', load: () => import('./mcap-bench.js').then((m) => m.suite) },
+  { name: 'its-messages', load: () => import('./its-message-bench.js').then((m) => m.suite) },
   { name: 'report', load: () => import('./report-bench.js').then((m) => m.suite) },
 ];
 

@@ -20,7 +20,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * which goes first alternates too (a run pays for what the one before it left behind). `warmUp`
  * pairs go first unmeasured: in process, a short run's code is still being compiled for about ten runs.
  */
-async function pairedRatio(run: (mcap: boolean) => Promise<number>, warmUp: number): Promise<{ ratio: number; withMs: number; withoutMs: number }> {
+export async function pairedRatio(run: (mcap: boolean) => Promise<number>, warmUp: number): Promise<{ ratio: number; withMs: number; withoutMs: number }> {
   for (let i = 0; i < warmUp; i++) {
     await run(true);
     await run(false);
