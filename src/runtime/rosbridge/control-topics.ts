@@ -73,6 +73,12 @@ export const v2vSendSchema = z
     type: z.string().min(1).max(64).default('data'),
     body: z.record(z.string(), z.unknown()).default({}),
     size_bytes: z.number().int().min(1).max(65507).optional().describe('pad the datagram to this many bytes'),
+    packet: z
+      .string()
+      .max(2000)
+      .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'base64')
+      .optional()
+      .describe("a standard message (CAM, DENM, CPM) as its GeoNetworking packet, base64: sent as is (type: cam, denm or cpm), its GN source this car's station"),
   })
   .strict();
 export type V2VSendRequest = z.infer<typeof v2vSendSchema>;
@@ -94,6 +100,8 @@ export interface V2VReceivedData {
   to: string;
   type: string;
   body: Record<string, unknown>;
+  /** A standard message's GeoNetworking packet as it crossed the channel, base64 (`body` is it decoded). */
+  packet?: string;
   sent_s: number;
   received_s: number;
 }
@@ -109,6 +117,8 @@ export type EventReport = z.infer<typeof eventReportSchema>;
 
 /** The event a receiver reports for a V2V datagram whose body claims another sender than the car it came from. */
 export const V2V_FORGED_EVENT = 'v2v-forged';
+/** A car's own code asked to send a standard message's packet that is not its own (another station's, or no GN packet). */
+export const V2V_REFUSED_EVENT = 'v2v-refused';
 
 /**
  * The run time an event is recorded at: the time a vehicle reports, when it is one the run has

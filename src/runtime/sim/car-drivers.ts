@@ -8,7 +8,8 @@ import type { Recorder } from '../../measurement/recorder.js';
 import type { VehicleCode } from './own-code/vehicle-code.js';
 import { computeDelay, type TickCost } from '../../world/compute-time.js';
 import { DEFAULT_GEO_REFERENCE } from '../../core/its/geo-reference.js';
-import { believedEventTime } from '../rosbridge/control-topics.js';
+import { believedEventTime, V2V_REFUSED_EVENT } from '../rosbridge/control-topics.js';
+import { ownPacket, packetText } from '../rosbridge/own-packet.js';
 import type { TickAnswer, TickInput } from './own-code/own-code-link.js';
 
 /** A V2V message that reached a car, with its virtual receive time [s]. */
@@ -112,7 +113,7 @@ export function ownCodeDriver(world: World, car: WorldCar, observed: readonly Wo
   let seq = 0;
   let braking = false;
   const inputOf = (step: number): TickInput => {
-    const received = inbox.splice(0).map(({ msg, at }) => ({ id: msg.id, from: msg.from, to: name, type: msg.type, body: msg.body, sent_s: msg.sentAt, received_s: at }));
+    const received = inbox.splice(0).map(({ msg, at }) => ({ id: msg.id, from: msg.from, to: name, type: msg.type, body: msg.body, ...(msg.packet ? { packet: packetText(msg.packet) } : {}), sent_s: msg.sentAt, received_s: at }));
     const scan = scanSteps(step) ? latestScan.get(name) : undefined;
     return {
       step,
@@ -130,15 +131,15 @@ export function ownCodeDriver(world: World, car: WorldCar, observed: readonly Wo
       if (e.event === 'emergency-brake') braking = true;
       recorder.recordEvent(believedEventTime(e.t_s, t, dt), name, e.event, e.detail);
     }
-    return answer.sends.map((s) => ({
-      id: `${name}-${++seq}`,
-      from: name,
-      to: s.to,
-      sentAt,
-      type: s.type,
-      body: s.body,
-      ...(s.size_bytes !== undefined ? { sizeBytes: s.size_bytes } : {}),
-    }));
+    return answer.sends.flatMap((s) => {
+      const own = s.packet === undefined ? undefined : ownPacket(name, s.packet);
+      if (own && 'problem' in own) {
+        recorder.recordEvent(t, name, V2V_REFUSED_EVENT, { type: s.type, to: s.to, reason: own.problem });
+        return [];
+      }
+      const wire = own ? { packet: own.packet } : s.size_bytes !== undefined ? { sizeBytes: s.size_bytes } : {};
+      return [{ id: `${name}-${++seq}`, from: name, to: s.to, sentAt, type: s.type, body: s.body, ...wire }];
+    });
   };
   const free = code.freeRunning;
   return {

@@ -1,12 +1,13 @@
 import { describe, expect, it, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
 import { UserInputError } from '../../../src/errors.js';
+import { stationIdOf } from '../../../src/core/its/station-id.js';
 
 /**
  * Your own vehicle code in virtual time, with real processes: the Python example drives car0 and
@@ -108,5 +109,59 @@ describe('own vehicle code in the simulated runtime (Python and Node.js processe
     expect(cli.status, cli.stderr).toBe(2);
     expect(cli.stderr).toContain('vehicles.car0.command: program "./missing.py" not found in');
     expect(existsSync(runsDir) ? readdirSync(runsDir) : []).toEqual([]);
+  });
+});
+
+describe('own code speaks standard messages through the control protocol (simulated runtime)', () => {
+  const CAM_SPEAKER = join(ROOT, 'test/support/own-code/cam-speaker.mjs');
+  const scenario = (forge: string[]) => {
+    const file = join(workDir, `cam-speaker-${forge.length}.yaml`);
+    writeFileSync(
+      file,
+      `name: own-code-cams
+map: ${join(ROOT, 'maps/highway.yaml')}
+duration: 3s
+seed: 1
+geoReference: { lat: 48.7758, lon: 9.1829 }
+network: { channel: latency, delay: 10ms, dataRate: 6Mbps }
+vehicles:
+  - name: car0
+    start: { x: 0, y: -1, yaw: 0, speed: 8 }
+    command: [node, ${CAM_SPEAKER}${forge.map((a) => `, ${a}`).join('')}]
+  - name: car1
+    start: { x: -20, y: -1, yaw: 0, speed: 8 }
+    controller: { type: pure-pursuit, waypoints: ${join(ROOT, 'maps/highway.lane0-east.csv')}, lookahead: 2.0 }
+    apps: [{ type: cam }]
+`,
+    );
+    return file;
+  };
+
+  it("sends its own CAMs as GN packets (delivered as any CAM, of the packet's size), and gets the other car's CAMs raw as well as decoded", async () => {
+    const run = await runScenarioSimulated(scenario([]), { runsDir: workDir, mcapByDefault: false });
+    expect(run.summary.status, run.summary.reason).toBe('completed');
+    const v2v = rows(run.runDir, 'v2v.csv');
+    const mine = v2v.filter((r) => r.from === 'car0');
+    expect(mine.map((r) => r.sent_s)).toEqual(['0', '1', '2']);
+    for (const r of mine) expect(r).toMatchObject({ type: 'cam', outcome: 'delivered', to: 'car1' });
+    // the size of a CAM is its GN packet's, as for a cavsim app's
+    expect(Number(mine[0].size_bytes)).toBeGreaterThan(80);
+    const heard = rows(run.runDir, 'events.csv').filter((e) => e.event === 'cam-heard');
+    expect(heard.length).toBeGreaterThan(2);
+    for (const e of heard) {
+      const d = JSON.parse(e.detail);
+      expect(d).toMatchObject({ from: 'car1', station: stationIdOf('car1'), body_station: stationIdOf('car1') });
+    }
+    expect(run.summary.events.some((e) => e.event === 'v2v-refused')).toBe(false);
+  });
+
+  it("refuses a packet that claims another car's station, saying so, and sends the rest", async () => {
+    const run = await runScenarioSimulated(scenario(['--forge-as', 'car1']), { runsDir: workDir, mcapByDefault: false });
+    expect(run.summary.status, run.summary.reason).toBe('completed');
+    const refused = run.summary.events.filter((e) => e.event === 'v2v-refused');
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatchObject({ vehicle: 'car0', t_s: 0 });
+    expect(String(refused[0].detail?.reason)).toBe(`its GN source is station ${stationIdOf('car1')}, not car0's station ${stationIdOf('car0')}`);
+    expect(rows(run.runDir, 'v2v.csv').filter((r) => r.from === 'car0').map((r) => r.sent_s)).toEqual(['1', '2']);
   });
 });

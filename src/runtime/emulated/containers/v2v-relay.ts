@@ -3,7 +3,8 @@ import { epochNs } from '../v2v/wire.js';
 import { bodyOfPacket } from '../v2v/packet-body.js';
 import { BridgeClient } from '../../rosbridge/bridge-client.js';
 import { MSG_TYPES, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
-import { TOPICS, V2V_FORGED_EVENT, parseJsonData, simControlSchema, v2vSendSchema, type EventReport, type V2VReceivedData, type V2VReport } from '../../rosbridge/control-topics.js';
+import { ownPacket, packetText } from '../../rosbridge/own-packet.js';
+import { TOPICS, V2V_FORGED_EVENT, V2V_REFUSED_EVENT, parseJsonData, simControlSchema, v2vSendSchema, type EventReport, type V2VReceivedData, type V2VReport } from '../../rosbridge/control-topics.js';
 import type { VehicleProcessConfig, VehicleOutcome, RunningVehicle } from './vehicle-process.js';
 
 const EADDR_WAIT_MS = 600_000;
@@ -28,7 +29,7 @@ export async function startV2VRelay(cfg: VehicleProcessConfig): Promise<RunningV
     if (t0 === undefined || d.from === car || (d.to !== '*' && d.to !== car)) return;
     // own code speaks JSON: a standard message's packet is handed over decoded
     const body = d.packet ? bodyOfPacket(d.type, d.packet) : d.body;
-    const received: V2VReceivedData = { id: d.id, from: d.from, to: car, type: d.type, body, sent_s: runTime(BigInt(d.sentAtNs)), received_s: runTime(a.receivedNs) };
+    const received: V2VReceivedData = { id: d.id, from: d.from, to: car, type: d.type, body, ...(d.packet ? { packet: packetText(d.packet) } : {}), sent_s: runTime(BigInt(d.sentAtNs)), received_s: runTime(a.receivedNs) };
     report(TOPICS.v2vReceived(car), received);
     report(TOPICS.v2v, { kind: 'received', id: d.id, from: d.from, to: car, type: d.type, sent_ns: d.sentAtNs, received_ns: a.receivedNs.toString(), size_bytes: a.size } satisfies V2VReport);
   };
@@ -68,9 +69,15 @@ export async function startV2VRelay(cfg: VehicleProcessConfig): Promise<RunningV
     const id = `${car}-${++seq}`;
     const targets = request.to === '*' ? cfg.peers : cfg.peers.filter((p) => p.name === request.to);
     if (!targets.length) return log(`v2v relay ${car}: no vehicle named ${request.to}; message ${id} not sent`);
-    const padding = request.size_bytes !== undefined ? { sizeBytes: request.size_bytes } : {};
-    const sent = await Promise.all(targets.map((p) => endpoint.sendStamped({ id, to: request.to, address: p.address, port: p.port, type: request.type, body: request.body, ...padding })));
-    report(TOPICS.v2v, { kind: 'sent', id, from: car, to: request.to, type: request.type, size_bytes: sent[0].size, sent_ns: sent[0].sentAtNs.toString(), body: request.body } satisfies V2VReport);
+    const own = request.packet === undefined ? undefined : ownPacket(car, request.packet);
+    if (own && 'problem' in own) {
+      report(TOPICS.events, { vehicle: car, t_s: runTime(epochNs()), event: V2V_REFUSED_EVENT, detail: { type: request.type, to: request.to, reason: own.problem } } satisfies EventReport);
+      return log(`v2v relay ${car}: message ${id} not sent: ${own.problem}`);
+    }
+    const wire = own ? { packet: own.packet } : request.size_bytes !== undefined ? { sizeBytes: request.size_bytes } : {};
+    const sent = await Promise.all(targets.map((p) => endpoint.sendStamped({ id, to: request.to, address: p.address, port: p.port, type: request.type, body: request.body, ...wire })));
+    const content = own ? { packet: request.packet } : { body: request.body };
+    report(TOPICS.v2v, { kind: 'sent', id, from: car, to: request.to, type: request.type, size_bytes: sent[0].size, sent_ns: sent[0].sentAtNs.toString(), ...content } satisfies V2VReport);
   };
 
   link.advertise(TOPICS.v2vReceived(car), MSG_TYPES.string);
