@@ -1,6 +1,7 @@
 import { describe, expect, it, beforeAll } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
@@ -107,6 +108,56 @@ describe.skipIf(emulated.skip || tshark.skip)('ETSI messages in an emulated run 
     expect(rows(e.runDir, 'channel-busy.csv').length).toBeGreaterThan(30); // a row per 100 ms
     console.log(`[etsi-emulated] CAM: ${frames.length} sent, ${received.length} receptions, sizes ${[...new Set(frames.map((f) => num(f, 'frame.len') - 14))].join(', ')} B`);
     expect(emulatedHostState()).toEqual(before);
+  });
+
+  it("own code in a container sends its own CAMs as GN packets through its relay, over ns-3; another car's come to it raw and decoded; a packet claiming another station is refused", async () => {
+    // the cam-speaker test program, on cavsim's vehicle image (Node.js, ws and cavsim's codec in /opt/cavsim)
+    const context = mkdtempSync(join(tmpdir(), 'cavsim-cam-speaker-'));
+    const image = `cavsim-test/cam-speaker:${process.pid}`;
+    try {
+      copyFileSync(join(ROOT, 'test/support/own-code/cam-speaker.mjs'), join(context, 'cam-speaker.mjs'));
+      writeFileSync(join(context, 'Dockerfile'), 'FROM cavsim/vehicle:latest\nCOPY cam-speaker.mjs /opt/cavsim/test/support/own-code/cam-speaker.mjs\n');
+      execFileSync('node', [join(ROOT, 'dist/cli/main.js'), 'images'], { stdio: 'ignore' });
+      execFileSync('docker', ['build', '-q', '-t', image, context], { stdio: 'ignore' });
+      const file = join(context, 'own-code-cams.yaml');
+      writeFileSync(
+        file,
+        `name: own-code-cams
+map: ${join(ROOT, 'maps/highway.yaml')}
+duration: 3s
+seed: 1
+geoReference: { lat: 48.7758, lon: 9.1829 }
+network: { channel: latency, delay: 10ms, dataRate: 6Mbps }
+vehicles:
+  - name: car0
+    start: { x: 0, y: -1, yaw: 0, speed: 8 }
+    image: ${image}
+    command: [node, /opt/cavsim/test/support/own-code/cam-speaker.mjs, --forge-as, car1]
+  - name: car1
+    start: { x: -20, y: -1, yaw: 0, speed: 8 }
+    controller: { type: pure-pursuit, waypoints: ${join(ROOT, 'maps/highway.lane0-east.csv')}, lookahead: 2.0 }
+    apps: [{ type: cam }]
+`,
+      );
+      const e = await runScenarioEmulated(file, { runsDir });
+      expectRan(e.summary);
+      const mine = rows(e.runDir, 'v2v.csv').filter((r) => r.from === 'car0');
+      expect(mine.length).toBe(2); // at 1.5 s and 2.5 s; the forged one at 0.5 s was refused
+      for (const r of mine) expect(r).toMatchObject({ type: 'cam', to: 'car1', outcome: 'delivered' });
+      const refused = e.summary.events.filter((ev) => ev.event === 'v2v-refused');
+      expect(refused.map((ev) => ev.vehicle)).toEqual(['car0']);
+      expect(String(refused[0].detail?.reason)).toMatch(/^its GN source is station \d+, not car0's station/);
+      const heard = e.summary.events.filter((ev) => ev.event === 'cam-heard');
+      expect(heard.length).toBeGreaterThan(1);
+      for (const ev of heard) expect(ev.detail).toMatchObject({ from: 'car1', station: stationIdOf('car1'), body_station: stationIdOf('car1') });
+      const frames = decoded(e.runDir);
+      expectWellFormed(frames, e.runDir, 2, 2001);
+      expect(frames.filter((f) => num(f, 'its.stationID') === stationIdOf('car0'))).toHaveLength(2);
+      expect(emulatedHostState()).toEqual(before);
+    } finally {
+      spawnSync('docker', ['image', 'rm', '-f', image], { stdio: 'ignore' });
+      rmSync(context, { recursive: true, force: true });
+    }
   });
 
   it('cpm-hidden-obstacle: the car that cannot see car1 learns of it from CPMs over ns-3 and stops short, as in virtual time', async () => {

@@ -142,7 +142,7 @@ vehicles:
     expect(run.summary.status, run.summary.reason).toBe('completed');
     const v2v = rows(run.runDir, 'v2v.csv');
     const mine = v2v.filter((r) => r.from === 'car0');
-    expect(mine.map((r) => r.sent_s)).toEqual(['0', '1', '2']);
+    expect(mine.map((r) => r.sent_s)).toEqual(['0.5', '1.5', '2.5']);
     for (const r of mine) expect(r).toMatchObject({ type: 'cam', outcome: 'delivered', to: 'car1' });
     // the size of a CAM is its GN packet's, as for a cavsim app's
     expect(Number(mine[0].size_bytes)).toBeGreaterThan(80);
@@ -160,8 +160,8 @@ vehicles:
     expect(run.summary.status, run.summary.reason).toBe('completed');
     const refused = run.summary.events.filter((e) => e.event === 'v2v-refused');
     expect(refused).toHaveLength(1);
-    expect(refused[0]).toMatchObject({ vehicle: 'car0', t_s: 0 });
+    expect(refused[0]).toMatchObject({ vehicle: 'car0', t_s: 0.5 });
     expect(String(refused[0].detail?.reason)).toBe(`its GN source is station ${stationIdOf('car1')}, not car0's station ${stationIdOf('car0')}`);
-    expect(rows(run.runDir, 'v2v.csv').filter((r) => r.from === 'car0').map((r) => r.sent_s)).toEqual(['1', '2']);
+    expect(rows(run.runDir, 'v2v.csv').filter((r) => r.from === 'car0').map((r) => r.sent_s)).toEqual(['1.5', '2.5']);
   });
 });

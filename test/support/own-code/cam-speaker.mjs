@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A vehicle's own code that speaks ETSI CAMs itself, for the tests of standard messages through
-// the control protocol: at 1 Hz it builds a CAM of its own state with cavsim's codec (dist/) and
+// the control protocol: at 1 Hz (at 0.5 s, 1.5 s, ... of its odometry's stamps) it builds a CAM of its own state with cavsim's codec (dist/) and
 // sends it as its GN packet (base64) on /carN/v2v/send; each CAM it receives it reports as an event
 // `cam-heard` with the station the packet's own bytes name. With `--forge-as CAR`, its first CAM
 // claims CAR's station (the runtime must refuse it). It drives straight at its start speed.
@@ -19,14 +19,14 @@ const REF = { lat: 48.7758, lon: 9.1829 };
 const ws = new WebSocket(process.env.CAVSIM_SIM_URL);
 const op = (o) => ws.send(JSON.stringify(o));
 const publishJson = (topic, data) => op({ op: 'publish', topic, msg: { data: JSON.stringify(data) } });
-let ticks = 0;
+let sentStep = -1;
 let speed;
 
 function cam(odom, t, station) {
   const q = odom.pose.pose.orientation;
   const state = { t, x: odom.pose.pose.position.x, y: odom.pose.pose.position.y, yaw: 2 * Math.atan2(q.z, q.w), v: odom.twist.twist.linear.x, yawRate: odom.twist.twist.angular.z, acceleration: 0 };
   const facts = { stationId: stationIdOf(station), stationType: 5, length: 0.58, width: 0.31 };
-  const packet = encodeShb({ source: positionVectorOf(state, facts, REF), btpPort: BTP_PORT_CAM, trafficClass: 2, payload: encodeCam(camOf(state, facts, REF, ticks === 0)) });
+  const packet = encodeShb({ source: positionVectorOf(state, facts, REF), btpPort: BTP_PORT_CAM, trafficClass: 2, payload: encodeCam(camOf(state, facts, REF, sentStep < 0)) });
   return Buffer.from(packet).toString('base64');
 }
 
@@ -48,7 +48,10 @@ ws.on('message', (text) => {
   const odom = frame.msg;
   const t = (odom.header.stamp.sec * 1e9 + odom.header.stamp.nanosec) / 1e9;
   speed ??= odom.twist.twist.linear.x;
-  if (ticks % 100 === 0) publishJson(`/${me}/v2v/send`, { to: '*', type: 'cam', packet: cam(odom, t, ticks === 0 && forgeAs ? forgeAs : me) });
-  ticks++;
+  const step = Math.round(t * 100);
+  if (step % 100 === 50 && step > sentStep) {
+    publishJson(`/${me}/v2v/send`, { to: '*', type: 'cam', packet: cam(odom, t, sentStep < 0 && forgeAs ? forgeAs : me) });
+    sentStep = step;
+  }
   op({ op: 'publish', topic: `/${me}/drive`, msg: { header: odom.header, drive: { speed, steering_angle: 0 } } });
 });
