@@ -12,6 +12,7 @@ import { BTP_PORT_CAVSIM_JSON } from '../../../src/measurement/v2v-capture.js';
 import type { RunSummary } from '../../../src/run/summary.js';
 import { requireReal, tsharkProblem } from '../../support/real-components.js';
 import { emulatedHostState } from './host-state.js';
+import { writeCamSpeakerScenario } from '../../support/own-code/cam-speaker-scenario.js';
 import { ROOT, emulatedE2e } from './support/e2e.js';
 
 /**
@@ -119,26 +120,7 @@ describe.skipIf(emulated.skip || tshark.skip)('ETSI messages in an emulated run 
       writeFileSync(join(context, 'Dockerfile'), 'FROM cavsim/vehicle:latest\nCOPY cam-speaker.mjs /opt/cavsim/test/support/own-code/cam-speaker.mjs\n');
       execFileSync('node', [join(ROOT, 'dist/cli/main.js'), 'images'], { stdio: 'ignore' });
       execFileSync('docker', ['build', '-q', '-t', image, context], { stdio: 'ignore' });
-      const file = join(context, 'own-code-cams.yaml');
-      writeFileSync(
-        file,
-        `name: own-code-cams
-map: ${join(ROOT, 'maps/highway.yaml')}
-duration: 3s
-seed: 1
-geoReference: { lat: 48.7758, lon: 9.1829 }
-network: { channel: latency, delay: 10ms, dataRate: 6Mbps }
-vehicles:
-  - name: car0
-    start: { x: 0, y: -1, yaw: 0, speed: 8 }
-    image: ${image}
-    command: [node, /opt/cavsim/test/support/own-code/cam-speaker.mjs, --forge-as, car1]
-  - name: car1
-    start: { x: -20, y: -1, yaw: 0, speed: 8 }
-    controller: { type: pure-pursuit, waypoints: ${join(ROOT, 'maps/highway.lane0-east.csv')}, lookahead: 2.0 }
-    apps: [{ type: cam }]
-`,
-      );
+      const file = writeCamSpeakerScenario(join(context, 'own-code-cams.yaml'), [`image: ${image}`, 'command: [node, /opt/cavsim/test/support/own-code/cam-speaker.mjs, --forge-as, car1]']);
       const e = await runScenarioEmulated(file, { runsDir });
       expectRan(e.summary);
       const mine = rows(e.runDir, 'v2v.csv').filter((r) => r.from === 'car0');

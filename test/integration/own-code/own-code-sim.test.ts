@@ -1,6 +1,6 @@
 import { describe, expect, it, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,7 @@ import { parse } from 'csv-parse/sync';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
 import { UserInputError } from '../../../src/errors.js';
 import { stationIdOf } from '../../../src/core/its/station-id.js';
+import { writeCamSpeakerScenario } from '../../support/own-code/cam-speaker-scenario.js';
 
 /**
  * Your own vehicle code in virtual time, with real processes: the Python example drives car0 and
@@ -114,28 +115,8 @@ describe('own vehicle code in the simulated runtime (Python and Node.js processe
 
 describe('own code speaks standard messages through the control protocol (simulated runtime)', () => {
   const CAM_SPEAKER = join(ROOT, 'test/support/own-code/cam-speaker.mjs');
-  const scenario = (forge: string[]) => {
-    const file = join(workDir, `cam-speaker-${forge.length}.yaml`);
-    writeFileSync(
-      file,
-      `name: own-code-cams
-map: ${join(ROOT, 'maps/highway.yaml')}
-duration: 3s
-seed: 1
-geoReference: { lat: 48.7758, lon: 9.1829 }
-network: { channel: latency, delay: 10ms, dataRate: 6Mbps }
-vehicles:
-  - name: car0
-    start: { x: 0, y: -1, yaw: 0, speed: 8 }
-    command: [node, ${CAM_SPEAKER}${forge.map((a) => `, ${a}`).join('')}]
-  - name: car1
-    start: { x: -20, y: -1, yaw: 0, speed: 8 }
-    controller: { type: pure-pursuit, waypoints: ${join(ROOT, 'maps/highway.lane0-east.csv')}, lookahead: 2.0 }
-    apps: [{ type: cam }]
-`,
-    );
-    return file;
-  };
+  const scenario = (forge: string[]) =>
+    writeCamSpeakerScenario(join(workDir, `cam-speaker-${forge.length}.yaml`), [`command: [node, ${CAM_SPEAKER}${forge.map((a) => `, ${a}`).join('')}]`]);
 
   it("sends its own CAMs as GN packets (delivered as any CAM, of the packet's size), and gets the other car's CAMs raw as well as decoded", async () => {
     const run = await runScenarioSimulated(scenario([]), { runsDir: workDir, mcapByDefault: false });
