@@ -78,12 +78,14 @@ describe.skipIf(emulated.skip || tshark.skip)('ETSI messages in an emulated run 
     expectWellFormed(frames, e.runDir, 1, 2002);
     expect(frames.map((f) => num(f, 'its.stationID'))).toEqual(frames.map(() => stationIdOf('car0')));
     expect([num(frames[0], 'its.causeCode'), num(frames[0], 'its.subCauseCode')]).toEqual([99, 1]);
-    // the event is the scripted brake's, at the same step in both runtimes
+    // the event is the scripted brake's, at the same step in both runtimes unless a late drive command moved the leader
     const trigger = (x: RunSummary) => x.events.find((ev) => ev.event === 'denm-triggered')!.t_s;
-    expect(trigger(e.summary)).toBe(trigger(s));
+    const lateCommands = (e.summary.timing as { late_commands?: number } | undefined)?.late_commands ?? 0;
+    if (lateCommands === 0) expect(trigger(e.summary)).toBe(trigger(s));
+    else expect(Math.abs(trigger(e.summary) - trigger(s))).toBeLessThanOrEqual(0.05);
     // v2v.pcap stamps a frame with the wall-clock time it was sent: the event's tick, which real time runs late by its lag
-    expect(frames[0].t).toBeGreaterThanOrEqual(trigger(s));
-    expect(frames[0].t - trigger(s)).toBeLessThan(0.1);
+    expect(frames[0].t).toBeGreaterThanOrEqual(trigger(e.summary));
+    expect(frames[0].t - trigger(e.summary)).toBeLessThan(0.1);
     const brake = (x: RunSummary) => x.events.find((ev) => ev.vehicle === 'car1' && ev.event === 'emergency-brake');
     expect(brake(e.summary), 'the follower braked on the DENM').toBeDefined();
     expect(e.summary.collision).toBe(s.collision);
