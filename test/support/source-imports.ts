@@ -8,7 +8,15 @@ export function stripComments(source: string): string {
 
 /** Every module specifier a file imports: static and type imports, re-exports, `import()`, `require()`, `requireCjs()`. */
 export function importedModules(source: string): string[] {
-  const code = stripComments(source);
+  return specifiersIn(stripComments(source));
+}
+
+/** The modules a file loads when it runs: as `importedModules`, without `import type` / `export type` (TypeScript erases them). */
+export function loadedModules(source: string): string[] {
+  return specifiersIn(stripComments(source).replace(/\b(?:import|export)\s+type\s*(?:\{[^}]*\}|\*(?:\s+as\s+\w+)?|\w+)\s*from\s*['"][^'"]+['"]/g, ''));
+}
+
+function specifiersIn(code: string): string[] {
   const patterns = [
     /\bfrom\s*['"]([^'"]+)['"]/g, // import ... from 'x' / export ... from 'x' (also across lines)
     /\bimport\s*['"]([^'"]+)['"]/g, // import 'x'

@@ -1,38 +1,10 @@
 import { z } from 'zod';
 import { ProtocolError } from './protocol.js';
+import type { CONTROL_PROTOCOL_VERSION } from './topic-names.js';
 
-/** Version of the cavsim control link (topics and payloads below); see docs/control-protocol.md. */
-export const CONTROL_PROTOCOL_VERSION = 'cavsim.control/1';
-
-/** Topic names: the thesis's per-car namespaces plus cavsim's own /cavsim/* topics. */
-export const TOPICS = {
-  drive: (car: string) => `/${car}/drive`,
-  odom: (car: string) => `/${car}/odom`,
-  scan: (car: string) => `/${car}/scan`,
-  collision: (car: string) => `/${car}/collision`,
-  v2vSend: (car: string) => `/${car}/v2v/send`,
-  v2vReceived: (car: string) => `/${car}/v2v/received`,
-  /** A physical car (external role: body) reports its pose here, stamped on its own clock. */
-  bodyOdom: (car: string) => `/${car}/body/odom`,
-  /** Clock-sync probes to a physical car's device, and its answers. */
-  bodySync: (car: string) => `/${car}/body/sync`,
-  bodySyncReply: (car: string) => `/${car}/body/sync_reply`,
-  clock: '/clock',
-  simControl: '/sim_control',
-  v2v: '/cavsim/v2v',
-  events: '/cavsim/events',
-  ready: '/cavsim/ready',
-  status: '/cavsim/status',
-} as const;
-
+export { CONTROL_PROTOCOL_VERSION, TOPICS, V2V_FORGED_EVENT, V2V_REFUSED_EVENT } from './topic-names.js';
+export { parseCollisionReport, parseSimControl, type CollisionReport, type SimControl } from './simulator-notices.js';
 const epochNs = z.string().regex(/^\d{1,20}$/, 'epoch nanoseconds as a decimal string');
-
-/** `/sim_control` data (JSON inside std_msgs/String). */
-export const simControlSchema = z.discriminatedUnion('cmd', [
-  z.object({ cmd: z.literal('start'), t0_epoch_ns: epochNs, clock: z.enum(['wall', 'sim']).optional() }),
-  z.object({ cmd: z.literal('stop'), reason: z.string().optional() }),
-]);
-export type SimControl = z.infer<typeof simControlSchema>;
 
 /** `/cavsim/v2v` data: a vehicle reports each datagram it sent and each it received. */
 export const v2vReportSchema = z.discriminatedUnion('kind', [
@@ -115,11 +87,6 @@ export const eventReportSchema = z.object({
 });
 export type EventReport = z.infer<typeof eventReportSchema>;
 
-/** The event a receiver reports for a V2V datagram whose body claims another sender than the car it came from. */
-export const V2V_FORGED_EVENT = 'v2v-forged';
-/** A car's own code asked to send a standard message's packet that is not its own (another station's, or no GN packet). */
-export const V2V_REFUSED_EVENT = 'v2v-refused';
-
 /**
  * The run time an event is recorded at: the time a vehicle reports, when it is one the run has
  * reached (a vehicle's tick may lag the simulator by a step); anything else (negative, far in the
@@ -128,20 +95,6 @@ export const V2V_REFUSED_EVENT = 'v2v-refused';
 export function believedEventTime(reported: number, now: number, stepS: number): number {
   return Number.isFinite(reported) && reported >= 0 && reported <= now + stepS ? reported : now;
 }
-
-/**
- * `/carN/collision` data (latched): the car hit another car or a wall in physics step `step` and is
- * frozen there. Published before that step's odometry, so a vehicle knows before it would tick.
- */
-export const collisionReportSchema = z.object({
-  vehicle: z.string(),
-  step: z.number().int().nonnegative(),
-  t_s: z.number(),
-  /** What it hit in that step: other cars' names and/or 'wall'. */
-  with: z.array(z.string()).min(1),
-  speed_mps: z.number(),
-});
-export type CollisionReport = z.infer<typeof collisionReportSchema>;
 
 /**
  * `/cavsim/ready` data: a vehicle has subscribed and bound its V2V socket. For a vehicle running its

@@ -5,7 +5,7 @@ import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { stepSchedule } from '../../../src/world/step-schedule.js';
 import { runResolvedSimulated } from '../../../src/api/run-simulated.js';
 import { BridgeClient } from '../../../src/runtime/rosbridge/bridge-client.js';
-import { TOPICS, collisionReportSchema, parseJsonData, type CollisionReport } from '../../../src/runtime/rosbridge/control-topics.js';
+import { TOPICS, parseCollisionReport, type CollisionReport } from '../../../src/runtime/rosbridge/control-topics.js';
 import { MSG_TYPES, optionalStampNs, parseOdometryMsg, parseStringMsg } from '../../../src/runtime/rosbridge/ros-messages.js';
 import { buildEntryPoints, repoRoot, runOnLoopback } from './support.js';
 
@@ -42,7 +42,7 @@ describe('simulator-main and vehicle-main on loopback: a collision', () => {
         for (const name of names) {
           observer.subscribe(TOPICS.odom(name), MSG_TYPES.odometry, (m) => arrivals.get(name)!.push({ odom: parseOdometryMsg(m).stampNs }));
           observer.subscribe(TOPICS.collision(name), MSG_TYPES.string, (m) =>
-            arrivals.get(name)!.push({ notice: parseJsonData(collisionReportSchema, parseStringMsg(m), TOPICS.collision(name)) }),
+            arrivals.get(name)!.push({ notice: parseCollisionReport(parseStringMsg(m), TOPICS.collision(name)) }),
           );
           observer.subscribe(TOPICS.drive(name), MSG_TYPES.drive, (m) => drives.get(name)!.push(optionalStampNs(m)!));
         }

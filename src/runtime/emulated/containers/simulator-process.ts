@@ -27,7 +27,7 @@ import {
   type EventReport,
   parseJsonData,
   readyReportSchema,
-  simControlSchema,
+  parseSimControl,
   v2vReportSchema,
   type V2VReport,
   type CollisionReport,
@@ -384,7 +384,7 @@ class SimulatorSession {
     b.advertise(TOPICS.status, MSG_TYPES.string, { latch: true });
     b.advertise(TOPICS.clock, MSG_TYPES.clock);
     b.subscribe(TOPICS.simControl, MSG_TYPES.string, (msg) => {
-      const control = parseJsonData(simControlSchema, parseStringMsg(msg), TOPICS.simControl);
+      const control = parseSimControl(parseStringMsg(msg), TOPICS.simControl);
       if (control.cmd === 'stop') return this.interrupt(`stop requested on ${TOPICS.simControl}${control.reason ? ` (${control.reason})` : ''}`);
       if (!this.startRequested) throw new ProtocolError('the run has already started or ended');
       this.startRequested(BigInt(control.t0_epoch_ns));

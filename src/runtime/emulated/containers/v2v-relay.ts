@@ -4,7 +4,7 @@ import { bodyOfPacket } from '../v2v/packet-body.js';
 import { BridgeClient } from '../../rosbridge/bridge-client.js';
 import { MSG_TYPES, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
 import { ownPacket, packetText } from '../../rosbridge/own-packet.js';
-import { TOPICS, V2V_FORGED_EVENT, V2V_REFUSED_EVENT, parseJsonData, simControlSchema, v2vSendSchema, type EventReport, type V2VReceivedData, type V2VReport } from '../../rosbridge/control-topics.js';
+import { TOPICS, V2V_FORGED_EVENT, V2V_REFUSED_EVENT, parseJsonData, parseSimControl, v2vSendSchema, type EventReport, type V2VReceivedData, type V2VReport } from '../../rosbridge/control-topics.js';
 import type { VehicleProcessConfig, VehicleOutcome, RunningVehicle } from './vehicle-process.js';
 
 const EADDR_WAIT_MS = 600_000;
@@ -83,7 +83,7 @@ export async function startV2VRelay(cfg: VehicleProcessConfig): Promise<RunningV
   link.advertise(TOPICS.v2vReceived(car), MSG_TYPES.string);
   for (const topic of [TOPICS.v2v, TOPICS.events, TOPICS.ready]) link.advertise(topic, MSG_TYPES.string);
   link.subscribe(TOPICS.simControl, MSG_TYPES.string, (msg) => {
-    const control = parseJsonData(simControlSchema, parseStringMsg(msg), TOPICS.simControl);
+    const control = parseSimControl(parseStringMsg(msg), TOPICS.simControl);
     if (control.cmd === 'stop') return finish(0, 'stopped by the simulator');
     t0 ??= BigInt(control.t0_epoch_ns);
   });

@@ -7,7 +7,9 @@ import { UserInputError } from '../../../errors.js';
 import { V2VEndpoint, type Arrival, type ForgedArrival } from '../v2v/transport.js';
 import { BridgeClient } from '../../rosbridge/bridge-client.js';
 import { MSG_TYPES, driveMsg, parseOdometryMsg, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
-import { TOPICS, V2V_FORGED_EVENT, collisionReportSchema, parseJsonData, simControlSchema, type EventReport, type V2VReport } from '../../rosbridge/control-topics.js';
+import { TOPICS, V2V_FORGED_EVENT } from '../../rosbridge/topic-names.js';
+import type { EventReport, V2VReport } from '../../rosbridge/control-topics.js';
+import { parseCollisionReport, parseSimControl } from '../../rosbridge/simulator-notices.js';
 import { parseLaserScanMsg } from '../../rosbridge/laser-scan-msg.js';
 import { readResolvedScenario, type HostPort, type VehicleEnv } from './process-env.js';
 import type { WallClock } from './wall-clock.js';
@@ -172,7 +174,7 @@ class VehicleSession {
     client.subscribe(TOPICS.simControl, MSG_TYPES.string, (msg) => {
       let control;
       try {
-        control = parseJsonData(simControlSchema, parseStringMsg(msg), TOPICS.simControl);
+        control = parseSimControl(parseStringMsg(msg), TOPICS.simControl);
       } catch (err) {
         return this.log(`vehicle ${spec.name}: ignoring ${TOPICS.simControl}: ${(err as Error).message}`);
       }
@@ -219,7 +221,7 @@ class VehicleSession {
   private onCollision(msg: Record<string, unknown>): void {
     let notice;
     try {
-      notice = parseJsonData(collisionReportSchema, parseStringMsg(msg), TOPICS.collision(this.spec.name));
+      notice = parseCollisionReport(parseStringMsg(msg), TOPICS.collision(this.spec.name));
     } catch (err) {
       return this.log(`vehicle ${this.spec.name}: ignoring ${TOPICS.collision(this.spec.name)}: ${(err as Error).message}`);
     }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { PlainFields } from '../../../util/plain-fields.js';
 
 /** UDP port every vehicle listens on, on its eth1 address. */
 export { V2V_PORT } from '../../../ports.js';
@@ -7,26 +7,26 @@ export { V2V_PORT } from '../../../ports.js';
  * The datagram on the wire. `sentAtNs` is wall-clock epoch nanoseconds as a decimal string;
  * vehicles share the host's clock, so receive time minus send time is a true one-way latency.
  */
-export const v2vDatagramSchema = z.object({
-  id: z.string().min(1).max(128),
-  from: z.string().min(1).max(64),
-  to: z.string().min(1).max(64),
-  type: z.string().min(1).max(64),
-  sentAtNs: z.string().regex(/^\d{1,20}$/),
-  body: z.record(z.string(), z.unknown()),
-});
+export interface JsonDatagram {
+  id: string;
+  from: string;
+  to: string;
+  type: string;
+  sentAtNs: string;
+  body: Record<string, unknown>;
+}
 /**
  * A datagram as decoded: `packet` is the GeoNetworking packet a standard message (CAM, DENM)
  * travelled as; its `body` is then empty, the packet is the message.
  */
-export type V2VDatagram = z.infer<typeof v2vDatagramSchema> & { packet?: Uint8Array };
+export type V2VDatagram = JsonDatagram & { packet?: Uint8Array };
 
 /**
  * The header line of a GN datagram: the datagram's identity and send stamp as JSON (so the
  * channel program finds its `"id":"` as in any datagram), and `gn`, the length of the packet that
  * follows the newline.
  */
-const gnHeaderSchema = v2vDatagramSchema.omit({ body: true }).extend({ gn: z.number().int().min(1).max(65000) }).strict();
+const GN_HEADER_KEYS = ['id', 'from', 'to', 'type', 'sentAtNs', 'gn'] as const;
 const NEWLINE = 0x0a;
 const OPEN_BRACE = 0x7b;
 
@@ -57,8 +57,10 @@ export function decodeDatagram(buf: Buffer): V2VDatagram | undefined {
   const gn = decodeGnDatagram(buf);
   if (gn) return gn;
   try {
-    const parsed = v2vDatagramSchema.safeParse(JSON.parse(buf.toString('utf8')));
-    return parsed.success ? parsed.data : undefined;
+    const f = PlainFields.of(JSON.parse(buf.toString('utf8')));
+    if (!f) return undefined;
+    const datagram = { ...identityOf(f), body: f.record('body') };
+    return f.issues.length ? undefined : datagram;
   } catch {
     return undefined;
   }
@@ -70,11 +72,25 @@ function decodeGnDatagram(buf: Buffer): V2VDatagram | undefined {
   const end = buf.indexOf(NEWLINE);
   if (end < 0) return undefined;
   try {
-    const parsed = gnHeaderSchema.safeParse(JSON.parse(buf.toString('utf8', 0, end)));
-    if (!parsed.success || parsed.data.gn !== buf.length - end - 1) return undefined;
-    const { gn: _, ...header } = parsed.data;
+    const f = PlainFields.of(JSON.parse(buf.toString('utf8', 0, end)));
+    if (!f) return undefined;
+    const header = identityOf(f);
+    const gn = f.number('gn', { integer: true, min: 1, max: 65000 });
+    f.onlyKeys(GN_HEADER_KEYS);
+    if (f.issues.length || gn !== buf.length - end - 1) return undefined;
     return { ...header, body: {}, packet: new Uint8Array(buf.subarray(end + 1)) };
   } catch {
     return undefined;
   }
+}
+
+/** A datagram's identity and send stamp, checked (zod is kept off the vehicle's start-up path). */
+function identityOf(f: PlainFields): Omit<JsonDatagram, 'body'> {
+  return {
+    id: f.string('id', { min: 1, max: 128 }),
+    from: f.string('from', { min: 1, max: 64 }),
+    to: f.string('to', { min: 1, max: 64 }),
+    type: f.string('type', { min: 1, max: 64 }),
+    sentAtNs: f.string('sentAtNs', { pattern: /^\d{1,20}$/ }),
+  };
 }

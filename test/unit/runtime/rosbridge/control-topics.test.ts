@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TOPICS, collisionReportSchema, eventReportSchema, parseJsonData, simControlSchema, v2vReportSchema } from '../../../../src/runtime/rosbridge/control-topics.js';
+import { TOPICS, eventReportSchema, parseCollisionReport, parseJsonData, parseSimControl, v2vReportSchema } from '../../../../src/runtime/rosbridge/control-topics.js';
 
 describe('control topics', () => {
   it('names the thesis topics by car', () => {
@@ -9,14 +9,14 @@ describe('control topics', () => {
 
   it('parses a collision notice and rejects one without a step or a partner', () => {
     const notice = { vehicle: 'car0', step: 123, t_s: 1.23, with: ['car1', 'wall'], speed_mps: 9.5 };
-    expect(parseJsonData(collisionReportSchema, JSON.stringify(notice), '/car0/collision')).toEqual(notice);
-    expect(() => parseJsonData(collisionReportSchema, JSON.stringify({ ...notice, step: 1.5 }), '/car0/collision')).toThrow('step');
-    expect(() => parseJsonData(collisionReportSchema, JSON.stringify({ ...notice, with: [] }), '/car0/collision')).toThrow('with');
+    expect(parseCollisionReport(JSON.stringify(notice), '/car0/collision')).toEqual(notice);
+    expect(() => parseCollisionReport(JSON.stringify({ ...notice, step: 1.5 }), '/car0/collision')).toThrow('step');
+    expect(() => parseCollisionReport(JSON.stringify({ ...notice, with: [] }), '/car0/collision')).toThrow('with');
   });
 
   it('parses start and stop on /sim_control', () => {
-    expect(parseJsonData(simControlSchema, '{"cmd":"start","t0_epoch_ns":"1795335745058842000"}', '/sim_control')).toEqual({ cmd: 'start', t0_epoch_ns: '1795335745058842000' });
-    expect(parseJsonData(simControlSchema, '{"cmd":"stop"}', '/sim_control')).toEqual({ cmd: 'stop' });
+    expect(parseSimControl('{"cmd":"start","t0_epoch_ns":"1795335745058842000","extra":1}', '/sim_control')).toEqual({ cmd: 'start', t0_epoch_ns: '1795335745058842000' });
+    expect(parseSimControl('{"cmd":"stop"}', '/sim_control')).toEqual({ cmd: 'stop' });
   });
 
   it.each([
@@ -25,8 +25,10 @@ describe('control topics', () => {
     ['{"cmd":"start","t0_epoch_ns":1795335745058842000}', 't0_epoch_ns'],
     ['{"cmd":"start","t0_epoch_ns":"-5"}', 'epoch nanoseconds'],
     ['{"cmd":"pause"}', 'cmd'],
+    ['[1]', 'expected a JSON object'],
+    ['{"cmd":"start","t0_epoch_ns":"1","clock":"gps"}', 'clock'],
   ])('rejects %s', (data, error) => {
-    expect(() => parseJsonData(simControlSchema, data, '/sim_control')).toThrow(error);
+    expect(() => parseSimControl(data, '/sim_control')).toThrow(error);
   });
 
   it('parses V2V sent and received reports and app events', () => {

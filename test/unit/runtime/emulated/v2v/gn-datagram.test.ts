@@ -66,6 +66,19 @@ describe('the GN datagram (wire.ts)', () => {
     expect(decodeDatagram(Buffer.concat([wire, Buffer.from([0])]))).toBeUndefined();
   });
 
+  it('ignores datagrams with a field missing, mistyped, out of bounds or (in a GN header) unknown', () => {
+    const json = { id: 'car2-1', from: 'car2', to: '*', type: 'beacon', sentAtNs: '5', body: { x: 1 } };
+    const bad = [{ ...json, id: '' }, { ...json, from: 7 }, { ...json, sentAtNs: '-5' }, { ...json, body: [1] }, { ...json, type: 'x'.repeat(65) }, [json], 'text'];
+    for (const d of bad) expect(decodeDatagram(Buffer.from(JSON.stringify(d)))).toBeUndefined();
+    expect(decodeDatagram(Buffer.from(JSON.stringify({ ...json, extra: 1 })))).toEqual(json);
+    const packet = Buffer.from([1, 2, 3]);
+    const header = (h: object) => Buffer.concat([Buffer.from(`${JSON.stringify(h)}\n`), packet]);
+    const { body: _, ...identity } = json;
+    expect(decodeDatagram(header({ ...identity, gn: 3 }))?.packet).toEqual(new Uint8Array(packet));
+    expect(decodeDatagram(header({ ...identity, gn: 3, body: {} }))).toBeUndefined();
+    expect(decodeDatagram(header({ ...identity, gn: 2.5 }))).toBeUndefined();
+  });
+
   it('hands own code (JSON only) the decoded CAM and DENM', () => {
     const c = cam('car1');
     expect(bodyOfPacket('cam', c.packet!)).toMatchObject({ stationId: stationIdOf('car1'), stationType: 5, highFrequency: { speedValue: 1000, headingValue: 900 } });
