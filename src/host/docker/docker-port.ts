@@ -109,6 +109,12 @@ export interface ContainerSpec {
   shareNetworkOf?: string;
   /** Use the host's network namespace (Docker's `--network host`): loopback is the host's. */
   hostNetwork?: boolean;
+  /**
+   * A network namespace of its own with only loopback, Docker's networking left out entirely
+   * (`NetworkDisabled`): the host plumbs its interfaces. Starts about 0.3-0.6 s faster a container
+   * on a small machine: Docker runs no libnetwork hook (a re-exec of dockerd) and no endpoint.
+   */
+  plumbedByHost?: boolean;
   capAdd?: readonly string[];
   /** Capabilities taken away, e.g. NET_RAW so the container cannot forge frames. */
   capDrop?: readonly string[];

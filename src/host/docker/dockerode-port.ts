@@ -235,6 +235,7 @@ function containerOptions(spec: ContainerSpec): Json {
     ...(spec.entrypoint ? { Entrypoint: [...spec.entrypoint] } : {}),
     ...(spec.workingDir ? { WorkingDir: spec.workingDir } : {}),
     Env: Object.entries(spec.env ?? {}).map(([k, v]) => `${k}=${v}`),
+    ...(spec.plumbedByHost ? { NetworkDisabled: true } : {}),
     HostConfig: {
       Binds: (spec.binds ?? []).map((b) => `${b.hostPath}:${b.containerPath}${b.readOnly ? ':ro' : ''}`),
       CapAdd: [...(spec.capAdd ?? [])],
@@ -246,7 +247,7 @@ function containerOptions(spec: ContainerSpec): Json {
       ...(spec.resources?.memoryBytes
         ? { Memory: spec.resources.memoryBytes, MemorySwap: spec.resources.memoryBytes }
         : {}),
-      ...(network ? { NetworkMode: network.name } : spec.shareNetworkOf ? { NetworkMode: `container:${spec.shareNetworkOf}` } : spec.hostNetwork ? { NetworkMode: 'host' } : {}),
+      ...(network ? { NetworkMode: network.name } : spec.shareNetworkOf ? { NetworkMode: `container:${spec.shareNetworkOf}` } : spec.hostNetwork ? { NetworkMode: 'host' } : spec.plumbedByHost ? { NetworkMode: 'none' } : {}),
     },
     ...(network
       ? {

@@ -61,7 +61,7 @@ export async function executeOperation(raw: unknown, runner: CommandRunner): Pro
       if (existsSync(`/run/netns/${op.name}`)) await runner.run(['ip', 'netns', 'delete', op.name]);
       return { ok: true };
     case 'create-bridge':
-      await ipBatch(runner, undefined, [bridgeAddArgv(op.name).slice(1), ['link', 'set', 'dev', op.name, 'alias', op.alias]]);
+      await ipBatch(runner, undefined, [bridgeAddArgv(op.name).slice(1), ['link', 'set', 'dev', op.name, 'alias', op.alias], ...(op.cidr ? [['addr', 'add', op.cidr, 'dev', op.name]] : [])]);
       await runner.run(ipv6Off(op.name), { allowFailure: true });
       return { ok: true };
     case 'create-tap':

@@ -34,10 +34,11 @@ export class JournaledHostNet {
     await this.ops.run({ op: 'create-netns', name });
   }
 
-  async createBridge(name: string): Promise<void> {
+  /** `cidr`: an address for the host on the bridge. */
+  async createBridge(name: string, cidr?: string): Promise<void> {
     await this.assertLinkFree(name);
     this.journal.record(HOSTNET_KINDS.link, name, { name });
-    await this.ops.run({ op: 'create-bridge', name, alias: this.alias });
+    await this.ops.run({ op: 'create-bridge', name, alias: this.alias, ...(cidr ? { cidr } : {}) });
     await this.ops.run({ op: 'link-up', name });
   }
 

@@ -37,6 +37,14 @@ export function vehicleInterfaceNames(tag: string, index: number): VehicleInterf
   return names;
 }
 
+/** The run's control network: its bridge, and a veth pair per namespace on it (`key`: `s` for the simulator, else the vehicle's index). */
+export const controlBridgeName = (tag: string) => `br-${tag}-c`;
+export function controlVethNames(tag: string, key: string): { vethHost: string; vethPeer: string } {
+  const names = { vethHost: `cv-${tag}-c${key}h`, vethPeer: `cv-${tag}-c${key}v` };
+  for (const n of Object.values(names)) assertInterfaceName(n);
+  return names;
+}
+
 export function assertInterfaceName(name: string): void {
   if (!IFNAME_PATTERN.test(name)) {
     throw new UserInputError(`invalid interface name "${name}"`, [

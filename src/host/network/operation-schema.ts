@@ -38,7 +38,8 @@ export const hostNetOperationSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('netns-info'), name: netnsName }).strict(),
   z.object({ op: z.literal('create-netns'), name: netnsName }).strict(),
   z.object({ op: z.literal('delete-netns'), name: netnsName }).strict(),
-  z.object({ op: z.literal('create-bridge'), name: ifname, alias }).strict(),
+  /** `cidr`: the host's own address on it (the control network's bridge). */
+  z.object({ op: z.literal('create-bridge'), name: ifname, alias, cidr: z.cidrv4().optional() }).strict(),
   z.object({ op: z.literal('create-tap'), name: ifname, alias, uid: z.number().int().min(0) }).strict(),
   z.object({ op: z.literal('create-veth'), name: ifname, peer: ifname, alias }).strict(),
   z.object({ op: z.literal('link-up'), name: ifname }).strict(),

@@ -6,6 +6,8 @@ import {
   linkAlias,
   ruleComment,
   runTag,
+  controlBridgeName,
+  controlVethNames,
   vehicleInterfaceNames,
   type VehicleInterfaceNames,
 } from './names.js';
@@ -33,8 +35,12 @@ export type HostNetVehicle = { name: string; netns: NetnsTarget } | { name: stri
 export interface HostNetInput {
   runId: string;
   vehicles: HostNetVehicle[];
-  /** The control (Docker) network: vehicles may talk to the simulator there, not to each other. */
-  control?: { subnet: string; simulatorIp: string };
+  /**
+   * The control network: vehicles may talk to the simulator there, not to each other. With
+   * `hostIp` and `members`, cavsim plumbs it itself (a bridge with the host's address, a veth into
+   * each member's namespace as eth0) instead of Docker.
+   */
+  control?: { subnet: string; simulatorIp: string; hostIp?: string; members?: ControlMember[] };
   /** Override the V2V /24, e.g. "10.210.7.0/24". */
   v2vSubnet?: string;
   /**
@@ -44,6 +50,20 @@ export interface HostNetInput {
   guardedDevices?: Array<{ from: string; port: number }>;
   /** uid that will run the ns-3 program (TapBridge opens the taps as that user). */
   channelUid?: number;
+}
+
+/** A namespace cavsim puts on the control network: the simulator's (no `vehicle`), or the one a vehicle's eth1 goes into. */
+export interface ControlMember {
+  vehicle?: string;
+  ip: string;
+  netns: NetnsTarget;
+}
+
+export interface ControlNetPlan {
+  bridge: string;
+  /** The host's own address on the bridge: the orchestrator and device relays reach the simulator from it. */
+  hostCidr: string;
+  members: Array<ControlMember & { vethHost: string; vethPeer: string; cidr: string }>;
 }
 
 export interface VehicleNetPlan {
@@ -70,7 +90,9 @@ export interface HostNetPlan {
   subnet: string;
   channelUid: number;
   vehicles: VehicleNetPlan[];
-  /** Host rules letting bridged frames of each br-<tag>-<i> through Docker's FORWARD DROP. */
+  /** The control network cavsim plumbs, when the input asked for it. */
+  controlNet?: ControlNetPlan;
+  /** Host rules letting bridged frames of each br-<tag>-<i> (and br-<tag>-c) through Docker's FORWARD DROP. */
   hostRules: IptablesRule[];
   /** Host INPUT rules: an external device reaches only its relay's port on this host. */
   hostInputRules: IptablesRule[];
@@ -107,6 +129,12 @@ export function planHostNetwork(input: HostNetInput): HostNetPlan {
     if (c && base && overlaps(c, { addr: ipToInt(base + '.0'), len: 24 })) {
       problems.push(`control.subnet ${input.control.subnet} overlaps the V2V subnet ${subnet}`);
     }
+    const inControl = (ip: string) => c !== undefined && IPV4.test(ip) && overlaps(c, { addr: ipToInt(ip), len: 32 });
+    if (input.control.hostIp !== undefined && !inControl(input.control.hostIp)) problems.push(`control.hostIp: "${input.control.hostIp}" is not an address in ${input.control.subnet}`);
+    (input.control.members ?? []).forEach((m, i) => {
+      if (!inControl(m.ip)) problems.push(`control.members.${i}.ip: "${m.ip}" is not an address in ${input.control!.subnet}`);
+      if (m.vehicle !== undefined && !input.vehicles.some((v) => v.name === m.vehicle)) problems.push(`control.members.${i}.vehicle: "${m.vehicle}" is not one of the vehicles`);
+    });
   }
   (input.guardedDevices ?? []).forEach((d, i) => {
     if (!IPV4.test(d.from) || d.from.startsWith('127.')) problems.push(`guardedDevices.${i}.from: "${d.from}" must be the device's IPv4 address, not loopback`);
@@ -124,6 +152,7 @@ export function planHostNetwork(input: HostNetInput): HostNetPlan {
     ip: `${base}.${index + 1}`,
     cidr: `${base}.${index + 1}/24`,
   }));
+  const controlNet = input.control?.hostIp !== undefined ? planControlNet(tag, { ...input.control, hostIp: input.control.hostIp }, input.vehicles) : undefined;
   return {
     runId: input.runId,
     tag,
@@ -137,12 +166,23 @@ export function planHostNetwork(input: HostNetInput): HostNetPlan {
       // A device is not ours to configure: only the channel stands between it and the cars.
       rules: input.control && !v.device ? antiCheatRules(input.control, subnet, comment) : [],
     })),
-    hostRules: vehicles.map((v) => ({ chain: 'DOCKER-USER', in: v.links.bridge, out: v.links.bridge, jump: 'ACCEPT', comment })),
+    ...(controlNet ? { controlNet } : {}),
+    hostRules: [...vehicles.map((v) => v.links.bridge), ...(controlNet ? [controlNet.bridge] : [])].map((bridge) => ({ chain: 'DOCKER-USER', in: bridge, out: bridge, jump: 'ACCEPT', comment })),
     hostInputRules: (input.guardedDevices ?? []).flatMap((d): IptablesRule[] => [
       { chain: 'INPUT', source: `${d.from}/32`, tcpPort: d.port, jump: 'ACCEPT', comment },
       { chain: 'INPUT', source: `${d.from}/32`, jump: 'DROP', comment },
     ]),
     channel: { taps: vehicles.map((v) => v.links.tap) },
+  };
+}
+
+function planControlNet(tag: string, control: { subnet: string; hostIp: string; members?: ControlMember[] }, vehicles: HostNetVehicle[]): ControlNetPlan {
+  const prefix = control.subnet.split('/')[1];
+  const key = (m: ControlMember) => (m.vehicle === undefined ? 's' : String(vehicles.findIndex((v) => v.name === m.vehicle)));
+  return {
+    bridge: controlBridgeName(tag),
+    hostCidr: `${control.hostIp}/${prefix}`,
+    members: (control.members ?? []).map((m) => ({ ...m, ...controlVethNames(tag, key(m)), cidr: `${m.ip}/${prefix}` })),
   };
 }
 

@@ -2,7 +2,7 @@ import type { Journal, TeardownReport } from '../journal/journal.js';
 import { JournaledHostNet } from './journaled-ops.js';
 import type { HostNetOps } from './hostnet-port.js';
 import type { HostNetPlan } from './plan.js';
-import { V2V_INTERFACE } from './plan.js';
+import { CONTROL_INTERFACE, V2V_INTERFACE } from './plan.js';
 import { hostNetUndoers } from './undoers.js';
 import { HOSTNET_KINDS } from '../journal/kinds.js';
 import { inParallel } from '../../util/in-parallel.js';
@@ -35,15 +35,26 @@ export async function setUpHostNetwork(plan: HostNetPlan, deps: { journal: Journ
   const { journal, ops } = deps;
   const net = new JournaledHostNet(journal, ops, plan.alias);
 
-  await net.assertHostLinksFree(plan.vehicles.flatMap((v) => (v.device ? [v.links.bridge, v.links.tap] : Object.values(v.links))));
+  const control = plan.controlNet;
+  await net.assertHostLinksFree([
+    ...plan.vehicles.flatMap((v) => (v.device ? [v.links.bridge, v.links.tap] : Object.values(v.links))),
+    ...(control ? [control.bridge, ...control.members.flatMap((m) => [m.vethHost, m.vethPeer])] : []),
+  ]);
   for (const v of plan.vehicles) {
     if (v.device) await net.assertDeviceInterfaceUsable(v.device.interface, `vehicles.${v.name}: device interface`);
     else await net.assertLinkFree(V2V_INTERFACE, v.netns);
   }
+  for (const m of control?.members ?? []) await net.assertLinkFree(CONTROL_INTERFACE, m.netns);
   const hasDockerUser = (await ops.run({ op: 'chain-exists', chain: 'DOCKER-USER' })).exists === true;
   const hostChain = hasDockerUser ? 'DOCKER-USER' : 'FORWARD';
 
   try {
+    if (control) {
+      await net.createBridge(control.bridge, control.hostCidr);
+      await inParallel(control.members, PLUMBED_AT_ONCE, (m) =>
+        net.createVeth({ hostEnd: m.vethHost, peer: m.vethPeer, bridge: control.bridge, netns: m.netns, insideName: CONTROL_INTERFACE, cidr: m.cidr }),
+      );
+    }
     // Each vehicle's links are its own; a few at a time, as the commands mostly wait on the kernel.
     await inParallel(plan.vehicles, PLUMBED_AT_ONCE, async (v) => {
       await net.createBridge(v.links.bridge);

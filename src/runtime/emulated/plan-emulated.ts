@@ -5,7 +5,7 @@ import { planHostNetwork, type HostNetPlan, type HostNetVehicle } from '../../ho
 import { runTag } from '../../host/network/names.js';
 import { runLabels } from '../../host/docker/labels.js';
 import { CAVSIM_IMAGES } from '../../host/docker/images.js';
-import type { ContainerSpec, NetworkSpec } from '../../host/docker/docker-port.js';
+import type { ContainerSpec } from '../../host/docker/docker-port.js';
 import { runsOwnCode, type ResolvedScenario } from '../../scenario/resolved.js';
 import { CONTROL_PORT, V2V_PORT } from '../../ports.js';
 
@@ -16,13 +16,12 @@ export const CONTAINER_RUN_DIR = '/run/cavsim';
  * Everything an emulated run will create, decided before anything exists: names, addresses,
  * container specs, the host network plan and the ns-3 argv. Serialisable; `cavsim plan` prints it.
  * Vehicle network namespaces are known only once containers run: the host plan carries pid 0
- * placeholders that `withVehiclePids` fills in.
+ * placeholders that `withContainerPids` fills in.
  */
 export interface EmulatedRunPlan {
   runId: string;
   tag: string;
   runDir: string;
-  network: NetworkSpec;
   simulator: ContainerSpec & { ip: string; controlUrl: string };
   vehicles: (ContainerSpec & { vehicle: string; ip: string; v2vIp: string })[];
   /**
@@ -76,16 +75,22 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
   const controlSubnet = `10.211.${third}.0/24`;
   const controlIp = (host: number) => `10.211.${third}.${host}`;
   const simulatorIp = controlIp(2);
-  const networkName = `cavsim-${tag}`;
   const network = scenario.network;
   const obstacleFile = network.channel === 'wifi-80211p' && network.obstacles === 'map' ? join(runDir, 'walls.grid') : undefined;
   // the built-in program says why each lost frame was lost; a user's own takes only the documented argv
   const builtin = scenario.network.script === undefined;
   const outcomesFile = builtin ? join(runDir, RUN_FILES.ns3Losses) : undefined;
+  const inContainers = scenario.vehicles.map((v, i) => ({ v, i })).filter(({ v }) => !v.external);
   const hostNet = planHostNetwork({
     runId,
     vehicles: scenario.vehicles.flatMap((v): HostNetVehicle[] => (!v.external ? [{ name: v.name, netns: { pid: 0 } }] : v.external.v2v ? [{ name: v.name, device: v.external.v2v }] : [])),
-    control: { subnet: controlSubnet, simulatorIp },
+    // The control network is cavsim's own bridge, not a Docker network: see `plumbedByHost`.
+    control: {
+      subnet: controlSubnet,
+      simulatorIp,
+      hostIp: controlIp(1),
+      members: [{ ip: simulatorIp, netns: { pid: 0 } }, ...inContainers.map(({ v, i }) => ({ vehicle: v.name, ip: controlIp(10 + i), netns: { pid: 0 } }))],
+    },
     guardedDevices: scenario.vehicles.flatMap((v) => (v.external?.from ? [{ from: v.external.from, port: v.external.listen.port }] : [])),
   });
   const v2vOf = new Map(hostNet.vehicles.map((v) => [v.name, v]));
@@ -109,7 +114,6 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
       : [],
   );
   const peers = Object.fromEntries(hostNet.vehicles.map((v) => [v.name, `${v.ip}:${V2V_PORT}`]));
-  const inContainers = scenario.vehicles.map((v, i) => ({ v, i })).filter(({ v }) => !v.external);
   const vehicles = inContainers.map(({ v, i }) => ({
     name: `cavsim-${tag}-${v.name}`,
     vehicle: v.name,
@@ -124,7 +128,7 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
       CAVSIM_V2V_BIND: `${v2vOf.get(v.name)!.ip}:${V2V_PORT}`,
     },
     binds: vehicleBinds,
-    network: { name: networkName, ipv4Address: controlIp(10 + i) },
+    plumbedByHost: true,
     // eth1 and the anti-cheat rules are set from the host; the vehicle needs no extra privilege.
     capDrop: DROPPED_CAPABILITIES,
     resources: {
@@ -146,7 +150,6 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
     tag,
     runDir,
     mapDir,
-    network: { name: networkName, labels: runLabels(runId), subnet: controlSubnet, gateway: controlIp(1), internal: true },
     simulator: {
       name: `cavsim-${tag}-sim`,
       image: CAVSIM_IMAGES.simulator,
@@ -159,7 +162,7 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
       },
       capDrop: DROPPED_CAPABILITIES,
       binds,
-      network: { name: networkName, ipv4Address: simulatorIp, aliases: ['sim'] },
+      plumbedByHost: true,
       // Every car wakes on the same odometry step; weighing physics like all of them together keeps
       // a burst of controller work from pushing the next step late.
       resources: { cpuShares: DEFAULT_CPU_SHARES * (scenario.vehicles.length + 1) },
@@ -167,7 +170,7 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
       ip: simulatorIp,
       controlUrl,
     },
-    vehicles: vehicles.map(({ network: own, ...v }, i) => (ownCode(i) ? { ...v, shareNetworkOf: relayName(v.name) } : { ...v, network: own })),
+    vehicles: vehicles.map(({ plumbedByHost, ...v }, i) => (ownCode(i) ? { ...v, shareNetworkOf: relayName(v.name) } : { ...v, plumbedByHost })),
     v2vRelays: vehicles
       .filter((_, i) => ownCode(i))
       .map((v) => ({
@@ -178,7 +181,7 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
         labels: runLabels(runId, 'v2v-relay', v.vehicle),
         env: v.env,
         binds: vehicleBinds,
-        network: v.network,
+        plumbedByHost: true,
         capDrop: DROPPED_CAPABILITIES,
         init: true,
       })),
@@ -187,7 +190,12 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
   };
 }
 
-/** The host plan with each vehicle's namespace pointed at its running container. */
-export function withVehiclePids(plan: HostNetPlan, pids: Record<string, number>): HostNetPlan {
-  return { ...plan, vehicles: plan.vehicles.map((v) => (v.device ? v : { ...v, netns: { pid: pids[v.name] } })) };
+/** The host plan with each namespace pointed at its running container: a vehicle's (or its V2V relay's), and the simulator's. */
+export function withContainerPids(plan: HostNetPlan, pids: { vehicles: Record<string, number>; simulator: number }): HostNetPlan {
+  const pidOf = (vehicle: string | undefined) => (vehicle === undefined ? pids.simulator : pids.vehicles[vehicle]);
+  return {
+    ...plan,
+    vehicles: plan.vehicles.map((v) => (v.device ? v : { ...v, netns: { pid: pidOf(v.name) } })),
+    ...(plan.controlNet ? { controlNet: { ...plan.controlNet, members: plan.controlNet.members.map((m) => ({ ...m, netns: { pid: pidOf(m.vehicle) } })) } } : {}),
+  };
 }

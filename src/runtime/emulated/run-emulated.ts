@@ -25,7 +25,7 @@ import type { ResolvedScenario } from '../../scenario/resolved.js';
 import type { RunEvents } from '../../run/events.js';
 import type { Undoer } from '../../host/journal/journal.js';
 import type { ContainerSpec } from '../../host/docker/docker-port.js';
-import { BUILTIN_CHANNEL, planEmulatedRun, withVehiclePids, type EmulatedRunPlan } from './plan-emulated.js';
+import { BUILTIN_CHANNEL, planEmulatedRun, withContainerPids, type EmulatedRunPlan } from './plan-emulated.js';
 import type { ControlLink, EmulatedRunDeps } from './emulated-deps.js';
 import type { SimulatorStatus } from '../rosbridge/control-topics.js';
 import { ComponentWatch, containerDeath, signalOfExitStatus, type Death } from './component-watch.js';
@@ -134,15 +134,16 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
     mark('compiled');
     checkStop();
 
-    emit('containers', `network ${plan.network.name}, simulator and ${plan.vehicles.length} vehicles${plan.v2vRelays.length ? ` (${plan.v2vRelays.length} with a V2V relay)` : ''}`);
+    emit('containers', `simulator and ${plan.vehicles.length} vehicles${plan.v2vRelays.length ? ` (${plan.v2vRelays.length} with a V2V relay)` : ''}`);
     // Indexed right before its first host resource: a run refused earlier leaves no entry behind.
     registerActiveRun(plan.runId, journal.path);
     registered = true;
     const docker = createJournaledDocker(deps.docker, journal, plan.runId);
-    await docker.createNetwork(plan.network);
     await docker.createContainer(plan.simulator);
     await deps.docker.startContainer(plan.simulator.name);
-    simulator = watchSimulator(deps, plan, watch, await processOf(deps, plan.simulator.name));
+    const simulatorInfo = await deps.docker.inspectContainer(plan.simulator.name);
+    simulator = watchSimulator(deps, plan, watch, simulatorInfo?.pid ? identify(simulatorInfo.pid) : undefined);
+    if (!simulatorInfo?.pid) throw await notRunning(deps, plan.simulator.name, 'simulator container', simulatorInfo?.exitCode);
     const pids: Record<string, number> = {};
     const startWatched = async (spec: ContainerSpec, component: string) => {
       await docker.createContainer(spec);
@@ -163,7 +164,7 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
     mark('containers');
 
     emit('network', `bridges, taps, veths and rules for ${plan.vehicles.length} vehicles`);
-    await watch.guard(setUpHostNetwork(withVehiclePids(plan.hostNet, pids), { journal, ops: deps.hostNet }));
+    await watch.guard(setUpHostNetwork(withContainerPids(plan.hostNet, { vehicles: pids, simulator: simulatorInfo.pid }), { journal, ops: deps.hostNet }));
     // Code that is not cavsim's starts only now, inside a namespace whose rules already hold.
     await inParallel(plan.vehicles.filter((v) => v.shareNetworkOf), CONTAINER_STARTS_AT_ONCE, (v) => startWatched(v, `vehicle ${v.vehicle} container`));
     mark('network');
@@ -292,11 +293,6 @@ function watchSimulator(deps: EmulatedRunDeps, plan: EmulatedRunPlan, watch: Com
     watch.runEnding();
   });
   return { ended, gone };
-}
-
-async function processOf(deps: EmulatedRunDeps, name: string): Promise<ProcessIdentity | undefined> {
-  const pid = (await deps.docker.inspectContainer(name).catch(() => undefined))?.pid;
-  return pid ? identify(pid) : undefined;
 }
 
 /** A container's init process, to watch while the engine is away; none if it already ended. */

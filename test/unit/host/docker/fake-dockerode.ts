@@ -117,7 +117,9 @@ export class FakeDockerode implements DockerodeLike {
     this.call(`createContainer ${options.name}`);
     if (this.findContainer(options.name)) throw engineError(409, `Conflict. The container name "/${options.name}" is already in use`);
     const network = options.HostConfig?.NetworkMode;
-    if (network && !this.findNetwork(network)) throw engineError(404, `network ${network} not found`);
+    // Docker's own modes need no network of that name: none, host, container:<name>.
+    const ownMode = network === 'none' || network === 'host' || network?.startsWith('container:');
+    if (network && !ownMode && !this.findNetwork(network)) throw engineError(404, `network ${network} not found`);
     if (!this.images.has(options.Image)) throw engineError(404, `No such image: ${options.Image}`);
     const id = this.id();
     this.containers.set(id, { id, name: options.name, options, running: false, pid: 0 });

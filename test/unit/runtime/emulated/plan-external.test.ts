@@ -35,7 +35,7 @@ describe('the plan of an emulated run with an external device', () => {
     const [device] = p.externals;
     expect(device).toMatchObject({ vehicle: 'car1', listen: { host: '10.213.5.1', port: 9091 }, from: '10.213.5.2', v2vIp: p.hostNet.vehicles[1].ip });
     expect(clients[`${device.relayFrom.host}:${device.relayFrom.port}`]).toBe('car1');
-    expect(device.relayFrom.host).toBe(p.network.gateway);
+    expect(`${device.relayFrom.host}/24`).toBe(p.hostNet.controlNet?.hostCidr);
     expect(p.hostNet.vehicles.map((v) => v.name)).toEqual(['car0', 'car1']);
     expect(p.hostNet.vehicles[1].device).toEqual({ interface: 'enp3s0', mac: '02:de:00:00:00:01' });
     // car0 reaches the device over the channel by the device's own MAC
