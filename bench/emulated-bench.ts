@@ -1,13 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { loadScenario } from '../src/scenario/load-scenario.js';
 import { runEmulated } from '../src/runtime/emulated/run-emulated.js';
 import { createEmulatedDeps } from '../src/api/run-emulated.js';
 import { loopScenarioYaml } from './sim-bench.js';
 import type { BenchRow, BenchSuite } from './main.js';
 import { measureTimerBaseline } from './timer-baseline.js';
-import { describeError, notValidRow, parseVehicleCounts, scalingRows, type ScalingOutcome } from './vehicle-scaling.js';
+import { comparisonRows, describeError, notValidRow, parseVehicleCounts, scalingRows, type ScalingOutcome } from './vehicle-scaling.js';
 import { packageRoot } from '../src/util/package-root.js';
 
 /** `cavsim up` to the first physics step, teardown time, and step lateness, for the 2-vehicle head-on. */
@@ -29,17 +30,40 @@ async function measure(name: string, scenarioFile: string, runsDir: string): Pro
   ];
 }
 
+/** What runs an emulated scenario: this build's modules, or those of the build before. */
+interface EmulatedBuild {
+  loadScenario: typeof loadScenario;
+  runEmulated: typeof runEmulated;
+  createEmulatedDeps: typeof createEmulatedDeps;
+}
+
+const THIS_BUILD: EmulatedBuild = { loadScenario, runEmulated, createEmulatedDeps };
+
+/**
+ * BENCH_OLD_BUILD (the root of another checkout, built): its own modules, run in this process. Its
+ * images are its own too: it rebuilds `cavsim/vehicle` and `cavsim/simulator` from its dist/ when
+ * first used, so its runs come after this build's, and start-up is compared without the image check.
+ */
+async function buildBefore(root: string): Promise<EmulatedBuild> {
+  const dist = (path: string) => pathToFileURL(join(resolve(root), 'dist', path)).href;
+  return {
+    loadScenario: (await import(dist('scenario/load-scenario.js'))).loadScenario,
+    runEmulated: (await import(dist('runtime/emulated/run-emulated.js'))).runEmulated,
+    createEmulatedDeps: (await import(dist('api/run-emulated.js'))).createEmulatedDeps,
+  };
+}
+
 /**
  * One loop-track run with `vehicles` cars, 5 s. Never throws: an invalid run is an outcome like any
  * other, and a run that cannot start or fails is reported with its reason.
  */
-async function runLoop(vehicles: number, dir: string, lidar = false): Promise<ScalingOutcome> {
+async function runLoop(vehicles: number, dir: string, lidar = false, build = THIS_BUILD): Promise<ScalingOutcome> {
   const extra = lidar ? { extra: 'lidar on every car' } : {};
   try {
     const file = join(dir, `loop-${vehicles}${lidar ? '-lidar' : ''}.yaml`);
     writeFileSync(file, loopScenarioYaml(vehicles, '5s', lidar ? { lidar: '{}' } : {}));
-    const scenario = await loadScenario(file, { overrides: ['duration=5s'] });
-    const { summary, phases } = await runEmulated(scenario, createEmulatedDeps(), { runsDir: join(dir, 'runs') });
+    const scenario = await build.loadScenario(file, { overrides: ['duration=5s'] });
+    const { summary, phases } = await build.runEmulated(scenario, build.createEmulatedDeps(), { runsDir: join(dir, 'runs') });
     return { vehicles, ...extra, status: summary.status, reason: summary.reason, simTimeS: summary.sim_time_s, timing: summary.timing, phases };
   } catch (err) {
     return { vehicles, ...extra, status: 'failed', reason: describeError(err) };
@@ -50,7 +74,7 @@ async function runLoop(vehicles: number, dir: string, lidar = false): Promise<Sc
  * Start-up and lateness for the 2-vehicle head-on, then the loop track at 8, 16 and 32 cars
  * (`BENCH_VEHICLES=10,16` runs others): step lateness, drive-command lag, the run's verdict, and
  * the smallest count whose run was not valid; then 48 cars with a lidar each
- * (`BENCH_LIDAR_VEHICLES`, 0 to skip).
+ * (`BENCH_LIDAR_VEHICLES`, 0 to skip). With BENCH_OLD_BUILD, the same runs again with that build.
  */
 export const suite: BenchSuite = {
   name: 'emulated-runtime',
@@ -80,7 +104,14 @@ export const suite: BenchSuite = {
       rows.push(notValidRow(outcomes));
       // The issue's heaviest case, reported whatever it gives: every car also receives a 1080-beam scan at 40 Hz.
       const lidarCount = Number(process.env.BENCH_LIDAR_VEHICLES ?? 48);
-      if (lidarCount > 0) rows.push(...scalingRows(await runLoop(lidarCount, dir, true), baseline.p99_ms));
+      const lidarOutcome = lidarCount > 0 ? await runLoop(lidarCount, dir, true) : undefined;
+      if (lidarOutcome) rows.push(...scalingRows(lidarOutcome, baseline.p99_ms));
+      const oldRoot = process.env.BENCH_OLD_BUILD;
+      if (oldRoot) {
+        const before = await buildBefore(oldRoot);
+        for (const now of outcomes) rows.push(...comparisonRows(now, await runLoop(now.vehicles, dir, false, before)));
+        if (lidarOutcome) rows.push(...comparisonRows(lidarOutcome, await runLoop(lidarCount, dir, true, before)));
+      }
       return rows;
     } finally {
       rmSync(dir, { recursive: true, force: true });

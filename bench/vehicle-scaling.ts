@@ -89,6 +89,33 @@ export function scalingRows(o: ScalingOutcome, baselineP99Ms: number): BenchRow[
   return rows;
 }
 
+/**
+ * The same count with the build before (BENCH_OLD_BUILD), side by side: its status, and this
+ * build's start-up (images left out: each build checks and may rebuild its own), teardown and
+ * drive-command lag as ratios over it.
+ */
+export function comparisonRows(now: ScalingOutcome, before: ScalingOutcome): BenchRow[] {
+  const label = `${now.vehicles} vehicles (loop${now.extra ? `, ${now.extra}` : ''})`;
+  const rows: BenchRow[] = [{ suite: SUITE, name: `${label}, build before: status`, value: before.simTimeS ?? 0, unit: 's simulated', note: statusNote(before) }];
+  const startUp = (o: ScalingOutcome) => (o.phases?.started === undefined ? undefined : o.phases.started - (o.phases.images ?? 0));
+  const lagP99 = (o: ScalingOutcome) => (typeof o.timing?.control_lag_p99_ms === 'number' ? o.timing.control_lag_p99_ms : undefined);
+  const late = (o: ScalingOutcome) => (typeof o.timing?.late_command_fraction === 'number' ? o.timing.late_command_fraction * 100 : undefined);
+  const figures: [string, (o: ScalingOutcome) => number | undefined, string, number][] = [
+    ['up to first physics step without the image check', startUp, 's', 1000],
+    ['teardown', (o) => o.phases?.teardown, 's', 1000],
+    ['drive-command lag p99', lagP99, 'ms', 1],
+    ['late drive commands', late, '%', 1],
+  ];
+  for (const [name, figure, unit, scale] of figures) {
+    const a = figure(now);
+    const b = figure(before);
+    if (a === undefined || b === undefined) continue;
+    rows.push({ suite: SUITE, name: `${label}, build before: ${name}`, value: b / scale, unit, note: `this build ${(a / scale).toFixed(3)} ${unit}` });
+    if (b > 0) rows.push({ suite: SUITE, name: `${label}: ${name}, this build / build before`, value: a / b, unit: 'x' });
+  }
+  return rows;
+}
+
 /** A thrown error as a failed run's reason, with a user-input error's details (e.g. which cars overlap). */
 export function describeError(err: unknown): string {
   if (err instanceof CavsimError && err.details.length) return `${err.message}: ${err.details.join('; ')}`;

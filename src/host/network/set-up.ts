@@ -26,6 +26,19 @@ export async function teardownHostNet(journal: Journal, ops: HostNetOps): Promis
   return { ...report, failed: report.failed.filter((f) => OUR_KINDS.has(f.entry.kind)) };
 }
 
+/** Every host link the plan creates. */
+function plannedHostLinks(plan: HostNetPlan): string[] {
+  return [
+    ...plan.vehicles.flatMap((v) => (v.device ? [v.links.bridge, v.links.tap] : Object.values(v.links))),
+    ...(plan.controlNet ? [plan.controlNet.bridge, ...plan.controlNet.members.flatMap((m) => [m.vethHost, m.vethPeer])] : []),
+  ];
+}
+
+/** Refuses a plan whose host link names are taken, before anything of the run exists (one look at the host's links). */
+export async function assertPlannedLinksFree(plan: HostNetPlan, ops: HostNetOps, journal: Journal): Promise<void> {
+  await new JournaledHostNet(journal, ops, plan.alias).assertHostLinksFree(plannedHostLinks(plan));
+}
+
 /**
  * Realises the plan: per vehicle a bridge, a tap on it, a veth pair whose far end becomes eth1 in
  * the vehicle; then the host ACCEPT rules and each vehicle's anti-cheat rules. Every name is checked
@@ -36,10 +49,7 @@ export async function setUpHostNetwork(plan: HostNetPlan, deps: { journal: Journ
   const net = new JournaledHostNet(journal, ops, plan.alias);
 
   const control = plan.controlNet;
-  await net.assertHostLinksFree([
-    ...plan.vehicles.flatMap((v) => (v.device ? [v.links.bridge, v.links.tap] : Object.values(v.links))),
-    ...(control ? [control.bridge, ...control.members.flatMap((m) => [m.vethHost, m.vethPeer])] : []),
-  ]);
+  await net.assertHostLinksFree(plannedHostLinks(plan));
   for (const v of plan.vehicles) {
     if (v.device) await net.assertDeviceInterfaceUsable(v.device.interface, `vehicles.${v.name}: device interface`);
     else await net.assertLinkFree(V2V_INTERFACE, v.netns);

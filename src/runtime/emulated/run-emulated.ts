@@ -7,7 +7,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parse as parseYaml } from 'yaml';
 import { createJournaledDocker, dockerUndoers } from '../../host/docker/journaled.js';
-import { setUpHostNetwork } from '../../host/network/set-up.js';
+import { assertPlannedLinksFree, setUpHostNetwork } from '../../host/network/set-up.js';
 import { hostNetUndoers } from '../../host/network/undoers.js';
 import { builtinChannelScript } from '../../channel/ns3/compile.js';
 import type { StartedChannel } from '../../channel/ns3/realtime-channel.js';
@@ -135,6 +135,8 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
     checkStop();
 
     emit('containers', `simulator and ${plan.vehicles.length} vehicles${plan.v2vRelays.length ? ` (${plan.v2vRelays.length} with a V2V relay)` : ''}`);
+    // A name of the host's that the plan needs (a user's link) refuses the run before it creates anything.
+    await assertPlannedLinksFree(plan.hostNet, deps.hostNet, journal);
     // Indexed right before its first host resource: a run refused earlier leaves no entry behind.
     registerActiveRun(plan.runId, journal.path);
     registered = true;

@@ -12,8 +12,8 @@ import { sleep, spawnCli, startLiveRun } from './support/live-run.js';
 
 /**
  * Who may end a run: `teardown --all` leaves a live run (its cavsim process alive) alone; a kept
- * run (`up --keep`) stays up and reachable after the CLI exits, until `teardown --run` ends it; a
- * Docker network of the user's that holds the planned name is never touched.
+ * run (`up --keep`) stays up and reachable after the CLI exits, until `teardown --run` ends it; an
+ * interface of the user's that holds a planned name is never touched.
  */
 const { runsDir, real } = await emulatedE2e('run-ownership');
 
@@ -87,24 +87,24 @@ describe.skipIf(real.skip)('run ownership: live, kept and foreign resources (Doc
     expect(listActiveRuns()).toEqual([]);
   });
 
-  it('a Docker network of the user holding the planned name: `up` fails clearly, nothing of the user is touched, nothing is left indexed', () => {
-    const plan = JSON.parse(cavsim('plan', HEAD_ON).stdout) as { runId: string; network: { name: string; subnet: string } };
-    // `plan` picks a fresh run id each time; the user's network takes the name of the run id we pass to `up`.
+  it('an interface of the user holding the planned control bridge name: `up` fails clearly, nothing of the user is touched, nothing is left indexed', () => {
+    const plan = JSON.parse(cavsim('plan', HEAD_ON).stdout) as { runId: string; hostNet: { controlNet: { bridge: string } } };
+    // `plan` picks a fresh run id each time; the user's link takes the name of the run id we pass to `up`.
     const runId = plan.runId;
-    const name = plan.network.name;
-    expect(docker('network', 'create', '--internal', name).status).toBe(0);
+    const name = plan.hostNet.controlNet.bridge;
+    expect(spawnSync('ip', ['link', 'add', name, 'type', 'bridge']).status).toBe(0);
     try {
       const up = spawnSync('node', [CLI, 'up', HEAD_ON, '--runtime', 'docker', '--runs-dir', runsDir, '--run-id', runId], { encoding: 'utf8', env: { ...process.env, CI: 'true' } });
       expect(up.status, up.stdout + up.stderr).toBe(EXIT_STATUS.ENVIRONMENT);
-      expect(up.stdout + up.stderr).toMatch(new RegExp(`create network ${name}: the name is taken: .*already exists`));
-      expect(up.stderr).toMatch(new RegExp(`hint: remove or rename the Docker object named ${name}; cavsim never removes what it did not create`));
-      expect(docker('network', 'inspect', name).status).toBe(0); // the user's network is still there
+      expect(up.stdout + up.stderr).toMatch(new RegExp(`interface "${name}" already exists; cavsim will not touch it`));
+      expect(up.stderr).toMatch(/hint: remove or rename it yourself, or choose another run id/);
+      expect(spawnSync('ip', ['link', 'show', 'dev', name]).status).toBe(0); // the user's link is still there
       expect(listActiveRuns()).toEqual([]);
       const teardown = cavsim('teardown', '--all');
       expect(teardown.status, teardown.stderr).toBe(0);
       expect(cavsim('doctor').stdout).toMatch(/Leftovers from earlier runs: no run holds host resources/);
     } finally {
-      docker('network', 'rm', name);
+      spawnSync('ip', ['link', 'delete', name]);
     }
     expect(emulatedHostState()).toEqual(before);
   });

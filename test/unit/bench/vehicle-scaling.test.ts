@@ -5,6 +5,7 @@ import {
   describeError,
   notValidRow,
   parseVehicleCounts,
+  comparisonRows,
   scalingRows,
   smallestNotValid,
   type ScalingOutcome,
@@ -110,6 +111,22 @@ describe('rows for one vehicle count', () => {
     const rows = scalingRows({ vehicles: 24, status: 'invalid', reason: 'x', simTimeS: 5, timing: { ...timing, control_lag_p99_ms: null, step_lateness_p99_ms: null } }, 0.4);
     expect(rows.map((r) => r.name)).toEqual(['24 vehicles (loop): status', '24 vehicles (loop): late drive commands']);
     expect(rows.every((r) => Number.isFinite(r.value))).toBe(true);
+  });
+});
+
+describe('the same count with the build before', () => {
+  it('gives its status, and start-up without images, teardown and lag as ratios of this build over it', () => {
+    const now = { ...completed(32), phases: { images: 300, compiled: 310, containers: 12_000, channel: 20_000, started: 20_300, teardown: 2000 } };
+    const before = { ...invalid(32), phases: { images: 40_000, compiled: 40_010, containers: 70_000, channel: 80_000, started: 80_300, teardown: 4000 }, timing: { ...timing, control_lag_p99_ms: 13 } };
+    const rows = comparisonRows(now, before);
+    const value = (name: string) => rows.find((r) => r.name === `32 vehicles (loop)${name}`)?.value;
+    expect(rows[0]).toMatchObject({ name: '32 vehicles (loop), build before: status', note: 'invalid: too many late drive commands' });
+    expect(value(', build before: up to first physics step without the image check')).toBe(40.3);
+    expect(value(': up to first physics step without the image check, this build / build before')).toBeCloseTo(20 / 40.3, 6);
+    expect(value(': teardown, this build / build before')).toBe(0.5);
+    expect(value(': drive-command lag p99, this build / build before')).toBe(0.5);
+    expect(value(': late drive commands, this build / build before')).toBe(1);
+    expect(comparisonRows(now, failed(32))).toHaveLength(1);
   });
 });
 

@@ -90,6 +90,35 @@ describe('planHostNetwork', () => {
   });
 });
 
+describe('planHostNetwork with the control network cavsim plumbs', () => {
+  const control = { subnet: '10.211.7.0/24', simulatorIp: '10.211.7.2', hostIp: '10.211.7.1' };
+  const members = [{ ip: '10.211.7.2', netns: { pid: 500 } }, { vehicle: 'car0', ip: '10.211.7.10', netns: { pid: 1000 } }, { vehicle: 'car11', ip: '10.211.7.21', netns: { pid: 1011 } }];
+
+  it('gives the host an address on its own bridge and each member a veth named by the simulator or the vehicle index', () => {
+    const plan = planHostNetwork(input({ control: { ...control, members } }));
+    const t = plan.tag;
+    expect(plan.controlNet).toEqual({
+      bridge: `br-${t}-c`,
+      hostCidr: '10.211.7.1/24',
+      members: [
+        { ip: '10.211.7.2', netns: { pid: 500 }, vethHost: `cv-${t}-csh`, vethPeer: `cv-${t}-csv`, cidr: '10.211.7.2/24' },
+        { vehicle: 'car0', ip: '10.211.7.10', netns: { pid: 1000 }, vethHost: `cv-${t}-c0h`, vethPeer: `cv-${t}-c0v`, cidr: '10.211.7.10/24' },
+        { vehicle: 'car11', ip: '10.211.7.21', netns: { pid: 1011 }, vethHost: `cv-${t}-c11h`, vethPeer: `cv-${t}-c11v`, cidr: '10.211.7.21/24' },
+      ],
+    });
+    // bridged frames between vehicles and the simulator pass Docker's FORWARD DROP like the V2V bridges'
+    expect(plan.hostRules.at(-1)).toMatchObject({ chain: 'DOCKER-USER', in: `br-${t}-c`, out: `br-${t}-c`, jump: 'ACCEPT' });
+    expect(plan.hostRules).toHaveLength(13);
+    expect(planHostNetwork(input()).controlNet).toBeUndefined();
+  });
+
+  it('refuses addresses outside the control subnet and members that are not vehicles, naming the field', () => {
+    expect(() => planHostNetwork(input({ control: { ...control, hostIp: '10.211.8.1', members: [{ vehicle: 'nobody', ip: '10.211.9.3', netns: { pid: 1 } }] } }))).toThrow(
+      expect.objectContaining({ details: ['control.hostIp: "10.211.8.1" is not an address in 10.211.7.0/24', 'control.members.0.ip: "10.211.9.3" is not an address in 10.211.7.0/24', 'control.members.0.vehicle: "nobody" is not one of the vehicles'] }),
+    );
+  });
+});
+
 describe('planHostNetwork with a device', () => {
   it('names a bad interface or MAC by its field', () => {
     expect(() => planHostNetwork({ runId: 'unit-dev', vehicles: [{ name: 'rc', device: { interface: 'no/slash', mac: '02:00:00:00:00:09' } }] })).toThrow(

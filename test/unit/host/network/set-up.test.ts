@@ -47,6 +47,25 @@ describe('setUpHostNetwork against a recording host', () => {
     expect(journal.outstanding()).toEqual([]);
   });
 
+  it('plumbs the control network: the bridge with the host address, eth0 in the simulator and each vehicle; teardown removes it', async () => {
+    const withControl = planHostNetwork({
+      runId: 'unit-run-control',
+      vehicles: [{ name: 'a', netns: { pid: 101 } }, { name: 'b', netns: { pid: 102 } }],
+      control: { subnet: '10.211.7.0/24', simulatorIp: '10.211.7.2', hostIp: '10.211.7.1', members: [{ ip: '10.211.7.2', netns: { pid: 100 } }, { vehicle: 'a', ip: '10.211.7.10', netns: { pid: 101 } }, { vehicle: 'b', ip: '10.211.7.11', netns: { pid: 102 } }] },
+    });
+    const journal = freshJournal();
+    const host = new FakeHost(journal);
+    const empty = host.state();
+    const net = await setUpHostNetwork(withControl, { journal, ops: host });
+    const state = host.state();
+    expect(state.links).toContain(`host/${withControl.controlNet!.bridge}`);
+    for (const pid of [100, 101, 102]) expect(state.links).toContain(`pid:${pid}/eth0`);
+    expect(state.links).toContain('pid:101/eth1');
+    expect(state.links).not.toContain('pid:100/eth1');
+    await net.teardown();
+    expect(host.state()).toEqual(empty);
+  });
+
   it('falls back to FORWARD when Docker has not made DOCKER-USER', async () => {
     const journal = freshJournal();
     const host = new FakeHost(journal);
