@@ -45,6 +45,10 @@ export class ComponentWatch {
     this.ending = true;
   }
 
+  get isEnding(): boolean {
+    return this.ending;
+  }
+
   /**
    * `graceMs`: how long after the death the run still counts as not ending, for components that
    * exit as a consequence of the end (vehicles told to stop) or of another component's death.

@@ -3,6 +3,8 @@ import { epochNs } from './v2v/wire.js';
 import { CavsimError } from '../../errors.js';
 import type { ControlLink } from './emulated-deps.js';
 
+const CLOSE_ANSWER_MS = 2000;
+
 /** The orchestrator's ControlLink over the simulator's rosbridge endpoint. */
 export async function connectControlLink(url: string, timeoutMs: number): Promise<ControlLink> {
   const control = await RunControl.connect(url, { timeoutMs });
@@ -31,6 +33,7 @@ export async function connectControlLink(url: string, timeoutMs: number): Promis
     onStatus: (listener) => void control.onStatus(listener),
     onOdometry: (car, listener) => void control.onOdometry(car, listener),
     closed: control.closed,
-    close: () => control.close(),
+    // A live simulator answers a close at once; a gone one (its namespace with it) never does.
+    close: () => control.close(CLOSE_ANSWER_MS),
   };
 }

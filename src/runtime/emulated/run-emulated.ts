@@ -284,14 +284,17 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
 }
 
 /**
- * `ended` resolves when the simulator container exits with 0 (the run is over); any other exit is
- * the run's failure, reported by the watch (`ended` then never settles). `gone` resolves on any exit.
+ * `ended` resolves when the simulator container exits with 0, or with any status once it said the
+ * run is stopping (the run is over); any other exit is the run's failure, reported by the watch
+ * (`ended` then never settles). `gone` resolves on any exit.
  */
 function watchSimulator(deps: EmulatedRunDeps, plan: EmulatedRunPlan, watch: ComponentWatch, process: ProcessIdentity | undefined): { ended: Promise<void>; gone: Promise<unknown> } {
   const gone = containerDeath(deps.docker, plan.simulator.name, watch.signal, { process, onEngineLost: watch.engineLost });
   watch.watch('simulator container', gone.then((d) => (d && d.exit_status === 0 ? undefined : d)));
   const ended = gone.then((d) => {
-    if (d?.exit_status !== 0) return new Promise<void>(() => {});
+    // Once the simulator said the run is stopping, its exit ends the wait whatever its status (it
+    // wrote summary.json): its last status may never arrive, its namespace gone with it.
+    if (d?.exit_status !== 0 && !watch.isEnding) return new Promise<void>(() => {});
     watch.runEnding();
   });
   return { ended, gone };

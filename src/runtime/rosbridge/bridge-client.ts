@@ -82,10 +82,18 @@ export class BridgeClient {
     return () => this.statusHandlers.delete(handler);
   }
 
-  /** Sends what is queued, then closes. Harmless when already closed. */
-  async close(): Promise<void> {
+  /**
+   * Sends what is queued, then closes. Harmless when already closed. A peer that does not answer the
+   * close within `answerMs` (its network namespace gone with it, say) has its connection dropped.
+   */
+  async close(answerMs = 30_000): Promise<void> {
     if (this.socket.readyState === WebSocket.CONNECTING || this.socket.readyState === WebSocket.OPEN) this.socket.close(1000);
-    await this.closed;
+    const drop = setTimeout(() => this.socket.terminate(), answerMs);
+    try {
+      await this.closed;
+    } finally {
+      clearTimeout(drop);
+    }
   }
 
   private id(kind: string, topic: string): string {

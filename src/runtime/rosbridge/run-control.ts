@@ -76,7 +76,7 @@ export class RunControl {
     return this.client.closed;
   }
 
-  close(): Promise<void> {
-    return this.client.close();
+  close(answerMs?: number): Promise<void> {
+    return this.client.close(answerMs);
   }
 }

@@ -48,6 +48,8 @@ interface Fixture {
 
 interface SimulatorFake {
   finish(status: 'completed' | 'interrupted'): void;
+  /** Ends the run as failed, says `stopping`, and exits 1; its `stopped` never reaches the host. */
+  failWithoutLastStatus(reason: string): void;
   die(exitCode: number): void;
   killContainer(vehicle: string, exitCode: number): void;
 }
@@ -76,6 +78,11 @@ function fixture(): Fixture {
       writeFileSync(join(runDirOf(), 'summary.json'), JSON.stringify({ ...summaryStub(), status, ...(status === 'interrupted' ? { reason: 'stop requested' } : {}) }));
       Object.assign(containerNamed('-sim'), { running: false, exitCode: 0 });
       publish('stopped');
+    },
+    failWithoutLastStatus(reason) {
+      publish('stopping');
+      writeFileSync(join(runDirOf(), 'summary.json'), JSON.stringify({ ...summaryStub(), status: 'failed', reason }));
+      Object.assign(containerNamed('-sim'), { running: false, exitCode: 1 });
     },
     die(exitCode) {
       Object.assign(containerNamed('-sim'), { running: false, exitCode });
@@ -242,6 +249,15 @@ describe('emulated run lifecycle (fakes)', () => {
     expect(summary.steps).toBe(2); // the torn last row is not counted
     expect(summary.sim_time_s).toBe(0.02);
     expect(readFileSync(join(runDir, 'vehicles.csv'), 'utf8')).toContain('0.02,car0');
+    expectNothingLeft(f, runDir);
+  });
+
+  it('a simulator that failed the run itself and exited 1 ends the wait though its last status never came', async () => {
+    const f = fixture();
+    f.onStart = (sim) => setTimeout(() => sim.failWithoutLastStatus("car1's external device disconnected at t=2.06 s"), 20);
+    const { summary, runDir } = await run(f);
+    expect(summary.status).toBe('failed');
+    expect(summary.reason).toBe("car1's external device disconnected at t=2.06 s");
     expectNothingLeft(f, runDir);
   });
 
