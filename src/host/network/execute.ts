@@ -99,10 +99,12 @@ export async function executeOperation(raw: unknown, runner: CommandRunner): Pro
       await runner.run(inNetns(op.netns, ['ip', 'link', 'set', 'dev', op.name, 'name', op.newName]));
       // Before the link is up, so it never sends IPv6 router solicitations onto the channel.
       await runner.run(inNetns(op.netns, ipv6Off(op.newName)), { allowFailure: true });
+      // Up before the address: a vehicle waiting for its address may use it the instant it appears,
+      // and on a link still down its subnet has no route yet (connect: ENETUNREACH).
       await ipBatch(runner, op.netns, [
         ...(op.mac ? [['link', 'set', 'dev', op.newName, 'address', op.mac]] : []),
-        ...(op.cidr ? [['addr', 'add', op.cidr, 'dev', op.newName]] : []),
         ['link', 'set', 'dev', op.newName, 'up'],
+        ...(op.cidr ? [['addr', 'add', op.cidr, 'dev', op.newName]] : []),
         ...op.neighbours.map((n) => ['neigh', 'replace', n.ip, 'lladdr', n.mac, 'dev', op.newName, 'nud', 'permanent']),
       ]);
       return { ok: true };
