@@ -13,7 +13,11 @@ export interface StopSignals {
   requested(): boolean;
   /** Why the run stops, once a signal came. */
   reason(): string | undefined;
-  /** Stops listening; call after the run's teardown, never before. */
+  /**
+   * Stops listening; call after the run's teardown, never before. Once a signal came, the process
+   * keeps answering later ones (a second Ctrl-C after a fast teardown) until it exits, instead of
+   * dying by the signal with the run's result already written.
+   */
   uninstall(): void;
 }
 
@@ -25,6 +29,7 @@ export interface StopSignals {
  */
 export function installStopSignals(say: (line: string) => void): StopSignals {
   let first: StopSignal | undefined;
+  let exiting: ((signal: StopSignal) => void) | undefined;
   const handler = (signal: StopSignal) => {
     if (!first) {
       first = signal;
@@ -39,6 +44,9 @@ export function installStopSignals(say: (line: string) => void): StopSignals {
     reason: () => (first ? REASONS[first] : undefined),
     uninstall: () => {
       for (const s of STOP_SIGNALS) process.off(s, handler);
+      if (!first || exiting) return;
+      exiting = (signal: StopSignal) => say(`${signal} again: the run and its teardown are over; cavsim is exiting\n`);
+      for (const s of STOP_SIGNALS) process.on(s, exiting);
     },
   };
 }

@@ -49,7 +49,8 @@ describe.skipIf(real.skip)('`cavsim up` stopped by a signal (Docker + ns-3)', ()
       const lateOnly = c.ends === 'completed' && summary.status === 'invalid' && /late/.test(summary.reason ?? '') && !/interrupt|SIGINT/.test(summary.reason ?? '');
       const ends = lateOnly ? 'invalid' : (c.ends ?? 'interrupted');
       expect(exit, cli.output()).toBe(RUN_EXIT_STATUS[ends]);
-      if (c.signals.length > 1) expect(cli.output()).toMatch(/SIGINT again: still stopping and undoing/);
+      // A second Ctrl-C comes during the teardown, or after it on a fast machine: answered either way, never fatal.
+      if (c.signals.length > 1) expect(cli.output()).toMatch(/SIGINT again: (still stopping and undoing|the run and its teardown are over)/);
       expect(summary.status).toBe(ends);
       if (!lateOnly) expect(summary.reason ?? '').toMatch(c.reason);
       if (c.measured) expect(summary.sim_time_s).toBeGreaterThan(1);
