@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProtocolError } from './protocol.js';
+import { ProtocolError, jsonOfData } from './protocol.js';
 import type { CONTROL_PROTOCOL_VERSION } from './topic-names.js';
 
 export { CONTROL_PROTOCOL_VERSION, TOPICS, V2V_FORGED_EVENT, V2V_REFUSED_EVENT } from './topic-names.js';
@@ -121,13 +121,7 @@ export interface SimulatorStatus {
 
 /** Parses the JSON text carried in a std_msgs/String `data` field against a schema. */
 export function parseJsonData<T>(schema: z.ZodType<T>, data: string, topic: string): T {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(data);
-  } catch {
-    throw new ProtocolError(`${topic}: data is not JSON`);
-  }
-  const parsed = schema.safeParse(raw);
+  const parsed = schema.safeParse(jsonOfData(data, topic));
   if (!parsed.success) {
     throw new ProtocolError(`${topic}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(data)'}: ${i.message}`).join('; ')}`);
   }

@@ -90,3 +90,12 @@ export class ProtocolError extends Error {
     this.name = 'ProtocolError';
   }
 }
+
+/** The JSON value carried in a std_msgs/String `data` field, or a ProtocolError naming the topic. */
+export function jsonOfData(data: string, topic: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch {
+    throw new ProtocolError(`${topic}: data is not JSON`);
+  }
+}

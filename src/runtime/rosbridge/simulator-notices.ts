@@ -1,5 +1,5 @@
 import { PlainFields } from '../../util/plain-fields.js';
-import { ProtocolError } from './protocol.js';
+import { ProtocolError, jsonOfData } from './protocol.js';
 
 /**
  * What the simulator tells vehicles: `/sim_control` and `/carN/collision`. Checked by hand, not
@@ -52,13 +52,7 @@ export function parseCollisionReport(data: string, topic: string): CollisionRepo
 }
 
 function fieldsOf(data: string, topic: string): PlainFields {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(data);
-  } catch {
-    throw new ProtocolError(`${topic}: data is not JSON`);
-  }
-  const fields = PlainFields.of(raw);
+  const fields = PlainFields.of(jsonOfData(data, topic));
   if (!fields) throw new ProtocolError(`${topic}: (data): expected a JSON object`);
   return fields;
 }
