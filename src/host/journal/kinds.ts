@@ -13,6 +13,7 @@ export const DOCKER_KINDS = {
 /** Host networking (src/host/network/journaled-ops.ts records, src/host/network/undoers.ts undoes). */
 export const HOSTNET_KINDS = {
   link: 'hostnet.link', // { name }: a bridge, tap or veth on the host (deleting a veth end removes both)
+  links: 'hostnet.links', // { names }: host links created in one batch, deleted in one
   netns: 'hostnet.netns', // { name }: a named network namespace (test and bench stand-in vehicles)
   iptables: 'hostnet.iptables', // { rule, netns? }: one filter rule, removed with -D of the same spec
   iptablesSet: 'hostnet.iptables-set', // { rules, netns? }: filter rules added in one iptables-restore, removed together

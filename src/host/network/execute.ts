@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { CommandRunner } from '../exec/command-runner.js';
 import { EnvironmentError } from '../../errors.js';
 import { iptablesArgv, iptablesRestoreInput } from './iptables-argv.js';
-import { hostNetOperationSchema, type HostNetResult, type NetnsTarget, type ValidHostNetOperation } from './operation-schema.js';
+import { hostNetOperationSchema, type HostNetResult, type LinkSpec, type NetnsTarget, type ValidHostNetOperation } from './operation-schema.js';
 
 /** argv prefix that runs a command inside a network namespace. */
 export function inNetns(target: NetnsTarget | undefined, argv: string[]): string[] {
@@ -45,7 +45,7 @@ export async function executeOperation(raw: unknown, runner: CommandRunner): Pro
       return { ok: true, exists: true, ...parseLinkState(r.stdout) };
     }
     case 'link-list': {
-      const r = await runner.run(['ip', '-o', 'link', 'show']);
+      const r = await runner.run(inNetns(op.netns, ['ip', '-o', 'link', 'show']));
       return { ok: true, links: parseLinkList(r.stdout) };
     }
     case 'chain-exists': {
@@ -97,16 +97,28 @@ export async function executeOperation(raw: unknown, runner: CommandRunner): Pro
       const where = 'pid' in op.netns ? String(op.netns.pid) : op.netns.name;
       await runner.run(['ip', 'link', 'set', 'dev', op.name, 'netns', where]);
       await runner.run(inNetns(op.netns, ['ip', 'link', 'set', 'dev', op.name, 'name', op.newName]));
-      // Before the link is up, so it never sends IPv6 router solicitations onto the channel.
-      await runner.run(inNetns(op.netns, ipv6Off(op.newName)), { allowFailure: true });
-      // Up before the address: a vehicle waiting for its address may use it the instant it appears,
-      // and on a link still down its subnet has no route yet (connect: ENETUNREACH).
-      await ipBatch(runner, op.netns, [
-        ...(op.mac ? [['link', 'set', 'dev', op.newName, 'address', op.mac]] : []),
-        ['link', 'set', 'dev', op.newName, 'up'],
-        ...(op.cidr ? [['addr', 'add', op.cidr, 'dev', op.newName]] : []),
-        ...op.neighbours.map((n) => ['neigh', 'replace', n.ip, 'lladdr', n.mac, 'dev', op.newName, 'nud', 'permanent']),
-      ]);
+      await configureInside(runner, op.netns, [{ name: op.newName, mac: op.mac, cidr: op.cidr, neighbours: op.neighbours }]);
+      return { ok: true };
+    }
+    case 'create-links':
+      await createLinks(runner, op.alias, op.group, op.links);
+      return { ok: true };
+    case 'configure-links':
+      await configureInside(runner, op.netns, op.links);
+      return { ok: true };
+    case 'delete-links': {
+      if (op.group !== undefined) {
+        const inGroup = parseLinkList((await runner.run(['ip', '-o', 'link', 'show', 'group', String(op.group)])).stdout);
+        const ours = new Set(op.names);
+        // A link of someone else's in the group (a clash of group numbers): delete ours by name only.
+        if (inGroup.length && inGroup.every((l) => ours.has(l.name))) await runner.run(['ip', 'link', 'delete', 'group', String(op.group)], { allowFailure: true });
+      }
+      const present = new Set(parseLinkList((await runner.run(['ip', '-o', 'link', 'show'])).stdout).map((l) => l.name));
+      const remaining = op.names.filter((n) => present.has(n));
+      if (remaining.length) await runner.run(['ip', '-force', '-batch', '-'], { input: remaining.map((n) => `link delete dev ${n}\n`).join(''), allowFailure: true });
+      const left = remaining.length ? new Set(parseLinkList((await runner.run(['ip', '-o', 'link', 'show'])).stdout).map((l) => l.name)) : new Set<string>();
+      const stuck = remaining.filter((n) => left.has(n));
+      if (stuck.length) throw new EnvironmentError(`could not delete links ${stuck.join(', ')}`, 'check `ip -d link show`');
       return { ok: true };
     }
     case 'delete-link': {
@@ -138,6 +150,49 @@ export async function executeOperation(raw: unknown, runner: CommandRunner): Pro
       return { ok: true };
     }
   }
+}
+
+/** A link inside `netns` as cavsim wants it: IPv6 off before it is up, up before its address, then its neighbours. */
+async function configureInside(runner: CommandRunner, netns: NetnsTarget, links: Array<{ name: string; mac?: string; cidr?: string; neighbours: Array<{ ip: string; mac: string }> }>): Promise<void> {
+  // Before the link is up, so it never sends IPv6 router solicitations onto the channel.
+  await runner.run(inNetns(netns, ipv6Off(...links.map((l) => l.name))), { allowFailure: true });
+  // Up before the address: a vehicle waiting for its address may use it the instant it appears,
+  // and on a link still down its subnet has no route yet (connect: ENETUNREACH).
+  await ipBatch(
+    runner,
+    netns,
+    links.flatMap((l) => [
+      ...(l.mac ? [['link', 'set', 'dev', l.name, 'address', l.mac]] : []),
+      ['link', 'set', 'dev', l.name, 'up'],
+      ...(l.cidr ? [['addr', 'add', l.cidr, 'dev', l.name]] : []),
+      ...l.neighbours.map((n) => ['neigh', 'replace', n.ip, 'lladdr', n.mac, 'dev', l.name, 'nud', 'permanent']),
+    ]),
+  );
+}
+
+/**
+ * Host links in three processes: created (bridges first, as taps and veths join them; a veth's peer
+ * is born inside its namespace under its final name), IPv6 off, then all up.
+ */
+async function createLinks(runner: CommandRunner, alias: string, group: number, links: LinkSpec[]): Promise<void> {
+  const rank = { bridge: 0, tap: 1, veth: 2 } as const;
+  const ordered = [...links].sort((a, b) => rank[a.kind] - rank[b.kind]);
+  const created = ordered.flatMap((l): string[][] => {
+    const named = ['link', 'set', 'dev', l.name, 'alias', alias, 'group', String(group)];
+    switch (l.kind) {
+      case 'bridge':
+        return [bridgeAddArgv(l.name).slice(1), named, ...(l.cidr ? [['addr', 'add', l.cidr, 'dev', l.name]] : [])];
+      case 'tap':
+        return [['tuntap', 'add', 'dev', l.name, 'mode', 'tap', 'user', String(l.uid)], named, ['link', 'set', 'dev', l.name, 'master', l.bridge]];
+      case 'veth': {
+        const where = 'pid' in l.netns ? String(l.netns.pid) : l.netns.name;
+        return [['link', 'add', 'name', l.name, 'type', 'veth', 'peer', 'name', l.peer, 'netns', where], named, ...(l.bridge ? [['link', 'set', 'dev', l.name, 'master', l.bridge]] : [])];
+      }
+    }
+  });
+  await ipBatch(runner, undefined, created);
+  await runner.run(ipv6Off(...ordered.map((l) => l.name)), { allowFailure: true });
+  await ipBatch(runner, undefined, ordered.map((l) => ['link', 'set', 'dev', l.name, 'up']));
 }
 
 /** One `ip -o link show dev X` line: its alias, its bridge and whether it is set up (the UP flag). */

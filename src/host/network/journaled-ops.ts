@@ -1,8 +1,8 @@
 import { EnvironmentError, UserInputError } from '../../errors.js';
 import type { Journal } from '../journal/journal.js';
 import type { HostNetOps } from './hostnet-port.js';
-import type { HostNetResult, IptablesRule, NetnsTarget } from './operation-schema.js';
-import type { DeviceLinkUndo, IptablesSetUndo, IptablesUndo } from './undoers.js';
+import type { HostNetResult, InsideLink, IptablesRule, LinkSpec, NetnsTarget } from './operation-schema.js';
+import type { DeviceLinkUndo, IptablesSetUndo, IptablesUndo, LinksUndo } from './undoers.js';
 import { HOSTNET_KINDS } from '../journal/kinds.js';
 
 /**
@@ -34,6 +34,32 @@ export class JournaledHostNet {
     const links = new Map(((await this.ops.run({ op: 'link-list' })).links ?? []).map((l) => [l.name, l.alias]));
     for (const name of names) assertFree(name, undefined, { ok: true, exists: links.has(name), ...(links.get(name) ? { alias: links.get(name) } : {}) });
     for (const name of names) this.knownFree.add(linkKey(name));
+  }
+
+  /** Names inside one namespace, from one listing of its links. */
+  async assertLinksFreeIn(netns: NetnsTarget, names: readonly string[]): Promise<void> {
+    const links = new Map(((await this.ops.run({ op: 'link-list', netns })).links ?? []).map((l) => [l.name, l.alias]));
+    for (const name of names) assertFree(name, netns, { ok: true, exists: links.has(name), ...(links.get(name) ? { alias: links.get(name) } : {}) });
+  }
+
+  /**
+   * Many host links as one journal entry and one operation (three processes, not a few per link).
+   * Their host names must have been checked free by `assertHostLinksFree`, and each veth's peer name
+   * inside its namespace by `assertLinksFreeIn`.
+   */
+  async createLinks(links: LinkSpec[], group: number): Promise<void> {
+    if (!links.length) return;
+    const unchecked = links.filter((l) => !this.knownFree.has(linkKey(l.name)));
+    if (unchecked.length) throw new Error(`createLinks: ${unchecked.map((l) => l.name).join(', ')} not checked free first`);
+    for (const l of links) this.knownFree.delete(linkKey(l.name));
+    const undo: LinksUndo = { names: links.map((l) => l.name), group };
+    this.journal.record(HOSTNET_KINDS.links, `${links.length} links ${links[0].name}`, { ...undo });
+    await this.ops.run({ op: 'create-links', alias: this.alias, group, links });
+  }
+
+  /** Links `createLinks` put into `netns`: addresses, MACs and neighbours (they go when the links go). */
+  async configureLinks(netns: NetnsTarget, links: InsideLink[]): Promise<void> {
+    await this.ops.run({ op: 'configure-links', netns, links });
   }
 
   async createNetns(name: string): Promise<void> {

@@ -19,6 +19,15 @@ export function runTag(runId: string): string {
   return createHash('sha256').update(runId).digest('hex').slice(0, 6);
 }
 
+/**
+ * The device group (`ip link set ... group N`) of a run's host links, from 8 more hex digits of the
+ * run's hash, never the default group 0: `ip link delete group N` removes them all in one kernel
+ * batch (about 40 ms for 64 veths, where one delete each waits ~15 ms on the kernel).
+ */
+export function linkGroup(runId: string): number {
+  return (parseInt(createHash('sha256').update(runId).digest('hex').slice(6, 14), 16) % 0x7ffffffe) + 1;
+}
+
 export interface VehicleInterfaceNames {
   bridge: string; // br-<tag>-<i>
   tap: string; // tap-<tag>-<i>

@@ -31,9 +31,33 @@ export const iptablesRuleSchema = z
   .strict();
 export type IptablesRule = z.infer<typeof iptablesRuleSchema>;
 
+const neighbours = z.array(z.object({ ip: z.ipv4(), mac }).strict());
+
+/** A run's device group for its host links (never 0, the default group every other link is in). */
+const linkGroupSchema = z.number().int().min(1).max(0x7fffffff);
+
+/** At most this many links in one batched create or delete (250 vehicles with a bridge, a tap and two veths each). */
+export const MAX_LINKS_PER_BATCH = 1024;
+
+/**
+ * One host link of a batched create: a bridge (with the host's address, for the control network), a
+ * tap on a bridge, or a veth pair whose host end joins a bridge and whose peer is born in `netns` as `peer`.
+ */
+export const linkSpecSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('bridge'), name: ifname, cidr: z.cidrv4().optional() }).strict(),
+  z.object({ kind: z.literal('tap'), name: ifname, bridge: ifname, uid: z.number().int().min(0) }).strict(),
+  z.object({ kind: z.literal('veth'), name: ifname, bridge: ifname.optional(), peer: ifname, netns: netnsTargetSchema }).strict(),
+]);
+export type LinkSpec = z.infer<typeof linkSpecSchema>;
+
+/** A link already inside a namespace, set up there: its MAC, address and permanent neighbours. */
+export const insideLinkSchema = z.object({ name: ifname, mac: mac.optional(), cidr: z.cidrv4().optional(), neighbours: neighbours.default([]) }).strict();
+export type InsideLink = z.input<typeof insideLinkSchema>;
+
 export const hostNetOperationSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('link-info'), name: ifname, netns: netnsTargetSchema.optional() }).strict(),
-  z.object({ op: z.literal('link-list') }).strict(),
+  /** Every link of the host, or of a namespace. */
+  z.object({ op: z.literal('link-list'), netns: netnsTargetSchema.optional() }).strict(),
   z.object({ op: z.literal('chain-exists'), chain: z.enum(['DOCKER-USER']) }).strict(),
   z.object({ op: z.literal('netns-info'), name: netnsName }).strict(),
   z.object({ op: z.literal('create-netns'), name: netnsName }).strict(),
@@ -54,10 +78,19 @@ export const hostNetOperationSchema = z.discriminatedUnion('op', [
       newName: ifname,
       mac: mac.optional(),
       cidr: z.cidrv4().optional(),
-      neighbours: z.array(z.object({ ip: z.ipv4(), mac }).strict()).default([]),
+      neighbours: neighbours.default([]),
     })
     .strict(),
   z.object({ op: z.literal('delete-link'), name: ifname }).strict(),
+  /** Many host links in three processes, whatever their number: created, then IPv6 off, then up. */
+  z.object({ op: z.literal('create-links'), alias, group: linkGroupSchema, links: z.array(linkSpecSchema).min(1).max(MAX_LINKS_PER_BATCH) }).strict(),
+  /** Links a `create-links` veth put into `netns`: IPv6 off, up, then addressed. */
+  z.object({ op: z.literal('configure-links'), netns: netnsTargetSchema, links: z.array(insideLinkSchema).min(1).max(8) }).strict(),
+  /**
+   * Host links deleted at once: with `group`, the whole device group in one kernel batch when every
+   * link in it is one of `names`; the rest one by one. Links already gone are fine, one that stays is an error.
+   */
+  z.object({ op: z.literal('delete-links'), names: z.array(ifname).min(1).max(MAX_LINKS_PER_BATCH), group: linkGroupSchema.optional() }).strict(),
   z
     .object({
       op: z.literal('iptables-add'),
@@ -87,6 +120,6 @@ export interface HostNetResult {
   /** link-info: the bridge the link is enslaved to, and whether it is administratively up. */
   master?: string;
   up?: boolean;
-  /** link-list: every link on the host, with its alias if it has one. */
+  /** link-list: every link on the host (or in the namespace), with its alias if it has one. */
   links?: Array<{ name: string; alias?: string }>;
 }

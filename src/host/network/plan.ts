@@ -4,6 +4,7 @@ import {
   VEHICLE_NAME_PATTERN,
   IFNAME_PATTERN,
   linkAlias,
+  linkGroup,
   ruleComment,
   runTag,
   controlBridgeName,
@@ -86,6 +87,8 @@ export interface HostNetPlan {
   runId: string;
   tag: string;
   alias: string;
+  /** The device group all of the run's host links join, so teardown deletes them in one batch. */
+  linkGroup: number;
   comment: string;
   subnet: string;
   channelUid: number;
@@ -157,6 +160,7 @@ export function planHostNetwork(input: HostNetInput): HostNetPlan {
     runId: input.runId,
     tag,
     alias: linkAlias(input.runId),
+    linkGroup: linkGroup(input.runId),
     comment,
     subnet,
     channelUid: input.channelUid ?? 0,

@@ -6,6 +6,10 @@ import type { IptablesRule, NetnsTarget } from './operation-schema.js';
 export interface LinkUndo {
   name: string;
 }
+export interface LinksUndo {
+  names: string[];
+  group?: number;
+}
 export interface NetnsUndo {
   name: string;
 }
@@ -28,6 +32,10 @@ export function hostNetUndoers(ops: HostNetOps): Record<string, Undoer> {
   return {
     [HOSTNET_KINDS.link]: async (e: JournalEntry) => {
       await ops.run({ op: 'delete-link', name: (e.undo as unknown as LinkUndo).name });
+    },
+    [HOSTNET_KINDS.links]: async (e: JournalEntry) => {
+      const u = e.undo as unknown as LinksUndo;
+      await ops.run({ op: 'delete-links', names: u.names, ...(u.group !== undefined ? { group: u.group } : {}) });
     },
     [HOSTNET_KINDS.netns]: async (e: JournalEntry) => {
       await ops.run({ op: 'delete-netns', name: (e.undo as unknown as NetnsUndo).name });

@@ -16,6 +16,12 @@ export class FakeHost implements HostNetOps {
   /** Host links' bridges and which host links are up. */
   readonly masters = new Map<string, string>();
   readonly up = new Set<string>();
+  /** Each host link's device group, as `create-links` set it. */
+  readonly groups = new Map<string, number>();
+  /** `configure-links` calls: the namespace and the links it set up. */
+  readonly configured: Array<{ netns: string; links: string[] }> = [];
+  /** Links `delete-links` had to delete by name, not as members of its group. */
+  readonly deletedOutsideGroup: string[] = [];
   failOnCall?: number;
   chains = new Set(['DOCKER-USER']);
 
@@ -54,7 +60,7 @@ export class FakeHost implements HostNetOps {
         return { ok: true, exists: m.has(op.name), ...(m.get(op.name) ? { alias: m.get(op.name) } : {}), ...(master ? { master } : {}), up: !op.netns && this.up.has(op.name) };
       }
       case 'link-list':
-        return { ok: true, links: [...host].map(([name, alias]) => (alias ? { name, alias } : { name })) };
+        return { ok: true, links: [...this.inside(nsKey(op.netns))].map(([name, alias]) => (alias ? { name, alias } : { name })) };
       case 'chain-exists':
         return { ok: true, exists: this.chains.has(op.chain) };
       case 'netns-info':
@@ -99,8 +105,39 @@ export class FakeHost implements HostNetOps {
         this.inside(nsKey(op.netns)).set(op.newName, owner);
         return { ok: true };
       }
+      case 'create-links':
+        for (const l of op.links) {
+          this.journaled(l.name);
+          if (host.has(l.name)) throw new Error(`File exists: ${l.name}`);
+        }
+        for (const l of op.links) {
+          host.set(l.name, op.alias);
+          this.groups.set(l.name, op.group);
+          if (l.kind !== 'bridge' && l.bridge) this.masters.set(l.name, l.bridge);
+          if (l.kind === 'veth') {
+            const inside = this.inside(nsKey(l.netns));
+            if (inside.has(l.peer)) throw new Error(`File exists: ${l.peer} in ${nsKey(l.netns)}`);
+            inside.set(l.peer, `peer-of:${l.name}`);
+          }
+          this.up.add(l.name);
+        }
+        return { ok: true };
+      case 'configure-links': {
+        const inside = this.inside(nsKey(op.netns));
+        for (const l of op.links) if (!inside.has(l.name)) throw new Error(`no such device ${l.name} in ${nsKey(op.netns)}`);
+        this.configured.push({ netns: nsKey(op.netns), links: op.links.map((l) => l.name) });
+        return { ok: true };
+      }
+      case 'delete-links':
+        for (const name of op.names) {
+          if (op.group !== undefined && this.groups.get(name) !== op.group && host.has(name)) this.deletedOutsideGroup.push(name);
+          await this.run({ op: 'delete-link', name });
+          this.calls.pop();
+        }
+        return { ok: true };
       case 'delete-link':
         host.delete(op.name);
+        this.groups.delete(op.name);
         this.masters.delete(op.name);
         this.up.delete(op.name);
         for (const [l, b] of this.masters) if (b === op.name) this.masters.delete(l);

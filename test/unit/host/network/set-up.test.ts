@@ -37,12 +37,18 @@ describe('setUpHostNetwork against a recording host', () => {
     expect(state.rules).toHaveLength(3 + 3 * 5);
     expect(net.hostChain).toBe('DOCKER-USER');
     const kinds = journal.outstanding().map((e) => e.kind);
-    expect(kinds.filter((k) => k === HOSTNET_KINDS.link)).toHaveLength(9);
+    // the host links are one entry, in the run's device group, and each namespace is set up in one call
+    const linkEntries = journal.outstanding().filter((e) => e.kind === HOSTNET_KINDS.links);
+    expect(linkEntries.map((e) => (e.undo as { names: string[] }).names.length)).toEqual([9]);
+    expect(new Set(host.groups.values())).toEqual(new Set([plan.linkGroup]));
+    expect(host.configured.map((c) => c.netns).sort()).toEqual(['name:stand-in-b', 'pid:101', 'pid:103']);
+    expect(host.calls.filter((c) => c.op.startsWith('create'))).toHaveLength(1);
     // one transaction (and one entry) for the host's rules and one per vehicle namespace
     expect(kinds.filter((k) => k === HOSTNET_KINDS.iptablesSet)).toHaveLength(1 + 3);
 
     expect((await net.teardown()).failed).toEqual([]);
     expect(host.state()).toEqual(empty);
+    expect(host.deletedOutsideGroup).toEqual([]);
     await net.teardown(); // a second call is harmless
     expect(journal.outstanding()).toEqual([]);
   });
