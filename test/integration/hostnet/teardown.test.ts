@@ -108,4 +108,31 @@ describe.skipIf(real.skip)('teardown restores the host exactly', () => {
       if (createdBr0 && linkExists('br-0')) execFileSync('ip', ['link', 'delete', 'br-0']);
     }
   });
+
+  it("puts the run's host links in its device group and deletes them; a user's link given that group number survives", async () => {
+    const runId = `it-group-${process.pid}`;
+    const nsName = `cvt-${runTag(runId)}-g`;
+    const plan = planHostNetwork({ runId, vehicles: [{ name: 'a', netns: { name: nsName } }] });
+    const users = `usr${runTag(runId)}`;
+    const inGroup = () => execFileSync('ip', ['-o', 'link', 'show', 'group', String(plan.linkGroup)], { encoding: 'utf8' });
+    try {
+      execFileSync('ip', ['netns', 'add', nsName]);
+      const before = snapshotHost(markers(runId));
+      const journal = Journal.open(join(dir, `${runId}.jsonl`));
+      const net = await setUpHostNetwork(plan, { journal, ops });
+      for (const name of [plan.vehicles[0].links.bridge, plan.vehicles[0].links.tap, plan.vehicles[0].links.vethHost]) expect(inGroup()).toMatch(new RegExp(` ${name}[:@]`));
+      expect(execFileSync('ip', ['netns', 'exec', nsName, 'ip', '-o', 'addr', 'show', 'dev', 'eth1'], { encoding: 'utf8' })).toContain(plan.vehicles[0].cidr);
+      execFileSync('ip', ['link', 'add', users, 'type', 'bridge']);
+      execFileSync('ip', ['link', 'set', 'dev', users, 'group', String(plan.linkGroup)]);
+      expect((await net.teardown()).failed).toEqual([]);
+      expect(linkExists(users)).toBe(true);
+      execFileSync('ip', ['link', 'delete', users]);
+      // `ip netns list` shows our stand-in's namespace with the id its veth peer gave it: the test's own namespace.
+      const withoutIds = (s: ReturnType<typeof snapshotHost>) => ({ ...s, netns: s.netns.replace(/ \(id: \d+\)/g, '') });
+      expect(withoutIds(snapshotHost(markers(runId)))).toEqual(withoutIds(before));
+    } finally {
+      if (linkExists(users)) execFileSync('ip', ['link', 'delete', users]);
+      if (existsSync(`/run/netns/${nsName}`)) execFileSync('ip', ['netns', 'delete', nsName]);
+    }
+  });
 });
