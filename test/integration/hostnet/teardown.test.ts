@@ -115,10 +115,10 @@ describe.skipIf(real.skip)('teardown restores the host exactly', () => {
     const plan = planHostNetwork({ runId, vehicles: [{ name: 'a', netns: { name: nsName } }] });
     const users = `usr${runTag(runId)}`;
     const inGroup = () => execFileSync('ip', ['-o', 'link', 'show', 'group', String(plan.linkGroup)], { encoding: 'utf8' });
+    const journal = Journal.open(join(dir, `${runId}.jsonl`));
     try {
       execFileSync('ip', ['netns', 'add', nsName]);
       const before = snapshotHost(markers(runId));
-      const journal = Journal.open(join(dir, `${runId}.jsonl`));
       const net = await setUpHostNetwork(plan, { journal, ops });
       for (const name of [plan.vehicles[0].links.bridge, plan.vehicles[0].links.tap, plan.vehicles[0].links.vethHost]) expect(inGroup()).toMatch(new RegExp(` ${name}[:@]`));
       expect(execFileSync('ip', ['netns', 'exec', nsName, 'ip', '-o', 'addr', 'show', 'dev', 'eth1'], { encoding: 'utf8' })).toContain(plan.vehicles[0].cidr);
@@ -132,6 +132,7 @@ describe.skipIf(real.skip)('teardown restores the host exactly', () => {
       expect(withoutIds(snapshotHost(markers(runId)))).toEqual(withoutIds(before));
     } finally {
       if (linkExists(users)) execFileSync('ip', ['link', 'delete', users]);
+      await journal.teardown(undoers);
       if (existsSync(`/run/netns/${nsName}`)) execFileSync('ip', ['netns', 'delete', nsName]);
     }
   });
