@@ -32,7 +32,7 @@ export interface VehicleInterfaceNames {
   bridge: string; // br-<tag>-<i>
   tap: string; // tap-<tag>-<i>
   vethHost: string; // cv-<tag>-<i>h, stays on the bridge
-  vethPeer: string; // cv-<tag>-<i>v, moved into the vehicle and renamed eth1
+  vethPeer: string; // cv-<tag>-<i>v: the peer's name on the host where a stand-in moves it (a run's peer is born inside as eth1)
 }
 
 export function vehicleInterfaceNames(tag: string, index: number): VehicleInterfaceNames {
