@@ -1,13 +1,13 @@
 /**
  * Builds the real simulator and vehicle images from a freshly compiled copy of this repository
  * (needs root, a running dockerd and the base image from scripts/build-base-image.sh), and checks
- * the code and its production dependencies load on the image's Node 18.
+ * the code and its production dependencies load on the image's Node 18, and `node` there is the host's own.
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computeContextHash, DOCKERFILES, repoBuildContext } from '../../../src/host/docker/build-context.js';
+import { computeContextHash, DOCKERFILES, portableNode, repoBuildContext } from '../../../src/host/docker/build-context.js';
 import { DEFAULT_BASE_IMAGE, ensureImages, type ImageEvent } from '../../../src/host/docker/images.js';
 import { createJournaledDocker, dockerUndoers } from '../../../src/host/docker/journaled.js';
 import { runLabels } from '../../../src/host/docker/labels.js';
@@ -68,8 +68,9 @@ describe.skipIf(real.skip)('cavsim images (real build)', () => {
     await run.createContainer({ name, image: IMAGES.vehicle, labels: runLabels(RUN_ID, 'vehicle', 'car1'), cmd: ['sleep', 'infinity'], init: true });
     await docker.startContainer(name);
 
+    // Debian's Node 18 stays in the image, for hosts whose Node.js cannot travel: the code must load on it.
     const probe = await docker.exec(name, [
-      'node',
+      '/usr/bin/node',
       '--input-type=module',
       '-e',
       "import 'yaml'; import 'zod'; import 'dockerode'; import 'execa'; " +
@@ -78,8 +79,13 @@ describe.skipIf(real.skip)('cavsim images (real build)', () => {
     expect(probe.exitCode, probe.stderr).toBe(0);
     expect(probe.stdout.trim()).toMatch(/^v18\.\d+\.\d+ function$/);
 
+    // `node` on the images' PATH is the host's own when it is a self-contained build (this machine's is).
+    const onPath = await docker.exec(name, ['node', '-p', 'process.version']);
+    expect(onPath.exitCode, onPath.stderr).toBe(0);
+    expect(onPath.stdout.trim()).toBe(portableNode() ? process.version : expect.stringMatching(/^v18\./));
+
     const layout = await docker.exec(name, ['sh', '-c', 'ls /opt/cavsim; ls /opt/cavsim/node_modules | grep -c . ; test ! -e /opt/cavsim/node_modules/vitest && echo no-dev-deps']);
-    expect(layout.stdout.split('\n').slice(0, 3)).toEqual(['dist', 'node_modules', 'package.json']);
+    expect(layout.stdout.split('\n').slice(0, 4)).toEqual(['dist', 'node_modules', 'package.json', 'runtime']);
     expect(layout.stdout).toContain('no-dev-deps');
 
     const image = await docker.inspectImage(IMAGES.simulator);

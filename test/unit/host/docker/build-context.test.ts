@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { computeContextHash, productionPackagePaths, repoBuildContext } from '../../../../src/host/docker/build-context.js';
+import { computeContextHash, portableNode, productionPackagePaths, repoBuildContext } from '../../../../src/host/docker/build-context.js';
 import { EnvironmentError } from '../../../../src/errors.js';
 import { scratchDir } from '../../../support/scratch-dir.js';
 
@@ -56,18 +56,41 @@ describe('build context', () => {
 
   it('copies only dist, package.json, Dockerfiles and production modules', async () => {
     const repo = fakeRepo();
-    const context = await repoBuildContext(repo, scratchDir('cavsim-ctx-parent-')).prepare();
+    const node = join(scratchDir('cavsim-node-'), 'node');
+    writeFileSync(node, 'a node binary');
+    const context = await repoBuildContext(repo, scratchDir('cavsim-ctx-parent-'), { path: node }).prepare();
     try {
-      expect(readdirSync(context.dir).sort()).toEqual(['containers', 'dist', 'node_modules', 'package.json']);
+      expect(readdirSync(context.dir).sort()).toEqual(['containers', 'dist', 'node_modules', 'package.json', 'runtime']);
+      expect(readdirSync(join(context.dir, 'runtime'))).toEqual(['node']);
       expect(readdirSync(join(context.dir, 'node_modules')).sort()).toEqual(['dockerode', 'esbuild-opt', 'yaml']);
       expect(existsSync(join(context.dir, 'node_modules/dockerode/node_modules/tar-fs/index.js'))).toBe(true);
       expect(existsSync(join(context.dir, 'dist/runtime/emulated/containers/vehicle-main.js'))).toBe(true);
       expect(existsSync(join(context.dir, context.dockerfiles.vehicle))).toBe(true);
-      expect(context.include.sort()).toEqual(['containers', 'dist', 'node_modules', 'package.json']);
+      expect(context.include.sort()).toEqual(['containers', 'dist', 'node_modules', 'package.json', 'runtime']);
     } finally {
       await context.dispose();
     }
     expect(existsSync(context.dir)).toBe(false);
+  });
+
+  it('leaves runtime/ empty when the host has no Node.js that can travel (the image keeps Debian\'s)', async () => {
+    const context = await repoBuildContext(fakeRepo(), scratchDir('cavsim-ctx-parent-'), null).prepare();
+    try {
+      expect(readdirSync(join(context.dir, 'runtime'))).toEqual([]);
+    } finally {
+      await context.dispose();
+    }
+  });
+
+  it('takes the host Node.js only when it links no libraries of its own and has a start-up snapshot', () => {
+    const config = (vars: Record<string, unknown>) => ({ variables: vars }) as unknown as typeof process.config;
+    const file = join(scratchDir('cavsim-node-'), 'node');
+    writeFileSync(file, 'x');
+    expect(portableNode(file, config({ node_shared: false, node_shared_libuv: false, node_use_node_snapshot: true }))?.path).toBe(file);
+    expect(portableNode(file, config({ node_shared: true, node_use_node_snapshot: true }))).toBeUndefined(); // Debian's: libnode
+    expect(portableNode(file, config({ node_shared: false, node_shared_openssl: true, node_use_node_snapshot: true }))).toBeUndefined();
+    expect(portableNode(file, config({ node_shared: false, node_use_node_snapshot: false }))).toBeUndefined();
+    expect(portableNode(join(file, 'missing'), config({ node_use_node_snapshot: true }))).toBeUndefined();
   });
 
   it('hash changes with dist/ and Dockerfiles, not with runs/ or sources', async () => {
