@@ -212,7 +212,8 @@ describe('emulated run lifecycle (fakes)', () => {
       expect(summary.reason).toMatch(/injected failure on call/);
       expectNothingLeft(f, runDir);
     }
-    expect(n).toBeGreaterThan(20);
+    // every call of the set-up was tried: 13 for two vehicles since host links are one batch (20+ before)
+    expect(n).toBeGreaterThan(10);
   });
 
   it('ns-3 dying mid-run fails the run, names it, and keeps the simulator summary figures', async () => {
