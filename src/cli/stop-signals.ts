@@ -14,9 +14,9 @@ export interface StopSignals {
   /** Why the run stops, once a signal came. */
   reason(): string | undefined;
   /**
-   * Stops listening; call after the run's teardown, never before. Once a signal came, the process
-   * keeps answering later ones (a second Ctrl-C after a fast teardown) until it exits, instead of
-   * dying by the signal with the run's result already written.
+   * Stops asking the run to stop; call after the run's teardown, never before. The process then
+   * answers any stop signal until it exits (the first Ctrl-C, or a second one, arriving just after a
+   * fast teardown) instead of dying by it with the run's result written and the wrong exit status.
    */
   uninstall(): void;
 }
@@ -44,8 +44,12 @@ export function installStopSignals(say: (line: string) => void): StopSignals {
     reason: () => (first ? REASONS[first] : undefined),
     uninstall: () => {
       for (const s of STOP_SIGNALS) process.off(s, handler);
-      if (!first || exiting) return;
-      exiting = (signal: StopSignal) => say(`${signal} again: the run and its teardown are over; cavsim is exiting\n`);
+      if (exiting) return;
+      let answered = first !== undefined;
+      exiting = (signal: StopSignal) => {
+        say(`${signal}${answered ? ' again' : ''}: the run and its teardown are over; cavsim is exiting\n`);
+        answered = true;
+      };
       for (const s of STOP_SIGNALS) process.on(s, exiting);
     },
   };

@@ -49,8 +49,10 @@ describe.skipIf(real.skip)('`cavsim up` stopped by a signal (Docker + ns-3)', ()
       const lateOnly = c.ends === 'completed' && summary.status === 'invalid' && /late/.test(summary.reason ?? '') && !/interrupt|SIGINT/.test(summary.reason ?? '');
       const ends = lateOnly ? 'invalid' : (c.ends ?? 'interrupted');
       expect(exit, cli.output()).toBe(RUN_EXIT_STATUS[ends]);
-      // A second Ctrl-C comes during the teardown, or after it on a fast machine: answered either way, never fatal.
-      if (c.signals.length > 1) expect(cli.output()).toMatch(/SIGINT again: (still stopping and undoing|the run and its teardown are over)/);
+      // A second Ctrl-C while running is answered. At teardown (0.2 s for two cars) the signals may come
+      // during it, after it while cavsim exits (answered), or after the exit (nothing to answer): never fatal,
+      // which the exit status above shows.
+      if (c.signals.length > 1 && !c.ends) expect(cli.output()).toMatch(/SIGINT again: still stopping and undoing/);
       expect(summary.status).toBe(ends);
       if (!lateOnly) expect(summary.reason ?? '').toMatch(c.reason);
       if (c.measured) expect(summary.sim_time_s).toBeGreaterThan(1);

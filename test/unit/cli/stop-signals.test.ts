@@ -20,13 +20,17 @@ describe('stop signals of `cavsim up`', () => {
     }
   });
 
-  it('keeps listening until uninstalled, then, when no signal came, listens no more', () => {
+  it('keeps listening until uninstalled, and a signal then no longer stops anything', () => {
     const before = process.listenerCount('SIGHUP');
-    const stop = installStopSignals(() => {});
+    const said: string[] = [];
+    const stop = installStopSignals((line) => said.push(line));
     expect(process.listenerCount('SIGHUP')).toBe(before + 1);
     expect(stop.requested()).toBe(false);
     stop.uninstall();
-    expect(process.listenerCount('SIGHUP')).toBe(before);
+    expect(process.listenerCount('SIGHUP')).toBe(before + 1);
+    send('SIGHUP');
+    expect(stop.requested()).toBe(false);
+    expect(said).toEqual(['SIGHUP: the run and its teardown are over; cavsim is exiting\n']);
   });
 
   // Last, as what it leaves listening lasts until the process exits, as it does in the CLI.
