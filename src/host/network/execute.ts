@@ -113,10 +113,10 @@ export async function executeOperation(raw: unknown, runner: CommandRunner): Pro
         // A link of someone else's in the group (a clash of group numbers): delete ours by name only.
         if (inGroup.length && inGroup.every((l) => ours.has(l.name))) await runner.run(['ip', 'link', 'delete', 'group', String(op.group)], { allowFailure: true });
       }
-      const present = new Set(parseLinkList((await runner.run(['ip', '-o', 'link', 'show'])).stdout).map((l) => l.name));
+      const present = await hostLinkNames(runner);
       const remaining = op.names.filter((n) => present.has(n));
       if (remaining.length) await runner.run(['ip', '-force', '-batch', '-'], { input: remaining.map((n) => `link delete dev ${n}\n`).join(''), allowFailure: true });
-      const left = remaining.length ? new Set(parseLinkList((await runner.run(['ip', '-o', 'link', 'show'])).stdout).map((l) => l.name)) : new Set<string>();
+      const left = remaining.length ? await hostLinkNames(runner) : new Set<string>();
       const stuck = remaining.filter((n) => left.has(n));
       if (stuck.length) throw new EnvironmentError(`could not delete links ${stuck.join(', ')}`, 'check `ip -d link show`');
       return { ok: true };
@@ -151,6 +151,8 @@ export async function executeOperation(raw: unknown, runner: CommandRunner): Pro
     }
   }
 }
+
+const hostLinkNames = async (runner: CommandRunner) => new Set(parseLinkList((await runner.run(['ip', '-o', 'link', 'show'])).stdout).map((l) => l.name));
 
 /** A link inside `netns` as cavsim wants it: IPv6 off before it is up, up before its address, then its neighbours. */
 async function configureInside(runner: CommandRunner, netns: NetnsTarget, links: Array<{ name: string; mac?: string; cidr?: string; neighbours: Array<{ ip: string; mac: string }> }>): Promise<void> {

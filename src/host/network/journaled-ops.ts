@@ -31,14 +31,13 @@ export class JournaledHostNet {
 
   /** Every name at once, from one listing of the host's links: refuses before anything is created. */
   async assertHostLinksFree(names: readonly string[]): Promise<void> {
-    const links = new Map(((await this.ops.run({ op: 'link-list' })).links ?? []).map((l) => [l.name, l.alias]));
-    for (const name of names) assertFree(name, undefined, { ok: true, exists: links.has(name), ...(links.get(name) ? { alias: links.get(name) } : {}) });
+    await this.assertLinksFreeIn(undefined, names);
     for (const name of names) this.knownFree.add(linkKey(name));
   }
 
-  /** Names inside one namespace, from one listing of its links. */
-  async assertLinksFreeIn(netns: NetnsTarget, names: readonly string[]): Promise<void> {
-    const links = new Map(((await this.ops.run({ op: 'link-list', netns })).links ?? []).map((l) => [l.name, l.alias]));
+  /** Names inside one namespace (the host's: undefined), from one listing of its links. */
+  async assertLinksFreeIn(netns: NetnsTarget | undefined, names: readonly string[]): Promise<void> {
+    const links = new Map(((await this.ops.run({ op: 'link-list', ...(netns ? { netns } : {}) })).links ?? []).map((l) => [l.name, l.alias]));
     for (const name of names) assertFree(name, netns, { ok: true, exists: links.has(name), ...(links.get(name) ? { alias: links.get(name) } : {}) });
   }
 
