@@ -26,6 +26,7 @@ const suites: Array<{ name: string; load: () => Promise<BenchSuite> }> = [
   { name: 'sweep', load: () => import('./sweep-bench.js').then((m) => m.suite) },
   { name: 'lidar-runtime', load: () => import('./lidar-runtime-bench.js').then((m) => m.suite) },
   { name: 'emulation', load: () => import('./emulation-bench.js').then((m) => m.suite) },
+  { name: 'host-network', load: () => import('./hostnet-bench.js').then((m) => m.suite) },
   { name: 'channel-delay', load: () => import('./channel-delay-bench.js').then((m) => m.suite) },
   { name: 'channel-engines', load: () => import('./channel-engine-bench.js').then((m) => m.suite) },
   { name: 'own-code', load: () => import('./own-code-bench.js').then((m) => m.suite) },
