@@ -5,12 +5,12 @@
  * With BENCH_OLD_BUILD (the root of another checkout, built), the same plan with that build's
  * modules, alternating with this build's, and the ratios. Needs root.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { packageRoot } from '../src/util/package-root.js';
+import { createCommandRunner } from '../src/host/exec/command-runner.js';
 import { interpolatedQuantile } from '../src/util/percentile.js';
 import { parseVehicleCounts } from './vehicle-scaling.js';
 import type { BenchRow, BenchSuite } from './main.js';
@@ -30,7 +30,8 @@ type Build = Awaited<ReturnType<typeof loadBuild>>;
 
 async function setUpAndTearDown(build: Build, vehicles: number, dir: string, runId: string): Promise<{ setUp: number; teardown: number }> {
   const names = Array.from({ length: vehicles + 1 }, (_, i) => `cvb${process.pid % 10000}-${i}`);
-  for (const name of names) execFileSync('ip', ['netns', 'add', name]);
+  const commands = createCommandRunner();
+  for (const name of names) await commands.run(['ip', 'netns', 'add', name]);
   const journal = build.Journal.open(join(dir, `${runId}.jsonl`));
   try {
     const cars = names.slice(0, vehicles).map((name, i) => ({ name: `car${i}`, netns: { name } }));
@@ -44,7 +45,7 @@ async function setUpAndTearDown(build: Build, vehicles: number, dir: string, run
     if (report.failed.length) throw new Error(`${runId}: teardown failed for ${report.failed.length} entries`);
     return { setUp: (t1 - t0) / 1000, teardown: (t2 - t1) / 1000 };
   } finally {
-    for (const name of names) execFileSync('ip', ['netns', 'delete', name]);
+    for (const name of names) await commands.run(['ip', 'netns', 'delete', name]);
   }
 }
 
