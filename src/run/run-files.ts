@@ -29,8 +29,12 @@ export const RUN_FILES = {
   mcap: 'run.mcap',
   ns3Log: 'ns3.log',
   ns3Losses: 'ns3-losses.txt',
-  /** Space set aside while the run goes, so its summary can be written on a full disk. */
-  spaceReserve: '.space-reserve',
+  /**
+   * The summary's temporary file, filled with 1 MiB while the run goes so the summary can still be
+   * written on a full disk. Writing the summary truncates it, so no file is deleted per run (on an
+   * ext4 without a journal, every inode deleted in the last minutes slows each later file creation).
+   */
+  summaryReserve: '.summary.json.tmp',
 } as const;
 
 export type RunFile = keyof typeof RUN_FILES;

@@ -1,5 +1,5 @@
 import { writeFileNoFollow } from '../util/write-no-follow.js';
-import { mkdirSync, renameSync, writeFileSync, readdirSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync, readdirSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { RunSummary, UnstartedSummary } from './summary.js';
@@ -30,8 +30,9 @@ export function newRunId(now = new Date()): string {
   return `${stamp}-${randomBytes(2).toString('hex')}`;
 }
 
-/** Set aside when a run opens and given back right before its summary is written. */
+/** Set aside when a run opens and given back as its summary is written. */
 const RESERVE_BYTES = 1024 * 1024;
+let reserveZeros: Buffer | undefined;
 
 export class RunFolder {
   private constructor(readonly runId: string, readonly dir: string) {}
@@ -65,20 +66,17 @@ export class RunFolder {
    * Best effort: a disk already too full for it gets no reserve.
    */
   reserveSpace(): void {
+    reserveZeros ??= Buffer.alloc(RESERVE_BYTES);
     try {
-      writeFileSync(this.file(RUN_FILES.spaceReserve), Buffer.alloc(RESERVE_BYTES), { flag: 'wx' });
+      writeFileSync(this.file(RUN_FILES.summaryReserve), reserveZeros, { flag: 'wx' });
     } catch {
-      this.releaseSpace();
+      // A disk without room for the reserve: the file that did get made is emptied as the summary is written.
     }
   }
 
+  /** Written over the reserve (its temporary name), which gives the reserved space back first. */
   writeSummary(summary: RunSummary | UnstartedSummary): void {
-    this.releaseSpace();
     this.writeJson(RUN_FILES.summary, summary);
-  }
-
-  private releaseSpace(): void {
-    rmSync(this.file(RUN_FILES.spaceReserve), { force: true });
   }
 
   readSummary(): RunSummary | UnstartedSummary | undefined {
@@ -88,7 +86,7 @@ export class RunFolder {
 
   /** Written to a temporary name and renamed, so a reader never sees half a file. */
   private writeJson(name: string, value: unknown): void {
-    const tmp = this.file(`.${name}.tmp`);
+    const tmp = this.file(temporaryName(name));
     writeFileNoFollow(tmp, JSON.stringify(value, null, 2) + '\n');
     renameSync(tmp, this.file(name));
   }
@@ -114,3 +112,6 @@ export function listRunIds(runsDir: string): string[] {
     throw new UserInputError(`${runsDir}: the runs folder cannot be read (${code ?? String(err)})`, [], 'check its permissions, or set CAVSIM_RUNS_DIR to another folder');
   }
 }
+
+/** Where a JSON file of the run folder is written before its rename (the summary's is also its reserve). */
+export const temporaryName = (name: string) => `.${name}.tmp`;
