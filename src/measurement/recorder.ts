@@ -92,6 +92,20 @@ export const CSV_COLUMNS = {
 export type CsvLogName = keyof typeof CSV_COLUMNS;
 
 /**
+ * When the per-step CSV rows go to their files: after `everySteps` steps and, when set, at least
+ * `atLeastMsApart` milliseconds of wall time after the last write (`now`: a monotonic clock in ms).
+ */
+export interface FlushPolicy {
+  everySteps: number;
+  atLeastMsApart?: number;
+  now?: () => number;
+}
+
+export const FLUSH_EVERY_STEP: FlushPolicy = Object.freeze({ everySteps: 1 });
+
+const monotonicMs = () => performance.now();
+
+/**
  * The thesis's measurement module: per step each car's state, per pair centre distance and TTC
  * (Eq. 3.7, only while closing), collision events, V2V receipts and app events — each written to
  * its CSV as the run goes — and the running extremes the summary reports.
@@ -115,6 +129,7 @@ export class Recorder {
   private pairIndex = new Map<string, PairFigures>();
 
   private stepsSinceFlush = 0;
+  private lastFlushAt = 0;
   private recording?: StepRecording;
 
   private readonly placed: PlacedBody[] = [];
@@ -127,13 +142,13 @@ export class Recorder {
   readonly platoon?: PlatoonFigures;
 
   /**
-   * `flushEverySteps`: 1 in real time; the simulated runtime batches, it runs far faster than a disk.
+   * `flushPolicy`: every step in real time; the simulated runtime batches, it runs far faster than a disk.
    * `bodies`: each car's length and width, in carNames order, for the bumper-to-bumper gaps.
    */
   constructor(
     files: Readonly<Record<CsvLogName, string>>,
     carNames: readonly string[],
-    private readonly flushEverySteps = 1,
+    private readonly flushPolicy: FlushPolicy = FLUSH_EVERY_STEP,
     private readonly bodies?: readonly Pick<VehicleParams, 'length' | 'width'>[],
     platoon: readonly PlatoonLink[] = [],
   ) {
@@ -240,7 +255,7 @@ export class Recorder {
     }
     this.platoon?.record((a, b) => this.gapOf(a, b, step), (car) => cars[this.carIndex.get(car)!].v);
     this.recording?.step(t, cars);
-    if (++this.stepsSinceFlush >= this.flushEverySteps) this.flush();
+    if (++this.stepsSinceFlush >= this.flushPolicy.everySteps && this.flushIsDue()) this.flush();
   }
 
   private ttcOf(a: CarSample, b: CarSample, i: number, j: number, d: number, closing: number): number | undefined {
@@ -344,8 +359,14 @@ export class Recorder {
     for (const kind of ['v2v', 'collisions', 'events'] as const) this.logs[kind].onRow = (cells) => recording.row(kind, cells);
   }
 
+  private flushIsDue(): boolean {
+    const { atLeastMsApart, now = monotonicMs } = this.flushPolicy;
+    return atLeastMsApart === undefined || now() - this.lastFlushAt >= atLeastMsApart;
+  }
+
   flush(): void {
     this.stepsSinceFlush = 0;
+    if (this.flushPolicy.atLeastMsApart !== undefined) this.lastFlushAt = (this.flushPolicy.now ?? monotonicMs)();
     for (const log of Object.values(this.logs)) log.flush();
   }
 

@@ -30,11 +30,22 @@ export function cachingMapLoader(load: MapLoader = loadMapFromDisk): MapLoader {
   };
 }
 
+/** The image named by each map YAML text seen: parsing the YAML was most of asking a map's version. */
+const imageOfText = new Map<string, string | undefined>();
+
+function imageNamedIn(text: string): string | undefined {
+  if (!imageOfText.has(text)) {
+    if (imageOfText.size >= 64) imageOfText.clear();
+    imageOfText.set(text, parseMapMetadata(text).image);
+  }
+  return imageOfText.get(text);
+}
+
 /** The YAML text plus the image's size and mtime; undefined when either cannot be read (loadMap then says why). */
 export function mapVersion(yamlPath: string): string | undefined {
   try {
     const text = readFileSync(yamlPath, 'utf8');
-    const { image } = parseMapMetadata(text);
+    const image = imageNamedIn(text);
     if (image === undefined) return undefined;
     const s = statSync(path.resolve(path.dirname(yamlPath), image));
     return `${s.size}:${s.mtimeMs}:${text}`;

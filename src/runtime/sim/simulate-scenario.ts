@@ -5,7 +5,7 @@ import { loadMapFromDisk, type MapLoader } from '../../core/map/map-loader.js';
 import type { ScenarioInputs } from '../../scenario/input-cache.js';
 import { ComputeLog } from '../../measurement/compute-log.js';
 import { platoonLinks } from '../../measurement/platoon.js';
-import { Recorder } from '../../measurement/recorder.js';
+import { Recorder, type FlushPolicy } from '../../measurement/recorder.js';
 import { ScanLog } from '../../measurement/scan-log.js';
 import { V2VCapture } from '../../measurement/v2v-capture.js';
 import { DEFAULT_GEO_REFERENCE } from '../../core/its/geo-reference.js';
@@ -23,8 +23,12 @@ import { openOwnCodeSession, preflightOwnCode, type DockerSource } from './own-c
 import { runSimulated, type SimulatedRunResult } from './run-simulated.js';
 import { refuseUnsupportedExternal } from '../../scenario/external-device.js';
 
-/** 10 simulated steps between writes: a crash loses at most 0.1 s of simulated time. */
-const SIM_FLUSH_EVERY_STEPS = 10;
+/**
+ * Writes at least 10 simulated steps and 20 ms of wall time apart: a crash loses at most the rows of
+ * the larger of the two. A short run is hundreds of times faster than real time, and a write per
+ * 10 steps was a tenth of a sweep's time in system calls.
+ */
+const SIM_FLUSH: FlushPolicy = { everySteps: 10, atLeastMsApart: 20 };
 
 export interface SimulatedRunOptions extends RunOptions {
   /** Default: read and decode from disk each time; a sweep passes a caching loader. */
@@ -75,7 +79,7 @@ async function runInSession(session: RunSession, scenario: ResolvedScenario, gri
   try {
     const { folder } = session;
     opts.events?.emit({ type: 'phase', phase: 'running', detail: `simulated runtime, run ${folder.runId}` });
-    const recorder = new Recorder(recorderFiles(folder.dir), scenario.vehicles.map((v) => v.name), SIM_FLUSH_EVERY_STEPS, scenario.vehicles.map((v) => v.params), platoonLinks(scenario));
+    const recorder = new Recorder(recorderFiles(folder.dir), scenario.vehicles.map((v) => v.name), SIM_FLUSH, scenario.vehicles.map((v) => v.params), platoonLinks(scenario));
     session.defer('vehicles.csv and the other logs', () => recorder.close());
     const computeLog = computeLogFor(scenario, folder.dir);
     if (computeLog) session.defer(RUN_FILES.compute, () => computeLog.close());

@@ -186,7 +186,7 @@ describe.skipIf(real.skip)(`cavsim view in headless Chromium (${CHROMIUM}; insta
     const scenario = await loadScenario(join(ROOT, 'scenarios/head-on-brake.yaml'));
     const folder = RunFolder.create(runsDir, 'live-page');
     folder.writeScenario(scenario);
-    const recorder = new Recorder(recorderFiles(folder.dir), ['car0', 'car1'], 1);
+    const recorder = new Recorder(recorderFiles(folder.dir), ['car0', 'car1']);
     await using server = await startViewServer({ runDir: folder.dir, live: true, pollIntervalMs: 20 });
     const car = (name: string, x: number, v: number): CarSample => ({ name, x, y: -1, yaw: name === 'car0' ? 0 : Math.PI, v, steer: 0, yawRate: 0, cmdSpeed: v, cmdSteer: 0, braking: false, collided: false });
     const write = (from: number, to: number) => {

@@ -129,7 +129,7 @@ describe('view server, live run', () => {
     const sse = await SseClient.open(`${server.url}api/live`);
     await sse.waitFor((e) => e.some((x) => x.event === 'snapshot'));
     folder.writeScenario(scenario);
-    const recorder = new Recorder(recorderFiles(folder.dir), ['car0', 'car1'], 1);
+    const recorder = new Recorder(recorderFiles(folder.dir), ['car0', 'car1']);
     await sse.waitFor((e) => e.some((x) => x.event === 'ready'));
     expect((await fetchJson(`${server.url}api/meta`)).live).toBe(true);
 

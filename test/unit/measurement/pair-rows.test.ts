@@ -16,7 +16,7 @@ function recorderIn(names: string[], bodies?: { length: number; width: number }[
   dirs.push(dir);
   const files = { vehicles: 'vehicles.csv', pairs: 'pairs.csv', collisions: 'collisions.csv', v2v: 'v2v.csv', events: 'events.csv' };
   const paths = Object.fromEntries(Object.entries(files).map(([k, f]) => [k, join(dir, f)])) as typeof files;
-  return { recorder: new Recorder(paths, names, 10, bodies), pairsCsv: paths.pairs };
+  return { recorder: new Recorder(paths, names, { everySteps: 10 }, bodies), pairsCsv: paths.pairs };
 }
 
 /** Cars on a 300 m square, some pairs meeting head-on, others far apart; moved 0.1 s a step. */

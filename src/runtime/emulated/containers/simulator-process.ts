@@ -4,7 +4,7 @@ import { World, type CollisionEvent } from '../../../world/world.js';
 import type { V2VTransmission } from '../../../measurement/recorder.js';
 import { centreDistance } from '../../../core/physics/ttc.js';
 import { stepSchedule } from '../../../world/step-schedule.js';
-import { Recorder, type CarSample } from '../../../measurement/recorder.js';
+import { FLUSH_EVERY_STEP, Recorder, type CarSample } from '../../../measurement/recorder.js';
 import { buildSummary, unstartedSummary, type RunSummary } from '../../../run/summary.js';
 import { writeV2xFiles } from '../../../run/v2x-files.js';
 import { decideVerdict } from '../../../run/outcome.js';
@@ -170,7 +170,7 @@ class SimulatorSession {
     this.names = scenario.vehicles.map((v) => v.name);
     // A device's V2V is its own NIC's: it has no relay container to wait for.
     this.relayed = new Set(scenario.vehicles.filter((v) => runsOwnCode(v) && !v.external).map((v) => v.name));
-    this.recorder = new Recorder(recorderFiles(cfg.runDir), this.names, 1, scenario.vehicles.map((v) => v.params), platoonLinks(scenario));
+    this.recorder = new Recorder(recorderFiles(cfg.runDir), this.names, FLUSH_EVERY_STEP, scenario.vehicles.map((v) => v.params), platoonLinks(scenario));
     this.timing = new StepTiming(scenario.timing, scenario.physics.timestep);
     this.timingCsv = new CsvLog(join(cfg.runDir, RUN_FILES.timing), TIMING_COLUMNS);
     this.computeLog = new ComputeLog(join(cfg.runDir, RUN_FILES.compute), new Map(scenario.vehicles.map((v) => [v.name, 'real-time'])));

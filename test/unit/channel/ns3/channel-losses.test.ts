@@ -21,7 +21,7 @@ describe("the real-time program's loss file", () => {
   });
 
   it("a reported loss settles only that receiver's open row; the rest end as not received", () => {
-    const recorder = new Recorder(recorderFiles(dir), ['car0', 'car1', 'car2'], 1);
+    const recorder = new Recorder(recorderFiles(dir), ['car0', 'car1', 'car2']);
     recorder.recordSent({ id: 'car0-1', from: 'car0', to: ['car1', 'car2'], type: 'beacon', sentAt: 1.5, sizeBytes: 300 });
     recorder.recordLossOf('car0-1', 'car1', 'below-sensitivity', { rxPowerDbm: -90, lineOfSight: false });
     recorder.recordLossOf('car0-1', 'car1', 'rx-error'); // already settled: ignored
