@@ -3,7 +3,15 @@ import type { RunOutcome } from '../api/run-simulated.js';
 import { CavsimError, type ErrorCode } from '../errors.js';
 import type { RunRequest } from './run-points.js';
 
-export type Reply = { seq: number; ok: true; outcome: RunOutcome } | { seq: number; ok: false; error: { code: ErrorCode; message: string; hint?: string; details: string[] } };
+type RunReply = { seq: number; ok: true; outcome: RunOutcome } | { seq: number; ok: false; error: { code: ErrorCode; message: string; hint?: string; details: string[] } };
+export type Reply = RunReply | typeof POOL_CLOSED;
+
+/** Asks a worker to end its ns-3 processes before it is terminated; it answers POOL_CLOSED. */
+export const CLOSE_POOL = Object.freeze({ close: true as const });
+export const POOL_CLOSED = Object.freeze({ closed: true as const });
+
+/** How long a worker gets to end its ns-3 processes (their own wait is 1.5 s) before it is terminated anyway. */
+const CLOSE_WAIT_MS = 3000;
 
 /** What the pool needs of a worker thread; tests pass fakes. */
 export interface PoolWorker {
@@ -69,9 +77,9 @@ export function startSimWorkerPool(workerFile: string, size: number, startWorker
     const slot = await acquire();
     const mine = ++seq;
     try {
-      const reply = await new Promise<Reply>((resolve, reject) => {
+      const reply = await new Promise<RunReply>((resolve, reject) => {
         const onMessage = (m: Reply) => {
-          if (m.seq !== mine) return;
+          if (!('seq' in m) || m.seq !== mine) return;
           cleanup();
           resolve(m);
         };
@@ -105,11 +113,34 @@ export function startSimWorkerPool(workerFile: string, size: number, startWorker
   const close = async () => {
     if (closed) return;
     closed = true;
-    await Promise.all(slots.map((s) => s.worker.terminate()));
+    await Promise.all(slots.map((s) => endWorker(s.worker)));
   };
 
   /** Threads running now (started and not ended by close). */
   const threads = () => (closed ? 0 : slots.length);
 
   return { run, close, threads };
+}
+
+/**
+ * Ends a worker after its ns-3 processes: terminating a thread at once stops its event loop before
+ * it can wait for them, and the sweep then exited with ns-3 still running.
+ */
+async function endWorker(worker: PoolWorker): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      worker.off('message', onMessage);
+      worker.off('exit', done);
+      resolve();
+    };
+    const onMessage = (m: Reply) => {
+      if ('closed' in m) done();
+    };
+    const timer = setTimeout(done, CLOSE_WAIT_MS);
+    worker.on('message', onMessage);
+    worker.on('exit', done);
+    worker.postMessage(CLOSE_POOL);
+  });
+  await worker.terminate();
 }

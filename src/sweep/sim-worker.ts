@@ -2,6 +2,7 @@ import { parentPort } from 'node:worker_threads';
 import { runScenarioSimulated } from '../api/run-simulated.js';
 import { CavsimError } from '../errors.js';
 import type { RunRequest } from './run-points.js';
+import { CLOSE_POOL, POOL_CLOSED } from './sim-worker-pool.js';
 import { cachingMapLoader } from '../core/map/map-loader.js';
 import { cachingInputs } from '../scenario/input-cache.js';
 import { LockstepProcessPool } from '../channel/ns3/lockstep/process-pool.js';
@@ -12,8 +13,13 @@ const inputs = cachingInputs();
 const lockstepPool = new LockstepProcessPool();
 parentPort?.once('close', () => lockstepPool.close());
 
-/** A worker thread of the sweep's pool: runs one simulated scenario per message. */
-parentPort?.on('message', async (msg: { seq: number; request: RunRequest }) => {
+/** A worker thread of the sweep's pool: runs one simulated scenario per message; `close` ends its ns-3 processes and says so. */
+parentPort?.on('message', async (msg: { seq: number; request: RunRequest } | typeof CLOSE_POOL) => {
+  if ('close' in msg) {
+    await lockstepPool.close();
+    parentPort!.postMessage(POOL_CLOSED);
+    return;
+  }
   try {
     const { request } = msg;
     const outcome = await runScenarioSimulated(request.scenarioFile, { overrides: request.overrides, runsDir: request.runsDir, runId: request.runId, loadMap, inputs, lockstepPool, mcapByDefault: false });

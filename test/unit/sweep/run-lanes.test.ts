@@ -8,10 +8,20 @@ import { startSimWorkerPool, type PoolWorker } from '../../../src/sweep/sim-work
 /** A stand-in worker thread: answers each run after a tick; `crashOn` makes it exit during that run id. */
 class FakeWorker extends EventEmitter implements PoolWorker {
   terminated = false;
+  /** What happened at the end, in order. */
+  readonly ending: string[] = [];
   constructor(private readonly crashOn?: string) {
     super();
   }
-  postMessage(msg: { seq: number; request: RunRequest }): void {
+  postMessage(msg: { seq: number; request: RunRequest } | { close: true }): void {
+    if ('close' in msg) {
+      this.ending.push('asked to close');
+      setTimeout(() => {
+        this.ending.push('closed its ns-3');
+        this.emit('message', { closed: true });
+      }, 5);
+      return;
+    }
     setTimeout(() => {
       if (msg.request.runId === this.crashOn) this.emit('exit', 1);
       else this.emit('message', { seq: msg.seq, ok: true, outcome: { runDir: msg.request.runId } as unknown as RunOutcome });
@@ -19,6 +29,7 @@ class FakeWorker extends EventEmitter implements PoolWorker {
   }
   async terminate(): Promise<number> {
     this.terminated = true;
+    this.ending.push('terminated');
     return 0;
   }
 }
@@ -46,6 +57,13 @@ describe('the sweep worker pool', () => {
     await pool.close();
     expect(started.every((w) => w.terminated)).toBe(true);
     expect(pool.threads()).toBe(0);
+  });
+
+  it('lets each thread end its ns-3 processes before terminating it (a sweep left ns-3 running after it exited)', async () => {
+    const { pool, started } = fakePool(2);
+    await Promise.all([pool.run(request('a')), pool.run(request('b'))]);
+    await pool.close();
+    for (const w of started) expect(w.ending).toEqual(['asked to close', 'closed its ns-3', 'terminated']);
   });
 
   it('reuses a free thread rather than starting another, and never starts more than its size', async () => {
