@@ -1,6 +1,6 @@
 import { describe, expect, it, beforeAll } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { emulatedHostState } from './host-state.js';
 import { HEAD_ON, ROOT, emulatedE2e } from './support/e2e.js';
@@ -83,9 +83,11 @@ describe.skipIf(real.skip)('no path between vehicles but the channel, even for a
 
     // 5. The run folder, where root cavsim writes, is read-only to the vehicle: no link to plant
     //    (for a root write to follow), no line to add to the journal that teardown replays.
-    const plant = dockerExec(car0.name, 'sh', '-c', 'ln -s /etc/shadow /run/cavsim/run.mcap.partial; echo \'{"kind":"host-link","id":"eth0"}\' >> /run/cavsim/journal.jsonl; touch /run/cavsim/.summary.json.tmp');
+    //    The summary's temporary file (the run's space reserve while it goes) cannot be written either.
+    const plant = dockerExec(car0.name, 'sh', '-c', 'ln -s /etc/shadow /run/cavsim/run.mcap.partial; echo \'{"kind":"host-link","id":"eth0"}\' >> /run/cavsim/journal.jsonl; touch /run/cavsim/planted-by-car0; echo planted > /run/cavsim/.summary.json.tmp');
     expect(plant.stderr).toMatch(/Read-only file system/);
-    expect(readdirSync(run.runDir)).not.toContain('.summary.json.tmp');
+    expect(readdirSync(run.runDir)).not.toContain('planted-by-car0');
+    expect(statSync(join(run.runDir, '.summary.json.tmp')).size).toBe(1024 * 1024);
     expect(readFileSync(join(run.runDir, 'journal.jsonl'), 'utf8')).not.toMatch(/"id":"eth0"/);
 
     // 6. Through the channel itself, from its own channel address, datagrams that claim to be another
