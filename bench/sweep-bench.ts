@@ -31,6 +31,8 @@ async function sweepThroughput(jobs: number): Promise<{ runsPerSecond: number; d
   const sweepsDir = mkdtempSync(join(tmpdir(), 'cavsim-sweep-bench-'));
   const lanes = await openRunLanes('sim', jobs, () => false);
   try {
+    // Lanes in one thread would be measured as "jobs" and calibrate every later sweep's default.
+    if (jobs > 1 && lanes.jobs !== jobs) throw new Error(`${jobs} jobs ran ${lanes.where}: the sweep's worker (sim-worker.js) is not compiled next to the bench; bench/tsconfig.json must include it`);
     const warmUp = await planSweep({ scenario: SCENARIO, sets: [`network.delay=10..${10 * 4 * jobs}ms:10ms`], repeat: 1, runtime: 'sim' });
     await startSweep(warmUp, sweepsDir, { runOne: lanes.runOne, jobs: lanes.jobs });
     const plan = await planSweep({ scenario: SCENARIO, sets: [`network.delay=${MEASURED_DELAYS}`], repeat: 1, runtime: 'sim' });
