@@ -26,7 +26,7 @@ import { refuseUnsupportedExternal } from '../../scenario/external-device.js';
 /**
  * Writes at least 10 simulated steps and 20 ms of wall time apart: a crash loses at most the rows of
  * the larger of the two. A short run is hundreds of times faster than real time, and a write per
- * 10 steps was a tenth of a sweep's time in system calls.
+ * 10 steps was a sixth of a sweep's busy time in write calls.
  */
 const SIM_FLUSH: FlushPolicy = { everySteps: 10, atLeastMsApart: 20 };
 
