@@ -1,4 +1,4 @@
-import { WebSocket } from 'ws';
+import { TextWebSocket } from './text-websocket.js';
 import type { JsonObject, StatusLevel } from './protocol.js';
 
 export interface BridgeStatus {
@@ -24,17 +24,16 @@ export class BridgeClient {
   /** Resolves when the connection ends, for whatever reason. */
   readonly closed: Promise<{ code: number; reason: string }>;
 
-  private constructor(private readonly socket: WebSocket) {
-    this.closed = new Promise((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
-    socket.on('message', (data) => this.dispatch(data.toString()));
-    socket.on('error', () => {}); // the close event carries the outcome
+  private constructor(private readonly socket: TextWebSocket) {
+    this.closed = new Promise((resolve) => socket.on('close', (code, reason) => resolve({ code, reason })));
+    socket.on('message', (text) => this.dispatch(text));
   }
 
   static async connect(url: string, opts: ConnectOptions = {}): Promise<BridgeClient> {
     const deadline = Date.now() + (opts.timeoutMs ?? 0);
     for (;;) {
       try {
-        return new BridgeClient(await open(url));
+        return new BridgeClient(await TextWebSocket.open(url));
       } catch (err) {
         if (Date.now() + (opts.retryDelayMs ?? 200) > deadline) {
           throw new Error(`cannot connect to ${url}: ${err instanceof Error ? err.message : String(err)}`);
@@ -45,7 +44,7 @@ export class BridgeClient {
   }
 
   get isOpen(): boolean {
-    return this.socket.readyState === WebSocket.OPEN;
+    return this.socket.readyState === 'open';
   }
 
   advertise(topic: string, type: string, opts: { latch?: boolean } = {}): void {
@@ -87,7 +86,7 @@ export class BridgeClient {
    * close within `answerMs` (its network namespace gone with it, say) has its connection dropped.
    */
   async close(answerMs = 30_000): Promise<void> {
-    if (this.socket.readyState === WebSocket.CONNECTING || this.socket.readyState === WebSocket.OPEN) this.socket.close(1000);
+    this.socket.close(1000);
     const drop = setTimeout(() => this.socket.terminate(), answerMs);
     try {
       await this.closed;
@@ -101,7 +100,7 @@ export class BridgeClient {
   }
 
   private send(op: JsonObject): void {
-    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(op));
+    this.socket.send(JSON.stringify(op));
   }
 
   private dispatch(text: string): void {
@@ -118,15 +117,4 @@ export class BridgeClient {
       for (const h of this.statusHandlers) h(s);
     }
   }
-}
-
-function open(url: string): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, { perMessageDeflate: false });
-    socket.once('open', () => {
-      socket.off('error', reject);
-      resolve(socket);
-    });
-    socket.once('error', reject);
-  });
 }
