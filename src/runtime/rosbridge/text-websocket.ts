@@ -13,6 +13,12 @@ const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 const HANDSHAKE_LIMIT = 16 * 1024;
 /** Masking keys are taken from a pool of random bytes rather than asking the kernel per frame. */
 const MASK_POOL_BYTES = 4096;
+const READ_BUFFER_BYTES = 64 * 1024;
+const EMPTY = Buffer.alloc(0);
+
+interface SocketReader {
+  onBytes(chunk: Buffer): void;
+}
 
 export type TextSocketState = 'open' | 'closing' | 'closed';
 
@@ -26,7 +32,7 @@ export interface TextSocketEvents {
  * of a vehicle runs one message each way per control tick, and on this 2-core VM the `ws` package's
  * stream layers (its receiver is a Writable fed by the socket's Readable, its sender corks and
  * uncorks) cost more CPU per tick than the car's controller. Frames are parsed straight from the
- * socket's chunks and written with one `write` each. Binary messages are delivered as UTF-8 text,
+ * socket's read buffer (`onread`, no 'data' events) and written with one `write` each. Binary messages are delivered as UTF-8 text,
  * pings answered, fragmented messages joined; no extensions are offered.
  */
 export class TextWebSocket {
@@ -40,13 +46,21 @@ export class TextWebSocket {
   private closedWith?: { code: number; reason: string };
   private readonly listeners: { message: Array<(text: string) => void>; close: Array<(code: number, reason: string) => void> } = { message: [], close: [] };
 
-  private constructor(private readonly socket: Socket, leftover: Buffer) {
+  private constructor(
+    private readonly socket: Socket,
+    reader: SocketReader,
+    leftover: Buffer,
+  ) {
     socket.setNoDelay(true);
-    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    reader.onBytes = (chunk) => this.onData(chunk);
     socket.on('error', () => {}); // 'close' follows, and carries the outcome
     socket.on('close', () => this.finish(this.closedWith?.code ?? 1006, this.closedWith?.reason ?? ''));
-    // Frames that came with the handshake answer: after the opener has attached its listeners.
-    if (leftover.length) setImmediate(() => this.onData(leftover));
+    // Frames that came with the handshake answer: kept ahead of later bytes, and delivered after
+    // the opener has attached its listeners.
+    if (leftover.length) {
+      this.pending = leftover;
+      setImmediate(() => this.onData(EMPTY));
+    }
   }
 
   /**
@@ -60,8 +74,16 @@ export class TextWebSocket {
     const key = randomBytes(16).toString('base64');
     const expected = createHash('sha1').update(key + ACCEPT_GUID).digest('base64');
     return new Promise((resolve, reject) => {
-      const socket = connect({ host: u.hostname.replace(/^\[|\]$/g, ''), port });
-      let head = Buffer.alloc(0);
+      // Bytes go straight from the socket into `reader`, without a Readable stream's 'data' events;
+      // they live in a reused buffer, so whatever is kept is copied.
+      const reader: SocketReader = { onBytes: () => {} };
+      const readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+      const socket = connect({
+        host: u.hostname.replace(/^\[|\]$/g, ''),
+        port,
+        onread: { buffer: readBuffer, callback: (n) => (reader.onBytes(readBuffer.subarray(0, n)), true) },
+      });
+      let head = EMPTY;
       const fail = (err: Error) => {
         socket.destroy();
         reject(err);
@@ -73,7 +95,7 @@ export class TextWebSocket {
           if (head.length > HANDSHAKE_LIMIT) fail(new Error(`${url}: handshake answer too long`));
           return;
         }
-        socket.off('data', onData);
+        reader.onBytes = () => {};
         socket.off('error', fail);
         socket.off('close', onEarlyClose);
         const lines = head.subarray(0, end).toString('latin1').split('\r\n');
@@ -81,10 +103,10 @@ export class TextWebSocket {
         const accept = lines.find((l) => /^sec-websocket-accept:/i.test(l))?.split(':')[1]?.trim();
         if (status !== '101') return fail(new Error(`${url}: handshake answered ${lines[0]}`));
         if (accept !== expected) return fail(new Error(`${url}: handshake answered a wrong Sec-WebSocket-Accept`));
-        resolve(new TextWebSocket(socket, head.subarray(end + 4)));
+        resolve(new TextWebSocket(socket, reader, head.subarray(end + 4)));
       };
       const onEarlyClose = () => reject(new Error(`${url}: connection closed during the handshake`));
-      socket.on('data', onData);
+      reader.onBytes = onData;
       socket.once('error', fail);
       socket.once('close', onEarlyClose);
       socket.once('connect', () => {
@@ -166,7 +188,7 @@ export class TextWebSocket {
   }
 
   private onData(chunk: Buffer): void {
-    const buf = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
+    const buf = this.pending ? (chunk.length ? Buffer.concat([this.pending, chunk]) : this.pending) : chunk;
     this.pending = undefined;
     let at = 0;
     while (this.state !== 'closed') {
