@@ -74,6 +74,25 @@ export function odometryMsg(car: string, odom: Odometry, stampNs: bigint): Odome
   };
 }
 
+const ZEROS36_JSON = JSON.stringify(zeros36());
+
+/** A number as JSON.stringify writes it (non-finite as null). */
+const jsonNumber = (v: number) => (Number.isFinite(v) ? String(v) : 'null');
+
+/**
+ * JSON.stringify(odometryMsg(car, odom, stampNs)), the same text, written from a template: the
+ * simulator sends one per car every physics step.
+ */
+export function odometryJson(car: string, odom: Odometry, stampNs: bigint): string {
+  const { sec, nanosec } = rosTime(stampNs);
+  return (
+    `{"header":{"stamp":{"sec":${sec},"nanosec":${nanosec}},"frame_id":"${MAP_FRAME}"},"child_frame_id":${JSON.stringify(`${car}/base_link`)},` +
+    `"pose":{"pose":{"position":{"x":${jsonNumber(odom.x)},"y":${jsonNumber(odom.y)},"z":0},` +
+    `"orientation":{"x":0,"y":0,"z":${jsonNumber(Math.sin(odom.yaw / 2))},"w":${jsonNumber(Math.cos(odom.yaw / 2))}}},"covariance":${ZEROS36_JSON}},` +
+    `"twist":{"twist":{"linear":{"x":${jsonNumber(odom.v)},"y":0,"z":0},"angular":{"x":${jsonNumber(odom.steer)},"y":0,"z":${jsonNumber(odom.yawRate)}}},"covariance":${ZEROS36_JSON}}}`
+  );
+}
+
 /** Reads an Odometry message back into the controllers' view; `t` is the stamp in seconds. */
 export function parseOdometryMsg(msg: JsonObject): Odometry & { stampNs: bigint } {
   const stampNs = parseStamp(msg, 'odometry');

@@ -17,7 +17,7 @@ import type { OccupancyGrid } from '../../../core/map/occupancy-grid.js';
 import { runsOwnCode, type ResolvedScenario, type ResolvedVehicle } from '../../../scenario/resolved.js';
 import { BridgeServer } from '../../rosbridge/bridge-server.js';
 import { clientOf, clientPolicy } from '../../rosbridge/client-policy.js';
-import { MSG_TYPES, clockMsg, odometryMsg, optionalStampNs, parseDriveMsg, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
+import { MSG_TYPES, clockMsg, odometryJson, optionalStampNs, parseDriveMsg, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
 import {
   CONTROL_PROTOCOL_VERSION,
   TOPICS,
@@ -196,7 +196,7 @@ class SimulatorSession {
     const scans = scanSources(scratch, grid);
     for (let i = 0; i < 300; i++) {
       scratch.step();
-      for (const car of scratch.cars) JSON.stringify(odometryMsg(car.spec.name, scratch.odometry(car), BigInt(i) * this.stepNs));
+      for (const car of scratch.cars) odometryJson(car.spec.name, scratch.odometry(car), BigInt(i) * this.stepNs);
       for (const s of scans) if (i % s.scanner.period === 0) s.encoder.encode(s.scanner.scan(), BigInt(i) * this.stepNs);
     }
     warmUpReportParsing();
@@ -531,7 +531,7 @@ class SimulatorSession {
   private publishOdometry(): void {
     const stampNs = BigInt(this.world.steps) * this.stepNs;
     this.bridge.publish(TOPICS.clock, clockMsg(stampNs));
-    for (const car of this.world.cars) this.bridge.publish(TOPICS.odom(car.spec.name), odometryMsg(car.spec.name, this.world.odometry(car), stampNs));
+    for (const car of this.world.cars) this.bridge.publishJson(TOPICS.odom(car.spec.name), () => odometryJson(car.spec.name, this.world.odometry(car), stampNs));
   }
 
   /** Scans due in this step, in the order the simulated runtime takes them (its noise sequence is the same). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { driveMsg, odometryMsg, optionalStampNs, parseDriveMsg, parseOdometryMsg, parseStringMsg, rosTime, rosTimeNs } from '../../../../src/runtime/rosbridge/ros-messages.js';
+import { driveMsg, odometryJson, odometryMsg, optionalStampNs, parseDriveMsg, parseOdometryMsg, parseStringMsg, rosTime, rosTimeNs } from '../../../../src/runtime/rosbridge/ros-messages.js';
 import { ProtocolError } from '../../../../src/runtime/rosbridge/protocol.js';
 
 describe('ROS time', () => {
@@ -17,6 +17,16 @@ describe('nav_msgs/Odometry', () => {
     const back = parseOdometryMsg(JSON.parse(JSON.stringify(odometryMsg('car0', { ...odom, yaw }, 1_230_000_000n))));
     expect(back.yaw).toBeCloseTo(yaw, 12);
     expect(back).toMatchObject({ x: -20.5, y: -1, v: 9.87, steer: -0.12, yawRate: 0.05, t: 1.23, stampNs: 1_230_000_000n });
+  });
+
+  it('is written from its template as the same text JSON.stringify gives the message', () => {
+    const values = [0, -0, 1e-7, -3.25, 123456.789, 1e21, 5e-324, Number.NaN, Number.POSITIVE_INFINITY];
+    for (const [k, v] of values.entries()) {
+      const state = { t: 0, x: v, y: -v, yaw: v, v: values[(k + 1) % values.length], steer: values[(k + 2) % values.length], yawRate: values[(k + 3) % values.length] };
+      for (const stamp of [0n, 4_990_000_000n, 1_795_335_745_058_842_000n]) {
+        expect(odometryJson('car"7\\', state, stamp)).toBe(JSON.stringify(odometryMsg('car"7\\', state, stamp)));
+      }
+    }
   });
 
   it('has the ROS 2 shape: map frame, base_link child, 36-element covariances, steering in angular.x', () => {
