@@ -61,6 +61,11 @@ function scanRows(mapName: string, grid: OccupancyGrid, poses: Pose2D[], other: 
   ];
 }
 
+/** The bytes of a LidarMap's typed arrays (the distance field included). */
+function tableBytes(map: object): number {
+  return Object.values(map).reduce((sum: number, v) => sum + (ArrayBuffer.isView(v) ? v.byteLength : 0), 0);
+}
+
 export const suite: BenchSuite = {
   name: 'lidar',
   async run() {
@@ -78,20 +83,28 @@ export const suite: BenchSuite = {
       ...scanRows('loop', loop, loopPoses, (p) => ({ x: p.x + 3 * Math.cos(p.yaw), y: p.y + 3 * Math.sin(p.yaw), yaw: p.yaw })),
     ];
 
-    // BENCH_OLD_BUILD: another checkout, built; its lidar scans the same scenes, timed in turn with this one.
+    // BENCH_OLD_BUILD: another checkout, built; its lidar scans the same scenes (on its own tables), timed in turn with this one.
     const oldBuild = process.env.BENCH_OLD_BUILD;
-    const OldLidar = oldBuild ? ((await import(join(oldBuild, 'dist/core/sensing/lidar.js'))) as { Lidar: typeof Lidar }).Lidar : undefined;
+    const old = oldBuild
+      ? {
+          Lidar: ((await import(join(oldBuild, 'dist/core/sensing/lidar.js'))) as { Lidar: new (map: unknown) => Lidar }).Lidar,
+          prepare: ((await import(join(oldBuild, 'dist/core/sensing/lidar-map.js'))) as { prepareLidarMap: (grid: OccupancyGrid) => unknown }).prepareLidarMap,
+        }
+      : undefined;
     for (const name of SHIPPED_MAPS) {
       const grid = await loadMap(mapPath(name));
+      const t0 = process.hrtime.bigint();
       const shared = prepareLidarMap(grid);
+      const prepareMs = Number(process.hrtime.bigint() - t0) / 1e6;
       const lidar = new Lidar(shared);
       const out = new Float32Array(lidar.beams);
       const scenes = freePosesWithCarAhead(grid, 200).map(({ pose, other }) => ({ pose, others: [carCorners(other)] }));
       const label = `${name}: 1080 beams, noise, 1 car, 200 free poses`;
       const now = timedRow(label, (i) => lidar.scan(scenes[i % scenes.length].pose, scenes[i % scenes.length].others, out), '< 30 us');
       rows.push(now);
-      if (OldLidar) {
-        const before = new OldLidar(shared);
+      rows.push({ suite: 'lidar', name: `${name}: prepareLidarMap (${grid.width}x${grid.height} cells)`, value: prepareMs, unit: 'ms', note: `(tables ${(tableBytes(shared) / 1e6).toFixed(1)} MB)` });
+      if (old) {
+        const before = new old.Lidar(old.prepare(grid));
         const then = timedRow(`${label}, build before`, (i) => before.scan(scenes[i % scenes.length].pose, scenes[i % scenes.length].others, out));
         rows.push(then, { suite: 'lidar', name: `${name}: time per scan over the build before`, value: now.value / then.value, unit: 'ratio' });
       }

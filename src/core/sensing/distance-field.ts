@@ -6,7 +6,7 @@ import type { OccupancyGrid } from '../map/occupancy-grid.js';
  * cell, 0 in occupied cells. The ring of cells just outside the grid counts as occupied, so rays
  * never march off the map. Row-major, row 0 at the bottom, like grid.occupied.
  */
-export function precomputeDistanceField(grid: OccupancyGrid): Float32Array {
+export function precomputeDistanceField(grid: Pick<OccupancyGrid, 'width' | 'height' | 'occupied' | 'resolution'>): Float32Array {
   const { width: w, height: h, occupied, resolution } = grid;
   const pw = w + 2;
   const ph = h + 2;

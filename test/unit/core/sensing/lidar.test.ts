@@ -155,6 +155,19 @@ describe('Lidar', () => {
     expect(checked).toBeGreaterThan(2000);
   });
 
+  it('follows a row or column past runs longer than the tables count (RUN_CAP cells)', () => {
+    // 50 m x 50 m at 5 cm, free but for two wall cells 45 m from the lidar, along x and along y.
+    const grid = gridFrom(1000, 1000, 0.05, { x: 0, y: 0, yaw: 0 }, (c, r) => (c === 950 && r === 20) || (c === 20 && r === 950));
+    const lidar = new Lidar(grid, { beams: 41, fov: 0.02, noiseStd: 0, rangeMax: 60 });
+    for (const pose of [{ x: 1.02, y: 1.03, yaw: 0 }, { x: 1.03, y: 1.02, yaw: Math.PI / 2 }, { x: 48.5, y: 1.02, yaw: Math.PI }]) {
+      const r = lidar.scan(pose);
+      for (let i = 0; i < lidar.beams; i++) {
+        const ref = exactDdaRange(grid, pose, pose.yaw + lidar.angleMin + i * lidar.angleIncrement, 60);
+        expect(Math.abs(r[i] - ref)).toBeLessThan(1e-5);
+      }
+    }
+  });
+
   it('is deterministic for a seed and noise-free when noiseStd is 0', () => {
     const pose = { x: 2, y: 7.5, yaw: 0.1 };
     const a = new Lidar(wallAt75, { seed: 7 });

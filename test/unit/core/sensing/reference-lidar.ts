@@ -1,7 +1,8 @@
 import { OccupancyGrid } from '../../../../src/core/map/occupancy-grid.js';
 import { packCorners, type FootprintCorners } from '../../../../src/core/map/wall-collision.js';
 import { GaussianNoise } from '../../../../src/core/sensing/gaussian-noise.js';
-import { prepareLidarMap, type LidarMap } from '../../../../src/core/sensing/lidar-map.js';
+import type { LidarMap } from '../../../../src/core/sensing/lidar-map.js';
+import { referenceTables, type ReferenceTables } from './reference-lidar-tables.js';
 
 import { F1TENTH_LIDAR_DEFAULTS, type LidarOptions, type Pose2D } from '../../../../src/core/sensing/lidar.js';
 
@@ -32,19 +33,19 @@ export class ReferenceLidar {
   readonly noiseStd: number;
   readonly angleMin: number;
   readonly angleIncrement: number;
-  readonly map: LidarMap;
+  readonly map: ReferenceTables;
   private readonly beamCos: Float64Array;
   private readonly beamSin: Float64Array;
   private readonly noise: GaussianNoise;
   private readonly corners = new Float64Array(8);
 
-  /** Pass a LidarMap (prepareLidarMap) to share the precomputed tables between cars. */
+  /** Takes the grid (and distance field) of a LidarMap and builds its own tables, as they were then. */
   constructor(map: OccupancyGrid | LidarMap, opts: LidarOptions = {}) {
     const o = { ...F1TENTH_LIDAR_DEFAULTS, ...definedOnly(opts) };
     if (!Number.isInteger(o.beams) || o.beams < 2) throw new RangeError(`beams must be an integer >= 2, got ${o.beams}`);
     if (!(o.fov > 0 && o.fov <= 2 * Math.PI)) throw new RangeError(`fov must be in (0, 2π], got ${o.fov}`);
     if (!(o.noiseStd >= 0)) throw new RangeError(`noiseStd must be >= 0, got ${o.noiseStd}`);
-    this.map = map instanceof OccupancyGrid ? prepareLidarMap(map) : map;
+    this.map = referenceTables(map instanceof OccupancyGrid ? { grid: map } : map);
     // Row/column runs are stored as 16-bit counts; keep every ray shorter than that.
     if (!(o.rangeMax > 0 && o.rangeMax / this.map.grid.resolution < 60000)) {
       throw new RangeError(`rangeMax must be > 0 and under 60000 cells, got ${o.rangeMax}`);
