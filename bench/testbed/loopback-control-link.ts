@@ -56,7 +56,9 @@ export async function runControlLink(buildRoot: string, scenario: ResolvedScenar
     );
     children.push(...cars);
     const control = await RunControl.connect(url, { timeoutMs: 120_000 });
-    await control.waitForReady();
+    const died = new Promise<never>((_, fail) => children.forEach((c, i) => c.once('exit', (code) => fail(new Error(`${i === 0 ? 'the simulator' : names[i - 1]} exited (${code}) before the run started`)))));
+    died.catch(() => {}); // once the run has started, they are meant to exit
+    await Promise.race([control.waitForReady(), died]);
     const startCpu = children.map((c) => cpuTicks(c.pid!) ?? 0);
     const lastCpu = [...startCpu];
     const poll = setInterval(() => children.forEach((c, i) => (lastCpu[i] = cpuTicks(c.pid!) ?? lastCpu[i])), 100);
@@ -108,14 +110,27 @@ function listeningPort(sim: ChildProcess): Promise<number> {
   });
 }
 
+/**
+ * n UDP ports that are free now, below the kernel's ephemeral range: a port merely found free there
+ * could be handed to another socket (a vehicle's own, say) before its vehicle binds it.
+ */
 async function freeUdpPorts(n: number): Promise<number[]> {
-  const sockets = await Promise.all(Array.from({ length: n }, () => new Promise<ReturnType<typeof createSocket>>((ok) => {
-    const s = createSocket('udp4');
-    s.bind(0, '127.0.0.1', () => ok(s));
-  })));
-  const ports = sockets.map((s) => s.address().port);
-  for (const s of sockets) s.close();
+  const ephemeralLow = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32768;
+  const low = Math.max(1024, ephemeralLow - 8192);
+  const ports: number[] = [];
+  for (let port = low + Math.floor(Math.random() * 4096); ports.length < n && port < ephemeralLow; port++) {
+    if (await udpPortFree(port)) ports.push(port);
+  }
+  if (ports.length < n) throw new Error(`found only ${ports.length} of ${n} free UDP ports below ${ephemeralLow}`);
   return ports;
+}
+
+function udpPortFree(port: number): Promise<boolean> {
+  return new Promise((ok) => {
+    const s = createSocket('udp4');
+    s.once('error', () => ok(false));
+    s.bind(port, '127.0.0.1', () => s.close(() => ok(true)));
+  });
 }
 
 /** utime + stime of a live process, in clock ticks; undefined once it is gone. */
