@@ -14,6 +14,7 @@ import { parseLaserScanMsg } from '../../rosbridge/laser-scan-msg.js';
 import { readResolvedScenario, type HostPort, type VehicleEnv } from './process-env.js';
 import type { WallClock } from './wall-clock.js';
 import { warmUpVehicle } from './vehicle-warm-up.js';
+import { gainsFromOptimizingTier, stayInBaselineTier } from './optimizing-tier.js';
 
 /** How long the V2V socket waits for its address to appear. */
 const EADDR_WAIT_MS = 600_000;
@@ -53,6 +54,7 @@ export async function startVehicleProcess(cfg: VehicleProcessConfig): Promise<Ru
   if (!spec) throw new UserInputError(`CAVSIM_VEHICLE=${cfg.vehicle} is not a vehicle of scenario ${scenario.name}`, [`vehicles: ${scenario.vehicles.map((v) => v.name).join(', ')}`]);
   const warmTicks = warmUpVehicle(scenario, spec);
   cfg.log?.(`vehicle ${spec.name}: controller warmed up over ${warmTicks} scratch ticks`);
+  if (!gainsFromOptimizingTier(spec)) stayInBaselineTier();
   let session: VehicleSession | undefined;
   const endpoint = await V2VEndpoint.open({
     name: spec.name,
