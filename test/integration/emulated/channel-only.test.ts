@@ -113,11 +113,15 @@ describe.skipIf(real.skip)('no path between vehicles but the channel, even for a
     expect(readFileSync(join(run.runDir, 'v2v.csv'), 'utf8')).not.toMatch(/forged/);
     const car1Log = readFileSync(join(run.runDir, 'logs', `${car1.name}.log`), 'utf8');
     expect(car1Log).not.toMatch(/forged/);
-    // car1 braked on the real message only: after car0 sent it
-    const sent = summary.events.find((e) => e.vehicle === 'car0' && /sent/.test(e.event));
+    // car1 braked on the real message only: after car0 sent it. Its send time comes from v2v.csv, not
+    // from car0's own events: those share car0's 100 a second with the flood, which may fall in the
+    // same run second and drop them.
+    const realSend = readFileSync(join(run.runDir, 'v2v.csv'), 'utf8').split('\n').find((l) => l.startsWith('car0-') && l.includes(',car0,car1,'));
+    expect(realSend).toBeDefined();
+    const sentS = Number(realSend!.split(',')[4]);
     const braked = summary.events.filter((e) => e.vehicle === 'car1');
-    expect(sent).toBeDefined();
-    for (const e of braked) expect(e.t_s).toBeGreaterThan(sent!.t_s);
+    expect(braked.length).toBeGreaterThan(0);
+    for (const e of braked) expect(e.t_s).toBeGreaterThan(sentS);
 
     expect(emulatedHostState()).toEqual(before);
     expect(listActiveRuns()).toEqual([]);
