@@ -4,7 +4,7 @@ import { World, type CollisionEvent } from '../../../world/world.js';
 import type { V2VTransmission } from '../../../measurement/recorder.js';
 import { centreDistance } from '../../../core/physics/ttc.js';
 import { stepSchedule } from '../../../world/step-schedule.js';
-import { FLUSH_EVERY_STEP, Recorder, type CarSample } from '../../../measurement/recorder.js';
+import { FLUSH_EVERY_STEP, Recorder, type CarSample, type CsvLogName } from '../../../measurement/recorder.js';
 import { buildSummary, unstartedSummary, type RunSummary } from '../../../run/summary.js';
 import { writeV2xFiles } from '../../../run/v2x-files.js';
 import { decideVerdict } from '../../../run/outcome.js';
@@ -17,7 +17,7 @@ import type { OccupancyGrid } from '../../../core/map/occupancy-grid.js';
 import { runsOwnCode, type ResolvedScenario, type ResolvedVehicle } from '../../../scenario/resolved.js';
 import { BridgeServer } from '../../rosbridge/bridge-server.js';
 import { clientOf, clientPolicy } from '../../rosbridge/client-policy.js';
-import { MSG_TYPES, clockMsg, odometryJson, optionalStampNs, parseDriveMsg, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
+import { MSG_TYPES, clockMsg, driveMsg, odometryJson, optionalStampNs, parseDriveMsg, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
 import {
   CONTROL_PROTOCOL_VERSION,
   TOPICS,
@@ -33,7 +33,7 @@ import {
   type CollisionReport,
   type SimulatorStatus,
 } from '../../rosbridge/control-topics.js';
-import { ProtocolError } from '../../rosbridge/protocol.js';
+import { ProtocolError, type JsonObject } from '../../rosbridge/protocol.js';
 import { LaserScanEncoder } from '../../rosbridge/laser-scan-msg.js';
 import { createScanners, type Scanner } from '../../../world/scanners.js';
 import { StepTiming } from './step-timing.js';
@@ -152,6 +152,8 @@ class SimulatorSession {
   private readonly bodies: BodyLink;
   private samples: readonly CarSample[];
   private readonly stepNs: bigint;
+  /** The stamp of the run's last odometry: the step after it never comes. */
+  private readonly lastStepStampNs: bigint;
   private readonly log: (line: string) => void;
   private t0?: bigint;
   private recording = true;
@@ -178,6 +180,7 @@ class SimulatorSession {
     this.capture = new V2VCapture(join(cfg.runDir, RUN_FILES.pcap), scenario.geoReference ?? DEFAULT_GEO_REFERENCE);
     this.samples = this.world.cars.map((c) => ({ name: c.spec.name }) as CarSample);
     this.stepNs = BigInt(Math.round(scenario.physics.timestep * 1e9));
+    this.lastStepStampNs = BigInt(stepSchedule(scenario).totalSteps) * this.stepNs;
     this.log = cfg.log ?? (() => {});
     this.bodies = new BodyLink(scenario, bridge, cfg.clock, () => {
       if (this.t0 === undefined) this.publishStatus('waiting');
@@ -194,11 +197,22 @@ class SimulatorSession {
   private warmUp(grid: OccupancyGrid): void {
     const scratch = new World(this.scenario, grid);
     const scans = scanSources(scratch, grid);
+    // Its rows go nowhere; the recorder's per-pair work is the run's largest after the link's (32 cars: 496 pairs a step).
+    const recorder = new Recorder(nullRecorderFiles(), this.names, FLUSH_EVERY_STEP, this.scenario.vehicles.map((v) => v.params), platoonLinks(this.scenario));
+    const frameId = (car: string) => `${car}/base_link`;
     for (let i = 0; i < 300; i++) {
+      const stampNs = BigInt(i) * this.stepNs;
       scratch.step();
-      for (const car of scratch.cars) odometryJson(car.spec.name, scratch.odometry(car), BigInt(i) * this.stepNs);
-      for (const s of scans) if (i % s.scanner.period === 0) s.encoder.encode(s.scanner.scan(), BigInt(i) * this.stepNs);
+      for (const car of scratch.cars) {
+        odometryJson(car.spec.name, scratch.odometry(car), stampNs);
+        const drive = JSON.parse(JSON.stringify(driveMsg({ speed: car.spec.start.speed, steer: 0 }, stampNs, frameId(car.spec.name)))) as JsonObject;
+        parseDriveMsg(drive);
+        optionalStampNs(drive);
+      }
+      for (const s of scans) if (i % s.scanner.period === 0) s.encoder.encode(s.scanner.scan(), stampNs);
+      recorder.recordWorld(scratch, () => false);
     }
+    recorder.close();
     warmUpReportParsing();
     warmUpCsvFormatting();
   }
@@ -371,8 +385,9 @@ class SimulatorSession {
         if (!this.recording) return;
         car.command = command;
         // A vehicle stamps its command with the odometry it answered: how long after that step's
-        // scheduled publication the command arrived is the control loop's lag.
-        if (this.t0 !== undefined && stampNs !== undefined) {
+        // scheduled publication the command arrived is the control loop's lag. An answer to the
+        // last step's odometry has no step to be applied in, so it is neither on time nor late.
+        if (this.t0 !== undefined && stampNs !== undefined && stampNs < this.lastStepStampNs) {
           const lagMs = Number(this.cfg.clock.nowNs() - this.t0 - stampNs) / 1e6;
           this.timing.addControlLag(lagMs, name);
           const step = Number(stampNs / this.stepNs);
@@ -593,6 +608,11 @@ class SimulatorSession {
  * Events and V2V reports arrive first at the moment that matters (a car brakes and warns); parsing
  * samples beforehand keeps that first message from holding up the drive command behind it.
  */
+/** Every log of a scratch recorder goes to /dev/null. */
+function nullRecorderFiles(): Record<CsvLogName, string> {
+  return Object.fromEntries(Object.keys(recorderFiles('')).map((name) => [name, '/dev/null'])) as Record<CsvLogName, string>;
+}
+
 function warmUpReportParsing(rounds = 100): void {
   const event = JSON.stringify({ vehicle: 'warm-up', t_s: 1, event: 'warm-up', detail: { ttc_s: 0.5 } });
   const sent = JSON.stringify({ kind: 'sent', id: 'w-1', from: 'a', to: 'b', type: 'warm-up', size_bytes: 64, sent_ns: '1', packet: Buffer.alloc(96, 7).toString('base64') });
