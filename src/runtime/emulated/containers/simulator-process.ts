@@ -4,11 +4,11 @@ import { World, type CollisionEvent } from '../../../world/world.js';
 import type { V2VTransmission } from '../../../measurement/recorder.js';
 import { centreDistance } from '../../../core/physics/ttc.js';
 import { stepSchedule } from '../../../world/step-schedule.js';
-import { FLUSH_EVERY_STEP, Recorder, type CarSample, type CsvLogName } from '../../../measurement/recorder.js';
+import { FLUSH_EVERY_STEP, Recorder, type CarSample } from '../../../measurement/recorder.js';
 import { buildSummary, unstartedSummary, type RunSummary } from '../../../run/summary.js';
 import { writeV2xFiles } from '../../../run/v2x-files.js';
 import { decideVerdict } from '../../../run/outcome.js';
-import { CsvLog, warmUpCsvFormatting } from '../../../measurement/csv-log.js';
+import { CsvLog } from '../../../measurement/csv-log.js';
 import { ComputeLog } from '../../../measurement/compute-log.js';
 import { ScanLog } from '../../../measurement/scan-log.js';
 import { RunFolder } from '../../../run/run-folder.js';
@@ -17,7 +17,7 @@ import type { OccupancyGrid } from '../../../core/map/occupancy-grid.js';
 import { runsOwnCode, type ResolvedScenario, type ResolvedVehicle } from '../../../scenario/resolved.js';
 import { BridgeServer } from '../../rosbridge/bridge-server.js';
 import { clientOf, clientPolicy } from '../../rosbridge/client-policy.js';
-import { MSG_TYPES, clockMsg, driveMsg, odometryJson, optionalStampNs, parseDriveMsg, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
+import { MSG_TYPES, clockMsg, odometryJson, optionalStampNs, parseDriveMsg, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
 import {
   CONTROL_PROTOCOL_VERSION,
   TOPICS,
@@ -33,9 +33,8 @@ import {
   type CollisionReport,
   type SimulatorStatus,
 } from '../../rosbridge/control-topics.js';
-import { ProtocolError, type JsonObject } from '../../rosbridge/protocol.js';
-import { LaserScanEncoder } from '../../rosbridge/laser-scan-msg.js';
-import { createScanners, type Scanner } from '../../../world/scanners.js';
+import { ProtocolError } from '../../rosbridge/protocol.js';
+import { scanSources, warmUpSimulator, type ScanSource } from './simulator-warm-up.js';
 import { StepTiming } from './step-timing.js';
 import { defaultMapFile, readResolvedScenario, type HostPort } from './process-env.js';
 import type { WallClock } from './wall-clock.js';
@@ -107,21 +106,6 @@ const GC_MIN_SLACK_NS = 4_000_000n;
 
 const TIMING_COLUMNS = ['step', 't_s', 'lateness_ms', 'compute_ms'];
 
-/** A car's lidar with its topic and encoder. */
-interface ScanSource {
-  scanner: Scanner;
-  topic: string;
-  encoder: LaserScanEncoder;
-}
-
-function scanSources(world: World, grid: OccupancyGrid): ScanSource[] {
-  return createScanners(world, grid).map((scanner) => ({
-    scanner,
-    topic: TOPICS.scan(scanner.name),
-    encoder: new LaserScanEncoder({ frameId: `${scanner.name}/base_link`, scanTime: scanner.period * world.timestep }),
-  }));
-}
-
 /**
  * One run of the simulator container: the thesis's gym bridge and physics in one process.
  * Waits for `start` on /sim_control, then steps the world on the absolute schedule t0 + k*dt,
@@ -167,6 +151,7 @@ class SimulatorSession {
     private readonly bridge: BridgeServer,
     private readonly cfg: SimulatorProcessConfig,
   ) {
+    warmUpSimulator(scenario, grid);
     this.world = new World(scenario, grid);
     this.scans = scanSources(this.world, grid);
     this.names = scenario.vehicles.map((v) => v.name);
@@ -186,35 +171,6 @@ class SimulatorSession {
       if (this.t0 === undefined) this.publishStatus('waiting');
     });
     this.watchExternalDevices();
-    this.warmUp(grid);
-  }
-
-  /**
-   * Steps a scratch copy of the world and encodes its odometry (and scans) a few hundred times
-   * before the run, so the JIT has compiled the hot path and the first real steps are not late
-   * because of it. The scratch lidars have noise generators of their own: the run's are untouched.
-   */
-  private warmUp(grid: OccupancyGrid): void {
-    const scratch = new World(this.scenario, grid);
-    const scans = scanSources(scratch, grid);
-    // Its rows go nowhere; the recorder's per-pair work is the run's largest after the link's (32 cars: 496 pairs a step).
-    const recorder = new Recorder(nullRecorderFiles(), this.names, FLUSH_EVERY_STEP, this.scenario.vehicles.map((v) => v.params), platoonLinks(this.scenario));
-    const frameId = (car: string) => `${car}/base_link`;
-    for (let i = 0; i < 300; i++) {
-      const stampNs = BigInt(i) * this.stepNs;
-      scratch.step();
-      for (const car of scratch.cars) {
-        odometryJson(car.spec.name, scratch.odometry(car), stampNs);
-        const drive = JSON.parse(JSON.stringify(driveMsg({ speed: car.spec.start.speed, steer: 0 }, stampNs, frameId(car.spec.name)))) as JsonObject;
-        parseDriveMsg(drive);
-        optionalStampNs(drive);
-      }
-      for (const s of scans) if (i % s.scanner.period === 0) s.encoder.encode(s.scanner.scan(), stampNs);
-      recorder.recordWorld(scratch, () => false);
-    }
-    recorder.close();
-    warmUpReportParsing();
-    warmUpCsvFormatting();
   }
 
   /**
@@ -604,22 +560,3 @@ class SimulatorSession {
   }
 }
 
-/**
- * Events and V2V reports arrive first at the moment that matters (a car brakes and warns); parsing
- * samples beforehand keeps that first message from holding up the drive command behind it.
- */
-/** Every log of a scratch recorder goes to /dev/null. */
-function nullRecorderFiles(): Record<CsvLogName, string> {
-  return Object.fromEntries(Object.keys(recorderFiles('')).map((name) => [name, '/dev/null'])) as Record<CsvLogName, string>;
-}
-
-function warmUpReportParsing(rounds = 100): void {
-  const event = JSON.stringify({ vehicle: 'warm-up', t_s: 1, event: 'warm-up', detail: { ttc_s: 0.5 } });
-  const sent = JSON.stringify({ kind: 'sent', id: 'w-1', from: 'a', to: 'b', type: 'warm-up', size_bytes: 64, sent_ns: '1', packet: Buffer.alloc(96, 7).toString('base64') });
-  const received = JSON.stringify({ kind: 'received', id: 'w-1', from: 'a', to: 'b', type: 'warm-up', sent_ns: '1', received_ns: '2', size_bytes: 64 });
-  for (let i = 0; i < rounds; i++) {
-    parseJsonData(eventReportSchema, event, TOPICS.events);
-    parseJsonData(v2vReportSchema, sent, TOPICS.v2v);
-    parseJsonData(v2vReportSchema, received, TOPICS.v2v);
-  }
-}
