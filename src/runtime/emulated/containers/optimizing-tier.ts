@@ -16,15 +16,19 @@ export function gainsFromOptimizingTier(spec: ResolvedVehicle): boolean {
   return spec.lidar !== undefined || !LIGHT_CONTROLLERS.has(spec.controller.type) || spec.apps.length > 0;
 }
 
-/**
- * V8 optimizes a function once it has run this many bytecode bytes; an eighth of Node 20's
- * default, so the control link's hot path is optimized within the rehearsal's few hundred ticks.
- */
-const EAGER_INTERRUPT_BUDGET = 8448;
+/** V8 optimizes a function once it has run this many bytecode bytes (Node 20's default). */
+const INTERRUPT_BUDGET = 67584;
+/** An eighth of it: a rehearsal's few hundred ticks are then enough to optimize the hot path. */
+const EAGER_INTERRUPT_BUDGET = INTERRUPT_BUDGET / 8;
 
-/** Lets V8 optimize hot functions early: for a light car, during its rehearsal. */
+/** Lets V8 optimize hot functions early: during a rehearsal before the run. */
 export function optimizeEagerly(): void {
   setFlagsFromString(`--interrupt-budget=${EAGER_INTERRUPT_BUDGET}`);
+}
+
+/** Back to V8's usual pace, for a process that goes on optimizing in the run (the simulator). */
+export function optimizeAsUsual(): void {
+  setFlagsFromString(`--interrupt-budget=${INTERRUPT_BUDGET}`);
 }
 
 /** From now on, no function of this process is optimized (what already is stays so) or leaves V8's baseline tier upwards. */

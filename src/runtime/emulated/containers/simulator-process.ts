@@ -35,6 +35,8 @@ import {
 } from '../../rosbridge/control-topics.js';
 import { ProtocolError } from '../../rosbridge/protocol.js';
 import { scanSources, warmUpSimulator, type ScanSource } from './simulator-warm-up.js';
+import { rehearseBridge } from './bridge-rehearsal.js';
+import { optimizeAsUsual, optimizeEagerly } from './optimizing-tier.js';
 import { StepTiming } from './step-timing.js';
 import { defaultMapFile, readResolvedScenario, type HostPort } from './process-env.js';
 import type { WallClock } from './wall-clock.js';
@@ -84,8 +86,12 @@ export async function startSimulatorProcess(cfg: SimulatorProcessConfig): Promis
   const observes = Object.fromEntries(scenario.vehicles.map((v) => [v.name, v.observes]));
   const bodies = new Set(scenario.vehicles.filter((v) => v.external?.role === 'body').map((v) => v.name));
   const policy = cfg.clients ? clientPolicy(cfg.clients, observes, bodies) : undefined;
+  optimizeEagerly();
+  const rehearsed = await rehearseBridge(scenario);
+  cfg.log?.(`simulator: control link rehearsed over ${rehearsed} scratch steps`);
   const bridge = await BridgeServer.listen({ host: cfg.bind.host, port: cfg.bind.port, log: cfg.log, policy });
   const session = new SimulatorSession(scenario, grid, bridge, cfg);
+  optimizeAsUsual();
   return { port: bridge.port, finished: session.run(), interrupt: (reason) => session.interrupt(reason) };
 }
 
