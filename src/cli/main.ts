@@ -27,6 +27,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
+  (await import('../util/code-cache.js')).enableCodeCache();
   const { registerCommands } = await import('./commands.js');
   const { Command, Option } = requireCjs('commander') as typeof import('commander');
   const program = new Command('cavsim')

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../util/zod.js';
 import { scenarioSchema } from './schema.js';
 
 export const SCENARIO_SCHEMA_ID = 'https://cavsim.dev/schema/scenario.json';

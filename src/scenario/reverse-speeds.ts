@@ -1,4 +1,4 @@
-import { KINEMATIC_SWITCH_SPEED } from '../core/physics/dynamics.js';
+import { KINEMATIC_SWITCH_SPEED } from '../core/physics/model-constants.js';
 import type { ScenarioProblem } from './load-scenario.js';
 import type { ResolvedVehicle } from './resolved.js';
 

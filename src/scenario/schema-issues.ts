@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../util/zod.js';
 import { didYouMean } from '../util/closest-word.js';
 import { descriptionOf, objectKeys, schemaAt } from './schema-walk.js';
 import type { PathSegment } from './yaml-source.js';

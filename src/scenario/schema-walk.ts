@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from '../util/zod.js';
 import type { PathSegment } from './yaml-source.js';
 
 type AnySchema = z.core.$ZodType;

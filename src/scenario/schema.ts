@@ -1,9 +1,9 @@
-import { z } from 'zod';
+import { z } from '../util/zod.js';
 import { MAX_VEHICLES } from './vehicle-limit.js';
 import { parseByteSize, parseDataRate, parseDecibels, parseDuration, parseFrequency, parsePayloadSize, parsePower, type ParseResult } from './units.js';
 import { PARAM_RANGES, rangeMessage, type RangedParam } from '../core/physics/parameter-ranges.js';
 import { DEFAULT_GEO_REFERENCE } from '../core/its/geo-reference.js';
-import { DENM_EVENTS, TRAFFIC_DIRECTIONS, type DenmEvent } from '../core/control/denm.js';
+import { DENM_EVENTS, TRAFFIC_DIRECTIONS, type DenmEvent } from '../core/control/denm-events.js';
 
 /**
  * Step 1 of 3 of scenario validation: the shape of a scenario file, with units parsed into SI.

@@ -1,20 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { CommandRunner } from '../../host/exec/command-runner.js';
 import { EnvironmentError } from '../../errors.js';
 import { packageRoot } from '../../util/package-root.js';
+import { defaultCacheDir } from '../../util/cache-dir.js';
+
+export { defaultCacheDir };
 
 /** What the real-time channel program (and a user's own, by default) links: csma, latency and 802.11p with TapBridge. */
 export const NS3_PKG_MODULES = ['ns3-core', 'ns3-network', 'ns3-csma', 'ns3-tap-bridge', 'ns3-wifi', 'ns3-mobility', 'ns3-propagation'];
 
 export const builtinChannelScript = (name = 'channel-tap') =>
   join(packageRoot(), 'ns3-scripts', `${name}.cc`);
-
-export function defaultCacheDir(env = process.env): string {
-  return env.CAVSIM_CACHE_DIR ?? join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'cavsim');
-}
 
 /**
  * Compiles a channel program against the system's ns-3 once; the binary is cached under a name

@@ -7,9 +7,9 @@ import { projectedState } from './neighbour-table.js';
 import type { TtcBodies } from './emergency-brake.js';
 import { PerceivedObjectTable, perceivedObstacles } from './cpm.js';
 import type { Odometry, V2VMessage, VehicleApp, VehicleContext } from './vehicle-context.js';
+import { DENM_EVENTS, TRAFFIC_DIRECTIONS, type DenmEvent } from './denm-events.js';
 
-export type DenmEvent = 'hard-braking' | 'emergency-brake' | 'collision-risk' | 'stationary';
-export const DENM_EVENTS: readonly DenmEvent[] = ['hard-braking', 'emergency-brake', 'collision-risk', 'stationary'];
+export { DENM_EVENTS, TRAFFIC_DIRECTIONS, type DenmEvent } from './denm-events.js';
 
 /**
  * Each event's cause and sub-cause (TS 102 894-2 V1.3.1, CauseCodeType and its sub-cause types):
@@ -41,8 +41,6 @@ export const DENM_EVENT_DEFAULTS: Record<DenmEvent, Dissemination> = {
   'collision-risk': { validity: 2, repetitionInterval: 0.1, relevanceDistance: 200, trafficDirection: 'allTrafficDirections' },
   stationary: { validity: 60, repetitionInterval: 1, relevanceDistance: 500, trafficDirection: 'allTrafficDirections' },
 };
-
-export const TRAFFIC_DIRECTIONS = { all: 'allTrafficDirections', upstream: 'upstreamTraffic', downstream: 'downstreamTraffic', opposite: 'oppositeTraffic' } as const;
 
 export interface DenmOptions {
   on: DenmEvent;

@@ -99,20 +99,22 @@ export async function readMapFile(yamlPath: string, read: ReadFileBytes = readFi
  * in-between shades) all count as occupied.
  */
 export function occupancyFlags(image: GreyImage, meta: Pick<MapMetadata, 'negate' | 'freeThresh' | 'mode'>): Uint8Array {
-  const flags = new Uint8Array(image.grey.length);
-  for (let i = 0; i < flags.length; i++) {
-    const v = image.grey[i];
-    let p: number;
-    if (meta.mode === 'raw') {
-      p = v <= 100 ? v / 100 : 1; // raw values above 100 mean unknown
-    } else {
-      const shade = v / 255;
-      p = meta.negate ? shade : 1 - shade;
-      if (meta.mode === 'scale' && image.alpha && image.alpha[i] !== 255) p = 1; // transparent = unknown
-    }
-    flags[i] = p < meta.freeThresh ? 0 : 1;
-  }
+  // A pixel's flag depends on its grey alone (and on its alpha): decided once a grey, not once a pixel.
+  const flagOfGrey = new Uint8Array(256);
+  for (let v = 0; v < 256; v++) flagOfGrey[v] = occupancyProbability(v, meta) < meta.freeThresh ? 0 : 1;
+  const { grey } = image;
+  const alpha = meta.mode === 'scale' ? image.alpha : undefined;
+  const n = grey.length;
+  const flags = new Uint8Array(n);
+  if (alpha) for (let i = 0; i < n; i++) flags[i] = alpha[i] !== 255 ? 1 : flagOfGrey[grey[i]]; // transparent = unknown
+  else for (let i = 0; i < n; i++) flags[i] = flagOfGrey[grey[i]];
   return flags;
+}
+
+function occupancyProbability(v: number, meta: Pick<MapMetadata, 'negate' | 'mode'>): number {
+  if (meta.mode === 'raw') return v <= 100 ? v / 100 : 1; // raw values above 100 mean unknown
+  const shade = v / 255;
+  return meta.negate ? shade : 1 - shade;
 }
 
 function megabytes(bytes: number): string {

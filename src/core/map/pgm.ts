@@ -67,8 +67,10 @@ export function decodePgmRaster(bytes: Uint8Array, header: PgmHeader): Uint8Arra
     if (available < n * bytesPerSample) {
       throw new Error(`PGM raster is truncated: ${Math.max(available, 0)} bytes for ${width}x${height} pixels`);
     }
-    const grey = new Uint8Array(n);
     const at = header.rasterStart;
+    // 8-bit samples are their own greys: a copy, not a loop a pixel.
+    if (maxval === 255) return new Uint8Array(bytes.subarray(at, at + n));
+    const grey = new Uint8Array(n);
     for (let i = 0; i < n; i++) {
       grey[i] = scale(bytesPerSample === 1 ? bytes[at + i] : (bytes[at + 2 * i] << 8) | bytes[at + 2 * i + 1]);
     }

@@ -1,14 +1,11 @@
 import { constrainAcceleration, constrainSteeringVelocity } from './constraints.js';
 import { ISLIP, ISTEER, IV, IYAW, IYAW_RATE, STATE_SIZE, packState, type StateVector } from './state-vector.js';
 import type { VehicleParams, VehicleState } from './types.js';
+import { GRAVITY, KINEMATIC_SWITCH_SPEED } from './model-constants.js';
 
 export { constrainAcceleration, constrainSteeringVelocity } from './constraints.js';
-
-/** Gravity as f1tenth_gym writes it [m/s^2]. */
-export const GRAVITY = 9.81;
-
-/** Below this |v| the single-track model falls back to the kinematic model (division by v). */
-export const KINEMATIC_SWITCH_SPEED = 0.5;
+// Apart from the model, so the scenario checks that name them load without it.
+export { GRAVITY, KINEMATIC_SWITCH_SPEED } from './model-constants.js';
 
 /** Time derivative of each VehicleState field. */
 export interface VehicleStateDerivative {

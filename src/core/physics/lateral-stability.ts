@@ -1,4 +1,4 @@
-import { GRAVITY, KINEMATIC_SWITCH_SPEED } from './dynamics.js';
+import { GRAVITY, KINEMATIC_SWITCH_SPEED } from './model-constants.js';
 import type { IntegratorKind } from './integration.js';
 import type { VehicleParams } from './types.js';
 

@@ -1,4 +1,4 @@
-import { GRAVITY } from './dynamics.js';
+import { GRAVITY } from './model-constants.js';
 import type { VehicleParams } from './types.js';
 
 /**

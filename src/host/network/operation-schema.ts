@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../../util/zod.js';
 import { IFNAME_PATTERN, NETNS_NAME_PATTERN } from './names.js';
 
 /**

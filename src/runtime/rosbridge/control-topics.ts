@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../../util/zod.js';
 import { ProtocolError, jsonOfData } from './protocol.js';
 import type { CONTROL_PROTOCOL_VERSION } from './topic-names.js';
 

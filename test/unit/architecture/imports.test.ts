@@ -48,6 +48,12 @@ const RULES: Rule[] = [
     },
     instead: 'take a CommandRunner (src/host/exec/command-runner.ts), or add the file here with its reason',
   },
+  {
+    what: 'zod, whose ESM and CommonJS builds are two zods',
+    modules: ['zod'],
+    allowed: { 'src/util/zod.ts': 'one zod in the process: its CommonJS build, which the code cache keeps compiled' },
+    instead: "import { z } from 'src/util/zod.js'",
+  },
 ];
 
 const matches = (specifier: string, module: string) => specifier === module || specifier.startsWith(`${module}/`);
