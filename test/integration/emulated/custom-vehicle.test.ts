@@ -120,11 +120,12 @@ describe.skipIf(real.skip)('a vehicle image of your own, in Python (Docker + ns-
     const events = csvRows(join(runDir, 'events.csv'));
     expect(events.filter((e) => e.vehicle === 'car1').map((e) => e.event)).toEqual(['proximity-stop']);
 
-    // Every physics step (0..steps) was answered with a stamped command, and the simulator counted them.
+    // Every physics step (0..steps) was answered with a stamped command, and the simulator counted
+    // them, all but the answer to the last step's odometry, which no step applies.
     const log = readFileSync(join(runDir, 'logs', readdirSync(join(runDir, 'logs')).find((f) => f.endsWith('-car1.log'))!), 'utf8');
     const answered = Number(/after (\d+) drive commands/.exec(log)?.[1]);
     expect(answered).toBe(summary.steps + 1);
-    expect(summary.timing?.control_commands).toBeGreaterThanOrEqual(answered);
+    expect(summary.timing?.control_commands).toBeGreaterThanOrEqual(answered - 1);
 
     expect(emulatedHostState()).toEqual(before);
     expect(listActiveRuns()).toEqual([]);

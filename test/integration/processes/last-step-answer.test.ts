@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
@@ -48,5 +48,8 @@ describe('drive commands the simulator counts in the control lag', () => {
     const timing = summary.timing as { control_commands: number; drive_commands_by_car: Record<string, { received: number }> };
     expect(timing.control_commands).toBe(1);
     expect(timing.drive_commands_by_car[car].received).toBe(1);
+    // Both answers are in compute.csv: nothing measured is dropped.
+    const computed = readFileSync(join(runDir, 'compute.csv'), 'utf8').trim().split('\n').slice(1).map((line) => line.split(',').slice(0, 3).join(','));
+    expect(computed).toEqual([`50,0.5,${car}`, `100,1,${car}`]);
   });
 });

@@ -348,10 +348,10 @@ class SimulatorSession {
         car.command = command;
         // A vehicle stamps its command with the odometry it answered: how long after that step's
         // scheduled publication the command arrived is the control loop's lag. An answer to the
-        // last step's odometry has no step to be applied in, so it is neither on time nor late.
-        if (this.t0 !== undefined && stampNs !== undefined && stampNs < this.lastStepStampNs) {
+        // last step's odometry has no step to be applied in: it is logged, but neither on time nor late.
+        if (this.t0 !== undefined && stampNs !== undefined) {
           const lagMs = Number(this.cfg.clock.nowNs() - this.t0 - stampNs) / 1e6;
-          this.timing.addControlLag(lagMs, name);
+          if (stampNs < this.lastStepStampNs) this.timing.addControlLag(lagMs, name);
           const step = Number(stampNs / this.stepNs);
           this.computeLog.add(step, step * this.scenario.physics.timestep, name, { wallS: lagMs / 1000 }, lagMs / 1000);
         }
