@@ -3,6 +3,7 @@ import { BridgeClient } from '../../rosbridge/bridge-client.js';
 import { BridgeServer } from '../../rosbridge/bridge-server.js';
 import { MSG_TYPES, driveMsg, odometryJson, optionalStampNs, parseDriveMsg, parseOdometryMsg } from '../../rosbridge/ros-messages.js';
 import { TOPICS } from '../../rosbridge/topic-names.js';
+import { coastingOdometry } from './rehearsal-odometry.js';
 
 export interface BridgeRehearsalLimits {
   /** Scratch cars on the scratch bridge (at most the scenario's). */
@@ -51,7 +52,7 @@ async function rehearseOnce(scenario: ResolvedScenario, limits: BridgeRehearsalL
     const publishStep = () => {
       waiting = new Set(cars.map((c) => c.name));
       const t = step * scenario.physics.timestep;
-      for (const car of cars) server.publishJson(TOPICS.odom(car.name), () => odometryJson(car.name, wavering(car.start, t, step), BigInt(step) * stepNs));
+      for (const car of cars) server.publishJson(TOPICS.odom(car.name), () => odometryJson(car.name, coastingOdometry(car, t, step), BigInt(step) * stepNs));
     };
     publishStep();
     for (const car of cars) clients.push(await scratchCar(server.port, car.name));
@@ -84,11 +85,4 @@ async function scratchCar(port: number, car: string): Promise<BridgeClient> {
     client.publish(TOPICS.drive(car), driveMsg({ speed: odom.v, steer: odom.steer }, odom.stampNs, `${car}/base_link`));
   });
   return client;
-}
-
-/** Coasting from the start pose; every other step the fields waver off whole numbers, as a run's do. */
-function wavering(start: ResolvedScenario['vehicles'][number]['start'], t: number, step: number) {
-  const waver = step % 2 === 0 ? 0 : 1e-3 * Math.sin(step);
-  const s = start.speed * t;
-  return { t, x: start.x + s * Math.cos(start.yaw), y: start.y + s * Math.sin(start.yaw), yaw: start.yaw + waver, v: start.speed + waver, steer: waver, yawRate: waver };
 }

@@ -1,4 +1,4 @@
-import type { LaserScan, Odometry } from '../../../core/control/vehicle-context.js';
+import type { LaserScan } from '../../../core/control/vehicle-context.js';
 import type { ResolvedScenario, ResolvedVehicle } from '../../../scenario/resolved.js';
 import { stepSchedule } from '../../../world/step-schedule.js';
 import { BridgeClient } from '../../rosbridge/bridge-client.js';
@@ -8,6 +8,7 @@ import { odometryJson, stringMsg } from '../../rosbridge/ros-messages.js';
 import { TOPICS } from '../../rosbridge/topic-names.js';
 import { decodeDatagram, encodeDatagram } from '../v2v/wire.js';
 import { ScratchBridge, type ScratchPeer } from './scratch-bridge.js';
+import { coastingOdometry } from './rehearsal-odometry.js';
 import { VehicleSession, type SessionV2V, type VehicleProcessConfig } from './vehicle-session.js';
 
 export interface RehearsalLimits {
@@ -124,9 +125,9 @@ class RehearsalScript {
     const step = this.step++;
     const t = step * this.scenario.physics.timestep;
     const stampNs = BigInt(step) * this.stepNs;
-    for (const o of this.observed) peer.send(encodePublishFrame(TOPICS.odom(o.name), odometryJson(o.name, coasting(o, t, step), stampNs)));
+    for (const o of this.observed) peer.send(encodePublishFrame(TOPICS.odom(o.name), odometryJson(o.name, coastingOdometry(o, t, step), stampNs)));
     if (this.scanEncoder && step % this.scanPeriod! === 0) peer.send(encodePublishFrame(TOPICS.scan(this.spec.name), this.scanEncoder.encode({ ...this.corridor!, t }, stampNs)));
-    peer.send(encodePublishFrame(TOPICS.odom(this.spec.name), odometryJson(this.spec.name, coasting(this.spec, t, step), stampNs)));
+    peer.send(encodePublishFrame(TOPICS.odom(this.spec.name), odometryJson(this.spec.name, coastingOdometry(this.spec, t, step), stampNs)));
     const ticking = step % this.period === 0;
     if (ticking) this.ticks++;
     const answer = ticking && this.spec.controller.type !== 'idle';
@@ -144,25 +145,6 @@ function scratchV2V(name: string): SessionV2V {
       return { size: payload.length, sentAtNs: 0n };
     },
     async close() {},
-  };
-}
-
-/**
- * The car coasting from its start pose. Every other step its heading, speed, steering and yaw rate
- * waver a little: a run's odometry has whole numbers (a car at rest, facing along an axis) and
- * fractions in every field, and code optimized on only one kind is thrown away at the other.
- */
-function coasting(v: ResolvedVehicle, t: number, step: number): Odometry {
-  const s = v.start.speed * t;
-  const waver = step % 2 === 0 ? 0 : 1e-3 * Math.sin(step);
-  return {
-    t,
-    x: v.start.x + s * Math.cos(v.start.yaw),
-    y: v.start.y + s * Math.sin(v.start.yaw),
-    yaw: v.start.yaw + waver,
-    v: v.start.speed + waver,
-    steer: waver,
-    yawRate: waver,
   };
 }
 

@@ -11,6 +11,7 @@ import { LaserScanEncoder } from '../../rosbridge/laser-scan-msg.js';
 import type { JsonObject } from '../../rosbridge/protocol.js';
 import { driveMsg, odometryJson, optionalStampNs, parseDriveMsg } from '../../rosbridge/ros-messages.js';
 import { TOPICS } from '../../rosbridge/topic-names.js';
+import { waver } from './rehearsal-odometry.js';
 
 /** A car's lidar with its topic and encoder. */
 export interface ScanSource {
@@ -55,10 +56,10 @@ function stepScratchWorld(scenario: ResolvedScenario, grid: OccupancyGrid): void
       const stampNs = BigInt(i) * stepNs;
       world.step();
       // Commands as the run's arrive: parsed from JSON, whole numbers and fractions by turns.
-      const waver = i % 2 === 0 ? 0 : 1e-3 * Math.sin(i);
+      const w = waver(i);
       for (const car of world.cars) {
         odometryJson(car.spec.name, world.odometry(car), stampNs);
-        const drive = JSON.parse(JSON.stringify(driveMsg({ speed: car.spec.start.speed + waver, steer: waver }, stampNs, `${car.spec.name}/base_link`))) as JsonObject;
+        const drive = JSON.parse(JSON.stringify(driveMsg({ speed: car.spec.start.speed + w, steer: w }, stampNs, `${car.spec.name}/base_link`))) as JsonObject;
         car.command = parseDriveMsg(drive);
         optionalStampNs(drive);
       }
