@@ -10,10 +10,12 @@
 #include "ns3/mobility-model.h"
 #include "ns3/propagation-loss-model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <unordered_map>
 #include <sstream>
 #include <stdexcept>
@@ -56,6 +58,7 @@ class ObstacleGrid
         {
             throw std::runtime_error("obstacle grid " + path + " is shorter than its header says");
         }
+        MeasureReach();
     }
 
     // Cached per pair of cells: cars move a few cm per step, most queries repeat.
@@ -67,13 +70,95 @@ class ObstacleGrid
         {
             return hit->second;
         }
-        Obstruction o = Walk(ax, ay, bx, by);
+        Obstruction o = Trace(ax, ay, bx, by);
         if (m_cache.size() > 1000000)
         {
             m_cache.clear();
         }
         m_cache.emplace(key, o);
         return o;
+    }
+
+    // Uncached. Samples every half cell as described above; a run of samples that stays within a cell's
+    // reach (below) is settled without looking each sample up, with the same sums.
+    Obstruction Trace(double ax, double ay, double bx, double by) const
+    {
+        Obstruction o;
+        double length = std::hypot(bx - ax, by - ay);
+        int samples = std::max(1, static_cast<int>(std::ceil(length / (m_resolution / 2))));
+        double step = length / samples;
+        double cellsPerSample = std::max(std::fabs(bx - ax), std::fabs(by - ay)) / samples / m_resolution;
+        bool inside = false;
+        for (int i = 0; i <= samples;)
+        {
+            double f = static_cast<double>(i) / samples;
+            int reach = 0;
+            bool wall = Look(ax + (bx - ax) * f, ay + (by - ay) * f, reach);
+            if (wall && !inside)
+            {
+                ++o.cuts;
+            }
+            if (wall && i > 0)
+            {
+                o.metres += step;
+            }
+            inside = wall;
+            int alike = std::min(samples - i, SamplesWithin(reach, cellsPerSample));
+            if (wall)
+            {
+                o.metres = AddRepeatedly(o.metres, step, alike);
+            }
+            i += alike + 1;
+        }
+        return o;
+    }
+
+    // sum + step + step + ... (`times` additions), rounded after each addition exactly as that loop
+    // rounds, in a few operations per binade of the sum: within a binade every addition adds the
+    // same multiple of the binade's ulp, unless step's remainder is exactly half an ulp (a tie,
+    // which depends on the sum's last bit: added one by one).
+    static double AddRepeatedly(double sum, double step, int times)
+    {
+        while (times > 0)
+        {
+            if (!(sum > 0) || !(step > 0) || !std::isfinite(sum) || !std::isfinite(step))
+            {
+                sum += step;
+                --times;
+                continue;
+            }
+            int exponent = 0;
+            std::frexp(sum, &exponent); // sum in [2^(exponent-1), 2^exponent)
+            double top = std::ldexp(1.0, exponent);
+            double ulp = std::ldexp(1.0, exponent - 53);
+            if (step * 2 >= top)
+            {
+                sum += step;
+                --times;
+                continue;
+            }
+            double units = std::floor(step / ulp);
+            double rest = step - units * ulp;
+            if (rest == ulp / 2)
+            {
+                sum += step;
+                --times;
+                continue;
+            }
+            auto perAddition = static_cast<int64_t>(units) + (rest > ulp / 2 ? 1 : 0);
+            auto room = static_cast<int64_t>((top - sum) / ulp); // exact: both are multiples of ulp
+            int64_t within = (room - 1) / perAddition;           // additions whose sum stays below top
+            if (within <= 0)
+            {
+                sum += step;
+                --times;
+                continue;
+            }
+            int64_t n = std::min<int64_t>(times, within);
+            sum += static_cast<double>(n * perAddition) * ulp;
+            times -= static_cast<int>(n);
+        }
+        return sum;
     }
 
   private:
@@ -97,39 +182,77 @@ class ObstacleGrid
         std::size_t operator()(const CellKey& k) const { return std::hash<uint64_t>()(k.a * 0x9E3779B97F4A7C15ULL ^ k.b); }
     };
 
-    bool IsWall(double x, double y) const
+    // Whether (x, y) is in a wall, and its cell's reach: every cell within reach - 1 cells
+    // (Chebyshev) is of the same kind. Beyond the map nothing blocks, and no reach is known.
+    bool Look(double x, double y, int& reach) const
     {
         int64_t col = static_cast<int64_t>(std::floor((x - m_originX) / m_resolution));
         int64_t row = static_cast<int64_t>(std::floor((y - m_originY) / m_resolution));
         if (col < 0 || row < 0 || col >= m_width || row >= m_height)
         {
-            return false; // beyond the map nothing is known to block
+            reach = 0;
+            return false;
         }
-        return m_cells[static_cast<std::size_t>(row) * m_width + col] != 0;
+        std::size_t i = static_cast<std::size_t>(row) * m_width + col;
+        reach = m_reach[i];
+        return m_cells[i] != 0;
     }
 
-    Obstruction Walk(double ax, double ay, double bx, double by) const
+    // How many following samples certainly stay within reach - 1 cells of this one. The slack
+    // covers the rounding of the sample positions, far under a hundredth of a cell.
+    static int SamplesWithin(int reach, double cellsPerSample)
     {
-        Obstruction o;
-        double length = std::hypot(bx - ax, by - ay);
-        int samples = std::max(1, static_cast<int>(std::ceil(length / (m_resolution / 2))));
-        double step = length / samples;
-        bool inside = false;
-        for (int i = 0; i <= samples; ++i)
+        constexpr double kSlackCells = 0.01;
+        if (reach < 2)
         {
-            double f = static_cast<double>(i) / samples;
-            bool wall = IsWall(ax + (bx - ax) * f, ay + (by - ay) * f);
-            if (wall && !inside)
-            {
-                ++o.cuts;
-            }
-            if (wall && i > 0)
-            {
-                o.metres += step;
-            }
-            inside = wall;
+            return 0;
         }
-        return o;
+        if (cellsPerSample <= 0)
+        {
+            return std::numeric_limits<int>::max();
+        }
+        double alike = std::floor((reach - 1 - kSlackCells) / cellsPerSample);
+        return alike >= std::numeric_limits<int>::max() ? std::numeric_limits<int>::max() : static_cast<int>(alike);
+    }
+
+    // Each cell's Chebyshev distance, in cells, to the nearest cell of the other kind (a wall's to
+    // free space, free space's to a wall), capped at 255. Cells beyond the map count as free.
+    // Two passes of the chessboard distance transform, once for each kind.
+    void MeasureReach()
+    {
+        constexpr int kFar = 255;
+        m_reach.assign(m_cells.size(), kFar);
+        auto at = [this](int col, int row) { return static_cast<std::size_t>(row) * m_width + col; };
+        // What a neighbour contributes to a cell: 1 if it is of the other kind (or beyond the map,
+        // for a wall), its own reach + 1 if it is of the same kind.
+        auto via = [&](std::size_t self, int col, int row) -> int {
+            bool selfWall = m_cells[self] != 0;
+            if (col < 0 || row < 0 || col >= m_width || row >= m_height)
+            {
+                return selfWall ? 1 : kFar;
+            }
+            std::size_t n = at(col, row);
+            bool wall = m_cells[n] != 0;
+            return wall != selfWall ? 1 : std::min(kFar, m_reach[n] + 1);
+        };
+        for (int row = 0; row < m_height; ++row)
+        {
+            for (int col = 0; col < m_width; ++col)
+            {
+                std::size_t i = at(col, row);
+                int r = std::min({static_cast<int>(m_reach[i]), via(i, col - 1, row), via(i, col - 1, row - 1), via(i, col, row - 1), via(i, col + 1, row - 1)});
+                m_reach[i] = static_cast<uint8_t>(r);
+            }
+        }
+        for (int row = m_height - 1; row >= 0; --row)
+        {
+            for (int col = m_width - 1; col >= 0; --col)
+            {
+                std::size_t i = at(col, row);
+                int r = std::min({static_cast<int>(m_reach[i]), via(i, col + 1, row), via(i, col + 1, row + 1), via(i, col, row + 1), via(i, col - 1, row + 1)});
+                m_reach[i] = static_cast<uint8_t>(r);
+            }
+        }
     }
 
     int m_width = 0;
@@ -138,6 +261,7 @@ class ObstacleGrid
     double m_originX = 0;
     double m_originY = 0;
     std::vector<uint8_t> m_cells;
+    std::vector<uint8_t> m_reach;
     mutable std::unordered_map<CellKey, Obstruction, CellKeyHash> m_cache;
 };
 

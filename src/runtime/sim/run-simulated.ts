@@ -33,8 +33,13 @@ export interface SimulatedRunResult {
   failure?: unknown;
 }
 
-/** How often a run hands the event loop a turn, so Ctrl-C (and anything else queued) is seen [ms]. */
-const YIELD_EVERY_MS = 50;
+/**
+ * How often a run hands the event loop a turn [ms]: Ctrl-C (and anything else queued) is seen, and
+ * an ns-3 process's outcomes are read while it runs ahead (its pipe full, it would wait).
+ */
+const YIELD_EVERY_MS = 20;
+/** Steps between looks at the clock (a power of two, tested as a mask). */
+const YIELD_CHECK_STEPS = 8;
 
 /**
  * Runs a whole scenario in one process in virtual time. Each step: log the V2V frames that have
@@ -157,7 +162,7 @@ export async function runSimulated(
     while (world.steps < totalSteps) {
       if (opts.realTime) await waitUntil(wallAtZero + world.time * 1000);
       // Own code answers through the event loop anyway; in-process runs hand it a turn now and then.
-      if (!ownCode.length && (world.steps & 63) === 0 && performance.now() >= yieldAt) {
+      if (!ownCode.length && (world.steps & (YIELD_CHECK_STEPS - 1)) === 0 && performance.now() >= yieldAt) {
         await new Promise((r) => setImmediate(r));
         yieldAt = performance.now() + YIELD_EVERY_MS;
       }
