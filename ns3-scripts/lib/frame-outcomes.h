@@ -7,23 +7,76 @@
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
 
+#include <cmath>
+#include <cstdio>
 #include <functional>
+#include <limits>
 #include <map>
-#include <set>
-#include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace cavsim
 {
+
+// A frame's intended receivers whose fate is not known yet, by node number: a flag each, where a
+// std::set cost an allocation per receiver of every frame.
+class OpenReceivers
+{
+  public:
+    void insert(uint32_t node)
+    {
+        if (node >= m_open.size())
+        {
+            m_open.resize(node + 1, 0);
+        }
+        m_count += m_open[node] == 0 ? 1 : 0;
+        m_open[node] = 1;
+    }
+
+    std::size_t erase(uint32_t node)
+    {
+        if (count(node) == 0)
+        {
+            return 0;
+        }
+        m_open[node] = 0;
+        --m_count;
+        return 1;
+    }
+
+    std::size_t count(uint32_t node) const { return node < m_open.size() && m_open[node] != 0 ? 1 : 0; }
+
+    bool empty() const { return m_count == 0; }
+
+    // In ascending order, as a copy: reporting an outcome closes a receiver and may forget the frame.
+    std::vector<uint32_t> Snapshot() const
+    {
+        std::vector<uint32_t> nodes;
+        nodes.reserve(m_count);
+        for (uint32_t n = 0; n < m_open.size(); ++n)
+        {
+            if (m_open[n] != 0)
+            {
+                nodes.push_back(n);
+            }
+        }
+        return nodes;
+    }
+
+  private:
+    std::vector<uint8_t> m_open;
+    std::size_t m_count = 0;
+};
 
 struct TrackedFrame
 {
     int64_t number = 0; // the lock-step client's frame number
     std::string label;  // the cavsim datagram id (real-time)
     uint32_t from = 0;
-    std::set<uint32_t> open; // intended receivers whose fate is not known yet
+    OpenReceivers open;
     bool broadcast = false;
+    std::vector<double> rxPower; // dBm at each receiver, NaN where not known
 };
 
 // reason is null for a delivery.
@@ -35,17 +88,18 @@ struct FrameOutcomes
     // A failed attempt of a unicast is final only when the MAC does not retry (wired channels).
     bool macRetries = false;
     std::map<uint64_t, TrackedFrame> frames; // by packet uid
-    std::map<std::pair<uint64_t, uint32_t>, double> rxPower;            // (uid, receiver) -> dBm
     std::map<std::pair<uint64_t, uint32_t>, std::string> lastFailure;   // a unicast attempt's failure
-    std::map<std::pair<uint32_t, uint32_t>, bool> lineOfSight;          // (sender, receiver), when a map is used
+    // Per (sender, receiver) when a map is used: -1 not known, 0 blocked, 1 clear; `nodes` a row.
+    std::vector<int8_t> lineOfSight;
+    uint32_t nodes = 0;
     bool losKnown = false;
 
     void Reset()
     {
         frames.clear();
-        rxPower.clear();
         lastFailure.clear();
         lineOfSight.clear();
+        nodes = 0;
         losKnown = false;
     }
 };
@@ -70,29 +124,71 @@ TrackFrame(uint64_t uid, TrackedFrame frame)
     Outcomes().frames[uid] = std::move(frame);
 }
 
-inline std::string
-PowerText(uint64_t uid, uint32_t node)
+// What a receiver got of the frame being put on the air [dBm], as the loss chain's last link saw it.
+inline void
+RecordRxPower(uint64_t uid, uint32_t node, double dbm)
 {
-    auto it = Outcomes().rxPower.find({uid, node});
-    if (it == Outcomes().rxPower.end())
+    TrackedFrame* f = TrackedFrameOf(uid);
+    if (f == nullptr)
+    {
+        return;
+    }
+    if (node >= f->rxPower.size())
+    {
+        f->rxPower.resize(node + 1, std::numeric_limits<double>::quiet_NaN());
+    }
+    f->rxPower[node] = dbm;
+}
+
+// NaN when not known.
+inline double
+RxPower(const TrackedFrame& f, uint32_t node)
+{
+    return node < f.rxPower.size() ? f.rxPower[node] : std::numeric_limits<double>::quiet_NaN();
+}
+
+inline double
+RxPower(uint64_t uid, uint32_t node)
+{
+    const TrackedFrame* f = TrackedFrameOf(uid);
+    return f == nullptr ? std::numeric_limits<double>::quiet_NaN() : RxPower(*f, node);
+}
+
+// Six decimals, as iostream's std::fixed prints them.
+inline std::string
+PowerText(const TrackedFrame& f, uint32_t node)
+{
+    double dbm = RxPower(f, node);
+    if (std::isnan(dbm))
     {
         return "nan";
     }
-    std::ostringstream s;
-    s.precision(6);
-    s << std::fixed << it->second;
-    return s.str();
+    char text[64];
+    std::snprintf(text, sizeof text, "%.6f", dbm);
+    return text;
+}
+
+inline void
+RecordLineOfSight(uint32_t from, uint32_t to, bool clear)
+{
+    FrameOutcomes& o = Outcomes();
+    if (from >= o.nodes || to >= o.nodes)
+    {
+        return;
+    }
+    o.lineOfSight[static_cast<std::size_t>(from) * o.nodes + to] = clear ? 1 : 0;
 }
 
 inline std::string
 LineOfSightText(uint32_t from, uint32_t to)
 {
-    if (!Outcomes().losKnown)
+    const FrameOutcomes& o = Outcomes();
+    if (!o.losKnown || from >= o.nodes || to >= o.nodes)
     {
         return "-";
     }
-    auto it = Outcomes().lineOfSight.find({from, to});
-    return it == Outcomes().lineOfSight.end() ? "-" : (it->second ? "1" : "0");
+    int8_t known = o.lineOfSight[static_cast<std::size_t>(from) * o.nodes + to];
+    return known < 0 ? "-" : (known != 0 ? "1" : "0");
 }
 
 // Reports the outcome at `node` once, and forgets the frame when every receiver has one.
@@ -105,8 +201,7 @@ Settle(uint64_t uid, uint32_t node, const std::string* reason)
     {
         return;
     }
-    o.sink(*f, node, reason, PowerText(uid, node), LineOfSightText(f->from, node));
-    o.rxPower.erase({uid, node});
+    o.sink(*f, node, reason, PowerText(*f, node), LineOfSightText(f->from, node));
     o.lastFailure.erase({uid, node});
     if (f->open.empty())
     {
@@ -155,7 +250,7 @@ LostAtEveryReceiver(uint64_t uid, const std::string& reason)
     {
         return;
     }
-    for (uint32_t node : std::set<uint32_t>(f->open))
+    for (uint32_t node : f->open.Snapshot())
     {
         ReportLost(uid, node, reason);
     }

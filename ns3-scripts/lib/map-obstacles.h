@@ -6,6 +6,8 @@
 // model of Sommer et al. (IEEE WONS 2011, used by Veins): loss = beta * cuts + gamma * metres.
 #pragma once
 
+#include "obstruction-cache.h"
+
 #include "ns3/channel-condition-model.h"
 #include "ns3/mobility-model.h"
 #include "ns3/propagation-loss-model.h"
@@ -16,7 +18,6 @@
 #include <fstream>
 #include <functional>
 #include <limits>
-#include <unordered_map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -25,13 +26,6 @@
 
 namespace cavsim
 {
-
-struct Obstruction
-{
-    int cuts = 0;        // wall runs crossed
-    double metres = 0;   // length of the segment inside walls
-    bool Blocked() const { return cuts > 0; }
-};
 
 class ObstacleGrid
 {
@@ -64,18 +58,14 @@ class ObstacleGrid
     // Cached per pair of cells: cars move a few cm per step, most queries repeat.
     Obstruction Between(double ax, double ay, double bx, double by) const
     {
-        CellKey key{Cell(ax, ay), Cell(bx, by)};
-        auto hit = m_cache.find(key);
-        if (hit != m_cache.end())
+        uint64_t a = Cell(ax, ay);
+        uint64_t b = Cell(bx, by);
+        if (const Obstruction* hit = m_cache.Find(a, b))
         {
-            return hit->second;
+            return *hit;
         }
         Obstruction o = Trace(ax, ay, bx, by);
-        if (m_cache.size() > 1000000)
-        {
-            m_cache.clear();
-        }
-        m_cache.emplace(key, o);
+        m_cache.Insert(a, b, o);
         return o;
     }
 
@@ -88,6 +78,7 @@ class ObstacleGrid
         int samples = std::max(1, static_cast<int>(std::ceil(length / (m_resolution / 2))));
         double step = length / samples;
         double cellsPerSample = std::max(std::fabs(bx - ax), std::fabs(by - ay)) / samples / m_resolution;
+        double samplesPerCell = cellsPerSample > 0 ? 1 / cellsPerSample : std::numeric_limits<double>::infinity();
         bool inside = false;
         for (int i = 0; i <= samples;)
         {
@@ -103,8 +94,8 @@ class ObstacleGrid
                 o.metres += step;
             }
             inside = wall;
-            int alike = std::min(samples - i, SamplesWithin(reach, cellsPerSample));
-            if (wall)
+            int alike = std::min(samples - i, SamplesWithin(reach, samplesPerCell));
+            if (wall && alike > 0)
             {
                 o.metres = AddRepeatedly(o.metres, step, alike);
             }
@@ -165,29 +156,17 @@ class ObstacleGrid
     // A cell by (column, row), packed in 32 bits each: cells beyond the map's edge keep distinct keys.
     uint64_t Cell(double x, double y) const
     {
-        auto col = static_cast<int32_t>(std::floor((x - m_originX) / m_resolution));
-        auto row = static_cast<int32_t>(std::floor((y - m_originY) / m_resolution));
+        auto col = static_cast<int32_t>(FloorOf((x - m_originX) / m_resolution));
+        auto row = static_cast<int32_t>(FloorOf((y - m_originY) / m_resolution));
         return (static_cast<uint64_t>(static_cast<uint32_t>(row)) << 32) | static_cast<uint32_t>(col);
     }
-
-    struct CellKey
-    {
-        uint64_t a;
-        uint64_t b;
-        bool operator==(const CellKey& o) const { return a == o.a && b == o.b; }
-    };
-
-    struct CellKeyHash
-    {
-        std::size_t operator()(const CellKey& k) const { return std::hash<uint64_t>()(k.a * 0x9E3779B97F4A7C15ULL ^ k.b); }
-    };
 
     // Whether (x, y) is in a wall, and its cell's reach: every cell within reach - 1 cells
     // (Chebyshev) is of the same kind. Beyond the map nothing blocks, and no reach is known.
     bool Look(double x, double y, int& reach) const
     {
-        int64_t col = static_cast<int64_t>(std::floor((x - m_originX) / m_resolution));
-        int64_t row = static_cast<int64_t>(std::floor((y - m_originY) / m_resolution));
+        int64_t col = FloorOf((x - m_originX) / m_resolution);
+        int64_t row = FloorOf((y - m_originY) / m_resolution);
         if (col < 0 || row < 0 || col >= m_width || row >= m_height)
         {
             reach = 0;
@@ -198,20 +177,24 @@ class ObstacleGrid
         return m_cells[i] != 0;
     }
 
+    // std::floor without a library call (baseline x86-64 has no rounding instruction), for values
+    // an int64 holds, as cell numbers are.
+    static int64_t FloorOf(double v)
+    {
+        auto t = static_cast<int64_t>(v);
+        return t - (static_cast<double>(t) > v ? 1 : 0);
+    }
+
     // How many following samples certainly stay within reach - 1 cells of this one. The slack
     // covers the rounding of the sample positions, far under a hundredth of a cell.
-    static int SamplesWithin(int reach, double cellsPerSample)
+    static int SamplesWithin(int reach, double samplesPerCell)
     {
         constexpr double kSlackCells = 0.01;
         if (reach < 2)
         {
             return 0;
         }
-        if (cellsPerSample <= 0)
-        {
-            return std::numeric_limits<int>::max();
-        }
-        double alike = std::floor((reach - 1 - kSlackCells) / cellsPerSample);
+        double alike = (reach - 1 - kSlackCells) * samplesPerCell;
         return alike >= std::numeric_limits<int>::max() ? std::numeric_limits<int>::max() : static_cast<int>(alike);
     }
 
@@ -262,7 +245,7 @@ class ObstacleGrid
     double m_originY = 0;
     std::vector<uint8_t> m_cells;
     std::vector<uint8_t> m_reach;
-    mutable std::unordered_map<CellKey, Obstruction, CellKeyHash> m_cache;
+    mutable ObstructionCache m_cache;
 };
 
 // Extra attenuation of the map's walls, chained after a path-loss model (friis, two-ray, log-distance).

@@ -49,13 +49,13 @@ class PowerProbe : public ns3::PropagationLossModel
         uint32_t to = b->GetObject<ns3::Node>()->GetId();
         if (w.transmitting)
         {
-            Outcomes().rxPower[{w.transmittingUid, to}] = txPowerDbm;
+            RecordRxPower(w.transmittingUid, to, txPowerDbm);
         }
         if (w.grid != nullptr)
         {
             ns3::Vector pa = a->GetPosition();
             ns3::Vector pb = b->GetPosition();
-            Outcomes().lineOfSight[{from, to}] = !w.grid->Between(pa.x, pa.y, pb.x, pb.y).Blocked();
+            RecordLineOfSight(from, to, !w.grid->Between(pa.x, pa.y, pb.x, pb.y).Blocked());
         }
         return txPowerDbm;
     }
@@ -85,10 +85,10 @@ WifiTxBegin(uint32_t node, ns3::Ptr<const ns3::Packet> packet, double)
             return;
         }
         double floor = WifiOutcomes().sensitivityDbm + 10 * std::log10(10.0 / 20.0);
-        for (uint32_t to : std::set<uint32_t>(frame->open))
+        for (uint32_t to : frame->open.Snapshot())
         {
-            auto power = Outcomes().rxPower.find({uid, to});
-            if (power != Outcomes().rxPower.end() && power->second < floor)
+            double power = RxPower(uid, to);
+            if (!std::isnan(power) && power < floor)
             {
                 ReceptionFailed(uid, to, "below-sensitivity");
             }
@@ -108,7 +108,7 @@ SettleUnheard(uint64_t uid, int64_t start, int64_t end)
     {
         return;
     }
-    for (uint32_t node : std::set<uint32_t>(f->open))
+    for (uint32_t node : f->open.Snapshot())
     {
         const auto& tx = WifiOutcomes().lastTx[node];
         bool busy = tx.first >= 0 && tx.first <= end && (tx.second < 0 || tx.second >= start);
@@ -157,8 +157,8 @@ inline void
 WifiRxDrop(uint32_t node, ns3::Ptr<const ns3::Packet> packet, ns3::WifiPhyRxfailureReason reason)
 {
     uint64_t uid = packet->GetUid();
-    auto power = Outcomes().rxPower.find({uid, node});
-    bool tooWeak = reason == ns3::PREAMBLE_DETECT_FAILURE && power != Outcomes().rxPower.end() && power->second < WifiOutcomes().minimumRssiDbm;
+    double power = RxPower(uid, node);
+    bool tooWeak = reason == ns3::PREAMBLE_DETECT_FAILURE && !std::isnan(power) && power < WifiOutcomes().minimumRssiDbm;
     ReceptionFailed(uid, node, tooWeak ? "below-sensitivity" : WifiDropReason(reason));
 }
 
@@ -177,7 +177,7 @@ WifiMacDropped(ns3::WifiMacDropReason reason, ns3::Ptr<const ns3::WifiMpdu> mpdu
     {
         return;
     }
-    for (uint32_t node : std::set<uint32_t>(f->open))
+    for (uint32_t node : f->open.Snapshot())
     {
         auto last = Outcomes().lastFailure.find({uid, node});
         std::string why = reason == ns3::WIFI_MAC_DROP_REACHED_RETRY_LIMIT ? (last != Outcomes().lastFailure.end() ? last->second : "rx-error") : "queue-drop";
@@ -197,6 +197,8 @@ ConnectWifiOutcomes(const ns3::NetDeviceContainer& devices, const ObstacleGrid* 
     w.lastTx.assign(devices.GetN(), {-1, -1});
     Outcomes().macRetries = true;
     Outcomes().losKnown = grid != nullptr;
+    Outcomes().nodes = devices.GetN();
+    Outcomes().lineOfSight.assign(static_cast<std::size_t>(devices.GetN()) * devices.GetN(), -1);
     for (uint32_t i = 0; i < devices.GetN(); ++i)
     {
         Ptr<WifiNetDevice> device = DynamicCast<WifiNetDevice>(devices.Get(i));
