@@ -105,6 +105,24 @@ export class CsvLog {
   }
 
   private text(t: string): void {
+    const n = t.length;
+    if (n <= SHORT_TEXT) {
+      // cells are short and mostly ASCII: copied code by code, without a call into C++ for each
+      this.reserve(n);
+      const buf = this.buf;
+      let at = this.len;
+      for (let i = 0; i < n; i++) {
+        const code = t.charCodeAt(i);
+        if (code >= 0x80) return this.encoded(t);
+        buf[at++] = code;
+      }
+      this.len = at;
+      return;
+    }
+    this.encoded(t);
+  }
+
+  private encoded(t: string): void {
     this.reserve(Buffer.byteLength(t));
     this.len += this.buf.write(t, this.len, 'utf8');
   }
@@ -122,6 +140,8 @@ const NEWLINE = 0x0a;
 const MINUS = 0x2d;
 const DOT = 0x2e;
 const ZERO = 0x30;
+/** Text up to this many characters is copied byte by byte when it is ASCII. */
+const SHORT_TEXT = 64;
 /** Longer than any text formatMicro gives (a double's String() is at most 24 characters). */
 const MAX_NUMBER_BYTES = 32;
 const INT32_LIMIT = 2 ** 31;

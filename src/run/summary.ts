@@ -154,8 +154,9 @@ export function v2vFigures(
   const first = firstPerReceiver(receipts);
   const stats = latency(first);
   const receivedIds = new Set(receipts.map((r) => r.id));
-  const pairKey = (r: { id: string; to: string }) => `${r.id}\0${r.to}`;
-  const receivedPairs = new Set(receipts.map(pairKey));
+  // (message, receiver) pairs nested by receiver, as in firstPerReceiver: no key string per row
+  const receivedByReceiver = idsByReceiver(first);
+  const receivedPairCount = first.length;
   const round = (v: number) => (Number.isNaN(v) ? null : +v.toFixed(3));
   const ratio = (delivered: number, expected: number) => (expected ? +(delivered / expected).toFixed(6) : null);
   // by sender, then receiver: every receipt, the first per (id, receiver) for latency, and the losses
@@ -170,9 +171,16 @@ export function v2vFigures(
   for (const r of receipts) pairOf(r).got.push(r);
   for (const r of first) pairOf(r).first.push(r);
   // a (message, receiver) counts once: delivered if any copy arrived, otherwise lost for its first reason
-  const lossOnce = new Map<string, (typeof losses)[number]>();
-  for (const l of losses) if (!receivedPairs.has(pairKey(l)) && !lossOnce.has(pairKey(l))) lossOnce.set(pairKey(l), l);
-  const lostPairs = [...lossOnce.values()];
+  const lossSeen = new Map<string, Set<string>>();
+  const lostPairs: (typeof losses)[number][] = [];
+  for (const l of losses) {
+    if (receivedByReceiver.get(l.to)?.has(l.id)) continue;
+    let ids = lossSeen.get(l.to);
+    if (!ids) lossSeen.set(l.to, (ids = new Set()));
+    if (ids.has(l.id)) continue;
+    ids.add(l.id);
+    lostPairs.push(l);
+  }
   const judged = lostPairs.filter((l) => l.reason !== IN_FLIGHT_AT_END);
   for (const l of judged) pairOf(l).lost++;
   const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -189,7 +197,8 @@ export function v2vFigures(
   });
   // every transmission has a row per intended receiver: its size once per id
   const bytesById = new Map<string, number>();
-  for (const r of [...receipts, ...losses]) if (r.sizeBytes !== undefined) bytesById.set(r.id, r.sizeBytes);
+  for (const r of receipts) if (r.sizeBytes !== undefined) bytesById.set(r.id, r.sizeBytes);
+  for (const r of losses) if (r.sizeBytes !== undefined) bytesById.set(r.id, r.sizeBytes);
   const perSecond = (v: number) => (run && run.end > 0 ? +(v / run.end).toFixed(3) : 0);
   const allBeacons = receipts.filter((r) => r.type === BEACON_MESSAGE);
   const judgedIds = new Set(judged.map((l) => l.id));
@@ -199,8 +208,8 @@ export function v2vFigures(
   const inFlightOnly = (id: string) => inFlightIds.has(id) && !judgedIds.has(id);
   return {
     sent: sentIds.size,
-    sent_pairs: receivedPairs.size + lostPairs.length,
-    received: receivedPairs.size,
+    sent_pairs: receivedPairCount + lostPairs.length,
+    received: receivedPairCount,
     lost: judged.length,
     in_flight_at_end: lostPairs.length - judged.length,
     lost_messages: [...sentIds].filter((id) => !receivedIds.has(id) && !inFlightOnly(id)).length,
@@ -208,7 +217,7 @@ export function v2vFigures(
     p99_ms: round(stats.p99_ms),
     max_ms: round(stats.max_ms),
     mean_ms: round(stats.mean_ms),
-    delivery_ratio: ratio(receivedPairs.size, receivedPairs.size + judged.length),
+    delivery_ratio: ratio(receivedPairCount, receivedPairCount + judged.length),
     lost_by_reason: lostByReason,
     pairs,
     ...(run
@@ -218,6 +227,16 @@ export function v2vFigures(
         }
       : {}),
   };
+}
+
+function idsByReceiver(items: readonly { id: string; to: string }[]): Map<string, Set<string>> {
+  const byReceiver = new Map<string, Set<string>>();
+  for (const r of items) {
+    let ids = byReceiver.get(r.to);
+    if (!ids) byReceiver.set(r.to, (ids = new Set()));
+    ids.add(r.id);
+  }
+  return byReceiver;
 }
 
 export function buildSummary(args: {

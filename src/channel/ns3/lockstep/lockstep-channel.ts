@@ -273,16 +273,17 @@ export class LockstepChannel<T> implements V2VChannel<T> {
     if (--entry.open === 0) this.frames.delete(Number(f[1]));
     const frame = entry.frame;
     const at = Number(f[3]) / 1e9;
-    const [reason, power, los] = f[0] === 'L' ? [f[4], f[5], f[6]] : [undefined, f[4], f[5]];
+    const lost = f[0] === 'L';
+    const reason = lost ? f[4] : undefined;
+    const power = lost ? f[5] : f[4];
+    const los = lost ? f[6] : f[5];
     if (reason !== undefined && !LOSS_REASONS.has(reason)) throw new Error(`unknown loss reason ${reason}`);
-    this.outcomes.push({
-      payload: frame.payload,
-      to,
-      at,
-      ...(reason !== undefined ? { lost: reason as LossReason } : {}),
-      ...(power !== 'nan' ? { rxPowerDbm: Number(power) } : {}),
-      ...(los === '1' || los === '0' ? { lineOfSight: los === '1' } : {}),
-    });
+    // built field by field: spreads cost far more at a hundred thousand outcomes a run
+    const outcome: Delivery<T> = { payload: frame.payload, to, at };
+    if (reason !== undefined) outcome.lost = reason as LossReason;
+    if (power !== 'nan') outcome.rxPowerDbm = Number(power);
+    if (los === '1' || los === '0') outcome.lineOfSight = los === '1';
+    this.outcomes.push(outcome);
   }
 
   private deathError(): Error {
