@@ -19,8 +19,6 @@ const commands = createCommandRunner();
 const SUITE = 'fleet';
 /** Cars and simulated seconds per run: enough steps to dwarf start-up, short enough for a shared machine. */
 const FLEETS: readonly [number, number][] = [[10, 10], [50, 4], [100, 3]];
-/** The build before lifting the 64-car cap refuses larger scenarios. */
-const OLD_BUILD_MAX_CARS = 64;
 const BEACONS = '[{ type: beacon, rate: 10Hz, size: 300B }]';
 const LIDAR_40HZ = '{ rate: 40Hz }';
 
@@ -36,9 +34,17 @@ function fleetYaml(cars: number, seconds: number, lidar: boolean): string {
   return loopScenarioYaml(cars, `${seconds}s`, perCar).replace('\nvehicles:\n', '\nnetwork: { channel: wifi-80211p }\nvehicles:\n');
 }
 
-async function runCommand(buildRoot: string, scenario: string, runsDir: string): Promise<Measured> {
+/** Exit status of a scenario the build refuses (a build from before the 64-car cap was lifted). */
+const REFUSED = 2;
+
+async function runCommand(buildRoot: string, scenario: string, runsDir: string): Promise<Measured>;
+async function runCommand(buildRoot: string, scenario: string, runsDir: string, refusable: true): Promise<Measured | undefined>;
+async function runCommand(buildRoot: string, scenario: string, runsDir: string, refusable = false): Promise<Measured | undefined> {
   const started = performance.now();
-  const { stdout } = await commands.run([process.execPath, join(buildRoot, 'dist/cli/main.js'), 'up', '--runtime', 'sim', '--json', '--runs-dir', runsDir, scenario]);
+  const argv = [process.execPath, join(buildRoot, 'dist/cli/main.js'), 'up', '--runtime', 'sim', '--json', '--runs-dir', runsDir, scenario];
+  const { stdout, exitCode } = await commands.run(argv, { allowFailure: refusable });
+  if (refusable && exitCode === REFUSED) return undefined;
+  if (exitCode !== 0) throw new Error(`${buildRoot}: exit status ${exitCode}`);
   const summary = JSON.parse(stdout) as { status: string; reason?: string; sim_time_s: number; wall_time_s: number };
   if (summary.status !== 'completed') throw new Error(`${buildRoot}: run ${summary.status}: ${summary.reason}`);
   return { realTime: summary.sim_time_s / summary.wall_time_s, commandWall: (performance.now() - started) / 1000 };
@@ -71,8 +77,9 @@ export const suite: BenchSuite = {
           const perCar = 1000 / (now.realTime * cars);
           costPerCar[lidar ? 'lidar' : 'beacons'].push(perCar);
           rows.push({ suite: SUITE, name: `${label}: wall per car per simulated s`, value: perCar, unit: 'ms' });
-          if (oldBuild && cars <= OLD_BUILD_MAX_CARS) {
-            const before = await runCommand(oldBuild, scenario, join(dir, 'runs'));
+          const before = oldBuild ? await runCommand(oldBuild, scenario, join(dir, 'runs'), true) : undefined;
+          if (oldBuild && !before) rows.push({ suite: SUITE, name: `${label}, build before`, value: 0, unit: 'x', note: 'refused the scenario (exit status 2)' });
+          if (before) {
             rows.push({ suite: SUITE, name: `${label}, build before (x real time)`, value: before.realTime, unit: 'x', note: `whole command ${before.commandWall.toFixed(2)} s` });
             rows.push({ suite: SUITE, name: `${label}: speed over the build before`, value: now.realTime / before.realTime, unit: 'ratio', note: `whole command ${(before.commandWall / now.commandWall).toFixed(2)}x` });
           }
