@@ -26,6 +26,10 @@ export interface LidarOptions {
 export const F1TENTH_LIDAR_DEFAULTS = Object.freeze({ beams: 1080, fov: 4.7, rangeMax: 30, noiseStd: 0.01, seed: 12345 });
 
 const NO_FOOTPRINTS: readonly FootprintCorners[] = Object.freeze([]);
+/** Scans with at least this many other cars first skip the cars walls hide (fleets: most of them). */
+const CULL_FROM_CARS = 4;
+/** Beams per sector of the walls' longest ranges. */
+const SECTOR_BEAMS = 16;
 
 /**
  * Simulated 2-D lidar. Beam i points at yaw + angleMin + i·angleIncrement (angleMin = -fov/2,
@@ -55,6 +59,9 @@ export class Lidar {
   private readonly noise: GaussianNoise;
   private readonly corners = new Float64Array(8);
   private readonly walls: WallMarch;
+  /** Per scan with many cars: the longest wall range of each run of SECTOR_BEAMS beams. */
+  private sectorMax = new Float32Array(0);
+  private sectorsKnown = false;
 
   /** Pass a LidarMap (prepareLidarMap) to share the precomputed tables between cars. */
   constructor(map: OccupancyGrid | LidarMap, opts: LidarOptions = {}) {
@@ -95,6 +102,7 @@ export class Lidar {
     const ranges = out ?? new Float32Array(n);
     if (ranges.length < n) throw new RangeError(`out has ${ranges.length} slots for ${n} beams`);
     this.marchWalls(pose, ranges);
+    this.sectorsKnown = otherFootprints.length >= CULL_FROM_CARS && this.measureSectors(ranges);
     for (let k = 0; k < otherFootprints.length; k++) this.castOnFootprint(pose, otherFootprints[k], ranges);
     if (this.noiseStd > 0) this.noise.addClamped(ranges, n, this.noiseStd, this.rangeMax);
     return ranges;
@@ -121,8 +129,10 @@ export class Lidar {
     const cy = (c[1] + c[3] + c[5] + c[7]) / 4;
     let radius = 0;
     for (let k = 0; k < 4; k++) radius = Math.max(radius, Math.hypot(c[2 * k] - cx, c[2 * k + 1] - cy));
-    const nearest = Math.hypot(cx - ox, cy - oy) - radius;
+    const distance = Math.hypot(cx - ox, cy - oy);
+    const nearest = distance - radius;
     if (nearest > this.rangeMax + 1e-3) return; // no beam reaches it (the margin covers ranges rounded to float32)
+    if (this.sectorsKnown && this.hiddenByWalls(pose, cx, cy, radius, distance, nearest)) return;
     // Beams that can reach the footprint: those between its extreme corner bearings.
     let lo = Infinity;
     let hi = -Infinity;
@@ -153,6 +163,45 @@ export class Lidar {
       for (const turn of [-2 * Math.PI, 2 * Math.PI]) this.castOnSpan(pose, c, nearest, lo + turn, hi + turn, ranges);
     }
     this.castOnSpan(pose, c, nearest, lo, hi, ranges);
+  }
+
+  /**
+   * The longest wall range in each run of SECTOR_BEAMS beams. Cars only shorten ranges, so these
+   * stay upper bounds while the cars are cast. False when the scan has no beam.
+   */
+  private measureSectors(ranges: Float32Array): boolean {
+    const n = this.beams;
+    const sectors = Math.ceil(n / SECTOR_BEAMS);
+    if (this.sectorMax.length < sectors) this.sectorMax = new Float32Array(sectors);
+    for (let k = 0; k < sectors; k++) {
+      let longest = 0;
+      const end = Math.min(n, (k + 1) * SECTOR_BEAMS);
+      for (let i = k * SECTOR_BEAMS; i < end; i++) if (ranges[i] > longest) longest = ranges[i];
+      this.sectorMax[k] = longest;
+    }
+    return n > 0;
+  }
+
+  /**
+   * Whether every beam that could reach the footprint already ends nearer than its circumscribed
+   * circle: the beams castOnBeams would skip one by one. The circle's bearings (centre bearing
+   * plus or minus asin(radius / distance), widened by a beam each side) hold the corners'.
+   */
+  private hiddenByWalls(pose: Pose2D, cx: number, cy: number, radius: number, distance: number, nearest: number): boolean {
+    if (!(distance > radius * (1 + 1e-9))) return false; // the lidar is inside the circle
+    let bearing = Math.atan2(cy - pose.y, cx - pose.x) - pose.yaw;
+    bearing -= 2 * Math.PI * Math.round(bearing / (2 * Math.PI));
+    const half = Math.asin(Math.min(1, radius / distance)) + 1e-9;
+    const lo = bearing - half;
+    const hi = bearing + half;
+    if (lo <= -Math.PI || hi >= Math.PI) return false; // straddles ±π: the plain path handles it
+    const first = Math.max(0, Math.floor((lo - this.angleMin) / this.angleIncrement) - 1);
+    const last = Math.min(this.beams - 1, Math.ceil((hi - this.angleMin) / this.angleIncrement) + 1);
+    if (first > last) return true; // outside the field of view
+    for (let k = Math.floor(first / SECTOR_BEAMS); k <= Math.floor(last / SECTOR_BEAMS); k++) {
+      if (this.sectorMax[k] > nearest) return false;
+    }
+    return true;
   }
 
   /** The beams whose bearings (from the heading) lie in [lo, hi]. */

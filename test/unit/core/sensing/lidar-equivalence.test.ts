@@ -64,4 +64,34 @@ describe('the faster lidar gives the ranges the lidar gave before', () => {
       }
     });
   }
+
+  for (const name of ['loop', 'intersection', 'open']) {
+    it(`${name}: every range identical in a fleet, most cars hidden by walls or out of view`, async () => {
+      const grid = await loadMap(join(MAPS, `${name}.yaml`));
+      const shared = prepareLidarMap(grid);
+      const random = seeded(name.length * 104729);
+      const origin = grid.cellToWorld(0, 0);
+      const free = (): Pose2D => {
+        for (;;) {
+          const p = { x: origin.x + random() * grid.width * grid.resolution, y: origin.y + random() * grid.height * grid.resolution, yaw: (random() * 2 - 1) * Math.PI };
+          if (!grid.isOccupiedWorld(p.x, p.y)) return p;
+        }
+      };
+      const fast = new Lidar(shared);
+      const reference = new ReferenceLidar(shared);
+      let hitCars = 0;
+      for (let scene = 0; scene < 25; scene++) {
+        const fleet = Array.from({ length: 60 }, free);
+        const pose = fleet[0];
+        const others = fleet.slice(1).map(carCorners);
+        const got = fast.scan(pose, others);
+        const want = reference.scan(pose, others);
+        expect(Array.from(got)).toEqual(Array.from(want));
+        const exact = new ReferenceLidar(shared, { noiseStd: 0 });
+        const walls = exact.scan(pose);
+        hitCars += exact.scan(pose, others).filter((r, i) => r < walls[i]).length;
+      }
+      expect(hitCars).toBeGreaterThan(100); // beams that end on a car: the scenes test the cars too
+    });
+  }
 });
