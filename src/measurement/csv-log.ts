@@ -209,6 +209,15 @@ export function cellText(cell: Cell): string {
   return typeof cell === 'number' ? formatMicro(cell) : String(cell);
 }
 
+/** The number a CSV reader reads back from formatMicro(v), without the text (tested). */
+export function csvNumber(v: number): number {
+  if (Number.isInteger(v)) return v === 0 ? 0 : v; // String(-0) is '0'
+  const micro = Math.round(v * 1e6);
+  if (!Number.isSafeInteger(micro)) return v;
+  const back = micro / 1e6;
+  return back === 0 ? 0 : back;
+}
+
 /** Same text as String(Math.round(v * 1e6) / 1e6), built from integers: several times faster. */
 export function formatMicro(v: number): string {
   if (Number.isInteger(v)) return String(v);

@@ -1,4 +1,5 @@
 import { CsvLog } from './csv-log.js';
+import { v2vRowFields, type V2VRowFields } from './v2v-row.js';
 import { centreDistance, closingSpeed, footprintOverlapTtc } from '../core/physics/ttc.js';
 import type { CollisionEvent, World } from '../world/world.js';
 import type { LossReason } from '../channel/frames.js';
@@ -77,7 +78,9 @@ export interface V2VLoss {
 /** What a run recording (run.mcap) takes from the recorder as the run goes. */
 export interface StepRecording {
   step(t: number, cars: readonly CarSample[]): void;
-  row(file: 'v2v' | 'collisions' | 'events' | 'scans', cells: string[]): void;
+  row(file: 'collisions' | 'events' | 'scans', cells: string[]): void;
+  /** A v2v.csv row, as its reader gets it back: thousands a run, so not as text. */
+  v2vRow(row: V2VRowFields): void;
 }
 
 export const CSV_COLUMNS = {
@@ -314,12 +317,14 @@ export class Recorder {
     this.v2v.push(r);
     const distance = this.settle(r.id, r.to);
     this.logs.v2v.add([r.id, r.from, r.to, r.type, r.sentAt, r.receivedAt, (r.receivedAt - r.sentAt) * 1000, r.sizeBytes, 'delivered', distance, r.lineOfSight, r.rxPowerDbm]);
+    this.recording?.v2vRow(v2vRowFields({ id: r.id, from: r.from, to: r.to, type: r.type, sentAt: r.sentAt, receivedAt: r.receivedAt, sizeBytes: r.sizeBytes, outcome: 'delivered', distance, lineOfSight: r.lineOfSight, rxPowerDbm: r.rxPowerDbm }));
   }
 
   recordLost(l: V2VLoss): void {
     this.v2vLost.push(l);
     const distance = this.settle(l.id, l.to);
     this.logs.v2v.add([l.id, l.from, l.to, l.type, l.sentAt, '', '', l.sizeBytes, l.reason, distance, l.lineOfSight, l.rxPowerDbm]);
+    this.recording?.v2vRow(v2vRowFields({ id: l.id, from: l.from, to: l.to, type: l.type, sentAt: l.sentAt, sizeBytes: l.sizeBytes, outcome: l.reason, distance, lineOfSight: l.lineOfSight, rxPowerDbm: l.rxPowerDbm }));
   }
 
   /** A loss the channel reported by frame id and receiver alone (emulation): recorded if that receiver is still open. */
@@ -356,7 +361,7 @@ export class Recorder {
   /** Lets a recording see each step's cars and every row of the rarer logs as it is written. */
   attachRecording(recording: StepRecording): void {
     this.recording = recording;
-    for (const kind of ['v2v', 'collisions', 'events'] as const) this.logs[kind].onRow = (cells) => recording.row(kind, cells);
+    for (const kind of ['collisions', 'events'] as const) this.logs[kind].onRow = (cells) => recording.row(kind, cells);
   }
 
   private flushIsDue(): boolean {

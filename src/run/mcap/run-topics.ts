@@ -3,6 +3,7 @@ import { RUN_FILES } from '../run-files.js';
 import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
 import type { RosTypeName } from './ros-message-types.js';
+import { v2vRowFieldsFromText, type V2VRowFields } from '../../measurement/v2v-row.js';
 
 /** One channel of a recording or of the live server. */
 export interface RunTopic {
@@ -240,28 +241,30 @@ export class RunMessageBuilder {
   private readonly framesSent = new Map<string, TopicMessage>();
 
   private v2v(get: (c: string) => string | undefined, out: TopicMessage[]): void {
-    const id = get('id');
-    const sentS = Number(get('sent_s'));
-    if (!id || !Number.isFinite(sentS)) return;
-    const sentNs = this.timeOf(sentS);
-    const delivered = get('outcome') === 'delivered';
-    const receivedNs = delivered ? this.timeOf(Number(get('received_s'))) : 0n;
-    const los = get('line_of_sight');
-    const receiver = get('to') ?? '';
+    this.v2vMessages(v2vRowFieldsFromText(get), out);
+  }
+
+  /** A v2v.csv row's messages: its /v2v/received or /v2v/lost, and its frame's /v2v/sent at the first row. */
+  v2vMessages(row: V2VRowFields, out: TopicMessage[]): void {
+    const { id } = row;
+    if (!id || !Number.isFinite(row.sentS)) return;
+    const sentNs = this.timeOf(row.sentS);
+    const delivered = row.outcome === 'delivered';
+    const receivedNs = delivered ? this.timeOf(row.receivedS) : 0n;
     const frame = {
       // the receiver's frame: the (frame, receiver) row's own message, not copied (thousands a run)
-      header: { stamp: rosTime(delivered ? receivedNs : sentNs), frame_id: baseLink(receiver) },
+      header: { stamp: rosTime(delivered ? receivedNs : sentNs), frame_id: baseLink(row.to) },
       id,
-      sender: get('from') ?? '',
-      receiver,
-      type: get('type') ?? '',
+      sender: row.from,
+      receiver: row.to,
+      type: row.type,
       sent: rosTime(sentNs),
       received: delivered ? rosTime(receivedNs) : { sec: 0, nanosec: 0 },
-      size_bytes: numberOr(get('size_bytes'), 0),
-      outcome: get('outcome') ?? '',
-      distance_m: numberOr(get('distance_m'), NaN),
-      line_of_sight: los === 'true' || los === '1' ? 1 : los === 'false' || los === '0' ? 0 : -1,
-      rx_power_dbm: numberOr(get('rx_power_dbm'), NaN),
+      size_bytes: row.sizeBytes,
+      outcome: row.outcome,
+      distance_m: row.distanceM,
+      line_of_sight: row.lineOfSight,
+      rx_power_dbm: row.rxPowerDbm,
     };
     const sent = this.framesSent.get(id);
     if (sent) {

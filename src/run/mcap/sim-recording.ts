@@ -1,4 +1,5 @@
 import type { CarSample, StepRecording } from '../../measurement/recorder.js';
+import type { V2VRowFields } from '../../measurement/v2v-row.js';
 import { CSV_COLUMNS } from '../../measurement/recorder.js';
 import { SCAN_COLUMNS } from '../../measurement/scan-log.js';
 import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
@@ -169,8 +170,14 @@ export class SimRunRecording implements StepRecording {
     }
   }
 
-  row(file: 'v2v' | 'collisions' | 'events' | 'scans', cells: string[]): void {
-    for (const m of this.builder.messages(file, [cells])) {
+  row(file: 'collisions' | 'events' | 'scans', cells: string[]): void {
+    for (const m of this.builder.messages(file, [cells])) this.mcap.write(m);
+  }
+
+  v2vRow(row: V2VRowFields): void {
+    const out: TopicMessage[] = [];
+    this.builder.v2vMessages(row, out);
+    for (const m of out) {
       if (m.topic === '/v2v/sent') this.heldBack.push(m);
       else this.mcap.write(m);
     }

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CsvLog, formatMicro, writeMicro } from '../../../src/measurement/csv-log.js';
+import { CsvLog, csvNumber, formatMicro, writeMicro } from '../../../src/measurement/csv-log.js';
 import { createRandom } from '../../../src/util/random.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cavsim-csv-log-'));
@@ -22,6 +22,16 @@ describe('CSV numbers written as bytes', () => {
       const v = (draw() - 0.5) * 10 ** Math.floor(draw() * 24 - 8);
       const text = written(v);
       if (text !== formatMicro(v)) expect(text, String(v)).toBe(formatMicro(v));
+    }
+  });
+
+  it('csvNumber is the number read back from that text, to the sign of zero, without the text', () => {
+    const edges = [0, -0, 1, -1, 0.5, -0.5, 1e-7, -1e-7, -4e-7, 4e-7, 5e-7, -5e-7, 0.0000015, 123.000001, -123.4, 1e6, 2 ** 53, 1e21, -1e21, 9.999999999, 0.1 + 0.2, NaN, Infinity, -Infinity, Number.MAX_VALUE, Number.MIN_VALUE, -Number.MIN_VALUE, 1e15 + 0.3];
+    for (const v of edges) expect(Object.is(csvNumber(v), Number(formatMicro(v))), String(v)).toBe(true);
+    const draw = createRandom(11);
+    for (let i = 0; i < 1_000_000; i++) {
+      const v = (draw() - 0.5) * 10 ** Math.floor(draw() * 24 - 8);
+      if (!Object.is(csvNumber(v), Number(formatMicro(v)))) expect(csvNumber(v), String(v)).toBe(Number(formatMicro(v)));
     }
   });
 
