@@ -1,5 +1,6 @@
 import type { ChannelFrame, Delivery, LossReason, V2VChannel } from '../../frames.js';
 import { LockstepProcess, type ProcessEnd } from './lockstep-process.js';
+import { LineFields } from './line-fields.js';
 import type { LockstepProcessPool } from './process-pool.js';
 
 /** Where each car is and how it moves, in node (vehicle index) order. */
@@ -33,6 +34,9 @@ const LOSS_REASONS: ReadonlySet<string> = new Set<LossReason>(['channel-loss', '
 const ns = (seconds: number) => Math.round(seconds * 1e9);
 /** Positions go to ns-3 in integer micrometres (and velocities in um/s): far cheaper than a double's shortest text. */
 const um = (metres: number) => Math.round(metres * 1e6);
+const SPACE = 0x20;
+const CODE_R = 0x52;
+const CODE_L = 0x4c;
 /** Steps whose commands go to ns-3 in one write when nothing waits for its answers. */
 const BATCH_STEPS = 10;
 
@@ -52,6 +56,7 @@ export class LockstepChannel<T> implements V2VChannel<T> {
   private readonly nodeOf: ReadonlyMap<string, number>;
   private readonly outcomes: Delivery<T>[] = [];
   private pending: string[] = [];
+  private readonly fields = new LineFields();
   private nextEventNs = -1;
   private frameCount = 0;
   private positionsAtNs = -1;
@@ -252,6 +257,8 @@ export class LockstepChannel<T> implements V2VChannel<T> {
   }
 
   private onLine(line: string): void {
+    const kind = line.charCodeAt(0);
+    if (line.length > 1 && line.charCodeAt(1) === SPACE && (kind === CODE_R || kind === CODE_L)) return this.onOutcome(line, kind === CODE_L);
     const f = line.split(' ');
     if (f[0] === 'READY') {
       clearTimeout(this.readyTimer);
@@ -266,17 +273,23 @@ export class LockstepChannel<T> implements V2VChannel<T> {
       w?.resolve();
       return;
     }
-    if (f[0] !== 'R' && f[0] !== 'L') throw new Error('unknown record');
-    const entry = this.frames.get(Number(f[1]));
-    const to = this.opts.names[Number(f[2])];
+    throw new Error('unknown record');
+  }
+
+  /** `R <frame> <node> <t> <rx_dbm> <los>` or `L <frame> <node> <t> <reason> <rx_dbm> <los>`. */
+  private onOutcome(line: string, lost: boolean): void {
+    const f = this.fields.reset(line);
+    f.text(); // R or L
+    const number = f.integer();
+    const entry = this.frames.get(number);
+    const to = this.opts.names[f.integer()];
     if (!entry || to === undefined) throw new Error('unknown frame or node');
-    if (--entry.open === 0) this.frames.delete(Number(f[1]));
+    if (--entry.open === 0) this.frames.delete(number);
     const frame = entry.frame;
-    const at = Number(f[3]) / 1e9;
-    const lost = f[0] === 'L';
-    const reason = lost ? f[4] : undefined;
-    const power = lost ? f[5] : f[4];
-    const los = lost ? f[6] : f[5];
+    const at = f.integer() / 1e9;
+    const reason = lost ? f.text() : undefined;
+    const power = f.text();
+    const los = f.text();
     if (reason !== undefined && !LOSS_REASONS.has(reason)) throw new Error(`unknown loss reason ${reason}`);
     // built field by field: spreads cost far more at a hundred thousand outcomes a run
     const outcome: Delivery<T> = { payload: frame.payload, to, at };
