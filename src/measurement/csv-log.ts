@@ -209,6 +209,9 @@ export function cellText(cell: Cell): string {
   return typeof cell === 'number' ? formatMicro(cell) : String(cell);
 }
 
+/** A CSV cell as a number; `fallback` for an empty or missing cell. */
+export const numberOr = (cell: string | undefined, fallback: number): number => (cell === undefined || cell === '' ? fallback : Number(cell));
+
 /** The number a CSV reader reads back from formatMicro(v), without the text (tested). */
 export function csvNumber(v: number): number {
   if (Number.isInteger(v)) return v === 0 ? 0 : v; // String(-0) is '0'

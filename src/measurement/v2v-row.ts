@@ -1,4 +1,4 @@
-import { csvNumber } from './csv-log.js';
+import { csvNumber, numberOr } from './csv-log.js';
 
 /**
  * A v2v.csv row as a reader of the file gets it back (numbers as written, to the microunit): what
@@ -69,5 +69,3 @@ export function v2vRowFieldsFromText(get: (column: string) => string | undefined
     rxPowerDbm: numberOr(get('rx_power_dbm'), NaN),
   };
 }
-
-const numberOr = (cell: string | undefined, fallback: number) => (cell === undefined || cell === '' ? fallback : Number(cell));

@@ -52,7 +52,7 @@ function sharedHeaders(sourcePath: string): string[] {
 }
 
 /** pkg-config output split on whitespace; Debian's ns-3 .pc files contain a stray `-I/usr\;`. */
-function splitFlags(text: string): string[] {
+export function splitFlags(text: string): string[] {
   return text
     .split(/\s+/)
     .filter(Boolean)

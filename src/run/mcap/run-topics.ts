@@ -4,6 +4,7 @@ import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
 import type { RosTypeName } from './ros-message-types.js';
 import { v2vRowFieldsFromText, type V2VRowFields } from '../../measurement/v2v-row.js';
+import { numberOr } from '../../measurement/csv-log.js';
 
 /** One channel of a recording or of the live server. */
 export interface RunTopic {
@@ -69,7 +70,6 @@ export function rosTime(timeNs: bigint): { sec: number; nanosec: number } {
 
 const yawQuaternion = (yaw: number) => ({ x: 0, y: 0, z: Math.sin(yaw / 2), w: Math.cos(yaw / 2) });
 const ZERO_COVARIANCE = new Array<number>(36).fill(0);
-const numberOr = (cell: string | undefined, fallback: number) => (cell === undefined || cell === '' ? fallback : Number(cell));
 
 const mapCells = new WeakMap<OccupancyGrid, Int8Array>();
 

@@ -68,7 +68,7 @@ export class SimRunRecording implements StepRecording {
   constructor(p: McapRecordingInput & { grid?: OccupancyGrid }) {
     this.mcap = openRunMcap(p);
     this.builder = new RunMessageBuilder(p.scenario, 0n);
-    for (const [file, columns] of [['v2v', CSV_COLUMNS.v2v], ['collisions', CSV_COLUMNS.collisions], ['events', CSV_COLUMNS.events], ['scans', SCAN_COLUMNS]] as const) {
+    for (const [file, columns] of [['collisions', CSV_COLUMNS.collisions], ['events', CSV_COLUMNS.events], ['scans', SCAN_COLUMNS]] as const) {
       this.builder.messages(file, [[...columns]]);
     }
     if (p.grid) this.mcap.write(mapMessage(p.grid, 0n));

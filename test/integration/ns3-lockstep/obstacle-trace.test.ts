@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCommandRunner } from '../../../src/host/exec/command-runner.js';
+import { splitFlags } from '../../../src/channel/ns3/compile.js';
 import { writeObstacleGrid } from '../../../src/channel/ns3/lockstep/obstacle-grid-file.js';
 import { loadMap } from '../../../src/core/map/load-map.js';
 import { OccupancyGrid } from '../../../src/core/map/occupancy-grid.js';
@@ -41,8 +42,7 @@ describe.skipIf(real.skip)('walls between two antennas, traced in ns-3', () => {
   beforeAll(async () => {
     real.assertPresent();
     const flags = await runner.run(['pkg-config', '--cflags', '--libs', 'ns3-core', 'ns3-mobility', 'ns3-propagation']);
-    // Debian's .pc files hold a stray `-I/usr\;`
-    const split = flags.stdout.split(/\s+/).filter((f) => f && !/^-I.*[;\\]$/.test(f));
+    const split = splitFlags(flags.stdout);
     const source = join(packageRoot(), 'test/integration/ns3-lockstep/programs/obstacle-trace-check.cc');
     await runner.run(['g++', '-O2', '-std=c++17', `-I${join(packageRoot(), 'ns3-scripts/lib')}`, '-o', check, source, ...split]);
   }, 120_000);
