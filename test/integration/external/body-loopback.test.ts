@@ -144,7 +144,10 @@ describe('a physical car (role: body) mirrored by the emulated simulator, its de
     const warning = v2v.filter((m) => m.from === 'car0');
     expect(warning).toHaveLength(1);
     expect(warning[0]).toMatchObject({ to: 'car1', type: 'emergency-brake' });
-    expect(Number(warning[0].latency_ms)).toBeGreaterThanOrEqual(0);
+    // sent on the device's clock, mapped to the run's through the measured offset: that offset is
+    // known to within half a round trip, so a loaded machine can show a loopback hop slightly negative
+    const offsetUncertaintyMs = (run.body.clock_rtt_max_ms ?? 0) / 2;
+    expect(Number(warning[0].latency_ms)).toBeGreaterThanOrEqual(-offsetUncertaintyMs);
     expect(Number(warning[0].latency_ms)).toBeLessThan(20);
     const beacons = v2v.filter((m) => m.from === 'car1' && m.to === 'car0' && m.received_s !== '');
     expect(beacons.length).toBeGreaterThan(20);
