@@ -10,17 +10,17 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createCommandRunner, type CommandRunner } from '../src/host/exec/command-runner.js';
-import { createDirectOps, type HostNetOps } from '../src/host/network/hostnet-port.js';
-import { hostNetUndoers } from '../src/host/network/undoers.js';
+import { breakDownLatency, parseFrameLog } from '../src/channel/ns3/frame-log.js';
+import { type CommandRunner, createCommandRunner } from '../src/host/exec/command-runner.js';
 import { processUndoers } from '../src/host/exec/process-identity.js';
 import { Journal } from '../src/host/journal/journal.js';
+import { createDirectOps, type HostNetOps } from '../src/host/network/hostnet-port.js';
+import { hostNetUndoers } from '../src/host/network/undoers.js';
 import { summariseLatency } from '../src/measurement/latency-stats.js';
-import { breakDownLatency, parseFrameLog } from '../src/channel/ns3/frame-log.js';
 import { interpolatedQuantile } from '../src/util/percentile.js';
-import { startTestbed } from './testbed/testbed.js';
-import { runProbes, type ProbeSpec } from './testbed/probe-runner.js';
 import type { BenchRow, BenchSuite } from './main.js';
+import { type ProbeSpec, runProbes } from './testbed/probe-runner.js';
+import { startTestbed } from './testbed/testbed.js';
 
 const DELAYS_MS = [10, 20, 100, 300];
 const PERIOD_MS = 100;
@@ -30,7 +30,12 @@ const probeJs = fileURLToPath(new URL('./testbed/probe-main.js', import.meta.url
 type Kind = 'latency' | 'csma';
 
 /** CSMA holds the bus for the whole delay, so its senders take turns a delay apart; `latency` does not. */
-function beaconTraffic(kind: Kind, delayMs: number, endpoints: Array<{ netns: string; name: string; ip: string }>, dir: string): ProbeSpec[] {
+function beaconTraffic(
+  kind: Kind,
+  delayMs: number,
+  endpoints: Array<{ netns: string; name: string; ip: string }>,
+  dir: string,
+): ProbeSpec[] {
   const period = kind === 'csma' ? Math.max(PERIOD_MS, 2 * (delayMs + 15)) : PERIOD_MS;
   const count = WARMUP + Math.max(20, Math.ceil(6000 / period));
   return endpoints.map((self, i) => {
@@ -49,7 +54,15 @@ function beaconTraffic(kind: Kind, delayMs: number, endpoints: Array<{ netns: st
   });
 }
 
-async function excessLatency(kind: Kind, delayMs: number, source: string | undefined, dir: string, ops: HostNetOps, runner: CommandRunner, journal: Journal) {
+async function excessLatency(
+  kind: Kind,
+  delayMs: number,
+  source: string | undefined,
+  dir: string,
+  ops: HostNetOps,
+  runner: CommandRunner,
+  journal: Journal,
+) {
   const bed = await startTestbed({
     runId: `bench-dly-${kind}-${delayMs}-${source ? 'o' : 'n'}-${process.pid}`,
     vehicleCount: 2,
@@ -69,7 +82,12 @@ async function excessLatency(kind: Kind, delayMs: number, source: string | undef
     const counted = (id: string) => Number(id.slice(id.lastIndexOf('-') + 1)) >= WARMUP;
     const kept = received.filter((r) => counted(r.id));
     const nodes = new Map(bed.plan.vehicles.map((v, i) => [v.name, i]));
-    const parts = breakDownLatency(parseFrameLog(readFileSync(join(dir, 'frames.log'), 'utf8')), kept, delayMs, (name) => nodes.get(name) ?? -1);
+    const parts = breakDownLatency(
+      parseFrameLog(readFileSync(join(dir, 'frames.log'), 'utf8')),
+      kept,
+      delayMs,
+      (name) => nodes.get(name) ?? -1,
+    );
     const sorted = (key: 'toSimulator' | 'lateDelivery' | 'tapWrite' | 'egress') => parts.map((p) => p[key]).sort((a, b) => a - b);
     const late = sorted('lateDelivery');
     const p50Of = (key: 'toSimulator' | 'tapWrite' | 'egress') => interpolatedQuantile(sorted(key), 0.5);
@@ -97,7 +115,10 @@ export const suite: BenchSuite = {
     const runner = createCommandRunner();
     const ops = createDirectOps(runner);
     const old = process.env.BENCH_OLD_CHANNEL;
-    const builds: Array<[string, string | undefined]> = [['this build', undefined], ...(old ? [['old build', join(old, 'channel-tap.cc')] as [string, string]] : [])];
+    const builds: Array<[string, string | undefined]> = [
+      ['this build', undefined],
+      ...(old ? [['old build', join(old, 'channel-tap.cc')] as [string, string]] : []),
+    ];
     const rows: BenchRow[] = [];
     for (const kind of ['latency', 'csma'] as Kind[]) {
       for (const delayMs of DELAYS_MS) {
@@ -111,18 +132,42 @@ export const suite: BenchSuite = {
             const label = `${kind} ${delayMs} ms, ${build}:`;
             const lost = s.lost ? `, lost ${s.lost}` : '';
             rows.push(
-              { suite: 'channel-delay', name: `${label} ns-3 delivery late p50`, value: round(lateP50), unit: 'ms', target: '<= 0.3', note: 'after the model\'s delivery time' },
+              {
+                suite: 'channel-delay',
+                name: `${label} ns-3 delivery late p50`,
+                value: round(lateP50),
+                unit: 'ms',
+                target: '<= 0.3',
+                note: "after the model's delivery time",
+              },
               { suite: 'channel-delay', name: `${label} ns-3 delivery late p99`, value: round(lateP99), unit: 'ms', target: '<= 0.3' },
-              { suite: 'channel-delay', name: `${label} end to end - configured p50`, value: round(s.p50_ms), unit: 'ms', note: `n=${s.count}${lost}; includes both hosts' stacks` },
+              {
+                suite: 'channel-delay',
+                name: `${label} end to end - configured p50`,
+                value: round(s.p50_ms),
+                unit: 'ms',
+                note: `n=${s.count}${lost}; includes both hosts' stacks`,
+              },
               { suite: 'channel-delay', name: `${label} end to end - configured p99`, value: round(s.p99_ms), unit: 'ms' },
-              ...Object.entries(hostP50).map(([part, v]) => ({ suite: 'channel-delay', name: `${label}   host part ${part} p50`, value: round(v), unit: 'ms' })),
+              ...Object.entries(hostP50).map(([part, v]) => ({
+                suite: 'channel-delay',
+                name: `${label}   host part ${part} p50`,
+                value: round(v),
+                unit: 'ms',
+              })),
             );
           } finally {
             await journal.teardown({ ...hostNetUndoers(ops), ...processUndoers });
             rmSync(dir, { recursive: true, force: true });
           }
         }
-        if (p50.length === 2) rows.push({ suite: 'channel-delay', name: `${kind} ${delayMs} ms: p50 excess this / old`, value: round(p50[0] / p50[1]), unit: 'x' });
+        if (p50.length === 2)
+          rows.push({
+            suite: 'channel-delay',
+            name: `${kind} ${delayMs} ms: p50 excess this / old`,
+            value: round(p50[0] / p50[1]),
+            unit: 'x',
+          });
       }
     }
     return rows;

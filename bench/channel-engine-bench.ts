@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadScenario } from '../src/scenario/load-scenario.js';
 import { runResolvedSimulated } from '../src/api/run-simulated.js';
-import { interpolatedQuantile } from '../src/util/percentile.js';
 import { LockstepProcessPool } from '../src/channel/ns3/lockstep/process-pool.js';
-import { loopScenarioYaml } from './sim-bench.js';
-import type { BenchRow, BenchSuite } from './main.js';
+import { loadScenario } from '../src/scenario/load-scenario.js';
 import { packageRoot } from '../src/util/package-root.js';
+import { interpolatedQuantile } from '../src/util/percentile.js';
+import type { BenchRow, BenchSuite } from './main.js';
+import { loopScenarioYaml } from './sim-bench.js';
 
 const HEAD_ON = join(packageRoot(), 'scenarios/head-on-brake.yaml');
 const SUITE = 'channel-engines';
@@ -33,7 +33,10 @@ async function realTimeMultiple(file: string, overrides: string[], cold = false)
       if (summary.status !== 'completed') throw new Error(`bench run ${summary.status}: ${summary.reason}`);
       if (i >= 0) multiples.push(summary.sim_time_s / ((performance.now() - started) / 1000));
     }
-    return interpolatedQuantile(multiples.sort((a, b) => a - b), 0.5);
+    return interpolatedQuantile(
+      multiples.sort((a, b) => a - b),
+      0.5,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -54,7 +57,10 @@ async function withNodeSpawn<T>(body: () => Promise<T>): Promise<T> {
 /** Ten cars on the loop track, each beaconing 300 B at 10 Hz, on the given network block. */
 function beaconingLoop(dir: string, network: string): string {
   const file = join(dir, `beacons-${network.replace(/\W+/g, '-')}.yaml`);
-  const yaml = loopScenarioYaml(10, '30s', { apps: '[{ type: beacon, rate: 10Hz, size: 300B }]' }).replace('\nvehicles:\n', `\nnetwork: ${network}\nvehicles:\n`);
+  const yaml = loopScenarioYaml(10, '30s', { apps: '[{ type: beacon, rate: 10Hz, size: 300B }]' }).replace(
+    '\nvehicles:\n',
+    `\nnetwork: ${network}\nvehicles:\n`,
+  );
   writeFileSync(file, yaml);
   return file;
 }
@@ -68,23 +74,60 @@ export const suite: BenchSuite = {
     const coldHeadOn = await realTimeMultiple(HEAD_ON, ['network.engine=ns3'], true);
     const coldHeadOnNodeSpawn = await withNodeSpawn(() => realTimeMultiple(HEAD_ON, ['network.engine=ns3'], true));
     const warmHeadOn = await realTimeMultiple(HEAD_ON, ['network.engine=ns3']);
-    rows.push({ suite: SUITE, name: 'head-on-brake, csma, ns-3 lock-step, a new ns-3 process per run (x real time)', value: coldHeadOn, unit: 'x', target: '>= 100x' });
-    rows.push({ suite: SUITE, name: "head-on-brake, csma, ns-3 lock-step, a new ns-3 process per run started with Node's spawn (x real time)", value: coldHeadOnNodeSpawn, unit: 'x' });
-    rows.push({ suite: SUITE, name: "head-on-brake, new ns-3 process, posix_spawn / Node's spawn speed", value: coldHeadOn / coldHeadOnNodeSpawn, unit: 'ratio' });
-    rows.push({ suite: SUITE, name: 'head-on-brake, csma, ns-3 lock-step, process reused as in a sweep (x real time)', value: warmHeadOn, unit: 'x' });
+    rows.push({
+      suite: SUITE,
+      name: 'head-on-brake, csma, ns-3 lock-step, a new ns-3 process per run (x real time)',
+      value: coldHeadOn,
+      unit: 'x',
+      target: '>= 100x',
+    });
+    rows.push({
+      suite: SUITE,
+      name: "head-on-brake, csma, ns-3 lock-step, a new ns-3 process per run started with Node's spawn (x real time)",
+      value: coldHeadOnNodeSpawn,
+      unit: 'x',
+    });
+    rows.push({
+      suite: SUITE,
+      name: "head-on-brake, new ns-3 process, posix_spawn / Node's spawn speed",
+      value: coldHeadOn / coldHeadOnNodeSpawn,
+      unit: 'ratio',
+    });
+    rows.push({
+      suite: SUITE,
+      name: 'head-on-brake, csma, ns-3 lock-step, process reused as in a sweep (x real time)',
+      value: warmHeadOn,
+      unit: 'x',
+    });
     rows.push({ suite: SUITE, name: 'head-on-brake, csma, builtin (x real time)', value: builtinHeadOn, unit: 'x' });
     rows.push({ suite: SUITE, name: 'head-on-brake, ns-3 new process / builtin speed', value: coldHeadOn / builtinHeadOn, unit: 'ratio' });
-    rows.push({ suite: SUITE, name: 'head-on-brake, ns-3 reused process / builtin speed', value: warmHeadOn / builtinHeadOn, unit: 'ratio' });
+    rows.push({
+      suite: SUITE,
+      name: 'head-on-brake, ns-3 reused process / builtin speed',
+      value: warmHeadOn / builtinHeadOn,
+      unit: 'ratio',
+    });
 
     const dir = mkdtempSync(join(tmpdir(), 'cavsim-bench-'));
     try {
       const wifi = await realTimeMultiple(beaconingLoop(dir, '{ channel: wifi-80211p }'), [], true);
-      rows.push({ suite: SUITE, name: '10 cars beaconing 10 Hz, wifi-80211p, ns-3 lock-step (x real time)', value: wifi, unit: 'x', target: '>= 20x' });
+      rows.push({
+        suite: SUITE,
+        name: '10 cars beaconing 10 Hz, wifi-80211p, ns-3 lock-step (x real time)',
+        value: wifi,
+        unit: 'x',
+        target: '>= 20x',
+      });
       const latencyNs3 = await realTimeMultiple(beaconingLoop(dir, '{ channel: latency, engine: ns3 }'), [], true);
       const latencyBuiltin = await realTimeMultiple(beaconingLoop(dir, '{ channel: latency, engine: builtin }'), []);
       rows.push({ suite: SUITE, name: '10 cars beaconing 10 Hz, latency, ns-3 lock-step (x real time)', value: latencyNs3, unit: 'x' });
       rows.push({ suite: SUITE, name: '10 cars beaconing 10 Hz, latency, builtin (x real time)', value: latencyBuiltin, unit: 'x' });
-      rows.push({ suite: SUITE, name: '10 cars beaconing, latency, ns-3 / builtin speed', value: latencyNs3 / latencyBuiltin, unit: 'ratio' });
+      rows.push({
+        suite: SUITE,
+        name: '10 cars beaconing, latency, ns-3 / builtin speed',
+        value: latencyNs3 / latencyBuiltin,
+        unit: 'ratio',
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

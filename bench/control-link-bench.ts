@@ -9,11 +9,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loopScenarioYaml } from './sim-bench.js';
-import type { BenchRow, BenchSuite } from './main.js';
-import { packageRoot } from '../src/util/package-root.js';
 import { loadScenario } from '../src/scenario/load-scenario.js';
-import { runControlLink, type ControlLinkFigures } from './testbed/loopback-control-link.js';
+import { packageRoot } from '../src/util/package-root.js';
+import type { BenchRow, BenchSuite } from './main.js';
+import { loopScenarioYaml } from './sim-bench.js';
+import { type ControlLinkFigures, runControlLink } from './testbed/loopback-control-link.js';
 import { parseVehicleCounts } from './vehicle-scaling.js';
 
 const SUITE = 'control-link';
@@ -40,12 +40,29 @@ export const suite: BenchSuite = {
         for (const b of builds) {
           const runs = measured.get(b.label)!;
           const name = (what: string) => `${n} cars, ${b.label}: ${what}`;
-          rows.push({ suite: SUITE, name: name('vehicle CPU per tick'), value: median(runs.map((r) => r.vehicleCpuPerTickUs)), unit: 'us' });
-          rows.push({ suite: SUITE, name: name('simulator CPU per step'), value: median(runs.map((r) => r.simulatorCpuPerStepUs)), unit: 'us' });
-          rows.push({ suite: SUITE, name: name('late drive commands'), value: 100 * median(runs.map((r) => r.lateCommandFraction)), unit: '%', note: runs.map((r) => r.status).join(' ') });
+          rows.push({
+            suite: SUITE,
+            name: name('vehicle CPU per tick'),
+            value: median(runs.map((r) => r.vehicleCpuPerTickUs)),
+            unit: 'us',
+          });
+          rows.push({
+            suite: SUITE,
+            name: name('simulator CPU per step'),
+            value: median(runs.map((r) => r.simulatorCpuPerStepUs)),
+            unit: 'us',
+          });
+          rows.push({
+            suite: SUITE,
+            name: name('late drive commands'),
+            value: 100 * median(runs.map((r) => r.lateCommandFraction)),
+            unit: '%',
+            note: runs.map((r) => r.status).join(' '),
+          });
         }
         if (builds.length === 2) {
-          const ratio = (pick: (r: ControlLinkFigures) => number) => median(measured.get('this build')!.map(pick)) / median(measured.get('old build')!.map(pick));
+          const ratio = (pick: (r: ControlLinkFigures) => number) =>
+            median(measured.get('this build')!.map(pick)) / median(measured.get('old build')!.map(pick));
           rows.push({ suite: SUITE, name: `${n} cars: vehicle CPU, this/old`, value: ratio((r) => r.vehicleCpuPerTickUs), unit: 'x' });
           rows.push({ suite: SUITE, name: `${n} cars: simulator CPU, this/old`, value: ratio((r) => r.simulatorCpuPerStepUs), unit: 'x' });
         }

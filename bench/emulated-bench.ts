@@ -2,14 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadScenario } from '../src/scenario/load-scenario.js';
-import { runEmulated } from '../src/runtime/emulated/run-emulated.js';
 import { createEmulatedDeps } from '../src/api/run-emulated.js';
-import { loopScenarioYaml } from './sim-bench.js';
-import type { BenchRow, BenchSuite } from './main.js';
-import { measureTimerBaseline } from './timer-baseline.js';
-import { comparisonRows, describeError, notValidRow, parseVehicleCounts, scalingRows, type ScalingOutcome } from './vehicle-scaling.js';
+import { runEmulated } from '../src/runtime/emulated/run-emulated.js';
+import { loadScenario } from '../src/scenario/load-scenario.js';
 import { packageRoot } from '../src/util/package-root.js';
+import type { BenchRow, BenchSuite } from './main.js';
+import { loopScenarioYaml } from './sim-bench.js';
+import { measureTimerBaseline } from './timer-baseline.js';
+import { comparisonRows, describeError, notValidRow, parseVehicleCounts, type ScalingOutcome, scalingRows } from './vehicle-scaling.js';
 
 /** `cavsim up` to the first physics step, teardown time, and step lateness, for the 2-vehicle head-on. */
 async function measure(name: string, scenarioFile: string, runsDir: string): Promise<BenchRow[]> {
@@ -21,7 +21,13 @@ async function measure(name: string, scenarioFile: string, runsDir: string): Pro
   const timing = summary.timing as Record<string, number>;
   const suite = 'emulated-runtime';
   return [
-    { suite, name: `${name}: up to first physics step`, value: phases.started / 1000, unit: 's', target: name.startsWith('2 ') ? '<= 3 s' : undefined },
+    {
+      suite,
+      name: `${name}: up to first physics step`,
+      value: phases.started / 1000,
+      unit: 's',
+      target: name.startsWith('2 ') ? '<= 3 s' : undefined,
+    },
     { suite, name: `${name}: of which containers`, value: (phases.containers - phases.compiled) / 1000, unit: 's' },
     { suite, name: `${name}: of which host network + ns-3`, value: (phases.channel - phases.containers) / 1000, unit: 's' },
     { suite, name: `${name}: teardown`, value: phases.teardown / 1000, unit: 's', target: '<= 2 s' },
@@ -64,7 +70,15 @@ async function runLoop(vehicles: number, dir: string, lidar = false, build = THI
     writeFileSync(file, loopScenarioYaml(vehicles, '5s', lidar ? { lidar: '{}' } : {}));
     const scenario = await build.loadScenario(file, { overrides: ['duration=5s'] });
     const { summary, phases } = await build.runEmulated(scenario, build.createEmulatedDeps(), { runsDir: join(dir, 'runs') });
-    return { vehicles, ...extra, status: summary.status, reason: summary.reason, simTimeS: summary.sim_time_s, timing: summary.timing, phases };
+    return {
+      vehicles,
+      ...extra,
+      status: summary.status,
+      reason: summary.reason,
+      simTimeS: summary.sim_time_s,
+      timing: summary.timing,
+      phases,
+    };
   } catch (err) {
     return { vehicles, ...extra, status: 'failed', reason: describeError(err) };
   }
@@ -91,7 +105,13 @@ export const suite: BenchSuite = {
       const p99 = (rows: BenchRow[]) => rows.find((r) => r.name.endsWith('step lateness p99'))!.value;
       const suite = 'emulated-runtime';
       const rows: BenchRow[] = [
-        { suite, name: 'timer baseline: lateness p99, simulator container stepping an empty loop alone', value: baseline.p99_ms, unit: 'ms', note: `p50 ${baseline.p50_ms.toFixed(3)}, max ${baseline.max_ms.toFixed(3)}` },
+        {
+          suite,
+          name: 'timer baseline: lateness p99, simulator container stepping an empty loop alone',
+          value: baseline.p99_ms,
+          unit: 'ms',
+          note: `p50 ${baseline.p50_ms.toFixed(3)}, max ${baseline.max_ms.toFixed(3)}`,
+        },
         ...two,
         { suite, name: '2 vehicles: step lateness p99 / timer baseline p99', value: p99(two) / baseline.p99_ms, unit: 'x' },
       ];

@@ -10,22 +10,21 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { V2V_PORT } from '../src/ports.js';
-import { createCommandRunner, type CommandRunner } from '../src/host/exec/command-runner.js';
+import { breakDownLatency, type LatencyBreakdown, parseFrameLog } from '../src/channel/ns3/frame-log.js';
+import { type CommandRunner, createCommandRunner } from '../src/host/exec/command-runner.js';
+import { processUndoers } from '../src/host/exec/process-identity.js';
+import { Journal } from '../src/host/journal/journal.js';
 import { inNetns } from '../src/host/network/execute.js';
+import { createDirectOps, type HostNetOps } from '../src/host/network/hostnet-port.js';
 import { JournaledHostNet } from '../src/host/network/journaled-ops.js';
 import { runTag } from '../src/host/network/names.js';
-import { createDirectOps, type HostNetOps } from '../src/host/network/hostnet-port.js';
-import { startTestbed } from './testbed/testbed.js';
 import { hostNetUndoers } from '../src/host/network/undoers.js';
-import { Journal } from '../src/host/journal/journal.js';
-import { breakDownLatency, parseFrameLog, type LatencyBreakdown } from '../src/channel/ns3/frame-log.js';
-import { processUndoers } from '../src/host/exec/process-identity.js';
 import { summariseLatency } from '../src/measurement/latency-stats.js';
+import { V2V_PORT } from '../src/ports.js';
 import { interpolatedQuantile } from '../src/util/percentile.js';
-import type { V2VReceipt } from '../src/measurement/receipt-log.js';
-import { runProbes, type ProbeSpec } from './testbed/probe-runner.js';
 import type { BenchRow, BenchSuite } from './main.js';
+import { type ProbeSpec, runProbes } from './testbed/probe-runner.js';
+import { startTestbed } from './testbed/testbed.js';
 
 const DELAY_MS = 10;
 const SLOT_MS = 25; // one frame on the bus per slot: CSMA holds it for the whole delay
@@ -107,7 +106,9 @@ async function emulated(vehicles: number, dir: string, ops: HostNetOps, runner: 
     const { stats, received } = await overhead(ringTraffic(endpoints, vehicles, dir), DELAY_MS);
     await bed.channel?.stop(); // closes the frame log
     const nodes = new Map(bed.plan.vehicles.map((v, i) => [v.name, i]));
-    const breakdown = frameLog ? breakDownLatency(parseFrameLog(readFileSync(logPath, 'utf8')), received, DELAY_MS, (name) => nodes.get(name) ?? -1) : [];
+    const breakdown = frameLog
+      ? breakDownLatency(parseFrameLog(readFileSync(logPath, 'utf8')), received, DELAY_MS, (name) => nodes.get(name) ?? -1)
+      : [];
     return { stats, lag: bed.channel?.lagSamplesMs() ?? [], breakdown };
   } finally {
     await bed.channel?.stop();
@@ -123,14 +124,29 @@ async function netem(senders: number, dir: string, ops: HostNetOps, runner: Comm
   const ns = [`cvb-${tag}-a`, `cvb-${tag}-b`];
   try {
     for (const n of ns) await net.createNetns(n);
-    await net.createVeth({ hostEnd: `cv-${tag}-na`, peer: `cv-${tag}-nb`, netns: { name: ns[1] }, insideName: 'eth1', cidr: '10.212.0.2/24' });
-    await ops.run({ op: 'move-into-netns', name: `cv-${tag}-na`, netns: { name: ns[0] }, newName: 'eth1', cidr: '10.212.0.1/24', neighbours: [] });
+    await net.createVeth({
+      hostEnd: `cv-${tag}-na`,
+      peer: `cv-${tag}-nb`,
+      netns: { name: ns[1] },
+      insideName: 'eth1',
+      cidr: '10.212.0.2/24',
+    });
+    await ops.run({
+      op: 'move-into-netns',
+      name: `cv-${tag}-na`,
+      netns: { name: ns[0] },
+      newName: 'eth1',
+      cidr: '10.212.0.1/24',
+      neighbours: [],
+    });
     // netem is bench-only scaffolding inside namespaces that die with the bench, so it bypasses the
     // helper. Where it cannot be had (a kernel without sch_netem, no tc) the pair stays undelayed:
     // the same kernel path minus netem's own timer cost, so the comparison only gets stricter.
     let netemUnavailable: string | undefined;
     for (const n of ns) {
-      const r = await runner.run(inNetns({ name: n }, ['tc', 'qdisc', 'add', 'dev', 'eth1', 'root', 'netem', 'delay', `${DELAY_MS}ms`]), { allowFailure: true });
+      const r = await runner.run(inNetns({ name: n }, ['tc', 'qdisc', 'add', 'dev', 'eth1', 'root', 'netem', 'delay', `${DELAY_MS}ms`]), {
+        allowFailure: true,
+      });
       if (r.exitCode !== 0) netemUnavailable ??= netemFailure(r.stderr);
     }
     if (netemUnavailable) {
@@ -158,7 +174,10 @@ export function netemFailure(stderr: string): string {
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
 const median = (parts: LatencyBreakdown[], key: keyof Omit<LatencyBreakdown, 'id'>) =>
-  interpolatedQuantile(parts.map((p) => p[key]).sort((a, b) => a - b), 0.5);
+  interpolatedQuantile(
+    parts.map((p) => p[key]).sort((a, b) => a - b),
+    0.5,
+  );
 
 const BREAKDOWN: Array<[keyof Omit<LatencyBreakdown, 'id'>, string]> = [
   ['toSimulator', 'send call to ns-3 tap reader (sender stack, veth, bridge, tap, reader wake-up)'],
@@ -184,19 +203,45 @@ export const suite: BenchSuite = {
         const { stats: base, netemUnavailable } = await netem(vehicles, join(dir, 'netem'), ops, runner, journal);
         const traced = await emulated(vehicles, join(dir, 'traced'), ops, runner, journal, true);
         const baseline = netemUnavailable ? 'undelayed veth' : 'netem veth';
-        if (netemUnavailable && vehicles === 2) console.log(`  netem unavailable: ${netemUnavailable}; comparing with the undelayed veth pair`);
+        if (netemUnavailable && vehicles === 2)
+          console.log(`  netem unavailable: ${netemUnavailable}; comparing with the undelayed veth pair`);
         const label = `${vehicles} vehicles, ${DELAY_MS} ms`;
         const lost = emu.stats.lost ? `  lost ${emu.stats.lost}/${emu.stats.count + emu.stats.lost}` : '';
         rows.push(
-          { suite: 'emulation', name: `${label}: overhead p50 (ns-3 path)`, value: round(emu.stats.p50_ms), unit: 'ms', target: '<= 0.3', note: `n=${emu.stats.count}${lost}` },
+          {
+            suite: 'emulation',
+            name: `${label}: overhead p50 (ns-3 path)`,
+            value: round(emu.stats.p50_ms),
+            unit: 'ms',
+            target: '<= 0.3',
+            note: `n=${emu.stats.count}${lost}`,
+          },
           { suite: 'emulation', name: `${label}: overhead p99 (ns-3 path)`, value: round(emu.stats.p99_ms), unit: 'ms', target: '<= 1' },
-          { suite: 'emulation', name: `${label}: overhead p50 (${baseline})`, value: round(base.p50_ms), unit: 'ms', note: `n=${base.count}${netemUnavailable ? `  netem unavailable: ${netemUnavailable}` : ''}` },
+          {
+            suite: 'emulation',
+            name: `${label}: overhead p50 (${baseline})`,
+            value: round(base.p50_ms),
+            unit: 'ms',
+            note: `n=${base.count}${netemUnavailable ? `  netem unavailable: ${netemUnavailable}` : ''}`,
+          },
           { suite: 'emulation', name: `${label}: overhead p99 (${baseline})`, value: round(base.p99_ms), unit: 'ms' },
           { suite: 'emulation', name: `${label}: p50 ratio ns-3 / veth`, value: round(emu.stats.p50_ms / base.p50_ms), unit: 'x' },
           { suite: 'emulation', name: `${label}: p99 ratio ns-3 / veth`, value: round(emu.stats.p99_ms / base.p99_ms), unit: 'x' },
           { suite: 'emulation', name: `${label}: ns-3 realtime lag max`, value: round(Math.max(0, ...emu.lag)), unit: 'ms' },
-          { suite: 'emulation', name: `${label}: overhead p50 (ns-3 path, frame-log pass)`, value: round(median(traced.breakdown, 'total')), unit: 'ms', note: `n=${traced.breakdown.length}; its p50 parts:` },
-          ...BREAKDOWN.map(([key, what]) => ({ suite: 'emulation', name: `${label}:   ${key}`, value: round(median(traced.breakdown, key)), unit: 'ms', note: what })),
+          {
+            suite: 'emulation',
+            name: `${label}: overhead p50 (ns-3 path, frame-log pass)`,
+            value: round(median(traced.breakdown, 'total')),
+            unit: 'ms',
+            note: `n=${traced.breakdown.length}; its p50 parts:`,
+          },
+          ...BREAKDOWN.map(([key, what]) => ({
+            suite: 'emulation',
+            name: `${label}:   ${key}`,
+            value: round(median(traced.breakdown, key)),
+            unit: 'ms',
+            note: what,
+          })),
         );
       } finally {
         await journal.teardown({ ...hostNetUndoers(ops), ...processUndoers });

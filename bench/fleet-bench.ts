@@ -9,16 +9,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loopScenarioYaml } from './sim-bench.js';
-import type { BenchRow, BenchSuite } from './main.js';
-import { packageRoot } from '../src/util/package-root.js';
 import { createCommandRunner } from '../src/host/exec/command-runner.js';
+import { packageRoot } from '../src/util/package-root.js';
+import type { BenchRow, BenchSuite } from './main.js';
+import { loopScenarioYaml } from './sim-bench.js';
 
 const commands = createCommandRunner();
 
 const SUITE = 'fleet';
 /** Cars and simulated seconds per run: enough steps to dwarf start-up, short enough for a shared machine. */
-const FLEETS: readonly [number, number][] = [[10, 10], [50, 4], [100, 3]];
+const FLEETS: readonly [number, number][] = [
+  [10, 10],
+  [50, 4],
+  [100, 3],
+];
 const BEACONS = '[{ type: beacon, rate: 10Hz, size: 300B }]';
 const LIDAR_40HZ = '{ rate: 40Hz }';
 
@@ -73,20 +77,46 @@ export const suite: BenchSuite = {
           const label = `${cars} cars, ${lidar ? 'lidar 40 Hz + 802.11p' : '802.11p, no lidar'}`;
           const target = cars === 100 ? (lidar ? '>= 1x' : '>= 10x') : undefined;
           const now = await runCommand(packageRoot(), scenario, join(dir, 'runs'));
-          rows.push({ suite: SUITE, name: `${label} (x real time)`, value: now.realTime, unit: 'x', target, note: `whole command ${now.commandWall.toFixed(2)} s` });
+          rows.push({
+            suite: SUITE,
+            name: `${label} (x real time)`,
+            value: now.realTime,
+            unit: 'x',
+            target,
+            note: `whole command ${now.commandWall.toFixed(2)} s`,
+          });
           const perCar = 1000 / (now.realTime * cars);
           costPerCar[lidar ? 'lidar' : 'beacons'].push(perCar);
           rows.push({ suite: SUITE, name: `${label}: wall per car per simulated s`, value: perCar, unit: 'ms' });
           const before = oldBuild ? await runCommand(oldBuild, scenario, join(dir, 'runs'), true) : undefined;
-          if (oldBuild && !before) rows.push({ suite: SUITE, name: `${label}, build before`, value: 0, unit: 'x', note: 'refused the scenario (exit status 2)' });
+          if (oldBuild && !before)
+            rows.push({ suite: SUITE, name: `${label}, build before`, value: 0, unit: 'x', note: 'refused the scenario (exit status 2)' });
           if (before) {
-            rows.push({ suite: SUITE, name: `${label}, build before (x real time)`, value: before.realTime, unit: 'x', note: `whole command ${before.commandWall.toFixed(2)} s` });
-            rows.push({ suite: SUITE, name: `${label}: speed over the build before`, value: now.realTime / before.realTime, unit: 'ratio', note: `whole command ${(before.commandWall / now.commandWall).toFixed(2)}x` });
+            rows.push({
+              suite: SUITE,
+              name: `${label}, build before (x real time)`,
+              value: before.realTime,
+              unit: 'x',
+              note: `whole command ${before.commandWall.toFixed(2)} s`,
+            });
+            rows.push({
+              suite: SUITE,
+              name: `${label}: speed over the build before`,
+              value: now.realTime / before.realTime,
+              unit: 'ratio',
+              note: `whole command ${(before.commandWall / now.commandWall).toFixed(2)}x`,
+            });
           }
         }
       }
       for (const [variant, costs] of Object.entries(costPerCar)) {
-        rows.push({ suite: SUITE, name: `${variant}: cost per car, ${FLEETS.at(-1)![0]} over ${FLEETS[0][0]} cars`, value: costs.at(-1)! / costs[0], unit: 'ratio', target: '1 (flat)' });
+        rows.push({
+          suite: SUITE,
+          name: `${variant}: cost per car, ${FLEETS.at(-1)![0]} over ${FLEETS[0][0]} cars`,
+          value: costs.at(-1)! / costs[0],
+          unit: 'ratio',
+          target: '1 (flat)',
+        });
       }
       return rows;
     } finally {

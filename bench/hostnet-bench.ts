@@ -9,11 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { packageRoot } from '../src/util/package-root.js';
 import { createCommandRunner } from '../src/host/exec/command-runner.js';
+import { packageRoot } from '../src/util/package-root.js';
 import { interpolatedQuantile } from '../src/util/percentile.js';
-import { parseVehicleCounts } from './vehicle-scaling.js';
 import type { BenchRow, BenchSuite } from './main.js';
+import { parseVehicleCounts } from './vehicle-scaling.js';
 
 const SUITE = 'host-network';
 const ROUNDS = 3;
@@ -21,7 +21,12 @@ const ROUNDS = 3;
 /** The modules a build needs for this, loaded from its own dist/. */
 async function loadBuild(root: string) {
   const load = (path: string) => import(pathToFileURL(join(root, 'dist', path)).href);
-  const [ports, plan, setUp, journal] = await Promise.all([load('api/host-ports.js'), load('host/network/plan.js'), load('host/network/set-up.js'), load('host/journal/journal.js')]);
+  const [ports, plan, setUp, journal] = await Promise.all([
+    load('api/host-ports.js'),
+    load('host/network/plan.js'),
+    load('host/network/set-up.js'),
+    load('host/journal/journal.js'),
+  ]);
   const hostNet = ports.realHostPorts().hostNet;
   await new Promise((r) => setTimeout(r, 300)); // the posix_spawn addon loads in the background
   return { hostNet, planHostNetwork: plan.planHostNetwork, setUpHostNetwork: setUp.setUpHostNetwork, Journal: journal.Journal };
@@ -35,8 +40,15 @@ async function setUpAndTearDown(build: Build, vehicles: number, dir: string, run
   const journal = build.Journal.open(join(dir, `${runId}.jsonl`));
   try {
     const cars = names.slice(0, vehicles).map((name, i) => ({ name: `car${i}`, netns: { name } }));
-    const members = [{ ip: '10.211.250.2', netns: { name: names[vehicles] } }, ...cars.map((c, i) => ({ vehicle: c.name, ip: `10.211.250.${10 + i}`, netns: c.netns }))];
-    const plan = build.planHostNetwork({ runId, vehicles: cars, control: { subnet: '10.211.250.0/24', simulatorIp: '10.211.250.2', hostIp: '10.211.250.1', members } });
+    const members = [
+      { ip: '10.211.250.2', netns: { name: names[vehicles] } },
+      ...cars.map((c, i) => ({ vehicle: c.name, ip: `10.211.250.${10 + i}`, netns: c.netns })),
+    ];
+    const plan = build.planHostNetwork({
+      runId,
+      vehicles: cars,
+      control: { subnet: '10.211.250.0/24', simulatorIp: '10.211.250.2', hostIp: '10.211.250.1', members },
+    });
     const t0 = performance.now();
     const net = await build.setUpHostNetwork(plan, { journal, ops: build.hostNet });
     const t1 = performance.now();
@@ -49,7 +61,11 @@ async function setUpAndTearDown(build: Build, vehicles: number, dir: string, run
   }
 }
 
-const median = (xs: number[]) => interpolatedQuantile([...xs].sort((a, b) => a - b), 0.5);
+const median = (xs: number[]) =>
+  interpolatedQuantile(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 
 export const suite: BenchSuite = {
   name: SUITE,
@@ -68,21 +84,48 @@ export const suite: BenchSuite = {
           // Alternating, and which goes first alternates too: the machine drifts.
           const order = round % 2 === 0 ? builds : [...builds].reverse();
           for (const [label, build] of order) {
-            const t = await setUpAndTearDown(build, vehicles, dir, `bench-hn-${vehicles}-${round}-${label.replace(' ', '-')}-${process.pid}`);
+            const t = await setUpAndTearDown(
+              build,
+              vehicles,
+              dir,
+              `bench-hn-${vehicles}-${round}-${label.replace(' ', '-')}-${process.pid}`,
+            );
             times.get(label)!.setUp.push(t.setUp);
             times.get(label)!.teardown.push(t.teardown);
           }
         }
         for (const [label, t] of times) {
           const suffix = label === 'this build' ? '' : `, ${label}`;
-          rows.push({ suite: SUITE, name: `${vehicles} vehicles + control network${suffix}: set-up`, value: median(t.setUp), unit: 's', note: `median of ${ROUNDS}` });
-          rows.push({ suite: SUITE, name: `${vehicles} vehicles + control network${suffix}: teardown`, value: median(t.teardown), unit: 's', note: `median of ${ROUNDS}` });
+          rows.push({
+            suite: SUITE,
+            name: `${vehicles} vehicles + control network${suffix}: set-up`,
+            value: median(t.setUp),
+            unit: 's',
+            note: `median of ${ROUNDS}`,
+          });
+          rows.push({
+            suite: SUITE,
+            name: `${vehicles} vehicles + control network${suffix}: teardown`,
+            value: median(t.teardown),
+            unit: 's',
+            note: `median of ${ROUNDS}`,
+          });
         }
         const before = times.get('build before');
         if (before) {
           const now = times.get('this build')!;
-          rows.push({ suite: SUITE, name: `${vehicles} vehicles: set-up, this build / build before`, value: median(now.setUp) / median(before.setUp), unit: 'x' });
-          rows.push({ suite: SUITE, name: `${vehicles} vehicles: teardown, this build / build before`, value: median(now.teardown) / median(before.teardown), unit: 'x' });
+          rows.push({
+            suite: SUITE,
+            name: `${vehicles} vehicles: set-up, this build / build before`,
+            value: median(now.setUp) / median(before.setUp),
+            unit: 'x',
+          });
+          rows.push({
+            suite: SUITE,
+            name: `${vehicles} vehicles: teardown, this build / build before`,
+            value: median(now.teardown) / median(before.teardown),
+            unit: 'x',
+          });
         }
       }
       return rows;

@@ -10,11 +10,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { runResolvedSimulated } from '../src/api/run-simulated.js';
-import { loadScenario } from '../src/scenario/load-scenario.js';
 import { decodeCam, encodeCam } from '../src/core/its/cam.js';
-import { decodeDenm, encodeDenm } from '../src/core/its/denm.js';
 import { decodeCpm, encodeCpm } from '../src/core/its/cpm.js';
-import { BTP_PORT_CAM, BTP_PORT_CPM, BTP_PORT_DENM, decodeBroadcast, decodeShb, encodeBroadcast, encodeShb } from '../src/core/its/geonetworking.js';
+import { decodeDenm, encodeDenm } from '../src/core/its/denm.js';
+import {
+  BTP_PORT_CAM,
+  BTP_PORT_CPM,
+  BTP_PORT_DENM,
+  decodeBroadcast,
+  decodeShb,
+  encodeBroadcast,
+  encodeShb,
+} from '../src/core/its/geonetworking.js';
+import { loadScenario } from '../src/scenario/load-scenario.js';
 import { packageRoot } from '../src/util/package-root.js';
 import type { BenchRow, BenchSuite } from './main.js';
 import { pairedRatio } from './mcap-bench.js';
@@ -32,9 +40,33 @@ interface Codec {
 }
 
 const CODECS: Codec[] = [
-  { message: 'CAM', scenario: 'cam-highway', port: BTP_PORT_CAM, roundTrip: (p) => { const shb = decodeShb(p); return encodeShb({ ...shb, payload: encodeCam(decodeCam(shb.payload)) }); } },
-  { message: 'DENM', scenario: 'hard-braking-denm', port: BTP_PORT_DENM, roundTrip: (p) => { const gbc = decodeBroadcast(p); return encodeBroadcast({ ...gbc, payload: encodeDenm(decodeDenm(gbc.payload)) }); } },
-  { message: 'CPM', scenario: 'cpm-hidden-obstacle', port: BTP_PORT_CPM, roundTrip: (p) => { const shb = decodeShb(p); return encodeShb({ ...shb, payload: encodeCpm(decodeCpm(shb.payload)) }); } },
+  {
+    message: 'CAM',
+    scenario: 'cam-highway',
+    port: BTP_PORT_CAM,
+    roundTrip: (p) => {
+      const shb = decodeShb(p);
+      return encodeShb({ ...shb, payload: encodeCam(decodeCam(shb.payload)) });
+    },
+  },
+  {
+    message: 'DENM',
+    scenario: 'hard-braking-denm',
+    port: BTP_PORT_DENM,
+    roundTrip: (p) => {
+      const gbc = decodeBroadcast(p);
+      return encodeBroadcast({ ...gbc, payload: encodeDenm(decodeDenm(gbc.payload)) });
+    },
+  },
+  {
+    message: 'CPM',
+    scenario: 'cpm-hidden-obstacle',
+    port: BTP_PORT_CPM,
+    roundTrip: (p) => {
+      const shb = decodeShb(p);
+      return encodeShb({ ...shb, payload: encodeCpm(decodeCpm(shb.payload)) });
+    },
+  },
 ];
 
 /** The GN packets of a pcap's frames (Ethernet header off) whose BTP-B destination port is `port`. */
@@ -67,10 +99,17 @@ export const suite: BenchSuite = {
         for (let i = 0; i < ROUNDS; i++) codec.roundTrip(packets[i % packets.length]);
         const perMessageUs = ((performance.now() - started) * 1000) / ROUNDS;
         const sizes = packets.map((p) => p.length);
-        rows.push({ suite: SUITE, name: `${codec.message}: decode + encode, GN packet included`, value: perMessageUs, unit: 'us', note: `${packets.length} packets of ${Math.min(...sizes)}-${Math.max(...sizes)} B from ${codec.scenario}` });
+        rows.push({
+          suite: SUITE,
+          name: `${codec.message}: decode + encode, GN packet included`,
+          value: perMessageUs,
+          unit: 'us',
+          note: `${packets.length} packets of ${Math.min(...sizes)}-${Math.max(...sizes)} B from ${codec.scenario}`,
+        });
 
         for (const engine of ['ns3', 'builtin'] as const) {
-          const load = (extra: string[]) => loadScenario(join(packageRoot(), 'scenarios', `${codec.scenario}.yaml`), { overrides: [`network.engine=${engine}`, ...extra] });
+          const load = (extra: string[]) =>
+            loadScenario(join(packageRoot(), 'scenarios', `${codec.scenario}.yaml`), { overrides: [`network.engine=${engine}`, ...extra] });
           const [withApps, withoutApps] = [await load([]), await load(['vehicles.*.apps=[]'])];
           const r = await pairedRatio(async (apps) => {
             const t = performance.now();

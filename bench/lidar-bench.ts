@@ -3,11 +3,11 @@ import { loadMap } from '../src/core/map/load-map.js';
 import type { OccupancyGrid } from '../src/core/map/occupancy-grid.js';
 import { footprintHitsWall } from '../src/core/map/wall-collision.js';
 import { precomputeDistanceField } from '../src/core/sensing/distance-field.js';
-import { prepareLidarMap } from '../src/core/sensing/lidar-map.js';
 import { Lidar, type Pose2D } from '../src/core/sensing/lidar.js';
-import type { BenchRow, BenchSuite } from './main.js';
+import { prepareLidarMap } from '../src/core/sensing/lidar-map.js';
 import { packageRoot } from '../src/util/package-root.js';
 import { freePosesWithCarAhead } from './lidar-poses.js';
+import type { BenchRow, BenchSuite } from './main.js';
 
 /** Every map in maps/: the scan target holds on each of them. */
 const SHIPPED_MAPS = ['blind-corner', 'corridor', 'highway', 'intersection', 'loop', 'open'];
@@ -46,7 +46,12 @@ function timedRow(name: string, call: (i: number) => void, target?: string): Ben
 function carCorners(p: Pose2D): [number, number][] {
   const c = Math.cos(p.yaw);
   const s = Math.sin(p.yaw);
-  return [[-0.29, 0.155], [-0.29, -0.155], [0.29, -0.155], [0.29, 0.155]].map(([bx, by]) => [p.x + c * bx - s * by, p.y + s * bx + c * by]);
+  return [
+    [-0.29, 0.155],
+    [-0.29, -0.155],
+    [0.29, -0.155],
+    [0.29, 0.155],
+  ].map(([bx, by]) => [p.x + c * bx - s * by, p.y + s * bx + c * by]);
 }
 
 function scanRows(mapName: string, grid: OccupancyGrid, poses: Pose2D[], other: (p: Pose2D) => Pose2D): BenchRow[] {
@@ -56,7 +61,11 @@ function scanRows(mapName: string, grid: OccupancyGrid, poses: Pose2D[], other: 
   const out = new Float32Array(noisy.beams);
   const others = poses.map((p) => [carCorners(other(p))]);
   return [
-    timedRow(`${mapName}: default scan (1080 beams, noise, 1 car)`, (i) => noisy.scan(poses[i % poses.length], others[i % poses.length], out), '< 100 us'),
+    timedRow(
+      `${mapName}: default scan (1080 beams, noise, 1 car)`,
+      (i) => noisy.scan(poses[i % poses.length], others[i % poses.length], out),
+      '< 100 us',
+    ),
     timedRow(`${mapName}: noise-free scan, walls only`, (i) => exact.scan(poses[i % poses.length], undefined, out)),
   ];
 }
@@ -88,7 +97,9 @@ export const suite: BenchSuite = {
     const old = oldBuild
       ? {
           Lidar: ((await import(join(oldBuild, 'dist/core/sensing/lidar.js'))) as { Lidar: new (map: unknown) => Lidar }).Lidar,
-          prepare: ((await import(join(oldBuild, 'dist/core/sensing/lidar-map.js'))) as { prepareLidarMap: (grid: OccupancyGrid) => unknown }).prepareLidarMap,
+          prepare: (
+            (await import(join(oldBuild, 'dist/core/sensing/lidar-map.js'))) as { prepareLidarMap: (grid: OccupancyGrid) => unknown }
+          ).prepareLidarMap,
         }
       : undefined;
     for (const name of SHIPPED_MAPS) {
@@ -102,17 +113,35 @@ export const suite: BenchSuite = {
       const label = `${name}: 1080 beams, noise, 1 car, 200 free poses`;
       const now = timedRow(label, (i) => lidar.scan(scenes[i % scenes.length].pose, scenes[i % scenes.length].others, out), '< 30 us');
       rows.push(now);
-      rows.push({ suite: 'lidar', name: `${name}: prepareLidarMap (${grid.width}x${grid.height} cells)`, value: prepareMs, unit: 'ms', note: `(tables ${(tableBytes(shared) / 1e6).toFixed(1)} MB)` });
+      rows.push({
+        suite: 'lidar',
+        name: `${name}: prepareLidarMap (${grid.width}x${grid.height} cells)`,
+        value: prepareMs,
+        unit: 'ms',
+        note: `(tables ${(tableBytes(shared) / 1e6).toFixed(1)} MB)`,
+      });
       if (old) {
         const before = new old.Lidar(old.prepare(grid));
-        const then = timedRow(`${label}, build before`, (i) => before.scan(scenes[i % scenes.length].pose, scenes[i % scenes.length].others, out));
-        rows.push(then, { suite: 'lidar', name: `${name}: time per scan over the build before`, value: now.value / then.value, unit: 'ratio' });
+        const then = timedRow(`${label}, build before`, (i) =>
+          before.scan(scenes[i % scenes.length].pose, scenes[i % scenes.length].others, out),
+        );
+        rows.push(then, {
+          suite: 'lidar',
+          name: `${name}: time per scan over the build before`,
+          value: now.value / then.value,
+          unit: 'ratio',
+        });
       }
     }
 
     const t0 = process.hrtime.bigint();
     precomputeDistanceField(loop);
-    rows.push({ suite: 'lidar', name: 'loop: distance field precompute (730x410 cells)', value: Number(process.hrtime.bigint() - t0) / 1e6, unit: 'ms' });
+    rows.push({
+      suite: 'lidar',
+      name: 'loop: distance field precompute (730x410 cells)',
+      value: Number(process.hrtime.bigint() - t0) / 1e6,
+      unit: 'ms',
+    });
 
     const footprints = loopPoses.map(carCorners);
     rows.push({

@@ -38,7 +38,8 @@ export function freePosesWithCarAhead(grid: OccupancyGrid, count: number, gap = 
     const yaw = (random() * 2 - 1) * Math.PI;
     const ox = x + gap * Math.cos(yaw);
     const oy = y + gap * Math.sin(yaw);
-    if (discFree(grid, x, y, 0.4) && discFree(grid, ox, oy, 0.4)) out.push({ pose: { x, y, yaw }, other: { x: ox, y: oy, yaw: yaw + Math.PI } });
+    if (discFree(grid, x, y, 0.4) && discFree(grid, ox, oy, 0.4))
+      out.push({ pose: { x, y, yaw }, other: { x: ox, y: oy, yaw: yaw + Math.PI } });
   }
   if (out.length < count) throw new Error(`found only ${out.length} free poses of ${count}`);
   return out;

@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadScenario } from '../src/scenario/load-scenario.js';
 import { runResolvedSimulated } from '../src/api/run-simulated.js';
-import { loopScenarioYaml } from './sim-bench.js';
-import type { BenchRow, BenchSuite } from './main.js';
+import { loadScenario } from '../src/scenario/load-scenario.js';
 import { packageRoot } from '../src/util/package-root.js';
+import type { BenchRow, BenchSuite } from './main.js';
+import { loopScenarioYaml } from './sim-bench.js';
 
 const SUITE = 'lidar-runtime';
 /** f1tenth_gym's scan (1080 beams, 4.7 rad, 30 m, noise), once per 10 ms physics step (the default rate). */
@@ -44,7 +44,10 @@ export const suite: BenchSuite = {
   async run() {
     await loop(2, 5, DEFAULT_LIDAR); // warm-up: JIT and file cache
     const rows: BenchRow[] = [];
-    for (const [n, seconds] of [[2, 60], [10, 20]] as const) {
+    for (const [n, seconds] of [
+      [2, 60],
+      [10, 20],
+    ] as const) {
       const without = await loop(n, seconds);
       const withLidar = await loop(n, seconds, DEFAULT_LIDAR);
       rows.push(
@@ -60,7 +63,12 @@ export const suite: BenchSuite = {
       );
     }
     const mixed = join(packageRoot(), 'scenarios/mixed-four.yaml');
-    rows.push({ suite: SUITE, name: 'mixed-four: pursuit, gap, wall, RRT (x real time)', value: await inTempDir((dir) => realTimeMultiple(mixed, dir)), unit: 'x' });
+    rows.push({
+      suite: SUITE,
+      name: 'mixed-four: pursuit, gap, wall, RRT (x real time)',
+      value: await inTempDir((dir) => realTimeMultiple(mixed, dir)),
+      unit: 'x',
+    });
     return rows;
   },
 };

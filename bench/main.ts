@@ -36,7 +36,10 @@ const suites: Array<{ name: string; load: () => Promise<BenchSuite> }> = [
 ];
 
 async function main() {
-  const args = resolveSuiteArgs(process.argv.slice(2), suites.map((s) => s.name));
+  const args = resolveSuiteArgs(
+    process.argv.slice(2),
+    suites.map((s) => s.name),
+  );
   if (args.kind === 'error') {
     for (const message of args.messages) console.error(message);
     process.exitCode = 2;
@@ -58,7 +61,7 @@ async function main() {
     for (const row of await suite.run()) {
       rows.push(row);
       const target = row.target ? `  (target ${row.target})` : '';
-      console.log(`  ${row.name.padEnd(48)} ${formatValue(row.value).padStart(12)} ${row.unit}${target}${row.note ? '  ' + row.note : ''}`);
+      console.log(`  ${row.name.padEnd(48)} ${formatValue(row.value).padStart(12)} ${row.unit}${target}${row.note ? `  ${row.note}` : ''}`);
     }
   }
   if (process.env.BENCH_JSON) console.log(JSON.stringify(rows));

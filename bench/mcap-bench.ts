@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { runResolvedSimulated } from '../src/api/run-simulated.js';
+import { createCommandRunner } from '../src/host/exec/command-runner.js';
 import { loadScenario } from '../src/scenario/load-scenario.js';
 import type { ResolvedScenario } from '../src/scenario/resolved.js';
-import { createCommandRunner } from '../src/host/exec/command-runner.js';
+import { packageRoot } from '../src/util/package-root.js';
 import type { BenchRow, BenchSuite } from './main.js';
 import { loopScenarioYaml } from './sim-bench.js';
-import { packageRoot } from '../src/util/package-root.js';
 
 const ROOT = packageRoot();
 const PAIRS = 11;
@@ -20,7 +20,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * which goes first alternates too (a run pays for what the one before it left behind). `warmUp`
  * pairs go first unmeasured: in process, a short run's code is still being compiled for about ten runs.
  */
-export async function pairedRatio(run: (mcap: boolean) => Promise<number>, warmUp: number): Promise<{ ratio: number; withMs: number; withoutMs: number }> {
+export async function pairedRatio(
+  run: (mcap: boolean) => Promise<number>,
+  warmUp: number,
+): Promise<{ ratio: number; withMs: number; withoutMs: number }> {
   for (let i = 0; i < warmUp; i++) {
     await run(true);
     await run(false);
@@ -53,7 +56,19 @@ async function wholeCommand(dir: string) {
   const runner = createCommandRunner();
   return pairedRatio(async (mcap) => {
     const started = performance.now();
-    await runner.run([process.execPath, join(ROOT, 'dist/cli/main.js'), 'up', join(ROOT, 'scenarios/head-on-brake.yaml'), '--runtime', 'sim', '--runs-dir', join(dir, 'cli'), '--json', '--set', `record.mcap=${mcap}`]);
+    await runner.run([
+      process.execPath,
+      join(ROOT, 'dist/cli/main.js'),
+      'up',
+      join(ROOT, 'scenarios/head-on-brake.yaml'),
+      '--runtime',
+      'sim',
+      '--runs-dir',
+      join(dir, 'cli'),
+      '--json',
+      '--set',
+      `record.mcap=${mcap}`,
+    ]);
     return performance.now() - started;
   }, 1);
 }

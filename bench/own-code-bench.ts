@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { runScenarioSimulated } from '../src/api/run-simulated.js';
+import { packageRoot } from '../src/util/package-root.js';
 import { interpolatedQuantile } from '../src/util/percentile.js';
 import type { BenchRow, BenchSuite } from './main.js';
-import { packageRoot } from '../src/util/package-root.js';
 
 const SUITE = 'own-code';
 const REPEATS = 3;
@@ -19,7 +19,10 @@ function rowOfCars(dir: string, n: number, ownCode: boolean): string {
     return `  - name: car${i}\n    start: { x: ${-90 + 9 * i}, y: -1, yaw: 0, speed: 5 }${code}`;
   });
   const file = join(dir, `row-${n}-${ownCode ? 'own' : 'builtin'}.yaml`);
-  writeFileSync(file, `name: row-${n}\nmap: ${join(ROOT, 'maps/highway.yaml')}\nduration: ${DURATION_S}s\nnetwork: { channel: latency, engine: builtin }\nvehicles:\n${cars.join('\n')}\n`);
+  writeFileSync(
+    file,
+    `name: row-${n}\nmap: ${join(ROOT, 'maps/highway.yaml')}\nduration: ${DURATION_S}s\nnetwork: { channel: latency, engine: builtin }\nvehicles:\n${cars.join('\n')}\n`,
+  );
   return file;
 }
 
@@ -33,9 +36,19 @@ async function timeRuns(file: string, runsDir: string): Promise<{ wallS: number;
     walls.push(summary.wall_time_s);
     const compute = (summary.timing as { compute?: Record<string, { answer: { p50_ms: number } | null }> } | undefined)?.compute;
     const p50s = Object.values(compute ?? {}).flatMap((c) => (c.answer ? [c.answer.p50_ms] : []));
-    if (p50s.length) answerMs = interpolatedQuantile(p50s.sort((a, b) => a - b), 0.5);
+    if (p50s.length)
+      answerMs = interpolatedQuantile(
+        p50s.sort((a, b) => a - b),
+        0.5,
+      );
   }
-  return { wallS: interpolatedQuantile(walls.sort((a, b) => a - b), 0.5), ...(answerMs !== undefined ? { answerMs } : {}) };
+  return {
+    wallS: interpolatedQuantile(
+      walls.sort((a, b) => a - b),
+      0.5,
+    ),
+    ...(answerMs !== undefined ? { answerMs } : {}),
+  };
 }
 
 /**
@@ -54,10 +67,27 @@ export const suite: BenchSuite = {
       for (const n of [2, 10]) {
         const own = await timeRuns(rowOfCars(dir, n, true), runsDir);
         const builtin = await timeRuns(rowOfCars(dir, n, false), runsDir);
-        rows.push({ suite: SUITE, name: `${n} cars, own code (Node.js example) (x real time)`, value: DURATION_S / own.wallS, unit: 'x', note: 'includes starting the processes' });
-        rows.push({ suite: SUITE, name: `${n} cars, cavsim's controller in-process (x real time)`, value: DURATION_S / builtin.wallS, unit: 'x' });
-        rows.push({ suite: SUITE, name: `${n} cars, barrier overhead per tick (all cars)`, value: ((own.wallS - builtin.wallS) / steps) * 1000, unit: 'ms' });
-        if (own.answerMs !== undefined) rows.push({ suite: SUITE, name: `${n} cars, one car's answer time per tick, median`, value: own.answerMs, unit: 'ms' });
+        rows.push({
+          suite: SUITE,
+          name: `${n} cars, own code (Node.js example) (x real time)`,
+          value: DURATION_S / own.wallS,
+          unit: 'x',
+          note: 'includes starting the processes',
+        });
+        rows.push({
+          suite: SUITE,
+          name: `${n} cars, cavsim's controller in-process (x real time)`,
+          value: DURATION_S / builtin.wallS,
+          unit: 'x',
+        });
+        rows.push({
+          suite: SUITE,
+          name: `${n} cars, barrier overhead per tick (all cars)`,
+          value: ((own.wallS - builtin.wallS) / steps) * 1000,
+          unit: 'ms',
+        });
+        if (own.answerMs !== undefined)
+          rows.push({ suite: SUITE, name: `${n} cars, one car's answer time per tick, median`, value: own.answerMs, unit: 'ms' });
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { runScenarioSimulated } from '../src/api/run-simulated.js';
 import { writeRunReport } from '../src/ui/report/report.js';
-import type { BenchRow, BenchSuite } from './main.js';
 import { packageRoot } from '../src/util/package-root.js';
+import type { BenchRow, BenchSuite } from './main.js';
 
 const SUITE = 'report';
 const PLATOON = join(packageRoot(), 'scenarios/platoon-cacc.yaml');
@@ -29,7 +29,13 @@ export const suite: BenchSuite = {
       await reportSeconds(dir, 10); // loads the renderers
       const short = await reportSeconds(dir, SHORT_S);
       const long = await reportSeconds(dir, LONG_S);
-      const row = (name: string, value: number, unit: string, target?: string): BenchRow => ({ suite: SUITE, name, value, unit, ...(target ? { target } : {}) });
+      const row = (name: string, value: number, unit: string, target?: string): BenchRow => ({
+        suite: SUITE,
+        name,
+        value,
+        unit,
+        ...(target ? { target } : {}),
+      });
       return [
         row(`figures of a ${SHORT_S} s platoon run, 6 cars (s)`, short, 's'),
         row(`figures of a ${LONG_S} s platoon run, 6 cars (s)`, long, 's'),

@@ -1,12 +1,12 @@
-import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadScenario } from '../src/scenario/load-scenario.js';
 import { runResolvedSimulated } from '../src/api/run-simulated.js';
 import { parseNumericCsv } from '../src/core/control/waypoints.js';
-import type { BenchRow, BenchSuite } from './main.js';
+import { loadScenario } from '../src/scenario/load-scenario.js';
 import { packageRoot } from '../src/util/package-root.js';
+import type { BenchRow, BenchSuite } from './main.js';
 
 const MAPS = join(packageRoot(), 'maps');
 
@@ -20,7 +20,9 @@ export function loopScenarioYaml(n: number, duration = '20s', perCar: Record<str
     const yaw = Math.atan2(b.y - a.y, b.x - a.x);
     return `  - name: car${i}
     start: { x: ${a.x}, y: ${a.y}, yaw: ${yaw}, speed: 4 }
-    controller: { type: pure-pursuit, waypoints: ${join(MAPS, 'loop.centerline.csv')}, lookahead: 1.5, loop: true }${Object.entries(perCar).map(([k, v]) => `\n    ${k}: ${v}`).join('')}`;
+    controller: { type: pure-pursuit, waypoints: ${join(MAPS, 'loop.centerline.csv')}, lookahead: 1.5, loop: true }${Object.entries(perCar)
+      .map(([k, v]) => `\n    ${k}: ${v}`)
+      .join('')}`;
   });
   return `name: bench-loop-${n}\nmap: ${join(MAPS, 'loop.yaml')}\nduration: ${duration}\nvehicles:\n${cars.join('\n')}\n`;
 }
@@ -57,10 +59,25 @@ export const suite: BenchSuite = {
   async run() {
     await realTimeMultiple(2, 5); // warm-up: JIT and file cache
     const rows: BenchRow[] = [];
-    for (const [n, duration] of [[2, 60], [10, 30], [50, 10]] as const) {
-      rows.push({ suite: 'simulated-runtime', name: `loop track, ${n} cars (x real time)`, value: await realTimeMultiple(n, duration), unit: 'x', target: n === 2 ? '>= 500x' : undefined });
+    for (const [n, duration] of [
+      [2, 60],
+      [10, 30],
+      [50, 10],
+    ] as const) {
+      rows.push({
+        suite: 'simulated-runtime',
+        name: `loop track, ${n} cars (x real time)`,
+        value: await realTimeMultiple(n, duration),
+        unit: 'x',
+        target: n === 2 ? '>= 500x' : undefined,
+      });
     }
-    rows.push({ suite: 'simulated-runtime', name: 'head-on-brake, whole run incl. files (x real time)', value: await headOnMultiple(), unit: 'x' });
+    rows.push({
+      suite: 'simulated-runtime',
+      name: 'head-on-brake, whole run incl. files (x real time)',
+      value: await headOnMultiple(),
+      unit: 'x',
+    });
     return rows;
   },
 };

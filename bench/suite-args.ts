@@ -2,10 +2,7 @@
  * `npm run bench -- [--list] [suite ...]`: which suites to run, decided from the arguments alone.
  * No arguments: every suite. A name that is no suite is an error, not a silent no-op.
  */
-export type SuiteArgs =
-  | { kind: 'list' }
-  | { kind: 'run'; names: string[] }
-  | { kind: 'error'; messages: string[] };
+export type SuiteArgs = { kind: 'list' } | { kind: 'run'; names: string[] } | { kind: 'error'; messages: string[] };
 
 export function resolveSuiteArgs(args: readonly string[], available: readonly string[]): SuiteArgs {
   const known = `suites: ${available.join(', ')}`;

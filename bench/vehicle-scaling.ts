@@ -16,7 +16,9 @@ export function parseVehicleCounts(text: string | undefined, defaults: readonly 
   const counts = text.split(',').map((part) => {
     const trimmed = part.trim();
     if (!/^[0-9]+$/.test(trimmed) || Number(trimmed) < 1) {
-      throw new Error(`BENCH_VEHICLES: "${trimmed}" is not a vehicle count; give whole numbers from 1 separated by commas, e.g. BENCH_VEHICLES=10,16`);
+      throw new Error(
+        `BENCH_VEHICLES: "${trimmed}" is not a vehicle count; give whole numbers from 1 separated by commas, e.g. BENCH_VEHICLES=10,16`,
+      );
     }
     return Number(trimmed);
   });
@@ -38,7 +40,9 @@ export interface ScalingOutcome {
 
 /** The smallest vehicle count whose run did not complete valid (invalid, failed or interrupted). */
 export function smallestNotValid(outcomes: readonly ScalingOutcome[]): ScalingOutcome | undefined {
-  return outcomes.filter((o) => o.status !== 'completed').reduce<ScalingOutcome | undefined>((min, o) => (!min || o.vehicles < min.vehicles ? o : min), undefined);
+  return outcomes
+    .filter((o) => o.status !== 'completed')
+    .reduce<ScalingOutcome | undefined>((min, o) => (!min || o.vehicles < min.vehicles ? o : min), undefined);
 }
 
 /** The final row: that count (0 when every run was valid, and the note says so). */
@@ -47,7 +51,13 @@ export function notValidRow(outcomes: readonly ScalingOutcome[]): BenchRow {
   const first = smallestNotValid(outcomes);
   if (!first) {
     const counts = outcomes.map((o) => o.vehicles).join(', ');
-    return { suite: SUITE, name, value: 0, unit: 'vehicles', note: outcomes.length ? `none: all valid (${counts})` : 'none: no vehicle counts were run' };
+    return {
+      suite: SUITE,
+      name,
+      value: 0,
+      unit: 'vehicles',
+      note: outcomes.length ? `none: all valid (${counts})` : 'none: no vehicle counts were run',
+    };
   }
   return { suite: SUITE, name, value: first.vehicles, unit: 'vehicles', note: statusNote(first) };
 }
@@ -79,12 +89,19 @@ export function scalingRows(o: ScalingOutcome, baselineP99Ms: number): BenchRow[
     ...(o.vehicles === 10 ? { target: '< 1 ms' } : {}),
     note: `late steps ${pct(t.late_fraction)} (> ${t.late_threshold_ms ?? '?'} ms)`,
   });
-  add('drive-command lag p99', num(t.control_lag_p99_ms), 'ms', { note: `p50 ${ms(t.control_lag_p50_ms)}, max ${ms(t.control_lag_max_ms)}` });
+  add('drive-command lag p99', num(t.control_lag_p99_ms), 'ms', {
+    note: `p50 ${ms(t.control_lag_p50_ms)}, max ${ms(t.control_lag_max_ms)}`,
+  });
   add('late drive commands', num(t.late_command_fraction) === undefined ? undefined : num(t.late_command_fraction)! * 100, '%', {
     note: `${t.late_commands ?? '?'} of ${t.control_commands ?? '?'} applied a step late`,
   });
   if (stepP99 !== undefined && baselineP99Ms > 0) {
-    rows.push({ suite: SUITE, name: `${o.vehicles} vehicles: step lateness p99 / timer baseline p99`, value: stepP99 / baselineP99Ms, unit: 'x' });
+    rows.push({
+      suite: SUITE,
+      name: `${o.vehicles} vehicles: step lateness p99 / timer baseline p99`,
+      value: stepP99 / baselineP99Ms,
+      unit: 'x',
+    });
   }
   return rows;
 }
@@ -96,10 +113,13 @@ export function scalingRows(o: ScalingOutcome, baselineP99Ms: number): BenchRow[
  */
 export function comparisonRows(now: ScalingOutcome, before: ScalingOutcome): BenchRow[] {
   const label = `${now.vehicles} vehicles (loop${now.extra ? `, ${now.extra}` : ''})`;
-  const rows: BenchRow[] = [{ suite: SUITE, name: `${label}, build before: status`, value: before.simTimeS ?? 0, unit: 's simulated', note: statusNote(before) }];
+  const rows: BenchRow[] = [
+    { suite: SUITE, name: `${label}, build before: status`, value: before.simTimeS ?? 0, unit: 's simulated', note: statusNote(before) },
+  ];
   const startUp = (o: ScalingOutcome) => (o.phases?.started === undefined ? undefined : o.phases.started - (o.phases.images ?? 0));
   const lagP99 = (o: ScalingOutcome) => (typeof o.timing?.control_lag_p99_ms === 'number' ? o.timing.control_lag_p99_ms : undefined);
-  const late = (o: ScalingOutcome) => (typeof o.timing?.late_command_fraction === 'number' ? o.timing.late_command_fraction * 100 : undefined);
+  const late = (o: ScalingOutcome) =>
+    typeof o.timing?.late_command_fraction === 'number' ? o.timing.late_command_fraction * 100 : undefined;
   const figures: [string, (o: ScalingOutcome) => number | undefined, string, number][] = [
     ['up to first physics step without the image check', startUp, 's', 1000],
     ['teardown', (o) => o.phases?.teardown, 's', 1000],
@@ -110,7 +130,13 @@ export function comparisonRows(now: ScalingOutcome, before: ScalingOutcome): Ben
     const a = figure(now);
     const b = figure(before);
     if (a === undefined || b === undefined) continue;
-    rows.push({ suite: SUITE, name: `${label}, build before: ${name}`, value: b / scale, unit, note: `this build ${(a / scale).toFixed(3)} ${unit}` });
+    rows.push({
+      suite: SUITE,
+      name: `${label}, build before: ${name}`,
+      value: b / scale,
+      unit,
+      note: `this build ${(a / scale).toFixed(3)} ${unit}`,
+    });
     if (b > 0) rows.push({ suite: SUITE, name: `${label}: ${name}, this build / build before`, value: a / b, unit: 'x' });
   }
   return rows;

@@ -50,7 +50,7 @@ function writeMap(name, { x0, x1, y0, y1 }, classify, comment) {
 
 function writeWaypoints(file, points) {
   const lines = ['x,y,speed', ...points.map(([x, y, v]) => `${fmt(x)},${fmt(y)},${fmt(v)}`)];
-  writeFileSync(path.join(outDir, file), lines.join('\n') + '\n');
+  writeFileSync(path.join(outDir, file), `${lines.join('\n')}\n`);
   console.log(`${file}: ${points.length} waypoints`);
 }
 
@@ -111,8 +111,12 @@ function walledRegion(inFree) {
   const inFree = (x, y) => Math.abs(spineDistance(x, y) - R) < HALF_WIDTH;
   const halfX = S + R + HALF_WIDTH + WALL + 0.5;
   const halfY = R + HALF_WIDTH + WALL + 0.5;
-  writeMap('loop', { x0: -halfX, x1: halfX, y0: -halfY, y1: halfY }, walledRegion(inFree),
-    `stadium loop, straights ${2 * S} m, turn radius ${R} m, track width ${2 * HALF_WIDTH} m`);
+  writeMap(
+    'loop',
+    { x0: -halfX, x1: halfX, y0: -halfY, y1: halfY },
+    walledRegion(inFree),
+    `stadium loop, straights ${2 * S} m, turn radius ${R} m, track width ${2 * HALF_WIDTH} m`,
+  );
 
   // Counter-clockwise from (0, -R): east along the bottom straight, up the right turn, west, down.
   const length = 4 * S + 2 * Math.PI * R;
@@ -121,15 +125,24 @@ function walledRegion(inFree) {
     const turn = Math.PI * R;
     if (s < S) return [s, -R];
     s -= S;
-    if (s < turn) { const a = -Math.PI / 2 + s / R; return [S + R * Math.cos(a), R * Math.sin(a)]; }
+    if (s < turn) {
+      const a = -Math.PI / 2 + s / R;
+      return [S + R * Math.cos(a), R * Math.sin(a)];
+    }
     s -= turn;
     if (s < 2 * S) return [S - s, R];
     s -= 2 * S;
-    if (s < turn) { const a = Math.PI / 2 + s / R; return [-S + R * Math.cos(a), R * Math.sin(a)]; }
+    if (s < turn) {
+      const a = Math.PI / 2 + s / R;
+      return [-S + R * Math.cos(a), R * Math.sin(a)];
+    }
     s -= turn;
     return [-S + s, -R];
   };
-  writeWaypoints('loop.centerline.csv', Array.from({ length: n }, (_, i) => [...pointAt((i * length) / n), 4]));
+  writeWaypoints(
+    'loop.centerline.csv',
+    Array.from({ length: n }, (_, i) => [...pointAt((i * length) / n), 4]),
+  );
 }
 
 // intersection: roads along x and y, each 4 m wide (|y| < 2 resp. |x| < 2), arms 25 m from the centre.
@@ -138,8 +151,12 @@ function walledRegion(inFree) {
   const ARM = 25;
   const inFree = (x, y) => (Math.abs(x) < ARM && Math.abs(y) < 2) || (Math.abs(y) < ARM && Math.abs(x) < 2);
   const half = ARM + WALL;
-  writeMap('intersection', { x0: -half, x1: half, y0: -half, y1: half }, walledRegion(inFree),
-    'four-way intersection of two 4 m two-lane roads, arms 25 m from the centre');
+  writeMap(
+    'intersection',
+    { x0: -half, x1: half, y0: -half, y1: half },
+    walledRegion(inFree),
+    'four-way intersection of two 4 m two-lane roads, arms 25 m from the centre',
+  );
   writeWaypoints('intersection.south-north.csv', straight(1, -23, 1, 23, 5));
   writeWaypoints('intersection.west-east.csv', straight(-23, -1, 23, -1, 5));
 }
@@ -151,8 +168,12 @@ function walledRegion(inFree) {
   const ARM = 30;
   const classify = (x, y) => ((Math.abs(x) < ARM && Math.abs(y) < 2) || (Math.abs(y) < ARM && Math.abs(x) < 2) ? FREE : OCCUPIED);
   const half = ARM + WALL;
-  writeMap('blind-corner', { x0: -half, x1: half, y0: -half, y1: half }, classify,
-    'two 4 m roads crossing at a right angle between solid building blocks, arms 30 m from the centre');
+  writeMap(
+    'blind-corner',
+    { x0: -half, x1: half, y0: -half, y1: half },
+    classify,
+    'two 4 m roads crossing at a right angle between solid building blocks, arms 30 m from the centre',
+  );
   writeWaypoints('blind-corner.south-north.csv', straight(1, -28, 1, 28, 5));
   writeWaypoints('blind-corner.west-east.csv', straight(-28, -1, 28, -1, 5));
 }

@@ -4,5 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --deps-only
+npm run lint --silent   # formatting, import order and lint rules (biome.jsonc); `npm run format` fixes most
 npm run typecheck --silent
 npx vitest run

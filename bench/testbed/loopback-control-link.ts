@@ -3,16 +3,16 @@
  * vehicle programs (its dist/, launched as its vehicle image launches them) run as host processes
  * on loopback; the bench plays the orchestrator and reads every process's CPU time from /proc.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { createSocket } from 'node:dgram';
-import type { ResolvedScenario } from '../../src/scenario/resolved.js';
 import type { RunSummary } from '../../src/run/summary.js';
-import { RunControl } from '../../src/runtime/rosbridge/run-control.js';
 import { epochNs } from '../../src/runtime/emulated/v2v/wire.js';
+import { RunControl } from '../../src/runtime/rosbridge/run-control.js';
+import type { ResolvedScenario } from '../../src/scenario/resolved.js';
 
 export interface ControlLinkFigures {
   status: string;
@@ -39,7 +39,11 @@ export async function runControlLink(buildRoot: string, scenario: ResolvedScenar
   try {
     const runDir = prepareRunDir(dir, scenario);
     const program = (name: string) => join(buildRoot, 'dist/runtime/emulated/containers', name);
-    const sim = spawnProgram([], program('simulator-main.js'), { CAVSIM_RUN_DIR: runDir, CAVSIM_BIND: '127.0.0.1:0', CAVSIM_RUN_ID: 'bench' });
+    const sim = spawnProgram([], program('simulator-main.js'), {
+      CAVSIM_RUN_DIR: runDir,
+      CAVSIM_BIND: '127.0.0.1:0',
+      CAVSIM_RUN_ID: 'bench',
+    });
     children.push(sim);
     const url = `ws://127.0.0.1:${await listeningPort(sim)}`;
     const names = scenario.vehicles.map((v) => v.name);
@@ -56,7 +60,11 @@ export async function runControlLink(buildRoot: string, scenario: ResolvedScenar
     );
     children.push(...cars);
     const control = await RunControl.connect(url, { timeoutMs: 120_000 });
-    const died = new Promise<never>((_, fail) => children.forEach((c, i) => c.once('exit', (code) => fail(new Error(`${i === 0 ? 'the simulator' : names[i - 1]} exited (${code}) before the run started`)))));
+    const died = new Promise<never>((_, fail) =>
+      children.forEach((c, i) =>
+        c.once('exit', (code) => fail(new Error(`${i === 0 ? 'the simulator' : names[i - 1]} exited (${code}) before the run started`))),
+      ),
+    );
     died.catch(() => {}); // once the run has started, they are meant to exit
     await Promise.race([control.waitForReady(), died]);
     const startCpu = children.map((c) => cpuTicks(c.pid!) ?? 0);

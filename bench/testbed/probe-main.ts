@@ -64,9 +64,11 @@ async function main() {
       const id = `${name}-${seq}`;
       // A refused send (e.g. EPERM from an anti-cheat rule) is a lost message, not a crash.
       sent.push({ id, to: peer });
-      await endpoint.send({ id, to: peer, address, port, type: 'probe', body: padding ? { seq, padding } : { seq } }).catch((err: Error) => {
-        console.error(`send ${id} to ${peer} failed: ${err.message}`);
-      });
+      await endpoint
+        .send({ id, to: peer, address, port, type: 'probe', body: padding ? { seq, padding } : { seq } })
+        .catch((err: Error) => {
+          console.error(`send ${id} to ${peer} failed: ${err.message}`);
+        });
     }
     await sleep(startAt + (seq + 1) * intervalMs - Date.now());
   }

@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
-import { readCsvRecords } from '../../src/util/csv-records.js';
 import type { ExpectedDelivery } from '../../src/measurement/latency-stats.js';
 import { V2V_CSV_COLUMNS, type V2VReceipt } from '../../src/measurement/receipt-log.js';
 import { V2V_PORT } from '../../src/runtime/emulated/v2v/wire.js';
+import { readCsvRecords } from '../../src/util/csv-records.js';
 
 export interface ProbeSpec {
   netns: string;
@@ -31,11 +31,36 @@ export async function runProbes(probeJs: string, specs: ProbeSpec[]): Promise<{ 
   const finishes: Promise<ExpectedDelivery[]>[] = [];
   for (const s of specs) mkdirSync(dirname(s.csv), { recursive: true });
   const children = specs.map((s) => {
-    const child = spawn('ip', ['netns', 'exec', s.netns, process.execPath, probeJs,
-      '--name', s.name, '--bind', s.bind, '--port', String(s.port ?? V2V_PORT),
-      '--peers', s.peers.map((p) => `${p.name}=${p.address}${p.port ? `:${p.port}` : ''}`).join(','),
-      '--count', String(s.count), '--rate', String(s.rate), '--csv', s.csv,
-      '--linger-ms', String(s.lingerMs ?? 1500), '--size-bytes', String(s.sizeBytes ?? 0), '--start-from-stdin'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(
+      'ip',
+      [
+        'netns',
+        'exec',
+        s.netns,
+        process.execPath,
+        probeJs,
+        '--name',
+        s.name,
+        '--bind',
+        s.bind,
+        '--port',
+        String(s.port ?? V2V_PORT),
+        '--peers',
+        s.peers.map((p) => `${p.name}=${p.address}${p.port ? `:${p.port}` : ''}`).join(','),
+        '--count',
+        String(s.count),
+        '--rate',
+        String(s.rate),
+        '--csv',
+        s.csv,
+        '--linger-ms',
+        String(s.lingerMs ?? 1500),
+        '--size-bytes',
+        String(s.sizeBytes ?? 0),
+        '--start-from-stdin',
+      ],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    );
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     let sentLine = '';
@@ -45,7 +70,9 @@ export async function runProbes(probeJs: string, specs: ProbeSpec[]): Promise<{ 
     );
     const failed = (code: number | null) => new Error(`probe ${s.name} exited ${code}: ${stderr}`);
     readies.push(Promise.race([ready, exit.then((code) => Promise.reject(failed(code)))]));
-    finishes.push(exit.then((code) => (code === 0 ? (JSON.parse(sentLine) as { sent: ExpectedDelivery[] }).sent : Promise.reject(failed(code)))));
+    finishes.push(
+      exit.then((code) => (code === 0 ? (JSON.parse(sentLine) as { sent: ExpectedDelivery[] }).sent : Promise.reject(failed(code)))),
+    );
     return child;
   });
   // Every rejection is observed: a probe that dies early must not take the caller down unhandled.

@@ -1,18 +1,18 @@
 /** Test and bench scaffolding: a whole emulated V2V path with namespaces as stand-in vehicles. */
 import { join } from 'node:path';
-import type { CommandRunner } from '../../src/host/exec/command-runner.js';
-import type { Journal, TeardownReport } from '../../src/host/journal/journal.js';
-import { startChannel, type StartedChannel } from '../../src/channel/ns3/realtime-channel.js';
 import { builtinChannelScript, compileChannelProgram } from '../../src/channel/ns3/compile.js';
-import { processUndoers } from '../../src/host/exec/process-identity.js';
-import { JournaledHostNet } from '../../src/host/network/journaled-ops.js';
-import type { HostNetOps } from '../../src/host/network/hostnet-port.js';
-import { planHostNetwork, type DeviceAttachment, type HostNetPlan } from '../../src/host/network/plan.js';
-import { setUpHostNetwork, type StartedHostNetwork } from '../../src/host/network/set-up.js';
-import { createStandIns, type StandIns } from './stand-ins.js';
-import { hostNetUndoers } from '../../src/host/network/undoers.js';
 import { realtimeChannelArgv } from '../../src/channel/ns3/realtime-argv.js';
+import { type StartedChannel, startChannel } from '../../src/channel/ns3/realtime-channel.js';
+import type { CommandRunner } from '../../src/host/exec/command-runner.js';
+import { processUndoers } from '../../src/host/exec/process-identity.js';
+import type { Journal, TeardownReport } from '../../src/host/journal/journal.js';
+import type { HostNetOps } from '../../src/host/network/hostnet-port.js';
+import { JournaledHostNet } from '../../src/host/network/journaled-ops.js';
+import { type DeviceAttachment, type HostNetPlan, planHostNetwork } from '../../src/host/network/plan.js';
+import { type StartedHostNetwork, setUpHostNetwork } from '../../src/host/network/set-up.js';
+import { hostNetUndoers } from '../../src/host/network/undoers.js';
 import type { WifiNetwork, WiredNetwork } from '../../src/scenario/resolved.js';
+import { createStandIns, type StandIns } from './stand-ins.js';
 
 export interface Testbed {
   standIns: StandIns;
@@ -54,7 +54,10 @@ export async function startTestbed(p: {
     let channel: StartedChannel | undefined;
     if (p.withChannel !== false) {
       const binary = await compileChannelProgram(p.channelSource ?? builtinChannelScript(), { runner: p.runner });
-      const network = p.network.channel === 'wifi-80211p' ? p.network : ({ channel: 'csma', dataRate: 100e6, loss: 0, jitter: 0, ...p.network } as WiredNetwork);
+      const network =
+        p.network.channel === 'wifi-80211p'
+          ? p.network
+          : ({ channel: 'csma', dataRate: 100e6, loss: 0, jitter: 0, ...p.network } as WiredNetwork);
       const macs = plan.vehicles.map((v) => v.mac);
       const args = [...realtimeChannelArgv({ network, taps: plan.channel.taps, macs, run: 1 }), ...(p.channelArgs ?? [])];
       channel = await startChannel({ binary, args, logPath: join(p.runDir, 'ns3.log'), journal: p.journal });

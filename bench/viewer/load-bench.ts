@@ -12,7 +12,16 @@ import { runScenarioSimulated } from '../../src/api/run-simulated.js';
 import { startViewServer } from '../../src/ui/viewer/view-server.js';
 import { ringScenarioYaml } from './ring-scenario.js';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'cavsim-view-bench-'));

@@ -60,5 +60,5 @@ export function ringScenarioYaml(opts: RingScenarioOptions): string {
       '      - type: brake-receiver',
     );
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

@@ -1,9 +1,9 @@
-import { connectDocker } from '../host/docker/dockerode-port.js';
+import { defaultCacheDir } from '../channel/ns3/compile.js';
 import type { DockerPort } from '../host/docker/docker-port.js';
-import { createCommandRunner, type CommandRunner } from '../host/exec/command-runner.js';
+import { connectDocker } from '../host/docker/dockerode-port.js';
+import { type CommandRunner, createCommandRunner } from '../host/exec/command-runner.js';
 import { createPipedCommandRunner } from '../host/exec/piped-command-runner.js';
 import { prepareFastProcessStart, startPipedProcess } from '../host/exec/start-piped-process.js';
-import { defaultCacheDir } from '../channel/ns3/compile.js';
 import { createHostNetOps, type HostNetOps } from '../host/network/hostnet-port.js';
 
 /** The real ports of this host, for the commands around an emulated run. Built per call: no module-level client. */

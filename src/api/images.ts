@@ -1,8 +1,9 @@
 import { computeContextHash, repoBuildContext } from '../host/docker/build-context.js';
 import { connectDocker } from '../host/docker/dockerode-port.js';
-import { ensureImages, imageStates, type ImageEvent, type ImageState } from '../host/docker/images.js';
+import { ensureImages, type ImageEvent, type ImageState, imageStates } from '../host/docker/images.js';
 
 export { describePruned } from '../host/docker/images.js';
+
 import { packageRoot } from '../util/package-root.js';
 
 /**

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { UserInputError } from '../errors.js';
 import { loadMapFromDisk } from '../core/map/map-loader.js';
+import { UserInputError } from '../errors.js';
 import { packageVersion } from '../run/host-facts.js';
-import { readRunScenario } from '../run/read-run-folder.js';
 import type { McapRecordingFigures } from '../run/mcap/mcap-recording.js';
+import { readRunScenario } from '../run/read-run-folder.js';
 import { RUN_FILES } from '../run/run-files.js';
 
 /**
@@ -12,7 +12,10 @@ import { RUN_FILES } from '../run/run-files.js';
  * recorded with `record: { mcap: false }` or made before recordings existed.
  */
 export async function recordMcapOf(runDir: string): Promise<McapRecordingFigures> {
-  const scenario = readRunScenario(runDir, new UserInputError(`${runDir} has no ${RUN_FILES.scenario}`, [], 'pass a run folder written by `cavsim up` (runs/<run-id>)'));
+  const scenario = readRunScenario(
+    runDir,
+    new UserInputError(`${runDir} has no ${RUN_FILES.scenario}`, [], 'pass a run folder written by `cavsim up` (runs/<run-id>)'),
+  );
   const summary = readJson(join(runDir, RUN_FILES.summary)) as { runtime?: string; timing?: { t0_epoch_ns?: string } } | undefined;
   const runtime = summary?.runtime === 'docker' ? 'docker' : 'sim';
   const t0 = summary?.timing?.t0_epoch_ns;

@@ -1,14 +1,14 @@
-import { writeFileNoFollow } from '../util/write-no-follow.js';
-import { readJsonFile, readRunScenario } from '../run/read-run-folder.js';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UserInputError } from '../errors.js';
-import { MANIFEST_FILE, mapHash, resolvedHash, type RunManifest } from '../run/manifest.js';
-import { hostFacts } from '../run/host-facts.js';
 import { compareRunFolders, type RunComparison } from '../run/compare-runs.js';
-import { runResolvedSimulated, type RunOutcome } from './run-simulated.js';
 import type { RunEvents } from '../run/events.js';
+import { hostFacts } from '../run/host-facts.js';
+import { MANIFEST_FILE, mapHash, type RunManifest, resolvedHash } from '../run/manifest.js';
+import { readJsonFile, readRunScenario } from '../run/read-run-folder.js';
 import { RUN_FILES } from '../run/run-files.js';
+import { writeFileNoFollow } from '../util/write-no-follow.js';
+import { type RunOutcome, runResolvedSimulated } from './run-simulated.js';
 
 export const REPLAY_FILE = RUN_FILES.replay;
 
@@ -40,27 +40,58 @@ export async function replayRun(runDir: string, opts: ReplayOptions = {}): Promi
   const manifest = readManifest(originalDir);
   const scenario = readRunScenario(originalDir, new UserInputError(`${runDir} has no ${RUN_FILES.scenario}`));
   if (resolvedHash(scenario) !== manifest.scenario.resolved_sha256) {
-    throw new UserInputError(`${join(runDir, RUN_FILES.scenario)} changed after the run (its hash is not the manifest's)`, [], 'restore the file, or run the scenario anew with cavsim up');
+    throw new UserInputError(
+      `${join(runDir, RUN_FILES.scenario)} changed after the run (its hash is not the manifest's)`,
+      [],
+      'restore the file, or run the scenario anew with cavsim up',
+    );
   }
   if (manifest.map.sha256 !== null && mapHash(scenario.mapFile) !== manifest.map.sha256) {
-    throw new UserInputError(`map ${scenario.mapFile} changed since run ${manifest.run_id} (or is gone)`, [], 'restore the map the run used (its copy may be in the run folder), or run the scenario anew with cavsim up');
+    throw new UserInputError(
+      `map ${scenario.mapFile} changed since run ${manifest.run_id} (or is gone)`,
+      [],
+      'restore the map the run used (its copy may be in the run folder), or run the scenario anew with cavsim up',
+    );
   }
   const notes = await hostDifferences(manifest);
   const runsDir = opts.runsDir ?? dirname(originalDir);
-  const common = { runsDir, runId: opts.runId ?? freeRunId(runsDir, `${basename(originalDir)}-replay`), events: opts.events, shouldStop: opts.shouldStop, command: opts.command };
+  const common = {
+    runsDir,
+    runId: opts.runId ?? freeRunId(runsDir, `${basename(originalDir)}-replay`),
+    events: opts.events,
+    shouldStop: opts.shouldStop,
+    command: opts.command,
+  };
   const replay =
     manifest.runtime === 'sim'
       ? await runResolvedSimulated(scenario, common)
       : await (await import('./run-emulated.js')).runResolvedEmulated(scenario, common);
   const comparison = compareRunFolders(originalDir, replay.runDir);
-  writeFileNoFollow(join(replay.runDir, REPLAY_FILE), JSON.stringify({ of: originalDir, identical: comparison.identical, files: comparison.files, summary: comparison.summary, notes }, null, 2) + '\n');
+  writeFileNoFollow(
+    join(replay.runDir, REPLAY_FILE),
+    `${JSON.stringify(
+      { of: originalDir, identical: comparison.identical, files: comparison.files, summary: comparison.summary, notes },
+      null,
+      2,
+    )}\n`,
+  );
   return { originalDir, manifest, replay, comparison, notes };
 }
 
 export function readManifest(runDir: string): RunManifest {
   const file = join(runDir, MANIFEST_FILE);
-  if (!existsSync(join(runDir, RUN_FILES.scenario))) throw new UserInputError(`${runDir} is not a run folder (no ${RUN_FILES.scenario})`, [], 'pass a folder under runs/, e.g. runs/20261122-101530-a3f9');
-  if (!existsSync(file)) throw new UserInputError(`${runDir} has no ${MANIFEST_FILE}: it was written by a cavsim older than replay`, [], 'run the scenario again with cavsim up; new runs carry a manifest');
+  if (!existsSync(join(runDir, RUN_FILES.scenario)))
+    throw new UserInputError(
+      `${runDir} is not a run folder (no ${RUN_FILES.scenario})`,
+      [],
+      'pass a folder under runs/, e.g. runs/20261122-101530-a3f9',
+    );
+  if (!existsSync(file))
+    throw new UserInputError(
+      `${runDir} has no ${MANIFEST_FILE}: it was written by a cavsim older than replay`,
+      [],
+      'run the scenario again with cavsim up; new runs carry a manifest',
+    );
   return readJsonFile(file, new UserInputError(`${runDir} has no ${MANIFEST_FILE}`)) as RunManifest;
 }
 
@@ -68,7 +99,8 @@ async function hostDifferences(m: RunManifest): Promise<string[]> {
   const now = await hostFacts();
   const notes: string[] = [];
   const differs = (what: string, then: unknown, current: unknown) => {
-    if (JSON.stringify(then) !== JSON.stringify(current)) notes.push(`${what}: ${String(then ?? 'unknown')} then, ${String(current ?? 'unknown')} now`);
+    if (JSON.stringify(then) !== JSON.stringify(current))
+      notes.push(`${what}: ${String(then ?? 'unknown')} then, ${String(current ?? 'unknown')} now`);
   };
   differs('cavsim version', m.cavsim.version, now.cavsim.version);
   differs('cavsim commit', m.cavsim.commit, now.cavsim.commit);

@@ -1,16 +1,16 @@
-import { readLinkBytes } from '../host/network/link-bytes.js';
-import { loadScenario } from '../scenario/load-scenario.js';
-import { describePruned, ensureImages, requireVehicleImages } from '../host/docker/images.js';
-import { computeContextHash, repoBuildContext } from '../host/docker/build-context.js';
-import { realHostPorts } from './host-ports.js';
 import { compileChannelProgram } from '../channel/ns3/compile.js';
 import { startChannel } from '../channel/ns3/realtime-channel.js';
-import { runEmulated, type EmulatedRunOptions, type EmulatedRunOutcome } from '../runtime/emulated/run-emulated.js';
+import { computeContextHash, repoBuildContext } from '../host/docker/build-context.js';
+import { describePruned, ensureImages, requireVehicleImages } from '../host/docker/images.js';
+import { readLinkBytes } from '../host/network/link-bytes.js';
 import { connectControlLink } from '../runtime/emulated/control-link.js';
 import type { EmulatedRunDeps } from '../runtime/emulated/emulated-deps.js';
+import { type EmulatedRunOptions, type EmulatedRunOutcome, runEmulated } from '../runtime/emulated/run-emulated.js';
+import { refuseUnsupportedExternal } from '../scenario/external-device.js';
+import { loadScenario } from '../scenario/load-scenario.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { packageRoot } from '../util/package-root.js';
-import { refuseUnsupportedExternal } from '../scenario/external-device.js';
+import { realHostPorts } from './host-ports.js';
 
 /** The real ports: Docker engine, host networking (direct as root, sudo otherwise), commands, ns-3. */
 export function createEmulatedDeps(): EmulatedRunDeps {

@@ -1,6 +1,6 @@
+import { type RunOutcome, type SimulatedRunOptions, simulateScenario } from '../runtime/sim/simulate-scenario.js';
 import { loadScenario } from '../scenario/load-scenario.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
-import { simulateScenario, type RunOutcome, type SimulatedRunOptions } from '../runtime/sim/simulate-scenario.js';
 
 export type { RunOutcome } from '../runtime/sim/simulate-scenario.js';
 export type RunScenarioOptions = SimulatedRunOptions;

@@ -15,6 +15,8 @@ export function runsHoldingResources(): RunHoldingResources[] {
     state: isRunLive(a) ? 'live' : a.kept ? 'kept' : 'orphaned',
     ownerPid: a.owner?.pid ?? null,
     journal: a.journal,
-    resources: openRunJournal(a).outstanding().map((e) => ({ kind: e.kind, id: e.id })),
+    resources: openRunJournal(a)
+      .outstanding()
+      .map((e) => ({ kind: e.kind, id: e.id })),
   }));
 }

@@ -1,14 +1,22 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TeardownReport } from '../host/journal/journal.js';
-import { isRunLive, journalCopyOf, listActiveRuns, markForcedTeardown, openRunJournal, unregisterActiveRun, type ActiveRun } from '../run/active-runs.js';
-import { defaultRunsDir } from '../run/run-folder.js';
-import { findLeftoversByLabel, removeLeftovers } from '../host/docker/leftovers.js';
-import { allUndoers } from '../runtime/emulated/run-emulated.js';
 import { UserInputError } from '../errors.js';
-import { realHostPorts } from './host-ports.js';
-import type { EmulatedRunDeps } from '../runtime/emulated/emulated-deps.js';
+import { findLeftoversByLabel, removeLeftovers } from '../host/docker/leftovers.js';
+import type { TeardownReport } from '../host/journal/journal.js';
+import {
+  type ActiveRun,
+  isRunLive,
+  journalCopyOf,
+  listActiveRuns,
+  markForcedTeardown,
+  openRunJournal,
+  unregisterActiveRun,
+} from '../run/active-runs.js';
 import { RUN_FILES } from '../run/run-files.js';
+import { defaultRunsDir } from '../run/run-folder.js';
+import type { EmulatedRunDeps } from '../runtime/emulated/emulated-deps.js';
+import { allUndoers } from '../runtime/emulated/run-emulated.js';
+import { realHostPorts } from './host-ports.js';
 
 export interface RunTeardown {
   runId: string;
@@ -30,7 +38,11 @@ function runsToUndo(target: { runId?: string; all?: boolean }, runsDir: string):
   if (known) return [known];
   const local = join(runsDir, runId, RUN_FILES.journal);
   if (existsSync(local)) return [{ runId, journal: local }];
-  throw new UserInputError(`no run ${runId} to tear down`, [`--run: no journal for ${runId} in the active-run index or in ${runsDir}`], 'see `cavsim status` for the runs that still hold resources');
+  throw new UserInputError(
+    `no run ${runId} to tear down`,
+    [`--run: no journal for ${runId} in the active-run index or in ${runsDir}`],
+    'see `cavsim status` for the runs that still hold resources',
+  );
 }
 
 /**
@@ -54,7 +66,11 @@ export async function teardownRuns(
     if (!report.failed.length) unregisterActiveRun(run.runId);
     undone.push({ runId: run.runId, report });
   }
-  const liveIds = new Set(listActiveRuns().filter(isRunLive).map((r) => r.runId));
+  const liveIds = new Set(
+    listActiveRuns()
+      .filter(isRunLive)
+      .map((r) => r.runId),
+  );
   const swept = target.all ? undefined : target.runId;
   const leftovers = (await findLeftoversByLabel(deps.docker, swept).catch(() => [])).filter((l) => target.force || !liveIds.has(l.runId));
   if (leftovers.length) await removeLeftovers(deps.docker, leftovers);

@@ -9,7 +9,10 @@ type Register = (program: Command) => void;
  */
 const COMMANDS: readonly { names: readonly string[]; load: () => Promise<Register> }[] = [
   { names: ['view'], load: async () => (await import('./view-command.js')).registerViewCommand },
-  { names: ['teardown', 'status', 'doctor', 'images', 'plan'], load: async () => (await import('./emulation-commands.js')).registerEmulationCommands },
+  {
+    names: ['teardown', 'status', 'doctor', 'images', 'plan'],
+    load: async () => (await import('./emulation-commands.js')).registerEmulationCommands,
+  },
   { names: ['waypoints'], load: async () => (await import('./waypoints-command.js')).registerWaypointsCommand },
   { names: ['sweep'], load: async () => (await import('./sweep-command.js')).registerSweepCommand },
   { names: ['sweep-task'], load: async () => (await import('./sweep-command.js')).registerSweepTaskCommand },

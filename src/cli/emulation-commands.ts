@@ -1,11 +1,11 @@
-import { Command, Option } from 'commander';
-import { EXIT_STATUS, UserInputError } from '../errors.js';
-import { loadScenario } from '../scenario/load-scenario.js';
-import { planEmulatedRun } from '../runtime/emulated/plan-emulated.js';
-import { newRunId, defaultRunsDir, checkRunId } from '../run/run-folder.js';
-import type { RuntimeReadiness } from '../api/doctor/index.js';
-import { printJson } from './json-output.js';
 import { join } from 'node:path';
+import { type Command, Option } from 'commander';
+import type { RuntimeReadiness } from '../api/doctor/index.js';
+import { EXIT_STATUS, UserInputError } from '../errors.js';
+import { checkRunId, defaultRunsDir, newRunId } from '../run/run-folder.js';
+import { planEmulatedRun } from '../runtime/emulated/plan-emulated.js';
+import { loadScenario } from '../scenario/load-scenario.js';
+import { printJson } from './json-output.js';
 import { printWarnings } from './print-warnings.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -24,23 +24,38 @@ export function registerEmulationCommands(program: Command): void {
     .addOption(new Option('--force', 'also runs whose cavsim process is still running (ends them)'))
     .option('--json', 'print what was undone as JSON')
     .action(async (opts: { run?: string; all?: boolean; force?: boolean; json?: boolean }) => {
-      if (!opts.run && !opts.all) throw new UserInputError('say which run to tear down', ['--run <id> or --all'], 'see `cavsim status` for the runs that still hold resources');
+      if (!opts.run && !opts.all)
+        throw new UserInputError(
+          'say which run to tear down',
+          ['--run <id> or --all'],
+          'see `cavsim status` for the runs that still hold resources',
+        );
       if (opts.run) checkRunId('--run', opts.run, 'see `cavsim status` for the runs that still hold resources');
       const { teardownRuns } = await import('../api/teardown.js');
       const { undone, live } = await teardownRuns({ runId: opts.run, all: opts.all, force: opts.force });
       if (undone.some((r) => r.report.failed.length)) process.exitCode = EXIT_STATUS.EXTERNAL_PROCESS;
       if (opts.json) {
         const entry = (e: { kind: string; id: string }) => ({ kind: e.kind, id: e.id });
-        const runs = undone.map((r) => ({ run_id: r.runId, undone: r.report.undone.map(entry), left_alone: r.report.leftAlone.map((l) => ({ ...entry(l.entry), reason: l.reason })), failed: r.report.failed.map((f) => ({ ...entry(f.entry), error: f.error })) }));
-        return void process.stdout.write(JSON.stringify({ runs, live: live.map((r) => ({ run_id: r.runId, owner_pid: r.owner?.pid ?? null })) }, null, 2) + '\n');
+        const runs = undone.map((r) => ({
+          run_id: r.runId,
+          undone: r.report.undone.map(entry),
+          left_alone: r.report.leftAlone.map((l) => ({ ...entry(l.entry), reason: l.reason })),
+          failed: r.report.failed.map((f) => ({ ...entry(f.entry), error: f.error })),
+        }));
+        return void process.stdout.write(
+          `${JSON.stringify({ runs, live: live.map((r) => ({ run_id: r.runId, owner_pid: r.owner?.pid ?? null })) }, null, 2)}\n`,
+        );
       }
       if (!undone.length && !live.length) process.stdout.write('nothing to tear down\n');
       for (const r of undone) {
-        process.stdout.write(`${r.runId}: undid ${r.report.undone.length} resource(s)${r.report.failed.length ? `, ${r.report.failed.length} failed` : ''}\n`);
+        process.stdout.write(
+          `${r.runId}: undid ${r.report.undone.length} resource(s)${r.report.failed.length ? `, ${r.report.failed.length} failed` : ''}\n`,
+        );
         for (const l of r.report.leftAlone) process.stdout.write(`  ${l.entry.kind} ${l.entry.id}: ${l.reason}\n`);
         for (const f of r.report.failed) process.stdout.write(`  ${f.entry.kind} ${f.entry.id}: ${f.error}\n`);
       }
-      for (const r of live) process.stdout.write(`${r.runId}: live (cavsim process ${r.owner?.pid} is running it); left alone, --force to end it\n`);
+      for (const r of live)
+        process.stdout.write(`${r.runId}: live (cavsim process ${r.owner?.pid} is running it); left alone, --force to end it\n`);
     });
 
   program
@@ -51,12 +66,15 @@ export function registerEmulationCommands(program: Command): void {
       const { runsHoldingResources } = await import('../api/status.js');
       const runs = runsHoldingResources();
       if (flags.json) {
-        printJson({ runs: runs.map((r) => ({ run_id: r.runId, state: r.state, owner_pid: r.ownerPid, journal: r.journal, resources: r.resources })) });
+        printJson({
+          runs: runs.map((r) => ({ run_id: r.runId, state: r.state, owner_pid: r.ownerPid, journal: r.journal, resources: r.resources })),
+        });
         return;
       }
       if (!runs.length) process.stdout.write('no run holds host resources\n');
       for (const r of runs) {
-        const state = r.state === 'live' ? `live, cavsim process ${r.ownerPid}` : r.state === 'kept' ? 'kept' : 'its cavsim process is gone';
+        const state =
+          r.state === 'live' ? `live, cavsim process ${r.ownerPid}` : r.state === 'kept' ? 'kept' : 'its cavsim process is gone';
         process.stdout.write(`${r.runId}: ${r.resources.length} resource(s), ${state}  (${r.journal})\n`);
         for (const e of r.resources) process.stdout.write(`  ${e.kind} ${e.id}\n`);
       }
@@ -88,7 +106,8 @@ export function registerEmulationCommands(program: Command): void {
     .option('--check', 'only say whether they are up to date (exit 3 when one needs building); builds and removes nothing')
     .option('--json', 'print each image as JSON: role, tag, id, up_to_date, reason')
     .action(async (opts: { force?: boolean; check?: boolean; json?: boolean }) => {
-      if (opts.check && opts.force) throw new UserInputError('--check and --force contradict each other', [], 'use --check to look, or --force to rebuild');
+      if (opts.check && opts.force)
+        throw new UserInputError('--check and --force contradict each other', [], 'use --check to look, or --force to rebuild');
       const { describePruned, prepareImages } = await import('../api/images.js');
       const states = await prepareImages(opts, (e) => {
         if (e.type === 'image-up-to-date') process.stderr.write(`${e.tag}: up to date\n`);
@@ -98,8 +117,12 @@ export function registerEmulationCommands(program: Command): void {
         if (e.type === 'images-pruned') process.stderr.write(`${describePruned(e)}\n`);
       });
       const stale = states.filter((s) => s.reason);
-      if (opts.json) printJson({ images: states.map((s) => ({ role: s.role, tag: s.tag, id: s.id ?? null, up_to_date: !s.reason, reason: s.reason ?? null })) });
-      else if (opts.check) for (const s of states) process.stdout.write(`${s.tag}: ${s.reason ? `needs building (${s.reason})` : 'up to date'}\n`);
+      if (opts.json)
+        printJson({
+          images: states.map((s) => ({ role: s.role, tag: s.tag, id: s.id ?? null, up_to_date: !s.reason, reason: s.reason ?? null })),
+        });
+      else if (opts.check)
+        for (const s of states) process.stdout.write(`${s.tag}: ${s.reason ? `needs building (${s.reason})` : 'up to date'}\n`);
       if (opts.check && stale.length) {
         process.stderr.write(`${stale.length} image(s) need building: \`cavsim images\` builds them (up does too)\n`);
         process.exitCode = EXIT_STATUS.ENVIRONMENT;
@@ -116,7 +139,7 @@ export function registerEmulationCommands(program: Command): void {
       const scenario = await loadScenario(file, { overrides: opts.set, runtime: 'docker' });
       printWarnings(scenario.warnings, 'docker');
       const runId = newRunId();
-      process.stdout.write(JSON.stringify(planEmulatedRun(scenario, runId, join(defaultRunsDir(), runId)), null, 2) + '\n');
+      process.stdout.write(`${JSON.stringify(planEmulatedRun(scenario, runId, join(defaultRunsDir(), runId)), null, 2)}\n`);
     });
 }
 

@@ -3,7 +3,7 @@
  * two-space indented, one trailing newline. Values are left as they are: only keys are renamed.
  */
 export function printJson(value: unknown): void {
-  process.stdout.write(JSON.stringify(snakeCaseKeys(value), null, 2) + '\n');
+  process.stdout.write(`${JSON.stringify(snakeCaseKeys(value), null, 2)}\n`);
 }
 
 export function snakeCaseKeys(value: unknown): unknown {
@@ -14,7 +14,10 @@ export function snakeCaseKeys(value: unknown): unknown {
 
 /** `lastSafeText` -> `last_safe_text`; keys already in snake_case, and paths like `network.delay`, stay. */
 export function snakeCase(key: string): string {
-  return key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toLowerCase();
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase();
 }
 
 /** An error as `--json` prints it, on stdout, so a script reads one JSON document whatever happened. */

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-import { requireCjs } from '../util/require-cjs.js';
 import { CavsimError, EXIT_STATUS, exitStatusOf } from '../errors.js';
 import { RUN_EXIT_STATUS } from '../run/outcome.js';
-import { errorJson, printJson, wantsJson } from './json-output.js';
 import { RUN_FILES } from '../run/run-files.js';
+import { requireCjs } from '../util/require-cjs.js';
+import { errorJson, printJson, wantsJson } from './json-output.js';
 
 export const EXIT_STATUS_HELP = `
 Exit status:

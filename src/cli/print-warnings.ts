@@ -3,7 +3,9 @@ import type { RunEventBus } from '../run/events.js';
 /** Fields the runtime ignores, listed like errors, on stderr so `--json` output stays clean. */
 export function printWarnings(warnings: readonly string[] | undefined, runtime: string): void {
   if (!warnings?.length) return;
-  process.stderr.write(`warning: the ${runtime} runtime ignores ${warnings.length === 1 ? 'a field' : `${warnings.length} fields`} of this scenario\n${warnings.map((w) => `  ${w}\n`).join('')}`);
+  process.stderr.write(
+    `warning: the ${runtime} runtime ignores ${warnings.length === 1 ? 'a field' : `${warnings.length} fields`} of this scenario\n${warnings.map((w) => `  ${w}\n`).join('')}`,
+  );
 }
 
 /** With `--json`, no reporter prints the run's warnings; they still belong on stderr. */

@@ -1,9 +1,9 @@
-import { Command } from 'commander';
 import { join, resolve } from 'node:path';
-import { printJson } from './json-output.js';
+import type { Command } from 'commander';
 import { checkRunFolder, readRunSummary } from '../run/read-run-folder.js';
 import { SweepFolder } from '../sweep/sweep-folder.js';
 import { checkWritableFolder } from '../util/writable-folder.js';
+import { printJson } from './json-output.js';
 
 export function registerReportCommand(program: Command): void {
   program
@@ -13,7 +13,11 @@ export function registerReportCommand(program: Command): void {
     .option('--run-plots', "for a sweep, also draw each run's own kinematics figure")
     .option('--json', 'print the files written as JSON: {dir, tables, figures}')
     .action(async (dir: string, flags: { runPlots?: boolean; json?: boolean }) => {
-      checkRunFolder(dir, 'sweep or run folder', 'pass sweeps/<id> as printed by `cavsim sweep`, or runs/<run-id> as printed by `cavsim up`');
+      checkRunFolder(
+        dir,
+        'sweep or run folder',
+        'pass sweeps/<id> as printed by `cavsim sweep`, or runs/<run-id> as printed by `cavsim up`',
+      );
       if (SweepFolder.isSweepDir(dir)) SweepFolder.open(dir, dir);
       else readRunSummary(dir);
       checkWritableFolder({ path: join(dir, 'plots'), origin: dir });

@@ -1,10 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { Command } from 'commander';
-import { scenarioJsonSchema } from '../scenario/json-schema.js';
-import { renderFieldReference, withFieldReference } from '../scenario/field-reference.js';
-import { checkWritableFolder } from '../util/writable-folder.js';
 import { dirname, resolve } from 'node:path';
+import type { Command } from 'commander';
 import { UserInputError } from '../errors.js';
+import { renderFieldReference, withFieldReference } from '../scenario/field-reference.js';
+import { scenarioJsonSchema } from '../scenario/json-schema.js';
+import { checkWritableFolder } from '../util/writable-folder.js';
 
 /** `cavsim schema`: the scenario JSON Schema for editors, or the field reference in Markdown. */
 export function registerSchemaCommand(program: Command): void {
@@ -22,12 +22,16 @@ export function registerSchemaCommand(program: Command): void {
         try {
           markdown = readFileSync(opts.update, 'utf8');
         } catch {
-          throw new UserInputError(`--update ${opts.update}: cannot read the file`, [], 'give the Markdown file that holds the field-reference markers, e.g. docs/scenario.md');
+          throw new UserInputError(
+            `--update ${opts.update}: cannot read the file`,
+            [],
+            'give the Markdown file that holds the field-reference markers, e.g. docs/scenario.md',
+          );
         }
         writeFileSync(opts.update, withFieldReference(markdown, renderFieldReference(schema)));
         return;
       }
-      const text = opts.reference ? renderFieldReference(schema) + '\n' : JSON.stringify(schema, null, 2) + '\n';
+      const text = opts.reference ? `${renderFieldReference(schema)}\n` : `${JSON.stringify(schema, null, 2)}\n`;
       if (!opts.output) return void process.stdout.write(text);
       checkWritableFolder({ path: dirname(resolve(opts.output)), origin: `--output ${opts.output}` });
       writeFileSync(opts.output, text);

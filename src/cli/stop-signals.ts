@@ -36,7 +36,9 @@ export function installStopSignals(say: (line: string) => void): StopSignals {
       say(`${signal}: stopping the run; what it measured is kept and what it created is undone\n`);
       return;
     }
-    say(`${signal} again: still stopping and undoing what the run created; cavsim exits once the host is restored (\`cavsim teardown --all\` finishes it after a kill -9)\n`);
+    say(
+      `${signal} again: still stopping and undoing what the run created; cavsim exits once the host is restored (\`cavsim teardown --all\` finishes it after a kill -9)\n`,
+    );
   };
   for (const s of STOP_SIGNALS) process.on(s, handler);
   return {

@@ -1,29 +1,29 @@
 import { availableParallelism } from 'node:os';
-import { RUN_EXIT_STATUS } from '../run/outcome.js';
-import { printJson } from './json-output.js';
-import { Command, Option } from 'commander';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Command, Option } from 'commander';
 import { UserInputError } from '../errors.js';
-import { defaultRunsDir } from '../run/run-folder.js';
-import { findLastScenario } from '../run/last-scenario.js';
 import { chosenStateDir } from '../run/active-runs.js';
-import { SweepEventBus } from '../sweep/events.js';
-import { planSweep, type PlannedSweep, type SweepRequest } from '../sweep/plan-sweep.js';
-import { printWarnings } from './print-warnings.js';
-import { createSweepLineReporter } from '../ui/terminal/sweep/line-reporter.js';
-import type { SweepOutcome } from '../sweep/run-sweep.js';
+import { findLastScenario } from '../run/last-scenario.js';
+import { RUN_EXIT_STATUS } from '../run/outcome.js';
+import { defaultRunsDir } from '../run/run-folder.js';
 import type { SweepAnswer } from '../sweep/answer.js';
-import { SweepFolder, SWEEPS_DIR, newSweepId, type Runtime, type SweepSpec } from '../sweep/sweep-folder.js';
+import { SweepEventBus } from '../sweep/events.js';
 import { MAX_REPEAT, MAX_SWEEP_RUNS } from '../sweep/limits.js';
+import { type PlannedSweep, planSweep, type SweepRequest } from '../sweep/plan-sweep.js';
+import { isFinished } from '../sweep/result-row.js';
+import type { RunOne } from '../sweep/run-points.js';
+import type { SweepOutcome } from '../sweep/run-sweep.js';
+import { SLURM_DEFAULTS, slurmResourceProblems } from '../sweep/slurm/job-script.js';
+import { openSlurm } from '../sweep/slurm/open-slurm.js';
+import { batchScript, planBatch, type SlurmExecutorOptions } from '../sweep/slurm/slurm-executor.js';
+import { newSweepId, type Runtime, SWEEPS_DIR, SweepFolder, type SweepSpec } from '../sweep/sweep-folder.js';
+import { createSweepLineReporter } from '../ui/terminal/sweep/line-reporter.js';
+import { shellQuote } from '../util/shell-quote.js';
 import { checkWritableFolder, chooseFolder } from '../util/writable-folder.js';
 import { wholeNumber } from './flag-values.js';
-import { fileURLToPath } from 'node:url';
-import { join, relative } from 'node:path';
-import { shellQuote } from '../util/shell-quote.js';
-import { batchScript, planBatch, type SlurmExecutorOptions } from '../sweep/slurm/slurm-executor.js';
-import { openSlurm } from '../sweep/slurm/open-slurm.js';
-import { SLURM_DEFAULTS, slurmResourceProblems } from '../sweep/slurm/job-script.js';
-import type { RunOne } from '../sweep/run-points.js';
-import { isFinished } from '../sweep/result-row.js';
+import { printJson } from './json-output.js';
+import { printWarnings } from './print-warnings.js';
 
 /** This CLI, as a Slurm task on a node runs it (same Node.js, same build). */
 const THIS_CLI = fileURLToPath(new URL('./main.js', import.meta.url));
@@ -63,22 +63,53 @@ export function registerSweepCommand(program: Command): void {
     .description('run a scenario over a grid of values (or search the critical value) and write summary.csv and plots')
     .argument('[scenario]', 'scenario YAML file (default: the scenario of the last `cavsim up`)')
     .option('--delay <values>', 'channel delays, e.g. 10..300ms (ten values), 10..300ms:10ms, 10,100,200,300ms')
-    .option('--set <path=values>', 'sweep or fix any field, e.g. vehicles.car1.start.speed=5..10:1 (repeatable; several form a grid)', collect, [])
-    .option('--repeat <n>', `runs per grid point, with seeds seed, seed+1, ... (at most ${MAX_REPEAT})`, wholeNumber('--repeat', { min: 1, max: MAX_REPEAT }), 1)
-    .addOption(new Option('--runtime <runtime>', 'where each run goes: sim (virtual time, no root) or docker (emulated, root)').choices(['docker', 'sim']).default('sim'))
-    .addOption(new Option('--executor <executor>', 'local (this machine) or slurm (a job array on the cluster; simulated runtime)').choices(['local', 'slurm']).default('local'))
-    .option('--partition <name>', 'slurm: partition (default: the cluster\'s)')
+    .option(
+      '--set <path=values>',
+      'sweep or fix any field, e.g. vehicles.car1.start.speed=5..10:1 (repeatable; several form a grid)',
+      collect,
+      [],
+    )
+    .option(
+      '--repeat <n>',
+      `runs per grid point, with seeds seed, seed+1, ... (at most ${MAX_REPEAT})`,
+      wholeNumber('--repeat', { min: 1, max: MAX_REPEAT }),
+      1,
+    )
+    .addOption(
+      new Option('--runtime <runtime>', 'where each run goes: sim (virtual time, no root) or docker (emulated, root)')
+        .choices(['docker', 'sim'])
+        .default('sim'),
+    )
+    .addOption(
+      new Option('--executor <executor>', 'local (this machine) or slurm (a job array on the cluster; simulated runtime)')
+        .choices(['local', 'slurm'])
+        .default('local'),
+    )
+    .option('--partition <name>', "slurm: partition (default: the cluster's)")
     .option('--time <limit>', 'slurm: wall-time limit per task, e.g. 30:00', SLURM_DEFAULTS.time)
     .option('--mem <size>', 'slurm: memory per task, e.g. 2G', SLURM_DEFAULTS.memory)
     .option('--cpus-per-task <n>', 'slurm: CPUs per task', wholeNumber('--cpus-per-task', { min: 1, max: 256 }), SLURM_DEFAULTS.cpusPerTask)
-    .option('--runs-per-task <n>', 'slurm: runs per array task', wholeNumber('--runs-per-task', { min: 1, max: MAX_SWEEP_RUNS }), SLURM_DEFAULTS.runsPerTask)
+    .option(
+      '--runs-per-task <n>',
+      'slurm: runs per array task',
+      wholeNumber('--runs-per-task', { min: 1, max: MAX_SWEEP_RUNS }),
+      SLURM_DEFAULTS.runsPerTask,
+    )
     .option('--cavsim-on-nodes <program>', 'slurm: the program a task runs as cavsim on a node (default: this Node.js and this cavsim)')
     .option('--dry-run', 'slurm: print the job script of a grid sweep and submit nothing')
-    .option('--jobs <n>', 'runs at once (default: all cores for sim, 1 for docker; never more than the cores)', wholeNumber('--jobs', { min: 1, max: Number.MAX_SAFE_INTEGER }))
+    .option(
+      '--jobs <n>',
+      'runs at once (default: all cores for sim, 1 for docker; never more than the cores)',
+      wholeNumber('--jobs', { min: 1, max: Number.MAX_SAFE_INTEGER }),
+    )
     .option('--find-critical <field>', 'bisect for the value where the outcome flips to collision (delay, or a field path)')
     .option('--range <lo..hi>', 'range searched by --find-critical, e.g. 10..500ms')
     .option('--tolerance <value>', 'stop --find-critical when the bracket is this narrow, e.g. 5ms')
-    .option('--coarse <n>', 'evenly spaced values --find-critical samples first (checks monotonicity)', wholeNumber('--coarse', { min: 2, max: MAX_SWEEP_RUNS }))
+    .option(
+      '--coarse <n>',
+      'evenly spaced values --find-critical samples first (checks monotonicity)',
+      wholeNumber('--coarse', { min: 2, max: MAX_SWEEP_RUNS }),
+    )
     .option('--resume <id>', 'continue sweeps/<id>: finished runs are kept, the rest are run')
     .option('--sweeps-dir <dir>', 'where sweep folders are written (default ./sweeps or $CAVSIM_SWEEPS_DIR)')
     .option('--no-plots', 'skip the figures (cavsim report draws them later)')
@@ -89,7 +120,8 @@ export function registerSweepCommand(program: Command): void {
       // Everything that can be refused is refused here, before a folder or a worker thread exists.
       let target: { folder: SweepFolder } | { plan: PlannedSweep };
       if (flags.resume) {
-        if (scenarioArg || flags.delay || flags.set.length || flags.findCritical) process.stderr.write('note: --resume runs the sweep as recorded in its grid.json; other sweep flags are ignored\n');
+        if (scenarioArg || flags.delay || flags.set.length || flags.findCritical)
+          process.stderr.write('note: --resume runs the sweep as recorded in its grid.json; other sweep flags are ignored\n');
         const folder = SweepFolder.open(sweepsDir.path, flags.resume);
         checkWritableFolder({ path: folder.dir, origin: `--resume ${flags.resume}` });
         target = { folder };
@@ -103,16 +135,30 @@ export function registerSweepCommand(program: Command): void {
       const spec = 'folder' in target ? target.folder.spec : target.plan;
       const slurm = flags.executor === 'slurm' ? slurmOptions(flags, spec.runtime) : undefined;
       if (flags.dryRun) {
-        if (!slurm || !('plan' in target) || target.plan.mode.type !== 'grid') throw new UserInputError('--dry-run prints the Slurm job script of a new grid sweep', [], 'use it with --executor slurm and --delay or --set, without --resume or --find-critical');
+        if (!slurm || !('plan' in target) || target.plan.mode.type !== 'grid')
+          throw new UserInputError(
+            '--dry-run prints the Slurm job script of a new grid sweep',
+            [],
+            'use it with --executor slurm and --delay or --set, without --resume or --find-critical',
+          );
         const id = newSweepId();
-        const preview = { dir: join(sweepsDir.path, id), spec: { ...target.plan, id }, runsDir: join(sweepsDir.path, id, 'runs') } as unknown as SweepFolder;
+        const preview = {
+          dir: join(sweepsDir.path, id),
+          spec: { ...target.plan, id },
+          runsDir: join(sweepsDir.path, id, 'runs'),
+        } as unknown as SweepFolder;
         process.stdout.write(batchScript(preview, planBatch(preview, target.plan.mode.points, 0, slurm.runsPerTask), slurm));
         return;
       }
       if (spec.runtime === 'docker') checkWritableFolder(chosenStateDir());
       const { jobs, note } = slurm
         ? { jobs: flags.jobs ?? SLURM_PROBES_PER_ROUND, note: undefined }
-        : (await import('../sweep/run-one.js')).chooseJobs({ requested: flags.jobs, runtime: spec.runtime, cores: availableParallelism(), runs: spec.mode.type === 'grid' ? spec.mode.points.length : undefined });
+        : (await import('../sweep/run-one.js')).chooseJobs({
+            requested: flags.jobs,
+            runtime: spec.runtime,
+            cores: availableParallelism(),
+            runs: spec.mode.type === 'grid' ? spec.mode.points.length : undefined,
+          });
       if (note) process.stderr.write(`note: ${note}\n`);
       const batch = slurm ? await openSlurm(slurm) : undefined;
       const events = new SweepEventBus();
@@ -123,14 +169,31 @@ export function registerSweepCommand(program: Command): void {
         process.stderr.write('\nstopping after the runs under way; finished runs are kept\n');
       };
       process.once('SIGINT', onSigint);
-      const lanes = batch ? { runOne: noLocalRuns, jobs, where: batch.where, close: async () => {} } : await (await import('../sweep/run-one.js')).openRunLanes(spec.runtime, jobs, () => stop);
+      const lanes = batch
+        ? { runOne: noLocalRuns, jobs, where: batch.where, close: async () => {} }
+        : await (await import('../sweep/run-one.js')).openRunLanes(spec.runtime, jobs, () => stop);
       try {
         const deps = { runOne: lanes.runOne, ...(batch ? { batch } : {}), jobs: lanes.jobs, events, shouldStop: () => stop };
-        const outcome: SweepOutcome = 'folder' in target ? await (await import('../sweep/run-sweep.js')).executeSweep(target.folder, deps) : await (await import('../sweep/run-sweep.js')).startSweep(target.plan, sweepsDir.path, deps);
+        const outcome: SweepOutcome =
+          'folder' in target
+            ? await (await import('../sweep/run-sweep.js')).executeSweep(target.folder, deps)
+            : await (await import('../sweep/run-sweep.js')).startSweep(target.plan, sweepsDir.path, deps);
         await reporter.done();
-        const report = flags.plots ? await (await import('../ui/report/report.js')).writeSweepReport(SweepFolder.open(sweepsDir.path, outcome.dir), { runPlots: flags.runPlots }) : undefined;
+        const report = flags.plots
+          ? await (await import('../ui/report/report.js')).writeSweepReport(SweepFolder.open(sweepsDir.path, outcome.dir), {
+              runPlots: flags.runPlots,
+            })
+          : undefined;
         if (flags.json) {
-          printJson({ sweep: outcome.sweepId, dir: outcome.dir, stopped: outcome.stopped, runs: outcome.results.length, answer: outcome.answer, critical: outcome.critical, files: report });
+          printJson({
+            sweep: outcome.sweepId,
+            dir: outcome.dir,
+            stopped: outcome.stopped,
+            runs: outcome.results.length,
+            answer: outcome.answer,
+            critical: outcome.critical,
+            files: report,
+          });
         } else {
           process.stdout.write(`${outcome.answer.text}\n${outcome.dir}/summary.csv\n${outcome.dir}/points.csv\n`);
           for (const f of report?.figures.filter((f) => f.endsWith('.png')) ?? []) process.stdout.write(`${f}\n`);
@@ -142,7 +205,8 @@ export function registerSweepCommand(program: Command): void {
           process.stderr.write(`stopped: ${missing} of ${planned} runs not done; \`cavsim sweep --resume ${outcome.sweepId}\` runs them\n`);
           process.exitCode = RUN_EXIT_STATUS.interrupted;
         } else if (missing > 0 || outcome.results.some((r) => r.status === 'failed')) {
-          if (missing > 0) process.stderr.write(`${missing} of ${planned} runs not done; \`cavsim sweep --resume ${outcome.sweepId}\` runs them\n`);
+          if (missing > 0)
+            process.stderr.write(`${missing} of ${planned} runs not done; \`cavsim sweep --resume ${outcome.sweepId}\` runs them\n`);
           process.exitCode = RUN_EXIT_STATUS.failed;
         }
       } finally {
@@ -157,11 +221,25 @@ const noLocalRuns: RunOne = () => Promise.reject(new Error('a Slurm sweep runs n
 
 function slurmOptions(flags: SweepFlags, runtime: Runtime): SlurmExecutorOptions {
   if (runtime !== 'sim') {
-    throw new UserInputError('--executor slurm runs the simulated runtime (no root on cluster nodes), not --runtime docker', [], 'drop --runtime docker (sim is the default)');
+    throw new UserInputError(
+      '--executor slurm runs the simulated runtime (no root on cluster nodes), not --runtime docker',
+      [],
+      'drop --runtime docker (sim is the default)',
+    );
   }
-  const resources = { ...(flags.partition !== undefined ? { partition: flags.partition } : {}), time: flags.time, memory: flags.mem, cpusPerTask: flags.cpusPerTask };
+  const resources = {
+    ...(flags.partition !== undefined ? { partition: flags.partition } : {}),
+    time: flags.time,
+    memory: flags.mem,
+    cpusPerTask: flags.cpusPerTask,
+  };
   const problems = slurmResourceProblems(resources);
-  if (problems.length) throw new UserInputError('the Slurm resources asked for are not what Slurm accepts', problems, 'see `cavsim sweep --help` for the forms each flag takes');
+  if (problems.length)
+    throw new UserInputError(
+      'the Slurm resources asked for are not what Slurm accepts',
+      problems,
+      'see `cavsim sweep --help` for the forms each flag takes',
+    );
   return {
     resources,
     runsPerTask: flags.runsPerTask,
@@ -178,7 +256,9 @@ export function registerSweepTaskCommand(program: Command): void {
     .requiredOption('--batch <n>', 'batch number', wholeNumber('--batch', { min: 0, max: Number.MAX_SAFE_INTEGER }))
     .requiredOption('--task <i>', 'array task index', wholeNumber('--task', { min: 0, max: Number.MAX_SAFE_INTEGER }))
     .action(async (sweepDir: string, flags: { batch: number; task: number }) => {
-      process.exitCode = await (await import('../sweep/slurm/sweep-task.js')).runSweepTask(sweepDir, flags.batch, flags.task, (line) => process.stderr.write(`${line}\n`));
+      process.exitCode = await (await import('../sweep/slurm/sweep-task.js')).runSweepTask(sweepDir, flags.batch, flags.task, (line) =>
+        process.stderr.write(`${line}\n`),
+      );
     });
 }
 
@@ -197,7 +277,12 @@ async function attachReporter(events: SweepEventBus): Promise<{ done: () => Prom
 function toRequest(scenario: string, flags: SweepFlags): SweepRequest {
   const request: SweepRequest = { scenario, delay: flags.delay, sets: flags.set, repeat: flags.repeat, runtime: flags.runtime };
   if (flags.findCritical) {
-    if (!flags.range || !flags.tolerance) throw new UserInputError('--find-critical needs --range and --tolerance', [], 'e.g. --find-critical delay --range 10..500ms --tolerance 5ms');
+    if (!flags.range || !flags.tolerance)
+      throw new UserInputError(
+        '--find-critical needs --range and --tolerance',
+        [],
+        'e.g. --find-critical delay --range 10..500ms --tolerance 5ms',
+      );
     request.critical = { path: flags.findCritical, range: flags.range, tolerance: flags.tolerance, coarse: flags.coarse };
   } else if (flags.range || flags.tolerance) {
     throw new UserInputError('--range and --tolerance go with --find-critical');
@@ -210,7 +295,12 @@ function lastScenario(): string {
   const runsDir = defaultRunsDir();
   const { found, skipped } = findLastScenario(runsDir);
   for (const s of skipped) process.stderr.write(`note: passed over a run: ${s}\n`);
-  if (!found) throw new UserInputError('no scenario given and no earlier run to take it from', [`${runsDir}: no run folder with a usable scenario`], 'name the scenario: cavsim sweep scenarios/head-on-brake.yaml --delay 10..300ms');
+  if (!found)
+    throw new UserInputError(
+      'no scenario given and no earlier run to take it from',
+      [`${runsDir}: no run folder with a usable scenario`],
+      'name the scenario: cavsim sweep scenarios/head-on-brake.yaml --delay 10..300ms',
+    );
   process.stderr.write(`note: sweeping ${found.file}, the scenario of run ${found.runId}\n`);
   return found.file;
 }

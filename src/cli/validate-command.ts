@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { requireCjs } from '../util/require-cjs.js';
 import { describeNetwork } from '../scenario/describe-network.js';
+import { requireCjs } from '../util/require-cjs.js';
 import { printWarnings } from './print-warnings.js';
 
 const { Option } = requireCjs('commander') as typeof import('commander');
@@ -20,7 +20,10 @@ export function registerValidateCommand(program: Command): void {
       const { loadScenario } = await import('../scenario/load-scenario.js');
       const scenario = await loadScenario(file, { overrides: opts.set, runtime: opts.runtime });
       printWarnings(scenario.warnings, opts.runtime);
-      if (opts.json) process.stdout.write(JSON.stringify(scenario, null, 2) + '\n');
-      else process.stdout.write(`${file}: valid (${scenario.vehicles.length} vehicles, ${scenario.duration} s, ${describeNetwork(scenario.network)})\n`);
+      if (opts.json) process.stdout.write(`${JSON.stringify(scenario, null, 2)}\n`);
+      else
+        process.stdout.write(
+          `${file}: valid (${scenario.vehicles.length} vehicles, ${scenario.duration} s, ${describeNetwork(scenario.network)})\n`,
+        );
     });
 }

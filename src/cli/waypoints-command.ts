@@ -1,15 +1,15 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { printJson } from './json-output.js';
 import type { Command } from 'commander';
-import { UserInputError } from '../errors.js';
-import { decimal } from './flag-values.js';
-import { checkRunFolder } from '../run/read-run-folder.js';
-import { formatWaypointsCsv, parseNumericCsv } from '../core/control/waypoints.js';
-import { parseVehicleTrajectory } from '../api/waypoints/trajectory.js';
 import { recordWaypoints } from '../api/waypoints/record.js';
-import { resamplePolyline, type OrientedWaypoint } from '../api/waypoints/resample.js';
+import { type OrientedWaypoint, resamplePolyline } from '../api/waypoints/resample.js';
+import { parseVehicleTrajectory } from '../api/waypoints/trajectory.js';
+import { formatWaypointsCsv, parseNumericCsv } from '../core/control/waypoints.js';
+import { UserInputError } from '../errors.js';
+import { checkRunFolder } from '../run/read-run-folder.js';
 import { RUN_FILES } from '../run/run-files.js';
+import { decimal } from './flag-values.js';
+import { printJson } from './json-output.js';
 
 /** Finer spacing only multiplies the points: a 10 m path at 1 mm is already 10,000 waypoints. */
 const MIN_SPACING_M = 0.001;
@@ -34,13 +34,18 @@ export function registerWaypointsCommand(program: Command): void {
     .option('--to <s>', 'end of the time window', seconds('--to'))
     .option('--min-speed <m/s>', 'raise slower recorded speeds to this', minSpeed, 0)
     .option('--json', JSON_HELP)
-    .action(async (dir: string, opts: { vehicle: string; output?: string; spacing: number; from?: number; to?: number; minSpeed: number; json?: boolean }) => {
-      checkRunFolder(dir);
-      const file = join(dir, RUN_FILES.vehicles);
-      const text = await readInput(file);
-      const points = guard(file, () => recordWaypoints(parseVehicleTrajectory(text, opts.vehicle), opts));
-      await emit(points, opts.output, opts.json);
-    });
+    .action(
+      async (
+        dir: string,
+        opts: { vehicle: string; output?: string; spacing: number; from?: number; to?: number; minSpeed: number; json?: boolean },
+      ) => {
+        checkRunFolder(dir);
+        const file = join(dir, RUN_FILES.vehicles);
+        const text = await readInput(file);
+        const points = guard(file, () => recordWaypoints(parseVehicleTrajectory(text, opts.vehicle), opts));
+        await emit(points, opts.output, opts.json);
+      },
+    );
 
   waypoints
     .command('resample')
@@ -52,7 +57,11 @@ export function registerWaypointsCommand(program: Command): void {
     .option('--json', JSON_HELP)
     .action(async (file: string, opts: { output: string; spacing: number; closed?: boolean; json?: boolean }) => {
       const { rows, errors } = parseNumericCsv(await readInput(file), ['x', 'y', 'speed']);
-      if (errors.length) throw new UserInputError(`${file} is not a polyline CSV`, errors.slice(0, 5).map((e) => `${file} ${e}`));
+      if (errors.length)
+        throw new UserInputError(
+          `${file} is not a polyline CSV`,
+          errors.slice(0, 5).map((e) => `${file} ${e}`),
+        );
       const points = guard(file, () => resamplePolyline(rows, { spacing: opts.spacing, closed: opts.closed }));
       await emit(points, opts.output === '-' ? undefined : opts.output, opts.json);
     });
@@ -82,7 +91,12 @@ async function emit(points: readonly OrientedWaypoint[], output: string | undefi
     return;
   }
   await writeFile(output, formatWaypointsCsv(points)).catch((err: NodeJS.ErrnoException) => {
-    const why = err.code === 'EISDIR' ? 'is a folder' : err.code === 'ENOENT' ? 'is in a folder that does not exist' : `cannot be written (${err.code ?? err.message})`;
+    const why =
+      err.code === 'EISDIR'
+        ? 'is a folder'
+        : err.code === 'ENOENT'
+          ? 'is in a folder that does not exist'
+          : `cannot be written (${err.code ?? err.message})`;
     throw new UserInputError(`--output ${output}: ${why}`, [], 'give a file path in a folder you can write, or - for standard output');
   });
   if (json) printJson({ output: resolve(output), count: points.length });

@@ -1,6 +1,6 @@
 import type { BodyGates } from '../scenario/resolved.js';
-import type { ReportedPose } from '../world/body-pose.js';
 import { percentileOfSorted } from '../util/percentile.js';
+import type { ReportedPose } from '../world/body-pose.js';
 import { ClockOffsetEstimator, round3, type SyncSample } from './clock-offset.js';
 
 /** `summary.json` → `timing.external.carN` of a physical car (role: body). */
@@ -40,7 +40,10 @@ export class BodyReports {
   private lastNs?: bigint;
   private maxGapNs = 0n;
 
-  constructor(readonly car: string, readonly gates: BodyGates) {}
+  constructor(
+    readonly car: string,
+    readonly gates: BodyGates,
+  ) {}
 
   sync(sample: SyncSample): void {
     this.clock.add(sample);
@@ -107,12 +110,17 @@ export class BodyReports {
  */
 export function bodyInvalidReasons(car: string, f: BodyFigures): string[] {
   const reasons: string[] = [];
-  if (f.clock_offset_certain_ms === null) reasons.push(`${car}'s device answered no clock-sync probe: its clock offset and pose-report lag are unknown`);
+  if (f.clock_offset_certain_ms === null)
+    reasons.push(`${car}'s device answered no clock-sync probe: its clock offset and pose-report lag are unknown`);
   else if (f.clock_offset_certain_ms > f.max_clock_offset_ms) {
-    reasons.push(`${car}'s device clock was at least ${f.clock_offset_certain_ms} ms off the simulator's (external.maxClockOffset ${f.max_clock_offset_ms} ms): synchronise it (NTP, PTP) or raise the gate`);
+    reasons.push(
+      `${car}'s device clock was at least ${f.clock_offset_certain_ms} ms off the simulator's (external.maxClockOffset ${f.max_clock_offset_ms} ms): synchronise it (NTP, PTP) or raise the gate`,
+    );
   }
   if (f.pose_lag_p99_ms !== null && f.pose_lag_p99_ms > f.max_pose_lag_ms) {
-    reasons.push(`${car}'s pose reports lagged ${f.pose_lag_p99_ms} ms at p99 (external.maxPoseLag ${f.max_pose_lag_ms} ms; max ${f.pose_lag_max_ms} ms)`);
+    reasons.push(
+      `${car}'s pose reports lagged ${f.pose_lag_p99_ms} ms at p99 (external.maxPoseLag ${f.max_pose_lag_ms} ms; max ${f.pose_lag_max_ms} ms)`,
+    );
   }
   return reasons;
 }

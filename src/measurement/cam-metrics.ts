@@ -1,6 +1,6 @@
-import { interpolatedQuantile } from '../util/percentile.js';
-import { CAM_MESSAGE } from '../core/control/cam.js';
 import type { LossReason } from '../channel/frames.js';
+import { CAM_MESSAGE } from '../core/control/cam.js';
+import { interpolatedQuantile } from '../util/percentile.js';
 
 /**
  * CAM reception figures per (sender, receiver) and the channel busy ratio, from what a run sent and
@@ -69,7 +69,13 @@ export interface CamFigures {
   senders: CamSender[];
   pairs: CamPair[];
   /** Every pair pooled: CAMs, deliveries, every gap between arrivals and every age sample. */
-  all: { sent: number; received: number; delivery_ratio: number | null; inter_reception: Spread | null; age: Omit<Spread, 'p50_ms'> | null };
+  all: {
+    sent: number;
+    received: number;
+    delivery_ratio: number | null;
+    inter_reception: Spread | null;
+    age: Omit<Spread, 'p50_ms'> | null;
+  };
 }
 
 /** Sorts in place. */
@@ -78,7 +84,12 @@ export function spread(values: Float64Array): Spread | null {
   values.sort();
   let sum = 0;
   for (let i = 0; i < values.length; i++) sum += values[i];
-  return { mean_ms: ms(sum / values.length), p50_ms: ms(interpolatedQuantile(values, 0.5)), p95_ms: ms(interpolatedQuantile(values, 0.95)), max_ms: ms(values[values.length - 1]) };
+  return {
+    mean_ms: ms(sum / values.length),
+    p50_ms: ms(interpolatedQuantile(values, 0.5)),
+    p95_ms: ms(interpolatedQuantile(values, 0.95)),
+    max_ms: ms(values[values.length - 1]),
+  };
 }
 
 const ms = (s: number) => +(s * 1000).toFixed(3);
@@ -113,7 +124,13 @@ export function ageSamples(arrivals: readonly { sentAt: number; receivedAt: numb
  * which ages are sampled; `end`: the run's last simulated time. A CAM still in flight when the run
  * ended (`run-ended`) counts neither as sent nor as received. Null when no car sent a CAM.
  */
-export function camFigures(frames: readonly SentFrame[], arrived: readonly ArrivedFrame[], lost: readonly LostFrame[], step: number, end: number): CamFigures | null {
+export function camFigures(
+  frames: readonly SentFrame[],
+  arrived: readonly ArrivedFrame[],
+  lost: readonly LostFrame[],
+  step: number,
+  end: number,
+): CamFigures | null {
   const cams = frames.filter((f) => f.type === CAM_MESSAGE);
   if (!cams.length) return null;
   const inFlight = new Set(lost.filter((l) => l.reason === 'run-ended').map((l) => `${l.id}\0${l.to}`));
@@ -155,15 +172,36 @@ export function camFigures(frames: readonly SentFrame[], arrived: readonly Arriv
       for (const a of ages) allAges.push(a);
       sent += p.sent;
       received += arrivals.length;
-      return { from: p.from, to: p.to, sent: p.sent, received: arrivals.length, delivery_ratio: ratio(arrivals.length, p.sent), inter_reception: spread(irt), age: withoutMedian(spread(ages)) };
+      return {
+        from: p.from,
+        to: p.to,
+        sent: p.sent,
+        received: arrivals.length,
+        delivery_ratio: ratio(arrivals.length, p.sent),
+        inter_reception: spread(irt),
+        age: withoutMedian(spread(ages)),
+      };
     });
   const senders = [...sentTimes.entries()]
     .sort(([a], [b]) => byName(a, b))
-    .map(([vehicle, times]): CamSender => ({ vehicle, sent: times.length, rate_hz: end > 0 ? +(times.length / end).toFixed(3) : 0, interval: spread(gaps([...times].sort((a, b) => a - b))) }));
+    .map(
+      ([vehicle, times]): CamSender => ({
+        vehicle,
+        sent: times.length,
+        rate_hz: end > 0 ? +(times.length / end).toFixed(3) : 0,
+        interval: spread(gaps([...times].sort((a, b) => a - b))),
+      }),
+    );
   return {
     senders,
     pairs: pairFigures,
-    all: { sent, received, delivery_ratio: ratio(received, sent), inter_reception: spread(Float64Array.from(allGaps)), age: withoutMedian(spread(Float64Array.from(allAges))) },
+    all: {
+      sent,
+      received,
+      delivery_ratio: ratio(received, sent),
+      inter_reception: spread(Float64Array.from(allGaps)),
+      age: withoutMedian(spread(Float64Array.from(allAges))),
+    },
   };
 }
 
@@ -219,7 +257,12 @@ export const CBR_WINDOW_S = 0.1;
  * and back-off are left out). Every car hears every other on the builtin channels, so this is each
  * car's CBR as well as the channel's. `frames` counts the frames sent in the window.
  */
-export function busyWindows(frames: readonly Pick<SentFrame, 'sentAt' | 'sizeBytes' | 'gnPacket'>[], end: number, rate = ITS_G5_DEFAULT_RATE, window = CBR_WINDOW_S): BusyWindow[] {
+export function busyWindows(
+  frames: readonly Pick<SentFrame, 'sentAt' | 'sizeBytes' | 'gnPacket'>[],
+  end: number,
+  rate = ITS_G5_DEFAULT_RATE,
+  window = CBR_WINDOW_S,
+): BusyWindow[] {
   const count = Math.max(1, Math.ceil(end / window - 1e-9));
   const windows: BusyWindow[] = Array.from({ length: count }, (_, k) => ({ t: +(k * window).toFixed(9), frames: 0, busy: 0 }));
   const busy = new Float64Array(count);
@@ -248,5 +291,12 @@ export function channelBusyFigures(windows: readonly BusyWindow[], rate = ITS_G5
   const values = Float64Array.from(windows, (w) => w.busy).sort();
   const round = (v: number) => +v.toFixed(6);
   const mean = values.reduce((a, b) => a + b, 0) / (values.length || 1);
-  return { method: 'on-air-estimate', window_s: window, rate_bps: rate, mean: round(mean), p95: round(values.length ? interpolatedQuantile(values, 0.95) : 0), max: round(values.length ? values[values.length - 1] : 0) };
+  return {
+    method: 'on-air-estimate',
+    window_s: window,
+    rate_bps: rate,
+    mean: round(mean),
+    p95: round(values.length ? interpolatedQuantile(values, 0.95) : 0),
+    max: round(values.length ? values[values.length - 1] : 0),
+  };
 }

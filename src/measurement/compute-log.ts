@@ -1,6 +1,6 @@
-import { CsvLog } from './csv-log.js';
 import { percentileOfSorted } from '../util/percentile.js';
 import type { TickCost } from '../world/compute-time.js';
+import { CsvLog } from './csv-log.js';
 
 export const COMPUTE_COLUMNS = ['step', 't_s', 'vehicle', 'answer_ms', 'cpu_ms', 'applied_ms'] as const;
 
@@ -54,7 +54,8 @@ export class ComputeLog {
 
   summary(): Record<string, ComputeFigures> {
     const out: Record<string, ComputeFigures> = {};
-    for (const [name, f] of this.figures) out[name] = { model: f.model, ticks: f.answer.length, answer: spread(f.answer), cpu: spread(f.cpu), applied: spread(f.applied) };
+    for (const [name, f] of this.figures)
+      out[name] = { model: f.model, ticks: f.answer.length, answer: spread(f.answer), cpu: spread(f.cpu), applied: spread(f.applied) };
     return out;
   }
 }

@@ -1,7 +1,7 @@
-import { openForWriting } from '../util/write-no-follow.js';
 import { closeSync } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
 import { appendWhole } from '../util/append-whole.js';
+import { openForWriting } from '../util/write-no-follow.js';
 
 export type Cell = string | number | boolean | undefined;
 
@@ -22,7 +22,10 @@ export class CsvLog {
   /** Sees every row as it is added, as the text a CSV reader gets back (unquoted). */
   onRow?: (cells: string[]) => void;
 
-  constructor(readonly path: string, readonly columns: readonly string[]) {
+  constructor(
+    readonly path: string,
+    readonly columns: readonly string[],
+  ) {
     this.fd = openForWriting(path);
     this.size = appendWhole(this.fd, path, Buffer.from(stringify([columns as string[]])), 0);
   }
@@ -210,7 +213,8 @@ export function cellText(cell: Cell): string {
 }
 
 /** A CSV cell as a number; `fallback` for an empty or missing cell. */
-export const numberOr = (cell: string | undefined, fallback: number): number => (cell === undefined || cell === '' ? fallback : Number(cell));
+export const numberOr = (cell: string | undefined, fallback: number): number =>
+  cell === undefined || cell === '' ? fallback : Number(cell);
 
 /** The number a CSV reader reads back from formatMicro(v), without the text (tested). */
 export function csvNumber(v: number): number {

@@ -1,5 +1,5 @@
 import { DENM_MESSAGE } from '../core/control/den-service.js';
-import { spread, type Spread } from './cam-metrics.js';
+import { type Spread, spread } from './cam-metrics.js';
 
 export interface DenmFigures {
   /** DENM events the cars' DEN services triggered (a `denm` app, or a `warning` with `format: denm`). */
@@ -46,6 +46,13 @@ export function denmFigures(events: readonly AppEvent[], arrivals: readonly Arri
     }
     for (const at of first.values()) receptions.push(at - trigger.t);
   }
-  const actions = events.flatMap((e) => (e.detail?.format === 'denm' && typeof e.detail.detected_s === 'number' && !isDenmTrigger(e) ? [e.t - e.detail.detected_s] : []));
-  return { triggered: triggers.length, received: receptions.length, event_to_reception: spread(Float64Array.from(receptions)), event_to_action: spread(Float64Array.from(actions)) };
+  const actions = events.flatMap((e) =>
+    e.detail?.format === 'denm' && typeof e.detail.detected_s === 'number' && !isDenmTrigger(e) ? [e.t - e.detail.detected_s] : [],
+  );
+  return {
+    triggered: triggers.length,
+    received: receptions.length,
+    event_to_reception: spread(Float64Array.from(receptions)),
+    event_to_action: spread(Float64Array.from(actions)),
+  };
 }

@@ -58,12 +58,18 @@ export function latencySummary(latencies: Float64Array, lost = 0): LatencySummar
  * Latency of what arrived and loss of what did not. `expected` lists every (id, receiver) that was
  * sent; when omitted, loss is 0 by construction and only latency is summarised.
  */
-export function summariseLatency(received: readonly Pick<V2VReceipt, 'id' | 'to' | 'latency_ms'>[], expected?: readonly ExpectedDelivery[]): LatencySummary {
+export function summariseLatency(
+  received: readonly Pick<V2VReceipt, 'id' | 'to' | 'latency_ms'>[],
+  expected?: readonly ExpectedDelivery[],
+): LatencySummary {
   const first = firstPerReceiver(received);
   let lost = 0;
   if (expected) {
     const arrived = new Set(first.map((r) => `${r.to}\u0000${r.id}`));
     lost = expected.filter((e) => !arrived.has(`${e.to}\u0000${e.id}`)).length;
   }
-  return latencySummary(valuesOf(first, (r) => r.latency_ms), lost);
+  return latencySummary(
+    valuesOf(first, (r) => r.latency_ms),
+    lost,
+  );
 }

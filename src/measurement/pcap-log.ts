@@ -1,6 +1,6 @@
 import { closeSync } from 'node:fs';
-import { openForWriting } from '../util/write-no-follow.js';
 import { appendWhole } from '../util/append-whole.js';
+import { openForWriting } from '../util/write-no-follow.js';
 
 /** pcap's microsecond-resolution magic, written little-endian; link type 1 is Ethernet. */
 const PCAP_MAGIC = 0xa1b2c3d4;

@@ -10,7 +10,11 @@ export interface PlatoonLink {
 
 /** Every car with a `cacc` app, ordered down the string from the leader. */
 export function platoonLinks(scenario: ResolvedScenario): PlatoonLink[] {
-  const links = scenario.vehicles.flatMap((v) => v.apps.flatMap((a) => (a.type === 'cacc' ? [{ follower: v.name, predecessor: a.predecessor, timeGap: a.timeGap, standstill: a.standstill }] : [])));
+  const links = scenario.vehicles.flatMap((v) =>
+    v.apps.flatMap((a) =>
+      a.type === 'cacc' ? [{ follower: v.name, predecessor: a.predecessor, timeGap: a.timeGap, standstill: a.standstill }] : [],
+    ),
+  );
   const followers = new Set(links.map((l) => l.follower));
   const ordered: PlatoonLink[] = [];
   let frontier = links.filter((l) => !followers.has(l.predecessor));
@@ -48,7 +52,13 @@ export class PlatoonFigures {
   private readonly followers: FollowerFigures[];
 
   constructor(private readonly links: readonly PlatoonLink[]) {
-    this.followers = links.map((l) => ({ vehicle: l.follower, predecessor: l.predecessor, max_gap_error_m: 0, min_gap_m: Infinity, min_time_headway_s: null }));
+    this.followers = links.map((l) => ({
+      vehicle: l.follower,
+      predecessor: l.predecessor,
+      max_gap_error_m: 0,
+      min_gap_m: Infinity,
+      min_time_headway_s: null,
+    }));
   }
 
   /** `gap(a, b)`: bumper-to-bumper gap between two cars this step; `speed(car)`: its speed. */
@@ -77,6 +87,9 @@ export class PlatoonFigures {
       if (!ahead) return [];
       return [{ vehicle: f.vehicle, ratio: ahead.max_gap_error_m > 0 ? round(f.max_gap_error_m / ahead.max_gap_error_m) : null }];
     });
-    return { followers, string_stability: ratios.length ? { ratios, stable: ratios.every((r) => r.ratio !== null && r.ratio <= 1) } : null };
+    return {
+      followers,
+      string_stability: ratios.length ? { ratios, stable: ratios.every((r) => r.ratio !== null && r.ratio <= 1) } : null,
+    };
   }
 }

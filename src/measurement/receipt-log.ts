@@ -1,7 +1,7 @@
-import { openForWriting } from '../util/write-no-follow.js';
 import { closeSync, fstatSync } from 'node:fs';
-import { appendWhole } from '../util/append-whole.js';
 import { stringify } from 'csv-stringify/sync';
+import { appendWhole } from '../util/append-whole.js';
+import { openForWriting } from '../util/write-no-follow.js';
 
 /** Columns of v2v.csv, shared by the emulated and the simulated runtime. */
 export const V2V_CSV_COLUMNS = ['id', 'from', 'to', 'type', 'sent_s', 'received_s', 'latency_ms', 'size_bytes'] as const;
@@ -18,7 +18,12 @@ export interface V2VReceipt {
 }
 
 /** Receipt for a datagram sent at `sentNs` and received at `receivedNs` (both epoch ns). */
-export function toReceipt(d: { id: string; from: string; to: string; type: string }, sentNs: bigint, receivedNs: bigint, size: number): V2VReceipt {
+export function toReceipt(
+  d: { id: string; from: string; to: string; type: string },
+  sentNs: bigint,
+  receivedNs: bigint,
+  size: number,
+): V2VReceipt {
   return {
     id: d.id,
     from: d.from,
@@ -38,7 +43,10 @@ export class ReceiptCsv {
   private fd: number | undefined;
   private size: number;
 
-  constructor(readonly path: string, writeHeader = true) {
+  constructor(
+    readonly path: string,
+    writeHeader = true,
+  ) {
     this.fd = openForWriting(path, writeHeader ? 'truncate' : 'append');
     this.size = writeHeader ? appendWhole(this.fd, path, Buffer.from(stringify([[...V2V_CSV_COLUMNS]])), 0) : fstatSync(this.fd).size;
   }

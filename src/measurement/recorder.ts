@@ -1,13 +1,13 @@
-import { CsvLog } from './csv-log.js';
-import { v2vRowFields, type V2VRowFields } from './v2v-row.js';
-import { centreDistance, closingSpeed, footprintOverlapTtc } from '../core/physics/ttc.js';
-import type { CollisionEvent, World } from '../world/world.js';
 import type { LossReason } from '../channel/frames.js';
-import { bodyGap, placeBody, type PlacedBody } from '../core/physics/footprint.js';
+import { bodyGap, type PlacedBody, placeBody } from '../core/physics/footprint.js';
+import { centreDistance, closingSpeed, footprintOverlapTtc } from '../core/physics/ttc.js';
 import type { VehicleParams } from '../core/physics/types.js';
-import { PlatoonFigures, type PlatoonLink } from './platoon.js';
+import type { CollisionEvent, World } from '../world/world.js';
 import type { SentFrame } from './cam-metrics.js';
+import { CsvLog } from './csv-log.js';
 import { BOUND_MARGIN, PAIR_ROW_DISTANCE_M, PAIR_ROW_TTC_S, pairRowKept, ttcLowerBound } from './pair-rows.js';
+import { PlatoonFigures, type PlatoonLink } from './platoon.js';
+import { type V2VRowFields, v2vRowFields } from './v2v-row.js';
 
 export interface CarSample {
   name: string;
@@ -84,10 +84,36 @@ export interface StepRecording {
 }
 
 export const CSV_COLUMNS = {
-  vehicles: ['t_s', 'vehicle', 'x_m', 'y_m', 'yaw_rad', 'speed_mps', 'steer_rad', 'yaw_rate_radps', 'cmd_speed_mps', 'cmd_steer_rad', 'braking', 'collided'],
+  vehicles: [
+    't_s',
+    'vehicle',
+    'x_m',
+    'y_m',
+    'yaw_rad',
+    'speed_mps',
+    'steer_rad',
+    'yaw_rate_radps',
+    'cmd_speed_mps',
+    'cmd_steer_rad',
+    'braking',
+    'collided',
+  ],
   pairs: ['t_s', 'a', 'b', 'distance_m', 'gap_m', 'closing_speed_mps', 'ttc_s'],
   collisions: ['t_s', 'a', 'b', 'speed_a_mps', 'speed_b_mps'],
-  v2v: ['id', 'from', 'to', 'type', 'sent_s', 'received_s', 'latency_ms', 'size_bytes', 'outcome', 'distance_m', 'line_of_sight', 'rx_power_dbm'],
+  v2v: [
+    'id',
+    'from',
+    'to',
+    'type',
+    'sent_s',
+    'received_s',
+    'latency_ms',
+    'size_bytes',
+    'outcome',
+    'distance_m',
+    'line_of_sight',
+    'rx_power_dbm',
+  ],
   events: ['t_s', 'vehicle', 'event', 'detail'],
 } as const;
 
@@ -210,14 +236,22 @@ export class Recorder {
 
   /** The smallest TTC any pair has reached so far, or null. */
   minTtc(): number | null {
-    return this.allPairs.reduce<number | null>((m, p) => (p.min_ttc_s === null ? m : m === null ? p.min_ttc_s : Math.min(m, p.min_ttc_s)), null);
+    return this.allPairs.reduce<number | null>(
+      (m, p) => (p.min_ttc_s === null ? m : m === null ? p.min_ttc_s : Math.min(m, p.min_ttc_s)),
+      null,
+    );
   }
 
   recordStep(t: number, cars: readonly CarSample[]): void {
     const vehicles = this.logs.vehicles;
     for (const c of cars) {
       vehicles.number(t).cell(c.name).number(c.x).number(c.y).number(c.yaw).number(c.v).number(c.steer).number(c.yawRate);
-      vehicles.number(c.cmdSpeed).number(c.cmdSteer).number(c.braking ? 1 : 0).number(c.collided ? 1 : 0).endRow();
+      vehicles
+        .number(c.cmdSpeed)
+        .number(c.cmdSteer)
+        .number(c.braking ? 1 : 0)
+        .number(c.collided ? 1 : 0)
+        .endRow();
     }
     const bodies = this.bodies;
     if (bodies) cars.forEach((c, i) => (this.placed[i] = placeBody(c, bodies[i], this.placed[i])));
@@ -256,7 +290,10 @@ export class Recorder {
         (ttc === undefined ? row.cell(undefined) : row.number(ttc)).endRow();
       }
     }
-    this.platoon?.record((a, b) => this.gapOf(a, b, step), (car) => cars[this.carIndex.get(car)!].v);
+    this.platoon?.record(
+      (a, b) => this.gapOf(a, b, step),
+      (car) => cars[this.carIndex.get(car)!].v,
+    );
     this.recording?.step(t, cars);
     if (++this.stepsSinceFlush >= this.flushPolicy.everySteps && this.flushIsDue()) this.flush();
   }
@@ -306,7 +343,15 @@ export class Recorder {
 
   recordSent(t: V2VTransmission): void {
     this.v2vSent.add(t.id);
-    this.v2vFrames.push({ id: t.id, from: t.from, to: t.to, type: t.type, sentAt: t.sentAt, sizeBytes: t.sizeBytes, ...(t.gnPacket ? { gnPacket: true } : {}) });
+    this.v2vFrames.push({
+      id: t.id,
+      from: t.from,
+      to: t.to,
+      type: t.type,
+      sentAt: t.sentAt,
+      sizeBytes: t.sizeBytes,
+      ...(t.gnPacket ? { gnPacket: true } : {}),
+    });
     // In emulation a receipt can be reported before its send: those receivers are settled already.
     const open = new Set(t.to.filter((to) => !this.settledEarly.delete(`${t.id}\0${to}`)));
     if (open.size) this.v2vOpen.set(t.id, { t, open });
@@ -316,15 +361,55 @@ export class Recorder {
   recordReceived(r: V2VRecord): void {
     this.v2v.push(r);
     const distance = this.settle(r.id, r.to);
-    this.logs.v2v.add([r.id, r.from, r.to, r.type, r.sentAt, r.receivedAt, (r.receivedAt - r.sentAt) * 1000, r.sizeBytes, 'delivered', distance, r.lineOfSight, r.rxPowerDbm]);
-    this.recording?.v2vRow(v2vRowFields({ id: r.id, from: r.from, to: r.to, type: r.type, sentAt: r.sentAt, receivedAt: r.receivedAt, sizeBytes: r.sizeBytes, outcome: 'delivered', distance, lineOfSight: r.lineOfSight, rxPowerDbm: r.rxPowerDbm }));
+    this.logs.v2v.add([
+      r.id,
+      r.from,
+      r.to,
+      r.type,
+      r.sentAt,
+      r.receivedAt,
+      (r.receivedAt - r.sentAt) * 1000,
+      r.sizeBytes,
+      'delivered',
+      distance,
+      r.lineOfSight,
+      r.rxPowerDbm,
+    ]);
+    this.recording?.v2vRow(
+      v2vRowFields({
+        id: r.id,
+        from: r.from,
+        to: r.to,
+        type: r.type,
+        sentAt: r.sentAt,
+        receivedAt: r.receivedAt,
+        sizeBytes: r.sizeBytes,
+        outcome: 'delivered',
+        distance,
+        lineOfSight: r.lineOfSight,
+        rxPowerDbm: r.rxPowerDbm,
+      }),
+    );
   }
 
   recordLost(l: V2VLoss): void {
     this.v2vLost.push(l);
     const distance = this.settle(l.id, l.to);
     this.logs.v2v.add([l.id, l.from, l.to, l.type, l.sentAt, '', '', l.sizeBytes, l.reason, distance, l.lineOfSight, l.rxPowerDbm]);
-    this.recording?.v2vRow(v2vRowFields({ id: l.id, from: l.from, to: l.to, type: l.type, sentAt: l.sentAt, sizeBytes: l.sizeBytes, outcome: l.reason, distance, lineOfSight: l.lineOfSight, rxPowerDbm: l.rxPowerDbm }));
+    this.recording?.v2vRow(
+      v2vRowFields({
+        id: l.id,
+        from: l.from,
+        to: l.to,
+        type: l.type,
+        sentAt: l.sentAt,
+        sizeBytes: l.sizeBytes,
+        outcome: l.reason,
+        distance,
+        lineOfSight: l.lineOfSight,
+        rxPowerDbm: l.rxPowerDbm,
+      }),
+    );
   }
 
   /** A loss the channel reported by frame id and receiver alone (emulation): recorded if that receiver is still open. */
@@ -338,7 +423,8 @@ export class Recorder {
   /** At the end of a run: every receiver whose frame neither arrived nor was reported lost. */
   closeTransmissions(reason: V2VLoss['reason']): void {
     for (const { t, open } of [...this.v2vOpen.values()]) {
-      for (const to of [...open]) this.recordLost({ id: t.id, from: t.from, to, type: t.type, sentAt: t.sentAt, sizeBytes: t.sizeBytes, reason });
+      for (const to of [...open])
+        this.recordLost({ id: t.id, from: t.from, to, type: t.type, sentAt: t.sentAt, sizeBytes: t.sizeBytes, reason });
     }
   }
 

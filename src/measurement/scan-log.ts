@@ -1,5 +1,5 @@
-import { CsvLog } from './csv-log.js';
 import type { LaserScan } from '../core/control/vehicle-context.js';
+import { CsvLog } from './csv-log.js';
 
 export const SCAN_COLUMNS = ['t_s', 'vehicle', 'angle_min', 'angle_increment', 'ranges'] as const;
 

@@ -1,6 +1,6 @@
 import type { Odometry, V2VMessage } from '../core/control/vehicle-context.js';
-import { encodeShb, GN_ETHERTYPE } from '../core/its/geonetworking.js';
 import type { GeoReference } from '../core/its/geo-reference.js';
+import { encodeShb, GN_ETHERTYPE } from '../core/its/geonetworking.js';
 import { stationIdOf, stationMac } from '../core/its/station-id.js';
 import { positionVectorOf } from '../core/its/vehicle-state.js';
 import { BROADCAST_MAC, ethernetFrame, PcapLog } from './pcap-log.js';
@@ -22,7 +22,10 @@ const JSON_TRAFFIC_CLASS = 3;
 export class V2VCapture {
   private readonly log: PcapLog;
 
-  constructor(path: string, private readonly geoReference: GeoReference) {
+  constructor(
+    path: string,
+    private readonly geoReference: GeoReference,
+  ) {
     this.log = new PcapLog(path);
   }
 
@@ -38,7 +41,12 @@ export class V2VCapture {
     const json = new TextEncoder().encode(JSON.stringify({ ...msg, packet: undefined, sizeBytes: undefined }));
     const payload = new Uint8Array(Math.max(json.length, payloadBytes));
     payload.set(json);
-    return encodeShb({ source: positionVectorOf(sender, { stationId, stationType: PASSENGER_CAR }, this.geoReference), btpPort: BTP_PORT_CAVSIM_JSON, trafficClass: JSON_TRAFFIC_CLASS, payload });
+    return encodeShb({
+      source: positionVectorOf(sender, { stationId, stationType: PASSENGER_CAR }, this.geoReference),
+      btpPort: BTP_PORT_CAVSIM_JSON,
+      trafficClass: JSON_TRAFFIC_CLASS,
+      payload,
+    });
   }
 
   flush(): void {

@@ -1,10 +1,10 @@
-import { Journal } from '../host/journal/journal.js';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { UserInputError } from '../errors.js';
+import { isSameProcessAlive, type ProcessIdentity, readStartTime } from '../host/exec/process-identity.js';
+import { Journal } from '../host/journal/journal.js';
 import type { ChosenFolder } from '../util/writable-folder.js';
-import { isSameProcessAlive, readStartTime, type ProcessIdentity } from '../host/exec/process-identity.js';
 
 /**
  * An index of runs that may still hold host resources, kept outside any project folder so
@@ -16,7 +16,8 @@ export const stateDir = (env = process.env) => chosenStateDir(env).path;
 /** The index folder and what set it (an empty variable counts as unset), for messages. */
 export function chosenStateDir(env = process.env): ChosenFolder {
   if (env.CAVSIM_STATE_DIR?.trim()) return { path: resolve(env.CAVSIM_STATE_DIR), origin: `CAVSIM_STATE_DIR=${env.CAVSIM_STATE_DIR}` };
-  if (env.XDG_STATE_HOME?.trim()) return { path: resolve(env.XDG_STATE_HOME, 'cavsim', 'active'), origin: `XDG_STATE_HOME=${env.XDG_STATE_HOME}` };
+  if (env.XDG_STATE_HOME?.trim())
+    return { path: resolve(env.XDG_STATE_HOME, 'cavsim', 'active'), origin: `XDG_STATE_HOME=${env.XDG_STATE_HOME}` };
   return { path: join(homedir(), '.local', 'state', 'cavsim', 'active'), origin: 'the active-run index ~/.local/state/cavsim/active' };
 }
 
@@ -65,7 +66,7 @@ export function unregisterActiveRun(runId: string, dir = stateDir()): void {
  */
 export function markForcedTeardown(runId: string, dir = stateDir()): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `${runId}.forced`), JSON.stringify({ pid: process.pid }) + '\n');
+  writeFileSync(join(dir, `${runId}.forced`), `${JSON.stringify({ pid: process.pid })}\n`);
 }
 
 /** Whether a forced teardown ended this run (its pid); the mark is consumed. */
@@ -92,7 +93,11 @@ export function listActiveRuns(dir = stateDir()): ActiveRun[] {
   try {
     names = readdirSync(dir);
   } catch (err) {
-    throw new UserInputError(`${dir}: the active-run index cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`, [], 'set CAVSIM_STATE_DIR to a folder you can write');
+    throw new UserInputError(
+      `${dir}: the active-run index cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+      [],
+      'set CAVSIM_STATE_DIR to a folder you can write',
+    );
   }
   return names
     .filter((f) => f.endsWith('.json'))
@@ -110,6 +115,6 @@ export function listActiveRuns(dir = stateDir()): ActiveRun[] {
 function write(dir: string, run: ActiveRun): void {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${run.runId}.json`);
-  writeFileSync(`${file}.tmp`, JSON.stringify(run) + '\n');
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(run)}\n`);
   renameSync(`${file}.tmp`, file);
 }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { readRunFile } from './read-run-file.js';
 import { join } from 'node:path';
+import { readRunFile } from './read-run-file.js';
 import { RUN_FILES } from './run-files.js';
 
 /** The measurements a run of the same scenario and seed must reproduce. compute.csv is host timing. */
@@ -24,7 +24,9 @@ export interface RunComparison {
 }
 
 export function compareRunFolders(originalDir: string, replayDir: string): RunComparison {
-  const files = MEASUREMENT_FILES.filter((f) => existsSync(join(originalDir, f)) || existsSync(join(replayDir, f))).map((f) => compareFile(f, read(originalDir, f), read(replayDir, f)));
+  const files = MEASUREMENT_FILES.filter((f) => existsSync(join(originalDir, f)) || existsSync(join(replayDir, f))).map((f) =>
+    compareFile(f, read(originalDir, f), read(replayDir, f)),
+  );
   const summary = compareSummaries(readJson(originalDir), readJson(replayDir));
   return { identical: files.every((f) => f.identical) && summary.length === 0, files, summary };
 }
@@ -40,7 +42,9 @@ export function compareFile(file: string, original: string, replay: string): Fil
 
 export function compareSummaries(original: Record<string, unknown>, replay: Record<string, unknown>): RunComparison['summary'] {
   const keys = [...new Set([...Object.keys(original), ...Object.keys(replay)])].filter((k) => !NOT_MEASURED.has(k));
-  return keys.filter((k) => JSON.stringify(original[k]) !== JSON.stringify(replay[k])).map((key) => ({ key, original: original[key], replay: replay[key] }));
+  return keys
+    .filter((k) => JSON.stringify(original[k]) !== JSON.stringify(replay[k]))
+    .map((key) => ({ key, original: original[key], replay: replay[key] }));
 }
 
 const read = (dir: string, file: string) => readRunFile(join(dir, file)) ?? '';

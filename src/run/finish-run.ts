@@ -1,8 +1,8 @@
-import { buildSummary, isUnstarted, type RunSummary } from './summary.js';
-import { readMeasuredSoFar, type MeasuredFigures } from './measured-so-far.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
+import { type MeasuredFigures, readMeasuredSoFar } from './measured-so-far.js';
 import { decideVerdict, RUN_EXIT_STATUS } from './outcome.js';
 import type { RunFolder } from './run-folder.js';
+import { buildSummary, isUnstarted, type RunSummary } from './summary.js';
 
 /** The user stopped the run (Ctrl-C) before it could start: status `interrupted`. */
 export class RunInterrupted extends Error {
@@ -77,13 +77,22 @@ export function finishRun(p: { folder: RunFolder; scenario: ResolvedScenario; ru
   } catch (err) {
     // The run still ends, and tears down: its verdict is said, if not kept.
     const why = `summary.json could not be written (${err instanceof Error ? err.message : String(err)})`;
-    return { ...ordered, status: 'failed', reason: ordered.reason ? `${ordered.reason}; ${why}` : why, exit_status: RUN_EXIT_STATUS.failed };
+    return {
+      ...ordered,
+      status: 'failed',
+      reason: ordered.reason ? `${ordered.reason}; ${why}` : why,
+      exit_status: RUN_EXIT_STATUS.failed,
+    };
   }
   return ordered;
 }
 
 /** The host's failure, else one the runtime reported itself, else a simulator that left no summary. */
-function failureOf(p: { failure?: unknown; measured?: MeasuredRun; interrupted?: string }, base: RunSummary, simulatorWroteSummary: boolean): unknown {
+function failureOf(
+  p: { failure?: unknown; measured?: MeasuredRun; interrupted?: string },
+  base: RunSummary,
+  simulatorWroteSummary: boolean,
+): unknown {
   if (p.failure instanceof RunInterrupted) return undefined;
   if (p.failure !== undefined) return p.failure;
   if (base.status === 'failed') return base.reason ?? 'the simulator failed';
@@ -92,7 +101,10 @@ function failureOf(p: { failure?: unknown; measured?: MeasuredRun; interrupted?:
 }
 
 function fromCsv(p: { folder: RunFolder; scenario: ResolvedScenario; runtime: RunSummary['runtime']; wallTime?: number }): RunSummary {
-  const m = readMeasuredSoFar(p.folder.dir, p.scenario.vehicles.map((v) => v.name));
+  const m = readMeasuredSoFar(
+    p.folder.dir,
+    p.scenario.vehicles.map((v) => v.name),
+  );
   return summaryOf(p, m, m.simTime, Math.round(m.simTime / p.scenario.physics.timestep), p.wallTime ?? 0);
 }
 
@@ -104,5 +116,15 @@ function summaryOf(
   wallTime: number,
   timing?: Record<string, unknown>,
 ): RunSummary {
-  return buildSummary({ runId: p.folder.runId, runtime: p.runtime, scenario: p.scenario, recorder, simTime, steps, wallTime, status: 'completed', ...(timing ? { timing } : {}) });
+  return buildSummary({
+    runId: p.folder.runId,
+    runtime: p.runtime,
+    scenario: p.scenario,
+    recorder,
+    simTime,
+    steps,
+    wallTime,
+    status: 'completed',
+    ...(timing ? { timing } : {}),
+  });
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { release, platform } from 'node:os';
+import { platform, release } from 'node:os';
 import { join } from 'node:path';
 import type { CommandRunner } from '../host/exec/command-runner.js';
 import { packageRoot } from '../util/package-root.js';

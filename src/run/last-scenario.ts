@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserInputError } from '../errors.js';
 import { readJsonFile } from './read-run-folder.js';
-import { listRunIds } from './run-folder.js';
 import { RUN_FILES } from './run-files.js';
+import { listRunIds } from './run-folder.js';
 
 export interface LastScenario {
   /** The scenario file of the newest usable run, if any. */

@@ -52,7 +52,13 @@ export function buildManifest(p: ManifestInput): RunManifest {
     created_at: (p.now ?? new Date()).toISOString(),
     runtime: p.runtime,
     command: p.command ? [...p.command] : null,
-    scenario: { name: s.name, file: s.sourceFile, sha256: fileHash([s.sourceFile]), overrides: [...(p.overrides ?? [])], resolved_sha256: resolvedHash(s) },
+    scenario: {
+      name: s.name,
+      file: s.sourceFile,
+      sha256: fileHash([s.sourceFile]),
+      overrides: [...(p.overrides ?? [])],
+      resolved_sha256: resolvedHash(s),
+    },
     map: { file: s.mapFile, sha256: mapHash(s.mapFile) },
     seed: s.seed,
     engine: s.network.engine ?? null,
@@ -63,7 +69,7 @@ export function buildManifest(p: ManifestInput): RunManifest {
 
 /** The hash of the resolved scenario as the run folder stores it (2-space JSON and a newline). */
 export function resolvedHash(scenario: ResolvedScenario): string {
-  return sha256(JSON.stringify(scenario, null, 2) + '\n');
+  return sha256(`${JSON.stringify(scenario, null, 2)}\n`);
 }
 
 /** The map's YAML and its image together: either changing changes the experiment. */
@@ -101,10 +107,12 @@ const hashes = new Map<string, { key: string; hash: string }>();
 /** Files are hashed again only when their size or time changed (a sweep reads the same map for every run). */
 function fileHash(files: string[]): string | null {
   try {
-    const key = files.map((f) => {
-      const st = statSync(f);
-      return `${f}:${st.size}:${st.mtimeMs}`;
-    }).join('|');
+    const key = files
+      .map((f) => {
+        const st = statSync(f);
+        return `${f}:${st.size}:${st.mtimeMs}`;
+      })
+      .join('|');
     const id = files.join('|');
     const known = hashes.get(id);
     if (known?.key === key) return known.hash;

@@ -1,8 +1,8 @@
-import { readRunFile } from './read-run-file.js';
 import { join } from 'node:path';
-import { requireCjs } from '../util/require-cjs.js';
 import type { PairFigures, Recorder, V2VLoss, V2VRecord } from '../measurement/recorder.js';
+import { requireCjs } from '../util/require-cjs.js';
 import type { CollisionEvent } from '../world/world.js';
+import { readRunFile } from './read-run-file.js';
 import { RUN_FILES } from './run-files.js';
 
 // The CommonJS build, which csv-records.ts loads too: one csv-parse, not two (util/require-cjs.ts).
@@ -10,7 +10,8 @@ const { parse } = requireCjs('csv-parse/sync') as typeof import('csv-parse/sync'
 
 /** What `buildSummary` reads from a recorder. */
 /** `pairs`: the pairs summary.json lists; `allPairs` (when known): every pair, for the run-wide minima. */
-export type MeasuredFigures = Pick<Recorder, 'pairs' | 'collisions' | 'v2v' | 'v2vLost' | 'v2vSent' | 'events'> & Partial<Pick<Recorder, 'platoon' | 'allPairs' | 'v2vFrames'>>;
+export type MeasuredFigures = Pick<Recorder, 'pairs' | 'collisions' | 'v2v' | 'v2vLost' | 'v2vSent' | 'events'> &
+  Partial<Pick<Recorder, 'platoon' | 'allPairs' | 'v2vFrames'>>;
 
 export interface MeasuredSoFar extends MeasuredFigures {
   /** Time of the last recorded step [s], 0 when none was recorded. */
@@ -19,7 +20,9 @@ export interface MeasuredSoFar extends MeasuredFigures {
 
 const rowsOf = (path: string): Record<string, string>[] => {
   const text = readRunFile(path);
-  return text === undefined ? [] : (parse(text, { columns: true, skip_empty_lines: true, relax_column_count: true }) as Record<string, string>[]);
+  return text === undefined
+    ? []
+    : (parse(text, { columns: true, skip_empty_lines: true, relax_column_count: true }) as Record<string, string>[]);
 };
 
 /**
@@ -27,7 +30,8 @@ const rowsOf = (path: string): Record<string, string>[] => {
  * with it (a killed simulator container) still measured. The last, possibly torn, row is skipped.
  */
 export function readMeasuredSoFar(dir: string, carNames: readonly string[]): MeasuredSoFar {
-  const complete = (rows: Record<string, string>[], key: string) => rows.filter((r) => r[key] !== undefined && r[key] !== '' && Number.isFinite(Number(r[key])));
+  const complete = (rows: Record<string, string>[], key: string) =>
+    rows.filter((r) => r[key] !== undefined && r[key] !== '' && Number.isFinite(Number(r[key])));
   const vehicles = complete(rowsOf(join(dir, RUN_FILES.vehicles)), 'collided');
   const pairRows = complete(rowsOf(join(dir, RUN_FILES.pairs)), 'closing_speed_mps');
   const collisionRows = complete(rowsOf(join(dir, RUN_FILES.collisions)), 'speed_b_mps');
@@ -38,7 +42,17 @@ export function readMeasuredSoFar(dir: string, carNames: readonly string[]): Mea
   const byKey = new Map<string, PairFigures>();
   for (let i = 0; i < carNames.length; i++) {
     for (let j = i + 1; j < carNames.length; j++) {
-      const p: PairFigures = { a: carNames[i], b: carNames[j], min_distance_m: Infinity, min_distance_t_s: 0, min_gap_m: null, min_ttc_s: null, min_ttc_t_s: null, collision: false, first_collision_t_s: null };
+      const p: PairFigures = {
+        a: carNames[i],
+        b: carNames[j],
+        min_distance_m: Infinity,
+        min_distance_t_s: 0,
+        min_gap_m: null,
+        min_ttc_s: null,
+        min_ttc_t_s: null,
+        collision: false,
+        first_collision_t_s: null,
+      };
       pairs.push(p);
       byKey.set(`${p.a}\0${p.b}`, p);
     }
@@ -58,14 +72,23 @@ export function readMeasuredSoFar(dir: string, carNames: readonly string[]): Mea
       if (p.min_ttc_s === null || ttc < p.min_ttc_s) [p.min_ttc_s, p.min_ttc_t_s] = [ttc, t];
     }
   }
-  const collisions: CollisionEvent[] = collisionRows.map((r) => ({ t: Number(r.t_s), a: r.a, b: r.b, speedA: Number(r.speed_a_mps), speedB: Number(r.speed_b_mps) }) as CollisionEvent);
+  const collisions: CollisionEvent[] = collisionRows.map(
+    (r) => ({ t: Number(r.t_s), a: r.a, b: r.b, speedA: Number(r.speed_a_mps), speedB: Number(r.speed_b_mps) }) as CollisionEvent,
+  );
   for (const c of collisions) {
     const p = byKey.get(`${c.a}\0${c.b}`) ?? byKey.get(`${c.b}\0${c.a}`);
     if (p && !p.collision) [p.collision, p.first_collision_t_s] = [true, c.t];
   }
   // Rows of runs before per-receiver outcomes have no outcome column: each one is a delivery.
   const delivered = (r: Record<string, string>) => !r.outcome || r.outcome === 'delivered';
-  const frame = (r: Record<string, string>) => ({ id: r.id, from: r.from, to: r.to, type: r.type, sentAt: Number(r.sent_s), sizeBytes: Number(r.size_bytes) });
+  const frame = (r: Record<string, string>) => ({
+    id: r.id,
+    from: r.from,
+    to: r.to,
+    type: r.type,
+    sentAt: Number(r.sent_s),
+    sizeBytes: Number(r.size_bytes),
+  });
   const v2v: V2VRecord[] = v2vRows.filter(delivered).map((r) => ({ ...frame(r), receivedAt: Number(r.received_s) }));
   const v2vLost: V2VLoss[] = v2vRows.filter((r) => !delivered(r)).map((r) => ({ ...frame(r), reason: r.outcome as V2VLoss['reason'] }));
   return {
@@ -77,7 +100,12 @@ export function readMeasuredSoFar(dir: string, carNames: readonly string[]): Mea
     v2vLost,
     // Sends are not logged to CSV of their own: a message is known to have been sent by its rows.
     v2vSent: new Set([...v2v, ...v2vLost].map((r) => r.id)),
-    events: eventRows.map((r) => ({ t: Number(r.t_s), vehicle: r.vehicle, event: r.event, ...(r.detail ? { detail: parseDetail(r.detail) } : {}) })),
+    events: eventRows.map((r) => ({
+      t: Number(r.t_s),
+      vehicle: r.vehicle,
+      event: r.event,
+      ...(r.detail ? { detail: parseDetail(r.detail) } : {}),
+    })),
   };
 }
 

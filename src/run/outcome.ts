@@ -28,14 +28,19 @@ export interface FailedComponent {
 
 /** A component died during the run: the run is `failed` and names it. */
 export class ComponentFailedError extends CavsimError {
-  constructor(readonly failed: FailedComponent, readonly when: string, hint?: string) {
+  constructor(
+    readonly failed: FailedComponent,
+    readonly when: string,
+    hint?: string,
+  ) {
     super('RUN_FAILED', describeComponentFailure(failed, when), hint);
     this.name = 'ComponentFailedError';
   }
 }
 
 export function describeComponentFailure(f: FailedComponent, when: string): string {
-  const how = f.how ?? (f.signal ? `was killed by ${f.signal}` : f.exit_status === null ? 'went away' : `exited with status ${f.exit_status}`);
+  const how =
+    f.how ?? (f.signal ? `was killed by ${f.signal}` : f.exit_status === null ? 'went away' : `exited with status ${f.exit_status}`);
   const tail = f.last_log_lines.length ? `: ${f.last_log_lines.join(' | ')}` : '';
   return `the ${f.component} ${how} ${when}${tail}`;
 }

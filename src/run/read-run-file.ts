@@ -12,5 +12,9 @@ export function readRunFile(path: string): string | undefined {
   const r = readRegularFileSync(path, MAX_RUN_FILE_BYTES);
   if (r.ok) return r.text;
   if (r.problem === 'not found') return undefined;
-  throw new UserInputError(`${path} ${r.problem}`, [], 'a run folder holds only the files cavsim wrote: restore it, or run the scenario again');
+  throw new UserInputError(
+    `${path} ${r.problem}`,
+    [],
+    'a run folder holds only the files cavsim wrote: restore it, or run the scenario again',
+  );
 }

@@ -1,11 +1,11 @@
-import { readRunFile } from './read-run-file.js';
 import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserInputError } from '../errors.js';
-import type { RunSummary } from './summary.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
-import { defaultRunsDir } from './run-folder.js';
+import { readRunFile } from './read-run-file.js';
 import { RUN_FILES } from './run-files.js';
+import { defaultRunsDir } from './run-folder.js';
+import type { RunSummary } from './summary.js';
 
 const findRunsHint = () => `pass runs/<run-id> as printed by \`cavsim up\`; \`ls ${defaultRunsDir()}\` lists the run folders`;
 
@@ -33,11 +33,20 @@ const SUMMARY_FIELDS: [keyof RunSummary, 'string' | 'number' | 'boolean' | 'obje
 export function readRunSummary(dir: string): RunSummary {
   checkRunFolder(dir);
   const file = join(dir, RUN_FILES.summary);
-  const value = readJsonFile(file, existsSync(join(dir, RUN_FILES.scenario)) ? unfinishedRun(dir) : new UserInputError(`${dir} has no ${RUN_FILES.summary}: the run has not finished, or this is not a run folder`, [], findRunsHint()));
+  const value = readJsonFile(
+    file,
+    existsSync(join(dir, RUN_FILES.scenario))
+      ? unfinishedRun(dir)
+      : new UserInputError(`${dir} has no ${RUN_FILES.summary}: the run has not finished, or this is not a run folder`, [], findRunsHint()),
+  );
   const summary = value as Partial<RunSummary> | null;
   const missing = SUMMARY_FIELDS.filter(([k, type]) => !hasType(summary?.[k], type)).map(([k]) => k);
   if (summary?.schema !== 'cavsim.summary/1' || missing.length) {
-    throw new UserInputError(`${file} is not a cavsim run summary`, missing.length ? [`missing or wrong: ${missing.join(', ')}`] : [`schema: ${String(summary?.schema)}`], 'run the scenario again to get a fresh one');
+    throw new UserInputError(
+      `${file} is not a cavsim run summary`,
+      missing.length ? [`missing or wrong: ${missing.join(', ')}`] : [`schema: ${String(summary?.schema)}`],
+      'run the scenario again to get a fresh one',
+    );
   }
   return summary as RunSummary;
 }
@@ -84,11 +93,22 @@ export function readRunScenario(dir: string, whenMissing: UserInputError): Resol
   const problems = [
     ...(hasType(s?.mapFile, 'string') ? [] : ['mapFile']),
     ...(hasType(s?.network, 'object') && hasType(s?.physics, 'object') ? [] : ['network or physics']),
-    ...(vehicles?.every((v) => hasType(v?.name, 'string') && hasType(v?.params, 'object') && hasType(v?.controller?.type, 'string') && (v.controller.type !== 'pure-pursuit' || Array.isArray(v.controller.waypoints)))
+    ...(vehicles?.every(
+      (v) =>
+        hasType(v?.name, 'string') &&
+        hasType(v?.params, 'object') &&
+        hasType(v?.controller?.type, 'string') &&
+        (v.controller.type !== 'pure-pursuit' || Array.isArray(v.controller.waypoints)),
+    )
       ? []
       : ['vehicles (each with name, params and controller)']),
   ];
-  if (problems.length) throw new UserInputError(`${file} is not a resolved cavsim scenario`, [`missing or wrong: ${problems.join(', ')}`], 'run the scenario again to get a fresh one');
+  if (problems.length)
+    throw new UserInputError(
+      `${file} is not a resolved cavsim scenario`,
+      [`missing or wrong: ${problems.join(', ')}`],
+      'run the scenario again to get a fresh one',
+    );
   return s as ResolvedScenario;
 }
 
@@ -100,7 +120,11 @@ export function readJsonFile(file: string, whenMissing: UserInputError): unknown
     return JSON.parse(text);
   } catch (err) {
     // cavsim writes its JSON files whole (to a temporary name, then renamed): a broken one was edited or cut short outside cavsim.
-    throw new UserInputError(`${file} is damaged: not valid JSON (${(err as Error).message})`, [], 'restore it, or delete that folder and run again');
+    throw new UserInputError(
+      `${file} is damaged: not valid JSON (${(err as Error).message})`,
+      [],
+      'restore it, or delete that folder and run again',
+    );
   }
 }
 

@@ -41,5 +41,11 @@ export type RunFile = keyof typeof RUN_FILES;
 
 /** The recorder's CSV logs in the run folder `dir`. */
 export function recorderFiles(dir: string): Record<CsvLogName, string> {
-  return { vehicles: join(dir, RUN_FILES.vehicles), pairs: join(dir, RUN_FILES.pairs), collisions: join(dir, RUN_FILES.collisions), v2v: join(dir, RUN_FILES.v2v), events: join(dir, RUN_FILES.events) };
+  return {
+    vehicles: join(dir, RUN_FILES.vehicles),
+    pairs: join(dir, RUN_FILES.pairs),
+    collisions: join(dir, RUN_FILES.collisions),
+    v2v: join(dir, RUN_FILES.v2v),
+    events: join(dir, RUN_FILES.events),
+  };
 }

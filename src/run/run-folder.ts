@@ -1,15 +1,15 @@
-import { writeFileNoFollow } from '../util/write-no-follow.js';
-import { mkdirSync, renameSync, writeFileSync, readdirSync, existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { RunSummary, UnstartedSummary } from './summary.js';
-import type { ResolvedScenario } from '../scenario/resolved.js';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { UserInputError } from '../errors.js';
-import { MANIFEST_FILE, buildManifest, type ManifestInput, type RunManifest } from './manifest.js';
-import { hostFacts } from './host-facts.js';
-import { chooseFolder, type FolderSetting } from '../util/writable-folder.js';
 import { RUN_ID_PATTERN } from '../host/network/names.js';
+import type { ResolvedScenario } from '../scenario/resolved.js';
+import { chooseFolder, type FolderSetting } from '../util/writable-folder.js';
+import { writeFileNoFollow } from '../util/write-no-follow.js';
+import { hostFacts } from './host-facts.js';
+import { buildManifest, MANIFEST_FILE, type ManifestInput, type RunManifest } from './manifest.js';
 import { RUN_FILES } from './run-files.js';
+import type { RunSummary, UnstartedSummary } from './summary.js';
 
 export const RUNS_DIR: FolderSetting = { flag: '--runs-dir', env: 'CAVSIM_RUNS_DIR', fallback: 'runs' };
 
@@ -19,7 +19,12 @@ export const RUNS_DIR: FolderSetting = { flag: '--runs-dir', env: 'CAVSIM_RUNS_D
  * (../x) must not reach outside it.
  */
 export function checkRunId(flag: string, runId: string, hint?: string): void {
-  if (!RUN_ID_PATTERN.test(runId)) throw new UserInputError(`${flag}: "${runId}" is not a run id`, [`it must match ${RUN_ID_PATTERN} (letters, digits, '.', '_', '-')`], hint);
+  if (!RUN_ID_PATTERN.test(runId))
+    throw new UserInputError(
+      `${flag}: "${runId}" is not a run id`,
+      [`it must match ${RUN_ID_PATTERN} (letters, digits, '.', '_', '-')`],
+      hint,
+    );
 }
 
 export const defaultRunsDir = () => chooseFolder(RUNS_DIR, undefined).path;
@@ -35,7 +40,10 @@ const RESERVE_BYTES = 1024 * 1024;
 let reserveZeros: Buffer | undefined;
 
 export class RunFolder {
-  private constructor(readonly runId: string, readonly dir: string) {}
+  private constructor(
+    readonly runId: string,
+    readonly dir: string,
+  ) {}
 
   static create(runsDir: string, runId = newRunId()): RunFolder {
     const dir = join(runsDir, runId);
@@ -87,7 +95,7 @@ export class RunFolder {
   /** Written to a temporary name and renamed, so a reader never sees half a file. */
   private writeJson(name: string, value: unknown): void {
     const tmp = this.file(temporaryName(name));
-    writeFileNoFollow(tmp, JSON.stringify(value, null, 2) + '\n');
+    writeFileNoFollow(tmp, `${JSON.stringify(value, null, 2)}\n`);
     renameSync(tmp, this.file(name));
   }
 }
@@ -109,7 +117,11 @@ export function listRunIds(runsDir: string): string[] {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-    throw new UserInputError(`${runsDir}: the runs folder cannot be read (${code ?? String(err)})`, [], 'check its permissions, or set CAVSIM_RUNS_DIR to another folder');
+    throw new UserInputError(
+      `${runsDir}: the runs folder cannot be read (${code ?? String(err)})`,
+      [],
+      'check its permissions, or set CAVSIM_RUNS_DIR to another folder',
+    );
   }
 }
 

@@ -4,7 +4,8 @@ import type { RunEvents } from './events.js';
 import { finishRun, type RunEnd } from './finish-run.js';
 
 export type { RunEnd } from './finish-run.js';
-import { RunFolder, defaultRunsDir, recordManifest } from './run-folder.js';
+
+import { defaultRunsDir, RunFolder, recordManifest } from './run-folder.js';
 import type { RunSummary } from './summary.js';
 
 /** What every run takes, whichever runtime runs it. Each runtime's options extend these. */
@@ -42,7 +43,12 @@ export class RunSession implements AsyncDisposable {
     private readonly events: RunEvents | undefined,
   ) {}
 
-  static async open(runtime: RunSummary['runtime'], scenario: ResolvedScenario, opts: RunOptions, images: Record<string, string> = {}): Promise<RunSession> {
+  static async open(
+    runtime: RunSummary['runtime'],
+    scenario: ResolvedScenario,
+    opts: RunOptions,
+    images: Record<string, string> = {},
+  ): Promise<RunSession> {
     const folder = RunFolder.create(opts.runsDir ?? defaultRunsDir(), opts.runId);
     folder.reserveSpace();
     const session = new RunSession(folder, scenario, runtime, { overrides: opts.overrides, command: opts.command }, opts.events);
@@ -58,7 +64,13 @@ export class RunSession implements AsyncDisposable {
 
   /** Rewrites manifest.json with the ids of the images the run uses (tag -> id), once they are known. */
   async recordImages(images: Record<string, string>): Promise<void> {
-    await recordManifest(this.folder, { runtime: this.runtime, scenario: this.scenario, overrides: this.manifest.overrides, command: this.manifest.command, ...(Object.keys(images).length ? { images } : {}) });
+    await recordManifest(this.folder, {
+      runtime: this.runtime,
+      scenario: this.scenario,
+      overrides: this.manifest.overrides,
+      command: this.manifest.command,
+      ...(Object.keys(images).length ? { images } : {}),
+    });
   }
 
   /** `cleanup` runs at `close`, or at `releaseResources`, whichever comes first. */
@@ -69,7 +81,11 @@ export class RunSession implements AsyncDisposable {
   /** Runs the deferred cleanups now (logs flushed before the summary reads them); failures become warnings. */
   async releaseResources(): Promise<void> {
     for (const f of await this.cleanups.runAll()) {
-      this.events?.emit({ type: 'log', level: 'warn', message: `closing ${f.what} failed: ${f.error instanceof Error ? f.error.message : String(f.error)}` });
+      this.events?.emit({
+        type: 'log',
+        level: 'warn',
+        message: `closing ${f.what} failed: ${f.error instanceof Error ? f.error.message : String(f.error)}`,
+      });
     }
   }
 

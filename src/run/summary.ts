@@ -1,16 +1,15 @@
-import { firstPerReceiver, latencySummary, valuesOf } from '../measurement/latency-stats.js';
-import { ageOfInformation, interArrivalGaps, type SpreadFigures } from '../measurement/update-age.js';
-import { BEACON_MESSAGE } from '../core/control/beacon.js';
-import type { ResolvedScenario } from '../scenario/resolved.js';
-import type { Recorder } from '../measurement/recorder.js';
-import type { MeasuredFigures } from './measured-so-far.js';
-import type { PlatoonSummary } from '../measurement/platoon.js';
-
-import type { FailedComponent, RunStatus } from './outcome.js';
 import type { LossReason } from '../channel/frames.js';
-import { RUN_FILES } from './run-files.js';
+import { BEACON_MESSAGE } from '../core/control/beacon.js';
 import type { CamFigures, ChannelBusyFigures } from '../measurement/cam-metrics.js';
-import { denmFigures, type DenmFigures } from '../measurement/denm-metrics.js';
+import { type DenmFigures, denmFigures } from '../measurement/denm-metrics.js';
+import { firstPerReceiver, latencySummary, valuesOf } from '../measurement/latency-stats.js';
+import type { PlatoonSummary } from '../measurement/platoon.js';
+import type { Recorder } from '../measurement/recorder.js';
+import { ageOfInformation, interArrivalGaps, type SpreadFigures } from '../measurement/update-age.js';
+import type { ResolvedScenario } from '../scenario/resolved.js';
+import type { MeasuredFigures } from './measured-so-far.js';
+import type { FailedComponent, RunStatus } from './outcome.js';
+import { RUN_FILES } from './run-files.js';
 import { v2xFigures } from './v2x-files.js';
 
 export type { RunStatus };
@@ -135,7 +134,11 @@ export interface RunSummary {
 function pooledAge(pairs: readonly PairDelivery[]): SpreadFigures | null {
   const ages = pairs.flatMap((p) => (p.beacon_age ? [p.beacon_age] : []));
   if (!ages.length) return null;
-  return { mean_ms: +(ages.reduce((s, a) => s + a.mean_ms, 0) / ages.length).toFixed(3), p99_ms: largest(ages.map((a) => a.p99_ms)), max_ms: largest(ages.map((a) => a.max_ms)) };
+  return {
+    mean_ms: +(ages.reduce((s, a) => s + a.mean_ms, 0) / ages.length).toFixed(3),
+    p99_ms: largest(ages.map((a) => a.p99_ms)),
+    max_ms: largest(ages.map((a) => a.max_ms)),
+  };
 }
 
 /**
@@ -191,8 +194,21 @@ export function v2vFigures(
       const s = latency(firstGot);
       const expected = got.length + lost;
       const beacons = got.filter((r) => r.type === BEACON_MESSAGE);
-      const ages = run && beacons.length ? { beacon_age: ageOfInformation(beacons, run.timestep, run.end), beacon_interval: interArrivalGaps(beacons) } : {};
-      return { from, to, expected, delivered: got.length, delivery_ratio: ratio(got.length, expected), p50_ms: round(s.p50_ms), p99_ms: round(s.p99_ms), max_ms: round(s.max_ms), ...ages };
+      const ages =
+        run && beacons.length
+          ? { beacon_age: ageOfInformation(beacons, run.timestep, run.end), beacon_interval: interArrivalGaps(beacons) }
+          : {};
+      return {
+        from,
+        to,
+        expected,
+        delivered: got.length,
+        delivery_ratio: ratio(got.length, expected),
+        p50_ms: round(s.p50_ms),
+        p99_ms: round(s.p99_ms),
+        max_ms: round(s.max_ms),
+        ...ages,
+      };
     });
   });
   // every transmission has a row per intended receiver: its size once per id
@@ -285,9 +301,18 @@ export function buildSummary(args: {
       min_ttc_s: p.min_ttc_s === null ? null : round(p.min_ttc_s),
     })),
     collisions: r.collisions.map((c) => ({ t_s: round(c.t), a: c.a, b: c.b, speed_a_mps: round(c.speedA), speed_b_mps: round(c.speedB) })),
-    v2v: { ...v2vFigures(r.v2vSent, r.v2v, r.v2vLost, { timestep: scenario.physics.timestep, end: args.simTime }), ...v2xBlocks(r, scenario, args.simTime), ...denmBlock(r.events, r.v2v) },
+    v2v: {
+      ...v2vFigures(r.v2vSent, r.v2v, r.v2vLost, { timestep: scenario.physics.timestep, end: args.simTime }),
+      ...v2xBlocks(r, scenario, args.simTime),
+      ...denmBlock(r.events, r.v2v),
+    },
     ...(r.platoon ? { platoon: r.platoon.summary(round) } : {}),
-    events: r.events.map((e) => ({ t_s: round(e.t), vehicle: e.vehicle, event: e.event, ...(e.detail ? { detail: roundedDetail(e.detail, round) } : {}) })),
+    events: r.events.map((e) => ({
+      t_s: round(e.t),
+      vehicle: e.vehicle,
+      event: e.event,
+      ...(e.detail ? { detail: roundedDetail(e.detail, round) } : {}),
+    })),
     ...(args.timing ? { timing: args.timing } : {}),
     parameters: withoutWaypointLists(scenario),
   };
@@ -330,7 +355,9 @@ export function withoutWaypointLists(scenario: ResolvedScenario): ResolvedScenar
     ...scenario,
     vehicles: scenario.vehicles.map((v) => {
       const c = v.controller as { waypoints?: unknown };
-      return Array.isArray(c.waypoints) ? { ...v, controller: { ...v.controller, waypoints: { count: c.waypoints.length, in: RUN_FILES.scenario } } } : v;
+      return Array.isArray(c.waypoints)
+        ? { ...v, controller: { ...v.controller, waypoints: { count: c.waypoints.length, in: RUN_FILES.scenario } } }
+        : v;
     }),
   } as ResolvedScenario;
 }

@@ -1,5 +1,5 @@
-import { formatDataRate } from './units.js';
 import type { ResolvedNetwork } from './resolved.js';
+import { formatDataRate } from './units.js';
 
 const ms = (s: number) => `${+(s * 1000).toFixed(3)} ms`;
 

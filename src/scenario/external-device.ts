@@ -1,8 +1,8 @@
 import { UserInputError } from '../errors.js';
-import type { ScenarioProblem } from './schema-issues.js';
 import type { RuntimeName } from './ignored-fields.js';
-import { BODY_GATE_DEFAULTS, LISTEN_ADDRESS, type ExternalParsed } from './schema.js';
 import type { ResolvedExternal, ResolvedScenario } from './resolved.js';
+import { BODY_GATE_DEFAULTS, type ExternalParsed, LISTEN_ADDRESS } from './schema.js';
+import type { ScenarioProblem } from './schema-issues.js';
 
 /** Where a device connects when the scenario does not say: loopback, on a port chosen at start. */
 export const DEFAULT_LISTEN = { host: '127.0.0.1', port: 0 };
@@ -14,18 +14,35 @@ export function resolveExternal(e: ExternalParsed, path: (string | number)[], pr
     const m = LISTEN_ADDRESS.exec(e.listen)!.groups!;
     const host = m.host === 'localhost' ? '127.0.0.1' : m.host;
     const port = Number(m.port);
-    if (host.split('.').some((octet) => Number(octet) > 255)) problems.push({ path: [...path, 'listen'], message: `${m.host} is not an IPv4 address (each part 0-255), e.g. 127.0.0.1 or 0.0.0.0` });
-    if (port > 65535) problems.push({ path: [...path, 'listen'], message: `port ${port} is above 65535; use 1024-65535, or 0 for a free one` });
+    if (host.split('.').some((octet) => Number(octet) > 255))
+      problems.push({
+        path: [...path, 'listen'],
+        message: `${m.host} is not an IPv4 address (each part 0-255), e.g. 127.0.0.1 or 0.0.0.0`,
+      });
+    if (port > 65535)
+      problems.push({ path: [...path, 'listen'], message: `port ${port} is above 65535; use 1024-65535, or 0 for a free one` });
     listen = { host, port };
   }
   const gates = { maxClockOffset: e.maxClockOffset, maxPoseLag: e.maxPoseLag, maxReportGap: e.maxReportGap };
   if (e.role !== 'body') {
     for (const [field, value] of Object.entries(gates)) {
-      if (value !== undefined) problems.push({ path: [...path, field], message: `${field} is a gate on a physical car's pose reports (role: body); a controller device has none: drop it` });
+      if (value !== undefined)
+        problems.push({
+          path: [...path, field],
+          message: `${field} is a gate on a physical car's pose reports (role: body); a controller device has none: drop it`,
+        });
     }
   }
   const body = e.role === 'body' ? { body: { ...BODY_GATE_DEFAULTS, ...definedOnly(gates) } } : {};
-  return { role: e.role, listen, connectTimeout: e.connectTimeout, barrier: e.barrier, ...(e.from ? { from: e.from } : {}), ...(e.v2v ? { v2v: e.v2v } : {}), ...body };
+  return {
+    role: e.role,
+    listen,
+    connectTimeout: e.connectTimeout,
+    barrier: e.barrier,
+    ...(e.from ? { from: e.from } : {}),
+    ...(e.v2v ? { v2v: e.v2v } : {}),
+    ...body,
+  };
 }
 
 const definedOnly = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
@@ -41,16 +58,36 @@ export function externalProblems(s: ResolvedScenario): ScenarioProblem[] {
     const body = e.role === 'body';
     for (const field of ['command', 'image'] as const) {
       if (v[field] === undefined) continue;
-      problems.push({ path: at(field), message: body ? `${v.name} is a physical car (role: body): nothing of cavsim's runs for it; drop ${field}` : `${v.name}'s controller is the external device; drop ${field} (the code cavsim starts), or drop external` });
+      problems.push({
+        path: at(field),
+        message: body
+          ? `${v.name} is a physical car (role: body): nothing of cavsim's runs for it; drop ${field}`
+          : `${v.name}'s controller is the external device; drop ${field} (the code cavsim starts), or drop external`,
+      });
     }
     if (v.controller.type !== 'idle') {
-      problems.push({ path: at('controller'), message: body ? `${v.name} is a physical car (role: body) that moves itself: cavsim never drives it; drop controller` : `${v.name} is driven by its external device, not by cavsim's ${v.controller.type} controller; drop controller` });
+      problems.push({
+        path: at('controller'),
+        message: body
+          ? `${v.name} is a physical car (role: body) that moves itself: cavsim never drives it; drop controller`
+          : `${v.name} is driven by its external device, not by cavsim's ${v.controller.type} controller; drop controller`,
+      });
     }
-    if (v.apps.length) problems.push({ path: at('apps'), message: body ? `${v.name}'s V2V is the physical car's own (its V2V interface), not cavsim's apps; drop apps` : `${v.name}'s V2V is its external device's (/${v.name}/v2v/send), not cavsim's apps; drop apps` });
+    if (v.apps.length)
+      problems.push({
+        path: at('apps'),
+        message: body
+          ? `${v.name}'s V2V is the physical car's own (its V2V interface), not cavsim's apps; drop apps`
+          : `${v.name}'s V2V is its external device's (/${v.name}/v2v/send), not cavsim's apps; drop apps`,
+      });
     if (e.listen.port === 0) continue;
     const address = `${e.listen.host}:${e.listen.port}`;
     const other = [...taken.entries()].find(([a]) => a === address || samePortOnAnyAddress(a, address));
-    if (other) problems.push({ path: at('external', 'listen'), message: `${address} is already vehicles.${other[1]}.external.listen; give each device its own port` });
+    if (other)
+      problems.push({
+        path: at('external', 'listen'),
+        message: `${address} is already vehicles.${other[1]}.external.listen; give each device its own port`,
+      });
     else taken.set(address, v.name);
   }
   return problems;
@@ -68,7 +105,13 @@ export function unsupportedExternal(s: ResolvedScenario, runtime: RuntimeName): 
     if (!v.external) return [];
     if (runtime === 'docker') return emulatedProblems(v.index, v.external);
     if (v.external.role === 'body') {
-      return [{ path: ['vehicles', v.index, 'external', 'role'], message: 'role: body (a physical car mirrored in the world) needs real time: run it with --runtime docker (the emulated runtime); with --runtime sim use role: controller' }];
+      return [
+        {
+          path: ['vehicles', v.index, 'external', 'role'],
+          message:
+            'role: body (a physical car mirrored in the world) needs real time: run it with --runtime docker (the emulated runtime); with --runtime sim use role: controller',
+        },
+      ];
     }
     return [];
   });
@@ -78,10 +121,28 @@ export function unsupportedExternal(s: ResolvedScenario, runtime: RuntimeName): 
 function emulatedProblems(index: number, e: ResolvedExternal): ScenarioProblem[] {
   const at = (...rest: string[]) => ['vehicles', index, 'external', ...rest];
   const problems: ScenarioProblem[] = [];
-  if (e.listen.port === 0) problems.push({ path: at('listen'), message: 'the emulated runtime needs the address and port the device connects to, e.g. listen: "10.213.0.1:9091" (an address of this host the device reaches)' });
-  if (!e.v2v) problems.push({ path: at('v2v'), message: 'every car of an emulated run is on the channel: name the host interface the device\'s V2V is on and its MAC, e.g. v2v: { interface: enp3s0, mac: "02:de:00:00:00:01" }' });
-  if (e.from?.startsWith('127.')) problems.push({ path: at('from'), message: 'a device is another computer (or a network namespace), not this host\'s loopback: give its own address, e.g. 10.213.0.2' });
-  if (!e.from) problems.push({ path: at('from'), message: 'the emulated runtime needs the device\'s own address, e.g. from: 10.213.0.2: only connections from it speak for this car' });
+  if (e.listen.port === 0)
+    problems.push({
+      path: at('listen'),
+      message:
+        'the emulated runtime needs the address and port the device connects to, e.g. listen: "10.213.0.1:9091" (an address of this host the device reaches)',
+    });
+  if (!e.v2v)
+    problems.push({
+      path: at('v2v'),
+      message:
+        'every car of an emulated run is on the channel: name the host interface the device\'s V2V is on and its MAC, e.g. v2v: { interface: enp3s0, mac: "02:de:00:00:00:01" }',
+    });
+  if (e.from?.startsWith('127.'))
+    problems.push({
+      path: at('from'),
+      message: "a device is another computer (or a network namespace), not this host's loopback: give its own address, e.g. 10.213.0.2",
+    });
+  if (!e.from)
+    problems.push({
+      path: at('from'),
+      message: "the emulated runtime needs the device's own address, e.g. from: 10.213.0.2: only connections from it speak for this car",
+    });
   return problems;
 }
 
@@ -92,9 +153,16 @@ export function externalNotes(s: ResolvedScenario, runtime: RuntimeName): Scenar
     if (!v.external || v.external.barrier) return [];
     const at = (...rest: string[]) => ['vehicles', v.index, ...rest];
     const notes: ScenarioProblem[] = [
-      { path: at('external', 'barrier'), message: `false: ${v.name}'s device ran without the barrier, at real-time pace, and its car took the last command received when each tick was due; the result depends on this host's and the device's timing and is not reproducible` },
+      {
+        path: at('external', 'barrier'),
+        message: `false: ${v.name}'s device ran without the barrier, at real-time pace, and its car took the last command received when each tick was due; the result depends on this host's and the device's timing and is not reproducible`,
+      },
     ];
-    if (v.compute.model !== 'none') notes.push({ path: at('compute', 'model'), message: `ignored without the barrier: the device's real answer time is its compute time (its commands act when they arrive)` });
+    if (v.compute.model !== 'none')
+      notes.push({
+        path: at('compute', 'model'),
+        message: `ignored without the barrier: the device's real answer time is its compute time (its commands act when they arrive)`,
+      });
     return notes;
   });
 }
@@ -103,7 +171,17 @@ export function externalNotes(s: ResolvedScenario, runtime: RuntimeName): Scenar
 export function refuseUnsupportedExternal(s: ResolvedScenario, runtime: RuntimeName): void {
   const problems = unsupportedExternal(s, runtime);
   if (!problems.length) return;
-  const lines = problems.map((p) => `${p.path.map((seg, i) => (i === 1 ? s.vehicles[seg as number]?.name ?? seg : seg)).join('.')}: ${p.message}`);
+  const lines = problems.map(
+    (p) => `${p.path.map((seg, i) => (i === 1 ? (s.vehicles[seg as number]?.name ?? seg) : seg)).join('.')}: ${p.message}`,
+  );
   const body = s.vehicles.some((v) => v.external?.role === 'body');
-  throw new UserInputError(lines[0], lines.slice(1), runtime === 'docker' ? 'run it with --runtime sim' : body ? 'run it with --runtime docker, or use role: controller' : 'use role: controller');
+  throw new UserInputError(
+    lines[0],
+    lines.slice(1),
+    runtime === 'docker'
+      ? 'run it with --runtime sim'
+      : body
+        ? 'run it with --runtime docker, or use role: controller'
+        : 'use role: controller',
+  );
 }

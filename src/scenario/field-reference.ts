@@ -36,7 +36,13 @@ function fieldRows(schema: JsonSchema, path: string): Row[] {
   const required = new Set(schema.required ?? []);
   for (const [key, field] of Object.entries(schema.properties ?? {})) {
     const at = path ? `${path}.${key}` : key;
-    rows.push({ path: at, type: typeOf(field), required: required.has(key), default: field.default, description: field.description ?? variantsNote(field) });
+    rows.push({
+      path: at,
+      type: typeOf(field),
+      required: required.has(key),
+      default: field.default,
+      description: field.description ?? variantsNote(field),
+    });
     rows.push(...nestedRows(field, at));
   }
   return rows;
@@ -66,7 +72,9 @@ function typeOf(s: JsonSchema): string {
     return [...new Set(variants.map(typeOf))].join(' or ');
   }
   const types = Array.isArray(s.type) ? s.type : s.type ? [s.type] : ['any'];
-  const withUnit = s.examples?.length ? `${types.includes('string') ? 'quantity' : types.join(' or ')}, e.g. \`${String(s.examples[0])}\`` : types.join(' or ');
+  const withUnit = s.examples?.length
+    ? `${types.includes('string') ? 'quantity' : types.join(' or ')}, e.g. \`${String(s.examples[0])}\``
+    : types.join(' or ');
   if (types.includes('array') && s.items) return `list of ${typeOf(s.items)}`;
   return `${withUnit}${range(s)}`;
 }
@@ -80,4 +88,5 @@ function range(s: JsonSchema): string {
   return ` (${[left, right].filter(Boolean).join(', ')})`;
 }
 
-const variantsNote = (s: JsonSchema) => ((s.oneOf ?? s.anyOf)?.some((v) => v.properties?.type?.const !== undefined) ? 'chosen by its `type`; fields per type below' : undefined);
+const variantsNote = (s: JsonSchema) =>
+  (s.oneOf ?? s.anyOf)?.some((v) => v.properties?.type?.const !== undefined) ? 'chosen by its `type`; fields per type below' : undefined;

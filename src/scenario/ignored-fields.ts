@@ -1,6 +1,6 @@
-import type { ScenarioProblem } from './schema-issues.js';
 import type { ResolvedScenario } from './resolved.js';
 import { TIMING_DEFAULTS } from './schema.js';
+import type { ScenarioProblem } from './schema-issues.js';
 
 export type RuntimeName = 'sim' | 'docker';
 
@@ -14,14 +14,38 @@ interface IgnoredField {
 
 const IGNORED: Record<RuntimeName, IgnoredField[]> = {
   sim: [
-    { pattern: 'vehicles.*.resources', given: (_, v) => !v.image && (v.resources.cpus !== undefined || v.resources.memory !== undefined), why: 'CPU and memory limits apply to containers: a vehicle with an image, or --runtime docker' },
-    { pattern: 'network.script', given: (s) => s.network.script !== undefined, why: 'the simulated runtime has its own channel model; an ns-3 script runs only with --runtime docker' },
-    { pattern: 'timing.maxStepLateness', given: (s) => s.timing.maxStepLateness !== TIMING_DEFAULTS.maxStepLateness, why: 'virtual time is never late; the limit applies to emulated runs' },
-    { pattern: 'timing.maxLateFraction', given: (s) => s.timing.maxLateFraction !== TIMING_DEFAULTS.maxLateFraction, why: 'virtual time is never late; the limit applies to emulated runs' },
+    {
+      pattern: 'vehicles.*.resources',
+      given: (_, v) => !v.image && (v.resources.cpus !== undefined || v.resources.memory !== undefined),
+      why: 'CPU and memory limits apply to containers: a vehicle with an image, or --runtime docker',
+    },
+    {
+      pattern: 'network.script',
+      given: (s) => s.network.script !== undefined,
+      why: 'the simulated runtime has its own channel model; an ns-3 script runs only with --runtime docker',
+    },
+    {
+      pattern: 'timing.maxStepLateness',
+      given: (s) => s.timing.maxStepLateness !== TIMING_DEFAULTS.maxStepLateness,
+      why: 'virtual time is never late; the limit applies to emulated runs',
+    },
+    {
+      pattern: 'timing.maxLateFraction',
+      given: (s) => s.timing.maxLateFraction !== TIMING_DEFAULTS.maxLateFraction,
+      why: 'virtual time is never late; the limit applies to emulated runs',
+    },
   ],
   docker: [
-    { pattern: 'vehicles.*.compute', given: (_, v) => v.compute.model !== 'none', why: 'emulated code takes its real time (limit it with resources.cpus); compute models that time in virtual time' },
-    { pattern: 'network.engine', given: (s) => s.network.engine !== undefined, why: 'the emulated runtime always runs the channel in ns-3 in real time; engine chooses the simulated runtime\'s channel model' },
+    {
+      pattern: 'vehicles.*.compute',
+      given: (_, v) => v.compute.model !== 'none',
+      why: 'emulated code takes its real time (limit it with resources.cpus); compute models that time in virtual time',
+    },
+    {
+      pattern: 'network.engine',
+      given: (s) => s.network.engine !== undefined,
+      why: "the emulated runtime always runs the channel in ns-3 in real time; engine chooses the simulated runtime's channel model",
+    },
   ],
 };
 
@@ -34,7 +58,8 @@ export function ignoredFields(s: ResolvedScenario, runtime: RuntimeName): Scenar
       if (field.given(s, s.vehicles[0])) warnings.push({ path: parts, message: `ignored: ${field.why}` });
       continue;
     }
-    for (const v of s.vehicles) if (field.given(s, v)) warnings.push({ path: ['vehicles', v.index, ...parts.slice(2)], message: `ignored: ${field.why}` });
+    for (const v of s.vehicles)
+      if (field.given(s, v)) warnings.push({ path: ['vehicles', v.index, ...parts.slice(2)], message: `ignored: ${field.why}` });
   }
   return warnings;
 }

@@ -1,10 +1,10 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parseNumericCsv } from '../core/control/waypoints.js';
 import { readMapFile } from '../core/map/load-map.js';
 import { mapVersion } from '../core/map/map-loader.js';
 import type { OccupancyGrid } from '../core/map/occupancy-grid.js';
-import { parseNumericCsv } from '../core/control/waypoints.js';
-import { readInputFile, type InputFileResult } from '../util/read-input-file.js';
+import { type InputFileResult, readInputFile } from '../util/read-input-file.js';
 import { YamlSource } from './yaml-source.js';
 
 export interface MapRead {
@@ -29,10 +29,17 @@ export interface ScenarioInputs {
 type ParsedScenario = ReturnType<typeof YamlSource.parse>;
 
 const readCsvFromDisk = (file: string, columns: readonly string[], maxBytes: number): Promise<CsvRead> =>
-  readInputFile(file, maxBytes).then((read) => ({ read, ...(read.ok ? parseNumericCsv(read.text, [...columns]) : { rows: [], errors: [] }) }));
+  readInputFile(file, maxBytes).then((read) => ({
+    read,
+    ...(read.ok ? parseNumericCsv(read.text, [...columns]) : { rows: [], errors: [] }),
+  }));
 
 /** Every load reads its files afresh: what a single command does. */
-export const uncachedInputs: ScenarioInputs = { readMap: (p) => readMapFile(p), readCsv: readCsvFromDisk, parseScenario: (file, text) => YamlSource.parse(file, text) };
+export const uncachedInputs: ScenarioInputs = {
+  readMap: (p) => readMapFile(p),
+  readCsv: readCsvFromDisk,
+  parseScenario: (file, text) => YamlSource.parse(file, text),
+};
 
 /**
  * Files read once for many loads of a scenario (a sweep loads it for every value and every run:
@@ -64,7 +71,12 @@ export function cachingInputs(): ScenarioInputs {
   };
 }
 
-function cached<T>(cache: Map<string, { version: string; read: Promise<T> }>, key: string, version: string | undefined, read: () => Promise<T>): Promise<T> {
+function cached<T>(
+  cache: Map<string, { version: string; read: Promise<T> }>,
+  key: string,
+  version: string | undefined,
+  read: () => Promise<T>,
+): Promise<T> {
   const hit = cache.get(key);
   if (version !== undefined && hit?.version === version) return hit.read;
   const fresh = read();

@@ -33,7 +33,8 @@ export function scenarioJsonSchema(): JsonSchema {
     $schema,
     $id: SCENARIO_SCHEMA_ID,
     title: 'cavsim scenario',
-    description: 'A cavsim scenario file (YAML): map, duration, vehicles and their controllers and apps, the V2V network. Durations, rates and powers take units ("10ms", "100Mbps", "20dBm").',
+    description:
+      'A cavsim scenario file (YAML): map, duration, vehicles and their controllers and apps, the V2V network. Durations, rates and powers take units ("10ms", "100Mbps", "20dBm").',
     ...rest,
   };
 }

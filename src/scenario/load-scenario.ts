@@ -1,19 +1,19 @@
-import { uncachedInputs, type ScenarioInputs } from './input-cache.js';
-import { expandPlatoon, asPlatoonProblem } from './platoon-block.js';
-import { readLeaderPath } from './platoon-path.js';
 import { resolve } from 'node:path';
-import { UserInputError } from '../errors.js';
-import { scenarioSchema, VEHICLE_NAME, type ScenarioParsed } from './schema.js';
-import { describeIssues, show, type ScenarioProblem } from './schema-issues.js';
-import { readScenarioText } from './scenario-text.js';
-import { ignoredFields, type RuntimeName } from './ignored-fields.js';
-import type { PathSegment } from './yaml-source.js';
-import { normaliseScenario } from './normalise.js';
-import { crossCheckScenario, stabilityWarnings } from './cross-checks.js';
-import type { ResolvedScenario } from './resolved.js';
 import { loadMapFromDisk, type MapLoader } from '../core/map/map-loader.js';
 import type { OccupancyGrid } from '../core/map/occupancy-grid.js';
+import { UserInputError } from '../errors.js';
+import { crossCheckScenario, stabilityWarnings } from './cross-checks.js';
 import { externalNotes, unsupportedExternal } from './external-device.js';
+import { ignoredFields, type RuntimeName } from './ignored-fields.js';
+import { type ScenarioInputs, uncachedInputs } from './input-cache.js';
+import { normaliseScenario } from './normalise.js';
+import { asPlatoonProblem, expandPlatoon } from './platoon-block.js';
+import { readLeaderPath } from './platoon-path.js';
+import type { ResolvedScenario } from './resolved.js';
+import { readScenarioText } from './scenario-text.js';
+import { type ScenarioParsed, scenarioSchema, VEHICLE_NAME } from './schema.js';
+import { describeIssues, type ScenarioProblem, show } from './schema-issues.js';
+import type { PathSegment } from './yaml-source.js';
 
 export interface LoadScenarioOptions {
   /** `path=value` assignments applied before validation, as given to `--set`. */
@@ -40,7 +40,8 @@ export const formatProblem = (p: ScenarioProblem & { fromSet?: boolean }) =>
  */
 export async function loadScenario(file: string, options: LoadScenarioOptions = {}): Promise<ResolvedScenario> {
   const absolute = resolve(file);
-  const fail = (details: string[]) => new UserInputError(`${file} is not a valid scenario`, shortList(details), 'fix the fields listed and run `cavsim validate` again');
+  const fail = (details: string[]) =>
+    new UserInputError(`${file} is not a valid scenario`, shortList(details), 'fix the fields listed and run `cavsim validate` again');
   const text = await readScenarioText(file, absolute);
   const { source, errors } = (options.inputs ?? uncachedInputs).parseScenario(absolute, text);
   if (!source) throw fail(errors);
@@ -53,14 +54,22 @@ export async function loadScenario(file: string, options: LoadScenarioOptions = 
   const platoon = expandPlatoon(written as Record<string, unknown>, await readLeaderPath(written as Record<string, unknown>, absolute));
   const data = platoon.data;
   const located = (p: ScenarioProblem) =>
-    formatProblem({ ...p, path: withVehicleNames(p.path, data), line: p.line ?? source.lineOf(p.path), fromSet: source.isOverridden(p.path) });
+    formatProblem({
+      ...p,
+      path: withVehicleNames(p.path, data),
+      line: p.line ?? source.lineOf(p.path),
+      fromSet: source.isOverridden(p.path),
+    });
   if (platoon.problems.length) throw fail(platoon.problems.map(located));
   const parsed = scenarioSchema.safeParse(data);
   if (!parsed.success) throw fail(describeIssues(parsed.error.issues, data, scenarioSchema).map(located));
 
   const normalised = await normaliseScenario(parsed.data as ScenarioParsed, absolute, options.inputs);
   const problems = [...normalised.problems];
-  if (normalised.scenario) problems.push(...(await crossCheckScenario(normalised.scenario, options.loadMap ?? decodedOnce(normalised.scenario.mapFile, normalised.grid))));
+  if (normalised.scenario)
+    problems.push(
+      ...(await crossCheckScenario(normalised.scenario, options.loadMap ?? decodedOnce(normalised.scenario.mapFile, normalised.grid))),
+    );
   if (normalised.scenario && options.runtime) problems.push(...unsupportedExternal(normalised.scenario, options.runtime));
   if (platoon.followers?.length) {
     const names = ((data as { vehicles?: { name?: unknown }[] }).vehicles ?? []).map((v) => v?.name);
@@ -82,12 +91,15 @@ function decodedOnce(mapFile: string, grid: OccupancyGrid | undefined): MapLoade
 /** A file that is not a scenario at all can produce hundreds of problems; the first ones say enough. */
 const MAX_PROBLEMS_SHOWN = 20;
 const shortList = (details: string[]) =>
-  details.length <= MAX_PROBLEMS_SHOWN ? details : [...details.slice(0, MAX_PROBLEMS_SHOWN), `... and ${details.length - MAX_PROBLEMS_SHOWN} more problems`];
+  details.length <= MAX_PROBLEMS_SHOWN
+    ? details
+    : [...details.slice(0, MAX_PROBLEMS_SHOWN), `... and ${details.length - MAX_PROBLEMS_SHOWN} more problems`];
 
 const REQUIRED_FIELDS = 'name, map, duration and vehicles';
 
 function topLevelProblem(data: unknown): string | undefined {
-  if (data === null || data === undefined) return `the file is empty; a scenario needs at least ${REQUIRED_FIELDS} (see scenarios/head-on-brake.yaml)`;
+  if (data === null || data === undefined)
+    return `the file is empty; a scenario needs at least ${REQUIRED_FIELDS} (see scenarios/head-on-brake.yaml)`;
   if (typeof data !== 'object' || Array.isArray(data)) {
     return `a scenario is a mapping of fields (${REQUIRED_FIELDS}), but the file holds ${show(data)}; see scenarios/head-on-brake.yaml`;
   }

@@ -1,16 +1,16 @@
-import { dirname, resolve } from 'node:path';
 import { existsSync, statSync } from 'node:fs';
-import { F1TENTH_DEFAULT_PARAMS } from '../core/physics/defaults.js';
+import { dirname, resolve } from 'node:path';
 import type { CommandStep, Waypoint } from '../core/control/waypoints.js';
-import { uncachedInputs, type CsvRead, type ScenarioInputs } from './input-cache.js';
 import type { OccupancyGrid } from '../core/map/occupancy-grid.js';
-import type { ScenarioParsed, ControllerParsed } from './schema.js';
-import { SCAN_CONTROLLERS, type ResolvedController, type ResolvedLidar, type ResolvedScenario } from './resolved.js';
+import { F1TENTH_DEFAULT_PARAMS } from '../core/physics/defaults.js';
 import { deriveSeed } from '../util/random.js';
-import { lidarSchema, type LidarParsed } from './schema.js';
+import { resolveExternal } from './external-device.js';
+import { type CsvRead, type ScenarioInputs, uncachedInputs } from './input-cache.js';
 import type { ScenarioProblem } from './load-scenario.js';
 import { resolveNetwork } from './resolve-network.js';
-import { resolveExternal } from './external-device.js';
+import { type ResolvedController, type ResolvedLidar, type ResolvedScenario, SCAN_CONTROLLERS } from './resolved.js';
+import type { ControllerParsed, ScenarioParsed } from './schema.js';
+import { type LidarParsed, lidarSchema } from './schema.js';
 
 /**
  * Step 2 of 3: fill defaults, resolve file paths against the scenario's folder, read the files
@@ -28,7 +28,10 @@ export async function normaliseScenario(
   const mapFile = resolve(base, parsed.map);
   let grid: OccupancyGrid | undefined;
   if (!existsSync(mapFile)) {
-    problems.push({ path: ['map'], message: `file ${parsed.map} not found (resolved to ${mapFile}); paths are relative to the scenario file` });
+    problems.push({
+      path: ['map'],
+      message: `file ${parsed.map} not found (resolved to ${mapFile}); paths are relative to the scenario file`,
+    });
   } else {
     const map = await inputs.readMap(mapFile);
     grid = map.grid;
@@ -37,9 +40,13 @@ export async function normaliseScenario(
   let script: string | undefined;
   if (parsed.network.script) {
     script = resolve(base, parsed.network.script);
-    if (!existsSync(script)) problems.push({ path: ['network', 'script'], message: `file ${parsed.network.script} not found (resolved to ${script})` });
+    if (!existsSync(script))
+      problems.push({ path: ['network', 'script'], message: `file ${parsed.network.script} not found (resolved to ${script})` });
     else if (!statSync(script).isFile() || !script.endsWith('.cc')) {
-      problems.push({ path: ['network', 'script'], message: `${parsed.network.script} is not an ns-3 program's source: give a regular .cc file (resolved to ${script})` });
+      problems.push({
+        path: ['network', 'script'],
+        message: `${parsed.network.script} is not an ns-3 program's source: give a regular .cc file (resolved to ${script})`,
+      });
     }
   }
   const network = resolveNetwork(parsed.network, script);
@@ -48,8 +55,21 @@ export async function normaliseScenario(
   const vehicles = [];
   const csvFiles: CsvFiles = { inputs, once: new Map() };
   for (const [index, v] of parsed.vehicles.entries()) {
-    const controller = await resolveController(v.controller, base, ['vehicles', index, 'controller'], problems, deriveSeed(parsed.seed, `rrt-${v.name}`), csvFiles);
-    const lidar = resolveLidar(v.lidar, controller.type, deriveSeed(parsed.seed, `lidar-${v.name}`), ['vehicles', index, 'lidar'], problems);
+    const controller = await resolveController(
+      v.controller,
+      base,
+      ['vehicles', index, 'controller'],
+      problems,
+      deriveSeed(parsed.seed, `rrt-${v.name}`),
+      csvFiles,
+    );
+    const lidar = resolveLidar(
+      v.lidar,
+      controller.type,
+      deriveSeed(parsed.seed, `lidar-${v.name}`),
+      ['vehicles', index, 'lidar'],
+      problems,
+    );
     vehicles.push({
       name: v.name,
       index,
@@ -112,11 +132,21 @@ async function resolveController(
   if (c.type === 'open-loop') {
     const schedule =
       typeof c.schedule === 'string'
-        ? await readCsv<CommandStep, 't' | 'speed' | 'steer'>(base, c.schedule, ['t', 'speed', 'steer'], [...path, 'schedule'], problems, csvFiles)
+        ? await readCsv<CommandStep, 't' | 'speed' | 'steer'>(
+            base,
+            c.schedule,
+            ['t', 'speed', 'steer'],
+            [...path, 'schedule'],
+            problems,
+            csvFiles,
+          )
         : c.schedule;
     for (let i = 1; i < schedule.length; i++) {
       if (schedule[i].t < schedule[i - 1].t) {
-        problems.push({ path: [...path, 'schedule'], message: `entry ${i} (t=${schedule[i].t}s) is earlier than the one before; sort the schedule by time` });
+        problems.push({
+          path: [...path, 'schedule'],
+          message: `entry ${i} (t=${schedule[i].t}s) is earlier than the one before; sort the schedule by time`,
+        });
         break;
       }
     }
@@ -137,7 +167,11 @@ function resolveLidar(
   const block = given ?? (needsScan ? lidarSchema.parse({}) : undefined);
   if (!block) return undefined;
   if (!block.enabled) {
-    if (needsScan) problems.push({ path: [...path, 'enabled'], message: `the ${controller} controller steers by the lidar scan; set enabled: true or remove the lidar block` });
+    if (needsScan)
+      problems.push({
+        path: [...path, 'enabled'],
+        message: `the ${controller} controller steers by the lidar scan; set enabled: true or remove the lidar block`,
+      });
     return undefined;
   }
   const { enabled: _enabled, ...rest } = block;

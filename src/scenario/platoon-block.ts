@@ -1,7 +1,7 @@
 import { F1TENTH_DEFAULT_PARAMS } from '../core/physics/defaults.js';
-import { parseDuration } from './units.js';
+import { type LeaderPath, poseBehindOnPath } from './platoon-path.js';
 import type { ScenarioProblem } from './schema-issues.js';
-import { poseBehindOnPath, type LeaderPath } from './platoon-path.js';
+import { parseDuration } from './units.js';
 import { MAX_VEHICLES } from './vehicle-limit.js';
 
 /** The largest platoon a block may generate: as many cars as a scenario holds. */
@@ -19,7 +19,10 @@ const isObject = (v: unknown): v is Data => typeof v === 'object' && v !== null 
  * predecessor set to the car ahead. The cars join the scenario's `vehicles`; everything else about
  * them is validated as any vehicle is. So `--set platoon.cars=4,8,12` sweeps the platoon's length.
  */
-export function expandPlatoon(data: Data, leaderPath?: LeaderPath): { data: Data; problems: ScenarioProblem[]; followers?: PlatoonFollower[] } {
+export function expandPlatoon(
+  data: Data,
+  leaderPath?: LeaderPath,
+): { data: Data; problems: ScenarioProblem[]; followers?: PlatoonFollower[] } {
   const block = data.platoon;
   if (block === undefined) return { data, problems: [] };
   const problem = (path: (string | number)[], message: string) => ({ data, problems: [{ path: ['platoon', ...path], message }] });
@@ -27,17 +30,24 @@ export function expandPlatoon(data: Data, leaderPath?: LeaderPath): { data: Data
   const unknown = Object.keys(block).filter((k) => !['cars', 'name', 'leader', 'follower', 'spacing'].includes(k));
   if (unknown.length) return problem([unknown[0]], `unknown field "${unknown[0]}"; a platoon has cars, name, leader, follower and spacing`);
   const { cars, leader, follower } = block;
-  if (typeof cars !== 'number' || !Number.isInteger(cars) || cars < 2 || cars > MAX_PLATOON_CARS) return problem(['cars'], `give a whole number of cars from 2 to ${MAX_PLATOON_CARS}`);
-  if (!isObject(leader) || !isObject(leader.start)) return problem(['leader'], 'give the leader as a vehicle entry with a start: { x, y, yaw, speed }');
-  if (!isObject(follower)) return problem(['follower'], 'give the follower as a vehicle entry (controller, apps, ...) without name and start');
-  if ('name' in follower || 'start' in follower) return problem(['follower'], 'a follower takes its name and start from its place in the platoon: remove them');
+  if (typeof cars !== 'number' || !Number.isInteger(cars) || cars < 2 || cars > MAX_PLATOON_CARS)
+    return problem(['cars'], `give a whole number of cars from 2 to ${MAX_PLATOON_CARS}`);
+  if (!isObject(leader) || !isObject(leader.start))
+    return problem(['leader'], 'give the leader as a vehicle entry with a start: { x, y, yaw, speed }');
+  if (!isObject(follower))
+    return problem(['follower'], 'give the follower as a vehicle entry (controller, apps, ...) without name and start');
+  if ('name' in follower || 'start' in follower)
+    return problem(['follower'], 'a follower takes its name and start from its place in the platoon: remove them');
   const prefix = block.name ?? 'car';
-  if (typeof prefix !== 'string' || !/^[a-z][a-z0-9]{0,9}$/.test(prefix)) return problem(['name'], 'use 1-10 lowercase letters and digits starting with a letter, e.g. car');
+  if (typeof prefix !== 'string' || !/^[a-z][a-z0-9]{0,9}$/.test(prefix))
+    return problem(['name'], 'use 1-10 lowercase letters and digits starting with a letter, e.g. car');
 
   const { x, y, yaw = 0, speed = 0 } = leader.start as { x?: unknown; y?: unknown; yaw?: unknown; speed?: unknown };
-  if (![x, y, yaw, speed].every((v) => typeof v === 'number' && Number.isFinite(v))) return problem(['leader', 'start'], 'x, y (and yaw, speed) must be numbers');
+  if (![x, y, yaw, speed].every((v) => typeof v === 'number' && Number.isFinite(v)))
+    return problem(['leader', 'start'], 'x, y (and yaw, speed) must be numbers');
   const spacing = block.spacing ?? defaultSpacing(follower, data, speed as number);
-  if (typeof spacing !== 'number' || !(spacing > 0)) return problem(['spacing'], 'give the distance between neighbouring cars\u2019 centres in metres, e.g. 8.6');
+  if (typeof spacing !== 'number' || !(spacing > 0))
+    return problem(['spacing'], 'give the distance between neighbouring cars\u2019 centres in metres, e.g. 8.6');
 
   const name = (i: number) => `${prefix}${i}`;
   const generated: Data[] = [{ name: name(0), ...leader }];
@@ -45,9 +55,13 @@ export function expandPlatoon(data: Data, leaderPath?: LeaderPath): { data: Data
   for (let i = 1; i < cars; i++) {
     const back = i * spacing;
     const onPath = leaderPath && poseBehindOnPath(leaderPath, { x: x as number, y: y as number }, back);
-    const start = onPath ? { ...onPath, speed } : { x: (x as number) - back * Math.cos(yaw as number), y: (y as number) - back * Math.sin(yaw as number), yaw, speed };
+    const start = onPath
+      ? { ...onPath, speed }
+      : { x: (x as number) - back * Math.cos(yaw as number), y: (y as number) - back * Math.sin(yaw as number), yaw, speed };
     followers.push({ name: name(i), back, cars });
-    const apps = Array.isArray(follower.apps) ? follower.apps.map((a) => (isObject(a) && a.type === 'cacc' ? { ...a, predecessor: name(i - 1) } : a)) : follower.apps;
+    const apps = Array.isArray(follower.apps)
+      ? follower.apps.map((a) => (isObject(a) && a.type === 'cacc' ? { ...a, predecessor: name(i - 1) } : a))
+      : follower.apps;
     generated.push({
       ...follower,
       name: name(i),
@@ -73,9 +87,17 @@ export interface PlatoonFollower {
  * follower's start (a wall, another car) is not written anywhere the user could move it, and a
  * lidar goes into the block's leader or follower entry, not a vehicle's.
  */
-export function asPlatoonProblem(p: ScenarioProblem, vehicleNames: readonly unknown[], followers: readonly PlatoonFollower[]): ScenarioProblem {
+export function asPlatoonProblem(
+  p: ScenarioProblem,
+  vehicleNames: readonly unknown[],
+  followers: readonly PlatoonFollower[],
+): ScenarioProblem {
   if (p.path[0] === 'record' && p.path[1] === 'scans' && p.message.startsWith('no car has a lidar')) {
-    return { ...p, message: 'no car has a lidar to record; give the platoon\'s cars one with platoon.follower.lidar (and platoon.leader.lidar), e.g. --set platoon.follower.lidar.enabled=true, or drop record.scans' };
+    return {
+      ...p,
+      message:
+        "no car has a lidar to record; give the platoon's cars one with platoon.follower.lidar (and platoon.leader.lidar), e.g. --set platoon.follower.lidar.enabled=true, or drop record.scans",
+    };
   }
   if (p.path[0] !== 'vehicles' || p.path[2] !== 'start') return p;
   const name = typeof p.path[1] === 'number' ? vehicleNames[p.path[1]] : p.path[1];
@@ -93,7 +115,9 @@ function defaultSpacing(follower: Data, data: Data, speed: number): number {
   const cacc = (Array.isArray(follower.apps) ? follower.apps : []).find((a): a is Data => isObject(a) && a.type === 'cacc') ?? {};
   const timeGap = cacc.timeGap === undefined ? 0.6 : parseDuration(cacc.timeGap);
   const standstill = typeof cacc.standstill === 'number' ? cacc.standstill : 2;
-  const params = (isObject(follower.params) ? follower.params : undefined) ?? (isObject(data.physics) && isObject(data.physics.params) ? data.physics.params : {});
+  const params =
+    (isObject(follower.params) ? follower.params : undefined) ??
+    (isObject(data.physics) && isObject(data.physics.params) ? data.physics.params : {});
   const length = typeof params.length === 'number' ? params.length : F1TENTH_DEFAULT_PARAMS.length;
   const gap = typeof timeGap === 'number' ? timeGap : timeGap.ok ? timeGap.value : 0.6;
   return standstill + gap * speed + length;

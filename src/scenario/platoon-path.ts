@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { readInputFile } from '../util/read-input-file.js';
 import { parseNumericCsv } from '../core/control/waypoints.js';
+import { readInputFile } from '../util/read-input-file.js';
 
 export interface PathPoint {
   x: number;

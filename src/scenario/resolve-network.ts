@@ -1,12 +1,19 @@
-import { WIFI_80211P_RATES, type ScenarioParsed } from './schema.js';
-import type { ScenarioProblem } from './schema-issues.js';
 import type { ResolvedNetwork } from './resolved.js';
+import { type ScenarioParsed, WIFI_80211P_RATES } from './schema.js';
+import type { ScenarioProblem } from './schema-issues.js';
 
 type NetworkParsed = ScenarioParsed['network'];
 type NetworkField = keyof NetworkParsed;
 
 export const WIRED_DEFAULTS = { delay: 0.01, dataRate: 100e6, loss: 0 };
-export const WIFI_DEFAULTS = { txPower: 20, propagation: 'log-distance', obstacles: 'map', antennaHeight: 1.5, noiseFigure: 7, rate: 6e6 } as const;
+export const WIFI_DEFAULTS = {
+  txPower: 20,
+  propagation: 'log-distance',
+  obstacles: 'map',
+  antennaHeight: 1.5,
+  noiseFigure: 7,
+  rate: 6e6,
+} as const;
 
 const WIRED_FIELDS: NetworkField[] = ['delay', 'dataRate', 'loss'];
 const WIFI_FIELDS: NetworkField[] = ['txPower', 'propagation', 'obstacles', 'antennaHeight', 'noiseFigure', 'rate'];
@@ -15,22 +22,33 @@ const WIFI_FIELDS: NetworkField[] = ['txPower', 'propagation', 'obstacles', 'ant
  * The network block with its defaults filled, and what it asks for that does not fit together:
  * a field of another channel kind, a rate the radio does not have, or the builtin engine for wifi.
  */
-export function resolveNetwork(parsed: NetworkParsed, script: string | undefined): { network: ResolvedNetwork; problems: ScenarioProblem[] } {
+export function resolveNetwork(
+  parsed: NetworkParsed,
+  script: string | undefined,
+): { network: ResolvedNetwork; problems: ScenarioProblem[] } {
   const problems: ScenarioProblem[] = [];
   const { channel, engine } = parsed;
   const misplaced = (fields: NetworkField[], belongsTo: string) => {
     for (const field of fields) {
-      if (parsed[field] !== undefined) problems.push({ path: ['network', field], message: `${field} applies only to ${belongsTo}; remove it or change network.channel` });
+      if (parsed[field] !== undefined)
+        problems.push({ path: ['network', field], message: `${field} applies only to ${belongsTo}; remove it or change network.channel` });
     }
   };
   const extras = { ...(engine !== undefined ? { engine } : {}), ...(script !== undefined ? { script } : {}) };
 
   if (channel === 'wifi-80211p') {
     misplaced([...WIRED_FIELDS, 'jitter'], 'channel: csma or latency');
-    if (engine === 'builtin') problems.push({ path: ['network', 'engine'], message: 'wifi-80211p runs only in ns-3 (engine: ns3); the builtin engine models csma and latency' });
+    if (engine === 'builtin')
+      problems.push({
+        path: ['network', 'engine'],
+        message: 'wifi-80211p runs only in ns-3 (engine: ns3); the builtin engine models csma and latency',
+      });
     const rate = parsed.rate ?? WIFI_DEFAULTS.rate;
     if (!WIFI_80211P_RATES.includes(rate)) {
-      problems.push({ path: ['network', 'rate'], message: `${rate / 1e6}Mbps is not an 802.11p rate on 10 MHz; use one of ${WIFI_80211P_RATES.map((r) => `${r / 1e6}Mbps`).join(', ')}` });
+      problems.push({
+        path: ['network', 'rate'],
+        message: `${rate / 1e6}Mbps is not an 802.11p rate on 10 MHz; use one of ${WIFI_80211P_RATES.map((r) => `${r / 1e6}Mbps`).join(', ')}`,
+      });
     }
     const network: ResolvedNetwork = {
       channel,
@@ -47,9 +65,17 @@ export function resolveNetwork(parsed: NetworkParsed, script: string | undefined
 
   misplaced(WIFI_FIELDS, 'channel: wifi-80211p');
   if (channel === 'csma' && parsed.jitter !== undefined) {
-    problems.push({ path: ['network', 'jitter'], message: 'jitter applies only to channel: latency (the csma channel has a fixed delay); remove it or set channel: latency' });
+    problems.push({
+      path: ['network', 'jitter'],
+      message: 'jitter applies only to channel: latency (the csma channel has a fixed delay); remove it or set channel: latency',
+    });
   }
-  const wired = { delay: parsed.delay ?? WIRED_DEFAULTS.delay, dataRate: parsed.dataRate ?? WIRED_DEFAULTS.dataRate, loss: parsed.loss ?? WIRED_DEFAULTS.loss };
-  const network: ResolvedNetwork = channel === 'latency' ? { channel, ...wired, jitter: parsed.jitter ?? 0, ...extras } : { channel, ...wired, ...extras };
+  const wired = {
+    delay: parsed.delay ?? WIRED_DEFAULTS.delay,
+    dataRate: parsed.dataRate ?? WIRED_DEFAULTS.dataRate,
+    loss: parsed.loss ?? WIRED_DEFAULTS.loss,
+  };
+  const network: ResolvedNetwork =
+    channel === 'latency' ? { channel, ...wired, jitter: parsed.jitter ?? 0, ...extras } : { channel, ...wired, ...extras };
   return { network, problems };
 }

@@ -1,10 +1,10 @@
-import type { VehicleParams } from '../core/physics/types.js';
-import type { CommandStep, Waypoint } from '../core/control/waypoints.js';
-import type { AppParsed, PROPAGATION_MODELS } from './schema.js';
 import type { GapFollowOptions } from '../core/control/gap-follow.js';
-import type { WallFollowOptions } from '../core/control/wall-follow.js';
 import type { RrtOptions } from '../core/control/rrt.js';
+import type { WallFollowOptions } from '../core/control/wall-follow.js';
+import type { CommandStep, Waypoint } from '../core/control/waypoints.js';
 import type { GeoReference } from '../core/its/geo-reference.js';
+import type { VehicleParams } from '../core/physics/types.js';
+import type { AppParsed, PROPAGATION_MODELS } from './schema.js';
 
 /** A scenario after all three validation steps: SI units, defaults filled, files read. Serialisable. */
 export interface ResolvedScenario {
@@ -29,7 +29,10 @@ export interface ResolvedScenario {
 /** Delays in seconds, data rates in bit/s. `engine` is kept only when the scenario names it. */
 export type ResolvedNetwork = (WiredNetwork | WifiNetwork) & { engine?: ChannelEngine; script?: string };
 export type ChannelEngine = 'builtin' | 'ns3';
-export type WiredNetwork = { delay: number; dataRate: number; loss: number } & ({ channel: 'csma' } | { channel: 'latency'; jitter: number });
+export type WiredNetwork = { delay: number; dataRate: number; loss: number } & (
+  | { channel: 'csma' }
+  | { channel: 'latency'; jitter: number }
+);
 
 /** ns-3's 802.11p: power in dBm, noise figure in dB, antenna height in m, PHY rate in bit/s. */
 export interface WifiNetwork {
@@ -120,4 +123,5 @@ export type ResolvedController =
 export const SCAN_CONTROLLERS: ReadonlySet<ResolvedController['type']> = new Set(['gap-follow', 'wall-follow', 'rrt']);
 
 /** A vehicle driven by its own code (an image, a command, both, or an external device), not by cavsim's controller and apps. */
-export const runsOwnCode = (v: Pick<ResolvedVehicle, 'image' | 'command' | 'external'>) => v.image !== undefined || v.command !== undefined || v.external !== undefined;
+export const runsOwnCode = (v: Pick<ResolvedVehicle, 'image' | 'command' | 'external'>) =>
+  v.image !== undefined || v.command !== undefined || v.external !== undefined;

@@ -1,5 +1,5 @@
-import { z } from '../util/zod.js';
 import { didYouMean } from '../util/closest-word.js';
+import { z } from '../util/zod.js';
 import { descriptionOf, objectKeys, schemaAt } from './schema-walk.js';
 import type { PathSegment } from './yaml-source.js';
 
@@ -40,11 +40,21 @@ function describeIssue(issue: Issue, prefix: PathSegment[], data: unknown, root:
         const given = valueAt(data, at);
         if (given === undefined) return problem(`is required; use one of ${options.join(', ')}`, at);
         const hint = typeof given === 'string' ? didYouMean(given, options) : undefined;
-        return problem(`${show(given)} is not a known ${issue.discriminator}; ${hint ? `${hint} ` : ''}use one of ${options.join(', ')}`, at);
+        return problem(
+          `${show(given)} is not a known ${issue.discriminator}; ${hint ? `${hint} ` : ''}use one of ${options.join(', ')}`,
+          at,
+        );
       }
       const matched = issue.errors.filter((branch) => !branch.some((i) => i.code === 'invalid_type' && i.path.length === 0));
       if (matched.length) return matched[0].flatMap((i) => describeIssue(i, path, data, root));
-      const expected = [...new Set(issue.errors.flat().map((i) => (i.code === 'invalid_type' ? i.expected : undefined)).filter(Boolean))] as string[];
+      const expected = [
+        ...new Set(
+          issue.errors
+            .flat()
+            .map((i) => (i.code === 'invalid_type' ? i.expected : undefined))
+            .filter(Boolean),
+        ),
+      ] as string[];
       return problem(wrongType(value, expected, schema()));
     }
     case 'invalid_type':
@@ -68,14 +78,21 @@ function describeIssue(issue: Issue, prefix: PathSegment[], data: unknown, root:
 function wrongType(value: unknown, expected: string[], schema: z.core.$ZodType | undefined): string {
   const example = exampleOf(schema);
   const description = descriptionOf(schema);
-  const wanted = example ? `a ${kindOf(example)} such as "${example}"` : expected.includes('string') && expected.includes('array') ? 'a file name or a list' : expected.map(article).join(' or ');
+  const wanted = example
+    ? `a ${kindOf(example)} such as "${example}"`
+    : expected.includes('string') && expected.includes('array')
+      ? 'a file name or a list'
+      : expected.map(article).join(' or ');
   if (value === undefined) return `is required: give ${wanted}${description ? ` (${description})` : ''}`;
-  if (expected.includes('int') && typeof value === 'number' && Number.isFinite(value)) return `${value} is not a whole number; use an integer such as ${Math.round(value)}`;
-  const quoteHint = expected.includes('string') && !example && typeof value !== 'object' ? `; quote it ("${String(value)}") if you meant text` : '';
+  if (expected.includes('int') && typeof value === 'number' && Number.isFinite(value))
+    return `${value} is not a whole number; use an integer such as ${Math.round(value)}`;
+  const quoteHint =
+    expected.includes('string') && !example && typeof value !== 'object' ? `; quote it ("${String(value)}") if you meant text` : '';
   return `expected ${wanted}, got ${show(value)}${quoteHint}`;
 }
 
-const kindOf = (example: string) => (/Hz$/.test(example) ? 'frequency' : /bps$/.test(example) ? 'data rate' : /ms$/.test(example) ? 'duration' : 'size');
+const kindOf = (example: string) =>
+  /Hz$/.test(example) ? 'frequency' : /bps$/.test(example) ? 'data rate' : /ms$/.test(example) ? 'duration' : 'size';
 
 function outOfRange(issue: Extract<Issue, { code: 'too_small' | 'too_big' }>, value: unknown): string {
   if (!/^Too (small|big)/.test(issue.message)) return issue.message;
@@ -84,12 +101,15 @@ function outOfRange(issue: Extract<Issue, { code: 'too_small' | 'too_big' }>, va
   const inclusive = issue.inclusive !== false;
   const bound = small ? (inclusive ? `${limit} or more` : `more than ${limit}`) : inclusive ? `at most ${limit}` : `less than ${limit}`;
   if (issue.origin === 'array') return `has ${(value as unknown[]).length} entries; give ${bound}`;
-  if (issue.origin === 'string') return small && limit === 1 ? 'is empty; give a value' : `is ${String(value).length} characters long; use ${bound}`;
+  if (issue.origin === 'string')
+    return small && limit === 1 ? 'is empty; give a value' : `is ${String(value).length} characters long; use ${bound}`;
   return `${show(value)} is too ${small ? 'small' : 'large'}; use ${bound}`;
 }
 
 const article = (type: string) =>
-  ({ string: 'text', number: 'a number', int: 'a whole number', boolean: 'true or false', array: 'a list', object: 'a mapping of fields' })[type] ?? type;
+  ({ string: 'text', number: 'a number', int: 'a whole number', boolean: 'true or false', array: 'a list', object: 'a mapping of fields' })[
+    type
+  ] ?? type;
 
 /** A value as the user wrote it in YAML, for messages. */
 export function show(value: unknown): string {

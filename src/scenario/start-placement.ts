@@ -1,8 +1,8 @@
 import { loadMapFromDisk, type MapLoader } from '../core/map/map-loader.js';
 import { footprintHitsWall } from '../core/map/wall-collision.js';
 import { footprintCorners, footprintsOverlap } from '../core/physics/footprint.js';
-import type { ResolvedScenario } from './resolved.js';
 import type { ScenarioProblem } from './load-scenario.js';
+import type { ResolvedScenario } from './resolved.js';
 
 /** Every car must start on free ground and clear of every other car. */
 export async function checkStartPlacement(s: ResolvedScenario, loadMap: MapLoader = loadMapFromDisk): Promise<ScenarioProblem[]> {
@@ -11,7 +11,10 @@ export async function checkStartPlacement(s: ResolvedScenario, loadMap: MapLoade
   const prints = s.vehicles.map((v) => footprintCorners(v.start, v.params));
   s.vehicles.forEach((v, i) => {
     if (footprintHitsWall(prints[i], grid)) {
-      problems.push({ path: ['vehicles', i, 'start'], message: `the car at (${+v.start.x.toFixed(3)}, ${+v.start.y.toFixed(3)}) overlaps a wall or lies outside the map; move it onto free ground` });
+      problems.push({
+        path: ['vehicles', i, 'start'],
+        message: `the car at (${+v.start.x.toFixed(3)}, ${+v.start.y.toFixed(3)}) overlaps a wall or lies outside the map; move it onto free ground`,
+      });
     }
     for (let j = 0; j < i; j++) {
       if (footprintsOverlap(prints[i], prints[j])) {

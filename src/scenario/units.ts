@@ -20,7 +20,10 @@ function parseWithUnits(input: unknown, units: Record<string, number>, what: str
   if (!unit) return { ok: false, message: `"${text}" has no unit; write it like "${example}" (units: ${Object.keys(units).join(', ')})` };
   const factor = units[unit];
   if (factor === undefined) {
-    return { ok: false, message: `unknown unit "${match[2]}" in "${text}"; use one of ${Object.keys(units).join(', ')} (e.g. "${example}")` };
+    return {
+      ok: false,
+      message: `unknown unit "${match[2]}" in "${text}"; use one of ${Object.keys(units).join(', ')} (e.g. "${example}")`,
+    };
   }
   // Dividing by the whole number of sub-units per unit keeps 700ms exactly 0.7 s.
   const value = factor < 1 ? Number(match[1]) / Math.round(1 / factor) : Number(match[1]) * factor;
@@ -39,7 +42,8 @@ export const parseByteSize = (input: unknown) => parseWithUnits(input, SIZE_UNIT
 /** Bytes of a message payload, such as 300B: a whole number of bytes (a datagram has no half bytes). */
 export function parsePayloadSize(input: unknown): ParseResult {
   const r = parseWithUnits(input, SIZE_UNITS, 'size', '300B');
-  if (r.ok && !Number.isInteger(r.value)) return { ok: false, message: `"${String(input).trim()}" is ${r.value} bytes; a message is a whole number of bytes (e.g. "300B")` };
+  if (r.ok && !Number.isInteger(r.value))
+    return { ok: false, message: `"${String(input).trim()}" is ${r.value} bytes; a message is a whole number of bytes (e.g. "300B")` };
   return r;
 }
 /** Radio power in dBm (a logarithmic unit: 20dBm is 100 mW). */

@@ -1,7 +1,15 @@
 import type { Document, LineCounter } from 'yaml';
 import { requireCjs } from '../util/require-cjs.js';
 
-const { isMap, isScalar, isSeq, LineCounter: LineCounterClass, parseDocument, parse: parseYamlValue, visit } = requireCjs('yaml') as typeof import('yaml');
+const {
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter: LineCounterClass,
+  parseDocument,
+  parse: parseYamlValue,
+  visit,
+} = requireCjs('yaml') as typeof import('yaml');
 
 import { didYouMean } from '../util/closest-word.js';
 
@@ -30,7 +38,10 @@ export class YamlSource {
     const lineAt = (offset: number) => lines.linePos(offset).line;
     visit(doc, {
       Alias(_key, node) {
-        if (!node.resolve(doc)) errors.push(`line ${lineAt(node.range?.[0] ?? 0)}: *${node.source} refers to no anchor; define &${node.source} before it, or write the value out`);
+        if (!node.resolve(doc))
+          errors.push(
+            `line ${lineAt(node.range?.[0] ?? 0)}: *${node.source} refers to no anchor; define &${node.source} before it, or write the value out`,
+          );
       },
     });
     if (errors.length) return { errors };
@@ -68,9 +79,9 @@ export class YamlSource {
   /** True when `path` lies under a field set by `--set`, or was made by one: it has no line in the file. */
   isOverridden(path: readonly PathSegment[]): boolean {
     const text = path.join('.');
-    if (this.overridden.some((o) => text === o || text.startsWith(o + '.'))) return true;
+    if (this.overridden.some((o) => text === o || text.startsWith(`${o}.`))) return true;
     // A field that exists only because `--set` created something under it.
-    const createdBelow = this.overridden.some((o) => o.startsWith(text + '.'));
+    const createdBelow = this.overridden.some((o) => o.startsWith(`${text}.`));
     return createdBelow && !(this.doc.getIn(path, true) as { range?: unknown } | undefined)?.range;
   }
 
@@ -110,7 +121,8 @@ export class YamlSource {
     } catch {
       return `--set ${rawPath}: the value is not valid YAML; quote it if it holds ':' or '#'`;
     }
-    if (this.doc.contents !== null && !isMap(this.doc.contents)) return `--set ${rawPath}: the scenario file is not a mapping of fields, so nothing can be set in it`;
+    if (this.doc.contents !== null && !isMap(this.doc.contents))
+      return `--set ${rawPath}: the scenario file is not a mapping of fields, so nothing can be set in it`;
     for (const path of paths) {
       try {
         this.doc.setIn(path, this.doc.createNode(value));
@@ -161,11 +173,15 @@ export class YamlSource {
       if (byName >= 0) return this.resolvePaths(rest, [...path, byName], upTo);
       const byType = node.items.flatMap((item, i) => (field(item, 'type') === segment ? [i] : []));
       if (byType.length) return fromEach(byType);
-      const listed = (key: string) => [...new Set(node.items.map((item) => field(item, key)).filter((n): n is string => typeof n === 'string'))];
+      const listed = (key: string) => [
+        ...new Set(node.items.map((item) => field(item, key)).filter((n): n is string => typeof n === 'string')),
+      ];
       const names = listed('name');
       const types = listed('type');
       const hint = didYouMean(segment, [...names, ...types]);
-      const known = [names.length ? `names: ${names.join(', ')}` : '', types.length ? `types: ${types.join(', ')}` : ''].filter(Boolean).join('; ');
+      const known = [names.length ? `names: ${names.join(', ')}` : '', types.length ? `types: ${types.join(', ')}` : '']
+        .filter(Boolean)
+        .join('; ');
       return `no element named "${segment}" in ${written}${hint ? `; ${hint}` : ''}${known ? ` (${known})` : ''}`;
     }
     if (node !== undefined && node !== null && !isMap(node)) {
@@ -177,4 +193,5 @@ export class YamlSource {
   }
 }
 
-const exampleValue = (path: string) => (/delay|jitter|duration|timestep|threshold|lateness/i.test(path) ? '100ms' : /rate/i.test(path) ? '10Mbps' : '1');
+const exampleValue = (path: string) =>
+  /delay|jitter|duration|timestep|threshold|lateness/i.test(path) ? '100ms' : /rate/i.test(path) ? '10Mbps' : '1';

@@ -18,13 +18,16 @@ export interface SweepAnswer {
   narrow?: { path: string; range: string; tolerance: string };
 }
 
-const describe = (values: Record<string, SweepValue>, paths: readonly string[]) => paths.map((p) => (paths.length > 1 ? `${p}=${values[p]?.text}` : values[p]?.text)).join(', ');
+const describe = (values: Record<string, SweepValue>, paths: readonly string[]) =>
+  paths.map((p) => (paths.length > 1 ? `${p}=${values[p]?.text}` : values[p]?.text)).join(', ');
 
 /** The sweep's answer from its results (finished runs only; failed and invalid ones are counted apart). */
 export function sweepAnswer(spec: SweepSpec, results: readonly SweepResult[], critical?: CriticalSearchResult): SweepAnswer {
   const failed = results.filter((r) => r.status === 'failed').length;
   const invalid = results.filter((r) => r.status === 'invalid').length;
-  const caveat = [failed ? `${failed} run${failed > 1 ? 's' : ''} failed` : '', invalid ? `${invalid} invalid (not counted)` : ''].filter(Boolean).join(', ');
+  const caveat = [failed ? `${failed} run${failed > 1 ? 's' : ''} failed` : '', invalid ? `${invalid} invalid (not counted)` : '']
+    .filter(Boolean)
+    .join(', ');
   const withCaveat = (text: string) => (caveat ? `${text} (${caveat})` : text);
   const paths = sweptPaths(spec);
   const points = pointStats(spec, results.filter(isFinished)).filter((p) => p.valid > 0);
@@ -32,29 +35,59 @@ export function sweepAnswer(spec: SweepSpec, results: readonly SweepResult[], cr
   const base = { collision_points: colliding.length, points: points.length, failed_runs: failed, invalid_runs: invalid };
 
   if (critical) {
-    const text = critical.status === 'found'
-      ? `no collision up to ${critical.lastSafeText ?? critical.lastSafe}, collisions from ${critical.firstCollisionText ?? critical.firstCollision} (${critical.path})`
-      : critical.status === 'collides-nowhere'
-        ? `no collision anywhere up to ${critical.lastSafeText ?? critical.lastSafe} (${critical.path})`
-        : `collisions everywhere from ${critical.firstCollisionText ?? critical.firstCollision} (${critical.path})`;
-    return { text: withCaveat(text), last_safe: critical.lastSafeText ?? null, first_collision: critical.firstCollisionText ?? null, ...base };
+    const text =
+      critical.status === 'found'
+        ? `no collision up to ${critical.lastSafeText ?? critical.lastSafe}, collisions from ${critical.firstCollisionText ?? critical.firstCollision} (${critical.path})`
+        : critical.status === 'collides-nowhere'
+          ? `no collision anywhere up to ${critical.lastSafeText ?? critical.lastSafe} (${critical.path})`
+          : `collisions everywhere from ${critical.firstCollisionText ?? critical.firstCollision} (${critical.path})`;
+    return {
+      text: withCaveat(text),
+      last_safe: critical.lastSafeText ?? null,
+      first_collision: critical.firstCollisionText ?? null,
+      ...base,
+    };
   }
   if (!points.length) return { text: withCaveat('no run finished'), ...base };
   const label = (p: (typeof points)[number]) => describe(p.values, paths);
   const share = (p: (typeof points)[number]) => (p.valid > 1 ? ` (${p.collisions} of ${p.valid} runs)` : '');
-  if (!colliding.length) return { text: withCaveat(`no collision at any of the ${points.length} points, ${label(points[0])} to ${label(points.at(-1)!)}`), ...base };
+  if (!colliding.length)
+    return {
+      text: withCaveat(`no collision at any of the ${points.length} points, ${label(points[0])} to ${label(points.at(-1)!)}`),
+      ...base,
+    };
   if (paths.length === 1) {
     const firstHit = points.findIndex((p) => p.collisions > 0);
     const monotonic = points.slice(firstHit).every((p) => p.collisions > 0);
     if (monotonic && firstHit > 0) {
       const safe = points[firstHit - 1];
       const hit = points[firstHit];
-      const narrow = narrowing(paths[0], safe.values[paths[0]], hit.values[paths[0]], spec.mode.type === 'grid' ? spec.mode.resolution : undefined);
-      return { text: withCaveat(`no collision up to ${label(safe)}, collisions from ${label(hit)}${share(hit)} (${paths[0]})`), last_safe: label(safe), first_collision: label(hit), ...base, ...(narrow ? { narrow } : {}) };
+      const narrow = narrowing(
+        paths[0],
+        safe.values[paths[0]],
+        hit.values[paths[0]],
+        spec.mode.type === 'grid' ? spec.mode.resolution : undefined,
+      );
+      return {
+        text: withCaveat(`no collision up to ${label(safe)}, collisions from ${label(hit)}${share(hit)} (${paths[0]})`),
+        last_safe: label(safe),
+        first_collision: label(hit),
+        ...base,
+        ...(narrow ? { narrow } : {}),
+      };
     }
-    if (monotonic) return { text: withCaveat(`collisions at every point, from ${label(points[0])}${share(points[0])} (${paths[0]})`), last_safe: null, first_collision: label(points[0]), ...base };
+    if (monotonic)
+      return {
+        text: withCaveat(`collisions at every point, from ${label(points[0])}${share(points[0])} (${paths[0]})`),
+        last_safe: null,
+        first_collision: label(points[0]),
+        ...base,
+      };
   }
-  const listed = colliding.slice(0, 6).map((p) => `${label(p)}${share(p)}`).join('; ');
+  const listed = colliding
+    .slice(0, 6)
+    .map((p) => `${label(p)}${share(p)}`)
+    .join('; ');
   const more = colliding.length > 6 ? `; and ${colliding.length - 6} more` : '';
   return { text: withCaveat(`collisions at ${colliding.length} of ${points.length} points: ${listed}${more}`), ...base };
 }

@@ -69,13 +69,19 @@ export async function findCritical(probe: Probe, opts: CriticalSearchOptions): P
   };
 
   const coarse = Math.max(2, Math.floor(opts.coarse));
-  await sample(Array.from({ length: coarse }, (_, i) => (i === coarse - 1 ? opts.hi : opts.lo + ((opts.hi - opts.lo) * i) / (coarse - 1))), null);
+  await sample(
+    Array.from({ length: coarse }, (_, i) => (i === coarse - 1 ? opts.hi : opts.lo + ((opts.hi - opts.lo) * i) / (coarse - 1))),
+    null,
+  );
 
   let bracket = firstFlip(sorted(samples));
   while (bracket && bracket.hi - bracket.lo > opts.tolerance) {
     const parts = Math.max(1, opts.parallel) + 1;
     const { lo, hi } = bracket;
-    await sample(Array.from({ length: parts - 1 }, (_, i) => lo + ((hi - lo) * (i + 1)) / parts), bracket);
+    await sample(
+      Array.from({ length: parts - 1 }, (_, i) => lo + ((hi - lo) * (i + 1)) / parts),
+      bracket,
+    );
     bracket = firstFlipWithin(sorted(samples), lo, hi) ?? bracket;
     if (bracket.lo === lo && bracket.hi === hi) break; // cannot happen with fresh midpoints; guards against a loop
   }
@@ -86,7 +92,15 @@ export async function findCritical(probe: Probe, opts: CriticalSearchOptions): P
   const monotonic = notes.length === 0;
   if (!bracket) {
     const status = all[0].collision ? 'collides-everywhere' : 'collides-nowhere';
-    return { status, lastSafe: status === 'collides-nowhere' ? all.at(-1)!.value : null, firstCollision: status === 'collides-everywhere' ? all[0].value : null, tolerance: opts.tolerance, monotonic, notes, samples: all };
+    return {
+      status,
+      lastSafe: status === 'collides-nowhere' ? all.at(-1)!.value : null,
+      firstCollision: status === 'collides-everywhere' ? all[0].value : null,
+      tolerance: opts.tolerance,
+      monotonic,
+      notes,
+      samples: all,
+    };
   }
   return { status: 'found', lastSafe: bracket.lo, firstCollision: bracket.hi, tolerance: opts.tolerance, monotonic, notes, samples: all };
 }

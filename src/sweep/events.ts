@@ -1,8 +1,8 @@
+import type { SweepAnswer } from './answer.js';
+import type { CriticalSearchResult } from './critical.js';
 import type { SweepPoint } from './grid.js';
 import type { SweepResult } from './result-row.js';
-import type { CriticalSearchResult } from './critical.js';
 import type { Runtime } from './sweep-folder.js';
-import type { SweepAnswer } from './answer.js';
 
 /** Typed events of a sweep; reporters (plain lines, ink, JSON) subscribe, the core never prints. */
 export type SweepEvent =

@@ -19,12 +19,18 @@ export const calibrationFile = (env = process.env) => join(defaultCacheDir(env),
 const WORTH_IT = 1.15;
 
 export function calibrationFrom(cores: number, serial: number, parallel: number): JobsCalibration {
-  return { cores, bestJobs: parallel >= serial * WORTH_IT ? cores : 1, serialRunsPerSecond: +serial.toFixed(2), parallelRunsPerSecond: +parallel.toFixed(2), measuredAt: new Date().toISOString() };
+  return {
+    cores,
+    bestJobs: parallel >= serial * WORTH_IT ? cores : 1,
+    serialRunsPerSecond: +serial.toFixed(2),
+    parallelRunsPerSecond: +parallel.toFixed(2),
+    measuredAt: new Date().toISOString(),
+  };
 }
 
 export function writeCalibration(c: JobsCalibration, file = calibrationFile()): void {
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify(c, null, 2) + '\n');
+  writeFileSync(file, `${JSON.stringify(c, null, 2)}\n`);
 }
 
 /** The measured best job count for this machine's core count, if a bench measured one here. */

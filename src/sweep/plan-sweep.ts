@@ -1,15 +1,15 @@
 import { resolve } from 'node:path';
+import { cachingMapLoader } from '../core/map/map-loader.js';
 import { UserInputError } from '../errors.js';
+import { whyIgnored } from '../scenario/ignored-fields.js';
+import { cachingInputs } from '../scenario/input-cache.js';
 import { loadScenario } from '../scenario/load-scenario.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { stepsPerPeriod } from '../world/step-schedule.js';
-import { cachingMapLoader } from '../core/map/map-loader.js';
-import { cachingInputs } from '../scenario/input-cache.js';
-import { whyIgnored } from '../scenario/ignored-fields.js';
-import { expandGrid, parseAxis, splitAxes, type SweepAxis } from './grid.js';
-import type { Runtime, SweepSpec } from './sweep-folder.js';
-import { parseSweepValues, unitFactor, type SweepValue } from './values.js';
+import { expandGrid, parseAxis, type SweepAxis, splitAxes } from './grid.js';
 import { checkRepeat, checkRunCount } from './limits.js';
+import type { Runtime, SweepSpec } from './sweep-folder.js';
+import { parseSweepValues, type SweepValue, unitFactor } from './values.js';
 
 /** What the user asked for, as the CLI (or a script) hands it over. */
 export interface SweepRequest {
@@ -37,29 +37,64 @@ export type PlannedSweep = Omit<SweepSpec, 'schema' | 'id' | 'created'>;
 export async function planSweep(request: SweepRequest): Promise<PlannedSweep> {
   const scenario = resolve(request.scenario);
   checkRepeat(request.repeat);
-  const axes = [...(request.delay === undefined ? [] : [parseAxis(`network.delay=${request.delay}`, '--delay')]), ...request.sets.map((s) => parseAxis(s))];
+  const axes = [
+    ...(request.delay === undefined ? [] : [parseAxis(`network.delay=${request.delay}`, '--delay')]),
+    ...request.sets.map((s) => parseAxis(s)),
+  ];
   const { swept, fixed } = splitAxes(axes);
   const critical = request.critical && planCritical(request.critical);
   refuseIgnoredAxes([...swept.map((a) => a.path), ...(critical ? [critical.path] : [])], request.runtime);
   if (critical) checkRunCount(critical.coarse * request.repeat, [`--coarse ${critical.coarse}`, `--repeat ${request.repeat}`]);
-  else checkRunCount(swept.reduce((n, a) => n * a.values.length, request.repeat), [...swept.map((a) => `${a.values.length} values of ${a.path}`), `--repeat ${request.repeat}`]);
+  else
+    checkRunCount(
+      swept.reduce((n, a) => n * a.values.length, request.repeat),
+      [...swept.map((a) => `${a.values.length} values of ${a.path}`), `--repeat ${request.repeat}`],
+    );
   const base = await loadScenario(scenario, { overrides: fixed, runtime: request.runtime });
   const baseSeed = base.seed;
   const warnings = base.warnings ? { warnings: base.warnings } : {};
   if (critical) {
     const c = critical;
     if (swept.some((a) => a.path === c.path)) throw new UserInputError(`${c.path} is both swept and searched; drop one of them`);
-    if (swept.length) throw new UserInputError('--find-critical searches one field; it cannot be combined with swept --set axes', [], 'give the other fields single values');
+    if (swept.length)
+      throw new UserInputError(
+        '--find-critical searches one field; it cannot be combined with swept --set axes',
+        [],
+        'give the other fields single values',
+      );
     await checkValues(scenario, request.runtime, fixed, [{ path: c.path, values: [c.lo, c.hi] }]);
     const resolution = distinguishableStep(base, c.path, c.unit);
-    return { scenario, runtime: request.runtime, fixed, axes: [], repeat: request.repeat, baseSeed, mode: { type: 'critical', ...c, ...(resolution ? { resolution } : {}) }, ...warnings };
+    return {
+      scenario,
+      runtime: request.runtime,
+      fixed,
+      axes: [],
+      repeat: request.repeat,
+      baseSeed,
+      mode: { type: 'critical', ...c, ...(resolution ? { resolution } : {}) },
+      ...warnings,
+    };
   }
-  if (!swept.length) throw new UserInputError('nothing to sweep', [], 'give --delay 10..300ms or --set path=VALUES with more than one value, or --find-critical');
+  if (!swept.length)
+    throw new UserInputError(
+      'nothing to sweep',
+      [],
+      'give --delay 10..300ms or --set path=VALUES with more than one value, or --find-critical',
+    );
   await checkValues(scenario, request.runtime, fixed, swept);
   const points = expandGrid(swept, request.repeat, baseSeed);
   const unit = swept.length === 1 ? swept[0].values[0]?.unit : undefined;
   const resolution = unit ? distinguishableStep(base, swept[0].path, unit) : undefined;
-  return { scenario, runtime: request.runtime, fixed, axes: swept, repeat: request.repeat, baseSeed, mode: { type: 'grid', points, ...(resolution ? { resolution } : {}) }, ...warnings };
+  return {
+    scenario,
+    runtime: request.runtime,
+    fixed,
+    axes: swept,
+    repeat: request.repeat,
+    baseSeed,
+    mode: { type: 'grid', points, ...(resolution ? { resolution } : {}) },
+    ...warnings,
+  };
 }
 
 /** Sweeping a field the runtime ignores would run identical runs and report a flat answer. */
@@ -68,7 +103,12 @@ function refuseIgnoredAxes(paths: string[], runtime: Runtime): void {
     const why = whyIgnored(path, runtime);
     return why ? [`${path}: the ${runtime} runtime ignores it (${why}); every run would be the same`] : [];
   });
-  if (problems.length) throw new UserInputError('the sweep varies a field this runtime ignores', problems, `sweep it with --runtime ${runtime === 'docker' ? 'sim' : 'docker'}, or sweep another field`);
+  if (problems.length)
+    throw new UserInputError(
+      'the sweep varies a field this runtime ignores',
+      problems,
+      `sweep it with --runtime ${runtime === 'docker' ? 'sim' : 'docker'}, or sweep another field`,
+    );
 }
 
 function planCritical(c: NonNullable<SweepRequest['critical']>) {
@@ -78,7 +118,8 @@ function planCritical(c: NonNullable<SweepRequest['critical']>) {
   if (!range.ok) throw new UserInputError(`--range: ${range.message}`);
   const lo = range.values[0];
   const hi = range.values.at(-1)!;
-  if (lo.value === undefined || hi.value === undefined || !(hi.value > lo.value)) throw new UserInputError(`--range ${c.range}: give two different numbers, the smaller first`);
+  if (lo.value === undefined || hi.value === undefined || !(hi.value > lo.value))
+    throw new UserInputError(`--range ${c.range}: give two different numbers, the smaller first`);
   const tolerance = parseTolerance(c.tolerance, lo.unit);
   const coarse = c.coarse ?? DEFAULT_COARSE_SAMPLES;
   if (!Number.isInteger(coarse) || coarse < 2) throw new UserInputError(`--coarse ${coarse}: give a whole number of 2 or more`);
@@ -90,16 +131,29 @@ function parseTolerance(text: string, unit: string): number {
   const t = parsed.ok && parsed.values.length === 1 ? parsed.values[0] : undefined;
   if (!t || t.value === undefined) throw new UserInputError(`--tolerance ${text}: give one number, e.g. 5ms`);
   const factor = t.unit ? unitFactor(t.unit, unit) : 1;
-  if (factor === undefined) throw new UserInputError(`--tolerance ${text}: ${t.unit} does not convert to the range's unit${unit ? ` ${unit}` : ' (the range has none)'}`);
+  if (factor === undefined)
+    throw new UserInputError(
+      `--tolerance ${text}: ${t.unit} does not convert to the range's unit${unit ? ` ${unit}` : ' (the range has none)'}`,
+    );
   const value = t.value * factor;
   if (!(parseFloat(text) > 0)) throw new UserInputError(`--tolerance ${text}: must be greater than zero`);
   // Probed values are kept to 6 decimals of the unit, so a finer bracket cannot be reached.
-  if (!(value >= 1e-6)) throw new UserInputError(`--tolerance ${text}: finer than the 0.000001${unit} to which values are kept`, [], `give at least 0.000001${unit}`);
+  if (!(value >= 1e-6))
+    throw new UserInputError(
+      `--tolerance ${text}: finer than the 0.000001${unit} to which values are kept`,
+      [],
+      `give at least 0.000001${unit}`,
+    );
   return value;
 }
 
 /** Every value of every axis, tried with the scenario's validation; all problems are reported together. */
-async function checkValues(scenario: string, runtime: Runtime, fixed: string[], axes: readonly Pick<SweepAxis, 'path' | 'values'>[]): Promise<void> {
+async function checkValues(
+  scenario: string,
+  runtime: Runtime,
+  fixed: string[],
+  axes: readonly Pick<SweepAxis, 'path' | 'values'>[],
+): Promise<void> {
   const problems: string[] = [];
   // One map decode for all the values: a sweep of a thousand points is checked in well under a second.
   const loadMap = cachingMapLoader();
@@ -137,6 +191,8 @@ function distinguishableStep(scenario: ResolvedScenario, path: string, unit: str
   if (!TICK_QUANTISED.has(path)) return undefined;
   const factor = unitFactor('s', unit);
   if (factor === undefined) return undefined;
-  const tick = Math.min(...scenario.vehicles.map((v) => stepsPerPeriod(v.controlRate, scenario.physics.timestep) * scenario.physics.timestep));
+  const tick = Math.min(
+    ...scenario.vehicles.map((v) => stepsPerPeriod(v.controlRate, scenario.physics.timestep) * scenario.physics.timestep),
+  );
   return +(tick * factor).toFixed(6);
 }

@@ -1,4 +1,4 @@
-import type { RunSummary, RunStatus } from '../run/summary.js';
+import type { RunStatus, RunSummary } from '../run/summary.js';
 import type { SweepPoint } from './grid.js';
 
 /** What a sweep keeps of one finished run: the figures of summary.csv, plus where the run folder is. */

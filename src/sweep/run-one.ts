@@ -1,17 +1,20 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { availableParallelism } from 'node:os';
-import { runScenarioSimulated, type RunOutcome } from '../api/run-simulated.js';
-import { EnvironmentError } from '../errors.js';
-import type { RunOne, RunRequest } from './run-points.js';
-import type { Runtime } from './sweep-folder.js';
-import { startSimWorkerPool } from './sim-worker-pool.js';
+import { fileURLToPath } from 'node:url';
+import { type RunOutcome, runScenarioSimulated } from '../api/run-simulated.js';
 import { LockstepProcessPool } from '../channel/ns3/lockstep/process-pool.js';
 import { cachingMapLoader } from '../core/map/map-loader.js';
+import { EnvironmentError } from '../errors.js';
 import { cachingInputs } from '../scenario/input-cache.js';
 import { measuredJobs } from './jobs-calibration.js';
+import type { RunOne, RunRequest } from './run-points.js';
+import { startSimWorkerPool } from './sim-worker-pool.js';
+import type { Runtime } from './sweep-folder.js';
 
-type RunScenarioEmulated = (file: string, opts: { overrides?: readonly string[]; runsDir?: string; runId?: string; shouldStop?: () => boolean }) => Promise<RunOutcome>;
+type RunScenarioEmulated = (
+  file: string,
+  opts: { overrides?: readonly string[]; runsDir?: string; runId?: string; shouldStop?: () => boolean },
+) => Promise<RunOutcome>;
 
 /** Kept in a variable so the sweep builds whether or not the emulated runtime is part of this build. */
 const EMULATED_MODULE = '../api/run-emulated.js';
@@ -22,7 +25,10 @@ async function loadEmulated(): Promise<RunScenarioEmulated> {
     mod = await import(EMULATED_MODULE);
   } catch (err) {
     const detail = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    throw new EnvironmentError(`the emulated (docker) runtime cannot be loaded: ${detail}`, 'run the sweep with --runtime sim, or rebuild cavsim (npm run build)');
+    throw new EnvironmentError(
+      `the emulated (docker) runtime cannot be loaded: ${detail}`,
+      'run the sweep with --runtime sim, or rebuild cavsim (npm run build)',
+    );
   }
   if (typeof mod.runScenarioEmulated !== 'function') {
     throw new EnvironmentError('the emulated (docker) runtime module has no runScenarioEmulated', 'run the sweep with --runtime sim');
@@ -40,7 +46,8 @@ export function inProcessRunOne(shouldStop: () => boolean = () => false, lockste
   const inputs = cachingInputs();
   return async (req: RunRequest) => {
     const opts = { overrides: req.overrides, runsDir: req.runsDir, runId: req.runId, shouldStop, mcapByDefault: false };
-    if (req.runtime === 'sim') return runScenarioSimulated(req.scenarioFile, { ...opts, loadMap, inputs, ...(lockstepPool ? { lockstepPool } : {}) });
+    if (req.runtime === 'sim')
+      return runScenarioSimulated(req.scenarioFile, { ...opts, loadMap, inputs, ...(lockstepPool ? { lockstepPool } : {}) });
     emulated ??= loadEmulated();
     return (await emulated)(req.scenarioFile, opts);
   };
@@ -50,7 +57,8 @@ export function inProcessRunOne(shouldStop: () => boolean = () => false, lockste
  * Simulated runs at once by default: what `npm run bench -- sweep` measured pays best on this
  * machine (~/.cache/cavsim/sweep-jobs.json), else one per core. Emulated runs: one.
  */
-export const defaultJobs = (runtime: Runtime, cores = availableParallelism(), measured = measuredJobs(cores)) => (runtime === 'sim' ? (measured ?? cores) : 1);
+export const defaultJobs = (runtime: Runtime, cores = availableParallelism(), measured = measuredJobs(cores)) =>
+  runtime === 'sim' ? (measured ?? cores) : 1;
 
 /**
  * Runs at once: what was asked (else the runtime's default), at most one per core (more only
@@ -60,7 +68,10 @@ export const defaultJobs = (runtime: Runtime, cores = availableParallelism(), me
 export function chooseJobs(opts: { requested?: number; runtime: Runtime; cores: number; runs?: number }): { jobs: number; note?: string } {
   const asked = opts.requested ?? defaultJobs(opts.runtime, opts.cores);
   const jobs = Math.max(1, Math.min(asked, opts.cores, opts.runs ?? Infinity));
-  const note = opts.requested !== undefined && opts.requested > opts.cores ? `--jobs ${opts.requested}: this machine has ${opts.cores} cores; running at most ${opts.cores} at once` : undefined;
+  const note =
+    opts.requested !== undefined && opts.requested > opts.cores
+      ? `--jobs ${opts.requested}: this machine has ${opts.cores} cores; running at most ${opts.cores} at once`
+      : undefined;
   return note ? { jobs, note } : { jobs };
 }
 
@@ -89,5 +100,10 @@ export async function openRunLanes(runtime: Runtime, jobs: number, shouldStop: (
   }
   const effective = runtime === 'sim' ? 1 : jobs;
   const lockstepPool = new LockstepProcessPool();
-  return { runOne: inProcessRunOne(shouldStop, lockstepPool), jobs: effective, where: 'in process', close: async () => lockstepPool.close() };
+  return {
+    runOne: inProcessRunOne(shouldStop, lockstepPool),
+    jobs: effective,
+    where: 'in process',
+    close: async () => lockstepPool.close(),
+  };
 }

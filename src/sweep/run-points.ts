@@ -1,10 +1,10 @@
 import { relative } from 'node:path';
 import type { RunOutcome } from '../api/run-simulated.js';
+import { CavsimError } from '../errors.js';
+import type { SweepEvents } from './events.js';
 import { pointKey, pointOverrides, type SweepPoint } from './grid.js';
 import { failedResult, isFinished, resultFromSummary, type SweepResult } from './result-row.js';
-import type { SweepEvents } from './events.js';
 import type { Runtime, SweepFolder } from './sweep-folder.js';
-import { CavsimError } from '../errors.js';
 
 export interface RunRequest {
   runtime: Runtime;
@@ -42,7 +42,11 @@ export interface PointRunnerContext {
  * is known. Returns the results of all given points that have one (earlier or new). A run that throws
  * a user error (an invalid value) stops the sweep, since every later point would fail the same way.
  */
-export async function runPoints(points: readonly SweepPoint[], ctx: PointRunnerContext, progress: { done: number; total: number }): Promise<SweepResult[]> {
+export async function runPoints(
+  points: readonly SweepPoint[],
+  ctx: PointRunnerContext,
+  progress: { done: number; total: number },
+): Promise<SweepResult[]> {
   const known = new Map(ctx.folder.readResults().map((r) => [r.key, r]));
   const pending = points.filter((p) => {
     const r = known.get(pointKey(p));
@@ -80,8 +84,13 @@ export async function runPoints(points: readonly SweepPoint[], ctx: PointRunnerC
       finishedHere++;
       progress.done++;
       progress.total = Math.max(progress.total, progress.done);
-      if (result.status === 'invalid') ctx.events.emit({ type: 'warn', message: `run ${point.id} is invalid: ${result.reason ?? 'the machine could not keep real time'}` });
-      if (result.status === 'failed') ctx.events.emit({ type: 'warn', message: `run ${point.id} failed: ${result.reason ?? 'no reason given'}` });
+      if (result.status === 'invalid')
+        ctx.events.emit({
+          type: 'warn',
+          message: `run ${point.id} is invalid: ${result.reason ?? 'the machine could not keep real time'}`,
+        });
+      if (result.status === 'failed')
+        ctx.events.emit({ type: 'warn', message: `run ${point.id} failed: ${result.reason ?? 'no reason given'}` });
       const perRun = (ctx.now() - started) / 1000 / finishedHere;
       const left = progress.total - progress.done;
       ctx.events.emit({ type: 'run-done', result, done: progress.done, total: progress.total, etaSeconds: left > 0 ? perRun * left : 0 });

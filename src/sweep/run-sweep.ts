@@ -1,15 +1,15 @@
 import { performance } from 'node:perf_hooks';
 import { CavsimError } from '../errors.js';
-import { findCritical, type CriticalSearchResult, type Verdict } from './critical.js';
-import { silentEvents, type SweepEvents } from './events.js';
+import { type SweepAnswer, sweepAnswer } from './answer.js';
+import { type CriticalSearchResult, findCritical, type Verdict } from './critical.js';
+import { type SweepEvents, silentEvents } from './events.js';
 import { pointKey, type SweepPoint } from './grid.js';
+import type { PlannedSweep } from './plan-sweep.js';
 import { isFinished, type SweepResult } from './result-row.js';
-import { runPoints, type BatchExecutor, type PointRunnerContext, type RunOne } from './run-points.js';
+import { type BatchExecutor, type PointRunnerContext, type RunOne, runPoints } from './run-points.js';
 import { SweepFolder, type SweepSpec } from './sweep-folder.js';
 import { pointsCsv, summaryCsv, timingCsv } from './tables.js';
 import { quantity, type SweepValue } from './values.js';
-import type { PlannedSweep } from './plan-sweep.js';
-import { sweepAnswer, type SweepAnswer } from './answer.js';
 
 export interface SweepDeps {
   runOne: RunOne;
@@ -47,7 +47,15 @@ export async function executeSweep(folder: SweepFolder, deps: SweepDeps): Promis
   const events = deps.events ?? silentEvents;
   const now = deps.now ?? (() => performance.now());
   const shouldStop = deps.shouldStop ?? (() => false);
-  const ctx: PointRunnerContext = { folder, runOne: deps.runOne, ...(deps.batch ? { batch: deps.batch } : {}), jobs: deps.jobs, events, shouldStop, now };
+  const ctx: PointRunnerContext = {
+    folder,
+    runOne: deps.runOne,
+    ...(deps.batch ? { batch: deps.batch } : {}),
+    jobs: deps.jobs,
+    events,
+    shouldStop,
+    now,
+  };
   const started = now();
   const { spec } = folder;
   let critical: CriticalSearchResult | undefined;
@@ -57,7 +65,12 @@ export async function executeSweep(folder: SweepFolder, deps: SweepDeps): Promis
   if (spec.mode.type === 'grid') {
     const points = spec.mode.points;
     total = points.length;
-    const finishedKeys = new Set(folder.readResults().filter(isFinished).map((r) => r.key));
+    const finishedKeys = new Set(
+      folder
+        .readResults()
+        .filter(isFinished)
+        .map((r) => r.key),
+    );
     const alreadyDone = points.filter((p) => finishedKeys.has(pointKey(p))).length;
     events.emit({ type: 'sweep-start', sweepId: spec.id, dir: folder.dir, runtime: spec.runtime, jobs: deps.jobs, total, alreadyDone });
     await runPoints(points, ctx, { done: alreadyDone, total });
@@ -77,7 +90,15 @@ export async function executeSweep(folder: SweepFolder, deps: SweepDeps): Promis
   const answer = sweepAnswer(spec, results, critical);
   folder.writeJson('answer.json', answer);
   events.emit({ type: 'answer', answer });
-  events.emit({ type: 'sweep-done', sweepId: spec.id, dir: folder.dir, done: results.filter(isFinished).length, total, stopped, wallSeconds: (now() - started) / 1000 });
+  events.emit({
+    type: 'sweep-done',
+    sweepId: spec.id,
+    dir: folder.dir,
+    done: results.filter(isFinished).length,
+    total,
+    stopped,
+    wallSeconds: (now() - started) / 1000,
+  });
   return { sweepId: spec.id, dir: folder.dir, spec, results, critical, answer, stopped };
 }
 
@@ -97,7 +118,10 @@ class StopRequested extends Error {}
  * and collides when any of its runs does. Probes go through runPoints, so they are recorded and
  * reused on --resume like grid points.
  */
-async function searchCritical(folder: SweepFolder, ctx: PointRunnerContext): Promise<{ result?: CriticalSearchResult; runs: number; stopped: boolean }> {
+async function searchCritical(
+  folder: SweepFolder,
+  ctx: PointRunnerContext,
+): Promise<{ result?: CriticalSearchResult; runs: number; stopped: boolean }> {
   const { spec } = folder;
   if (spec.mode.type !== 'critical') throw new Error('not a critical search');
   const mode = spec.mode;
@@ -105,7 +129,15 @@ async function searchCritical(folder: SweepFolder, ctx: PointRunnerContext): Pro
   for (const r of folder.readResults()) indexByText.set(r.values[mode.path]?.text, r.gridIndex);
   const parallel = Math.max(1, Math.floor(ctx.jobs / spec.repeat));
   const progress = { done: 0, total: estimateProbes(mode, parallel) * spec.repeat };
-  ctx.events.emit({ type: 'sweep-start', sweepId: spec.id, dir: folder.dir, runtime: spec.runtime, jobs: ctx.jobs, total: progress.total, alreadyDone: 0 });
+  ctx.events.emit({
+    type: 'sweep-start',
+    sweepId: spec.id,
+    dir: folder.dir,
+    runtime: spec.runtime,
+    jobs: ctx.jobs,
+    total: progress.total,
+    alreadyDone: 0,
+  });
 
   const pointsFor = (value: SweepValue): SweepPoint[] => {
     const gridIndex = indexByText.get(value.text) ?? indexByText.size;
@@ -130,7 +162,12 @@ async function searchCritical(folder: SweepFolder, ctx: PointRunnerContext): Pro
       const missing = runs.findIndex((r) => !r || !isFinished(r));
       if (missing >= 0) {
         const r = runs[missing];
-        throw new CavsimError('RUN_FAILED', `the run at ${mode.path}=${asValues[i].text} did not finish (${r?.status ?? 'no result'}), so the search cannot decide`, 'see the run folder and summary.csv; fix the cause and --resume', r?.reason ? [r.reason] : []);
+        throw new CavsimError(
+          'RUN_FAILED',
+          `the run at ${mode.path}=${asValues[i].text} did not finish (${r?.status ?? 'no result'}), so the search cannot decide`,
+          'see the run folder and summary.csv; fix the cause and --resume',
+          r?.reason ? [r.reason] : [],
+        );
       }
       const collided = runs.filter((r) => r!.collision).length;
       return { collision: collided > 0, ...(collided > 0 && collided < runs.length ? { mixed: true } : {}) };

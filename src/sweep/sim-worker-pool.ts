@@ -3,7 +3,9 @@ import type { RunOutcome } from '../api/run-simulated.js';
 import { CavsimError, type ErrorCode } from '../errors.js';
 import type { RunRequest } from './run-points.js';
 
-type RunReply = { seq: number; ok: true; outcome: RunOutcome } | { seq: number; ok: false; error: { code: ErrorCode; message: string; hint?: string; details: string[] } };
+type RunReply =
+  | { seq: number; ok: true; outcome: RunOutcome }
+  | { seq: number; ok: false; error: { code: ErrorCode; message: string; hint?: string; details: string[] } };
 export type Reply = RunReply | typeof POOL_CLOSED;
 
 /** Asks a worker to end its ns-3 processes before it is terminated; it answers POOL_CLOSED. */

@@ -1,11 +1,11 @@
 import { parentPort } from 'node:worker_threads';
 import { runScenarioSimulated } from '../api/run-simulated.js';
-import { CavsimError } from '../errors.js';
-import type { RunRequest } from './run-points.js';
-import { CLOSE_POOL, POOL_CLOSED } from './sim-worker-pool.js';
-import { cachingMapLoader } from '../core/map/map-loader.js';
-import { cachingInputs } from '../scenario/input-cache.js';
 import { LockstepProcessPool } from '../channel/ns3/lockstep/process-pool.js';
+import { cachingMapLoader } from '../core/map/map-loader.js';
+import { CavsimError } from '../errors.js';
+import { cachingInputs } from '../scenario/input-cache.js';
+import type { RunRequest } from './run-points.js';
+import { type CLOSE_POOL, POOL_CLOSED } from './sim-worker-pool.js';
 
 const loadMap = cachingMapLoader();
 const inputs = cachingInputs();
@@ -22,7 +22,15 @@ parentPort?.on('message', async (msg: { seq: number; request: RunRequest } | typ
   }
   try {
     const { request } = msg;
-    const outcome = await runScenarioSimulated(request.scenarioFile, { overrides: request.overrides, runsDir: request.runsDir, runId: request.runId, loadMap, inputs, lockstepPool, mcapByDefault: false });
+    const outcome = await runScenarioSimulated(request.scenarioFile, {
+      overrides: request.overrides,
+      runsDir: request.runsDir,
+      runId: request.runId,
+      loadMap,
+      inputs,
+      lockstepPool,
+      mcapByDefault: false,
+    });
     parentPort!.postMessage({ seq: msg.seq, ok: true, outcome });
   } catch (err) {
     const error =

@@ -1,9 +1,38 @@
 /** Two-sided 95% quantiles of Student's t by degrees of freedom (1..30, then 40, 60, 120). */
 const T975: Record<number, number> = {
-  1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228,
-  11: 2.201, 12: 2.179, 13: 2.16, 14: 2.145, 15: 2.131, 16: 2.12, 17: 2.11, 18: 2.101, 19: 2.093, 20: 2.086,
-  21: 2.08, 22: 2.074, 23: 2.069, 24: 2.064, 25: 2.06, 26: 2.056, 27: 2.052, 28: 2.048, 29: 2.045, 30: 2.042,
-  40: 2.021, 60: 2.0, 120: 1.98,
+  1: 12.706,
+  2: 4.303,
+  3: 3.182,
+  4: 2.776,
+  5: 2.571,
+  6: 2.447,
+  7: 2.365,
+  8: 2.306,
+  9: 2.262,
+  10: 2.228,
+  11: 2.201,
+  12: 2.179,
+  13: 2.16,
+  14: 2.145,
+  15: 2.131,
+  16: 2.12,
+  17: 2.11,
+  18: 2.101,
+  19: 2.093,
+  20: 2.086,
+  21: 2.08,
+  22: 2.074,
+  23: 2.069,
+  24: 2.064,
+  25: 2.06,
+  26: 2.056,
+  27: 2.052,
+  28: 2.048,
+  29: 2.045,
+  30: 2.042,
+  40: 2.021,
+  60: 2.0,
+  120: 1.98,
 };
 
 export function tQuantile975(df: number): number {
@@ -11,7 +40,9 @@ export function tQuantile975(df: number): number {
   if (T975[df] !== undefined) return T975[df];
   if (df > 120) return 1.96;
   // Between tabulated degrees of freedom the quantile is close to linear in 1/df.
-  const keys = Object.keys(T975).map(Number).sort((a, b) => a - b);
+  const keys = Object.keys(T975)
+    .map(Number)
+    .sort((a, b) => a - b);
   const hi = keys.find((k) => k > df)!;
   const lo = keys[keys.indexOf(hi) - 1];
   const w = (1 / df - 1 / lo) / (1 / hi - 1 / lo);

@@ -1,8 +1,8 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UserInputError } from '../errors.js';
-import { newRunId } from '../run/run-folder.js';
 import { readJsonFile } from '../run/read-run-folder.js';
+import { newRunId } from '../run/run-folder.js';
 import { chooseFolder, type FolderSetting } from '../util/writable-folder.js';
 import type { SweepAxis, SweepPoint } from './grid.js';
 import type { SweepResult } from './result-row.js';
@@ -60,14 +60,18 @@ const RESULTS = 'results.jsonl';
  * interrupted sweep loses no finished run), runs/<point id>/ (the run folders), the tables and plots.
  */
 export class SweepFolder {
-  private constructor(readonly dir: string, readonly spec: SweepSpec) {}
+  private constructor(
+    readonly dir: string,
+    readonly spec: SweepSpec,
+  ) {}
 
   static create(sweepsDir: string, spec: Omit<SweepSpec, 'schema' | 'id' | 'created'>, id = newSweepId()): SweepFolder {
     const dir = join(sweepsDir, id);
-    if (existsSync(join(dir, 'grid.json'))) throw new UserInputError(`sweep ${id} already exists in ${sweepsDir}`, [], `resume it with --resume ${id}`);
+    if (existsSync(join(dir, 'grid.json')))
+      throw new UserInputError(`sweep ${id} already exists in ${sweepsDir}`, [], `resume it with --resume ${id}`);
     mkdirSync(join(dir, 'runs'), { recursive: true });
     const full: SweepSpec = { schema: 'cavsim.sweep/1', id, created: new Date().toISOString(), ...spec };
-    writeAtomically(join(dir, 'grid.json'), JSON.stringify(full, null, 2) + '\n');
+    writeAtomically(join(dir, 'grid.json'), `${JSON.stringify(full, null, 2)}\n`);
     return new SweepFolder(dir, full);
   }
 
@@ -75,10 +79,15 @@ export class SweepFolder {
   static open(sweepsDir: string, idOrDir: string): SweepFolder {
     const candidates = [join(sweepsDir, idOrDir), resolve(idOrDir)];
     const dir = candidates.find((d) => existsSync(join(d, 'grid.json')));
-    if (!dir) throw new UserInputError(`no sweep ${idOrDir}`, candidates.map((d) => `${d}/grid.json: not found`));
+    if (!dir)
+      throw new UserInputError(
+        `no sweep ${idOrDir}`,
+        candidates.map((d) => `${d}/grid.json: not found`),
+      );
     const spec = readJsonFile(join(dir, 'grid.json'), new UserInputError(`${dir}/grid.json: not found`)) as SweepSpec | null;
     const problem = specProblem(spec);
-    if (problem) throw new UserInputError(`${dir}/grid.json is not a cavsim sweep: ${problem}`, [], 'start the sweep again without --resume');
+    if (problem)
+      throw new UserInputError(`${dir}/grid.json is not a cavsim sweep: ${problem}`, [], 'start the sweep again without --resume');
     return new SweepFolder(dir, spec!);
   }
 
@@ -100,7 +109,7 @@ export class SweepFolder {
 
   /** Appends one line and returns once it is written; a crash can only cut the line being written. */
   appendResult(result: SweepResult): void {
-    appendFileSync(this.file(RESULTS), JSON.stringify(result) + '\n');
+    appendFileSync(this.file(RESULTS), `${JSON.stringify(result)}\n`);
   }
 
   /**
@@ -116,9 +125,7 @@ export class SweepFolder {
       try {
         const r = JSON.parse(line) as SweepResult | null;
         if (typeof r?.key === 'string') byKey.set(r.key, r);
-      } catch {
-        continue;
-      }
+      } catch {}
     }
     return [...byKey.values()];
   }
@@ -128,7 +135,7 @@ export class SweepFolder {
   }
 
   writeJson(name: string, value: unknown): void {
-    writeAtomically(this.file(name), JSON.stringify(value, null, 2) + '\n');
+    writeAtomically(this.file(name), `${JSON.stringify(value, null, 2)}\n`);
   }
 }
 
@@ -137,8 +144,10 @@ function specProblem(spec: Partial<SweepSpec> | null): string | undefined {
   if (spec?.schema !== 'cavsim.sweep/1') return `schema ${String(spec?.schema)}`;
   if (typeof spec.id !== 'string' || typeof spec.scenario !== 'string') return 'no id or scenario';
   if (spec.runtime !== 'sim' && spec.runtime !== 'docker') return `runtime ${String(spec.runtime)}`;
-  if (!Number.isInteger(spec.repeat) || spec.repeat! < 1 || !Array.isArray(spec.fixed) || !Array.isArray(spec.axes)) return 'no repeat, fixed or axes';
-  if (spec.mode?.type === 'grid' ? !Array.isArray(spec.mode.points) : spec.mode?.type !== 'critical') return 'no grid points or critical search';
+  if (!Number.isInteger(spec.repeat) || spec.repeat! < 1 || !Array.isArray(spec.fixed) || !Array.isArray(spec.axes))
+    return 'no repeat, fixed or axes';
+  if (spec.mode?.type === 'grid' ? !Array.isArray(spec.mode.points) : spec.mode?.type !== 'critical')
+    return 'no grid points or critical search';
   return undefined;
 }
 

@@ -1,9 +1,9 @@
 import { stringify } from 'csv-stringify/sync';
-import type { SweepResult } from './result-row.js';
-import type { SweepSpec } from './sweep-folder.js';
-import { meanInterval, type MeanInterval } from './stats.js';
-import type { SweepValue } from './values.js';
 import { groupBy } from '../util/group-by.js';
+import type { SweepResult } from './result-row.js';
+import { type MeanInterval, meanInterval } from './stats.js';
+import type { SweepSpec } from './sweep-folder.js';
+import type { SweepValue } from './values.js';
 
 /** The swept fields, in grid order. */
 export function sweptPaths(spec: SweepSpec): string[] {
@@ -16,7 +16,7 @@ export function axisColumn(path: string, results: readonly SweepResult[]): strin
   return unit ? `${path}_${unit}` : path;
 }
 
-const axisCell = (v: SweepValue | undefined) => (v === undefined ? '' : v.value ?? v.text);
+const axisCell = (v: SweepValue | undefined) => (v === undefined ? '' : (v.value ?? v.text));
 
 /** Results in a stable order: by swept values, then repeat. */
 export function orderResults(spec: SweepSpec, results: readonly SweepResult[]): SweepResult[] {
@@ -43,15 +43,48 @@ export function summaryCsv(spec: SweepSpec, results: readonly SweepResult[]): st
   const paths = sweptPaths(spec);
   const ordered = orderResults(spec, results);
   const header = [
-    'run', 'repeat', 'seed', ...paths.map((p) => axisColumn(p, ordered)), 'status', 'collision', 'min_ttc_s', 'min_distance_m',
-    'first_collision_t_s', 'v2v_sent', 'v2v_lost', 'v2v_p50_ms', 'v2v_p99_ms', 'min_gap_m', 'delivery_ratio', 'beacon_age_mean_ms',
-    'string_stability_worst', 'sim_time_s', 'reason', 'run_dir',
+    'run',
+    'repeat',
+    'seed',
+    ...paths.map((p) => axisColumn(p, ordered)),
+    'status',
+    'collision',
+    'min_ttc_s',
+    'min_distance_m',
+    'first_collision_t_s',
+    'v2v_sent',
+    'v2v_lost',
+    'v2v_p50_ms',
+    'v2v_p99_ms',
+    'min_gap_m',
+    'delivery_ratio',
+    'beacon_age_mean_ms',
+    'string_stability_worst',
+    'sim_time_s',
+    'reason',
+    'run_dir',
   ];
   const rows = ordered.map((r) => [
-    r.id, r.repeat, Number.isFinite(r.seed) ? r.seed : '', ...paths.map((p) => axisCell(r.values[p])), r.status, String(r.collision),
-    r.min_ttc_s ?? '', r.min_distance_m ?? '', r.first_collision_t_s ?? '', r.v2v_sent, r.v2v_lost,
-    r.v2v_p50_ms ?? '', r.v2v_p99_ms ?? '', r.min_gap_m ?? '', r.delivery_ratio ?? '', r.beacon_age_mean_ms ?? '',
-    r.string_stability_worst ?? '', r.sim_time_s, r.reason ?? '', r.runDir,
+    r.id,
+    r.repeat,
+    Number.isFinite(r.seed) ? r.seed : '',
+    ...paths.map((p) => axisCell(r.values[p])),
+    r.status,
+    String(r.collision),
+    r.min_ttc_s ?? '',
+    r.min_distance_m ?? '',
+    r.first_collision_t_s ?? '',
+    r.v2v_sent,
+    r.v2v_lost,
+    r.v2v_p50_ms ?? '',
+    r.v2v_p99_ms ?? '',
+    r.min_gap_m ?? '',
+    r.delivery_ratio ?? '',
+    r.beacon_age_mean_ms ?? '',
+    r.string_stability_worst ?? '',
+    r.sim_time_s,
+    r.reason ?? '',
+    r.runDir,
   ]);
   return stringify([header, ...rows]);
 }
@@ -105,14 +138,34 @@ export function pointsCsv(spec: SweepSpec, results: readonly SweepResult[]): str
   const stats = pointStats(spec, results);
   const num = (v: number | null) => (v === null ? '' : +v.toFixed(6));
   const header = [
-    ...paths.map((p) => axisColumn(p, results)), 'runs', 'valid_runs', 'collisions', 'collision_rate',
-    'min_ttc_s_mean', 'min_ttc_s_ci95', 'min_distance_m_mean', 'min_distance_m_ci95',
-    'v2v_p50_ms_mean', 'v2v_p50_ms_ci95', 'v2v_p99_ms_mean', 'v2v_p99_ms_ci95',
+    ...paths.map((p) => axisColumn(p, results)),
+    'runs',
+    'valid_runs',
+    'collisions',
+    'collision_rate',
+    'min_ttc_s_mean',
+    'min_ttc_s_ci95',
+    'min_distance_m_mean',
+    'min_distance_m_ci95',
+    'v2v_p50_ms_mean',
+    'v2v_p50_ms_ci95',
+    'v2v_p99_ms_mean',
+    'v2v_p99_ms_ci95',
   ];
   const rows = stats.map((s) => [
-    ...paths.map((p) => axisCell(s.values[p])), s.runs, s.valid, s.collisions, s.valid ? num(s.collisions / s.valid) : '',
-    num(s.minTtc.mean), num(s.minTtc.ci95), num(s.minDistance.mean), num(s.minDistance.ci95),
-    num(s.v2vP50.mean), num(s.v2vP50.ci95), num(s.v2vP99.mean), num(s.v2vP99.ci95),
+    ...paths.map((p) => axisCell(s.values[p])),
+    s.runs,
+    s.valid,
+    s.collisions,
+    s.valid ? num(s.collisions / s.valid) : '',
+    num(s.minTtc.mean),
+    num(s.minTtc.ci95),
+    num(s.minDistance.mean),
+    num(s.minDistance.ci95),
+    num(s.v2vP50.mean),
+    num(s.v2vP50.ci95),
+    num(s.v2vP99.mean),
+    num(s.v2vP99.ci95),
   ]);
   return stringify([header, ...rows]);
 }

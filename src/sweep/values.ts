@@ -1,4 +1,12 @@
-import { parseByteSize, parseDataRate, parseDecibels, parseDuration, parseFrequency, parsePower, type ParseResult } from '../scenario/units.js';
+import {
+  type ParseResult,
+  parseByteSize,
+  parseDataRate,
+  parseDecibels,
+  parseDuration,
+  parseFrequency,
+  parsePower,
+} from '../scenario/units.js';
 import { MAX_SWEEP_RUNS } from './limits.js';
 
 /** One value of a swept field: the text handed to `--set`, and the number (in `unit`) used in tables and plots. */
@@ -43,7 +51,14 @@ export function quantity(value: number, unit: string): SweepValue {
   return { text: `${formatNumber(value)}${unit}`, value: Math.round(value * 1e6) / 1e6, unit };
 }
 
-const FAMILIES: ((input: unknown) => ParseResult)[] = [parseDuration, parseDataRate, parseFrequency, parseByteSize, parsePower, parseDecibels];
+const FAMILIES: ((input: unknown) => ParseResult)[] = [
+  parseDuration,
+  parseDataRate,
+  parseFrequency,
+  parseByteSize,
+  parsePower,
+  parseDecibels,
+];
 
 /** Factor that turns a number in `from` into a number in `to` (`ms`→`s` is 0.001); undefined when they do not convert. */
 export function unitFactor(from: string, to: string): number | undefined {
@@ -76,7 +91,11 @@ function withoutRepeats(text: string, values: SweepValue[]): ValuesResult {
   const seen = new Set<string>();
   for (const v of values) {
     const key = v.value === undefined ? v.text : `${v.value}`;
-    if (seen.has(key)) return { ok: false, message: `"${text}" gives ${v.text} twice (values are kept to 6 decimals); give each value once${text.includes(':') ? ', or use a larger step' : ''}` };
+    if (seen.has(key))
+      return {
+        ok: false,
+        message: `"${text}" gives ${v.text} twice (values are kept to 6 decimals); give each value once${text.includes(':') ? ', or use a larger step' : ''}`,
+      };
     seen.add(key);
   }
   return { ok: true, values };
@@ -85,7 +104,8 @@ function withoutRepeats(text: string, values: SweepValue[]): ValuesResult {
 function parseRange(text: string): ValuesResult {
   const [span, stepText, ...extra] = text.split(':');
   const ends = span.split('..');
-  if (ends.length !== 2 || extra.length) return { ok: false, message: `"${text}" is not a range; write it like 10..300ms or 10..300ms:10ms` };
+  if (ends.length !== 2 || extra.length)
+    return { ok: false, message: `"${text}" is not a range; write it like 10..300ms or 10..300ms:10ms` };
   const lo = parseQuantity(ends[0]);
   const hi = parseQuantity(ends[1]);
   if (!lo || !hi) return { ok: false, message: `"${text}": both ends of a range must be numbers (at most 1e15), e.g. 10..300ms` };
@@ -97,10 +117,15 @@ function parseRange(text: string): ValuesResult {
   const step = parseQuantity(stepText);
   if (!step) return { ok: false, message: `"${text}": the step "${stepText}" is not a number` };
   const stepValue = convert(step, unit);
-  if (stepValue === undefined) return { ok: false, message: `"${text}": the step's unit ${step.unit} does not convert to ${unitName(unit)}` };
+  if (stepValue === undefined)
+    return { ok: false, message: `"${text}": the step's unit ${step.unit} does not convert to ${unitName(unit)}` };
   if (!(stepValue > 0)) return { ok: false, message: `"${text}": the step must be greater than zero` };
   const count = Math.floor((hi.value - loValue) / stepValue + 1e-9) + 1;
-  if (!(count <= MAX_SWEEP_RUNS)) return { ok: false, message: `"${text}" gives ${Number.isFinite(count) ? count.toLocaleString('en-US') : 'too many'} values, more than the ${MAX_SWEEP_RUNS.toLocaleString('en-US')} runs a sweep may plan; use a larger step` };
+  if (!(count <= MAX_SWEEP_RUNS))
+    return {
+      ok: false,
+      message: `"${text}" gives ${Number.isFinite(count) ? count.toLocaleString('en-US') : 'too many'} values, more than the ${MAX_SWEEP_RUNS.toLocaleString('en-US')} runs a sweep may plan; use a larger step`,
+    };
   return { ok: true, values: Array.from({ length: count }, (_, i) => quantity(loValue + i * stepValue, unit)) };
 }
 

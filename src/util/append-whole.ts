@@ -5,8 +5,13 @@ const FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
 
 /** A file of the run could not grow: its filesystem (the runs folder) is full. */
 export class NoSpaceError extends Error {
-  constructor(readonly path: string, readonly code: string) {
-    super(`the runs folder is full (${code}): ${basename(path)} could not grow, and the run ended there (its CSVs end on their last whole row). Free space there, or give --runs-dir a larger disk`);
+  constructor(
+    readonly path: string,
+    readonly code: string,
+  ) {
+    super(
+      `the runs folder is full (${code}): ${basename(path)} could not grow, and the run ended there (its CSVs end on their last whole row). Free space there, or give --runs-dir a larger disk`,
+    );
     this.name = 'NoSpaceError';
   }
 }

@@ -5,7 +5,14 @@ import { Script } from 'node:vm';
 import { defaultCacheDir } from './cache-dir.js';
 
 type Compile = (this: Module, content: string, filename: string, format?: string) => unknown;
-type CommonJsWrapper = (this: unknown, exports: unknown, require: NodeJS.Require, module: Module, filename: string, dirname: string) => unknown;
+type CommonJsWrapper = (
+  this: unknown,
+  exports: unknown,
+  require: NodeJS.Require,
+  module: Module,
+  filename: string,
+  dirname: string,
+) => unknown;
 type ModuleInternals = {
   _resolveFilename(request: string, parent: Module, isMain: boolean, options?: { paths?: string[] }): string;
   _resolveLookupPaths(request: string, parent: Module): string[] | null;
@@ -35,7 +42,8 @@ export function enableCodeCache(env: NodeJS.ProcessEnv = process.env): void {
   const proto = Module.prototype as unknown as { _compile: Compile };
   const compile = proto._compile;
   proto._compile = function (content, filename, format) {
-    if ((format !== undefined && format !== 'commonjs') || !filename.includes(NODE_MODULES) || DYNAMIC_IMPORT.test(content)) return compile.call(this, content, filename, format);
+    if ((format !== undefined && format !== 'commonjs') || !filename.includes(NODE_MODULES) || DYNAMIC_IMPORT.test(content))
+      return compile.call(this, content, filename, format);
     let entry: Pending;
     try {
       const file = join(dir, entryName(filename));
@@ -56,7 +64,8 @@ export function enableCodeCache(env: NodeJS.ProcessEnv = process.env): void {
 /** The `require` a module's code is given, made as Node makes it (makeRequireFunction in lib/internal/modules/helpers.js). */
 function requireFor(module: Module): NodeJS.Require {
   const internals = Module as unknown as ModuleInternals;
-  const resolve = ((request: string, options?: { paths?: string[] }) => internals._resolveFilename(request, module, false, options)) as NodeJS.RequireResolve;
+  const resolve = ((request: string, options?: { paths?: string[] }) =>
+    internals._resolveFilename(request, module, false, options)) as NodeJS.RequireResolve;
   resolve.paths = (request: string) => internals._resolveLookupPaths(request, module);
   const require = ((id: string) => module.require(id)) as NodeJS.Require;
   require.resolve = resolve;

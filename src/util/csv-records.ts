@@ -1,5 +1,5 @@
-import { requireCjs } from './require-cjs.js';
 import type { Options } from 'csv-parse/sync';
+import { requireCjs } from './require-cjs.js';
 
 /** csv-parse loads on the first CSV read, as its one-file CommonJS build (util/require-cjs.ts says why). */
 const csvParse = () => requireCjs('csv-parse/sync') as typeof import('csv-parse/sync');
@@ -29,7 +29,9 @@ export function readCsvRecords(text: string, opts: { comments?: boolean } = {}):
     return parsed.map((r) => ({ cells: r.record, line: r.info.lines }));
   } catch (err) {
     const line = (err as { lines?: number }).lines;
-    throw new RangeError(`${line ? `line ${line}: ` : ''}not valid CSV (${(err as Error).message.replace(/^Invalid Record Length: |^Quote Not Closed: /, '')})`);
+    throw new RangeError(
+      `${line ? `line ${line}: ` : ''}not valid CSV (${(err as Error).message.replace(/^Invalid Record Length: |^Quote Not Closed: /, '')})`,
+    );
   }
 }
 

@@ -20,7 +20,10 @@ export class PlainFields {
 
   string(key: string, rule: { min?: number; max?: number; pattern?: RegExp; patternText?: string } = {}): string {
     const value = this.fields[key];
-    if (typeof value !== 'string') return this.fail(key, 'expected a string'), '';
+    if (typeof value !== 'string') {
+      this.fail(key, 'expected a string');
+      return '';
+    }
     if (rule.min !== undefined && value.length < rule.min) this.fail(key, `expected at least ${rule.min} characters`);
     if (rule.max !== undefined && value.length > rule.max) this.fail(key, `expected at most ${rule.max} characters`);
     if (rule.pattern && !rule.pattern.test(value)) this.fail(key, `expected ${rule.patternText ?? `to match ${rule.pattern}`}`);
@@ -33,7 +36,10 @@ export class PlainFields {
 
   number(key: string, rule: { integer?: boolean; min?: number; max?: number } = {}): number {
     const value = this.fields[key];
-    if (typeof value !== 'number' || !Number.isFinite(value)) return this.fail(key, 'expected a finite number'), 0;
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
+      this.fail(key, 'expected a finite number');
+      return 0;
+    }
     if (rule.integer && !Number.isInteger(value)) this.fail(key, 'expected an integer');
     if (rule.min !== undefined && value < rule.min) this.fail(key, `expected at least ${rule.min}`);
     if (rule.max !== undefined && value > rule.max) this.fail(key, `expected at most ${rule.max}`);
@@ -48,14 +54,20 @@ export class PlainFields {
 
   stringList(key: string, rule: { min?: number } = {}): string[] {
     const value = this.fields[key];
-    if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) return this.fail(key, 'expected a list of strings'), [];
+    if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) {
+      this.fail(key, 'expected a list of strings');
+      return [];
+    }
     if (rule.min !== undefined && value.length < rule.min) this.fail(key, `expected at least ${rule.min} item(s)`);
     return value as string[];
   }
 
   record(key: string): Record<string, unknown> {
     const value = this.fields[key];
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return this.fail(key, 'expected an object'), {};
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      this.fail(key, 'expected an object');
+      return {};
+    }
     return value as Record<string, unknown>;
   }
 

@@ -1,5 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 
 export type InputFileResult = { ok: true; text: string } | { ok: false; problem: string };
 
@@ -16,7 +16,8 @@ export async function readInputFile(path: string, maxBytes: number): Promise<Inp
   }
   if (info.isDirectory()) return { ok: false, problem: 'is a folder, not a file' };
   if (!info.isFile()) return { ok: false, problem: 'is not a regular file (a device, pipe or socket)' };
-  if (info.size > maxBytes) return { ok: false, problem: `is ${(info.size / 1024 ** 2).toFixed(1)} MiB; at most ${Math.round(maxBytes / 1024 ** 2)} MiB is read` };
+  if (info.size > maxBytes)
+    return { ok: false, problem: `is ${(info.size / 1024 ** 2).toFixed(1)} MiB; at most ${Math.round(maxBytes / 1024 ** 2)} MiB is read` };
   try {
     return { ok: true, text: await readFile(path, 'utf8') };
   } catch (err) {
@@ -43,7 +44,11 @@ export function readRegularFileSync(path: string, maxBytes: number): InputFileRe
     const info = fstatSync(fd);
     if (info.isDirectory()) return { ok: false, problem: 'is a folder, not a file' };
     if (!info.isFile()) return { ok: false, problem: 'is not a regular file (a device, pipe or socket)' };
-    if (info.size > maxBytes) return { ok: false, problem: `is ${(info.size / 1024 ** 2).toFixed(1)} MiB; at most ${Math.round(maxBytes / 1024 ** 2)} MiB is read` };
+    if (info.size > maxBytes)
+      return {
+        ok: false,
+        problem: `is ${(info.size / 1024 ** 2).toFixed(1)} MiB; at most ${Math.round(maxBytes / 1024 ** 2)} MiB is read`,
+      };
     return { ok: true, text: readFileSync(fd, 'utf8') };
   } catch (err) {
     return { ok: false, problem: `cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };

@@ -1,4 +1,4 @@
-import { accessSync, constants, lstatSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, lstatSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 import { UserInputError } from '../errors.js';
 
@@ -18,7 +18,8 @@ export interface ChosenFolder {
 /** The flag's value, else the environment variable's (an empty one counts as unset), else ./fallback. */
 export function chooseFolder(setting: FolderSetting, flagValue: string | undefined, env: NodeJS.ProcessEnv = process.env): ChosenFolder {
   if (flagValue !== undefined) {
-    if (!flagValue.trim()) throw new UserInputError(`${setting.flag} is empty`, [], `give a folder, e.g. ${setting.flag} ./${setting.fallback}`);
+    if (!flagValue.trim())
+      throw new UserInputError(`${setting.flag} is empty`, [], `give a folder, e.g. ${setting.flag} ./${setting.fallback}`);
     return { path: resolve(flagValue), origin: `${setting.flag} ${flagValue}` };
   }
   const fromEnv = env[setting.env];
@@ -43,7 +44,8 @@ export function checkWritableFolder(chosen: ChosenFolder): string {
   const real = realpathSync(at);
   const kernel = KERNEL_FILE_SYSTEMS.find((k) => real === k || real.startsWith(k + sep));
   if (kernel) throw refuse(`${path} is under ${kernel}, a kernel file system where no folder can be made`);
-  if (!stats.isDirectory()) throw refuse(at === path ? `${path} is a file, not a folder` : `${at} is a file, not a folder, so ${path} cannot be made`);
+  if (!stats.isDirectory())
+    throw refuse(at === path ? `${path} is a file, not a folder` : `${at} is a file, not a folder, so ${path} cannot be made`);
   try {
     accessSync(real, constants.W_OK);
   } catch (err) {

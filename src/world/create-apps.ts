@@ -1,21 +1,21 @@
-import { runsOwnCode, type ResolvedScenario, type ResolvedVehicle } from '../scenario/resolved.js';
-import type { VehicleApp } from '../core/control/vehicle-context.js';
-import { createPurePursuit } from '../core/control/pure-pursuit.js';
-import { createOpenLoop } from '../core/control/open-loop.js';
-import { createGapFollow } from '../core/control/gap-follow.js';
-import { createWallFollow } from '../core/control/wall-follow.js';
-import { createRrt } from '../core/control/rrt.js';
-import type { BodySize } from '../core/physics/ttc.js';
-import { createBrakeReceiver, createTtcBrakeSender } from '../core/control/emergency-brake.js';
 import { createBeacon } from '../core/control/beacon.js';
+import { createCacc } from '../core/control/cacc.js';
 import { createCam } from '../core/control/cam.js';
+import { createCpm } from '../core/control/cpm.js';
+import { createDenm } from '../core/control/denm.js';
+import { createBrakeReceiver, createTtcBrakeSender } from '../core/control/emergency-brake.js';
+import { createGapFollow } from '../core/control/gap-follow.js';
+import { createOpenLoop } from '../core/control/open-loop.js';
+import { createPurePursuit } from '../core/control/pure-pursuit.js';
+import { createRrt } from '../core/control/rrt.js';
+import { createScriptedEvent } from '../core/control/scripted-event.js';
+import type { VehicleApp } from '../core/control/vehicle-context.js';
+import { createWallFollow } from '../core/control/wall-follow.js';
+import { createWarning, createWarningReceiver } from '../core/control/warning.js';
 import { DEFAULT_GEO_REFERENCE, type GeoReference } from '../core/its/geo-reference.js';
 import { stationIdOf } from '../core/its/station-id.js';
-import { createScriptedEvent } from '../core/control/scripted-event.js';
-import { createCacc } from '../core/control/cacc.js';
-import { createWarning, createWarningReceiver } from '../core/control/warning.js';
-import { createDenm } from '../core/control/denm.js';
-import { createCpm } from '../core/control/cpm.js';
+import type { BodySize } from '../core/physics/ttc.js';
+import { type ResolvedScenario, type ResolvedVehicle, runsOwnCode } from '../scenario/resolved.js';
 
 /** Every car's footprint by name: what the geometric TTC needs of the others (`bodySizes(scenario)`). */
 export type BodySizes = ReadonlyMap<string, BodySize>;
@@ -43,13 +43,22 @@ export function createVehicleApps(v: ResolvedVehicle, sizes: BodySizes, geoRefer
     if (app.type === 'ttc-brake-sender') apps.push(createTtcBrakeSender(app, { own: v.params, others: sizes }, geoReference));
     else if (app.type === 'brake-receiver') apps.push(createBrakeReceiver(geoReference));
     else if (app.type === 'beacon') apps.push(createBeacon(v.name, app));
-    else if (app.type === 'cam') apps.push(createCam(v.name, app, { stationId: stationIdOf(v.name), stationType: PASSENGER_CAR, length: v.params.length, width: v.params.width }, geoReference));
+    else if (app.type === 'cam')
+      apps.push(
+        createCam(
+          v.name,
+          app,
+          { stationId: stationIdOf(v.name), stationType: PASSENGER_CAR, length: v.params.length, width: v.params.width },
+          geoReference,
+        ),
+      );
     else if (app.type === 'cacc') apps.push(createCacc(app, v.params));
     else if (app.type === 'warning') apps.push(createWarning(app, { station: stationOf(v), geoReference }));
     else if (app.type === 'warning-receiver') apps.push(createWarningReceiver(app, geoReference));
     else if (app.type === 'denm') apps.push(createDenm(app, stationOf(v), geoReference, { own: v.params, others: sizes }));
     else if (app.type === 'cpm') apps.push(createCpm(v.name, app, stationOf(v), geoReference));
-    else if (app.type === 'scripted-event') apps.push(createScriptedEvent(app.brake !== undefined ? { at: app.at, brake: app.brake } : { at: app.at, speed: app.speed! }));
+    else if (app.type === 'scripted-event')
+      apps.push(createScriptedEvent(app.brake !== undefined ? { at: app.at, brake: app.brake } : { at: app.at, speed: app.speed! }));
   }
   return apps;
 }
@@ -57,7 +66,12 @@ export function createVehicleApps(v: ResolvedVehicle, sizes: BodySizes, geoRefer
 /** ITS station type of every car (StationType passengerCar). */
 const PASSENGER_CAR = 5;
 
-const stationOf = (v: ResolvedVehicle) => ({ stationId: stationIdOf(v.name), stationType: PASSENGER_CAR, length: v.params.length, width: v.params.width });
+const stationOf = (v: ResolvedVehicle) => ({
+  stationId: stationIdOf(v.name),
+  stationType: PASSENGER_CAR,
+  length: v.params.length,
+  width: v.params.width,
+});
 
 /** Apps whose behaviour no received message changes: they only send (or act on a clock). */
 const DEAF_APPS: ReadonlySet<string> = new Set(['beacon', 'cam', 'cpm', 'scripted-event']);

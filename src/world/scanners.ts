@@ -1,9 +1,9 @@
+import type { LaserScan } from '../core/control/vehicle-context.js';
+import type { OccupancyGrid } from '../core/map/occupancy-grid.js';
 import { Lidar } from '../core/sensing/lidar.js';
 import { prepareLidarMap } from '../core/sensing/lidar-map.js';
-import type { World } from './world.js';
 import { stepsPerPeriod } from './step-schedule.js';
-import type { OccupancyGrid } from '../core/map/occupancy-grid.js';
-import type { LaserScan } from '../core/control/vehicle-context.js';
+import type { World } from './world.js';
 
 export interface Scanner {
   name: string;

@@ -1,11 +1,11 @@
-import { VehicleModel, createInitialState } from '../core/physics/vehicle-model.js';
-import { footprintCorners, footprintsOverlap, type Footprint } from '../core/physics/footprint.js';
-import type { DriveCommand, VehicleState } from '../core/physics/types.js';
+import type { Odometry } from '../core/control/vehicle-context.js';
 import type { OccupancyGrid } from '../core/map/occupancy-grid.js';
 import { footprintHitsWall } from '../core/map/wall-collision.js';
-import type { ResolvedScenario, ResolvedVehicle } from '../scenario/resolved.js';
-import type { Odometry } from '../core/control/vehicle-context.js';
+import { type Footprint, footprintCorners, footprintsOverlap } from '../core/physics/footprint.js';
+import type { DriveCommand, VehicleState } from '../core/physics/types.js';
+import { createInitialState, VehicleModel } from '../core/physics/vehicle-model.js';
 import { CavsimError } from '../errors.js';
+import type { ResolvedScenario, ResolvedVehicle } from '../scenario/resolved.js';
 
 export interface CollisionEvent {
   t: number;
@@ -38,7 +38,10 @@ export class World {
   readonly timestep: number;
   private stepIndex = 0;
 
-  constructor(readonly scenario: ResolvedScenario, readonly grid: OccupancyGrid) {
+  constructor(
+    readonly scenario: ResolvedScenario,
+    readonly grid: OccupancyGrid,
+  ) {
     this.timestep = scenario.physics.timestep;
     this.cars = scenario.vehicles.map((spec) => {
       const state = createInitialState({ x: spec.start.x, y: spec.start.y, yaw: spec.start.yaw, speed: spec.start.speed });
@@ -147,7 +150,10 @@ function isSane(s: VehicleState): boolean {
 /** A car at NaN never collides: a run whose physics diverged has no verdict, so it fails, saying why. */
 function divergedError(car: string, step: number, t: number, s: VehicleState): CavsimError {
   const what = Object.entries(s)
-    .filter(([key, v]) => !Number.isFinite(v) || (key === 'v' && Math.abs(v) > MAX_SPEED_MPS) || (key === 'yawRate' && Math.abs(v) > MAX_YAW_RATE_RADPS))
+    .filter(
+      ([key, v]) =>
+        !Number.isFinite(v) || (key === 'v' && Math.abs(v) > MAX_SPEED_MPS) || (key === 'yawRate' && Math.abs(v) > MAX_YAW_RATE_RADPS),
+    )
     .map(([key, v]) => `${key} = ${v}`)
     .join(', ');
   return new CavsimError(

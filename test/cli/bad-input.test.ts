@@ -21,7 +21,12 @@ writeFileSync(aFile, 'box\n');
 
 /** Runs cavsim in `work` (so a stray ./runs would show); a hang fails the test instead of the suite. */
 function cavsim(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync('node', [CLI, ...args], { cwd: work, encoding: 'utf8', timeout: 60_000, env: { ...process.env, CAVSIM_RUNS_DIR: runsDir, CAVSIM_SWEEPS_DIR: sweepsDir, CI: 'true', ...env } });
+  const r = spawnSync('node', [CLI, ...args], {
+    cwd: work,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, CAVSIM_RUNS_DIR: runsDir, CAVSIM_SWEEPS_DIR: sweepsDir, CI: 'true', ...env },
+  });
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -57,14 +62,30 @@ describe('output folders that cannot be written', () => {
 
   it('names CAVSIM_RUNS_DIR and CAVSIM_SWEEPS_DIR when they set the folder', () => {
     const before = contents();
-    expectRefused(cavsim(['up', HEAD_ON, '--runtime', 'sim'], { CAVSIM_RUNS_DIR: '/proc/x' }), 'error: CAVSIM_RUNS_DIR=/proc/x: /proc/x is under /proc', before);
-    expectRefused(cavsim(['sweep', HEAD_ON, '--runtime', 'sim', '--delay', '10,20ms'], { CAVSIM_SWEEPS_DIR: aFile }), `error: CAVSIM_SWEEPS_DIR=${aFile}: ${aFile} is a file, not a folder`, before);
+    expectRefused(
+      cavsim(['up', HEAD_ON, '--runtime', 'sim'], { CAVSIM_RUNS_DIR: '/proc/x' }),
+      'error: CAVSIM_RUNS_DIR=/proc/x: /proc/x is under /proc',
+      before,
+    );
+    expectRefused(
+      cavsim(['sweep', HEAD_ON, '--runtime', 'sim', '--delay', '10,20ms'], { CAVSIM_SWEEPS_DIR: aFile }),
+      `error: CAVSIM_SWEEPS_DIR=${aFile}: ${aFile} is a file, not a folder`,
+      before,
+    );
   });
 
   it('sweep --sweeps-dir that is a file or under /sys exits 2', () => {
     const before = contents();
-    expectRefused(cavsim(['sweep', HEAD_ON, '--runtime', 'sim', '--delay', '10,20ms', '--sweeps-dir', aFile]), `--sweeps-dir ${aFile}: ${aFile} is a file, not a folder`, before);
-    expectRefused(cavsim(['sweep', HEAD_ON, '--runtime', 'sim', '--delay', '10,20ms', '--sweeps-dir', '/sys/sweeps']), '--sweeps-dir /sys/sweeps: /sys/sweeps is under /sys', before);
+    expectRefused(
+      cavsim(['sweep', HEAD_ON, '--runtime', 'sim', '--delay', '10,20ms', '--sweeps-dir', aFile]),
+      `--sweeps-dir ${aFile}: ${aFile} is a file, not a folder`,
+      before,
+    );
+    expectRefused(
+      cavsim(['sweep', HEAD_ON, '--runtime', 'sim', '--delay', '10,20ms', '--sweeps-dir', '/sys/sweeps']),
+      '--sweeps-dir /sys/sweeps: /sys/sweeps is under /sys',
+      before,
+    );
   });
 });
 
@@ -117,12 +138,21 @@ describe('sweep sizes and counts', () => {
     [['--delay', '10..20ms:10ms', '--repeat', '1.5'], '--repeat "1.5"'],
     [['--delay', '10..20ms:10ms', '--repeat', '0x10'], '--repeat "0x10"'],
     [['--delay', '10..20ms:10ms', '--jobs', '-1'], '--jobs "-1": give a whole number of 1 or more'],
-    [['--delay', '10..20ms:1e-9ms'], '--delay: "10..20ms:1e-9ms" gives 10,000,000,001 values, more than the 100,000 runs a sweep may plan; use a larger step'],
+    [
+      ['--delay', '10..20ms:1e-9ms'],
+      '--delay: "10..20ms:1e-9ms" gives 10,000,000,001 values, more than the 100,000 runs a sweep may plan; use a larger step',
+    ],
     [['--delay', '300..10ms'], '--delay: "300..10ms": the range runs backwards'],
     [['--delay', '10..300ms:0ms'], 'the step must be greater than zero'],
     [['--delay', '10,10ms'], 'gives 10ms twice'],
-    [['--delay', '10..300ms:10ms', '--set', 'vehicles.car1.start.speed=1..10:0.01', '--repeat', '10'], 'the sweep would plan 270,300 runs (30 values of network.delay × 901 values of vehicles.car1.start.speed × --repeat 10); a sweep plans at most 100,000'],
-    [['--find-critical', 'delay', '--range', '10..500ms', '--tolerance', '5ms', '--coarse', '100000', '--repeat', '2'], 'the sweep would plan 200,000 runs'],
+    [
+      ['--delay', '10..300ms:10ms', '--set', 'vehicles.car1.start.speed=1..10:0.01', '--repeat', '10'],
+      'the sweep would plan 270,300 runs (30 values of network.delay × 901 values of vehicles.car1.start.speed × --repeat 10); a sweep plans at most 100,000',
+    ],
+    [
+      ['--find-critical', 'delay', '--range', '10..500ms', '--tolerance', '5ms', '--coarse', '100000', '--repeat', '2'],
+      'the sweep would plan 200,000 runs',
+    ],
     [['--find-critical', 'delay', '--range', '10..500ms', '--tolerance', '1e-9ms'], '--tolerance 1e-9ms: finer than the 0.000001ms'],
   ])('sweep %j exits 2 before anything is allocated', (flags, message) => {
     const before = contents();
@@ -133,7 +163,10 @@ describe('sweep sizes and counts', () => {
     const r = cavsim(['sweep', HEAD_ON, '--runtime', 'sim', '--delay', '10,20ms', '--jobs', '64', '--no-plots', '--json']);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(new RegExp(`2 runs \\(sim, ${Math.min(2, availableParallelism())} at a time\\)`));
-    if (availableParallelism() < 64) expect(r.stderr).toContain(`note: --jobs 64: this machine has ${availableParallelism()} cores; running at most ${availableParallelism()} at once`);
+    if (availableParallelism() < 64)
+      expect(r.stderr).toContain(
+        `note: --jobs 64: this machine has ${availableParallelism()} cores; running at most ${availableParallelism()} at once`,
+      );
     expect(JSON.parse(r.stdout).runs).toBe(2);
   });
 });
@@ -155,7 +188,10 @@ describe('other flags', () => {
   it.each([
     [['view', ROOT, '--port', '1e3', '--no-open'], '--port "1e3": give a whole number from 0 to 65,535'],
     [['view', ROOT, '--port', '99999', '--no-open'], '--port "99999"'],
-    [['up', HEAD_ON, '--runtime', 'sim', '--runs-dir', ROOT, '--run-id', 'scenarios'], `--run-id scenarios: ${join(ROOT, 'scenarios')} already holds a run`],
+    [
+      ['up', HEAD_ON, '--runtime', 'sim', '--runs-dir', ROOT, '--run-id', 'scenarios'],
+      `--run-id scenarios: ${join(ROOT, 'scenarios')} already holds a run`,
+    ],
     [['teardown', '--run', '../../etc'], '--run: "../../etc" is not a run id'],
   ])('%j exits 2', (args, message) => {
     const before = contents();
@@ -165,10 +201,18 @@ describe('other flags', () => {
   it('waypoints: a spacing that would make billions of points, an empty time, an output that is a folder', () => {
     const good = join(history, 'good');
     const before = contents();
-    expectRefused(cavsim(['waypoints', 'record', good, '--vehicle', 'car0', '--spacing', '1e-9']), '--spacing "1e-9": give a distance in metres of at least 0.001', before);
+    expectRefused(
+      cavsim(['waypoints', 'record', good, '--vehicle', 'car0', '--spacing', '1e-9']),
+      '--spacing "1e-9": give a distance in metres of at least 0.001',
+      before,
+    );
     expectRefused(cavsim(['waypoints', 'record', good, '--vehicle', 'car0', '--from', '']), '--from "": give a time in seconds', before);
     expectRefused(cavsim(['waypoints', 'record', good, '--vehicle', 'car0', '-o', work]), `--output ${work}: is a folder`, before);
-    expectRefused(cavsim(['waypoints', 'record', good, '--vehicle', 'car0', '-o', join(work, 'no', 'x.csv')]), 'is in a folder that does not exist', before);
+    expectRefused(
+      cavsim(['waypoints', 'record', good, '--vehicle', 'car0', '-o', join(work, 'no', 'x.csv')]),
+      'is in a folder that does not exist',
+      before,
+    );
   });
 });
 
@@ -176,7 +220,11 @@ describe('Slurm resources', () => {
   it('a partition with a line break, a time limit of "forever" and a negative memory exit 2, naming each flag, before anything is written', () => {
     const before = contents();
     const sweep = (extra: string[]) => cavsim(['sweep', HEAD_ON, '--delay', '10ms,300ms', '--executor', 'slurm', '--dry-run', ...extra]);
-    expectRefused(sweep(['--partition', 'debug\n/bin/rm -rf /tmp/x']), /--partition: "debug\\n\/bin\/rm -rf \/tmp\/x" is not a partition name/, before);
+    expectRefused(
+      sweep(['--partition', 'debug\n/bin/rm -rf /tmp/x']),
+      /--partition: "debug\\n\/bin\/rm -rf \/tmp\/x" is not a partition name/,
+      before,
+    );
     expectRefused(sweep(['--time', 'forever']), '--time: "forever" is not a Slurm time limit', before);
     expectRefused(sweep(['--mem', '-2G']), '--mem: "-2G" is not a memory size', before);
     const fine = sweep(['--partition', 'gpu,cpu', '--time', '1-00:00:00', '--mem', '512M']);

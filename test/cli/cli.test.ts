@@ -1,16 +1,17 @@
-import { describe, expect, it, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'dist/cli/main.js');
 const runsDir = mkdtempSync(join(tmpdir(), 'cavsim-cli-'));
 afterAll(() => rmSync(runsDir, { recursive: true, force: true }));
 
-const cavsim = (...args: string[]) => spawnSync('node', [CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CAVSIM_RUNS_DIR: runsDir, CI: 'true' } });
+const cavsim = (...args: string[]) =>
+  spawnSync('node', [CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CAVSIM_RUNS_DIR: runsDir, CI: 'true' } });
 
 describe('cavsim CLI', () => {
   it('--help lists the commands', () => {
@@ -22,7 +23,12 @@ describe('cavsim CLI', () => {
   // Cluster login nodes often cap address space; Docker's client (ssh2's WebAssembly) cannot start
   // under such a cap, so commands that do not need Docker must not load it.
   it('validate and a simulated run work under `ulimit -v 4000000`, as on a cluster login node', () => {
-    const capped = (args: string) => spawnSync('bash', ['-c', `ulimit -v 4000000 && exec node ${CLI} ${args}`], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CAVSIM_RUNS_DIR: runsDir, CI: 'true' } });
+    const capped = (args: string) =>
+      spawnSync('bash', ['-c', `ulimit -v 4000000 && exec node ${CLI} ${args}`], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, CAVSIM_RUNS_DIR: runsDir, CI: 'true' },
+      });
     const validate = capped('validate scenarios/head-on-brake.yaml');
     expect(validate.status, validate.stderr).toBe(0);
     const up = capped('up scenarios/head-on-brake.yaml --runtime sim --json');
@@ -39,7 +45,10 @@ describe('cavsim CLI', () => {
   it('a bad scenario exits 2, lists every problem with its line, and writes nothing', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cavsim-bad-'));
     const file = join(dir, 'bad.yaml');
-    writeFileSync(file, `name: bad\nmap: ${join(ROOT, 'maps/corridor.yaml')}\nduration: 5\nvehicles:\n  - name: car0\n    start: { x: 0, y: -1, spead: 3 }\n`);
+    writeFileSync(
+      file,
+      `name: bad\nmap: ${join(ROOT, 'maps/corridor.yaml')}\nduration: 5\nvehicles:\n  - name: car0\n    start: { x: 0, y: -1, spead: 3 }\n`,
+    );
     const before = readdirSync(runsDir).length;
     const r = cavsim('up', file, '--runtime', 'sim');
     expect(r.status).toBe(2);
@@ -70,4 +79,3 @@ describe('cavsim CLI', () => {
     expect(r.stdout).toMatch(/min TTC\s+0\.\d+ s/);
   });
 });
-

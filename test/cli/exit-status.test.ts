@@ -1,9 +1,9 @@
-import { describe, expect, it, afterAll } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
 
 /** Exit statuses a script can rely on, one per outcome, and output that survives a closed reader. */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -21,7 +21,17 @@ describe('cavsim exit statuses', () => {
   it('--help documents every exit status', () => {
     const r = cavsim('--help');
     expect(r.status).toBe(0);
-    for (const line of [/^ {2}0 +the run/m, /^ {2}2 +bad input/m, /^ {2}3 +the environment/m, /^ {2}4 +a command/m, /^ {2}5 +the run failed/m, /^ {2}6 +the run finished but is invalid/m, /^ {2}130 +interrupted/m, /^ {2}70 +a bug/m]) expect(r.stdout).toMatch(line);
+    for (const line of [
+      /^ {2}0 +the run/m,
+      /^ {2}2 +bad input/m,
+      /^ {2}3 +the environment/m,
+      /^ {2}4 +a command/m,
+      /^ {2}5 +the run failed/m,
+      /^ {2}6 +the run finished but is invalid/m,
+      /^ {2}130 +interrupted/m,
+      /^ {2}70 +a bug/m,
+    ])
+      expect(r.stdout).toMatch(line);
   });
 
   it('bad flags exit 2 and name the fix', () => {
@@ -47,7 +57,12 @@ describe('cavsim exit statuses', () => {
   it('JSON larger than a pipe holds (64 KiB) reaches a slow reader whole', () => {
     // The reader starts after cavsim has written everything: the pipe is full when cavsim is done.
     // The resolved platoon scenario (every waypoint) is several pipes' worth.
-    const r = spawnSync('sh', ['-c', `node '${CLI}' validate scenarios/platoon-cacc.yaml --json | (sleep 1; cat)`], { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 64 << 20 });
+    const r = spawnSync('sh', ['-c', `node '${CLI}' validate scenarios/platoon-cacc.yaml --json | (sleep 1; cat)`], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
     expect(r.status).toBe(0);
     expect(r.stdout.length).toBeGreaterThan(4 * 65536);
     expect(JSON.parse(r.stdout).name).toBe('platoon-cacc');
@@ -55,7 +70,10 @@ describe('cavsim exit statuses', () => {
 
   it('Ctrl-C exits 130; the summary says interrupted, with the time simulated and a non-negative wall time', async () => {
     const before = new Set(readdirSync(runsDir));
-    const child = spawn('node', [CLI, 'up', 'scenarios/loop-pure-pursuit.yaml', '--runtime', 'sim', '--json', '--set', 'duration=3600s'], { cwd: ROOT, env });
+    const child = spawn('node', [CLI, 'up', 'scenarios/loop-pure-pursuit.yaml', '--runtime', 'sim', '--json', '--set', 'duration=3600s'], {
+      cwd: ROOT,
+      env,
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     // Interrupt once the run is under way (its folder exists), however slow the machine is.
@@ -76,7 +94,12 @@ describe('cavsim exit statuses', () => {
     const up = JSON.parse(cavsim('up', 'scenarios/head-on-brake.yaml', '--runtime', 'sim', '--json').stdout);
     const summary = cavsim('summary', up.run_dir, '--json');
     expect(summary.status, summary.stderr).toBe(0);
-    expect(JSON.parse(summary.stdout)).toMatchObject({ run_id: up.run_id, status: 'completed', min_distance_m: up.min_distance_m, run_dir: up.run_dir });
+    expect(JSON.parse(summary.stdout)).toMatchObject({
+      run_id: up.run_id,
+      status: 'completed',
+      min_distance_m: up.min_distance_m,
+      run_dir: up.run_dir,
+    });
     const status = cavsim('status', '--json');
     expect(status.status, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout)).toEqual({ runs: [] });

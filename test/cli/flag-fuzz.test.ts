@@ -1,10 +1,10 @@
-import { describe, expect, it, afterAll, beforeAll } from 'vitest';
-import fc from 'fast-check';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * The CLI end to end with random flags and flag values (fixed seed): every command answers with
@@ -33,10 +33,46 @@ const COMMANDS: string[][] = [
   ['sweep', 'scenarios/head-on-brake.yaml', '--runtime', 'sim', '--set', 'duration=0.3s', '--delay', '10,20ms'],
   ['summary'],
 ];
-const FLAGS = ['--set', '--runs-dir', '--sweeps-dir', '--repeat', '--jobs', '--delay', '--run-id', '--runtime', '--tolerance', '--range', '--find-critical', '--json'];
+const FLAGS = [
+  '--set',
+  '--runs-dir',
+  '--sweeps-dir',
+  '--repeat',
+  '--jobs',
+  '--delay',
+  '--run-id',
+  '--runtime',
+  '--tolerance',
+  '--range',
+  '--find-critical',
+  '--json',
+];
 const VALUES = [
-  '', '-1', '0', '1e12', '1.5', 'NaN', 'abc', '/etc/hostname', '/proc/x', '/sys/kernel/x', '/dev/null/x', '10..300ms', '300..10ms', '10..20ms:0ms',
-  '1..1e9', '0..1:1e-9', 'network.delay=', 'map.foo=1', 'vehicles.car0.start.x.y=1', 'network.delay=1e999ms', 'runs/nope', '.', 'sim', 'docker', 'x'.repeat(300),
+  '',
+  '-1',
+  '0',
+  '1e12',
+  '1.5',
+  'NaN',
+  'abc',
+  '/etc/hostname',
+  '/proc/x',
+  '/sys/kernel/x',
+  '/dev/null/x',
+  '10..300ms',
+  '300..10ms',
+  '10..20ms:0ms',
+  '1..1e9',
+  '0..1:1e-9',
+  'network.delay=',
+  'map.foo=1',
+  'vehicles.car0.start.x.y=1',
+  'network.delay=1e999ms',
+  'runs/nope',
+  '.',
+  'sim',
+  'docker',
+  'x'.repeat(300),
 ];
 
 const listing = () => readdirSync(work).sort();
@@ -56,13 +92,21 @@ describe('fuzz: random flags and values get exit 0 or 2, never a stack trace', (
           cwd: work,
           encoding: 'utf8',
           timeout: 60_000,
-          env: { ...process.env, CI: 'true', CAVSIM_RUNS_DIR: join(work, 'runs'), CAVSIM_SWEEPS_DIR: join(work, 'sweeps'), CAVSIM_STATE_DIR: state },
+          env: {
+            ...process.env,
+            CI: 'true',
+            CAVSIM_RUNS_DIR: join(work, 'runs'),
+            CAVSIM_SWEEPS_DIR: join(work, 'sweeps'),
+            CAVSIM_STATE_DIR: state,
+          },
         });
         const shown = `cavsim ${args.join(' ')}\nstatus ${r.status} signal ${r.signal}\n${r.stderr.slice(0, 2000)}`;
         expect([0, 2], shown).toContain(r.status);
         expect(r.stderr, shown).not.toMatch(/internal error|\n\s+at .+:\d+:\d+/);
         if (r.status === 2) expect(listing(), shown).toEqual(before);
-        else for (const made of listing().filter((f) => !before.includes(f) && f !== "runs" && f !== "sweeps")) rmSync(join(work, made), { recursive: true, force: true });
+        else
+          for (const made of listing().filter((f) => !before.includes(f) && f !== 'runs' && f !== 'sweeps'))
+            rmSync(join(work, made), { recursive: true, force: true });
         statuses.set(r.status!, (statuses.get(r.status!) ?? 0) + 1);
         for (const made of ['runs', 'sweeps']) rmSync(join(work, made), { recursive: true, force: true });
       }),

@@ -13,7 +13,13 @@ import { dockerProblem, requireReal } from '../support/real-components.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'dist/cli/main.js');
 const work = mkdtempSync(join(tmpdir(), 'cavsim-json-'));
-const env = { ...process.env, CAVSIM_RUNS_DIR: join(work, 'runs'), CAVSIM_SWEEPS_DIR: join(work, 'sweeps'), CAVSIM_STATE_DIR: join(work, 'state'), CI: 'true' };
+const env = {
+  ...process.env,
+  CAVSIM_RUNS_DIR: join(work, 'runs'),
+  CAVSIM_SWEEPS_DIR: join(work, 'sweeps'),
+  CAVSIM_STATE_DIR: join(work, 'state'),
+  CI: 'true',
+};
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function json(args: string[], status = 0): Record<string, unknown> {
@@ -49,7 +55,10 @@ async function viewJson(dir: string): Promise<Record<string, unknown>> {
 function camelKeys(value: unknown, exempt: boolean, path = ''): string[] {
   if (exempt || value === null || typeof value !== 'object') return [];
   if (Array.isArray(value)) return value.flatMap((v, i) => camelKeys(v, false, `${path}[${i}]`));
-  return Object.entries(value).flatMap(([k, v]) => [...(/[A-Z]/.test(k) ? [`${path}.${k}`] : []), ...camelKeys(v, k === 'parameters', `${path}.${k}`)]);
+  return Object.entries(value).flatMap(([k, v]) => [
+    ...(/[A-Z]/.test(k) ? [`${path}.${k}`] : []),
+    ...camelKeys(v, k === 'parameters', `${path}.${k}`),
+  ]);
 }
 
 const docker = requireReal('cli/json-every-command.test.ts (images --check)', await dockerProblem());
@@ -75,29 +84,53 @@ describe('--json on every command', () => {
     expect(recorded).toMatchObject({ output: join(runDir, 'car0.waypoints.csv'), count: expect.any(Number) });
     const resampled = json(['waypoints', 'resample', join(runDir, 'car0.waypoints.csv'), '-o', '-']);
     expect(resampled.waypoints).toHaveLength(resampled.count as number);
-    expect(json(['waypoints', 'resample', join(runDir, 'car0.waypoints.csv'), '-o', join(runDir, 'car0.1m.csv'), '--spacing', '1'])).toMatchObject({ output: join(runDir, 'car0.1m.csv'), count: expect.any(Number) });
-    expect(json(['waypoints', 'resample', join(runDir, 'nothing.csv'), '-o', '-'], 2)).toMatchObject({ error: { kind: 'user_input', exit_status: 2 } });
-    expect(json(['waypoints', 'record', runDir, '--vehicle', 'nobody'], 2)).toMatchObject({ error: { kind: 'user_input', exit_status: 2, message: expect.stringContaining('no vehicle "nobody"') } });
+    expect(
+      json(['waypoints', 'resample', join(runDir, 'car0.waypoints.csv'), '-o', join(runDir, 'car0.1m.csv'), '--spacing', '1']),
+    ).toMatchObject({ output: join(runDir, 'car0.1m.csv'), count: expect.any(Number) });
+    expect(json(['waypoints', 'resample', join(runDir, 'nothing.csv'), '-o', '-'], 2)).toMatchObject({
+      error: { kind: 'user_input', exit_status: 2 },
+    });
+    expect(json(['waypoints', 'record', runDir, '--vehicle', 'nobody'], 2)).toMatchObject({
+      error: { kind: 'user_input', exit_status: 2, message: expect.stringContaining('no vehicle "nobody"') },
+    });
     expect(json(['plan', 'scenarios/head-on-brake.yaml'])).toHaveProperty('vehicles');
     expect(json(['schema'])).toMatchObject({ title: 'cavsim scenario', type: 'object' });
     expect(json(['status'])).toEqual({ runs: [] });
     expect(json(['teardown', '--all'])).toMatchObject({ runs: [] });
     const doctor = spawnSync('node', [CLI, 'doctor', '--json'], { cwd: ROOT, encoding: 'utf8', env });
     expect([0, 3]).toContain(doctor.status);
-    expect(JSON.parse(doctor.stdout)).toMatchObject({ passed: doctor.status === 0, checks: expect.any(Array), runtimes: { docker: { ready: doctor.status === 0 }, sim: { ready: true } } });
+    expect(JSON.parse(doctor.stdout)).toMatchObject({
+      passed: doctor.status === 0,
+      checks: expect.any(Array),
+      runtimes: { docker: { ready: doctor.status === 0 }, sim: { ready: true } },
+    });
   });
 
   it('sweep answers with its answer and snake_case critical values; view of the sweep with its runs', async () => {
     const sweep = json(['sweep', 'scenarios/head-on-brake.yaml', '--runtime', 'sim', '--delay', '10..30ms:10ms', '--no-plots']);
     expect(sweep).toMatchObject({ runs: 3, stopped: false, answer: { text: expect.stringMatching(/no collision/) } });
-    expect(await viewJson(sweep.dir as string)).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/$/), sweep_dir: sweep.dir, mode: 'sweep', runs: 3 });
+    expect(await viewJson(sweep.dir as string)).toEqual({
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/$/),
+      sweep_dir: sweep.dir,
+      mode: 'sweep',
+      runs: 3,
+    });
   });
 
   it('view prints one JSON line with its URL while it serves; a folder that is neither run nor sweep is a JSON error', async () => {
     const up = json(['up', 'scenarios/head-on-brake.yaml', '--runtime', 'sim']);
-    expect(await viewJson(up.run_dir as string)).toMatchObject({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+/), run_dir: up.run_dir, mode: 'replay' });
+    expect(await viewJson(up.run_dir as string)).toMatchObject({
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+/),
+      run_dir: up.run_dir,
+      mode: 'replay',
+    });
     const neither = json(['view', work, '--no-open'], 2).error as Record<string, unknown>;
-    expect(neither).toMatchObject({ kind: 'user_input', exit_status: 2, message: expect.stringMatching(/neither a run folder .* nor a sweep folder/), hint: expect.stringMatching(/sweeps\/<sweep-id>/) });
+    expect(neither).toMatchObject({
+      kind: 'user_input',
+      exit_status: 2,
+      message: expect.stringMatching(/neither a run folder .* nor a sweep folder/),
+      hint: expect.stringMatching(/sweeps\/<sweep-id>/),
+    });
   });
 
   it.skipIf(docker.skip)('images --check says whether the images are up to date, building nothing', () => {

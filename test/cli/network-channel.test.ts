@@ -1,12 +1,12 @@
-import { describe, expect, it, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runScenarioEmulated } from '../../src/api/run-emulated.js';
-import type { EmulatedRunDeps } from '../../src/runtime/emulated/emulated-deps.js';
 import { UserInputError } from '../../src/errors.js';
+import type { EmulatedRunDeps } from '../../src/runtime/emulated/emulated-deps.js';
 
 /** The latency channel through the CLI: the simulated runtime runs it, the emulated one refuses it before touching the host. */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -24,22 +24,32 @@ describe('network.channel: latency on the command line', () => {
     expect(cavsim('validate', HEAD_ON, '--runtime', 'docker', ...LATENCY).status).toBe(0);
     const plan = cavsim('plan', HEAD_ON, ...LATENCY);
     expect(plan.status).toBe(0);
-    expect(JSON.parse(plan.stdout).channel.args).toEqual(expect.arrayContaining(['--channel=latency', '--delay=10ms', '--jitter=2ms', '--dataRate=100Mbps', '--loss=0']));
+    expect(JSON.parse(plan.stdout).channel.args).toEqual(
+      expect.arrayContaining(['--channel=latency', '--delay=10ms', '--jitter=2ms', '--dataRate=100Mbps', '--loss=0']),
+    );
     expect(cavsim('validate', BLIND_CORNER, '--runtime', 'docker').status).toBe(0);
     const wifi = JSON.parse(cavsim('plan', BLIND_CORNER).stdout);
-    expect(wifi.channel.args).toEqual(expect.arrayContaining(['--channel=wifi-80211p', '--txPower=0', '--propagation=log-distance', '--rate=OfdmRate6MbpsBW10MHz']));
-    expect(wifi.channel.args.find((a: string) => a.startsWith('--macs='))).toMatch(/^--macs=([0-9a-f]{2}:){5}[0-9a-f]{2},([0-9a-f]{2}:){5}[0-9a-f]{2}$/);
+    expect(wifi.channel.args).toEqual(
+      expect.arrayContaining(['--channel=wifi-80211p', '--txPower=0', '--propagation=log-distance', '--rate=OfdmRate6MbpsBW10MHz']),
+    );
+    expect(wifi.channel.args.find((a: string) => a.startsWith('--macs='))).toMatch(
+      /^--macs=([0-9a-f]{2}:){5}[0-9a-f]{2},([0-9a-f]{2}:){5}[0-9a-f]{2}$/,
+    );
     expect(wifi.channel.obstacleFile).toMatch(/walls\.grid$/);
     const switched = cavsim('validate', HEAD_ON, '--runtime', 'docker', '--set', 'network.channel=wifi-80211p');
     expect(switched.status).toBe(2);
-    expect(switched.stderr).toMatch(/network\.delay \(line \d+\): delay applies only to channel: csma or latency; remove it or change network.channel/);
+    expect(switched.stderr).toMatch(
+      /network\.delay \(line \d+\): delay applies only to channel: csma or latency; remove it or change network.channel/,
+    );
   });
 
   it('validate --runtime sim accepts it; jitter with csma is refused with the fix', () => {
     expect(cavsim('validate', HEAD_ON, '--runtime', 'sim', ...LATENCY).status).toBe(0);
     const csma = cavsim('validate', HEAD_ON, '--runtime', 'sim', '--set', 'network.jitter=2ms');
     expect(csma.status).toBe(2);
-    expect(csma.stderr).toMatch(/network\.jitter \(from --set\): jitter applies only to channel: latency .* remove it or set channel: latency/);
+    expect(csma.stderr).toMatch(
+      /network\.jitter \(from --set\): jitter applies only to channel: latency .* remove it or set channel: latency/,
+    );
   });
 
   it('the builtin engine for wifi-80211p exits 2 naming the engine', () => {
@@ -60,6 +70,8 @@ describe('network.channel: latency on the command line', () => {
   it('up --runtime docker refuses a channel program that is not there before Docker is reached', async () => {
     const docker = new Proxy({}, { get: () => () => Promise.reject(new Error('Docker was reached')) });
     const deps = { docker } as unknown as EmulatedRunDeps;
-    await expect(runScenarioEmulated(join(ROOT, BLIND_CORNER), { runsDir, deps, overrides: ['network.script=../ns3-scripts/no-such-channel.cc'] })).rejects.toBeInstanceOf(UserInputError);
+    await expect(
+      runScenarioEmulated(join(ROOT, BLIND_CORNER), { runsDir, deps, overrides: ['network.script=../ns3-scripts/no-such-channel.cc'] }),
+    ).rejects.toBeInstanceOf(UserInputError);
   });
 });

@@ -47,10 +47,24 @@ describe('cavsim replay (simulated runtime)', () => {
     const r = cavsim(['replay', dir, '--json']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ run_dir: dir, runtime: 'sim', identical: true, agrees: true, status: 'completed', summary_differences: [] });
-    expect(out.files.map((f: { file: string }) => f.file)).toEqual(['vehicles.csv', 'pairs.csv', 'collisions.csv', 'v2v.csv', 'events.csv']);
+    expect(out).toMatchObject({
+      run_dir: dir,
+      runtime: 'sim',
+      identical: true,
+      agrees: true,
+      status: 'completed',
+      summary_differences: [],
+    });
+    expect(out.files.map((f: { file: string }) => f.file)).toEqual([
+      'vehicles.csv',
+      'pairs.csv',
+      'collisions.csv',
+      'v2v.csv',
+      'events.csv',
+    ]);
     expect(out.replay_dir).toBe(`${dir}-replay`);
-    for (const f of ['vehicles.csv', 'v2v.csv']) expect(readFileSync(join(out.replay_dir, f), 'utf8')).toBe(readFileSync(join(dir, f), 'utf8'));
+    for (const f of ['vehicles.csv', 'v2v.csv'])
+      expect(readFileSync(join(out.replay_dir, f), 'utf8')).toBe(readFileSync(join(dir, f), 'utf8'));
     expect(JSON.parse(readFileSync(join(out.replay_dir, 'replay.json'), 'utf8')).identical).toBe(true);
 
     const text = cavsim(['replay', dir]);
@@ -77,7 +91,7 @@ describe('cavsim replay (simulated runtime)', () => {
     const dir = up(join(work, 'scenarios/head-on-brake.yaml'));
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
     expect(manifest.map.file.startsWith(work)).toBe(true);
-    writeFileSync(manifest.map.file, readFileSync(manifest.map.file, 'utf8') + '\n# edited\n');
+    writeFileSync(manifest.map.file, `${readFileSync(manifest.map.file, 'utf8')}\n# edited\n`);
     const changed = cavsim(['replay', dir]);
     expect(changed.code).toBe(2);
     expect(changed.stderr).toMatch(/map .* changed since run/);

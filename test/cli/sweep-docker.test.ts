@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
+import { afterAll, describe, expect, it } from 'vitest';
 import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../support/real-components.js';
 
 /**
@@ -21,14 +21,22 @@ const sweeps = mkdtempSync(join(tmpdir(), 'cavsim-sweep-docker-'));
 afterAll(() => rmSync(sweeps, { recursive: true, force: true }));
 
 function sweep(runtime: 'sim' | 'docker') {
-  const r = spawnSync('node', [CLI, 'sweep', SCENARIO, '--delay', DELAYS, '--runtime', runtime, '--sweeps-dir', join(sweeps, runtime), '--no-plots', '--json'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, CI: 'true' },
-  });
+  const r = spawnSync(
+    'node',
+    [CLI, 'sweep', SCENARIO, '--delay', DELAYS, '--runtime', runtime, '--sweeps-dir', join(sweeps, runtime), '--no-plots', '--json'],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, CI: 'true' },
+    },
+  );
   if (r.status !== 0) throw new Error(`cavsim sweep --runtime ${runtime} exited ${r.status}:\n${r.stderr}`);
   const { dir, sweep: id } = JSON.parse(r.stdout) as { dir: string; sweep: string };
-  return { id, stderr: r.stderr, rows: parse(readFileSync(join(dir, 'summary.csv'), 'utf8'), { columns: true }) as Record<string, string>[] };
+  return {
+    id,
+    stderr: r.stderr,
+    rows: parse(readFileSync(join(dir, 'summary.csv'), 'utf8'), { columns: true }) as Record<string, string>[],
+  };
 }
 
 describe.skipIf(real.skip)('cavsim sweep --runtime docker', () => {
@@ -48,7 +56,9 @@ describe.skipIf(real.skip)('cavsim sweep --runtime docker', () => {
       if (e.status === 'invalid') expect(emulated.stderr).toContain(`run ${e.run} is invalid`);
     }
     expect(simulated.rows.map((r) => r.collision)).toEqual(['false', 'false', 'false', 'true']);
-    const leftovers = spawnSync('docker', ['ps', '-a', '--filter', `label=cavsim.run`, '--format', '{{.Labels}}'], { encoding: 'utf8' }).stdout;
+    const leftovers = spawnSync('docker', ['ps', '-a', '--filter', `label=cavsim.run`, '--format', '{{.Labels}}'], {
+      encoding: 'utf8',
+    }).stdout;
     expect(leftovers).not.toContain(emulated.id);
   });
 });

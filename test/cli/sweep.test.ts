@@ -1,8 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
 import { scratchDir } from '../support/scratch-dir.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -31,7 +31,9 @@ describe('cavsim sweep (simulated runtime)', () => {
     const out = JSON.parse(r.stdout);
     expect(out.runs).toBe(10);
     const rows = csvRows(join(out.dir, 'summary.csv'));
-    expect(rows.map((x) => Number(x['network.delay_ms']))).toEqual([10, 42.222222, 74.444444, 106.666667, 138.888889, 171.111111, 203.333333, 235.555556, 267.777778, 300]);
+    expect(rows.map((x) => Number(x['network.delay_ms']))).toEqual([
+      10, 42.222222, 74.444444, 106.666667, 138.888889, 171.111111, 203.333333, 235.555556, 267.777778, 300,
+    ]);
     expect(rows.every((x) => x.status === 'completed')).toBe(true);
     const distances = rows.map((x) => Number(x.min_distance_m));
     for (let i = 1; i < distances.length; i++) expect(distances[i]).toBeLessThan(distances[i - 1]);
@@ -55,7 +57,9 @@ describe('cavsim sweep (simulated runtime)', () => {
     expect(resumed.stderr).not.toMatch(/\[\d+\/10/);
     // the command it suggests to narrow the bracket runs as printed
     const hint = /^narrow it down: cavsim (sweep .*)$/m.exec(resumed.stderr);
-    expect(hint?.[1]).toBe('sweep scenarios/head-on-brake.yaml --runtime sim --find-critical network.delay --range 267.777778ms..300ms --tolerance 10ms');
+    expect(hint?.[1]).toBe(
+      'sweep scenarios/head-on-brake.yaml --runtime sim --find-critical network.delay --range 267.777778ms..300ms --tolerance 10ms',
+    );
     const narrowed = cavsim([...hint![1].split(' '), '--sweeps-dir', sweeps, '--no-plots', '--json']);
     expect(narrowed.code, narrowed.stderr).toBe(0);
     expect(JSON.parse(narrowed.stdout).answer).toMatchObject({ last_safe: '270ms', first_collision: '280ms' });
@@ -70,12 +74,43 @@ describe('cavsim sweep (simulated runtime)', () => {
   });
 
   it('finds the critical delay by bisection at the step the runs can tell apart, and checks the outcome is monotonic', () => {
-    const r = cavsim(['sweep', SCENARIO, '--find-critical', 'delay', '--range', '10..500ms', '--tolerance', '5ms', '--runtime', 'sim', '--jobs', '2', '--sweeps-dir', sweeps, '--no-plots', '--json']);
+    const r = cavsim([
+      'sweep',
+      SCENARIO,
+      '--find-critical',
+      'delay',
+      '--range',
+      '10..500ms',
+      '--tolerance',
+      '5ms',
+      '--runtime',
+      'sim',
+      '--jobs',
+      '2',
+      '--sweeps-dir',
+      sweeps,
+      '--no-plots',
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const { critical, dir, answer } = JSON.parse(r.stdout);
     // A delay acts at whole 10 ms control ticks: a 5 ms bracket would be invented, so the search stops at one tick.
-    expect(critical).toMatchObject({ status: 'found', path: 'network.delay', unit: 'ms', monotonic: true, resolution: 10, last_safe: 270, first_collision: 280, last_safe_text: '270ms', first_collision_text: '280ms' });
-    expect(answer).toMatchObject({ text: 'no collision up to 270ms, collisions from 280ms (network.delay)', last_safe: '270ms', first_collision: '280ms' });
+    expect(critical).toMatchObject({
+      status: 'found',
+      path: 'network.delay',
+      unit: 'ms',
+      monotonic: true,
+      resolution: 10,
+      last_safe: 270,
+      first_collision: 280,
+      last_safe_text: '270ms',
+      first_collision_text: '280ms',
+    });
+    expect(answer).toMatchObject({
+      text: 'no collision up to 270ms, collisions from 280ms (network.delay)',
+      last_safe: '270ms',
+      first_collision: '280ms',
+    });
     // every probe sat on the 10 ms grid
     expect(critical.samples.every((s: { value: number }) => s.value % 10 === 0)).toBe(true);
     // every recorded run agrees with the bracket
@@ -83,11 +118,16 @@ describe('cavsim sweep (simulated runtime)', () => {
       const delay = Number(row['network.delay_ms']);
       expect(row.collision).toBe(delay >= critical.first_collision ? 'true' : 'false');
     }
-    expect(r.stderr).toContain('critical network.delay: no collision at 270ms, collision at 280ms; the runs tell network.delay apart in steps of 10ms (one control tick)');
+    expect(r.stderr).toContain(
+      'critical network.delay: no collision at 270ms, collision at 280ms; the runs tell network.delay apart in steps of 10ms (one control tick)',
+    );
   });
 
   it('Ctrl-C stops taking runs, exits 130 and keeps what finished; --resume runs the rest', async () => {
-    const child = spawn('node', [CLI, 'sweep', SCENARIO, '--delay', '10..300ms:2ms', '--jobs', '1', '--sweeps-dir', sweeps, '--no-plots'], { cwd: ROOT, env: { ...process.env, CI: '1' } });
+    const child = spawn('node', [CLI, 'sweep', SCENARIO, '--delay', '10..300ms:2ms', '--jobs', '1', '--sweeps-dir', sweeps, '--no-plots'], {
+      cwd: ROOT,
+      env: { ...process.env, CI: '1' },
+    });
     let stderr = '';
     let stdout = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -101,12 +141,31 @@ describe('cavsim sweep (simulated runtime)', () => {
     expect(stderr).toMatch(new RegExp(`stopped: \\d+ of 146 runs not done; \`cavsim sweep --resume ${id}\``));
     const resumed = cavsim(['sweep', '--resume', id, '--sweeps-dir', sweeps, '--no-plots', '--json']);
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(JSON.parse(resumed.stdout)).toMatchObject({ runs: 146, answer: { text: 'no collision up to 278ms, collisions from 280ms (network.delay)' } });
+    expect(JSON.parse(resumed.stdout)).toMatchObject({
+      runs: 146,
+      answer: { text: 'no collision up to 278ms, collisions from 280ms (network.delay)' },
+    });
     expect(stdout).toContain('summary.csv');
   });
 
   it('sweeps a grid of two fields with repeats', () => {
-    const r = cavsim(['sweep', SCENARIO, '--delay', '10,250ms', '--set', 'vehicles.car1.start.speed=8,10', '--set', 'duration=3s', '--repeat', '2', '--runtime', 'sim', '--sweeps-dir', sweeps, '--json']);
+    const r = cavsim([
+      'sweep',
+      SCENARIO,
+      '--delay',
+      '10,250ms',
+      '--set',
+      'vehicles.car1.start.speed=8,10',
+      '--set',
+      'duration=3s',
+      '--repeat',
+      '2',
+      '--runtime',
+      'sim',
+      '--sweeps-dir',
+      sweeps,
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const { dir } = JSON.parse(r.stdout);
     const rows = csvRows(join(dir, 'summary.csv'));
@@ -136,6 +195,7 @@ describe('cavsim sweep (simulated runtime)', () => {
   it('documents its flags', () => {
     const r = cavsim(['sweep', '--help']);
     expect(r.code).toBe(0);
-    for (const flag of ['--delay', '--set', '--repeat', '--runtime', '--jobs', '--find-critical', '--range', '--tolerance', '--resume']) expect(r.stdout).toContain(flag);
+    for (const flag of ['--delay', '--set', '--repeat', '--runtime', '--jobs', '--find-critical', '--range', '--tolerance', '--resume'])
+      expect(r.stdout).toContain(flag);
   });
 });

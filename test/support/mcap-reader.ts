@@ -1,8 +1,8 @@
-import { McapIndexedReader } from '@mcap/core';
-import { FileHandleReadable } from '@mcap/nodejs';
+import { open } from 'node:fs/promises';
 import { parse } from '@foxglove/rosmsg';
 import { MessageReader } from '@foxglove/rosmsg2-serialization';
-import { open } from 'node:fs/promises';
+import { McapIndexedReader } from '@mcap/core';
+import { FileHandleReadable } from '@mcap/nodejs';
 
 export interface DecodedMessage {
   topic: string;
@@ -16,7 +16,10 @@ export async function readMcap(file: string) {
   const handle = await open(file);
   try {
     const reader = await McapIndexedReader.Initialize({ readable: new FileHandleReadable(handle) });
-    const decoders = new Map<number, { topic: string; schema: string; schemaEncoding: string; messageEncoding: string; reader: MessageReader }>();
+    const decoders = new Map<
+      number,
+      { topic: string; schema: string; schemaEncoding: string; messageEncoding: string; reader: MessageReader }
+    >();
     for (const channel of reader.channelsById.values()) {
       const schema = reader.schemasById.get(channel.schemaId)!;
       decoders.set(channel.id, {

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll } from 'vitest';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadScenario, type LoadScenarioOptions } from '../../src/scenario/load-scenario.js';
+import { afterAll, beforeAll } from 'vitest';
 import { UserInputError } from '../../src/errors.js';
+import { type LoadScenarioOptions, loadScenario } from '../../src/scenario/load-scenario.js';
 
 const MAPS = fileURLToPath(new URL('../../maps', import.meta.url));
 

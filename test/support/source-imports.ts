@@ -13,7 +13,9 @@ export function importedModules(source: string): string[] {
 
 /** The modules a file loads when it runs: as `importedModules`, without `import type` / `export type` (TypeScript erases them). */
 export function loadedModules(source: string): string[] {
-  return specifiersIn(stripComments(source).replace(/\b(?:import|export)\s+type\s*(?:\{[^}]*\}|\*(?:\s+as\s+\w+)?|\w+)\s*from\s*['"][^'"]+['"]/g, ''));
+  return specifiersIn(
+    stripComments(source).replace(/\b(?:import|export)\s+type\s*(?:\{[^}]*\}|\*(?:\s+as\s+\w+)?|\w+)\s*from\s*['"][^'"]+['"]/g, ''),
+  );
 }
 
 function specifiersIn(code: string): string[] {

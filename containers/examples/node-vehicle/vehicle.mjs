@@ -42,7 +42,10 @@ function timeToCollision(a, b) {
   const d = Math.hypot(dx, dy);
   if (d === 0) return undefined;
   let closing = 0;
-  for (const [odom, sign] of [[a, 1], [b, -1]]) {
+  for (const [odom, sign] of [
+    [a, 1],
+    [b, -1],
+  ]) {
     const yaw = yawOf(odom);
     closing += (sign * odom.twist.twist.linear.x * (Math.cos(yaw) * dx + Math.sin(yaw) * dy)) / d;
   }
@@ -80,23 +83,38 @@ async function main() {
   const me = process.env.CAVSIM_VEHICLE;
   const url = process.env.CAVSIM_SIM_URL;
   const observe = opts.observe ?? observedFromScenario(me);
-  log(`${me}: cruise ${opts.speed} m/s${opts.ttc ? `, brake and warn ${opts.warn} below TTC ${opts.ttc} s to ${observe.join(', ') || 'nobody'}` : ''}; connecting to ${url}`);
+  log(
+    `${me}: cruise ${opts.speed} m/s${opts.ttc ? `, brake and warn ${opts.warn} below TTC ${opts.ttc} s to ${observe.join(', ') || 'nobody'}` : ''}; connecting to ${url}`,
+  );
   const ws = await connect(url, Number(process.env.CAVSIM_CONNECT_TIMEOUT_MS ?? 30000));
   const op = (fields) => ws.send(JSON.stringify(fields));
   const publishJson = (topic, data) => op({ op: 'publish', topic, msg: { data: JSON.stringify(data) } });
 
   const topics = { drive: `/${me}/drive`, odom: `/${me}/odom`, send: `/${me}/v2v/send`, received: `/${me}/v2v/received` };
-  for (const [topic, type] of [[topics.drive, DRIVE], ['/cavsim/ready', STRING], ['/cavsim/events', STRING], [topics.send, STRING]]) op({ op: 'advertise', topic, type });
-  for (const [topic, type] of [['/sim_control', STRING], ['/clock', CLOCK], [topics.received, STRING], [topics.odom, ODOMETRY], ...observe.map((c) => [`/${c}/odom`, ODOMETRY])]) op({ op: 'subscribe', topic, type });
+  for (const [topic, type] of [
+    [topics.drive, DRIVE],
+    ['/cavsim/ready', STRING],
+    ['/cavsim/events', STRING],
+    [topics.send, STRING],
+  ])
+    op({ op: 'advertise', topic, type });
+  for (const [topic, type] of [
+    ['/sim_control', STRING],
+    ['/clock', CLOCK],
+    [topics.received, STRING],
+    [topics.odom, ODOMETRY],
+    ...observe.map((c) => [`/${c}/odom`, ODOMETRY]),
+  ])
+    op({ op: 'subscribe', topic, type });
   publishJson('/cavsim/ready', { vehicle: me });
 
-  let t0 = undefined;
+  let t0;
   let simClock = false;
   let now = 0;
-  let braked = undefined;
+  let braked;
   let commands = 0;
   const others = new Map();
-  let own = undefined;
+  let own;
   let answered = -1;
   const stampNs = (m) => m.header.stamp.sec * 1e9 + m.header.stamp.nanosec;
 
@@ -120,10 +138,23 @@ async function main() {
         break;
       }
     }
-    op({ op: 'publish', topic: topics.drive, msg: { header: { stamp: own.header.stamp, frame_id: `${me}/base_link` }, drive: { speed: braked ? 0 : opts.speed, steering_angle: 0 } } });
+    op({
+      op: 'publish',
+      topic: topics.drive,
+      msg: {
+        header: { stamp: own.header.stamp, frame_id: `${me}/base_link` },
+        drive: { speed: braked ? 0 : opts.speed, steering_angle: 0 },
+      },
+    });
     commands++;
   }
-  const event = (name, detail) => publishJson('/cavsim/events', { vehicle: me, t_s: simClock ? now : (Date.now() * 1e6 - t0) / 1e9, event: name, ...(detail ? { detail } : {}) });
+  const event = (name, detail) =>
+    publishJson('/cavsim/events', {
+      vehicle: me,
+      t_s: simClock ? now : (Date.now() * 1e6 - t0) / 1e9,
+      event: name,
+      ...(detail ? { detail } : {}),
+    });
 
   return new Promise((resolve) => {
     ws.on('close', () => {

@@ -1,8 +1,8 @@
-import { DEFAULT_BASE_IMAGE, CAVSIM_IMAGES } from '../../host/docker/images.js';
-import { tapCreatorPathsIn } from './tap-creator.js';
 import { LOCKSTEP_NS3_MODULES } from '../../channel/ns3/engine-choice.js';
-import type { CheckResult, DoctorOptions, DoctorPorts } from './types.js';
+import { CAVSIM_IMAGES, DEFAULT_BASE_IMAGE } from '../../host/docker/images.js';
 import { asRoot } from '../../host/exec/as-root.js';
+import { tapCreatorPathsIn } from './tap-creator.js';
+import type { CheckResult, DoctorOptions, DoctorPorts } from './types.js';
 
 const setupDocker = (uid: number) => asRoot('scripts/setup-docker.sh', uid);
 const aptInstall = (packages: string, uid: number) => asRoot(`apt-get install -y ${packages}`, uid);
@@ -26,9 +26,20 @@ export const checkBaseImage: Check = async ({ docker, uid }, { baseImage = DEFAU
   const image = await docker.inspectImage(baseImage);
   if (image) return { name, ok: true, detail: `${baseImage} (${image.id.slice(0, 19)})` };
   if (baseImage !== DEFAULT_BASE_IMAGE) {
-    return { name, ok: false, advisory: true, detail: `${baseImage} not pulled yet`, fix: 'The first image build pulls it (needs a registry).' };
+    return {
+      name,
+      ok: false,
+      advisory: true,
+      detail: `${baseImage} not pulled yet`,
+      fix: 'The first image build pulls it (needs a registry).',
+    };
   }
-  return { name, ok: false, detail: `${baseImage} missing`, fix: `${asRoot('scripts/build-base-image.sh', uid)}   (about 40 s, no registry needed)` };
+  return {
+    name,
+    ok: false,
+    detail: `${baseImage} missing`,
+    fix: `${asRoot('scripts/build-base-image.sh', uid)}   (about 40 s, no registry needed)`,
+  };
 };
 
 export const checkCavsimImages: Check = async ({ docker }, { images = CAVSIM_IMAGES }) => {
@@ -47,11 +58,19 @@ export const checkCavsimImages: Check = async ({ docker }, { images = CAVSIM_IMA
 export const checkNs3: Check = async ({ commands, uid }) => {
   const name = 'ns-3 development files';
   // Every module a channel program links: the lock-step one (csma, latency, wifi-80211p) and the real-time one (TapBridge).
-  const ns3 = await commands.run(['pkg-config', '--modversion', ...new Set([...LOCKSTEP_NS3_MODULES, 'ns3-tap-bridge'])], { allowFailure: true });
-  if (ns3.exitCode !== 0) return { name, ok: false, detail: tail(ns3.stderr) || 'pkg-config found no ns3-core', fix: aptInstall(NS3_PACKAGES, uid) };
+  const ns3 = await commands.run(['pkg-config', '--modversion', ...new Set([...LOCKSTEP_NS3_MODULES, 'ns3-tap-bridge'])], {
+    allowFailure: true,
+  });
+  if (ns3.exitCode !== 0)
+    return { name, ok: false, detail: tail(ns3.stderr) || 'pkg-config found no ns3-core', fix: aptInstall(NS3_PACKAGES, uid) };
   const gsl = await commands.run(['pkg-config', '--exists', 'gsl'], { allowFailure: true });
   if (gsl.exitCode !== 0) {
-    return { name, ok: false, detail: `ns-3 ${firstLine(ns3.stdout)}, but libgsl (named by ns-3's .pc files) is missing`, fix: aptInstall('libgsl-dev', uid) };
+    return {
+      name,
+      ok: false,
+      detail: `ns-3 ${firstLine(ns3.stdout)}, but libgsl (named by ns-3's .pc files) is missing`,
+      fix: aptInstall('libgsl-dev', uid),
+    };
   }
   const compiler = await commands.run(['g++', '--version'], { allowFailure: true });
   if (compiler.exitCode !== 0) return { name, ok: false, detail: `ns-3 ${firstLine(ns3.stdout)}, but no g++`, fix: aptInstall('g++', uid) };
@@ -88,7 +107,8 @@ export const checkIptables: Check = async ({ commands, fileExists, uid }) => {
   for (const path of SBIN_IPTABLES) {
     if (!(await fileExists(path))) continue;
     const sbin = await commands.run([path, '--version'], { allowFailure: true });
-    if (sbin.exitCode === 0) return { name: 'iptables', ok: true, detail: `${firstLine(sbin.stdout)} (${path}; not on this user's PATH, on root's)` };
+    if (sbin.exitCode === 0)
+      return { name: 'iptables', ok: true, detail: `${firstLine(sbin.stdout)} (${path}; not on this user's PATH, on root's)` };
   }
   return { name: 'iptables', ok: false, detail: tail(result.stderr) || 'iptables not found', fix: aptInstall('iptables', uid) };
 };
@@ -96,7 +116,12 @@ export const checkIptables: Check = async ({ commands, fileExists, uid }) => {
 export const checkTun: Check = async ({ fileExists, uid }) =>
   (await fileExists('/dev/net/tun'))
     ? { name: 'TUN device', ok: true, detail: '/dev/net/tun present' }
-    : { name: 'TUN device', ok: false, detail: '/dev/net/tun missing', fix: `${asRoot('modprobe tun', uid)} (in a container: run it with --device /dev/net/tun)` };
+    : {
+        name: 'TUN device',
+        ok: false,
+        detail: '/dev/net/tun missing',
+        fix: `${asRoot('modprobe tun', uid)} (in a container: run it with --device /dev/net/tun)`,
+      };
 
 export const checkPrivileges: Check = async ({ uid, commands }) => {
   const name = 'Privileges';
@@ -104,7 +129,12 @@ export const checkPrivileges: Check = async ({ uid, commands }) => {
   const sudo = await commands.run(['sudo', '-n', 'true'], { allowFailure: true });
   return sudo.exitCode === 0
     ? { name, ok: true, detail: `uid ${uid} with passwordless sudo` }
-    : { name, ok: false, detail: `uid ${uid}, and sudo asks for a password`, fix: 'Run cavsim as root, or allow passwordless sudo for this user.' };
+    : {
+        name,
+        ok: false,
+        detail: `uid ${uid}, and sudo asks for a password`,
+        fix: 'Run cavsim as root, or allow passwordless sudo for this user.',
+      };
 };
 
 export const checkLeftovers: Check = async ({ leftoverRuns }) => {

@@ -1,5 +1,5 @@
-import { realHostPorts } from '../host-ports.js';
 import { defaultRunsDir } from '../../run/run-folder.js';
+import { realHostPorts } from '../host-ports.js';
 import { runDoctor } from './doctor.js';
 import { createHostDoctorPorts } from './host-ports.js';
 import type { CheckResult } from './types.js';

@@ -1,4 +1,5 @@
 import {
+  type Check,
   checkBaseImage,
   checkCavsimImages,
   checkDockerEngine,
@@ -9,7 +10,6 @@ import {
   checkPrivileges,
   checkTapCreator,
   checkTun,
-  type Check,
 } from './checks.js';
 import type { CheckResult, DoctorOptions, DoctorPorts } from './types.js';
 

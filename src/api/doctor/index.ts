@@ -1,5 +1,5 @@
-export { runDoctor, doctorPassed, runtimeReadiness, type RuntimeReadiness } from './doctor.js';
+export { doctorPassed, type RuntimeReadiness, runDoctor, runtimeReadiness } from './doctor.js';
+export { doctorThisHost } from './doctor-here.js';
 export { createHostDoctorPorts, findLeftoverRuns } from './host-ports.js';
 export { tapCreatorPathsIn } from './tap-creator.js';
-export type { CheckResult, DoctorPorts, DoctorOptions, LeftoverRun } from './types.js';
-export { doctorThisHost } from './doctor-here.js';
+export type { CheckResult, DoctorOptions, DoctorPorts, LeftoverRun } from './types.js';

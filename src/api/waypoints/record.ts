@@ -1,5 +1,5 @@
+import { type OrientedWaypoint, resamplePolyline } from './resample.js';
 import type { TrajectorySample } from './trajectory.js';
-import { resamplePolyline, type OrientedWaypoint } from './resample.js';
 
 export interface RecordOptions {
   spacing: number; // [m]

@@ -21,7 +21,8 @@ export function resamplePolyline(points: readonly Waypoint[], opts: ResampleOpti
   if (pts.length < 2) throw new RangeError('a polyline needs at least two distinct points');
   const ring = opts.closed ? [...pts, pts[0]] : pts;
   const cumulative = [0];
-  for (let i = 1; i < ring.length; i++) cumulative.push(cumulative[i - 1] + Math.hypot(ring[i].x - ring[i - 1].x, ring[i].y - ring[i - 1].y));
+  for (let i = 1; i < ring.length; i++)
+    cumulative.push(cumulative[i - 1] + Math.hypot(ring[i].x - ring[i - 1].x, ring[i].y - ring[i - 1].y));
   const total = cumulative.at(-1)!;
 
   const count = opts.closed ? Math.max(3, Math.round(total / opts.spacing)) : Math.floor(total / opts.spacing + 1e-9) + 1;

@@ -1,5 +1,5 @@
-import { readCsvRecords } from '../../util/csv-records.js';
 import { RUN_FILES } from '../../run/run-files.js';
+import { readCsvRecords } from '../../util/csv-records.js';
 
 /** One row of a run's vehicles.csv for one car: what the car did at time t. */
 export interface TrajectorySample {
@@ -34,7 +34,8 @@ export function parseVehicleTrajectory(text: string, vehicle: string): Trajector
     if (name !== vehicle) continue;
     const num = (c: number, what: string) => {
       const v = Number(cells[c]);
-      if (cells[c] === undefined || cells[c] === '' || !Number.isFinite(v)) throw new RangeError(`${RUN_FILES.vehicles} line ${line}: ${what} is "${cells[c] ?? ''}", not a number`);
+      if (cells[c] === undefined || cells[c] === '' || !Number.isFinite(v))
+        throw new RangeError(`${RUN_FILES.vehicles} line ${line}: ${what} is "${cells[c] ?? ''}", not a number`);
       return v;
     };
     out.push({

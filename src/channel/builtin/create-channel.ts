@@ -1,7 +1,7 @@
 import type { ResolvedNetwork } from '../../scenario/resolved.js';
+import type { V2VChannel } from '../frames.js';
 import { CsmaBus } from './csma-bus.js';
 import { LatencyChannel } from './latency-channel.js';
-import type { V2VChannel } from '../frames.js';
 
 /** The simulated runtime's builtin model of the scenario's channel kind. */
 export function createChannel<T>(network: ResolvedNetwork, seed: number): V2VChannel<T> {

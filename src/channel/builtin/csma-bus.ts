@@ -1,6 +1,6 @@
 import { createRandom } from '../../util/random.js';
+import { type ChannelFrame, type Delivery, serialisationTime, type V2VChannel } from '../frames.js';
 import { ArrivalQueue } from './arrival-queue.js';
-import { serialisationTime, type ChannelFrame, type Delivery, type V2VChannel } from '../frames.js';
 
 /**
  * The simulated runtime's model of ns-3's CSMA channel: one shared bus; a frame occupies it for

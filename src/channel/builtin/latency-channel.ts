@@ -1,6 +1,6 @@
 import { createRandom, deriveSeed } from '../../util/random.js';
+import { type ChannelFrame, type Delivery, serialisationTime, type V2VChannel } from '../frames.js';
 import { ArrivalQueue } from './arrival-queue.js';
-import { serialisationTime, type ChannelFrame, type Delivery, type V2VChannel } from '../frames.js';
 
 export interface LatencyChannelOptions {
   /** Fixed one-way delay after a frame has been serialised [s]. */
@@ -41,7 +41,12 @@ export class LatencyChannel<T> implements V2VChannel<T> {
     for (const to of frame.to) {
       const jitter = this.opts.jitter > 0 ? this.jitterDraw() * this.opts.jitter : 0;
       const lost = this.opts.loss > 0 && this.lossDraw() < this.opts.loss;
-      this.arrivals.add({ payload: frame.payload, to, at: sent + this.opts.delay + jitter, ...(lost ? { lost: 'channel-loss' as const } : {}) });
+      this.arrivals.add({
+        payload: frame.payload,
+        to,
+        at: sent + this.opts.delay + jitter,
+        ...(lost ? { lost: 'channel-loss' as const } : {}),
+      });
     }
     return sent;
   }

@@ -1,4 +1,4 @@
-import { createCommandRunner, type CommandRunner } from '../../host/exec/command-runner.js';
+import { type CommandRunner, createCommandRunner } from '../../host/exec/command-runner.js';
 import { prepareFastProcessStart } from '../../host/exec/start-piped-process.js';
 import { builtinChannelScript, compileChannelProgram, defaultCacheDir, NS3_PKG_MODULES } from './compile.js';
 import { LOCKSTEP_NS3_MODULES, LOCKSTEP_WIRED_MODULES } from './engine-choice.js';
@@ -14,7 +14,10 @@ export function lockstepBinary(wifi: boolean, runner: CommandRunner = createComm
   const options = wifi ? { runner, modules: LOCKSTEP_NS3_MODULES, defines: ['CAVSIM_WIFI'] } : { runner, modules: LOCKSTEP_WIRED_MODULES };
   // the program is started through posix_spawn from the first run on, once this has loaded it
   const fastStart = prepareFastProcessStart(runner, defaultCacheDir());
-  const binary = compileChannelProgram(builtinChannelScript('lockstep-channel'), options).then(async (b) => (await fastStart, b));
+  const binary = compileChannelProgram(builtinChannelScript('lockstep-channel'), options).then(async (b) => {
+    await fastStart;
+    return b;
+  });
   lockstepBinaries.set(wifi, binary);
   binary.catch(() => lockstepBinaries.delete(wifi));
   return binary;

@@ -1,18 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { CommandRunner } from '../../host/exec/command-runner.js';
 import { EnvironmentError } from '../../errors.js';
-import { packageRoot } from '../../util/package-root.js';
+import type { CommandRunner } from '../../host/exec/command-runner.js';
 import { defaultCacheDir } from '../../util/cache-dir.js';
+import { packageRoot } from '../../util/package-root.js';
 
 export { defaultCacheDir };
 
 /** What the real-time channel program (and a user's own, by default) links: csma, latency and 802.11p with TapBridge. */
 export const NS3_PKG_MODULES = ['ns3-core', 'ns3-network', 'ns3-csma', 'ns3-tap-bridge', 'ns3-wifi', 'ns3-mobility', 'ns3-propagation'];
 
-export const builtinChannelScript = (name = 'channel-tap') =>
-  join(packageRoot(), 'ns3-scripts', `${name}.cc`);
+export const builtinChannelScript = (name = 'channel-tap') => join(packageRoot(), 'ns3-scripts', `${name}.cc`);
 
 /**
  * Compiles a channel program against the system's ns-3 once; the binary is cached under a name
@@ -48,7 +47,12 @@ export async function compileChannelProgram(
 /** Headers in the `lib/` folder beside a program (the built-in programs share their channel models there). */
 function sharedHeaders(sourcePath: string): string[] {
   const lib = join(dirname(sourcePath), 'lib');
-  return existsSync(lib) ? readdirSync(lib).filter((f) => f.endsWith('.h')).sort().map((f) => join(lib, f)) : [];
+  return existsSync(lib)
+    ? readdirSync(lib)
+        .filter((f) => f.endsWith('.h'))
+        .sort()
+        .map((f) => join(lib, f))
+    : [];
 }
 
 /** pkg-config output split on whitespace; Debian's ns-3 .pc files contain a stray `-I/usr\;`. */

@@ -1,18 +1,21 @@
-import { createCommandRunner, type CommandRunner } from '../../host/exec/command-runner.js';
 import { EnvironmentError } from '../../errors.js';
+import { type CommandRunner, createCommandRunner } from '../../host/exec/command-runner.js';
 import type { ChannelEngine, ResolvedNetwork } from '../../scenario/resolved.js';
 
 /** pkg-config modules the lock-step channel program links against: wired channels, and wifi-80211p. */
 export const LOCKSTEP_WIRED_MODULES = ['ns3-core', 'ns3-network', 'ns3-csma'];
 export const LOCKSTEP_NS3_MODULES = [...LOCKSTEP_WIRED_MODULES, 'ns3-wifi', 'ns3-mobility', 'ns3-propagation'];
-export const NS3_INSTALL_HINT = 'install ns-3 and a compiler: sudo bash scripts/setup-ns3.sh (or apt-get install libns3-dev libgsl-dev g++ pkg-config)';
+export const NS3_INSTALL_HINT =
+  'install ns-3 and a compiler: sudo bash scripts/setup-ns3.sh (or apt-get install libns3-dev libgsl-dev g++ pkg-config)';
 
 let installed: Promise<boolean> | undefined;
 
 /** Whether ns-3's development files and a C++ compiler are here; asked once per process. */
 export function ns3Installed(runner: CommandRunner = createCommandRunner()): Promise<boolean> {
   installed ??= (async () => {
-    const modules = await runner.run(['pkg-config', '--exists', ...LOCKSTEP_NS3_MODULES, 'gsl'], { allowFailure: true }).catch(() => undefined);
+    const modules = await runner
+      .run(['pkg-config', '--exists', ...LOCKSTEP_NS3_MODULES, 'gsl'], { allowFailure: true })
+      .catch(() => undefined);
     if (modules?.exitCode !== 0) return false;
     const compiler = await runner.run(['g++', '--version'], { allowFailure: true }).catch(() => undefined);
     return compiler?.exitCode === 0;

@@ -20,7 +20,8 @@ export function parseFrameLog(text: string): FrameLog {
     const f = line.trim().split(' ');
     if (f[0] === 'origin' && f.length === 2) log.originNs = Number(f[1]);
     else if (f[0] === 'tx' && f.length === 5) log.sent.push({ wallNs: Number(f[1]), simNs: Number(f[2]), node: Number(f[3]), label: f[4] });
-    else if (f[0] === 'rx' && f.length === 6) log.delivered.push({ beforeNs: Number(f[1]), afterNs: Number(f[2]), simNs: Number(f[3]), node: Number(f[4]), label: f[5] });
+    else if (f[0] === 'rx' && f.length === 6)
+      log.delivered.push({ beforeNs: Number(f[1]), afterNs: Number(f[2]), simNs: Number(f[3]), node: Number(f[4]), label: f[5] });
   }
   return log;
 }

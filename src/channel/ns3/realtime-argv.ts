@@ -1,5 +1,5 @@
-import { formatDataRate, formatDuration } from '../../scenario/units.js';
 import type { ResolvedNetwork } from '../../scenario/resolved.js';
+import { formatDataRate, formatDuration } from '../../scenario/units.js';
 import { wifiFlags } from './lockstep/lockstep-argv.js';
 
 export interface RealtimeChannelArgs {

@@ -1,12 +1,12 @@
-import { openForWriting } from '../../util/write-no-follow.js';
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { EnvironmentError, ExternalProcessError } from '../../errors.js';
+import { type ProcessIdentity, readStartTime, stopProcess } from '../../host/exec/process-identity.js';
 import type { Journal } from '../../host/journal/journal.js';
-import { lastLines } from '../../util/last-lines.js';
-import { readStartTime, stopProcess, type ProcessIdentity } from '../../host/exec/process-identity.js';
 import { NS3_PROCESS_KIND } from '../../host/journal/kinds.js';
+import { lastLines } from '../../util/last-lines.js';
+import { openForWriting } from '../../util/write-no-follow.js';
 
 export const READY_LINE = 'CAVSIM-READY';
 const LAG_LINE = /^CAVSIM-LAG sim_s=(\S+) lag_ms=(\S+)/gm;
@@ -56,7 +56,10 @@ export async function startChannel(p: ChannelStart): Promise<StartedChannel> {
   const pid = child.pid;
   if (pid === undefined) {
     const err = await new Promise<Error>((resolve) => child.once('error', resolve));
-    throw new EnvironmentError(`cannot start channel program ${p.binary}: ${err.message}`, 'compile it first, see docs/ns3-argv-contract.md');
+    throw new EnvironmentError(
+      `cannot start channel program ${p.binary}: ${err.message}`,
+      'compile it first, see docs/ns3-argv-contract.md',
+    );
   }
   child.unref();
   // The pid exists only after spawn; journal it before anything that could fail or take long.
@@ -78,7 +81,8 @@ export async function startChannel(p: ChannelStart): Promise<StartedChannel> {
   const outcome = await waitForReady(logText, exited, timeoutMs);
   if (outcome !== 'ready') {
     await stop();
-    if (outcome === 'exited') throw new ExternalProcessError([p.binary, ...p.args], child.exitCode ?? undefined, lastLines(logText(), 12).join('\n'));
+    if (outcome === 'exited')
+      throw new ExternalProcessError([p.binary, ...p.args], child.exitCode ?? undefined, lastLines(logText(), 12).join('\n'));
     throw new EnvironmentError(`channel program printed no ${READY_LINE} within ${timeoutMs} ms`, `see ${p.logPath}`);
   }
   return {
@@ -98,12 +102,21 @@ export async function startChannel(p: ChannelStart): Promise<StartedChannel> {
   };
 }
 
-async function waitForReady(logText: () => string, exited: Promise<ChannelExit>, timeoutMs: number): Promise<'ready' | 'exited' | 'timeout'> {
+async function waitForReady(
+  logText: () => string,
+  exited: Promise<ChannelExit>,
+  timeoutMs: number,
+): Promise<'ready' | 'exited' | 'timeout'> {
   let gone = false;
   void exited.then(() => (gone = true));
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (logText().split('\n').some((l) => l.trim() === READY_LINE)) return 'ready';
+    if (
+      logText()
+        .split('\n')
+        .some((l) => l.trim() === READY_LINE)
+    )
+      return 'ready';
     if (gone) return 'exited';
     await new Promise((r) => setTimeout(r, READY_POLL_MS));
   }

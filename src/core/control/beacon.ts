@@ -1,6 +1,6 @@
 import { createRandom, deriveSeed } from '../../util/random.js';
-import type { VehicleApp } from './vehicle-context.js';
 import { accelerationTracker } from './sending-schedule.js';
+import type { VehicleApp } from './vehicle-context.js';
 
 export const BEACON_MESSAGE = 'beacon';
 

@@ -1,5 +1,5 @@
-import { projectedState } from './neighbour-table.js';
 import type { VehicleParams } from '../physics/types.js';
+import { projectedState } from './neighbour-table.js';
 import type { LaserScan, Neighbour, VehicleApp, VehicleContext } from './vehicle-context.js';
 
 export interface CaccOptions {

@@ -1,11 +1,11 @@
 import { encodeCam } from '../its/cam.js';
-import { BTP_PORT_CAM, encodeShb } from '../its/geonetworking.js';
 import type { GeoReference } from '../its/geo-reference.js';
 import { headingDegrees } from '../its/geo-reference.js';
+import { BTP_PORT_CAM, encodeShb } from '../its/geonetworking.js';
 import { camOf, positionVectorOf, type StationFacts } from '../its/vehicle-state.js';
-import { CAM_GENERATION_DEFAULTS, CamGenerationRules, type CamGenerationParams } from './cam-generation.js';
-import type { VehicleApp } from './vehicle-context.js';
+import { CAM_GENERATION_DEFAULTS, type CamGenerationParams, CamGenerationRules } from './cam-generation.js';
 import { accelerationTracker, periodicChecks } from './sending-schedule.js';
+import type { VehicleApp } from './vehicle-context.js';
 
 export const CAM_MESSAGE = 'cam';
 /** GN traffic class of CAMs: no store-carry-forward, no channel offload, DP2 (as Vanetza's CA service). */
@@ -29,7 +29,13 @@ export interface CamOptions {
  * `packet` is the GN packet as sent; its body is the CAM's fields, for whoever reads JSON.
  */
 export function createCam(name: string, opts: CamOptions, station: StationFacts, ref: GeoReference): VehicleApp {
-  const params: CamGenerationParams = { ...CAM_GENERATION_DEFAULTS, minInterval: opts.minInterval, maxInterval: opts.maxInterval, nGenCam: opts.nGenCam, lowFrequencyInterval: opts.lowFrequencyInterval };
+  const params: CamGenerationParams = {
+    ...CAM_GENERATION_DEFAULTS,
+    minInterval: opts.minInterval,
+    maxInterval: opts.maxInterval,
+    nGenCam: opts.nGenCam,
+    lowFrequencyInterval: opts.lowFrequencyInterval,
+  };
   if (opts.rate !== undefined) params.fixedInterval = 1 / opts.rate;
   const rules = new CamGenerationRules(params);
   const checkEvery = opts.rate !== undefined ? 1 / opts.rate : (opts.checkInterval ?? opts.minInterval);
@@ -46,7 +52,12 @@ export function createCam(name: string, opts: CamOptions, station: StationFacts,
       if (!decision) return;
       const state = { t: now, x: own.x, y: own.y, yaw: own.yaw, v: own.v, yawRate: own.yawRate, acceleration };
       const cam = camOf(state, station, ref, decision.lowFrequency);
-      const packet = encodeShb({ source: positionVectorOf(state, station, ref), btpPort: BTP_PORT_CAM, trafficClass: CAM_TRAFFIC_CLASS, payload: encodeCam(cam) });
+      const packet = encodeShb({
+        source: positionVectorOf(state, station, ref),
+        btpPort: BTP_PORT_CAM,
+        trafficClass: CAM_TRAFFIC_CLASS,
+        payload: encodeCam(cam),
+      });
       ctx.send('*', CAM_MESSAGE, { ...cam, trigger: decision.trigger }, { packet });
     },
   };

@@ -63,7 +63,8 @@ export class CpmGenerationRules {
     }
     const due = this.lastCpmAt === undefined || now - this.lastCpmAt >= p.maxInterval - EPS;
     if (!objects.length && !due) return undefined;
-    const sensorInformation = this.lastSensorInformationAt === undefined || now - this.lastSensorInformationAt >= p.sensorInformationInterval - EPS;
+    const sensorInformation =
+      this.lastSensorInformationAt === undefined || now - this.lastSensorInformationAt >= p.sensorInformationInterval - EPS;
     if (sensorInformation) this.lastSensorInformationAt = now;
     this.lastCpmAt = now;
     const byId = new Map(perceived.map((o) => [o.id, o]));

@@ -1,13 +1,29 @@
-import { accelerationTracker, periodicChecks } from './sending-schedule.js';
-import { decodeCpm, DYNAMIC_STATUS, encodeCpm, SENSOR_TYPE, type Cpm, type PerceivedObject, type SensorInformation } from '../its/cpm.js';
+import { type Cpm, DYNAMIC_STATUS, decodeCpm, encodeCpm, type PerceivedObject, SENSOR_TYPE, type SensorInformation } from '../its/cpm.js';
+import { type GeoReference, toLatLon, toMapXY, yawOfHeading } from '../its/geo-reference.js';
 import { BTP_PORT_CPM, decodeShb, encodeShb } from '../its/geonetworking.js';
-import { toLatLon, toMapXY, yawOfHeading, type GeoReference } from '../its/geo-reference.js';
-import { generationTime, headingUnits, itsMilliseconds, latitudeUnits, positionVectorOf, speedUnits, type StationFacts } from '../its/vehicle-state.js';
-import { clusterScan, ObjectTracker, toBodyFrame, toMapFrame, type ClusterOptions, type ScanLike, type TrackedObject } from '../sensing/scan-objects.js';
-import { CpmGenerationRules, type CpmGenerationParams } from './cpm-generation.js';
-import type { LaserScan, Odometry, V2VMessage, VehicleApp } from './vehicle-context.js';
-import { projectedState } from './neighbour-table.js';
+import {
+  generationTime,
+  headingUnits,
+  itsMilliseconds,
+  latitudeUnits,
+  positionVectorOf,
+  type StationFacts,
+  speedUnits,
+} from '../its/vehicle-state.js';
 import type { BodySize } from '../physics/ttc.js';
+import {
+  type ClusterOptions,
+  clusterScan,
+  ObjectTracker,
+  type ScanLike,
+  type TrackedObject,
+  toBodyFrame,
+  toMapFrame,
+} from '../sensing/scan-objects.js';
+import { type CpmGenerationParams, CpmGenerationRules } from './cpm-generation.js';
+import { projectedState } from './neighbour-table.js';
+import { accelerationTracker, periodicChecks } from './sending-schedule.js';
+import type { LaserScan, Odometry, V2VMessage, VehicleApp } from './vehicle-context.js';
 
 export const CPM_MESSAGE = 'cpm';
 /** GN traffic class of CPMs: DP2, as CAMs. */
@@ -27,13 +43,25 @@ export interface CpmOptions extends CpmGenerationParams, ClusterOptions {
 }
 
 /** The sensor information container of a lidar with this scan: its range and horizontal field of view. */
-export function lidarSensorInformation(scan: Pick<ScanLike, 'angleMin' | 'angleIncrement' | 'rangeMax'> & { beams: number }): SensorInformation {
+export function lidarSensorInformation(
+  scan: Pick<ScanLike, 'angleMin' | 'angleIncrement' | 'rangeMax'> & { beams: number },
+): SensorInformation {
   const angleUnits = (rad: number) => ((Math.round((rad * 1800) / Math.PI) % 3600) + 3600) % 3600;
   const angleMax = scan.angleMin + (scan.beams - 1) * scan.angleIncrement;
   return {
     sensorId: LIDAR_SENSOR_ID,
     type: SENSOR_TYPE.lidar,
-    vehicleSensor: { xSensorOffset: 0, ySensorOffset: 0, properties: [{ range: clamp(Math.round(scan.rangeMax * 10), 0, 10000), horizontalOpeningAngleStart: angleUnits(scan.angleMin), horizontalOpeningAngleEnd: angleUnits(angleMax) }] },
+    vehicleSensor: {
+      xSensorOffset: 0,
+      ySensorOffset: 0,
+      properties: [
+        {
+          range: clamp(Math.round(scan.rangeMax * 10), 0, 10000),
+          horizontalOpeningAngleStart: angleUnits(scan.angleMin),
+          horizontalOpeningAngleEnd: angleUnits(angleMax),
+        },
+      ],
+    },
   };
 }
 
@@ -66,7 +94,12 @@ export function perceivedObjectOf(o: TrackedObject, own: Odometry, t: number): P
  */
 export function createCpm(name: string, opts: CpmOptions, station: StationFacts, ref: GeoReference): VehicleApp {
   const rules = new CpmGenerationRules(opts);
-  const tracker = new ObjectTracker({ associationDistance: opts.associationDistance, forgetAfter: Math.max(opts.minInterval * 3, 0.3), movingSpeed: 0.5, velocityGain: 0.5 });
+  const tracker = new ObjectTracker({
+    associationDistance: opts.associationDistance,
+    forgetAfter: Math.max(opts.minInterval * 3, 0.3),
+    movingSpeed: 0.5,
+    velocityGain: 0.5,
+  });
   const checkDue = periodicChecks(`cpm-${name}`, opts.minInterval);
   let lastScanT: number | undefined;
   let seen: TrackedObject[] = [];
@@ -108,7 +141,15 @@ export function createCpm(name: string, opts: CpmOptions, station: StationFacts,
         stationId: station.stationId,
         generationDeltaTime: itsMilliseconds(now) % 65536,
         stationType: station.stationType,
-        referencePosition: { latitude: latitudeUnits(lat), longitude: latitudeUnits(lon), semiMajorConfidence: 1, semiMinorConfidence: 1, semiMajorOrientation: heading, altitudeValue: 0, altitudeConfidence: 0 },
+        referencePosition: {
+          latitude: latitudeUnits(lat),
+          longitude: latitudeUnits(lon),
+          semiMajorConfidence: 1,
+          semiMinorConfidence: 1,
+          semiMajorOrientation: heading,
+          altitudeValue: 0,
+          altitudeConfidence: 0,
+        },
         originatingVehicle: {
           headingValue: heading,
           headingConfidence: 1,
@@ -125,7 +166,12 @@ export function createCpm(name: string, opts: CpmOptions, station: StationFacts,
       if (decision.sensorInformation) cpm.sensors = [lidarSensorInformation({ ...scan, beams: scan.ranges.length })];
       if (included.length) cpm.objects = included.map((o) => perceivedObjectOf(o, { ...own, t: now }, now));
       const state = { t: now, x: own.x, y: own.y, yaw: own.yaw, v: own.v };
-      const packet = encodeShb({ source: positionVectorOf(state, station, ref), btpPort: BTP_PORT_CPM, trafficClass: CPM_TRAFFIC_CLASS, payload: encodeCpm(cpm) });
+      const packet = encodeShb({
+        source: positionVectorOf(state, station, ref),
+        btpPort: BTP_PORT_CPM,
+        trafficClass: CPM_TRAFFIC_CLASS,
+        payload: encodeCpm(cpm),
+      });
       const triggers = Object.fromEntries(decision.objects.map((o) => [o.id, o.trigger]));
       ctx.send('*', CPM_MESSAGE, { cpm, triggers }, { packet });
     },
@@ -180,7 +226,15 @@ export function perceivedObjectsOf(cpm: Cpm, ref: GeoReference, receivedAt: numb
     const ground = Math.hypot(vx, vy);
     return {
       objectId: o.objectId,
-      state: { t: t0 + o.timeOfMeasurement / 1000, x: p.x, y: p.y, yaw: ground > 1e-6 ? Math.atan2(vy, vx) : 0, v: ground, steer: 0, yawRate: 0 },
+      state: {
+        t: t0 + o.timeOfMeasurement / 1000,
+        x: p.x,
+        y: p.y,
+        yaw: ground > 1e-6 ? Math.atan2(vy, vx) : 0,
+        v: ground,
+        steer: 0,
+        yawRate: 0,
+      },
       size: o.planarObjectDimension1 ? o.planarObjectDimension1.value / 10 : 0,
       receivedAt,
     };
@@ -226,7 +280,13 @@ const SELF_MARGIN = 0.5;
  * The objects other cars perceived (their CPMs), carried forward to now at their velocity, each
  * with its footprint, leaving out the car itself (what others see of it).
  */
-export function perceivedObstacles(table: PerceivedObjectTable, own: Odometry, ownSize: BodySize, now: number, maxAge: number): [string, Odometry, BodySize][] {
+export function perceivedObstacles(
+  table: PerceivedObjectTable,
+  own: Odometry,
+  ownSize: BodySize,
+  now: number,
+  maxAge: number,
+): [string, Odometry, BodySize][] {
   const out: [string, Odometry, BodySize][] = [];
   for (const [key, o] of table.view()) {
     if (now - o.state.t > maxAge) continue;

@@ -1,7 +1,7 @@
-import { decodeDenm, encodeDenm, relevanceDistanceOf, TERMINATION, TRAFFIC_DIRECTION, type CauseCode, type Denm } from '../its/denm.js';
-import { BTP_PORT_DENM, decodeBroadcast, encodeBroadcast, type CircularArea } from '../its/geonetworking.js';
-import { toLatLon, toMapXY, yawOfHeading, type GeoReference } from '../its/geo-reference.js';
-import { headingUnits, itsMilliseconds, latitudeUnits, positionVectorOf, speedUnits, type StationFacts } from '../its/vehicle-state.js';
+import { type CauseCode, type Denm, decodeDenm, encodeDenm, relevanceDistanceOf, TERMINATION, TRAFFIC_DIRECTION } from '../its/denm.js';
+import { type GeoReference, toLatLon, toMapXY, yawOfHeading } from '../its/geo-reference.js';
+import { BTP_PORT_DENM, type CircularArea, decodeBroadcast, encodeBroadcast } from '../its/geonetworking.js';
+import { headingUnits, itsMilliseconds, latitudeUnits, positionVectorOf, type StationFacts, speedUnits } from '../its/vehicle-state.js';
 import type { Odometry, V2VMessage, VehicleContext } from './vehicle-context.js';
 
 /**
@@ -162,7 +162,15 @@ export class DenOriginator {
         actionId: { ...actionId },
         detectionTime: itsMilliseconds(detectedAt),
         referenceTime: itsMilliseconds(referenceAt),
-        eventPosition: { latitude: latitudeUnits(lat), longitude: latitudeUnits(lon), semiMajorConfidence: 1, semiMinorConfidence: 1, semiMajorOrientation: heading, altitudeValue: 0, altitudeConfidence: 0 },
+        eventPosition: {
+          latitude: latitudeUnits(lat),
+          longitude: latitudeUnits(lon),
+          semiMajorConfidence: 1,
+          semiMinorConfidence: 1,
+          semiMajorOrientation: heading,
+          altitudeValue: 0,
+          altitudeConfidence: 0,
+        },
         relevanceDistance: relevanceDistanceOf(p.relevanceDistance),
         relevanceTrafficDirection: TRAFFIC_DIRECTION[p.trafficDirection],
         validityDuration: p.validity,
@@ -170,7 +178,11 @@ export class DenOriginator {
         stationType: this.station.stationType,
       },
       situation: { informationQuality: p.informationQuality, eventType: { ...p.cause } },
-      location: { eventSpeed: { speedValue: speedUnits(own.v), speedConfidence: 1 }, eventPositionHeading: { headingValue: heading, headingConfidence: 1 }, traces: [[]] },
+      location: {
+        eventSpeed: { speedValue: speedUnits(own.v), speedConfidence: 1 },
+        eventPositionHeading: { headingValue: heading, headingConfidence: 1 },
+        traces: [[]],
+      },
     };
   }
 }
@@ -223,7 +235,8 @@ export function eventPlace(denm: Denm, ref: GeoReference): { x: number; y: numbe
 export function concerns(denm: Denm, ref: GeoReference, own: Pick<Odometry, 'x' | 'y'>): boolean {
   const direction = denm.management.relevanceTrafficDirection;
   const place = eventPlace(denm, ref);
-  if (place.yaw === undefined || (direction !== TRAFFIC_DIRECTION.upstreamTraffic && direction !== TRAFFIC_DIRECTION.downstreamTraffic)) return true;
+  if (place.yaw === undefined || (direction !== TRAFFIC_DIRECTION.upstreamTraffic && direction !== TRAFFIC_DIRECTION.downstreamTraffic))
+    return true;
   const along = (own.x - place.x) * Math.cos(place.yaw) + (own.y - place.y) * Math.sin(place.yaw);
   return direction === TRAFFIC_DIRECTION.upstreamTraffic ? along <= 0 : along >= 0;
 }
@@ -251,8 +264,17 @@ export class DenReceiver {
       this.table.set(key, entry);
       return { kind: 'new', denm, from };
     }
-    if (m.referenceTime < known.referenceTime || (m.referenceTime === known.referenceTime && known.terminated && m.termination === undefined)) return { kind: 'outdated', denm, from };
-    if (m.referenceTime === known.referenceTime && m.detectionTime === known.detectionTime && (m.termination !== undefined) === known.terminated) return { kind: 'repetition', denm, from };
+    if (
+      m.referenceTime < known.referenceTime ||
+      (m.referenceTime === known.referenceTime && known.terminated && m.termination === undefined)
+    )
+      return { kind: 'outdated', denm, from };
+    if (
+      m.referenceTime === known.referenceTime &&
+      m.detectionTime === known.detectionTime &&
+      (m.termination !== undefined) === known.terminated
+    )
+      return { kind: 'repetition', denm, from };
     this.table.set(key, entry);
     if (m.termination === TERMINATION.isCancellation) return { kind: 'cancellation', denm, from };
     if (m.termination === TERMINATION.isNegation) return { kind: 'negation', denm, from };

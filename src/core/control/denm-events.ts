@@ -2,4 +2,9 @@
 export type DenmEvent = 'hard-braking' | 'emergency-brake' | 'collision-risk' | 'stationary';
 export const DENM_EVENTS: readonly DenmEvent[] = ['hard-braking', 'emergency-brake', 'collision-risk', 'stationary'];
 
-export const TRAFFIC_DIRECTIONS = { all: 'allTrafficDirections', upstream: 'upstreamTraffic', downstream: 'downstreamTraffic', opposite: 'oppositeTraffic' } as const;
+export const TRAFFIC_DIRECTIONS = {
+  all: 'allTrafficDirections',
+  upstream: 'upstreamTraffic',
+  downstream: 'downstreamTraffic',
+  opposite: 'oppositeTraffic',
+} as const;

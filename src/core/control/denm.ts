@@ -1,15 +1,15 @@
-import { CAUSE, SUB_CAUSE, type CauseCode } from '../its/denm.js';
+import { CAUSE, type CauseCode, SUB_CAUSE } from '../its/denm.js';
 import type { GeoReference } from '../its/geo-reference.js';
 import type { StationFacts } from '../its/vehicle-state.js';
-import { ttcBy, type BodySize, type TtcMethod } from '../physics/ttc.js';
-import { DenOriginator, type DenParams } from './den-service.js';
-import { projectedState } from './neighbour-table.js';
-import type { TtcBodies } from './emergency-brake.js';
+import { type BodySize, type TtcMethod, ttcBy } from '../physics/ttc.js';
 import { PerceivedObjectTable, perceivedObstacles } from './cpm.js';
+import { DenOriginator, type DenParams } from './den-service.js';
+import { DENM_EVENTS, type DenmEvent, TRAFFIC_DIRECTIONS } from './denm-events.js';
+import type { TtcBodies } from './emergency-brake.js';
+import { projectedState } from './neighbour-table.js';
 import type { Odometry, V2VMessage, VehicleApp, VehicleContext } from './vehicle-context.js';
-import { DENM_EVENTS, TRAFFIC_DIRECTIONS, type DenmEvent } from './denm-events.js';
 
-export { DENM_EVENTS, TRAFFIC_DIRECTIONS, type DenmEvent } from './denm-events.js';
+export { DENM_EVENTS, type DenmEvent, TRAFFIC_DIRECTIONS } from './denm-events.js';
 
 /**
  * Each event's cause and sub-cause (TS 102 894-2 V1.3.1, CauseCodeType and its sub-cause types):
@@ -26,7 +26,8 @@ export const DENM_EVENT_CAUSE: Record<DenmEvent, CauseCode> = {
 };
 
 /** The event a cause code stands for here, if any. */
-export const denmEventOf = (c: CauseCode): DenmEvent | undefined => DENM_EVENTS.find((e) => DENM_EVENT_CAUSE[e].causeCode === c.causeCode && DENM_EVENT_CAUSE[e].subCauseCode === c.subCauseCode);
+export const denmEventOf = (c: CauseCode): DenmEvent | undefined =>
+  DENM_EVENTS.find((e) => DENM_EVENT_CAUSE[e].causeCode === c.causeCode && DENM_EVENT_CAUSE[e].subCauseCode === c.subCauseCode);
 
 type Dissemination = Pick<DenParams, 'validity' | 'repetitionInterval' | 'relevanceDistance' | 'trafficDirection'>;
 
@@ -79,7 +80,12 @@ const INFORMATION_QUALITY = 7;
 const EPS = 1e-9;
 
 /** The DEN basic service's parameters for these options. */
-export function denParamsOf(opts: Pick<DenmOptions, 'on' | 'validity' | 'repetitionInterval' | 'repetitionDuration' | 'relevanceDistance' | 'trafficDirection' | 'scope' | 'hops'>): DenParams {
+export function denParamsOf(
+  opts: Pick<
+    DenmOptions,
+    'on' | 'validity' | 'repetitionInterval' | 'repetitionDuration' | 'relevanceDistance' | 'trafficDirection' | 'scope' | 'hops'
+  >,
+): DenParams {
   const d = DENM_EVENT_DEFAULTS[opts.on];
   const validity = opts.validity ?? d.validity;
   return {
@@ -96,7 +102,15 @@ export function denParamsOf(opts: Pick<DenmOptions, 'on' | 'validity' | 'repetit
 }
 
 /** Whether the event's condition holds now, given the car's state and its deceleration since the last tick. */
-function conditionOf(opts: DenmOptions, ctx: VehicleContext, own: Odometry, deceleration: number, bodies: TtcBodies, stoppedSince: number | undefined, perceived?: PerceivedObjectTable): boolean {
+function conditionOf(
+  opts: DenmOptions,
+  ctx: VehicleContext,
+  own: Odometry,
+  deceleration: number,
+  bodies: TtcBodies,
+  stoppedSince: number | undefined,
+  perceived?: PerceivedObjectTable,
+): boolean {
   const now = ctx.now();
   switch (opts.on) {
     case 'hard-braking':
@@ -107,8 +121,16 @@ function conditionOf(opts: DenmOptions, ctx: VehicleContext, own: Odometry, dece
       return stoppedSince !== undefined && now - stoppedSince + EPS >= opts.stationaryAfter;
     case 'collision-risk': {
       const others: Iterable<[string, Odometry]> =
-        opts.source === 'infrastructure' ? ctx.others() : [...ctx.neighbours()].filter(([, n]) => now - n.state.t <= opts.maxAge).map(([name, n]) => [name, projectedState(n, now)] as [string, Odometry]);
-      const seen: [string, Odometry, BodySize][] = [...others].map(([name, other]) => [name, other, bodies.others?.get(name) ?? bodies.own]);
+        opts.source === 'infrastructure'
+          ? ctx.others()
+          : [...ctx.neighbours()]
+              .filter(([, n]) => now - n.state.t <= opts.maxAge)
+              .map(([name, n]) => [name, projectedState(n, now)] as [string, Odometry]);
+      const seen: [string, Odometry, BodySize][] = [...others].map(([name, other]) => [
+        name,
+        other,
+        bodies.others?.get(name) ?? bodies.own,
+      ]);
       if (perceived) seen.push(...perceivedObstacles(perceived, own, bodies.own, now, opts.perceivedMaxAge ?? 1.1));
       for (const [, other, size] of seen) {
         const ttc = ttcBy(opts.ttcMethod, own, bodies.own, other, size);
@@ -148,7 +170,12 @@ export function createDenm(opts: DenmOptions, station: StationFacts, ref: GeoRef
         const denm = service.trigger(now, own);
         lastDetection = now;
         falseSince = undefined;
-        ctx.log('denm-triggered', { event: opts.on, cause: denm.situation!.eventType.causeCode, sub_cause: denm.situation!.eventType.subCauseCode, sequence: denm.management.actionId.sequenceNumber });
+        ctx.log('denm-triggered', {
+          event: opts.on,
+          cause: denm.situation!.eventType.causeCode,
+          sub_cause: denm.situation!.eventType.subCauseCode,
+          sequence: denm.management.actionId.sequenceNumber,
+        });
       } else if (service.eventOn) {
         falseSince = holds ? undefined : (falseSince ?? now);
         const stopped = (opts.on === 'hard-braking' || opts.on === 'emergency-brake') && Math.abs(own.v) < STOPPED_SPEED;

@@ -1,10 +1,10 @@
-import { ttcBy, type BodySize, type TtcMethod } from '../physics/ttc.js';
-import { projectedState } from './neighbour-table.js';
-import type { Odometry, V2VMessage, VehicleApp, VehicleContext } from './vehicle-context.js';
 import type { GeoReference } from '../its/geo-reference.js';
+import { type BodySize, type TtcMethod, ttcBy } from '../physics/ttc.js';
+import { PerceivedObjectTable, perceivedObstacles } from './cpm.js';
 import { concerns, DENM_MESSAGE, DenReceiver } from './den-service.js';
 import { denmEventOf } from './denm.js';
-import { PerceivedObjectTable, perceivedObstacles } from './cpm.js';
+import { projectedState } from './neighbour-table.js';
+import type { Odometry, V2VMessage, VehicleApp, VehicleContext } from './vehicle-context.js';
 
 export const BRAKE_MESSAGE = 'emergency-brake';
 
@@ -23,7 +23,6 @@ export interface TtcBrakeSenderOptions {
   perceivedMaxAge?: number;
 }
 
-
 /** Sizes the geometric TTC uses: this car's own, and each other car's by name (own size when unknown). */
 export interface TtcBodies {
   own: BodySize;
@@ -34,7 +33,9 @@ export interface TtcBodies {
 function othersSeen(ctx: VehicleContext, opts: TtcBrakeSenderOptions): Iterable<[string, Odometry]> {
   if (opts.source === 'infrastructure') return ctx.others();
   const now = ctx.now();
-  return [...ctx.neighbours()].filter(([, n]) => now - n.state.t <= opts.maxAge).map(([name, n]) => [name, projectedState(n, now)] as [string, Odometry]);
+  return [...ctx.neighbours()]
+    .filter(([, n]) => now - n.state.t <= opts.maxAge)
+    .map(([name, n]) => [name, projectedState(n, now)] as [string, Odometry]);
 }
 
 /**
@@ -51,7 +52,11 @@ export function createTtcBrakeSender(opts: TtcBrakeSenderOptions, bodies: TtcBod
       if (sent) return;
       const own = ctx.own();
       if (!own) return;
-      const seen: [string, Odometry, BodySize][] = [...othersSeen(ctx, opts)].map(([name, other]) => [name, other, bodies.others?.get(name) ?? bodies.own]);
+      const seen: [string, Odometry, BodySize][] = [...othersSeen(ctx, opts)].map(([name, other]) => [
+        name,
+        other,
+        bodies.others?.get(name) ?? bodies.own,
+      ]);
       if (perceived) seen.push(...perceivedObstacles(perceived, own, bodies.own, ctx.now(), opts.perceivedMaxAge ?? 1.1));
       for (const [name, other, size] of seen) {
         const ttc = ttcBy(opts.ttc, own, bodies.own, other, size);
@@ -80,8 +85,22 @@ export function createBrakeReceiver(geoReference?: GeoReference): VehicleApp {
         const cause = got?.denm.situation?.eventType;
         const event = cause && denmEventOf(cause);
         const own = ctx.own();
-        if (!got || (got.kind !== 'new' && got.kind !== 'update') || (event !== 'emergency-brake' && event !== 'collision-risk') || (own && !concerns(got.denm, geoReference, own)) || ctx.isBraking()) return;
-        ctx.log('brake-received', { from: msg.from, id: msg.id, format: 'denm', cause: cause!.causeCode, sub_cause: cause!.subCauseCode, detected_s: got.denm.management.detectionTime / 1000 });
+        if (
+          !got ||
+          (got.kind !== 'new' && got.kind !== 'update') ||
+          (event !== 'emergency-brake' && event !== 'collision-risk') ||
+          (own && !concerns(got.denm, geoReference, own)) ||
+          ctx.isBraking()
+        )
+          return;
+        ctx.log('brake-received', {
+          from: msg.from,
+          id: msg.id,
+          format: 'denm',
+          cause: cause!.causeCode,
+          sub_cause: cause!.subCauseCode,
+          detected_s: got.denm.management.detectionTime / 1000,
+        });
         return ctx.emergencyBrake(`DENM ${msg.id} from ${msg.from}`);
       }
       if (msg.type !== BRAKE_MESSAGE || ctx.isBraking()) return;

@@ -37,7 +37,10 @@ const DEPTH_TIE = 0.05;
  * closest point, take the widest run of beams longer than freeRange, and aim at the middle of the
  * deepest stretch of that run. Undefined when every beam is blocked.
  */
-export function chooseGap(scan: LaserScan, o: Pick<GapFollowOptions, 'bubbleRadius' | 'fov' | 'clipRange' | 'freeRange' | 'smoothing'>): GapChoice | undefined {
+export function chooseGap(
+  scan: LaserScan,
+  o: Pick<GapFollowOptions, 'bubbleRadius' | 'fov' | 'clipRange' | 'freeRange' | 'smoothing'>,
+): GapChoice | undefined {
   const { angleMin, angleIncrement, ranges } = scan;
   const first = Math.max(0, Math.ceil((-o.fov / 2 - angleMin) / angleIncrement - 1e-9));
   const last = Math.min(ranges.length - 1, Math.floor((o.fov / 2 - angleMin) / angleIncrement + 1e-9));
@@ -93,7 +96,12 @@ export function chooseGap(scan: LaserScan, o: Pick<GapFollowOptions, 'bubbleRadi
     i = j + 1;
   }
   const best = (bestFrom + bestTo) >> 1;
-  return { bearing: angleMin + (first + best) * angleIncrement, bestIndex: first + best, gapStart: first + gapStart, gapEnd: first + gapEnd };
+  return {
+    bearing: angleMin + (first + best) * angleIncrement,
+    bestIndex: first + best,
+    gapStart: first + gapStart,
+    gapEnd: first + gapEnd,
+  };
 }
 
 function movingAverage(values: Float64Array, window: number): Float64Array {

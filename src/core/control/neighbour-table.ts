@@ -1,9 +1,9 @@
+import { decodeCam } from '../its/cam.js';
+import type { GeoReference } from '../its/geo-reference.js';
+import { BTP_PORT_CAM, decodeShb } from '../its/geonetworking.js';
+import { stateOfCam } from '../its/vehicle-state.js';
 import { BEACON_MESSAGE } from './beacon.js';
 import { CAM_MESSAGE } from './cam.js';
-import { decodeCam } from '../its/cam.js';
-import { BTP_PORT_CAM, decodeShb } from '../its/geonetworking.js';
-import type { GeoReference } from '../its/geo-reference.js';
-import { stateOfCam } from '../its/vehicle-state.js';
 import type { Neighbour, Odometry, V2VMessage } from './vehicle-context.js';
 
 const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -12,7 +12,14 @@ const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Num
 export function beaconState(msg: V2VMessage): { state: Odometry; acceleration: number } | undefined {
   if (msg.type !== BEACON_MESSAGE) return undefined;
   const { x, y, yaw, v, a, yawRate, stamp } = msg.body;
-  const valid = isFiniteNumber(x) && isFiniteNumber(y) && isFiniteNumber(yaw) && isFiniteNumber(v) && isFiniteNumber(a) && isFiniteNumber(yawRate) && isFiniteNumber(stamp);
+  const valid =
+    isFiniteNumber(x) &&
+    isFiniteNumber(y) &&
+    isFiniteNumber(yaw) &&
+    isFiniteNumber(v) &&
+    isFiniteNumber(a) &&
+    isFiniteNumber(yawRate) &&
+    isFiniteNumber(stamp);
   if (!valid) return undefined;
   return { state: { t: stamp, x, y, yaw, v, steer: 0, yawRate }, acceleration: a };
 }

@@ -26,7 +26,8 @@ export class LocalGrid {
     const grow = Math.ceil(inflation / resolution);
     const disk: number[] = [];
     for (let dr = -grow; dr <= grow; dr++) {
-      for (let dc = -grow; dc <= grow; dc++) if ((dr * dr + dc * dc) * resolution * resolution <= inflation * inflation + 1e-12) disk.push(dr, dc);
+      for (let dc = -grow; dc <= grow; dc++)
+        if ((dr * dr + dc * dc) * resolution * resolution <= inflation * inflation + 1e-12) disk.push(dr, dc);
     }
     let lastCell = -1;
     for (let i = 0; i < scan.ranges.length; i++) {

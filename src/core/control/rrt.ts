@@ -1,9 +1,9 @@
-import type { VehicleApp, VehicleContext } from './vehicle-context.js';
-import type { Waypoint } from './waypoints.js';
+import { createRandom } from '../../util/random.js';
 import { arcCurvature, chooseGoalPoint } from './pure-pursuit.js';
 import { LocalGrid } from './rrt-local-grid.js';
 import { planRrt, type RrtSearchOptions } from './rrt-planner.js';
-import { createRandom } from '../../util/random.js';
+import type { VehicleApp, VehicleContext } from './vehicle-context.js';
+import type { Waypoint } from './waypoints.js';
 
 export interface RrtOptions extends RrtSearchOptions {
   waypoints: readonly Waypoint[];
@@ -34,7 +34,13 @@ const PATH_SPACING = 0.1;
 export function createRrt(opts: RrtOptions): VehicleApp {
   const grid = new LocalGrid(opts.localSize, opts.localResolution);
   const random = createRandom(opts.seed);
-  const global = { waypoints: opts.waypoints, lookahead: opts.goalDistance, lookaheadTolerance: opts.goalDistance / 4, gain: opts.gain, speedScale: opts.speedScale };
+  const global = {
+    waypoints: opts.waypoints,
+    lookahead: opts.goalDistance,
+    lookaheadTolerance: opts.goalDistance / 4,
+    gain: opts.gain,
+    speedScale: opts.speedScale,
+  };
   let path: Waypoint[] = [];
   let nextPlanAt = -Infinity;
 
@@ -65,7 +71,8 @@ export function createRrt(opts: RrtOptions): VehicleApp {
       }
       const own = ctx.own();
       if (!own) return;
-      const tracked = path.length >= 2 ? { ...global, waypoints: path, lookahead: opts.lookahead, lookaheadTolerance: opts.lookaheadTolerance } : global;
+      const tracked =
+        path.length >= 2 ? { ...global, waypoints: path, lookahead: opts.lookahead, lookaheadTolerance: opts.lookaheadTolerance } : global;
       const target = chooseGoalPoint(own, tracked) ?? chooseGoalPoint(own, global);
       if (!target) {
         ctx.drive({ speed: 0, steer: 0 });

@@ -15,7 +15,10 @@ export function createScriptedEvent(opts: ScriptedEventOptions): VehicleApp {
       if (now + 1e-9 < opts.at) return;
       if (!from) {
         from = { t: now, v: ctx.own()?.v ?? 0 };
-        ctx.log('scripted-event', opts.brake !== undefined ? { brake_mps2: opts.brake, from_speed_mps: from.v } : { speed_mps: opts.speed });
+        ctx.log(
+          'scripted-event',
+          opts.brake !== undefined ? { brake_mps2: opts.brake, from_speed_mps: from.v } : { speed_mps: opts.speed },
+        );
       }
       ctx.overrideSpeed(opts.brake !== undefined ? Math.max(0, from.v - opts.brake * (now - from.t)) : opts.speed);
     },

@@ -1,5 +1,5 @@
+import { type SpeedBySteer, speedForSteer } from './gap-follow.js';
 import type { LaserScan, VehicleApp, VehicleContext } from './vehicle-context.js';
-import { speedForSteer, type SpeedBySteer } from './gap-follow.js';
 
 export interface WallFollowOptions extends SpeedBySteer {
   side: 'left' | 'right';

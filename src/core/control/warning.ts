@@ -1,7 +1,7 @@
 import type { GeoReference } from '../its/geo-reference.js';
 import type { StationFacts } from '../its/vehicle-state.js';
 import { concerns, DENM_MESSAGE, DenOriginator, DenReceiver } from './den-service.js';
-import { DENM_EVENT_DEFAULTS, denmEventOf, denParamsOf, type DenmEvent } from './denm.js';
+import { DENM_EVENT_DEFAULTS, type DenmEvent, denmEventOf, denParamsOf } from './denm.js';
 import type { VehicleApp, VehicleContext } from './vehicle-context.js';
 
 export const WARNING_MESSAGE = 'warning';
@@ -42,7 +42,14 @@ export function createWarning(opts: WarningOptions, denm?: DenmStation): Vehicle
     if (!denm) throw new Error('a DENM warning needs its station and geo reference');
     const on = opts.event as DenmEvent;
     if (!DENM_EVENT_DEFAULTS[on]) throw new Error(`no DENM cause code for the event ${opts.event}`);
-    const params = denParamsOf({ on, validity: Math.max(1, Math.ceil(opts.for - 1e-9)), repetitionInterval: opts.every, repetitionDuration: opts.for, scope: 'geo-broadcast', hops: 10 });
+    const params = denParamsOf({
+      on,
+      validity: Math.max(1, Math.ceil(opts.for - 1e-9)),
+      repetitionInterval: opts.every,
+      repetitionDuration: opts.for,
+      scope: 'geo-broadcast',
+      hops: 10,
+    });
     service = new DenOriginator(denm.station, denm.geoReference, params);
   }
   return {
@@ -112,7 +119,15 @@ export function createWarningReceiver(opts: WarningReceiverOptions, geoReference
       const own = ctx.own();
       if (!wanted(event) || (own && !concerns(got.denm, geoReference, own))) return;
       reacted = { actionId };
-      ctx.log('warning-received', { from: msg.from, id: msg.id, event: event ?? 'unknown', format: 'denm', cause: cause?.causeCode, sub_cause: cause?.subCauseCode, detected_s: m.detectionTime / 1000 });
+      ctx.log('warning-received', {
+        from: msg.from,
+        id: msg.id,
+        event: event ?? 'unknown',
+        format: 'denm',
+        cause: cause?.causeCode,
+        sub_cause: cause?.subCauseCode,
+        detected_s: m.detectionTime / 1000,
+      });
       react(ctx, `DENM ${msg.id} from ${msg.from}`);
     },
   };

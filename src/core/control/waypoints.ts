@@ -27,20 +27,24 @@ export function parseNumericCsv<K extends string>(text: string, columns: readonl
   } catch (err) {
     return { rows, errors: [(err as Error).message] };
   }
-  if (!records.length) return { rows, errors: ['the file is empty; it needs a header line such as ' + columns.join(',')] };
+  if (!records.length) return { rows, errors: [`the file is empty; it needs a header line such as ${columns.join(',')}`] };
   const [head, ...body] = records;
   const header = head.cells.map((h) => h.toLowerCase());
   const positions = columns.map((c) => header.indexOf(c));
   const missing = columns.filter((_, i) => positions[i] < 0);
   if (missing.length) {
-    return { rows, errors: [`line ${head.line}: header "${head.cells.join(',')}" lacks column(s) ${missing.join(', ')}; expected ${columns.join(',')}`] };
+    return {
+      rows,
+      errors: [`line ${head.line}: header "${head.cells.join(',')}" lacks column(s) ${missing.join(', ')}; expected ${columns.join(',')}`],
+    };
   }
   for (const { cells, line } of body) {
     const row = {} as Record<K, number>;
     for (let c = 0; c < columns.length; c++) {
       const cell = cells[positions[c]];
       const value = Number(cell);
-      if (cell === undefined || cell === '' || !Number.isFinite(value)) errors.push(`line ${line}: column ${columns[c]} is "${cell ?? ''}", not a number`);
+      if (cell === undefined || cell === '' || !Number.isFinite(value))
+        errors.push(`line ${line}: column ${columns[c]} is "${cell ?? ''}", not a number`);
       row[columns[c]] = value;
     }
     rows.push(row);
@@ -53,5 +57,5 @@ export function formatWaypointsCsv(points: readonly (Waypoint & { yaw?: number }
   const withYaw = points.some((p) => p.yaw !== undefined);
   const header = withYaw ? 'x,y,yaw,speed' : 'x,y,speed';
   const body = points.map((p) => (withYaw ? [p.x, p.y, p.yaw ?? 0, p.speed] : [p.x, p.y, p.speed]).map((v) => +v.toFixed(4)).join(','));
-  return [header, ...body].join('\n') + '\n';
+  return `${[header, ...body].join('\n')}\n`;
 }

@@ -133,7 +133,8 @@ export function decodeCam(data: Uint8Array): Cam {
   const protocolVersion = r.integer('protocolVersion', 0, 255);
   const messageId = r.integer('messageID', 0, 255);
   if (messageId !== CAM_MESSAGE_ID) throw new UperError(`messageID ${messageId} is not a CAM (${CAM_MESSAGE_ID})`);
-  if (protocolVersion !== CAM_PROTOCOL_VERSION) throw new UperError(`CAM protocolVersion ${protocolVersion} is not ${CAM_PROTOCOL_VERSION}`);
+  if (protocolVersion !== CAM_PROTOCOL_VERSION)
+    throw new UperError(`CAM protocolVersion ${protocolVersion} is not ${CAM_PROTOCOL_VERSION}`);
   const stationId = r.integer('stationID', 0, 4294967295);
   const generationDeltaTime = r.integer('generationDeltaTime', 0, 65535);
   r.noExtensions('camParameters');

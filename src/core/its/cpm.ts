@@ -265,15 +265,24 @@ function encodeObject(w: BitWriter, o: PerceivedObject): void {
   w.integer('timeOfMeasurement', o.timeOfMeasurement, -1500, 1500);
   if (o.objectAge !== undefined) w.integer('objectAge', o.objectAge, 0, 1500);
   if (o.objectConfidence !== 0) w.integer('objectConfidence', o.objectConfidence, 0, 101);
-  for (const [what, d] of [['xDistance', o.xDistance], ['yDistance', o.yDistance]] as const) {
+  for (const [what, d] of [
+    ['xDistance', o.xDistance],
+    ['yDistance', o.yDistance],
+  ] as const) {
     w.integer(`${what}.value`, d.value, -132768, 132767);
     w.integer(`${what}.confidence`, d.confidence, 0, 102);
   }
-  for (const [what, s] of [['xSpeed', o.xSpeed], ['ySpeed', o.ySpeed]] as const) {
+  for (const [what, s] of [
+    ['xSpeed', o.xSpeed],
+    ['ySpeed', o.ySpeed],
+  ] as const) {
     w.integer(`${what}.value`, s.value, -16383, 16383);
     w.integer(`${what}.confidence`, s.confidence, 1, 127);
   }
-  for (const [what, d] of [['planarObjectDimension1', o.planarObjectDimension1], ['planarObjectDimension2', o.planarObjectDimension2]] as const) {
+  for (const [what, d] of [
+    ['planarObjectDimension1', o.planarObjectDimension1],
+    ['planarObjectDimension2', o.planarObjectDimension2],
+  ] as const) {
     if (!d) continue;
     w.integer(`${what}.value`, d.value, 0, 1023);
     w.integer(`${what}.confidence`, d.confidence, 0, 102);
@@ -287,7 +296,8 @@ export function decodeCpm(data: Uint8Array): Cpm {
   const protocolVersion = r.integer('protocolVersion', 0, 255);
   const messageId = r.integer('messageID', 0, 255);
   if (messageId !== CPM_MESSAGE_ID) throw new UperError(`messageID ${messageId} is not a CPM (${CPM_MESSAGE_ID})`);
-  if (protocolVersion !== CPM_PROTOCOL_VERSION) throw new UperError(`CPM protocolVersion ${protocolVersion} is not ${CPM_PROTOCOL_VERSION}`);
+  if (protocolVersion !== CPM_PROTOCOL_VERSION)
+    throw new UperError(`CPM protocolVersion ${protocolVersion} is not ${CPM_PROTOCOL_VERSION}`);
   const stationId = r.integer('stationID', 0, 4294967295);
   const generationDeltaTime = r.integer('generationDeltaTime', 0, 65535);
   r.noExtensions('cpmParameters');
@@ -320,7 +330,8 @@ function decodeOriginatingVehicle(r: BitReader): OriginatingVehicle {
   r.noExtensions('originatingVehicleContainer');
   const present = Array.from({ length: 12 }, () => r.bool());
   const [orientation, direction, longitudinal, lateral, vertical, yawRate, pitch, roll, length, width, height, trailer] = present;
-  if (orientation || lateral || vertical || pitch || roll || height || trailer) throw new UperError('originatingVehicleContainer: a field this codec does not carry is present');
+  if (orientation || lateral || vertical || pitch || roll || height || trailer)
+    throw new UperError('originatingVehicleContainer: a field this codec does not carry is present');
   const v: OriginatingVehicle = {
     headingValue: r.integer('headingValue', 0, 3601),
     headingConfidence: r.integer('headingConfidence', 1, 127),
@@ -328,9 +339,17 @@ function decodeOriginatingVehicle(r: BitReader): OriginatingVehicle {
     speedConfidence: r.integer('speedConfidence', 1, 127),
   };
   if (direction) v.driveDirection = r.enumerated('driveDirection', 3);
-  if (longitudinal) v.longitudinalAcceleration = { value: r.integer('longitudinalAccelerationValue', -160, 161), confidence: r.integer('longitudinalAccelerationConfidence', 0, 102) };
+  if (longitudinal)
+    v.longitudinalAcceleration = {
+      value: r.integer('longitudinalAccelerationValue', -160, 161),
+      confidence: r.integer('longitudinalAccelerationConfidence', 0, 102),
+    };
   if (yawRate) v.yawRate = { value: r.integer('yawRateValue', -32766, 32767), confidence: r.enumerated('yawRateConfidence', 9) };
-  if (length) v.vehicleLength = { value: r.integer('vehicleLengthValue', 1, 1023), confidenceIndication: r.enumerated('vehicleLengthConfidenceIndication', 5) };
+  if (length)
+    v.vehicleLength = {
+      value: r.integer('vehicleLengthValue', 1, 1023),
+      confidenceIndication: r.enumerated('vehicleLengthConfidenceIndication', 5),
+    };
   if (width) v.vehicleWidth = r.integer('vehicleWidth', 1, 62);
   return v;
 }

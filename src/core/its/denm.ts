@@ -173,7 +173,8 @@ export function decodeDenm(data: Uint8Array): Denm {
   const protocolVersion = r.integer('protocolVersion', 0, 255);
   const messageId = r.integer('messageID', 0, 255);
   if (messageId !== DENM_MESSAGE_ID) throw new UperError(`messageID ${messageId} is not a DENM (${DENM_MESSAGE_ID})`);
-  if (protocolVersion !== DENM_PROTOCOL_VERSION) throw new UperError(`DENM protocolVersion ${protocolVersion} is not ${DENM_PROTOCOL_VERSION}`);
+  if (protocolVersion !== DENM_PROTOCOL_VERSION)
+    throw new UperError(`DENM protocolVersion ${protocolVersion} is not ${DENM_PROTOCOL_VERSION}`);
   const stationId = r.integer('stationID', 0, 4294967295);
   const hasSituation = r.bool();
   const hasLocation = r.bool();
@@ -187,12 +188,22 @@ export function decodeDenm(data: Uint8Array): Denm {
 function decodeManagement(r: BitReader): ManagementContainer {
   r.noExtensions('managementContainer');
   const [hasTermination, hasDistance, hasDirection, hasValidity, hasInterval] = [r.bool(), r.bool(), r.bool(), r.bool(), r.bool()];
-  const actionId = { originatingStationId: r.integer('originatingStationID', 0, 4294967295), sequenceNumber: r.integer('sequenceNumber', 0, 65535) };
+  const actionId = {
+    originatingStationId: r.integer('originatingStationID', 0, 4294967295),
+    sequenceNumber: r.integer('sequenceNumber', 0, 65535),
+  };
   const detectionTime = r.integer('detectionTime', 0, MAX_TIMESTAMP_ITS);
   const referenceTime = r.integer('referenceTime', 0, MAX_TIMESTAMP_ITS);
   const termination = hasTermination ? r.enumerated('termination', 2) : undefined;
   const eventPosition = decodeReferencePosition(r);
-  const m: ManagementContainer = { actionId, detectionTime, referenceTime, eventPosition, validityDuration: DEFAULT_VALIDITY_S, stationType: 0 };
+  const m: ManagementContainer = {
+    actionId,
+    detectionTime,
+    referenceTime,
+    eventPosition,
+    validityDuration: DEFAULT_VALIDITY_S,
+    stationType: 0,
+  };
   if (termination !== undefined) m.termination = termination;
   if (hasDistance) m.relevanceDistance = r.enumerated('relevanceDistance', 8);
   if (hasDirection) m.relevanceTrafficDirection = r.enumerated('relevanceTrafficDirection', 4);
@@ -220,15 +231,27 @@ function decodeLocation(r: BitReader): LocationContainer {
   r.noExtensions('locationContainer');
   const [hasSpeed, hasHeading, hasRoadType] = [r.bool(), r.bool(), r.bool()];
   const l: LocationContainer = { traces: [] };
-  if (hasSpeed) l.eventSpeed = { speedValue: r.integer('eventSpeed.speedValue', 0, 16383), speedConfidence: r.integer('eventSpeed.speedConfidence', 1, 127) };
-  if (hasHeading) l.eventPositionHeading = { headingValue: r.integer('eventPositionHeading.headingValue', 0, 3601), headingConfidence: r.integer('eventPositionHeading.headingConfidence', 1, 127) };
+  if (hasSpeed)
+    l.eventSpeed = {
+      speedValue: r.integer('eventSpeed.speedValue', 0, 16383),
+      speedConfidence: r.integer('eventSpeed.speedConfidence', 1, 127),
+    };
+  if (hasHeading)
+    l.eventPositionHeading = {
+      headingValue: r.integer('eventPositionHeading.headingValue', 0, 3601),
+      headingConfidence: r.integer('eventPositionHeading.headingConfidence', 1, 127),
+    };
   const traces = r.integer('traces size', 1, 7);
   for (let i = 0; i < traces; i++) {
     const count = r.integer('pathHistory size', 0, 40);
     const path: PathPoint[] = [];
     for (let j = 0; j < count; j++) {
       const hasTime = r.bool();
-      const p: PathPoint = { deltaLatitude: r.integer('deltaLatitude', -131071, 131072), deltaLongitude: r.integer('deltaLongitude', -131071, 131072), deltaAltitude: r.integer('deltaAltitude', -12700, 12800) };
+      const p: PathPoint = {
+        deltaLatitude: r.integer('deltaLatitude', -131071, 131072),
+        deltaLongitude: r.integer('deltaLongitude', -131071, 131072),
+        deltaAltitude: r.integer('deltaAltitude', -12700, 12800),
+      };
       if (hasTime) p.pathDeltaTime = r.integer('pathDeltaTime', 1, 65535, true);
       path.push(p);
     }

@@ -86,13 +86,16 @@ export function encodeShb(packet: ShbPacket): Uint8Array {
 }
 
 export function decodeShb(data: Uint8Array): ShbPacket {
-  if (data.length < GN_BTP_HEADER_BYTES) throw new UperError(`a GN SHB packet has at least ${GN_BTP_HEADER_BYTES} octets, got ${data.length}`);
+  if (data.length < GN_BTP_HEADER_BYTES)
+    throw new UperError(`a GN SHB packet has at least ${GN_BTP_HEADER_BYTES} octets, got ${data.length}`);
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  if (data[0] >> 4 !== GN_VERSION || (data[0] & 0xf) !== NEXT_HEADER_COMMON) throw new UperError('not an unsecured GeoNetworking v1 packet');
+  if (data[0] >> 4 !== GN_VERSION || (data[0] & 0xf) !== NEXT_HEADER_COMMON)
+    throw new UperError('not an unsecured GeoNetworking v1 packet');
   if (data[4] >> 4 !== NEXT_HEADER_BTP_B) throw new UperError('not BTP-B');
   if (data[5] !== ((HEADER_TYPE_TSB << 4) | SUBTYPE_SINGLE_HOP)) throw new UperError('not a single-hop broadcast');
   const btpLength = view.getUint16(8);
-  if (btpLength !== data.length - GN_BTP_HEADER_BYTES + 4) throw new UperError(`GN payload length ${btpLength} does not match the packet's ${data.length - GN_BTP_HEADER_BYTES + 4}`);
+  if (btpLength !== data.length - GN_BTP_HEADER_BYTES + 4)
+    throw new UperError(`GN payload length ${btpLength} does not match the packet's ${data.length - GN_BTP_HEADER_BYTES + 4}`);
   const rawSpeed = view.getUint16(32) & 0x7fff;
   return {
     source: {
@@ -235,14 +238,17 @@ export function encodeBroadcast(packet: BroadcastPacket): Uint8Array {
 export function decodeBroadcast(data: Uint8Array): BroadcastPacket {
   if (data.length < 12) throw new UperError(`a GN packet has at least 12 octets, got ${data.length}`);
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  if (data[0] >> 4 !== GN_VERSION || (data[0] & 0xf) !== NEXT_HEADER_COMMON) throw new UperError('not an unsecured GeoNetworking v1 packet');
+  if (data[0] >> 4 !== GN_VERSION || (data[0] & 0xf) !== NEXT_HEADER_COMMON)
+    throw new UperError('not an unsecured GeoNetworking v1 packet');
   if (data[4] >> 4 !== NEXT_HEADER_BTP_B) throw new UperError('not BTP-B');
   const isGbc = data[5] === ((HEADER_TYPE_GBC << 4) | SUBTYPE_CIRCLE);
-  if (!isGbc && data[5] !== ((HEADER_TYPE_TSB << 4) | SUBTYPE_MULTI_HOP)) throw new UperError('neither a circular GeoBroadcast nor a multi-hop TSB');
+  if (!isGbc && data[5] !== ((HEADER_TYPE_TSB << 4) | SUBTYPE_MULTI_HOP))
+    throw new UperError('neither a circular GeoBroadcast nor a multi-hop TSB');
   const headerBytes = 4 + 8 + (isGbc ? GBC_EXTENDED_BYTES : TSB_EXTENDED_BYTES);
   if (data.length < headerBytes + 4) throw new UperError(`this GN packet has at least ${headerBytes + 4} octets, got ${data.length}`);
   const btpLength = view.getUint16(8);
-  if (btpLength !== data.length - headerBytes) throw new UperError(`GN payload length ${btpLength} does not match the packet's ${data.length - headerBytes}`);
+  if (btpLength !== data.length - headerBytes)
+    throw new UperError(`GN payload length ${btpLength} does not match the packet's ${data.length - headerBytes}`);
   const packet: BroadcastPacket = {
     source: readLongPositionVector(view, data, 16),
     sequenceNumber: view.getUint16(12),

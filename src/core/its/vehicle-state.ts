@@ -1,5 +1,5 @@
 import type { Cam, HighFrequencyContainer } from './cam.js';
-import { headingDegrees, toLatLon, toMapXY, yawOfHeading, type GeoReference } from './geo-reference.js';
+import { type GeoReference, headingDegrees, toLatLon, toMapXY, yawOfHeading } from './geo-reference.js';
 import type { LongPositionVector } from './geonetworking.js';
 import { stationMac } from './station-id.js';
 
@@ -32,7 +32,7 @@ export const itsMilliseconds = (t: number) => Math.round(t * 1000);
 /** The latest simulated time at or before `notAfter` whose ms mod 65536 is `generationDeltaTime`. */
 export function generationTime(generationDeltaTime: number, notAfter: number): number {
   const latest = itsMilliseconds(notAfter);
-  return (latest - ((latest - generationDeltaTime) % 65536 + 65536) % 65536) / 1000;
+  return (latest - ((((latest - generationDeltaTime) % 65536) + 65536) % 65536)) / 1000;
 }
 
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
@@ -87,7 +87,11 @@ export function camOf(s: VehicleState, station: StationFacts, ref: GeoReference,
 }
 
 /** The GN source position vector of a station in this state. */
-export function positionVectorOf(s: Pick<VehicleState, 't' | 'x' | 'y' | 'yaw' | 'v'>, station: Pick<StationFacts, 'stationId' | 'stationType'>, ref: GeoReference): LongPositionVector {
+export function positionVectorOf(
+  s: Pick<VehicleState, 't' | 'x' | 'y' | 'yaw' | 'v'>,
+  station: Pick<StationFacts, 'stationId' | 'stationType'>,
+  ref: GeoReference,
+): LongPositionVector {
   const { lat, lon } = toLatLon(ref, s.x, s.y);
   return {
     stationType: clamp(station.stationType, 0, 31),

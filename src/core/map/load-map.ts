@@ -1,8 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UserInputError } from '../../errors.js';
-import { MapImageTooLargeError, decodeMapImage, type GreyImage } from './map-image.js';
-import { parseMapMetadata, type MapMetadata } from './map-metadata.js';
+import { decodeMapImage, type GreyImage, MapImageTooLargeError } from './map-image.js';
+import { type MapMetadata, parseMapMetadata } from './map-metadata.js';
 import { OccupancyGrid } from './occupancy-grid.js';
 
 /** The one side effect of map loading: reading a file's bytes, refusing (throwing) above maxBytes. */
@@ -24,7 +24,8 @@ export class FileRefusedError extends Error {}
 export const readFileFromDisk: ReadFileBytes = async (filePath, maxBytes = Infinity) => {
   const info = await stat(filePath);
   if (!info.isFile()) throw new FileRefusedError('is not a regular file');
-  if (info.size > maxBytes) throw new FileRefusedError(`is ${megabytes(info.size)}, more than the ${megabytes(maxBytes)} cavsim reads for it`);
+  if (info.size > maxBytes)
+    throw new FileRefusedError(`is ${megabytes(info.size)}, more than the ${megabytes(maxBytes)} cavsim reads for it`);
   return readFile(filePath);
 };
 
@@ -43,7 +44,10 @@ export async function validateMapFile(yamlPath: string, read: ReadFileBytes = re
 }
 
 /** The same checks as loadMap, with the grid when there is no problem: for a caller that checks a map, then uses it. */
-export async function readMapFile(yamlPath: string, read: ReadFileBytes = readFileFromDisk): Promise<{ grid?: OccupancyGrid; problems: string[] }> {
+export async function readMapFile(
+  yamlPath: string,
+  read: ReadFileBytes = readFileFromDisk,
+): Promise<{ grid?: OccupancyGrid; problems: string[] }> {
   let text: string;
   try {
     text = Buffer.from(await read(yamlPath, MAX_YAML_BYTES)).toString('utf8');
@@ -63,7 +67,9 @@ export async function readMapFile(yamlPath: string, read: ReadFileBytes = readFi
       if (err instanceof FileRefusedError) {
         problems.push(`image: "${imageField}" (resolved to ${imagePath}) ${err.message}; give a PGM or PNG of at most 4096 x 4096 pixels`);
       } else {
-        problems.push(`image: cannot read "${imageField}" (resolved to ${imagePath}): ${errorText(err)}; the path is relative to the YAML file`);
+        problems.push(
+          `image: cannot read "${imageField}" (resolved to ${imagePath}): ${errorText(err)}; the path is relative to the YAML file`,
+        );
       }
     }
     if (bytes) {
@@ -106,7 +112,8 @@ export function occupancyFlags(image: GreyImage, meta: Pick<MapMetadata, 'negate
   const alpha = meta.mode === 'scale' ? image.alpha : undefined;
   const n = grey.length;
   const flags = new Uint8Array(n);
-  if (alpha) for (let i = 0; i < n; i++) flags[i] = alpha[i] !== 255 ? 1 : flagOfGrey[grey[i]]; // transparent = unknown
+  if (alpha)
+    for (let i = 0; i < n; i++) flags[i] = alpha[i] !== 255 ? 1 : flagOfGrey[grey[i]]; // transparent = unknown
   else for (let i = 0; i < n; i++) flags[i] = flagOfGrey[grey[i]];
   return flags;
 }

@@ -62,7 +62,8 @@ function checkPixelCount(width: number, height: number): void {
 /** Width and height from the IHDR chunk, which the PNG format puts first. */
 function pngSize(bytes: Uint8Array): { width: number; height: number } {
   const ihdr = String.fromCharCode(...bytes.subarray(12, 16));
-  if (bytes.length < 24 || ihdr !== 'IHDR') throw new Error('PNG has no IHDR header chunk after its signature; the file is cut short or damaged');
+  if (bytes.length < 24 || ihdr !== 'IHDR')
+    throw new Error('PNG has no IHDR header chunk after its signature; the file is cut short or damaged');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const width = view.getUint32(16);
   const height = view.getUint32(20);

@@ -1,6 +1,7 @@
 import { requireCjs } from '../../util/require-cjs.js';
 
 const { parseDocument } = requireCjs('yaml') as typeof import('yaml');
+
 import type { MapOrigin } from './occupancy-grid.js';
 
 export type MapMode = 'trinary' | 'scale' | 'raw';
@@ -50,7 +51,9 @@ export function parseMapMetadata(text: string): { metadata?: MapMetadata; image?
   // A file that is not a map at all (a path pointing elsewhere, even /etc/shadow under sudo) is
   // said to be so, and nothing of its content is echoed back.
   if (!Object.keys(obj).some((key) => (KNOWN_KEYS as readonly string[]).includes(key))) {
-    return { problems: [`yaml: not a map_server map file: it has none of ${KNOWN_KEYS.join(', ')}; point map at a map YAML (docs/maps.md)`] };
+    return {
+      problems: [`yaml: not a map_server map file: it has none of ${KNOWN_KEYS.join(', ')}; point map at a map YAML (docs/maps.md)`],
+    };
   }
   for (const key of Object.keys(obj)) {
     if (!(KNOWN_KEYS as readonly string[]).includes(key)) {
@@ -70,7 +73,9 @@ export function parseMapMetadata(text: string): { metadata?: MapMetadata; image?
   else if (typeof obj.resolution !== 'number' || !Number.isFinite(obj.resolution) || obj.resolution <= 0) {
     problems.push(`resolution: must be a positive number of metres per cell (e.g. 0.05), got ${show(obj.resolution)}`);
   } else if (obj.resolution < RESOLUTION_RANGE.min || obj.resolution > RESOLUTION_RANGE.max) {
-    problems.push(`resolution: ${obj.resolution} m per cell is out of range; use ${RESOLUTION_RANGE.min} to ${RESOLUTION_RANGE.max} (ROS maps use about 0.05)`);
+    problems.push(
+      `resolution: ${obj.resolution} m per cell is out of range; use ${RESOLUTION_RANGE.min} to ${RESOLUTION_RANGE.max} (ROS maps use about 0.05)`,
+    );
   } else resolution = obj.resolution;
 
   let origin: MapOrigin = { x: 0, y: 0, yaw: 0 };

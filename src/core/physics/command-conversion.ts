@@ -25,11 +25,7 @@ export function steeringVelocityForCommand(steerCmd: number, steer: number, para
  * 2*a_max/v_max when braking, 2*a_max/(-v_min) when speeding up in reverse. The result is
  * usually far beyond a_max and is cut down by constrainAcceleration.
  */
-export function accelerationForCommand(
-  speedCmd: number,
-  v: number,
-  params: Pick<VehicleParams, 'a_max' | 'v_max' | 'v_min'>,
-): number {
+export function accelerationForCommand(speedCmd: number, v: number, params: Pick<VehicleParams, 'a_max' | 'v_max' | 'v_min'>): number {
   const velDiff = speedCmd - v;
   const { a_max, v_max, v_min } = params;
   if (v > 0) {

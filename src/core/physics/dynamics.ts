@@ -1,7 +1,7 @@
 import { constrainAcceleration, constrainSteeringVelocity } from './constraints.js';
-import { ISLIP, ISTEER, IV, IYAW, IYAW_RATE, STATE_SIZE, packState, type StateVector } from './state-vector.js';
-import type { VehicleParams, VehicleState } from './types.js';
 import { GRAVITY, KINEMATIC_SWITCH_SPEED } from './model-constants.js';
+import { ISLIP, ISTEER, IV, IYAW, IYAW_RATE, packState, STATE_SIZE, type StateVector } from './state-vector.js';
+import type { VehicleParams, VehicleState } from './types.js';
 
 export { constrainAcceleration, constrainSteeringVelocity } from './constraints.js';
 // Apart from the model, so the scenario checks that name them load without it.

@@ -50,9 +50,7 @@ export interface OverlapOptions {
  */
 export function footprintsOverlap(a: Footprint, b: Footprint, opts: OverlapOptions = {}): boolean {
   const touchingCounts = opts.touchingCounts ?? true;
-  return (
-    !separatedAlongEdgesOf(a, a, b, touchingCounts) && !separatedAlongEdgesOf(b, a, b, touchingCounts)
-  );
+  return !separatedAlongEdgesOf(a, a, b, touchingCounts) && !separatedAlongEdgesOf(b, a, b, touchingCounts);
 }
 
 function separatedAlongEdgesOf(owner: Footprint, a: Footprint, b: Footprint, touchingCounts: boolean): boolean {

@@ -1,4 +1,10 @@
-export type { DriveCommand, VehicleParams, VehicleState } from './types.js';
+export {
+  accelerationForCommand,
+  commandToDynamicsInputs,
+  type DynamicsInputs,
+  STEER_DEADBAND,
+  steeringVelocityForCommand,
+} from './command-conversion.js';
 export {
   F1TENTH_DEFAULT_INTEGRATOR,
   F1TENTH_DEFAULT_PARAMS,
@@ -6,28 +12,22 @@ export {
   F1TENTH_TIMESTEP,
 } from './defaults.js';
 export {
-  GRAVITY,
-  KINEMATIC_SWITCH_SPEED,
   constrainAcceleration,
   constrainSteeringVelocity,
+  GRAVITY,
+  KINEMATIC_SWITCH_SPEED,
   singleTrackDerivatives,
   singleTrackDerivativesInto,
   type VehicleStateDerivative,
 } from './dynamics.js';
 export {
-  STEER_DEADBAND,
-  accelerationForCommand,
-  commandToDynamicsInputs,
-  steeringVelocityForCommand,
-  type DynamicsInputs,
-} from './command-conversion.js';
-export type { IntegratorKind } from './integration.js';
-export { VehicleModel, createInitialState, type InitialPose, type VehicleModelOptions } from './vehicle-model.js';
-export {
+  type Footprint,
   findCollisions,
   footprintCorners,
   footprintsOverlap,
-  type Footprint,
   type OverlapOptions,
   type Pose,
 } from './footprint.js';
+export type { IntegratorKind } from './integration.js';
+export type { DriveCommand, VehicleParams, VehicleState } from './types.js';
+export { createInitialState, type InitialPose, VehicleModel, type VehicleModelOptions } from './vehicle-model.js';

@@ -1,5 +1,5 @@
-import { GRAVITY, KINEMATIC_SWITCH_SPEED } from './model-constants.js';
 import type { IntegratorKind } from './integration.js';
+import { GRAVITY, KINEMATIC_SWITCH_SPEED } from './model-constants.js';
 import type { VehicleParams } from './types.js';
 
 export type LateralParams = Pick<VehicleParams, 'mu' | 'C_Sf' | 'C_Sr' | 'lf' | 'lr' | 'h' | 'm' | 'I' | 'a_max' | 'v_switch' | 'v_max'>;
@@ -29,10 +29,16 @@ export function lateralEigenvalues(p: LateralParams, v: number, a = 0): [Complex
   const disc = halfTrace * halfTrace - (a11 * a22 - a12 * a21);
   if (disc >= 0) {
     const root = Math.sqrt(disc);
-    return [{ re: halfTrace + root, im: 0 }, { re: halfTrace - root, im: 0 }];
+    return [
+      { re: halfTrace + root, im: 0 },
+      { re: halfTrace - root, im: 0 },
+    ];
   }
   const root = Math.sqrt(-disc);
-  return [{ re: halfTrace, im: root }, { re: halfTrace, im: -root }];
+  return [
+    { re: halfTrace, im: root },
+    { re: halfTrace, im: -root },
+  ];
 }
 
 /** |R(z)|: how much one integrator step multiplies a mode y' = λy, with z = λ·dt. Above 1 it grows. */

@@ -1,7 +1,7 @@
-import { accelerationForCommand, steeringVelocityForCommand, type DynamicsInputs } from './command-conversion.js';
+import { accelerationForCommand, type DynamicsInputs, steeringVelocityForCommand } from './command-conversion.js';
 import { F1TENTH_DEFAULT_INTEGRATOR, F1TENTH_STEER_DELAY_STEPS, F1TENTH_TIMESTEP } from './defaults.js';
-import { IntegrationScratch, integrateStepInPlace, type IntegratorKind } from './integration.js';
-import { ISLIP, ISTEER, IV, IX, IY, IYAW, IYAW_RATE, STATE_SIZE, packState, unpackState } from './state-vector.js';
+import { IntegrationScratch, type IntegratorKind, integrateStepInPlace } from './integration.js';
+import { ISLIP, ISTEER, IV, IX, IY, IYAW, IYAW_RATE, packState, STATE_SIZE, unpackState } from './state-vector.js';
 import { SteerDelayLine } from './steer-delay.js';
 import type { DriveCommand, VehicleParams, VehicleState } from './types.js';
 

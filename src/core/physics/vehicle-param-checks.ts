@@ -1,6 +1,6 @@
 import type { IntegratorKind } from './integration.js';
-import { isLaterallyStable, largestStableTimestep, worstLateralMode, type Complex, type LateralParams } from './lateral-stability.js';
-import { INERTIA_RATIO, PARAM_RANGES, implausibleCombinations, round, roundDown, roundUp, type ParamProblem } from './parameter-ranges.js';
+import { type Complex, isLaterallyStable, type LateralParams, largestStableTimestep, worstLateralMode } from './lateral-stability.js';
+import { INERTIA_RATIO, implausibleCombinations, PARAM_RANGES, type ParamProblem, round, roundDown, roundUp } from './parameter-ranges.js';
 import type { VehicleParams } from './types.js';
 
 export interface PhysicsSettings {
@@ -43,7 +43,10 @@ function implausibleInertia(p: VehicleParams, physics: PhysicsSettings): ParamPr
   if (p.I >= low && p.I <= high) return undefined;
   const stableFrom = smallestStable(p, 'I', low, high, physics);
   const lowest = stableFrom !== undefined && stableFrom > low ? roundUp(stableFrom) : low;
-  const atThisStep = lowest > low ? ` (below ${lowest} the yaw motion is too fast for ${physics.integrator} at physics.timestep ${round(physics.timestep * 1000)}ms)` : '';
+  const atThisStep =
+    lowest > low
+      ? ` (below ${lowest} the yaw motion is too fast for ${physics.integrator} at physics.timestep ${round(physics.timestep * 1000)}ms)`
+      : '';
   return {
     param: 'I',
     message:
@@ -105,12 +108,15 @@ function lateralStabilityProblem(p: VehicleParams, { timestep, integrator }: Phy
 type Tunable = keyof Pick<LateralParams, 'I' | 'C_Sf' | 'C_Sr'>;
 
 /** The least value of `key` in [from, to] that is stable (stability grows with it), if any. */
-const smallestStable = (p: VehicleParams, key: Tunable, from: number, to: number, physics: PhysicsSettings) => stableEdge(stableWith(p, key, physics), from, to, true);
+const smallestStable = (p: VehicleParams, key: Tunable, from: number, to: number, physics: PhysicsSettings) =>
+  stableEdge(stableWith(p, key, physics), from, to, true);
 
 /** The greatest value of `key` in [from, to] that is stable (stability falls as it grows), if any. */
-const largestStable = (p: VehicleParams, key: Tunable, from: number, to: number, physics: PhysicsSettings) => stableEdge(stableWith(p, key, physics), from, to, false);
+const largestStable = (p: VehicleParams, key: Tunable, from: number, to: number, physics: PhysicsSettings) =>
+  stableEdge(stableWith(p, key, physics), from, to, false);
 
-const stableWith = (p: VehicleParams, key: Tunable, physics: PhysicsSettings) => (v: number) => isLaterallyStable({ ...p, [key]: v }, physics.timestep, physics.integrator);
+const stableWith = (p: VehicleParams, key: Tunable, physics: PhysicsSettings) => (v: number) =>
+  isLaterallyStable({ ...p, [key]: v }, physics.timestep, physics.integrator);
 
 /** Geometric bisection, to 0.1 %, for the edge of the stable part of [from, to]; it lies above the edge when `stableAbove`. */
 function stableEdge(stable: (v: number) => boolean, from: number, to: number, stableAbove: boolean): number | undefined {

@@ -37,7 +37,9 @@ export interface LidarMap {
 
 /** Where padded cell (col, row) is in the tables. */
 export function tiledIndex(col: number, row: number, tilesWide: number): number {
-  return (((row >> TILE_SHIFT) * tilesWide + (col >> TILE_SHIFT)) << (2 * TILE_SHIFT)) | ((row & (TILE - 1)) << TILE_SHIFT) | (col & (TILE - 1));
+  return (
+    (((row >> TILE_SHIFT) * tilesWide + (col >> TILE_SHIFT)) << (2 * TILE_SHIFT)) | ((row & (TILE - 1)) << TILE_SHIFT) | (col & (TILE - 1))
+  );
 }
 
 /**

@@ -1,7 +1,7 @@
 import { OccupancyGrid } from '../map/occupancy-grid.js';
-import { packCorners, type FootprintCorners } from '../map/wall-collision.js';
+import { type FootprintCorners, packCorners } from '../map/wall-collision.js';
 import { GaussianNoise } from './gaussian-noise.js';
-import { prepareLidarMap, type LidarMap } from './lidar-map.js';
+import { type LidarMap, prepareLidarMap } from './lidar-map.js';
 import { WallMarch } from './wall-march.js';
 
 export interface Pose2D {

@@ -152,7 +152,18 @@ export class ObjectTracker {
       if (detectionTaken.has(d)) return;
       const id = this.freeId();
       if (id === undefined) return;
-      const obj: TrackedObject = { id, x: det.x, y: det.y, vx: 0, vy: 0, extent: det.extent, firstSeen: t, lastSeen: t, hasMoved: false, tracked: false };
+      const obj: TrackedObject = {
+        id,
+        x: det.x,
+        y: det.y,
+        vx: 0,
+        vy: 0,
+        extent: det.extent,
+        firstSeen: t,
+        lastSeen: t,
+        hasMoved: false,
+        tracked: false,
+      };
       this.objects.push(obj);
       seen.push(obj);
     });

@@ -1,6 +1,6 @@
 import { CLEARANCE_OF_CODE } from './clearance-code.js';
 import { FreeDiscChain } from './free-disc-chain.js';
-import { RUN_CAP, type LidarMap } from './lidar-map.js';
+import { type LidarMap, RUN_CAP } from './lidar-map.js';
 
 // Nudge past a cell boundary so the next lookup lands in the next cell [cells].
 const CELL_EXIT_NUDGE = 1e-6;

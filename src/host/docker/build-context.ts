@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { statSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { EnvironmentError } from '../../errors.js';
@@ -30,7 +30,11 @@ export interface BuildContextSource {
  * dist/, package.json, the Dockerfiles, the production subset of node_modules and runtime/ (the
  * host's Node.js binary, when `portableNode` found one; never runs/, sources or dev tools).
  */
-export function repoBuildContext(repoRoot: string, tmpParent: string = tmpdir(), node: { path: string } | null = portableNode() ?? null): BuildContextSource {
+export function repoBuildContext(
+  repoRoot: string,
+  tmpParent: string = tmpdir(),
+  node: { path: string } | null = portableNode() ?? null,
+): BuildContextSource {
   return {
     async prepare() {
       await requireBuiltCode(repoRoot);
@@ -94,7 +98,7 @@ export function productionPackagePaths(lock: unknown): string[] {
     .sort();
   const kept: string[] = [];
   for (const path of wanted) {
-    if (!kept.some((parent) => path.startsWith(parent + '/'))) kept.push(path);
+    if (!kept.some((parent) => path.startsWith(`${parent}/`))) kept.push(path);
   }
   return kept;
 }
@@ -113,7 +117,7 @@ export async function computeContextHash(repoRoot: string): Promise<string> {
   ].sort();
   const hash = createHash('sha256');
   for (const file of files) {
-    hash.update(file + '\0');
+    hash.update(`${file}\0`);
     hash.update(await readFile(join(repoRoot, file)));
     hash.update('\0');
   }

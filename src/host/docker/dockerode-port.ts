@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: Docker's JSON (progress lines, inspect results) is untyped; callers read the fields they know
 import Dockerode from 'dockerode';
 import { CavsimError, EnvironmentError } from '../../errors.js';
 import { asRoot } from '../exec/as-root.js';
@@ -89,7 +90,14 @@ export function createDockerPort(client: DockerodeLike): DockerPort {
       const filters = { ...labelFilters(labels), ...(opts.danglingOnly ? { dangling: ['true'] } : {}) };
       const raw = await engineCall('list images', () => client.listImages({ filters }));
       // The list endpoint names fields differently from inspect (Labels, RepoTags, Created in seconds).
-      return raw.map((i) => toImageInfo({ Id: i.Id, RepoTags: i.RepoTags, Config: { Labels: i.Labels }, Created: new Date(Number(i.Created) * 1000).toISOString() }));
+      return raw.map((i) =>
+        toImageInfo({
+          Id: i.Id,
+          RepoTags: i.RepoTags,
+          Config: { Labels: i.Labels },
+          Created: new Date(Number(i.Created) * 1000).toISOString(),
+        }),
+      );
     },
 
     async removeImage(id) {
@@ -128,9 +136,7 @@ export function createDockerPort(client: DockerodeLike): DockerPort {
     },
 
     async createContainer(spec) {
-      const container = await engineCall(`create container ${spec.name}`, () =>
-        client.createContainer(containerOptions(spec)),
-      );
+      const container = await engineCall(`create container ${spec.name}`, () => client.createContainer(containerOptions(spec)));
       return { id: container.id };
     },
 
@@ -159,9 +165,7 @@ export function createDockerPort(client: DockerodeLike): DockerPort {
     },
 
     async listContainers(labels) {
-      const raw = await engineCall('list containers', () =>
-        client.listContainers({ all: true, filters: labelFilters(labels) }),
-      );
+      const raw = await engineCall('list containers', () => client.listContainers({ all: true, filters: labelFilters(labels) }));
       return raw.map(toContainerSummary);
     },
 
@@ -244,10 +248,16 @@ function containerOptions(spec: ContainerSpec): Json {
       ...(spec.resources?.nanoCpus ? { NanoCpus: spec.resources.nanoCpus } : {}),
       ...(spec.resources?.cpuShares ? { CpuShares: spec.resources.cpuShares } : {}),
       // Memory and swap equal: the limit is a hard cap, as on a small on-board computer.
-      ...(spec.resources?.memoryBytes
-        ? { Memory: spec.resources.memoryBytes, MemorySwap: spec.resources.memoryBytes }
-        : {}),
-      ...(network ? { NetworkMode: network.name } : spec.shareNetworkOf ? { NetworkMode: `container:${spec.shareNetworkOf}` } : spec.hostNetwork ? { NetworkMode: 'host' } : spec.plumbedByHost ? { NetworkMode: 'none' } : {}),
+      ...(spec.resources?.memoryBytes ? { Memory: spec.resources.memoryBytes, MemorySwap: spec.resources.memoryBytes } : {}),
+      ...(network
+        ? { NetworkMode: network.name }
+        : spec.shareNetworkOf
+          ? { NetworkMode: `container:${spec.shareNetworkOf}` }
+          : spec.hostNetwork
+            ? { NetworkMode: 'host' }
+            : spec.plumbedByHost
+              ? { NetworkMode: 'none' }
+              : {}),
     },
     ...(network
       ? {
@@ -384,7 +394,10 @@ function engineError(what: string, err: unknown): CavsimError {
   const status = statusOf(err);
   if (status === 409 && what.startsWith('create ')) {
     // Someone else's object holds the planned name: the user's to resolve, never cavsim's to remove.
-    return new EnvironmentError(`Docker: ${what}: the name is taken: ${messageOf(err)}`, `remove or rename the Docker object named ${what.split(' ').at(-1)}; cavsim never removes what it did not create`);
+    return new EnvironmentError(
+      `Docker: ${what}: the name is taken: ${messageOf(err)}`,
+      `remove or rename the Docker object named ${what.split(' ').at(-1)}; cavsim never removes what it did not create`,
+    );
   }
   return new CavsimError('EXTERNAL_PROCESS', `Docker: ${what} failed${status ? ` (HTTP ${status})` : ''}: ${messageOf(err)}`);
 }

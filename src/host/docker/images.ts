@@ -2,7 +2,7 @@ import { EnvironmentError, UserInputError } from '../../errors.js';
 import { asRoot } from '../exec/as-root.js';
 import type { BuildContextSource } from './build-context.js';
 import type { DockerPort, ImageInfo } from './docker-port.js';
-import { LABEL, type ContainerRole } from './labels.js';
+import { type ContainerRole, LABEL } from './labels.js';
 import { removeSupersededImages } from './superseded-images.js';
 
 export const DEFAULT_BASE_IMAGE = 'cavsim/base:bookworm';
@@ -138,14 +138,15 @@ export async function requireVehicleImages(
   vehicles: readonly { name: string; image?: string }[],
 ): Promise<void> {
   const missing: string[] = [];
-  for (const [i, v] of vehicles.entries()) {
-    if (v.image && !(await docker.inspectImage(v.image))) missing.push(`vehicles.${v.name}.image: image "${v.image}" is not on this machine`);
+  for (const [_i, v] of vehicles.entries()) {
+    if (v.image && !(await docker.inspectImage(v.image)))
+      missing.push(`vehicles.${v.name}.image: image "${v.image}" is not on this machine`);
   }
   if (!missing.length) return;
   throw new UserInputError(
     missing.length === 1 ? missing[0] : `${missing.length} vehicle images are not on this machine`,
     missing.length === 1 ? [] : missing,
-    'cavsim does not pull or build a vehicle\'s own image: `docker build -t <image> <dir>` (or `docker pull <image>`) first, then run again.',
+    "cavsim does not pull or build a vehicle's own image: `docker build -t <image> <dir>` (or `docker pull <image>`) first, then run again.",
   );
 }
 

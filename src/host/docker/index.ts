@@ -1,26 +1,26 @@
+export { DOCKER_KINDS } from '../journal/kinds.js';
+export {
+  type BuildContextSource,
+  computeContextHash,
+  DOCKERFILES,
+  type PreparedBuildContext,
+  productionPackagePaths,
+  repoBuildContext,
+} from './build-context.js';
 export type * from './docker-port.js';
 export { connectDocker, createDockerPort, type DockerodeLike } from './dockerode-port.js';
-export { LABEL, runLabels, runFilter, type ContainerRole } from './labels.js';
-export { parseResources, parseCpus, parseMemory, type ResourceLimits } from './resources.js';
-export { createJournaledDocker, dockerUndoers, type JournaledDocker } from './journaled.js';
-export { DOCKER_KINDS } from '../journal/kinds.js';
-export { findLeftoversByLabel, removeLeftovers, type DockerLeftover } from './leftovers.js';
 export {
-  computeContextHash,
-  repoBuildContext,
-  productionPackagePaths,
-  DOCKERFILES,
-  type BuildContextSource,
-  type PreparedBuildContext,
-} from './build-context.js';
-export {
-  ensureImages,
-  requireVehicleImages,
+  BASE_ID_LABEL,
   CAVSIM_IMAGES,
   DEFAULT_BASE_IMAGE,
-  BASE_ID_LABEL,
+  type EnsureImagesOptions,
+  ensureImages,
   type ImageEvent,
   type ImageSet,
-  type EnsureImagesOptions,
+  requireVehicleImages,
 } from './images.js';
+export { createJournaledDocker, dockerUndoers, type JournaledDocker } from './journaled.js';
+export { type ContainerRole, LABEL, runFilter, runLabels } from './labels.js';
+export { type DockerLeftover, findLeftoversByLabel, removeLeftovers } from './leftovers.js';
+export { parseCpus, parseMemory, parseResources, type ResourceLimits } from './resources.js';
 export { decideSupersededImages, removeSupersededImages, type SupersededDecision } from './superseded-images.js';

@@ -19,11 +19,7 @@ export interface JournaledDocker {
   createContainer(spec: ContainerSpec): Promise<{ id: string }>;
 }
 
-export function createJournaledDocker(
-  port: DockerPort,
-  journal: Pick<Journal, 'record'>,
-  runId: string,
-): JournaledDocker {
+export function createJournaledDocker(port: DockerPort, journal: Pick<Journal, 'record'>, runId: string): JournaledDocker {
   const undoFor = (name: string, labels: Record<string, string>): DockerUndo => {
     if (labels[LABEL.run] !== runId) {
       throw new CavsimError('INTERNAL', `${name}: label ${LABEL.run} must be "${runId}", got "${labels[LABEL.run] ?? ''}"`);

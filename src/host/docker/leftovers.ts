@@ -15,8 +15,7 @@ export interface DockerLeftover {
 export async function findLeftoversByLabel(port: DockerPort, runId?: string): Promise<DockerLeftover[]> {
   const filter = runFilter(runId);
   const [containers, networks] = await Promise.all([port.listContainers(filter), port.listNetworks(filter)]);
-  const owned = (labels: Record<string, string>) =>
-    labels[LABEL.run] !== undefined && (runId === undefined || labels[LABEL.run] === runId);
+  const owned = (labels: Record<string, string>) => labels[LABEL.run] !== undefined && (runId === undefined || labels[LABEL.run] === runId);
   return [
     ...containers.filter((c) => owned(c.labels)).map((c) => leftover('container', c.id, c.name, c.labels)),
     ...networks.filter((n) => owned(n.labels)).map((n) => leftover('network', n.id, n.name, n.labels)),

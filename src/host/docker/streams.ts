@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: Docker's JSON (progress lines, inspect results) is untyped; callers read the fields they know
 /** Reads newline-delimited JSON (Docker's build/pull progress); tolerates objects split across chunks. */
 export async function* readJsonLines(stream: NodeJS.ReadableStream): AsyncGenerator<Record<string, any>> {
   let pending = '';

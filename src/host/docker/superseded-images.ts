@@ -1,5 +1,5 @@
 import type { DockerPort, ImageInfo } from './docker-port.js';
-import { LABEL, type ContainerRole } from './labels.js';
+import { type ContainerRole, LABEL } from './labels.js';
 
 const CAVSIM_ROLES: readonly string[] = ['simulator', 'vehicle'] satisfies ContainerRole[];
 
@@ -44,7 +44,11 @@ export async function removeSupersededImages(
 ): Promise<{ removed: string[]; kept: number }> {
   const candidates = await docker.listImages({ [LABEL.contextHash]: true }, { danglingOnly: true });
   if (!candidates.length) return { removed: [], kept: 0 };
-  const decision = decideSupersededImages(candidates, { current: new Set(currentIds), inUse: await docker.imageIdsInUse(), buildStartedMs });
+  const decision = decideSupersededImages(candidates, {
+    current: new Set(currentIds),
+    inUse: await docker.imageIdsInUse(),
+    buildStartedMs,
+  });
   const removed: string[] = [];
   let kept = decision.keep.length;
   for (const id of decision.remove) {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { PipedProcess, ProcessExit, StartPipedProcess } from './piped-process.js';
+import type { ProcessExit, StartPipedProcess } from './piped-process.js';
 
 type Handle = { ref(): void; unref(): void };
 

@@ -32,7 +32,8 @@ export function createPipedCommandRunner(start: StartPipedProcess, log: (argv: r
       child.stdin.end(opts.input ?? '');
       const [stdout, stderr, exit] = await Promise.all([collect(child.stdout), collect(child.stderr), child.exit]);
       const result = { stdout: stripFinalNewline(stdout), stderr: stripFinalNewline(stderr), exitCode: exit.code ?? -1 };
-      if (result.exitCode !== 0 && !opts.allowFailure) throw new ExternalProcessError(argv, exit.code ?? undefined, tail(result.stderr || result.stdout));
+      if (result.exitCode !== 0 && !opts.allowFailure)
+        throw new ExternalProcessError(argv, exit.code ?? undefined, tail(result.stderr || result.stdout));
       return result;
     },
   };
@@ -53,7 +54,10 @@ function collect(stream: Readable): Promise<string> {
 }
 
 /** What `file` names on PATH (as execvp finds it); undefined when no directory holds it. */
-export function onPath(file: string, path = process.env.PATH ?? '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'): string | undefined {
+export function onPath(
+  file: string,
+  path = process.env.PATH ?? '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+): string | undefined {
   if (file.includes('/')) return file;
   for (const dir of path.split(delimiter)) {
     if (!dir) continue;

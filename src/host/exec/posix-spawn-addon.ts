@@ -4,12 +4,16 @@ import { createRequire } from 'node:module';
 import { Socket } from 'node:net';
 import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
+import { packageRoot } from '../../util/package-root.js';
 import type { CommandRunner } from './command-runner.js';
 import type { PipedProcess, ProcessExit, StartPipedProcess } from './piped-process.js';
-import { packageRoot } from '../../util/package-root.js';
 
 interface Addon {
-  spawn(path: string, argv: string[], onExit: (code: number | null, signal: number | null) => void): { pid: number; stdin: number; stdout: number; stderr: number; handle: unknown };
+  spawn(
+    path: string,
+    argv: string[],
+    onExit: (code: number | null, signal: number | null) => void,
+  ): { pid: number; stdin: number; stdout: number; stderr: number; handle: unknown };
   hold(handle: unknown, yes: boolean): void;
 }
 
@@ -26,7 +30,12 @@ export const nodeHeaders = (execPath = process.execPath) => join(dirname(dirname
 export async function loadPosixSpawnAddon(runner: CommandRunner, cacheDir: string): Promise<StartPipedProcess> {
   const headers = nodeHeaders();
   if (!existsSync(join(headers, 'node_api.h'))) throw new Error(`Node's headers are not at ${headers} (node_api.h)`);
-  const digest = createHash('sha256').update(readFileSync(SOURCE)).update(COMPILE_FLAGS.join(' ')).update(process.versions.node).digest('hex').slice(0, 16);
+  const digest = createHash('sha256')
+    .update(readFileSync(SOURCE))
+    .update(COMPILE_FLAGS.join(' '))
+    .update(process.versions.node)
+    .digest('hex')
+    .slice(0, 16);
   const dir = join(cacheDir, 'native');
   const file = join(dir, `posix-spawn-${digest}.node`);
   if (!existsSync(file)) {
@@ -69,7 +78,7 @@ function startWithPosixSpawn(addon: Addon): StartPipedProcess {
         if (!ended) process.kill(child.pid, signal);
       },
       hold(yes) {
-        for (const s of [stdin, stdout, stderr]) (yes ? s.ref() : s.unref());
+        for (const s of [stdin, stdout, stderr]) yes ? s.ref() : s.unref();
         if (!ended) addon.hold(child.handle, yes);
       },
     };

@@ -1,7 +1,7 @@
+import { appendFileSync, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { inParallel } from '../../util/in-parallel.js';
 import { openForWriting } from '../../util/write-no-follow.js';
-import { appendFileSync, existsSync, fsyncSync, closeSync, readFileSync, mkdirSync, lstatSync } from 'node:fs';
-import { dirname } from 'node:path';
 
 /**
  * One host resource and what undoes it. `kind` selects the undoer; `undo` holds everything the
@@ -21,6 +21,7 @@ type Line = { type: 'intent'; entry: JournalEntry } | { type: 'undone'; seq: num
  * Undoes one resource. Must be idempotent: a resource that is already gone counts as success. Returns
  * a reason when the named resource exists but is not this run's (cavsim never created it): it is left alone.
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: an async function that returns nothing is a Promise<void>
 export type Undoer = (entry: JournalEntry) => Promise<void | { notOurs: string }>;
 
 export interface TeardownReport {
@@ -50,7 +51,8 @@ export class Journal {
     mkdirSync(dirname(path), { recursive: true });
     if (copy) mkdirSync(dirname(copy), { recursive: true });
     // Teardown replays what this file says: a link planted at its name is not read.
-    if (existsSync(path) && lstatSync(path).isSymbolicLink()) throw new Error(`${path} is a link, not a journal cavsim wrote; nothing is read through it`);
+    if (existsSync(path) && lstatSync(path).isSymbolicLink())
+      throw new Error(`${path} is a link, not a journal cavsim wrote; nothing is read through it`);
     return new Journal(path, existsSync(path) ? parseLines(readFileSync(path, 'utf8')) : [], copy);
   }
 
@@ -88,7 +90,10 @@ export class Journal {
     return report;
   }
 
-  private async undoOne(entry: JournalEntry, undo: Undoer | undefined): Promise<{ entry: JournalEntry } | { entry: JournalEntry; error: string } | { entry: JournalEntry; reason: string }> {
+  private async undoOne(
+    entry: JournalEntry,
+    undo: Undoer | undefined,
+  ): Promise<{ entry: JournalEntry } | { entry: JournalEntry; error: string } | { entry: JournalEntry; reason: string }> {
     if (!undo) return { entry, error: `no undoer registered for kind "${entry.kind}"` };
     try {
       const outcome = await undo(entry);
@@ -104,7 +109,7 @@ export class Journal {
     for (const file of this.copy ? [this.path, this.copy] : [this.path]) {
       const fd = openForWriting(file, 'append');
       try {
-        appendFileSync(fd, JSON.stringify(line) + '\n');
+        appendFileSync(fd, `${JSON.stringify(line)}\n`);
         fsyncSync(fd);
       } finally {
         closeSync(fd);

@@ -1,8 +1,14 @@
 import { existsSync } from 'node:fs';
-import type { CommandRunner } from '../exec/command-runner.js';
 import { EnvironmentError } from '../../errors.js';
+import type { CommandRunner } from '../exec/command-runner.js';
 import { iptablesArgv, iptablesRestoreInput } from './iptables-argv.js';
-import { hostNetOperationSchema, type HostNetResult, type LinkSpec, type NetnsTarget, type ValidHostNetOperation } from './operation-schema.js';
+import {
+  type HostNetResult,
+  hostNetOperationSchema,
+  type LinkSpec,
+  type NetnsTarget,
+  type ValidHostNetOperation,
+} from './operation-schema.js';
 
 /** argv prefix that runs a command inside a network namespace. */
 export function inNetns(target: NetnsTarget | undefined, argv: string[]): string[] {
@@ -20,7 +26,19 @@ export function netnsPath(target: NetnsTarget): string {
  * (at 300 ms, one message then waits a slot). Our bridges have two ports and need no snooping, and
  * no spanning tree either.
  */
-export const bridgeAddArgv = (name: string) => ['ip', 'link', 'add', 'name', name, 'type', 'bridge', 'mcast_snooping', '0', 'stp_state', '0'];
+export const bridgeAddArgv = (name: string) => [
+  'ip',
+  'link',
+  'add',
+  'name',
+  name,
+  'type',
+  'bridge',
+  'mcast_snooping',
+  '0',
+  'stp_state',
+  '0',
+];
 
 const ipv6Off = (...names: string[]) => ['sysctl', '-q', '-w', ...names.map((name) => `net/ipv6/conf/${name}/disable_ipv6=1`)];
 
@@ -29,7 +47,7 @@ const ipv6Off = (...names: string[]) => ['sysctl', '-q', '-w', ...names.map((nam
  * a vehicle's plumbing took dozens of them. `ip` stops at the first command that fails.
  */
 const ipBatch = (runner: CommandRunner, netns: NetnsTarget | undefined, commands: string[][]) =>
-  runner.run(inNetns(netns, ['ip', '-batch', '-']), { input: commands.map((c) => c.join(' ')).join('\n') + '\n' });
+  runner.run(inNetns(netns, ['ip', '-batch', '-']), { input: `${commands.map((c) => c.join(' ')).join('\n')}\n` });
 
 /**
  * Executes one validated operation with argv arrays. The same code runs in-process when cavsim is
@@ -61,7 +79,11 @@ export async function executeOperation(raw: unknown, runner: CommandRunner): Pro
       if (existsSync(`/run/netns/${op.name}`)) await runner.run(['ip', 'netns', 'delete', op.name]);
       return { ok: true };
     case 'create-bridge':
-      await ipBatch(runner, undefined, [bridgeAddArgv(op.name).slice(1), ['link', 'set', 'dev', op.name, 'alias', op.alias], ...(op.cidr ? [['addr', 'add', op.cidr, 'dev', op.name]] : [])]);
+      await ipBatch(runner, undefined, [
+        bridgeAddArgv(op.name).slice(1),
+        ['link', 'set', 'dev', op.name, 'alias', op.alias],
+        ...(op.cidr ? [['addr', 'add', op.cidr, 'dev', op.name]] : []),
+      ]);
       await runner.run(ipv6Off(op.name), { allowFailure: true });
       return { ok: true };
     case 'create-tap':
@@ -90,7 +112,10 @@ export async function executeOperation(raw: unknown, runner: CommandRunner): Pro
     case 'leave-bridge': {
       const r = await runner.run(['ip', '-o', 'link', 'show', 'dev', op.name], { allowFailure: true });
       if (r.exitCode !== 0 || parseLinkState(r.stdout).master !== op.bridge) return { ok: true };
-      await ipBatch(runner, undefined, [['link', 'set', 'dev', op.name, 'nomaster'], ...(op.down ? [['link', 'set', 'dev', op.name, 'down']] : [])]);
+      await ipBatch(runner, undefined, [
+        ['link', 'set', 'dev', op.name, 'nomaster'],
+        ...(op.down ? [['link', 'set', 'dev', op.name, 'down']] : []),
+      ]);
       return { ok: true };
     }
     case 'move-into-netns': {
@@ -111,11 +136,16 @@ export async function executeOperation(raw: unknown, runner: CommandRunner): Pro
         const inGroup = parseLinkList((await runner.run(['ip', '-o', 'link', 'show', 'group', String(op.group)])).stdout);
         const ours = new Set(op.names);
         // A link of someone else's in the group (a clash of group numbers): delete ours by name only.
-        if (inGroup.length && inGroup.every((l) => ours.has(l.name))) await runner.run(['ip', 'link', 'delete', 'group', String(op.group)], { allowFailure: true });
+        if (inGroup.length && inGroup.every((l) => ours.has(l.name)))
+          await runner.run(['ip', 'link', 'delete', 'group', String(op.group)], { allowFailure: true });
       }
       const present = await hostLinkNames(runner);
       const remaining = op.names.filter((n) => present.has(n));
-      if (remaining.length) await runner.run(['ip', '-force', '-batch', '-'], { input: remaining.map((n) => `link delete dev ${n}\n`).join(''), allowFailure: true });
+      if (remaining.length)
+        await runner.run(['ip', '-force', '-batch', '-'], {
+          input: remaining.map((n) => `link delete dev ${n}\n`).join(''),
+          allowFailure: true,
+        });
       const left = remaining.length ? await hostLinkNames(runner) : new Set<string>();
       const stuck = remaining.filter((n) => left.has(n));
       if (stuck.length) throw new EnvironmentError(`could not delete links ${stuck.join(', ')}`, 'check `ip -d link show`');
@@ -125,7 +155,8 @@ export async function executeOperation(raw: unknown, runner: CommandRunner): Pro
       const r = await runner.run(['ip', 'link', 'delete', 'dev', op.name], { allowFailure: true });
       if (r.exitCode !== 0) {
         const still = await runner.run(['ip', '-o', 'link', 'show', 'dev', op.name], { allowFailure: true });
-        if (still.exitCode === 0) throw new EnvironmentError(`could not delete link ${op.name}: ${r.stderr.trim()}`, 'check `ip -d link show`');
+        if (still.exitCode === 0)
+          throw new EnvironmentError(`could not delete link ${op.name}: ${r.stderr.trim()}`, 'check `ip -d link show`');
       }
       return { ok: true };
     }
@@ -133,13 +164,20 @@ export async function executeOperation(raw: unknown, runner: CommandRunner): Pro
       await runner.run(inNetns(op.netns, iptablesArgv(op.position === 'insert' ? '-I' : '-A', op.rule)));
       return { ok: true };
     case 'iptables-add-all':
-      await runner.run(inNetns(op.netns, ['iptables-restore', '-w', '--noflush']), { input: iptablesRestoreInput(op.position === 'insert' ? '-I' : '-A', op.rules) });
+      await runner.run(inNetns(op.netns, ['iptables-restore', '-w', '--noflush']), {
+        input: iptablesRestoreInput(op.position === 'insert' ? '-I' : '-A', op.rules),
+      });
       return { ok: true };
     case 'iptables-delete-all': {
       if (op.netns && !existsSync(netnsPath(op.netns))) return { ok: true };
       // All at once; if any is already gone, iptables-restore changes nothing and each is removed on its own.
-      const all = await runner.run(inNetns(op.netns, ['iptables-restore', '-w', '--noflush']), { input: iptablesRestoreInput('-D', op.rules), allowFailure: true });
-      if (all.exitCode !== 0) for (const rule of op.rules) await executeOperation({ op: 'iptables-delete', rule, ...(op.netns ? { netns: op.netns } : {}) }, runner);
+      const all = await runner.run(inNetns(op.netns, ['iptables-restore', '-w', '--noflush']), {
+        input: iptablesRestoreInput('-D', op.rules),
+        allowFailure: true,
+      });
+      if (all.exitCode !== 0)
+        for (const rule of op.rules)
+          await executeOperation({ op: 'iptables-delete', rule, ...(op.netns ? { netns: op.netns } : {}) }, runner);
       return { ok: true };
     }
     case 'iptables-delete': {
@@ -152,10 +190,15 @@ export async function executeOperation(raw: unknown, runner: CommandRunner): Pro
   }
 }
 
-const hostLinkNames = async (runner: CommandRunner) => new Set(parseLinkList((await runner.run(['ip', '-o', 'link', 'show'])).stdout).map((l) => l.name));
+const hostLinkNames = async (runner: CommandRunner) =>
+  new Set(parseLinkList((await runner.run(['ip', '-o', 'link', 'show'])).stdout).map((l) => l.name));
 
 /** A link inside `netns` as cavsim wants it: IPv6 off before it is up, up before its address, then its neighbours. */
-async function configureInside(runner: CommandRunner, netns: NetnsTarget, links: Array<{ name: string; mac?: string; cidr?: string; neighbours: Array<{ ip: string; mac: string }> }>): Promise<void> {
+async function configureInside(
+  runner: CommandRunner,
+  netns: NetnsTarget,
+  links: Array<{ name: string; mac?: string; cidr?: string; neighbours: Array<{ ip: string; mac: string }> }>,
+): Promise<void> {
   // Before the link is up, so it never sends IPv6 router solicitations onto the channel.
   await runner.run(inNetns(netns, ipv6Off(...links.map((l) => l.name))), { allowFailure: true });
   // Up before the address: a vehicle waiting for its address may use it the instant it appears,
@@ -185,16 +228,28 @@ async function createLinks(runner: CommandRunner, alias: string, group: number, 
       case 'bridge':
         return [bridgeAddArgv(l.name).slice(1), named, ...(l.cidr ? [['addr', 'add', l.cidr, 'dev', l.name]] : [])];
       case 'tap':
-        return [['tuntap', 'add', 'dev', l.name, 'mode', 'tap', 'user', String(l.uid)], named, ['link', 'set', 'dev', l.name, 'master', l.bridge]];
+        return [
+          ['tuntap', 'add', 'dev', l.name, 'mode', 'tap', 'user', String(l.uid)],
+          named,
+          ['link', 'set', 'dev', l.name, 'master', l.bridge],
+        ];
       case 'veth': {
         const where = 'pid' in l.netns ? String(l.netns.pid) : l.netns.name;
-        return [['link', 'add', 'name', l.name, 'type', 'veth', 'peer', 'name', l.peer, 'netns', where], named, ...(l.bridge ? [['link', 'set', 'dev', l.name, 'master', l.bridge]] : [])];
+        return [
+          ['link', 'add', 'name', l.name, 'type', 'veth', 'peer', 'name', l.peer, 'netns', where],
+          named,
+          ...(l.bridge ? [['link', 'set', 'dev', l.name, 'master', l.bridge]] : []),
+        ];
       }
     }
   });
   await ipBatch(runner, undefined, created);
   await runner.run(ipv6Off(...ordered.map((l) => l.name)), { allowFailure: true });
-  await ipBatch(runner, undefined, ordered.map((l) => ['link', 'set', 'dev', l.name, 'up']));
+  await ipBatch(
+    runner,
+    undefined,
+    ordered.map((l) => ['link', 'set', 'dev', l.name, 'up']),
+  );
 }
 
 /** One `ip -o link show dev X` line: its alias, its bridge and whether it is set up (the UP flag). */

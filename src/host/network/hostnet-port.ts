@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import type { CommandRunner } from '../exec/command-runner.js';
 import { EnvironmentError } from '../../errors.js';
+import type { CommandRunner } from '../exec/command-runner.js';
 import { executeOperation } from './execute.js';
-import { hostNetOperationSchema, type HostNetOperation, type HostNetResult } from './operation-schema.js';
+import { type HostNetOperation, type HostNetResult, hostNetOperationSchema } from './operation-schema.js';
 
 /** The port all host-network changes go through; tests substitute a recording fake. */
 export interface HostNetOps {
@@ -24,7 +24,10 @@ export function createSudoOps(runner: CommandRunner, helperPath = defaultHelperP
       const r = await runner.run(['sudo', '-n', process.execPath, helperPath], { input: JSON.stringify(valid), allowFailure: true });
       if (r.exitCode !== 0) {
         if (r.exitCode === -1) {
-          throw new EnvironmentError(`host networking needs root: could not run sudo for ${valid.op}${r.stderr ? `: ${r.stderr.trim()}` : ''}`, 'install sudo, or run cavsim as root');
+          throw new EnvironmentError(
+            `host networking needs root: could not run sudo for ${valid.op}${r.stderr ? `: ${r.stderr.trim()}` : ''}`,
+            'install sudo, or run cavsim as root',
+          );
         }
         if (/password is required|a terminal is required/.test(r.stderr)) {
           throw new EnvironmentError(
@@ -32,7 +35,10 @@ export function createSudoOps(runner: CommandRunner, helperPath = defaultHelperP
             `run as root, or allow passwordless sudo for: ${process.execPath} ${helperPath}`,
           );
         }
-        throw new EnvironmentError(`privileged helper failed on ${valid.op}: ${r.stderr.trim().split('\n').slice(-5).join('\n')}`, 'see the run log');
+        throw new EnvironmentError(
+          `privileged helper failed on ${valid.op}: ${r.stderr.trim().split('\n').slice(-5).join('\n')}`,
+          'see the run log',
+        );
       }
       return JSON.parse(r.stdout) as HostNetResult;
     },

@@ -1,9 +1,9 @@
 import { EnvironmentError, UserInputError } from '../../errors.js';
 import type { Journal } from '../journal/journal.js';
+import { HOSTNET_KINDS } from '../journal/kinds.js';
 import type { HostNetOps } from './hostnet-port.js';
 import type { HostNetResult, InsideLink, IptablesRule, LinkSpec, NetnsTarget } from './operation-schema.js';
 import type { DeviceLinkUndo, IptablesSetUndo, IptablesUndo, LinksUndo } from './undoers.js';
-import { HOSTNET_KINDS } from '../journal/kinds.js';
 
 /**
  * Creation steps that write their inverse to the journal first, and refuse names that exist but
@@ -37,8 +37,11 @@ export class JournaledHostNet {
 
   /** Names inside one namespace (the host's: undefined), from one listing of its links. */
   async assertLinksFreeIn(netns: NetnsTarget | undefined, names: readonly string[]): Promise<void> {
-    const links = new Map(((await this.ops.run({ op: 'link-list', ...(netns ? { netns } : {}) })).links ?? []).map((l) => [l.name, l.alias]));
-    for (const name of names) assertFree(name, netns, { ok: true, exists: links.has(name), ...(links.get(name) ? { alias: links.get(name) } : {}) });
+    const links = new Map(
+      ((await this.ops.run({ op: 'link-list', ...(netns ? { netns } : {}) })).links ?? []).map((l) => [l.name, l.alias]),
+    );
+    for (const name of names)
+      assertFree(name, netns, { ok: true, exists: links.has(name), ...(links.get(name) ? { alias: links.get(name) } : {}) });
   }
 
   /**
@@ -63,7 +66,10 @@ export class JournaledHostNet {
 
   async createNetns(name: string): Promise<void> {
     if ((await this.ops.run({ op: 'netns-info', name })).exists) {
-      throw new EnvironmentError(`network namespace "${name}" already exists; cavsim will not touch it`, 'remove it yourself or choose another run id');
+      throw new EnvironmentError(
+        `network namespace "${name}" already exists; cavsim will not touch it`,
+        'remove it yourself or choose another run id',
+      );
     }
     this.journal.record(HOSTNET_KINDS.netns, name, { name });
     await this.ops.run({ op: 'create-netns', name });
@@ -120,9 +126,15 @@ export class JournaledHostNet {
   async assertDeviceInterfaceUsable(name: string, field: string): Promise<void> {
     const info = await this.ops.run({ op: 'link-info', name });
     const fix = 'name an interface that the device alone uses (a second NIC, a VLAN such as eth0.42, or a veth), not in a bridge';
-    if (!info.exists) throw new UserInputError(`${field}: there is no interface "${name}" on this host`, [fix, 'list them with `ip -br link`']);
-    if (info.alias?.startsWith('cavsim:')) throw new UserInputError(`${field}: "${name}" was created by cavsim (${info.alias}), not a device's interface`, [fix]);
-    if (info.master) throw new UserInputError(`${field}: "${name}" already belongs to bridge ${info.master}`, [fix, `or release it: ip link set dev ${name} nomaster`]);
+    if (!info.exists)
+      throw new UserInputError(`${field}: there is no interface "${name}" on this host`, [fix, 'list them with `ip -br link`']);
+    if (info.alias?.startsWith('cavsim:'))
+      throw new UserInputError(`${field}: "${name}" was created by cavsim (${info.alias}), not a device's interface`, [fix]);
+    if (info.master)
+      throw new UserInputError(`${field}: "${name}" already belongs to bridge ${info.master}`, [
+        fix,
+        `or release it: ip link set dev ${name} nomaster`,
+      ]);
   }
 
   /** Joins a device's existing interface to `bridge`; teardown releases it (never deletes it) and restores its up/down state. */
@@ -135,7 +147,7 @@ export class JournaledHostNet {
 
   async addRule(rule: IptablesRule, position: 'insert' | 'append', netns?: NetnsTarget): Promise<void> {
     const undo: IptablesUndo = { rule, ...(netns ? { netns } : {}) };
-    this.journal.record(HOSTNET_KINDS.iptables, `${netns ? JSON.stringify(netns) + ' ' : ''}${rule.chain} ${rule.jump}`, { ...undo });
+    this.journal.record(HOSTNET_KINDS.iptables, `${netns ? `${JSON.stringify(netns)} ` : ''}${rule.chain} ${rule.jump}`, { ...undo });
     await this.ops.run({ op: 'iptables-add', rule, position, ...(netns ? { netns } : {}) });
   }
 
@@ -143,7 +155,9 @@ export class JournaledHostNet {
   async addRules(rules: IptablesRule[], position: 'insert' | 'append', netns?: NetnsTarget): Promise<void> {
     if (!rules.length) return;
     const undo: IptablesSetUndo = { rules, ...(netns ? { netns } : {}) };
-    this.journal.record(HOSTNET_KINDS.iptablesSet, `${netns ? JSON.stringify(netns) + ' ' : ''}${rules.length} rules ${rules[0].chain}`, { ...undo });
+    this.journal.record(HOSTNET_KINDS.iptablesSet, `${netns ? `${JSON.stringify(netns)} ` : ''}${rules.length} rules ${rules[0].chain}`, {
+      ...undo,
+    });
     await this.ops.run({ op: 'iptables-add-all', rules, position, ...(netns ? { netns } : {}) });
   }
 }
@@ -155,6 +169,8 @@ function assertFree(name: string, netns: NetnsTarget | undefined, info: HostNetR
   const where = netns ? ` inside ${'pid' in netns ? `pid ${netns.pid}` : `netns ${netns.name}`}` : '';
   throw new EnvironmentError(
     `interface "${name}" already exists${where}${info.alias ? ` (alias ${info.alias})` : ''}; cavsim will not touch it`,
-    info.alias?.startsWith('cavsim:') ? `it belongs to another cavsim run (${info.alias}); tear that run down first` : `remove or rename it yourself, or choose another run id`,
+    info.alias?.startsWith('cavsim:')
+      ? `it belongs to another cavsim run (${info.alias}); tear that run down first`
+      : `remove or rename it yourself, or choose another run id`,
   );
 }

@@ -10,10 +10,7 @@ const netnsName = z.string().regex(NETNS_NAME_PATTERN, 'not a valid netns name')
 const mac = z.string().regex(/^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/, 'not a lower-case MAC address');
 const alias = z.string().regex(/^cavsim:[A-Za-z0-9_.-]{1,64}$/, 'must be cavsim:<runId>');
 
-export const netnsTargetSchema = z.union([
-  z.object({ pid: z.number().int().positive() }).strict(),
-  z.object({ name: netnsName }).strict(),
-]);
+export const netnsTargetSchema = z.union([z.object({ pid: z.number().int().positive() }).strict(), z.object({ name: netnsName }).strict()]);
 export type NetnsTarget = z.infer<typeof netnsTargetSchema>;
 
 export const iptablesRuleSchema = z
@@ -51,7 +48,9 @@ export const linkSpecSchema = z.discriminatedUnion('kind', [
 export type LinkSpec = z.infer<typeof linkSpecSchema>;
 
 /** A link already inside a namespace, set up there: its MAC, address and permanent neighbours. */
-export const insideLinkSchema = z.object({ name: ifname, mac: mac.optional(), cidr: z.cidrv4().optional(), neighbours: neighbours.default([]) }).strict();
+export const insideLinkSchema = z
+  .object({ name: ifname, mac: mac.optional(), cidr: z.cidrv4().optional(), neighbours: neighbours.default([]) })
+  .strict();
 export type InsideLink = z.input<typeof insideLinkSchema>;
 
 export const hostNetOperationSchema = z.discriminatedUnion('op', [
@@ -83,14 +82,23 @@ export const hostNetOperationSchema = z.discriminatedUnion('op', [
     .strict(),
   z.object({ op: z.literal('delete-link'), name: ifname }).strict(),
   /** Many host links in three processes, whatever their number: created, then IPv6 off, then up. */
-  z.object({ op: z.literal('create-links'), alias, group: linkGroupSchema, links: z.array(linkSpecSchema).min(1).max(MAX_LINKS_PER_BATCH) }).strict(),
+  z
+    .object({
+      op: z.literal('create-links'),
+      alias,
+      group: linkGroupSchema,
+      links: z.array(linkSpecSchema).min(1).max(MAX_LINKS_PER_BATCH),
+    })
+    .strict(),
   /** Links a `create-links` veth put into `netns`: IPv6 off, up, then addressed. */
   z.object({ op: z.literal('configure-links'), netns: netnsTargetSchema, links: z.array(insideLinkSchema).min(1).max(8) }).strict(),
   /**
    * Host links deleted at once: with `group`, the whole device group in one kernel batch when every
    * link in it is one of `names`; the rest one by one. Links already gone are fine, one that stays is an error.
    */
-  z.object({ op: z.literal('delete-links'), names: z.array(ifname).min(1).max(MAX_LINKS_PER_BATCH), group: linkGroupSchema.optional() }).strict(),
+  z
+    .object({ op: z.literal('delete-links'), names: z.array(ifname).min(1).max(MAX_LINKS_PER_BATCH), group: linkGroupSchema.optional() })
+    .strict(),
   z
     .object({
       op: z.literal('iptables-add'),
@@ -108,7 +116,13 @@ export const hostNetOperationSchema = z.discriminatedUnion('op', [
       position: z.enum(['insert', 'append']),
     })
     .strict(),
-  z.object({ op: z.literal('iptables-delete-all'), netns: netnsTargetSchema.optional(), rules: z.array(iptablesRuleSchema).min(1).max(256) }).strict(),
+  z
+    .object({
+      op: z.literal('iptables-delete-all'),
+      netns: netnsTargetSchema.optional(),
+      rules: z.array(iptablesRuleSchema).min(1).max(256),
+    })
+    .strict(),
 ]);
 export type HostNetOperation = z.input<typeof hostNetOperationSchema>;
 export type ValidHostNetOperation = z.output<typeof hostNetOperationSchema>;

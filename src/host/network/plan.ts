@@ -1,16 +1,16 @@
 import { UserInputError } from '../../errors.js';
 import {
-  RUN_ID_PATTERN,
-  VEHICLE_NAME_PATTERN,
+  controlBridgeName,
+  controlVethNames,
   IFNAME_PATTERN,
   linkAlias,
   linkGroup,
+  RUN_ID_PATTERN,
   ruleComment,
   runTag,
-  controlBridgeName,
-  controlVethNames,
-  vehicleInterfaceNames,
+  VEHICLE_NAME_PATTERN,
   type VehicleInterfaceNames,
+  vehicleInterfaceNames,
 } from './names.js';
 import type { IptablesRule, NetnsTarget } from './operation-schema.js';
 
@@ -116,8 +116,12 @@ export function planHostNetwork(input: HostNetInput): HostNetPlan {
   input.vehicles.forEach((v, i) => {
     if (!VEHICLE_NAME_PATTERN.test(v.name)) problems.push(`vehicles.${i}.name: "${v.name}" must match ${VEHICLE_NAME_PATTERN}`);
     if ('device' in v) {
-      if (!IFNAME_PATTERN.test(v.device.interface)) problems.push(`vehicles.${i}.device.interface: "${v.device.interface}" is not an interface name (1-15 characters, no / or spaces)`);
-      if (!UNICAST_MAC.test(v.device.mac)) problems.push(`vehicles.${i}.device.mac: "${v.device.mac}" must be the device's unicast MAC in lower case, like 02:00:00:00:00:01 (see \`ip link show\` on the device)`);
+      if (!IFNAME_PATTERN.test(v.device.interface))
+        problems.push(`vehicles.${i}.device.interface: "${v.device.interface}" is not an interface name (1-15 characters, no / or spaces)`);
+      if (!UNICAST_MAC.test(v.device.mac))
+        problems.push(
+          `vehicles.${i}.device.mac: "${v.device.mac}" must be the device's unicast MAC in lower case, like 02:00:00:00:00:01 (see \`ip link show\` on the device)`,
+        );
     }
     if (seen.has(v.name)) problems.push(`vehicles.${i}.name: "${v.name}" is used twice`);
     seen.add(v.name);
@@ -129,33 +133,41 @@ export function planHostNetwork(input: HostNetInput): HostNetPlan {
     const c = parseCidr(input.control.subnet);
     if (!c) problems.push(`control.subnet: "${input.control.subnet}" is not an IPv4 CIDR`);
     if (!IPV4.test(input.control.simulatorIp)) problems.push(`control.simulatorIp: "${input.control.simulatorIp}" is not an IPv4 address`);
-    if (c && base && overlaps(c, { addr: ipToInt(base + '.0'), len: 24 })) {
+    if (c && base && overlaps(c, { addr: ipToInt(`${base}.0`), len: 24 })) {
       problems.push(`control.subnet ${input.control.subnet} overlaps the V2V subnet ${subnet}`);
     }
     const inControl = (ip: string) => c !== undefined && IPV4.test(ip) && overlaps(c, { addr: ipToInt(ip), len: 32 });
-    if (input.control.hostIp !== undefined && !inControl(input.control.hostIp)) problems.push(`control.hostIp: "${input.control.hostIp}" is not an address in ${input.control.subnet}`);
+    if (input.control.hostIp !== undefined && !inControl(input.control.hostIp))
+      problems.push(`control.hostIp: "${input.control.hostIp}" is not an address in ${input.control.subnet}`);
     (input.control.members ?? []).forEach((m, i) => {
       if (!inControl(m.ip)) problems.push(`control.members.${i}.ip: "${m.ip}" is not an address in ${input.control!.subnet}`);
-      if (m.vehicle !== undefined && !input.vehicles.some((v) => v.name === m.vehicle)) problems.push(`control.members.${i}.vehicle: "${m.vehicle}" is not one of the vehicles`);
+      if (m.vehicle !== undefined && !input.vehicles.some((v) => v.name === m.vehicle))
+        problems.push(`control.members.${i}.vehicle: "${m.vehicle}" is not one of the vehicles`);
     });
   }
   (input.guardedDevices ?? []).forEach((d, i) => {
-    if (!IPV4.test(d.from) || d.from.startsWith('127.')) problems.push(`guardedDevices.${i}.from: "${d.from}" must be the device's IPv4 address, not loopback`);
+    if (!IPV4.test(d.from) || d.from.startsWith('127.'))
+      problems.push(`guardedDevices.${i}.from: "${d.from}" must be the device's IPv4 address, not loopback`);
   });
   if (problems.length) throw new UserInputError('invalid host network input', problems);
 
   const tag = runTag(input.runId);
   const comment = ruleComment(input.runId);
-  const vehicles = input.vehicles.map((v, index): Omit<VehicleNetPlan, 'neighbours' | 'rules'> => ({
-    name: v.name,
-    index,
-    ...('device' in v ? { device: v.device } : { netns: v.netns }),
-    links: vehicleInterfaceNames(tag, index),
-    mac: 'device' in v ? v.device.mac : vehicleMac(tag, index),
-    ip: `${base}.${index + 1}`,
-    cidr: `${base}.${index + 1}/24`,
-  }));
-  const controlNet = input.control?.hostIp !== undefined ? planControlNet(tag, { ...input.control, hostIp: input.control.hostIp }, input.vehicles) : undefined;
+  const vehicles = input.vehicles.map(
+    (v, index): Omit<VehicleNetPlan, 'neighbours' | 'rules'> => ({
+      name: v.name,
+      index,
+      ...('device' in v ? { device: v.device } : { netns: v.netns }),
+      links: vehicleInterfaceNames(tag, index),
+      mac: 'device' in v ? v.device.mac : vehicleMac(tag, index),
+      ip: `${base}.${index + 1}`,
+      cidr: `${base}.${index + 1}/24`,
+    }),
+  );
+  const controlNet =
+    input.control?.hostIp !== undefined
+      ? planControlNet(tag, { ...input.control, hostIp: input.control.hostIp }, input.vehicles)
+      : undefined;
   return {
     runId: input.runId,
     tag,
@@ -171,7 +183,13 @@ export function planHostNetwork(input: HostNetInput): HostNetPlan {
       rules: input.control && !v.device ? antiCheatRules(input.control, subnet, comment) : [],
     })),
     ...(controlNet ? { controlNet } : {}),
-    hostRules: [...vehicles.map((v) => v.links.bridge), ...(controlNet ? [controlNet.bridge] : [])].map((bridge) => ({ chain: 'DOCKER-USER', in: bridge, out: bridge, jump: 'ACCEPT', comment })),
+    hostRules: [...vehicles.map((v) => v.links.bridge), ...(controlNet ? [controlNet.bridge] : [])].map((bridge) => ({
+      chain: 'DOCKER-USER',
+      in: bridge,
+      out: bridge,
+      jump: 'ACCEPT',
+      comment,
+    })),
     hostInputRules: (input.guardedDevices ?? []).flatMap((d): IptablesRule[] => [
       { chain: 'INPUT', source: `${d.from}/32`, tcpPort: d.port, jump: 'ACCEPT', comment },
       { chain: 'INPUT', source: `${d.from}/32`, jump: 'DROP', comment },
@@ -180,7 +198,11 @@ export function planHostNetwork(input: HostNetInput): HostNetPlan {
   };
 }
 
-function planControlNet(tag: string, control: { subnet: string; hostIp: string; members?: ControlMember[] }, vehicles: HostNetVehicle[]): ControlNetPlan {
+function planControlNet(
+  tag: string,
+  control: { subnet: string; hostIp: string; members?: ControlMember[] },
+  vehicles: HostNetVehicle[],
+): ControlNetPlan {
   const prefix = control.subnet.split('/')[1];
   const key = (m: ControlMember) => (m.vehicle === undefined ? 's' : String(vehicles.findIndex((v) => v.name === m.vehicle)));
   return {
@@ -219,7 +241,7 @@ function defaultSubnet(runId: string): string {
 
 function parseSlash24(cidr: string): string | undefined {
   const m = /^(\d+\.\d+\.\d+)\.0\/24$/.exec(cidr);
-  return m && IPV4.test(m[1] + '.0') ? m[1] : undefined;
+  return m && IPV4.test(`${m[1]}.0`) ? m[1] : undefined;
 }
 
 function parseCidr(cidr: string): { addr: number; len: number } | undefined {
@@ -235,5 +257,5 @@ function ipToInt(ip: string): number {
 function overlaps(a: { addr: number; len: number }, b: { addr: number; len: number }): boolean {
   const len = Math.min(a.len, b.len);
   const mask = len === 0 ? 0 : (0xffffffff << (32 - len)) >>> 0;
-  return ((a.addr & mask) >>> 0) === ((b.addr & mask) >>> 0);
+  return (a.addr & mask) >>> 0 === (b.addr & mask) >>> 0;
 }

@@ -24,11 +24,16 @@ async function main(): Promise<number> {
   }
   const check = hostNetOperationSchema.safeParse(parsed);
   if (!check.success) {
-    process.stderr.write(`privileged-helper: invalid operation: ${check.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}\n`);
+    process.stderr.write(
+      `privileged-helper: invalid operation: ${check.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}\n`,
+    );
     return 2;
   }
-  const result = await executeOperation(check.data, createCommandRunner((argv) => process.stderr.write(`+ ${argv.join(' ')}\n`)));
-  process.stdout.write(JSON.stringify(result) + '\n');
+  const result = await executeOperation(
+    check.data,
+    createCommandRunner((argv) => process.stderr.write(`+ ${argv.join(' ')}\n`)),
+  );
+  process.stdout.write(`${JSON.stringify(result)}\n`);
   return 0;
 }
 

@@ -1,12 +1,12 @@
+import { inParallel } from '../../util/in-parallel.js';
 import type { Journal, TeardownReport } from '../journal/journal.js';
-import { JournaledHostNet } from './journaled-ops.js';
+import { HOSTNET_KINDS } from '../journal/kinds.js';
 import type { HostNetOps } from './hostnet-port.js';
+import { JournaledHostNet } from './journaled-ops.js';
 import type { InsideLink, LinkSpec, NetnsTarget } from './operation-schema.js';
 import type { HostNetPlan } from './plan.js';
 import { CONTROL_INTERFACE, V2V_INTERFACE } from './plan.js';
 import { hostNetUndoers } from './undoers.js';
-import { HOSTNET_KINDS } from '../journal/kinds.js';
-import { inParallel } from '../../util/in-parallel.js';
 
 const PLUMBED_AT_ONCE = 4;
 
@@ -39,7 +39,13 @@ function hostLinks(plan: HostNetPlan): LinkSpec[] {
     ...(control
       ? [
           { kind: 'bridge' as const, name: control.bridge, cidr: control.hostCidr },
-          ...control.members.map((m) => ({ kind: 'veth' as const, name: m.vethHost, bridge: control.bridge, peer: CONTROL_INTERFACE, netns: m.netns })),
+          ...control.members.map((m) => ({
+            kind: 'veth' as const,
+            name: m.vethHost,
+            bridge: control.bridge,
+            peer: CONTROL_INTERFACE,
+            netns: m.netns,
+          })),
         ]
       : []),
     ...plan.vehicles.flatMap((v): LinkSpec[] => [
@@ -82,9 +88,15 @@ export async function setUpHostNetwork(plan: HostNetPlan, deps: { journal: Journ
   const net = new JournaledHostNet(journal, ops, plan.alias);
 
   await net.assertHostLinksFree(plannedHostLinks(plan));
-  for (const v of plan.vehicles) if (v.device) await net.assertDeviceInterfaceUsable(v.device.interface, `vehicles.${v.name}: device interface`);
+  for (const v of plan.vehicles)
+    if (v.device) await net.assertDeviceInterfaceUsable(v.device.interface, `vehicles.${v.name}: device interface`);
   const insides = insideLinks(plan);
-  await inParallel(insides, PLUMBED_AT_ONCE, (i) => net.assertLinksFreeIn(i.netns, i.links.map((l) => l.name)));
+  await inParallel(insides, PLUMBED_AT_ONCE, (i) =>
+    net.assertLinksFreeIn(
+      i.netns,
+      i.links.map((l) => l.name),
+    ),
+  );
   const hasDockerUser = (await ops.run({ op: 'chain-exists', chain: 'DOCKER-USER' })).exists === true;
   const hostChain = hasDockerUser ? 'DOCKER-USER' : 'FORWARD';
 
@@ -92,7 +104,10 @@ export async function setUpHostNetwork(plan: HostNetPlan, deps: { journal: Journ
     await net.createLinks(hostLinks(plan), plan.linkGroup);
     for (const v of plan.vehicles) if (v.device) await net.joinDevice(v.device.interface, v.links.bridge);
     await inParallel(insides, PLUMBED_AT_ONCE, (i) => net.configureLinks(i.netns, i.links));
-    await net.addRules(plan.hostRules.map((rule) => ({ ...rule, chain: hostChain })), 'insert');
+    await net.addRules(
+      plan.hostRules.map((rule) => ({ ...rule, chain: hostChain })),
+      'insert',
+    );
     // Each -I goes to the top: inserted last-first, they end up in the planned order, ahead of the host's own.
     await net.addRules([...plan.hostInputRules].reverse(), 'insert');
     await inParallel(plan.vehicles, PLUMBED_AT_ONCE, (v) => net.addRules(v.rules, 'append', v.netns));

@@ -1,4 +1,4 @@
-import { msgFields, type MsgField } from './ros-message-types.js';
+import { type MsgField, msgFields } from './ros-message-types.js';
 
 /** Little-endian plain CDR, as ROS 2 (and its rmw implementations) put on the wire and in bags. */
 const ENCAPSULATION = [0x00, 0x01, 0x00, 0x00];

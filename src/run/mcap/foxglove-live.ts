@@ -1,16 +1,16 @@
-import foxgloveProtocol from '@foxglove/ws-protocol';
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import foxgloveProtocol from '@foxglove/ws-protocol';
 import { WebSocketServer } from 'ws';
 import { loadMapFromDisk } from '../../core/map/map-loader.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
 import { csvCells } from '../../util/csv-records.js';
 import { FileTail } from '../../util/file-tail.js';
+import { RUN_FILES } from '../run-files.js';
 import { CDR_CHANNEL, CdrEncoders } from './cdr-encoders.js';
 import { schemaText } from './ros-message-types.js';
-import { RECORDED_FILES, RunMessageBuilder, mapMessage, runTopics, type RecordedFile, type TopicMessage } from './run-topics.js';
-import { RUN_FILES } from '../run-files.js';
+import { mapMessage, RECORDED_FILES, type RecordedFile, RunMessageBuilder, runTopics, type TopicMessage } from './run-topics.js';
 
 const { FoxgloveServer } = foxgloveProtocol;
 
@@ -103,7 +103,16 @@ async function follow(runDir: string, server: InstanceType<typeof FoxgloveServer
   const grid = await loadMapFromDisk(scenario.mapFile).catch(() => undefined);
   const topics = runTopics(scenario);
   const channelIds = new Map(
-    topics.map((t) => [t.topic, server.addChannel({ topic: t.topic, encoding: CDR_CHANNEL.messageEncoding, schemaName: t.type, schema: schemaText(t.type), schemaEncoding: CDR_CHANNEL.schemaEncoding })]),
+    topics.map((t) => [
+      t.topic,
+      server.addChannel({
+        topic: t.topic,
+        encoding: CDR_CHANNEL.messageEncoding,
+        schemaName: t.type,
+        schema: schemaText(t.type),
+        schemaEncoding: CDR_CHANNEL.schemaEncoding,
+      }),
+    ]),
   );
   return {
     encoders: new CdrEncoders(topics),

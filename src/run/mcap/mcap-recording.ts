@@ -1,14 +1,14 @@
-import { UserInputError } from '../../errors.js';
-import { readRunFile } from '../read-run-file.js';
 import { join } from 'node:path';
 import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
+import { UserInputError } from '../../errors.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
 import { readCsvRecords } from '../../util/csv-records.js';
+import { readRunFile } from '../read-run-file.js';
+import { RUN_FILES } from '../run-files.js';
 import { CDR_CHANNEL, CdrEncoders } from './cdr-encoders.js';
 import { McapStreamWriter } from './mcap-stream-writer.js';
 import { schemaText } from './ros-message-types.js';
-import { RECORDED_FILES, RunMessageBuilder, mapMessage, runTopics, type RunTopic, type TopicMessage } from './run-topics.js';
-import { RUN_FILES } from '../run-files.js';
+import { mapMessage, RECORDED_FILES, RunMessageBuilder, type RunTopic, runTopics, type TopicMessage } from './run-topics.js';
 
 export const MCAP_FILE = RUN_FILES.mcap;
 
@@ -47,7 +47,8 @@ export function openRunMcap(p: McapRecordingInput): OpenRunMcap {
   const channelIds = new Map<string, number>();
   for (const t of topics) {
     let schemaId = schemaIds.get(t.type);
-    if (schemaId === undefined) schemaIds.set(t.type, (schemaId = writer.addSchema(t.type, CDR_CHANNEL.schemaEncoding, schemaText(t.type))));
+    if (schemaId === undefined)
+      schemaIds.set(t.type, (schemaId = writer.addSchema(t.type, CDR_CHANNEL.schemaEncoding, schemaText(t.type))));
     channelIds.set(t.topic, writer.addChannel(t.topic, schemaId, CDR_CHANNEL.messageEncoding));
   }
   writer.addMetadata(
@@ -101,6 +102,10 @@ function csvRows(file: string, text: string): string[][] {
   try {
     return readCsvRecords(text).map((r) => r.cells);
   } catch (err) {
-    throw new UserInputError(`${file} is damaged: ${err instanceof Error ? err.message : String(err)}`, [], 'restore it, or run the scenario again');
+    throw new UserInputError(
+      `${file} is damaged: ${err instanceof Error ? err.message : String(err)}`,
+      [],
+      'restore it, or run the scenario again',
+    );
   }
 }

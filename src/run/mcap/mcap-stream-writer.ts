@@ -1,7 +1,7 @@
-import { openForWriting } from '../../util/write-no-follow.js';
-import { McapRecordBuilder } from '@mcap/core';
 import { closeSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { McapRecordBuilder } from '@mcap/core';
 import { isNoSpace, NoSpaceError } from '../../util/append-whole.js';
+import { openForWriting } from '../../util/write-no-follow.js';
 
 /** MCAP record opcodes this writer frames itself (the rest go through @mcap/core's record builder). */
 const CHUNK = 0x06;

@@ -18,11 +18,13 @@ const MSG: Record<string, string> = {
   'tf2_msgs/msg/TFMessage': 'geometry_msgs/TransformStamped[] transforms',
   'nav_msgs/msg/Odometry':
     'std_msgs/Header header\nstring child_frame_id\ngeometry_msgs/PoseWithCovariance pose\ngeometry_msgs/TwistWithCovariance twist',
-  'nav_msgs/MapMetaData': 'builtin_interfaces/Time map_load_time\nfloat32 resolution\nuint32 width\nuint32 height\ngeometry_msgs/Pose origin',
+  'nav_msgs/MapMetaData':
+    'builtin_interfaces/Time map_load_time\nfloat32 resolution\nuint32 width\nuint32 height\ngeometry_msgs/Pose origin',
   'nav_msgs/msg/OccupancyGrid': 'std_msgs/Header header\nnav_msgs/MapMetaData info\nint8[] data',
   'sensor_msgs/msg/LaserScan':
     'std_msgs/Header header\nfloat32 angle_min\nfloat32 angle_max\nfloat32 angle_increment\nfloat32 time_increment\nfloat32 scan_time\nfloat32 range_min\nfloat32 range_max\nfloat32[] ranges\nfloat32[] intensities',
-  'ackermann_msgs/AckermannDrive': 'float32 steering_angle\nfloat32 steering_angle_velocity\nfloat32 speed\nfloat32 acceleration\nfloat32 jerk',
+  'ackermann_msgs/AckermannDrive':
+    'float32 steering_angle\nfloat32 steering_angle_velocity\nfloat32 speed\nfloat32 acceleration\nfloat32 jerk',
   'ackermann_msgs/msg/AckermannDriveStamped': 'std_msgs/Header header\nackermann_msgs/AckermannDrive drive',
   'rosgraph_msgs/msg/Clock': 'builtin_interfaces/Time clock',
   'cavsim_msgs/msg/V2VFrame': [

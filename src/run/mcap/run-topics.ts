@@ -1,10 +1,10 @@
-import { UserInputError } from '../../errors.js';
-import { RUN_FILES } from '../run-files.js';
 import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
-import type { ResolvedScenario } from '../../scenario/resolved.js';
-import type { RosTypeName } from './ros-message-types.js';
-import { v2vRowFieldsFromText, type V2VRowFields } from '../../measurement/v2v-row.js';
+import { UserInputError } from '../../errors.js';
 import { numberOr } from '../../measurement/csv-log.js';
+import { type V2VRowFields, v2vRowFieldsFromText } from '../../measurement/v2v-row.js';
+import type { ResolvedScenario } from '../../scenario/resolved.js';
+import { RUN_FILES } from '../run-files.js';
+import type { RosTypeName } from './ros-message-types.js';
 
 /** One channel of a recording or of the live server. */
 export interface RunTopic {
@@ -63,7 +63,11 @@ export function rosTime(timeNs: bigint): { sec: number; nanosec: number } {
     // exact in doubles below 2^53 ns (104 days: every simulated run), and far faster than bigint division
     const sec = Math.floor(ns / 1e9);
     const nanosec = ns - sec * 1e9;
-    return nanosec < 0 ? { sec: sec - 1, nanosec: nanosec + 1e9 } : nanosec >= 1e9 ? { sec: sec + 1, nanosec: nanosec - 1e9 } : { sec, nanosec };
+    return nanosec < 0
+      ? { sec: sec - 1, nanosec: nanosec + 1e9 }
+      : nanosec >= 1e9
+        ? { sec: sec + 1, nanosec: nanosec - 1e9 }
+        : { sec, nanosec };
   }
   return { sec: Number(timeNs / NS_PER_S), nanosec: Number(timeNs % NS_PER_S) };
 }
@@ -163,7 +167,11 @@ export class RunMessageBuilder {
         else this.event(get, out);
       } catch (err) {
         if (!(err instanceof BadRunTime)) throw err;
-        throw new UserInputError(`${RUN_FILES[file]}${start ? `, line ${i + 1}` : ''}: ${err.value} s is not a time of a run`, [], 'cavsim writes no such time: the file was edited or damaged; restore it, or run the scenario again');
+        throw new UserInputError(
+          `${RUN_FILES[file]}${start ? `, line ${i + 1}` : ''}: ${err.value} s is not a time of a run`,
+          [],
+          'cavsim writes no such time: the file was edited or damaged; restore it, or run the scenario again',
+        );
       }
     }
     return out;
@@ -196,7 +204,10 @@ export class RunMessageBuilder {
         child_frame_id: baseLink(car),
         pose: { pose: { position: { x, y, z: 0 }, orientation: rotation }, covariance: ZERO_COVARIANCE },
         twist: {
-          twist: { linear: { x: numberOr(get('speed_mps'), 0), y: 0, z: 0 }, angular: { x: 0, y: 0, z: numberOr(get('yaw_rate_radps'), 0) } },
+          twist: {
+            linear: { x: numberOr(get('speed_mps'), 0), y: 0, z: 0 },
+            angular: { x: 0, y: 0, z: numberOr(get('yaw_rate_radps'), 0) },
+          },
           covariance: ZERO_COVARIANCE,
         },
       },
@@ -206,7 +217,13 @@ export class RunMessageBuilder {
       timeNs,
       message: {
         header: { stamp: header.stamp, frame_id: baseLink(car) },
-        drive: { steering_angle: numberOr(get('cmd_steer_rad'), 0), steering_angle_velocity: 0, speed: numberOr(get('cmd_speed_mps'), 0), acceleration: 0, jerk: 0 },
+        drive: {
+          steering_angle: numberOr(get('cmd_steer_rad'), 0),
+          steering_angle_velocity: 0,
+          speed: numberOr(get('cmd_speed_mps'), 0),
+          acceleration: 0,
+          jerk: 0,
+        },
       },
     });
   }
@@ -274,7 +291,12 @@ export class RunMessageBuilder {
       const message: TopicMessage = {
         topic: '/v2v/sent',
         timeNs: sentNs,
-        message: { ...frame, header: { stamp: frame.sent, frame_id: baseLink(frame.sender) }, received: { sec: 0, nanosec: 0 }, outcome: '' },
+        message: {
+          ...frame,
+          header: { stamp: frame.sent, frame_id: baseLink(frame.sender) },
+          received: { sec: 0, nanosec: 0 },
+          outcome: '',
+        },
       };
       this.framesSent.set(id, message);
       out.push(message);
@@ -289,7 +311,13 @@ export class RunMessageBuilder {
     out.push({
       topic: '/collisions',
       timeNs,
-      message: { header: { stamp: rosTime(timeNs), frame_id: MAP_FRAME }, a: get('a') ?? '', b: get('b') ?? '', speed_a_mps: numberOr(get('speed_a_mps'), NaN), speed_b_mps: numberOr(get('speed_b_mps'), NaN) },
+      message: {
+        header: { stamp: rosTime(timeNs), frame_id: MAP_FRAME },
+        a: get('a') ?? '',
+        b: get('b') ?? '',
+        speed_a_mps: numberOr(get('speed_a_mps'), NaN),
+        speed_b_mps: numberOr(get('speed_b_mps'), NaN),
+      },
     });
   }
 
@@ -300,7 +328,12 @@ export class RunMessageBuilder {
     out.push({
       topic: '/events',
       timeNs,
-      message: { header: { stamp: rosTime(timeNs), frame_id: MAP_FRAME }, vehicle: get('vehicle') ?? '', event: get('event') ?? '', detail: get('detail') ?? '' },
+      message: {
+        header: { stamp: rosTime(timeNs), frame_id: MAP_FRAME },
+        vehicle: get('vehicle') ?? '',
+        event: get('event') ?? '',
+        detail: get('detail') ?? '',
+      },
     });
   }
 }

@@ -1,11 +1,11 @@
+import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
 import type { CarSample, StepRecording } from '../../measurement/recorder.js';
-import type { V2VRowFields } from '../../measurement/v2v-row.js';
 import { CSV_COLUMNS } from '../../measurement/recorder.js';
 import { SCAN_COLUMNS } from '../../measurement/scan-log.js';
-import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
+import type { V2VRowFields } from '../../measurement/v2v-row.js';
 import { cdrLayout } from './cdr-encoder.js';
-import { openRunMcap, type McapRecordingInput, type OpenRunMcap } from './mcap-recording.js';
-import { MAP_FRAME, RunMessageBuilder, baseLink, mapMessage, type TopicMessage } from './run-topics.js';
+import { type McapRecordingInput, type OpenRunMcap, openRunMcap } from './mcap-recording.js';
+import { baseLink, MAP_FRAME, mapMessage, RunMessageBuilder, type TopicMessage } from './run-topics.js';
 
 /** As CsvLog writes numbers, so a streamed recording holds exactly what one made from the CSVs would. */
 const round6 = (v: number) => Math.round(v * 1e6) / 1e6;
@@ -68,7 +68,11 @@ export class SimRunRecording implements StepRecording {
   constructor(p: McapRecordingInput & { grid?: OccupancyGrid }) {
     this.mcap = openRunMcap(p);
     this.builder = new RunMessageBuilder(p.scenario, 0n);
-    for (const [file, columns] of [['collisions', CSV_COLUMNS.collisions], ['events', CSV_COLUMNS.events], ['scans', SCAN_COLUMNS]] as const) {
+    for (const [file, columns] of [
+      ['collisions', CSV_COLUMNS.collisions],
+      ['events', CSV_COLUMNS.events],
+      ['scans', SCAN_COLUMNS],
+    ] as const) {
       this.builder.messages(file, [[...columns]]);
     }
     if (p.grid) this.mcap.write(mapMessage(p.grid, 0n));
@@ -77,12 +81,23 @@ export class SimRunRecording implements StepRecording {
     this.clock = template('rosgraph_msgs/msg/Clock', '', () => ({ clock: STAMP }));
     this.clockAt = { sec: this.clock.at('clock.sec'), nsec: this.clock.at('clock.nanosec') };
     this.tf = template('tf2_msgs/msg/TFMessage', names.join('\0'), () => ({
-      transforms: names.map((n) => ({ header: header(MAP_FRAME), child_frame_id: baseLink(n), transform: { translation: { x: 0, y: 0, z: 0 }, rotation: QUATERNION } })),
+      transforms: names.map((n) => ({
+        header: header(MAP_FRAME),
+        child_frame_id: baseLink(n),
+        transform: { translation: { x: 0, y: 0, z: 0 }, rotation: QUATERNION },
+      })),
     }));
     this.tfAt = names.map((_, i) => {
       const f = `transforms[${i}]`;
       const at = (path: string) => this.tf.at(`${f}.${path}`);
-      return { sec: at('header.stamp.sec'), nsec: at('header.stamp.nanosec'), x: at('transform.translation.x'), y: at('transform.translation.y'), qz: at('transform.rotation.z'), qw: at('transform.rotation.w') };
+      return {
+        sec: at('header.stamp.sec'),
+        nsec: at('header.stamp.nanosec'),
+        x: at('transform.translation.x'),
+        y: at('transform.translation.y'),
+        qz: at('transform.rotation.z'),
+        qw: at('transform.rotation.w'),
+      };
     });
     this.cars = names.map((n) => {
       const odom = template('nav_msgs/msg/Odometry', n, () => ({
@@ -108,7 +123,12 @@ export class SimRunRecording implements StepRecording {
           v: odom.at('twist.twist.linear.x'),
           yawRate: odom.at('twist.twist.angular.z'),
         },
-        d: { sec: drive.at('header.stamp.sec'), nsec: drive.at('header.stamp.nanosec'), steer: drive.at('drive.steering_angle'), speed: drive.at('drive.speed') },
+        d: {
+          sec: drive.at('header.stamp.sec'),
+          nsec: drive.at('header.stamp.nanosec'),
+          steer: drive.at('drive.steering_angle'),
+          speed: drive.at('drive.speed'),
+        },
       };
     });
     this.pose = new Float64Array(4 * names.length);

@@ -1,9 +1,9 @@
 import { setMaxListeners } from 'node:events';
 import { constants } from 'node:os';
-import { ComponentFailedError, type FailedComponent } from '../../run/outcome.js';
-import { lastLines } from '../../util/last-lines.js';
 import type { DockerPort } from '../../host/docker/docker-port.js';
 import { isSameProcessAlive, type ProcessIdentity } from '../../host/exec/process-identity.js';
+import { ComponentFailedError, type FailedComponent } from '../../run/outcome.js';
+import { lastLines } from '../../util/last-lines.js';
 
 /** How a component went away; `undefined` from a death promise means "not a failure". */
 export type Death = Omit<FailedComponent, 'component'>;
@@ -122,18 +122,31 @@ export interface EngineFallback {
  * the container's own process on the host: when that process ends and the engine does not report
  * it (stopped, restarting, its connection dropped), the death is still seen, and the engine named.
  */
-export async function containerDeath(docker: DockerPort, name: string, signal: AbortSignal, fallback: EngineFallback = {}): Promise<Death | undefined> {
+export async function containerDeath(
+  docker: DockerPort,
+  name: string,
+  signal: AbortSignal,
+  fallback: EngineFallback = {},
+): Promise<Death | undefined> {
   const processGone = fallback.process ? processEnd(fallback.process, signal) : new Promise<never>(() => {});
   for (;;) {
     const waited = waitOnce(docker, name, signal);
     const first = await Promise.race([waited, processGone]);
     if (signal.aborted) return undefined;
     // A healthy engine reports the exit at once; one that stays silent has gone away.
-    const exit = first !== PROCESS_GONE ? first : await Promise.race([waited, new Promise<typeof ENGINE_SILENT>((r) => setTimeout(() => r(ENGINE_SILENT), ENGINE_REPORT_MS))]);
+    const exit =
+      first !== PROCESS_GONE
+        ? first
+        : await Promise.race([waited, new Promise<typeof ENGINE_SILENT>((r) => setTimeout(() => r(ENGINE_SILENT), ENGINE_REPORT_MS))]);
     if (signal.aborted) return undefined;
     if (first === PROCESS_GONE && (exit === ENGINE_SILENT || exit === ENGINE_ERROR)) {
       fallback.onEngineLost?.(`it did not report the end of ${name}`);
-      return { exit_status: null, signal: null, how: 'ended while the Docker engine was not answering (seen from its process on the host)', last_log_lines: [] };
+      return {
+        exit_status: null,
+        signal: null,
+        how: 'ended while the Docker engine was not answering (seen from its process on the host)',
+        last_log_lines: [],
+      };
     }
     if (exit === ENGINE_ERROR || exit === ENGINE_SILENT) {
       await new Promise((r) => setTimeout(r, REWAIT_MS));
@@ -154,7 +167,11 @@ const ENGINE_REPORT_MS = 2000;
 const PROCESS_POLL_MS = 250;
 
 /** One wait on the engine; a failed one (a hiccup, or the engine gone) is asked again by the caller. */
-async function waitOnce(docker: DockerPort, name: string, signal: AbortSignal): Promise<{ exitCode: number } | undefined | typeof ENGINE_ERROR> {
+async function waitOnce(
+  docker: DockerPort,
+  name: string,
+  signal: AbortSignal,
+): Promise<{ exitCode: number } | undefined | typeof ENGINE_ERROR> {
   try {
     return await docker.waitContainer(name, { signal });
   } catch {

@@ -1,7 +1,7 @@
-import { RunControl } from '../rosbridge/run-control.js';
-import { epochNs } from './v2v/wire.js';
 import { CavsimError } from '../../errors.js';
+import { RunControl } from '../rosbridge/run-control.js';
 import type { ControlLink } from './emulated-deps.js';
+import { epochNs } from './v2v/wire.js';
 
 const CLOSE_ANSWER_MS = 2000;
 
@@ -14,7 +14,13 @@ export async function connectControlLink(url: string, timeoutMs: number): Promis
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
           const missing = names.filter((n) => !control.status?.ready.includes(n));
-          reject(new CavsimError('RUN_FAILED', `vehicles ${missing.join(', ')} did not connect to the simulator within ${waitMs / 1000} s`, 'see the vehicle logs in the run folder (logs/)'));
+          reject(
+            new CavsimError(
+              'RUN_FAILED',
+              `vehicles ${missing.join(', ')} did not connect to the simulator within ${waitMs / 1000} s`,
+              'see the vehicle logs in the run folder (logs/)',
+            ),
+          );
         }, waitMs);
       });
       try {

@@ -101,7 +101,9 @@ export function deviceLoadWarnings(loads: Record<string, DeviceLinkLoad>): strin
     (['to', 'from'] as const).flatMap((way) => {
       const peak = way === 'to' ? l.to_device_peak_bps : l.from_device_peak_bps;
       if (peak <= l.channel_rate_bps) return [];
-      return [`${vehicle}'s device link (${l.interface}) carried ${mbps(peak)} ${way} the device in ${l.window_ms} ms, more than the channel's ${mbps(l.channel_rate_bps)}: the real medium carried more than the modelled one could (timing.external_v2v.${vehicle})`];
+      return [
+        `${vehicle}'s device link (${l.interface}) carried ${mbps(peak)} ${way} the device in ${l.window_ms} ms, more than the channel's ${mbps(l.channel_rate_bps)}: the real medium carried more than the modelled one could (timing.external_v2v.${vehicle})`,
+      ];
     }),
   );
 }

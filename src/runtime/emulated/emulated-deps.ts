@@ -1,16 +1,17 @@
+import type { ChannelStart, StartedChannel } from '../../channel/ns3/realtime-channel.js';
 import type { Odometry } from '../../core/control/vehicle-context.js';
 import type { DockerPort } from '../../host/docker/docker-port.js';
-import type { HostNetOps } from '../../host/network/hostnet-port.js';
 import type { CommandRunner } from '../../host/exec/command-runner.js';
-import type { SimulatorStatus } from '../rosbridge/control-topics.js';
-import type { ChannelStart, StartedChannel } from '../../channel/ns3/realtime-channel.js';
+import type { HostNetOps } from '../../host/network/hostnet-port.js';
 import type { LinkBytes } from '../../host/network/link-bytes.js';
+import type { SimulatorStatus } from '../rosbridge/control-topics.js';
 
 /** The simulator's control link as the orchestrator on the host uses it. */
 export interface ControlLink {
   /** Resolves once every vehicle has connected to the simulator. */
   waitForVehicles(names: readonly string[], timeoutMs: number): Promise<void>;
   /** Starts the run; resolves to its t = 0 on the wall clock [ns since the epoch], when known. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: an async function that returns nothing is a Promise<void>
   start(): Promise<bigint | void>;
   /** Asks the simulator to end the run now (status `interrupted` unless the host decides otherwise). */
   stop(reason?: string): Promise<void>;

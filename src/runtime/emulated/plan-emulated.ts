@@ -1,13 +1,13 @@
-import { RUN_FILES } from '../../run/run-files.js';
-import { realtimeChannelArgv } from '../../channel/ns3/realtime-argv.js';
 import { basename, join } from 'node:path';
-import { planHostNetwork, type HostNetPlan, type HostNetVehicle } from '../../host/network/plan.js';
-import { runTag } from '../../host/network/names.js';
-import { runLabels } from '../../host/docker/labels.js';
-import { CAVSIM_IMAGES } from '../../host/docker/images.js';
+import { realtimeChannelArgv } from '../../channel/ns3/realtime-argv.js';
 import type { ContainerSpec } from '../../host/docker/docker-port.js';
-import { runsOwnCode, type ResolvedScenario } from '../../scenario/resolved.js';
+import { CAVSIM_IMAGES } from '../../host/docker/images.js';
+import { runLabels } from '../../host/docker/labels.js';
+import { runTag } from '../../host/network/names.js';
+import { type HostNetPlan, type HostNetVehicle, planHostNetwork } from '../../host/network/plan.js';
 import { CONTROL_PORT, V2V_PORT } from '../../ports.js';
+import { RUN_FILES } from '../../run/run-files.js';
+import { type ResolvedScenario, runsOwnCode } from '../../scenario/resolved.js';
 
 /** Where the run folder appears inside every container. */
 export const CONTAINER_RUN_DIR = '/run/cavsim';
@@ -83,13 +83,18 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
   const inContainers = scenario.vehicles.map((v, i) => ({ v, i })).filter(({ v }) => !v.external);
   const hostNet = planHostNetwork({
     runId,
-    vehicles: scenario.vehicles.flatMap((v): HostNetVehicle[] => (!v.external ? [{ name: v.name, netns: { pid: 0 } }] : v.external.v2v ? [{ name: v.name, device: v.external.v2v }] : [])),
+    vehicles: scenario.vehicles.flatMap((v): HostNetVehicle[] =>
+      !v.external ? [{ name: v.name, netns: { pid: 0 } }] : v.external.v2v ? [{ name: v.name, device: v.external.v2v }] : [],
+    ),
     // The control network is cavsim's own bridge, not a Docker network: see `plumbedByHost`.
     control: {
       subnet: controlSubnet,
       simulatorIp,
       hostIp: controlIp(1),
-      members: [{ ip: simulatorIp, netns: { pid: 0 } }, ...inContainers.map(({ v, i }) => ({ vehicle: v.name, ip: controlIp(10 + i), netns: { pid: 0 } }))],
+      members: [
+        { ip: simulatorIp, netns: { pid: 0 } },
+        ...inContainers.map(({ v, i }) => ({ vehicle: v.name, ip: controlIp(10 + i), netns: { pid: 0 } })),
+      ],
     },
     guardedDevices: scenario.vehicles.flatMap((v) => (v.external?.from ? [{ from: v.external.from, port: v.external.listen.port }] : [])),
   });
@@ -105,12 +110,23 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
   // Who may publish what on the control link: each vehicle by its address, the host by the gateway's.
   const clients = {
     [controlIp(1)]: 'orchestrator',
-    ...Object.fromEntries(scenario.vehicles.map((v, i) => (v.external ? [`${relayFrom(i).host}:${relayFrom(i).port}`, v.name] : [controlIp(10 + i), v.name]))),
+    ...Object.fromEntries(
+      scenario.vehicles.map((v, i) => (v.external ? [`${relayFrom(i).host}:${relayFrom(i).port}`, v.name] : [controlIp(10 + i), v.name])),
+    ),
   };
   const controlUrl = `ws://${simulatorIp}:${CONTROL_PORT}`;
   const externals: ExternalDevicePlan[] = scenario.vehicles.flatMap((v, i) =>
     v.external
-      ? [{ vehicle: v.name, listen: v.external.listen, from: v.external.from ?? '', relayFrom: relayFrom(i), connectTimeout: v.external.connectTimeout, ...(v2vOf.get(v.name) ? { v2vIp: v2vOf.get(v.name)!.ip } : {}) }]
+      ? [
+          {
+            vehicle: v.name,
+            listen: v.external.listen,
+            from: v.external.from ?? '',
+            relayFrom: relayFrom(i),
+            connectTimeout: v.external.connectTimeout,
+            ...(v2vOf.get(v.name) ? { v2vIp: v2vOf.get(v.name)!.ip } : {}),
+          },
+        ]
       : [],
   );
   const peers = Object.fromEntries(hostNet.vehicles.map((v) => [v.name, `${v.ip}:${V2V_PORT}`]));
@@ -170,7 +186,9 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
       ip: simulatorIp,
       controlUrl,
     },
-    vehicles: vehicles.map(({ plumbedByHost, ...v }, i) => (ownCode(i) ? { ...v, shareNetworkOf: relayName(v.name) } : { ...v, plumbedByHost })),
+    vehicles: vehicles.map(({ plumbedByHost, ...v }, i) =>
+      ownCode(i) ? { ...v, shareNetworkOf: relayName(v.name) } : { ...v, plumbedByHost },
+    ),
     v2vRelays: vehicles
       .filter((_, i) => ownCode(i))
       .map((v) => ({
@@ -186,7 +204,18 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
         init: true,
       })),
     hostNet,
-    channel: { script: scenario.network.script ?? BUILTIN_CHANNEL, args: realtimeChannelArgv({ network, taps: hostNet.channel.taps, ...(builtin || network.channel === 'wifi-80211p' ? { macs: hostNet.vehicles.map((v) => v.mac) } : {}), run: scenario.seed, ...(obstacleFile ? { obstacleFile } : {}), ...(outcomesFile ? { outcomesFile } : {}) }), ...(obstacleFile ? { obstacleFile } : {}) },
+    channel: {
+      script: scenario.network.script ?? BUILTIN_CHANNEL,
+      args: realtimeChannelArgv({
+        network,
+        taps: hostNet.channel.taps,
+        ...(builtin || network.channel === 'wifi-80211p' ? { macs: hostNet.vehicles.map((v) => v.mac) } : {}),
+        run: scenario.seed,
+        ...(obstacleFile ? { obstacleFile } : {}),
+        ...(outcomesFile ? { outcomesFile } : {}),
+      }),
+      ...(obstacleFile ? { obstacleFile } : {}),
+    },
   };
 }
 
@@ -196,6 +225,8 @@ export function withContainerPids(plan: HostNetPlan, pids: { vehicles: Record<st
   return {
     ...plan,
     vehicles: plan.vehicles.map((v) => (v.device ? v : { ...v, netns: { pid: pidOf(v.name) } })),
-    ...(plan.controlNet ? { controlNet: { ...plan.controlNet, members: plan.controlNet.members.map((m) => ({ ...m, netns: { pid: pidOf(m.vehicle) } })) } } : {}),
+    ...(plan.controlNet
+      ? { controlNet: { ...plan.controlNet, members: plan.controlNet.members.map((m) => ({ ...m, netns: { pid: pidOf(m.vehicle) } })) } }
+      : {}),
   };
 }

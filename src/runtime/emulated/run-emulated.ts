@@ -1,40 +1,40 @@
-import { writeFileNoFollow } from '../../util/write-no-follow.js';
-import { relayPositions } from './position-relay.js';
-import { writeObstacleGrid } from '../../channel/ns3/lockstep/obstacle-grid-file.js';
-import { loadMapFromDisk } from '../../core/map/map-loader.js';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parse as parseYaml } from 'yaml';
+import { builtinChannelScript } from '../../channel/ns3/compile.js';
+import { writeObstacleGrid } from '../../channel/ns3/lockstep/obstacle-grid-file.js';
+import type { StartedChannel } from '../../channel/ns3/realtime-channel.js';
+import { loadMapFromDisk } from '../../core/map/map-loader.js';
+import { CavsimError, ExternalProcessError } from '../../errors.js';
+import type { ContainerSpec } from '../../host/docker/docker-port.js';
+import { CAVSIM_IMAGES } from '../../host/docker/images.js';
 import { createJournaledDocker, dockerUndoers } from '../../host/docker/journaled.js';
+import { type ProcessIdentity, processUndoers, readStartTime } from '../../host/exec/process-identity.js';
+import type { Undoer } from '../../host/journal/journal.js';
 import { assertPlannedLinksFree, setUpHostNetwork } from '../../host/network/set-up.js';
 import { hostNetUndoers } from '../../host/network/undoers.js';
-import { builtinChannelScript } from '../../channel/ns3/compile.js';
-import type { StartedChannel } from '../../channel/ns3/realtime-channel.js';
-import { processUndoers, readStartTime, type ProcessIdentity } from '../../host/exec/process-identity.js';
-import { RunSession, type RunOptions } from '../../run/run-session.js';
-import { CAVSIM_IMAGES } from '../../host/docker/images.js';
+import { CONTROL_PORT } from '../../ports.js';
 import { markRunKept, openRunJournal, registerActiveRun, takeForcedTeardown, unregisterActiveRun } from '../../run/active-runs.js';
-import { percentileOfSorted } from '../../util/percentile.js';
-import { ComponentFailedError } from '../../run/outcome.js';
-import { lastLines } from '../../util/last-lines.js';
+import type { RunEvents } from '../../run/events.js';
 import { RunInterrupted } from '../../run/finish-run.js';
 import { recordRunMcap } from '../../run/mcap/record-run-mcap.js';
+import { ComponentFailedError } from '../../run/outcome.js';
+import { RUN_FILES } from '../../run/run-files.js';
+import { type RunOptions, RunSession } from '../../run/run-session.js';
 import type { RunSummary } from '../../run/summary.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
-import type { RunEvents } from '../../run/events.js';
-import type { Undoer } from '../../host/journal/journal.js';
-import type { ContainerSpec } from '../../host/docker/docker-port.js';
-import { BUILTIN_CHANNEL, planEmulatedRun, withContainerPids, type EmulatedRunPlan } from './plan-emulated.js';
-import type { ControlLink, EmulatedRunDeps } from './emulated-deps.js';
-import type { SimulatorStatus } from '../rosbridge/control-topics.js';
-import { ComponentWatch, containerDeath, signalOfExitStatus, type Death } from './component-watch.js';
-import { CavsimError, ExternalProcessError } from '../../errors.js';
-import { RUN_FILES } from '../../run/run-files.js';
 import { inParallel } from '../../util/in-parallel.js';
-import { startDeviceRelay, type DeviceRelay } from './device-relay.js';
-import { DeviceLinkLoadWatch, deviceLoadWarnings, type DeviceLink } from './device-link-load.js';
-import { CONTROL_PORT } from '../../ports.js';
+import { lastLines } from '../../util/last-lines.js';
+import { percentileOfSorted } from '../../util/percentile.js';
+import { writeFileNoFollow } from '../../util/write-no-follow.js';
+import type { SimulatorStatus } from '../rosbridge/control-topics.js';
+import { ComponentWatch, containerDeath, type Death, signalOfExitStatus } from './component-watch.js';
+import { type DeviceLink, DeviceLinkLoadWatch, deviceLoadWarnings } from './device-link-load.js';
+import { type DeviceRelay, startDeviceRelay } from './device-relay.js';
+import type { ControlLink, EmulatedRunDeps } from './emulated-deps.js';
+import { BUILTIN_CHANNEL, type EmulatedRunPlan, planEmulatedRun, withContainerPids } from './plan-emulated.js';
+import { relayPositions } from './position-relay.js';
 
 export interface EmulatedRunOptions extends RunOptions {
   /** Leave containers, links, rules and ns-3 running after the scenario (undo later with `cavsim teardown`). */
@@ -84,7 +84,11 @@ const CONTROL_LINK_GRACE_MS = 1000;
  * resource is journaled before it exists. Every component is watched for the whole run: the first
  * to die ends it as `failed`, named. Any end (but a kept, healthy one) replays the journal backwards.
  */
-export async function runEmulated(scenario: ResolvedScenario, deps: EmulatedRunDeps, opts: EmulatedRunOptions): Promise<EmulatedRunOutcome> {
+export async function runEmulated(
+  scenario: ResolvedScenario,
+  deps: EmulatedRunDeps,
+  opts: EmulatedRunOptions,
+): Promise<EmulatedRunOutcome> {
   const session = await RunSession.open('docker', scenario, opts);
   try {
     return await runInSession(session, deps, opts);
@@ -104,7 +108,7 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
 
   copyMap(scenario.mapFile, join(folder.dir, 'map'));
   const plan = planEmulatedRun(scenario, folder.runId, folder.dir, { keep: opts.keep });
-  writeFileNoFollow(folder.file(RUN_FILES.plan), JSON.stringify(plan, null, 2) + '\n');
+  writeFileNoFollow(folder.file(RUN_FILES.plan), `${JSON.stringify(plan, null, 2)}\n`);
   const journal = openRunJournal({ runId: folder.runId, journal: folder.file(RUN_FILES.journal) });
   const watch = new ComponentWatch(opts.failureSettleMs);
   const checkStop = () => {
@@ -124,7 +128,13 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
   try {
     emit('images', 'checking the simulator and vehicle images');
     await deps.prepareImages((line) => emit('images', line));
-    await session.recordImages(await imageIds(deps.docker, [CAVSIM_IMAGES.simulator, CAVSIM_IMAGES.vehicle, ...scenario.vehicles.flatMap((v) => (v.image ? [v.image] : []))]));
+    await session.recordImages(
+      await imageIds(deps.docker, [
+        CAVSIM_IMAGES.simulator,
+        CAVSIM_IMAGES.vehicle,
+        ...scenario.vehicles.flatMap((v) => (v.image ? [v.image] : [])),
+      ]),
+    );
     mark('images');
     checkStop();
 
@@ -134,7 +144,10 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
     mark('compiled');
     checkStop();
 
-    emit('containers', `simulator and ${plan.vehicles.length} vehicles${plan.v2vRelays.length ? ` (${plan.v2vRelays.length} with a V2V relay)` : ''}`);
+    emit(
+      'containers',
+      `simulator and ${plan.vehicles.length} vehicles${plan.v2vRelays.length ? ` (${plan.v2vRelays.length} with a V2V relay)` : ''}`,
+    );
     // A name of the host's that the plan needs (a user's link) refuses the run before it creates anything.
     await assertPlannedLinksFree(plan.hostNet, deps.hostNet, journal);
     // Indexed right before its first host resource: a run refused earlier leaves no entry behind.
@@ -152,7 +165,9 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
       await deps.docker.startContainer(spec.name);
       const info = await watch.guard(deps.docker.inspectContainer(spec.name));
       const process = info?.pid ? identify(info.pid) : undefined;
-      watch.watch(component, containerDeath(deps.docker, spec.name, watch.signal, { process, onEngineLost: watch.engineLost }), { graceMs: VEHICLE_EXIT_GRACE_MS });
+      watch.watch(component, containerDeath(deps.docker, spec.name, watch.signal, { process, onEngineLost: watch.engineLost }), {
+        graceMs: VEHICLE_EXIT_GRACE_MS,
+      });
       if (!info?.pid) throw await notRunning(deps, spec.name, component, info?.exitCode);
       return info.pid;
     };
@@ -166,19 +181,36 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
     mark('containers');
 
     emit('network', `bridges, taps, veths and rules for ${plan.vehicles.length} vehicles`);
-    await watch.guard(setUpHostNetwork(withContainerPids(plan.hostNet, { vehicles: pids, simulator: simulatorInfo.pid }), { journal, ops: deps.hostNet }));
+    await watch.guard(
+      setUpHostNetwork(withContainerPids(plan.hostNet, { vehicles: pids, simulator: simulatorInfo.pid }), { journal, ops: deps.hostNet }),
+    );
     // Code that is not cavsim's starts only now, inside a namespace whose rules already hold.
-    await inParallel(plan.vehicles.filter((v) => v.shareNetworkOf), CONTAINER_STARTS_AT_ONCE, (v) => startWatched(v, `vehicle ${v.vehicle} container`));
+    await inParallel(
+      plan.vehicles.filter((v) => v.shareNetworkOf),
+      CONTAINER_STARTS_AT_ONCE,
+      (v) => startWatched(v, `vehicle ${v.vehicle} container`),
+    );
     mark('network');
     checkStop();
 
     if (plan.channel.obstacleFile) writeObstacleGrid(await loadMapFromDisk(scenario.mapFile), plan.channel.obstacleFile);
     emit('channel', `ns-3 ${basename(source)} ${plan.channel.args.join(' ')}`);
-    const started = await watch.guard(deps.channel.start({ binary, args: plan.channel.args, logPath: folder.file(RUN_FILES.ns3Log), journal })).catch((err: unknown) => {
-      throw err instanceof ExternalProcessError ? new ComponentFailedError({ component: 'ns-3 channel', exit_status: err.exitCode ?? null, signal: null, last_log_lines: lastLines(err.stderrTail) }, 'while starting', `see ${folder.file(RUN_FILES.ns3Log)}`) : err;
-    });
+    const started = await watch
+      .guard(deps.channel.start({ binary, args: plan.channel.args, logPath: folder.file(RUN_FILES.ns3Log), journal }))
+      .catch((err: unknown) => {
+        throw err instanceof ExternalProcessError
+          ? new ComponentFailedError(
+              { component: 'ns-3 channel', exit_status: err.exitCode ?? null, signal: null, last_log_lines: lastLines(err.stderrTail) },
+              'while starting',
+              `see ${folder.file(RUN_FILES.ns3Log)}`,
+            )
+          : err;
+      });
     channel = started;
-    watch.watch('ns-3 channel', started.exited.then((e): Death => ({ exit_status: e.code, signal: e.signal, last_log_lines: started.lastLogLines() })));
+    watch.watch(
+      'ns-3 channel',
+      started.exited.then((e): Death => ({ exit_status: e.code, signal: e.signal, last_log_lines: started.lastLogLines() })),
+    );
     mark('channel');
 
     emit('connecting', `simulator at ${plan.simulator.controlUrl}`);
@@ -187,21 +219,47 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
     link.onStatus((s) => {
       if (s.phase === 'stopping' || s.phase === 'stopped') watch.runEnding();
     });
-    watch.watch('control link', link.closed.then((): Death => ({ exit_status: null, signal: null, last_log_lines: [] })), { graceMs: CONTROL_LINK_GRACE_MS });
+    watch.watch(
+      'control link',
+      link.closed.then((): Death => ({ exit_status: null, signal: null, last_log_lines: [] })),
+      { graceMs: CONTROL_LINK_GRACE_MS },
+    );
     const positionsPort = started.positionsPort();
-    if (positionsPort !== undefined) stopRelay = relayPositions(link, plan.hostNet.vehicles.map((v) => v.name), positionsPort);
+    if (positionsPort !== undefined)
+      stopRelay = relayPositions(
+        link,
+        plan.hostNet.vehicles.map((v) => v.name),
+        positionsPort,
+      );
     const devicesReady: Promise<void>[] = [];
     for (const device of plan.externals) {
-      const relay = await startDeviceRelay(device, { host: plan.simulator.ip, port: CONTROL_PORT }, (line) => opts.events?.emit({ type: 'log', level: 'info', message: line }));
+      const relay = await startDeviceRelay(device, { host: plan.simulator.ip, port: CONTROL_PORT }, (line) =>
+        opts.events?.emit({ type: 'log', level: 'info', message: line }),
+      );
       deviceRelays.push(relay);
-      emit('devices', `waiting up to ${device.connectTimeout} s for ${device.vehicle}'s device (${device.from}) at ${relay.url}${device.v2vIp ? `; its V2V address is ${device.v2vIp}/24` : ''}`);
+      emit(
+        'devices',
+        `waiting up to ${device.connectTimeout} s for ${device.vehicle}'s device (${device.from}) at ${relay.url}${device.v2vIp ? `; its V2V address is ${device.v2vIp}/24` : ''}`,
+      );
       devicesReady.push(
         link.waitForVehicles([device.vehicle], device.connectTimeout * 1000).catch(() => {
-          throw new CavsimError('RUN_FAILED', `${device.vehicle}'s external device (${device.from}) did not connect to ${relay.url} and say ready within ${device.connectTimeout} s`, `start the device's program with --url ${relay.url} --vehicle ${device.vehicle}; check that it reaches ${device.listen.host} (docs/external-devices.md)`);
+          throw new CavsimError(
+            'RUN_FAILED',
+            `${device.vehicle}'s external device (${device.from}) did not connect to ${relay.url} and say ready within ${device.connectTimeout} s`,
+            `start the device's program with --url ${relay.url} --vehicle ${device.vehicle}; check that it reaches ${device.listen.host} (docs/external-devices.md)`,
+          );
         }),
       );
     }
-    await watch.guard(Promise.all([link.waitForVehicles(plan.vehicles.map((v) => v.vehicle), 30_000), ...devicesReady]));
+    await watch.guard(
+      Promise.all([
+        link.waitForVehicles(
+          plan.vehicles.map((v) => v.vehicle),
+          30_000,
+        ),
+        ...devicesReady,
+      ]),
+    );
     checkStop();
     link.onStatus(progressReporter(scenario, opts.events));
     timeBaseNs = (await link.start()) ?? undefined;
@@ -209,7 +267,10 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
     deviceLoad.start();
 
     emit('running', `${scenario.duration} s in real time`);
-    engineCheck = setInterval(() => void deps.docker.ping().catch((err: unknown) => watch.engineLost(err instanceof Error ? err.message : String(err))), ENGINE_CHECK_MS);
+    engineCheck = setInterval(
+      () => void deps.docker.ping().catch((err: unknown) => watch.engineLost(err instanceof Error ? err.message : String(err))),
+      ENGINE_CHECK_MS,
+    );
     // Asked to stop (Ctrl-C, a signal), the simulator has SIMULATOR_STOP_WAIT_MS to end the run.
     let stopTimer: NodeJS.Timeout | undefined;
     let stopDeadline: NodeJS.Timeout | undefined;
@@ -218,7 +279,13 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
         if (!opts.shouldStop?.()) return;
         clearInterval(stopTimer);
         void link.stop(stopReason(opts)).catch(() => {});
-        stopDeadline = setTimeout(() => reject(new Error(`the simulator did not stop within ${SIMULATOR_STOP_WAIT_MS / 1000} s of being asked to (${stopReason(opts)})`)), SIMULATOR_STOP_WAIT_MS);
+        stopDeadline = setTimeout(
+          () =>
+            reject(
+              new Error(`the simulator did not stop within ${SIMULATOR_STOP_WAIT_MS / 1000} s of being asked to (${stopReason(opts)})`),
+            ),
+          SIMULATOR_STOP_WAIT_MS,
+        );
       }, 100);
     });
     try {
@@ -246,12 +313,28 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
   }
 
   const written = session.folder.readSummary();
-  if (failure === undefined && !opts.shouldStop?.() && written?.status === 'interrupted') failure = stoppedFromOutside(written.reason, watch.engineProblem(startedAtMs) !== undefined);
+  if (failure === undefined && !opts.shouldStop?.() && written?.status === 'interrupted')
+    failure = stoppedFromOutside(written.reason, watch.engineProblem(startedAtMs) !== undefined);
   const forced = registered ? takeForcedTeardown(plan.runId) : undefined;
-  if (forced) failure = new RunInterrupted(`ended by \`cavsim teardown --force\` (pid ${forced.pid}), which undid what the run had created`);
+  if (forced)
+    failure = new RunInterrupted(`ended by \`cavsim teardown --force\` (pid ${forced.pid}), which undid what the run had created`);
   // A simulator that ended the run itself (its disk full, say) exits 1 and wrote why: its reason is the run's.
-  if (failure instanceof ComponentFailedError && failure.failed.component === 'simulator container' && failure.failed.exit_status === 1 && written?.status === 'failed') failure = undefined;
-  const mcapProblem = phases.started === undefined ? undefined : await recordRunMcap(folder, scenario, { runtime: 'docker', grid: await loadMapFromDisk(scenario.mapFile).catch(() => undefined), timeBaseNs, byDefault: opts.mcapByDefault ?? true });
+  if (
+    failure instanceof ComponentFailedError &&
+    failure.failed.component === 'simulator container' &&
+    failure.failed.exit_status === 1 &&
+    written?.status === 'failed'
+  )
+    failure = undefined;
+  const mcapProblem =
+    phases.started === undefined
+      ? undefined
+      : await recordRunMcap(folder, scenario, {
+          runtime: 'docker',
+          grid: await loadMapFromDisk(scenario.mapFile).catch(() => undefined),
+          timeBaseNs,
+          byDefault: opts.mcapByDefault ?? true,
+        });
   if (mcapProblem) opts.events?.emit({ type: 'log', level: 'warn', message: mcapProblem });
   const keep = opts.keep === true && failure === undefined;
   const lag = channel?.lagSamplesMs() ?? [];
@@ -261,7 +344,11 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
     interrupted: opts.shouldStop?.() ? stopReason(opts) : undefined,
     invalid: [channelLagProblem(lag), watch.engineProblem(startedAtMs)].filter(Boolean).join('; ') || undefined,
     wallTime: phases.started === undefined ? 0 : (performance.now() - t0 - phases.started) / 1000,
-    timing: { ...channelTiming(lag, phases), ...(timeBaseNs !== undefined ? { t0_epoch_ns: timeBaseNs.toString() } : {}), ...(Object.keys(deviceLoads).length ? { external_v2v: deviceLoads } : {}) },
+    timing: {
+      ...channelTiming(lag, phases),
+      ...(timeBaseNs !== undefined ? { t0_epoch_ns: timeBaseNs.toString() } : {}),
+      ...(Object.keys(deviceLoads).length ? { external_v2v: deviceLoads } : {}),
+    },
     warnings: deviceLoadWarnings(deviceLoads),
   });
   await saveContainerLogs(deps, plan, folder.file('logs'));
@@ -277,7 +364,8 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
     const report = await journal.teardown(allUndoers(deps));
     phases.teardown = Math.round(performance.now() - t);
     if (!report.failed.length) unregisterActiveRun(plan.runId);
-    else leftovers = `teardown left ${report.failed.map((f) => `${f.entry.kind} ${f.entry.id} (${f.error})`).join('; ')}; undo them with \`cavsim teardown --run ${plan.runId}\``;
+    else
+      leftovers = `teardown left ${report.failed.map((f) => `${f.entry.kind} ${f.entry.id} (${f.error})`).join('; ')}; undo them with \`cavsim teardown --run ${plan.runId}\``;
   }
   const summary = await session.close();
   return { summary, runDir: folder.dir, phases, ...(kept ? { kept } : {}), ...(leftovers ? { leftovers } : {}) };
@@ -288,9 +376,17 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
  * run is stopping (the run is over); any other exit is the run's failure, reported by the watch
  * (`ended` then never settles). `gone` resolves on any exit.
  */
-function watchSimulator(deps: EmulatedRunDeps, plan: EmulatedRunPlan, watch: ComponentWatch, process: ProcessIdentity | undefined): { ended: Promise<void>; gone: Promise<unknown> } {
+function watchSimulator(
+  deps: EmulatedRunDeps,
+  plan: EmulatedRunPlan,
+  watch: ComponentWatch,
+  process: ProcessIdentity | undefined,
+): { ended: Promise<void>; gone: Promise<unknown> } {
   const gone = containerDeath(deps.docker, plan.simulator.name, watch.signal, { process, onEngineLost: watch.engineLost });
-  watch.watch('simulator container', gone.then((d) => (d && d.exit_status === 0 ? undefined : d)));
+  watch.watch(
+    'simulator container',
+    gone.then((d) => (d && d.exit_status === 0 ? undefined : d)),
+  );
   const ended = gone.then((d) => {
     // Once the simulator said the run is stopping, its exit ends the wait whatever its status (it
     // wrote summary.json): its last status may never arrive, its namespace gone with it.
@@ -306,9 +402,22 @@ function identify(pid: number): ProcessIdentity | undefined {
   return startTime === undefined ? undefined : { pid, startTime };
 }
 
-async function notRunning(deps: EmulatedRunDeps, name: string, component: string, exitCode: number | undefined): Promise<ComponentFailedError> {
+async function notRunning(
+  deps: EmulatedRunDeps,
+  name: string,
+  component: string,
+  exitCode: number | undefined,
+): Promise<ComponentFailedError> {
   const logs = await deps.docker.logs?.(name).catch(() => undefined);
-  return new ComponentFailedError({ component, exit_status: exitCode ?? null, signal: exitCode === undefined ? null : signalOfExitStatus(exitCode), last_log_lines: lastLines(logs) }, 'while starting');
+  return new ComponentFailedError(
+    {
+      component,
+      exit_status: exitCode ?? null,
+      signal: exitCode === undefined ? null : signalOfExitStatus(exitCode),
+      last_log_lines: lastLines(logs),
+    },
+    'while starting',
+  );
 }
 
 /**
@@ -317,9 +426,17 @@ async function notRunning(deps: EmulatedRunDeps, name: string, component: string
  */
 function stoppedFromOutside(reason: string | undefined, engineWentAway: boolean): ComponentFailedError {
   return new ComponentFailedError(
-    { component: 'simulator container', exit_status: null, signal: null, how: engineWentAway ? 'was stopped by the Docker engine, which went away' : 'was stopped from outside cavsim', last_log_lines: reason ? [reason] : [] },
+    {
+      component: 'simulator container',
+      exit_status: null,
+      signal: null,
+      how: engineWentAway ? 'was stopped by the Docker engine, which went away' : 'was stopped from outside cavsim',
+      last_log_lines: reason ? [reason] : [],
+    },
     'during the run',
-    engineWentAway ? 'the Docker engine stopped or restarted during the run' : 'was it stopped with `docker stop`, or the Docker engine restarted?',
+    engineWentAway
+      ? 'the Docker engine stopped or restarted during the run'
+      : 'was it stopped with `docker stop`, or the Docker engine restarted?',
   );
 }
 
@@ -383,7 +500,14 @@ function copyMap(mapFile: string, dir: string): void {
 function progressReporter(scenario: ResolvedScenario, events: RunEvents | undefined) {
   return (status: SimulatorStatus) => {
     if (status.phase !== 'running') return;
-    events?.emit({ type: 'progress', t: status.t_s, duration: scenario.duration, cars: status.cars, minTtc: status.min_ttc_s, ...(status.lateness ? { lateness: status.lateness } : {}) });
+    events?.emit({
+      type: 'progress',
+      t: status.t_s,
+      duration: scenario.duration,
+      cars: status.cars,
+      minTtc: status.min_ttc_s,
+      ...(status.lateness ? { lateness: status.lateness } : {}),
+    });
   };
 }
 

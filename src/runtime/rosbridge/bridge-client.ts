@@ -1,5 +1,5 @@
-import { TextWebSocket } from './text-websocket.js';
 import type { JsonObject, StatusLevel } from './protocol.js';
+import { TextWebSocket } from './text-websocket.js';
 
 export interface BridgeStatus {
   level: StatusLevel;

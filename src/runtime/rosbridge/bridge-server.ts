@@ -1,7 +1,15 @@
-import { WebSocketServer, type WebSocket } from 'ws';
-import type { ClientPolicy } from './client-policy.js';
 import type { AddressInfo } from 'node:net';
-import { encodePublishFrame, encodeServerOp, parseClientOp, ProtocolError, type ClientOp, type JsonObject, type StatusLevel } from './protocol.js';
+import { type WebSocket, WebSocketServer } from 'ws';
+import type { ClientPolicy } from './client-policy.js';
+import {
+  type ClientOp,
+  encodePublishFrame,
+  encodeServerOp,
+  type JsonObject,
+  ProtocolError,
+  parseClientOp,
+  type StatusLevel,
+} from './protocol.js';
 
 /** A handler inside the server process for messages clients publish; throw ProtocolError to reject. */
 export type TopicHandler = (msg: JsonObject, client: BridgeClientRef) => void;
@@ -60,7 +68,13 @@ export class BridgeServer {
    * `policy`: what each client may publish and subscribe to; without one, everything is allowed.
    * `oneClient`: while a client is connected, any other is refused (closed with 1008) and logged.
    */
-  static listen(opts: { host: string; port: number; log?: (line: string) => void; policy?: ClientPolicy; oneClient?: boolean }): Promise<BridgeServer> {
+  static listen(opts: {
+    host: string;
+    port: number;
+    log?: (line: string) => void;
+    policy?: ClientPolicy;
+    oneClient?: boolean;
+  }): Promise<BridgeServer> {
     return new Promise((resolve, reject) => {
       const wss = new WebSocketServer({ host: opts.host, port: opts.port, perMessageDeflate: false });
       wss.once('error', reject);
@@ -207,7 +221,8 @@ export class BridgeServer {
         return;
       }
       case 'unadvertise':
-        if (!conn.advertised.delete(op.topic)) this.status(conn, 'warning', `unadvertise ${op.topic}: this client had not advertised it`, op.id);
+        if (!conn.advertised.delete(op.topic))
+          this.status(conn, 'warning', `unadvertise ${op.topic}: this client had not advertised it`, op.id);
         return;
       case 'subscribe': {
         const refused = this.policy?.subscribe(conn.remote, op.topic);
@@ -215,7 +230,13 @@ export class BridgeServer {
         const t = this.topic(op.topic);
         if (op.type && t.type && t.type !== op.type) throw new ProtocolError(`topic has type ${t.type}, not ${op.type}`);
         if (op.type) t.type ??= op.type;
-        if (op.compression && op.compression !== 'none') this.status(conn, 'warning', `subscribe ${op.topic}: compression "${op.compression}" is not supported, sending plain JSON`, op.id);
+        if (op.compression && op.compression !== 'none')
+          this.status(
+            conn,
+            'warning',
+            `subscribe ${op.topic}: compression "${op.compression}" is not supported, sending plain JSON`,
+            op.id,
+          );
         let ids = conn.subscriptions.get(op.topic);
         if (!ids) {
           ids = new Set();
@@ -237,9 +258,11 @@ export class BridgeServer {
         const refused = this.policy?.publish(conn.remote, op.topic, op.msg);
         if (refused) throw new ProtocolError(refused);
         const t = this.topics.get(op.topic);
-        if (!t?.type && !conn.advertised.has(op.topic)) throw new ProtocolError('topic is not advertised; advertise it with its type first');
+        if (!t?.type && !conn.advertised.has(op.topic))
+          throw new ProtocolError('topic is not advertised; advertise it with its type first');
         for (const handler of t!.handlers) handler(op.msg, conn);
-        if (t!.latch || this.hasSubscribers(op.topic)) this.fanOut(t!, op.topic, encodeServerOp({ op: 'publish', topic: op.topic, msg: op.msg }));
+        if (t!.latch || this.hasSubscribers(op.topic))
+          this.fanOut(t!, op.topic, encodeServerOp({ op: 'publish', topic: op.topic, msg: op.msg }));
         return;
       }
     }

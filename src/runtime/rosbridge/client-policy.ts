@@ -1,4 +1,4 @@
-import { TOPICS, type SimulatorStatus } from './control-topics.js';
+import { type SimulatorStatus, TOPICS } from './control-topics.js';
 import type { JsonObject } from './protocol.js';
 
 /** What a client of the control link may do; a refusal is the reason, sent back as a status error. */
@@ -20,7 +20,11 @@ export const ORCHESTRATOR = 'orchestrator';
  * topics and the odometry of the cars its scenario lets it observe: the control link is never a
  * path from one vehicle to another.
  */
-export function clientPolicy(clients: Record<string, string>, observes: Record<string, readonly string[]>, bodies: ReadonlySet<string> = new Set()): ClientPolicy {
+export function clientPolicy(
+  clients: Record<string, string>,
+  observes: Record<string, readonly string[]>,
+  bodies: ReadonlySet<string> = new Set(),
+): ClientPolicy {
   return policyFor((remote) => clientOf(clients, remote), observes, bodies);
 }
 
@@ -45,7 +49,11 @@ export function singleVehiclePolicy(vehicle: string, observes: readonly string[]
  * A physical car's device (role: body) reports its own pose and answers clock probes instead of
  * driving: it may not publish a drive command, not even its own car's; its V2V is its own NIC's.
  */
-function policyFor(who: (address: string) => string | undefined, observes: Record<string, readonly string[]>, bodies: ReadonlySet<string> = new Set()): ClientPolicy {
+function policyFor(
+  who: (address: string) => string | undefined,
+  observes: Record<string, readonly string[]>,
+  bodies: ReadonlySet<string> = new Set(),
+): ClientPolicy {
   return {
     publish(address, topic, msg) {
       const client = who(address);
@@ -53,8 +61,10 @@ function policyFor(who: (address: string) => string | undefined, observes: Recor
       if (client === ORCHESTRATOR) return topic === TOPICS.simControl ? undefined : `the orchestrator publishes only ${TOPICS.simControl}`;
       if (bodies.has(client)) {
         if (topic === TOPICS.bodyOdom(client) || topic === TOPICS.bodySyncReply(client)) return undefined;
-        if (topic === TOPICS.drive(client)) return `${client} is a physical car (role: body): it reports its pose on ${TOPICS.bodyOdom(client)}, cavsim never drives it`;
-      } else if (topic === TOPICS.drive(client) || topic === TOPICS.v2vSend(client) || topic === TOPICS.v2vReceived(client)) return undefined;
+        if (topic === TOPICS.drive(client))
+          return `${client} is a physical car (role: body): it reports its pose on ${TOPICS.bodyOdom(client)}, cavsim never drives it`;
+      } else if (topic === TOPICS.drive(client) || topic === TOPICS.v2vSend(client) || topic === TOPICS.v2vReceived(client))
+        return undefined;
       if (topic !== TOPICS.ready && topic !== TOPICS.v2v && topic !== TOPICS.events) return `${client} may not publish ${topic}`;
       return reportIsAbout(client, msg) ? undefined : `${client} may publish on ${topic} only about itself`;
     },
@@ -64,13 +74,20 @@ function policyFor(who: (address: string) => string | undefined, observes: Recor
       if (client === ORCHESTRATOR) return undefined;
       const own = bodies.has(client)
         ? [TOPICS.odom(client), TOPICS.scan(client), TOPICS.collision(client), TOPICS.bodySync(client)]
-        : [TOPICS.drive(client), TOPICS.odom(client), TOPICS.scan(client), TOPICS.collision(client), TOPICS.v2vSend(client), TOPICS.v2vReceived(client)];
+        : [
+            TOPICS.drive(client),
+            TOPICS.odom(client),
+            TOPICS.scan(client),
+            TOPICS.collision(client),
+            TOPICS.v2vSend(client),
+            TOPICS.v2vReceived(client),
+          ];
       const shared: string[] = [TOPICS.simControl, TOPICS.status, TOPICS.clock];
       const observed = (observes[client] ?? []).map((car) => TOPICS.odom(car));
       return [...own, ...shared, ...observed].includes(topic) ? undefined : `${client} may not subscribe to ${topic}`;
     },
     viewed: new Set([TOPICS.status]),
-    viewOf(address, topic, msg) {
+    viewOf(address, _topic, msg) {
       const client = who(address);
       if (client === ORCHESTRATOR) return msg;
       return { data: statusSeenBy(String(msg.data), [client ?? '', ...(observes[client ?? ''] ?? [])]) };

@@ -1,9 +1,10 @@
 import { z } from '../../util/zod.js';
-import { ProtocolError, jsonOfData } from './protocol.js';
+import { jsonOfData, ProtocolError } from './protocol.js';
 import type { CONTROL_PROTOCOL_VERSION } from './topic-names.js';
 
+export { type CollisionReport, parseCollisionReport, parseSimControl, type SimControl } from './simulator-notices.js';
 export { CONTROL_PROTOCOL_VERSION, TOPICS, V2V_FORGED_EVENT, V2V_REFUSED_EVENT } from './topic-names.js';
-export { parseCollisionReport, parseSimControl, type CollisionReport, type SimControl } from './simulator-notices.js';
+
 const epochNs = z.string().regex(/^\d{1,20}$/, 'epoch nanoseconds as a decimal string');
 
 /** `/cavsim/v2v` data: a vehicle reports each datagram it sent and each it received. */
@@ -18,7 +19,11 @@ export const v2vReportSchema = z.discriminatedUnion('kind', [
     /** When the datagram was stamped (its `sentAtNs`): v2v.pcap's time of the frame. */
     sent_ns: epochNs.optional(),
     /** A standard message's GeoNetworking packet as sent, base64: v2v.pcap's frame carries it. */
-    packet: z.string().max(90_000).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64').optional(),
+    packet: z
+      .string()
+      .max(90_000)
+      .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64')
+      .optional(),
     /** Any other message's body: v2v.pcap wraps its JSON in a GN packet, as the simulated runtime does. */
     body: z.record(z.string(), z.unknown()).optional(),
   }),
@@ -50,7 +55,9 @@ export const v2vSendSchema = z
       .max(2000)
       .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'base64')
       .optional()
-      .describe("a standard message (CAM, DENM, CPM) as its GeoNetworking packet, base64: sent as is (type: cam, denm or cpm), its GN source this car's station"),
+      .describe(
+        "a standard message (CAM, DENM, CPM) as its GeoNetworking packet, base64: sent as is (type: cam, denm or cpm), its GN source this car's station",
+      ),
   })
   .strict();
 export type V2VSendRequest = z.infer<typeof v2vSendSchema>;

@@ -1,6 +1,6 @@
 import type { LaserScan } from '../../core/control/vehicle-context.js';
 import { Float32JsonWriter } from './float32-json.js';
-import { ProtocolError, type JsonObject } from './protocol.js';
+import { type JsonObject, ProtocolError } from './protocol.js';
 import { parseStamp, rosTime } from './ros-messages.js';
 
 /**

@@ -16,9 +16,7 @@ export type ClientOp =
 
 export type StatusLevel = 'error' | 'warning' | 'info';
 
-export type ServerOp =
-  | { op: 'publish'; topic: string; msg: JsonObject }
-  | { op: 'status'; level: StatusLevel; msg: string; id?: string };
+export type ServerOp = { op: 'publish'; topic: string; msg: JsonObject } | { op: 'status'; level: StatusLevel; msg: string; id?: string };
 
 export type ParseResult = { ok: true; op: ClientOp } | { ok: false; error: string; id?: string };
 
@@ -53,21 +51,33 @@ export function parseClientOp(text: string): ParseResult {
   const fail = (error: string): ParseResult => ({ ok: false, error, ...(id !== undefined ? { id } : {}) });
   if (typeof o.op !== 'string') return fail('missing "op"');
   if (!SUPPORTED.includes(o.op)) return fail(`unsupported op "${o.op}" (cavsim supports ${SUPPORTED.join(', ')})`);
-  if (typeof o.topic !== 'string' || !isTopicName(o.topic)) return fail(`op ${o.op}: "topic" must be an absolute ROS name such as /car0/drive`);
+  if (typeof o.topic !== 'string' || !isTopicName(o.topic))
+    return fail(`op ${o.op}: "topic" must be an absolute ROS name such as /car0/drive`);
   const base = { ...(id !== undefined ? { id } : {}), topic: o.topic };
   switch (o.op) {
     case 'advertise':
-      if (typeof o.type !== 'string' || !TYPE_NAME.test(o.type)) return fail(`advertise ${o.topic}: "type" must be a message type such as std_msgs/msg/String`);
+      if (typeof o.type !== 'string' || !TYPE_NAME.test(o.type))
+        return fail(`advertise ${o.topic}: "type" must be a message type such as std_msgs/msg/String`);
       return { ok: true, op: { op: 'advertise', ...base, type: canonicalType(o.type), latch: o.latch === true } };
     case 'unadvertise':
       return { ok: true, op: { op: 'unadvertise', ...base } };
     case 'publish':
-      if (typeof o.msg !== 'object' || o.msg === null || Array.isArray(o.msg)) return fail(`publish ${o.topic}: "msg" must be a JSON object`);
+      if (typeof o.msg !== 'object' || o.msg === null || Array.isArray(o.msg))
+        return fail(`publish ${o.topic}: "msg" must be a JSON object`);
       return { ok: true, op: { op: 'publish', ...base, msg: o.msg as JsonObject } };
     case 'subscribe': {
-      if (o.type !== undefined && (typeof o.type !== 'string' || !TYPE_NAME.test(o.type))) return fail(`subscribe ${o.topic}: "type" is not a message type`);
+      if (o.type !== undefined && (typeof o.type !== 'string' || !TYPE_NAME.test(o.type)))
+        return fail(`subscribe ${o.topic}: "type" is not a message type`);
       const compression = typeof o.compression === 'string' ? o.compression : undefined;
-      return { ok: true, op: { op: 'subscribe', ...base, ...(typeof o.type === 'string' ? { type: canonicalType(o.type) } : {}), ...(compression ? { compression } : {}) } };
+      return {
+        ok: true,
+        op: {
+          op: 'subscribe',
+          ...base,
+          ...(typeof o.type === 'string' ? { type: canonicalType(o.type) } : {}),
+          ...(compression ? { compression } : {}),
+        },
+      };
     }
     default:
       return { ok: true, op: { op: 'unsubscribe', ...base } };

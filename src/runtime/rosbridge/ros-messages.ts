@@ -1,6 +1,6 @@
-import type { DriveCommand } from '../../core/physics/types.js';
 import type { Odometry } from '../../core/control/vehicle-context.js';
-import { ProtocolError, type JsonObject } from './protocol.js';
+import type { DriveCommand } from '../../core/physics/types.js';
+import { type JsonObject, ProtocolError } from './protocol.js';
 
 /** ROS 2 message type names, as they appear in advertise/subscribe ops. */
 export const MSG_TYPES = {

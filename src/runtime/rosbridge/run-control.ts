@@ -1,7 +1,7 @@
-import { BridgeClient, type ConnectOptions } from './bridge-client.js';
-import { MSG_TYPES, parseOdometryMsg, parseStringMsg, stringMsg } from './ros-messages.js';
 import type { Odometry } from '../../core/control/vehicle-context.js';
-import { TOPICS, type SimulatorStatus } from './control-topics.js';
+import { BridgeClient, type ConnectOptions } from './bridge-client.js';
+import { type SimulatorStatus, TOPICS } from './control-topics.js';
+import { MSG_TYPES, parseOdometryMsg, parseStringMsg, stringMsg } from './ros-messages.js';
 
 /**
  * The orchestrator's end of the control link: follows /cavsim/status, and starts or stops the run

@@ -1,5 +1,5 @@
 import { PlainFields } from '../../util/plain-fields.js';
-import { ProtocolError, jsonOfData } from './protocol.js';
+import { jsonOfData, ProtocolError } from './protocol.js';
 
 /**
  * What the simulator tells vehicles: `/sim_control` and `/carN/collision`. Checked by hand, not

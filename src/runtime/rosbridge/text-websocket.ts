@@ -48,7 +48,10 @@ export class TextWebSocket {
   private maskAt = MASK_POOL_BYTES;
   private closeSent = false;
   private closedWith?: { code: number; reason: string };
-  private readonly listeners: { message: Array<(text: string) => void>; close: Array<(code: number, reason: string) => void> } = { message: [], close: [] };
+  private readonly listeners: { message: Array<(text: string) => void>; close: Array<(code: number, reason: string) => void> } = {
+    message: [],
+    close: [],
+  };
 
   private constructor(
     private readonly socket: Socket,
@@ -76,7 +79,9 @@ export class TextWebSocket {
     if (u.protocol !== 'ws:') return Promise.reject(new Error(`${url}: only ws:// is supported`));
     const port = Number(u.port || 80);
     const key = randomBytes(16).toString('base64');
-    const expected = createHash('sha1').update(key + ACCEPT_GUID).digest('base64');
+    const expected = createHash('sha1')
+      .update(key + ACCEPT_GUID)
+      .digest('base64');
     return new Promise((resolve, reject) => {
       // Bytes go straight from the socket into `reader`, without a Readable stream's 'data' events;
       // they live in a reused buffer, so whatever is kept is copied.
@@ -85,7 +90,13 @@ export class TextWebSocket {
       const socket = connect({
         host: u.hostname.replace(/^\[|\]$/g, ''),
         port,
-        onread: { buffer: readBuffer, callback: (n) => (reader.onBytes(readBuffer.subarray(0, n)), true) },
+        onread: {
+          buffer: readBuffer,
+          callback: (n) => {
+            reader.onBytes(readBuffer.subarray(0, n));
+            return true;
+          },
+        },
       });
       let head = EMPTY;
       const fail = (err: Error) => {
@@ -104,7 +115,10 @@ export class TextWebSocket {
         socket.off('close', onEarlyClose);
         const lines = head.subarray(0, end).toString('latin1').split('\r\n');
         const status = /^HTTP\/1\.1 (\d{3})/.exec(lines[0])?.[1];
-        const accept = lines.find((l) => /^sec-websocket-accept:/i.test(l))?.split(':')[1]?.trim();
+        const accept = lines
+          .find((l) => /^sec-websocket-accept:/i.test(l))
+          ?.split(':')[1]
+          ?.trim();
         if (status !== '101') return fail(new Error(`${url}: handshake answered ${lines[0]}`));
         if (accept !== expected) return fail(new Error(`${url}: handshake answered a wrong Sec-WebSocket-Accept`));
         resolve(new TextWebSocket(socket, reader, head.subarray(end + 4)));

@@ -1,16 +1,16 @@
 import { performance } from 'node:perf_hooks';
-import type { DriveCommand } from '../../core/physics/types.js';
 import type { LaserScan, Odometry, V2VMessage } from '../../core/control/vehicle-context.js';
-import { VehicleAgent } from '../../world/vehicle-agent.js';
-import { bodySizes, createVehicleApps } from '../../world/create-apps.js';
-import type { World, WorldCar } from '../../world/world.js';
-import type { Recorder } from '../../measurement/recorder.js';
-import type { VehicleCode } from './own-code/vehicle-code.js';
-import { computeDelay, type TickCost } from '../../world/compute-time.js';
 import { DEFAULT_GEO_REFERENCE } from '../../core/its/geo-reference.js';
+import type { DriveCommand } from '../../core/physics/types.js';
+import type { Recorder } from '../../measurement/recorder.js';
+import { computeDelay, type TickCost } from '../../world/compute-time.js';
+import { bodySizes, createVehicleApps } from '../../world/create-apps.js';
+import { VehicleAgent } from '../../world/vehicle-agent.js';
+import type { World, WorldCar } from '../../world/world.js';
 import { believedEventTime, V2V_REFUSED_EVENT } from '../rosbridge/control-topics.js';
 import { ownPacket, packetText } from '../rosbridge/own-packet.js';
 import type { TickAnswer, TickInput } from './own-code/own-code-link.js';
+import type { VehicleCode } from './own-code/vehicle-code.js';
 
 /** A V2V message that reached a car, with its virtual receive time [s]. */
 export interface Arrival {
@@ -64,19 +64,30 @@ const NO_SENDS: V2VMessage[] = [];
 const restamp = (msgs: V2VMessage[], delay: number) => (delay ? msgs.map((m) => ({ ...m, sentAt: m.sentAt + delay })) : msgs);
 
 /** cavsim's controller and V2V apps, run in-process; a tick's cost is its wall-clock time here. */
-export function builtinDriver(world: World, car: WorldCar, observed: readonly WorldCar[], recorder: Recorder, latestScan: ReadonlyMap<string, LaserScan>): CarDriver {
+export function builtinDriver(
+  world: World,
+  car: WorldCar,
+  observed: readonly WorldCar[],
+  recorder: Recorder,
+  latestScan: ReadonlyMap<string, LaserScan>,
+): CarDriver {
   let command: DriveCommand | undefined;
   let sends: V2VMessage[] = [];
   const geoReference = world.scenario.geoReference ?? DEFAULT_GEO_REFERENCE;
-  const agent = new VehicleAgent(car.spec.name, createVehicleApps(car.spec, bodySizes(world.scenario), geoReference), {
-    now: () => world.time,
-    own: () => world.odometry(car),
-    others: () => new Map<string, Odometry>(observed.map((o) => [o.spec.name, world.odometry(o)])),
-    scan: () => latestScan.get(car.spec.name),
-    publishDrive: (cmd) => (command = cmd),
-    transmit: (msg) => sends.push(msg),
-    log: (event, detail) => recorder.recordEvent(world.time, car.spec.name, event, detail),
-  }, geoReference);
+  const agent = new VehicleAgent(
+    car.spec.name,
+    createVehicleApps(car.spec, bodySizes(world.scenario), geoReference),
+    {
+      now: () => world.time,
+      own: () => world.odometry(car),
+      others: () => new Map<string, Odometry>(observed.map((o) => [o.spec.name, world.odometry(o)])),
+      scan: () => latestScan.get(car.spec.name),
+      publishDrive: (cmd) => (command = cmd),
+      transmit: (msg) => sends.push(msg),
+      log: (event, detail) => recorder.recordEvent(world.time, car.spec.name, event, detail),
+    },
+    geoReference,
+  );
   const inbox: Arrival[] = [];
   return {
     name: car.spec.name,
@@ -105,7 +116,15 @@ export function builtinDriver(world: World, car: WorldCar, observed: readonly Wo
  * whatever the code answered by the time the next step is due is collected then: the newest
  * command acts at the next step, its sends leave at this step's time.
  */
-export function ownCodeDriver(world: World, car: WorldCar, observed: readonly WorldCar[], code: VehicleCode, recorder: Recorder, latestScan: ReadonlyMap<string, LaserScan>, scanSteps: (step: number) => boolean): CarDriver {
+export function ownCodeDriver(
+  world: World,
+  car: WorldCar,
+  observed: readonly WorldCar[],
+  code: VehicleCode,
+  recorder: Recorder,
+  latestScan: ReadonlyMap<string, LaserScan>,
+  scanSteps: (step: number) => boolean,
+): CarDriver {
   const inbox: Arrival[] = [];
   const name = car.spec.name;
   const dt = world.timestep;
@@ -113,7 +132,16 @@ export function ownCodeDriver(world: World, car: WorldCar, observed: readonly Wo
   let seq = 0;
   let braking = false;
   const inputOf = (step: number): TickInput => {
-    const received = inbox.splice(0).map(({ msg, at }) => ({ id: msg.id, from: msg.from, to: name, type: msg.type, body: msg.body, ...(msg.packet ? { packet: packetText(msg.packet) } : {}), sent_s: msg.sentAt, received_s: at }));
+    const received = inbox.splice(0).map(({ msg, at }) => ({
+      id: msg.id,
+      from: msg.from,
+      to: name,
+      type: msg.type,
+      body: msg.body,
+      ...(msg.packet ? { packet: packetText(msg.packet) } : {}),
+      sent_s: msg.sentAt,
+      received_s: at,
+    }));
     const scan = scanSteps(step) ? latestScan.get(name) : undefined;
     return {
       step,

@@ -1,24 +1,30 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createChannel } from '../../channel/builtin/create-channel.js';
+import { DeferredChannel } from '../../channel/deferred-channel.js';
+import type { V2VChannel } from '../../channel/frames.js';
 import { lockstepBinary } from '../../channel/ns3/builtin-programs.js';
 import { lockstepArgv } from '../../channel/ns3/lockstep/lockstep-argv.js';
 import { LockstepChannel, type NodeMotion } from '../../channel/ns3/lockstep/lockstep-channel.js';
-import type { LockstepProcessPool } from '../../channel/ns3/lockstep/process-pool.js';
 import { writeObstacleGrid } from '../../channel/ns3/lockstep/obstacle-grid-file.js';
+import type { LockstepProcessPool } from '../../channel/ns3/lockstep/process-pool.js';
 import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
 import type { ChannelEngine, ResolvedScenario } from '../../scenario/resolved.js';
 import { createRandom, deriveSeed } from '../../util/random.js';
-import { createChannel } from '../../channel/builtin/create-channel.js';
 import { actsOnReceivedMessages } from '../../world/create-apps.js';
-import { DeferredChannel } from '../../channel/deferred-channel.js';
-import type { V2VChannel } from '../../channel/frames.js';
 
 /**
  * The simulated runtime's channel: the builtin model, or ns-3 in lock-step (compiled once per
  * machine and source, started per run). `motion` gives every car's position and velocity.
  */
-export async function openChannel<T>(scenario: ResolvedScenario, engine: ChannelEngine, grid: OccupancyGrid, motion: () => readonly NodeMotion[], pool?: LockstepProcessPool): Promise<V2VChannel<T>> {
+export async function openChannel<T>(
+  scenario: ResolvedScenario,
+  engine: ChannelEngine,
+  grid: OccupancyGrid,
+  motion: () => readonly NodeMotion[],
+  pool?: LockstepProcessPool,
+): Promise<V2VChannel<T>> {
   if (engine === 'builtin') return createChannel<T>(scenario.network, deriveSeed(scenario.seed, 'v2v-bus'));
   const network = scenario.network;
   const wifi = network.channel === 'wifi-80211p';
@@ -53,7 +59,13 @@ const stackDelay = (seed: number) => {
   return () => draw() * STACK_DELAY_MAX_S;
 };
 
-function startLockstep<T>(scenario: ResolvedScenario, binary: string, grid: OccupancyGrid, motion: (() => readonly NodeMotion[]) | undefined, pool: LockstepProcessPool | undefined): V2VChannel<T> {
+function startLockstep<T>(
+  scenario: ResolvedScenario,
+  binary: string,
+  grid: OccupancyGrid,
+  motion: (() => readonly NodeMotion[]) | undefined,
+  pool: LockstepProcessPool | undefined,
+): V2VChannel<T> {
   const network = scenario.network;
   const wifi = network.channel === 'wifi-80211p';
   const scratch = wifi && network.obstacles === 'map' ? mkdtempSync(join(tmpdir(), 'cavsim-obstacles-')) : undefined;
@@ -64,7 +76,14 @@ function startLockstep<T>(scenario: ResolvedScenario, binary: string, grid: Occu
     const argv = lockstepArgv({ network, nodes: scenario.vehicles.length, run: scenario.seed, ...(obstacleFile ? { obstacleFile } : {}) });
     const radio = motion ? { motion, stackDelay: stackDelay(scenario.seed) } : {};
     const outcomesOnlyLogged = !scenario.vehicles.some(actsOnReceivedMessages);
-    const channel = LockstepChannel.start<T>({ binary, argv, names: scenario.vehicles.map((v) => v.name), outcomesOnlyLogged, ...radio, ...(pool ? { pool } : {}) });
+    const channel = LockstepChannel.start<T>({
+      binary,
+      argv,
+      names: scenario.vehicles.map((v) => v.name),
+      outcomesOnlyLogged,
+      ...radio,
+      ...(pool ? { pool } : {}),
+    });
     // the program has read the walls by the time it is ready
     void channel.ready.finally(removeScratch).catch(() => {});
     return channel;

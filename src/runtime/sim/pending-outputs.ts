@@ -1,5 +1,5 @@
-import type { DriveCommand } from '../../core/physics/types.js';
 import type { V2VMessage } from '../../core/control/vehicle-context.js';
+import type { DriveCommand } from '../../core/physics/types.js';
 import type { WorldCar } from '../../world/world.js';
 
 /**

@@ -1,29 +1,30 @@
-import { World } from '../../world/world.js';
-import { stepSchedule } from '../../world/step-schedule.js';
-import { Recorder, type CarSample, type V2VLoss, type V2VRecord } from '../../measurement/recorder.js';
-import { openChannel } from './open-channel.js';
-import type { LockstepProcessPool } from '../../channel/ns3/lockstep/process-pool.js';
 import type { Delivery, V2VChannel } from '../../channel/frames.js';
-import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
-import type { ResolvedScenario, ResolvedVehicle } from '../../scenario/resolved.js';
+import type { LockstepProcessPool } from '../../channel/ns3/lockstep/process-pool.js';
 import type { LaserScan, V2VMessage } from '../../core/control/vehicle-context.js';
-import type { CollisionEvent } from '../../world/world.js';
-import type { VehicleCode } from './own-code/vehicle-code.js';
-import type { ComputeLog } from '../../measurement/compute-log.js';
-import { firstStepActing } from '../../world/compute-time.js';
-import { builtinDriver, ownCodeDriver, type CarDriver, type TickOutput } from './car-drivers.js';
-import { PendingCommands, PendingSends } from './pending-outputs.js';
-import { createScanners } from '../../world/scanners.js';
-import type { ScanLog } from '../../measurement/scan-log.js';
+import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
 import { centreDistance } from '../../core/physics/ttc.js';
-import type { RunEvents } from '../../run/events.js';
+import type { ComputeLog } from '../../measurement/compute-log.js';
+import type { CarSample, Recorder, V2VLoss, V2VRecord } from '../../measurement/recorder.js';
+import type { ScanLog } from '../../measurement/scan-log.js';
 import type { V2VCapture } from '../../measurement/v2v-capture.js';
+import type { RunEvents } from '../../run/events.js';
+import type { ResolvedScenario, ResolvedVehicle } from '../../scenario/resolved.js';
+import { firstStepActing } from '../../world/compute-time.js';
+import { createScanners } from '../../world/scanners.js';
+import { stepSchedule } from '../../world/step-schedule.js';
+import type { CollisionEvent } from '../../world/world.js';
+import { World } from '../../world/world.js';
+import { builtinDriver, type CarDriver, ownCodeDriver, type TickOutput } from './car-drivers.js';
+import { openChannel } from './open-channel.js';
+import type { VehicleCode } from './own-code/vehicle-code.js';
+import { PendingCommands, PendingSends } from './pending-outputs.js';
 
 /**
  * Bytes of a message on the wire: a standard V2X message's GeoNetworking packet (GN + BTP + the
  * message), else its JSON's UDP payload, or the size it asked to be padded to.
  */
-const payloadBytes = (msg: V2VMessage) => msg.packet?.length ?? Math.max(Buffer.byteLength(JSON.stringify({ ...msg, sizeBytes: undefined })), msg.sizeBytes ?? 0);
+const payloadBytes = (msg: V2VMessage) =>
+  msg.packet?.length ?? Math.max(Buffer.byteLength(JSON.stringify({ ...msg, sizeBytes: undefined })), msg.sizeBytes ?? 0);
 
 export interface SimulatedRunResult {
   simTime: number;
@@ -81,7 +82,16 @@ export async function runSimulated(
     sizes.set(msg, size);
     const to = msg.to === '*' ? names.filter((n) => n !== msg.from) : names.includes(msg.to) ? [msg.to] : [];
     const distances = new Map(to.map((n) => [n, centreDistance(world.odometry(car), world.odometry(cars.get(n)!))]));
-    recorder.recordSent({ id: msg.id, from: msg.from, to, type: msg.type, sentAt: msg.sentAt, sizeBytes: size, distances, ...(msg.packet ? { gnPacket: true } : {}) });
+    recorder.recordSent({
+      id: msg.id,
+      from: msg.from,
+      to,
+      type: msg.type,
+      sentAt: msg.sentAt,
+      sizeBytes: size,
+      distances,
+      ...(msg.packet ? { gnPacket: true } : {}),
+    });
     opts.capture?.sent(msg, world.odometry(car), size);
     if (to.length) channel?.send({ payload: msg, from: msg.from, to, broadcast: msg.to === '*', sizeBytes: size }, msg.sentAt);
   };
@@ -89,7 +99,14 @@ export async function runSimulated(
     for (const d of outcomes) {
       const msg = d.payload;
       // built field by field: object spreads cost far more at thousands of outcomes a run
-      const frame: V2VLoss & V2VRecord = { id: msg.id, from: msg.from, to: d.to, type: msg.type, sentAt: msg.sentAt, sizeBytes: sizes.get(msg) ?? payloadBytes(msg) } as V2VLoss & V2VRecord;
+      const frame: V2VLoss & V2VRecord = {
+        id: msg.id,
+        from: msg.from,
+        to: d.to,
+        type: msg.type,
+        sentAt: msg.sentAt,
+        sizeBytes: sizes.get(msg) ?? payloadBytes(msg),
+      } as V2VLoss & V2VRecord;
       if (d.rxPowerDbm !== undefined) frame.rxPowerDbm = d.rxPowerDbm;
       if (d.lineOfSight !== undefined) frame.lineOfSight = d.lineOfSight;
       if (d.lost) {
@@ -124,7 +141,9 @@ export async function runSimulated(
       const scanPeriod = schedule.scanPeriod(car.spec);
       const code = await opts.ownCode(car.spec, () => world.time);
       codes.push(code);
-      drivers.push(ownCodeDriver(world, car, observed, code, recorder, latestScan, (step) => scanPeriod !== undefined && step % scanPeriod === 0));
+      drivers.push(
+        ownCodeDriver(world, car, observed, code, recorder, latestScan, (step) => scanPeriod !== undefined && step % scanPeriod === 0),
+      );
     }
     await Promise.all(codes.map((c) => c.whenReady()));
     for (const c of codes) c.start();
@@ -187,7 +206,8 @@ export async function runSimulated(
       const take = (d: CarDriver, out: TickOutput) => {
         if (out.command) commands.add(d.car, firstStepActing(step, out.delay, world.timestep), out.command);
         sends.add(out.sends);
-        for (const row of out.logged ?? (out.cost ? [{ step, t, cost: out.cost, appliedS: out.delay }] : [])) opts.computeLog?.add(row.step, row.t, d.name, row.cost, row.appliedS);
+        for (const row of out.logged ?? (out.cost ? [{ step, t, cost: out.cost, appliedS: out.delay }] : []))
+          opts.computeLog?.add(row.step, row.t, d.name, row.cost, row.appliedS);
       };
       for (const [i, out] of outputs.entries()) take(due[i], out);
       if (freeRunning.length) {
@@ -210,7 +230,13 @@ export async function runSimulated(
         opts.scanLog?.flush();
       }
       if (opts.events && world.steps % progressEvery === 0) {
-        opts.events.emit({ type: 'progress', t: world.time, duration: scenario.duration, cars: samples.map((s) => ({ name: s.name, v: s.v, braking: s.braking, collided: s.collided })), minTtc: recorder.minTtc() });
+        opts.events.emit({
+          type: 'progress',
+          t: world.time,
+          duration: scenario.duration,
+          cars: samples.map((s) => ({ name: s.name, v: s.v, braking: s.braking, collided: s.collided })),
+          minTtc: recorder.minTtc(),
+        });
       }
     }
   }
@@ -226,7 +252,13 @@ const motionOf = (world: World) =>
   });
 
 /** Tells a car's own code it collided, in the step it happened (the car then stops ticking). */
-function reportCollisions(collisions: readonly CollisionEvent[], byName: ReadonlyMap<string, CarDriver>, reported: Set<string>, step: number, t: number): void {
+function reportCollisions(
+  collisions: readonly CollisionEvent[],
+  byName: ReadonlyMap<string, CarDriver>,
+  reported: Set<string>,
+  step: number,
+  t: number,
+): void {
   if (!collisions.length) return;
   const hits = new Map<string, string[]>();
   const hit = (car: string, what: string) => {
@@ -242,7 +274,13 @@ function reportCollisions(collisions: readonly CollisionEvent[], byName: Readonl
     const d = byName.get(name);
     if (reported.has(name)) continue;
     reported.add(name);
-    if (d?.collided) d.collided({ step, t, with: withWhat, speed: collisions.find((c) => c.a === name)?.speedA ?? collisions.find((c) => c.b === name)!.speedB });
+    if (d?.collided)
+      d.collided({
+        step,
+        t,
+        with: withWhat,
+        speed: collisions.find((c) => c.a === name)?.speedA ?? collisions.find((c) => c.b === name)!.speedB,
+      });
   }
 }
 

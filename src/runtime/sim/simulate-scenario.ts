@@ -1,27 +1,27 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chooseEngine } from '../../channel/ns3/engine-choice.js';
+import { LockstepProcessPool } from '../../channel/ns3/lockstep/process-pool.js';
+import { DEFAULT_GEO_REFERENCE } from '../../core/its/geo-reference.js';
 import { loadMapFromDisk, type MapLoader } from '../../core/map/map-loader.js';
-import type { ScenarioInputs } from '../../scenario/input-cache.js';
+import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
+import type { DockerPort } from '../../host/docker/docker-port.js';
 import { ComputeLog } from '../../measurement/compute-log.js';
 import { platoonLinks } from '../../measurement/platoon.js';
-import { Recorder, type FlushPolicy } from '../../measurement/recorder.js';
+import { type FlushPolicy, Recorder } from '../../measurement/recorder.js';
 import { ScanLog } from '../../measurement/scan-log.js';
 import { V2VCapture } from '../../measurement/v2v-capture.js';
-import { DEFAULT_GEO_REFERENCE } from '../../core/its/geo-reference.js';
 import { openSimRecording, recordsMcap } from '../../run/mcap/record-run-mcap.js';
 import { RUN_FILES, recorderFiles } from '../../run/run-files.js';
-import { writeV2xFiles } from '../../run/v2x-files.js';
-import { RunSession, type RunOptions } from '../../run/run-session.js';
+import { type RunOptions, RunSession } from '../../run/run-session.js';
 import type { RunSummary } from '../../run/summary.js';
-import type { ResolvedScenario } from '../../scenario/resolved.js';
-import type { DockerPort } from '../../host/docker/docker-port.js';
-import { prepareChannel } from './open-channel.js';
-import { LockstepProcessPool } from '../../channel/ns3/lockstep/process-pool.js';
-import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
-import { openOwnCodeSession, preflightOwnCode, type DockerSource } from './own-code/own-code-session.js';
-import { runSimulated, type SimulatedRunResult } from './run-simulated.js';
+import { writeV2xFiles } from '../../run/v2x-files.js';
 import { refuseUnsupportedExternal } from '../../scenario/external-device.js';
+import type { ScenarioInputs } from '../../scenario/input-cache.js';
+import type { ResolvedScenario } from '../../scenario/resolved.js';
+import { prepareChannel } from './open-channel.js';
+import { type DockerSource, openOwnCodeSession, preflightOwnCode } from './own-code/own-code-session.js';
+import { runSimulated, type SimulatedRunResult } from './run-simulated.js';
 
 /**
  * Writes at least 10 simulated steps and 20 ms of wall time apart: a crash loses at most the rows of
@@ -75,11 +75,24 @@ export async function simulateScenario(resolved: ResolvedScenario, opts: Simulat
   return { summary, runDir: session.folder.dir };
 }
 
-async function runInSession(session: RunSession, scenario: ResolvedScenario, grid: OccupancyGrid, docker: DockerPort | undefined, lockstepPool: LockstepProcessPool, opts: SimulatedRunOptions): Promise<void> {
+async function runInSession(
+  session: RunSession,
+  scenario: ResolvedScenario,
+  grid: OccupancyGrid,
+  docker: DockerPort | undefined,
+  lockstepPool: LockstepProcessPool,
+  opts: SimulatedRunOptions,
+): Promise<void> {
   try {
     const { folder } = session;
     opts.events?.emit({ type: 'phase', phase: 'running', detail: `simulated runtime, run ${folder.runId}` });
-    const recorder = new Recorder(recorderFiles(folder.dir), scenario.vehicles.map((v) => v.name), SIM_FLUSH, scenario.vehicles.map((v) => v.params), platoonLinks(scenario));
+    const recorder = new Recorder(
+      recorderFiles(folder.dir),
+      scenario.vehicles.map((v) => v.name),
+      SIM_FLUSH,
+      scenario.vehicles.map((v) => v.params),
+      platoonLinks(scenario),
+    );
     session.defer('vehicles.csv and the other logs', () => recorder.close());
     const computeLog = computeLogFor(scenario, folder.dir);
     if (computeLog) session.defer(RUN_FILES.compute, () => computeLog.close());
@@ -102,7 +115,16 @@ async function runInSession(session: RunSession, scenario: ResolvedScenario, gri
     let failure: unknown;
     let result: SimulatedRunResult = { simTime: 0, steps: 0, interrupted: false };
     try {
-      result = await runSimulated(scenario, grid, recorder, { events: opts.events, shouldStop: opts.shouldStop, ownCode: ownCode.start, realTime: opts.realTime, lockstepPool, capture, ...(computeLog ? { computeLog } : {}), ...(scanLog ? { scanLog } : {}) });
+      result = await runSimulated(scenario, grid, recorder, {
+        events: opts.events,
+        shouldStop: opts.shouldStop,
+        ownCode: ownCode.start,
+        realTime: opts.realTime,
+        lockstepPool,
+        capture,
+        ...(computeLog ? { computeLog } : {}),
+        ...(scanLog ? { scanLog } : {}),
+      });
       failure = result.failure;
     } catch (err) {
       failure = err;
@@ -110,9 +132,17 @@ async function runInSession(session: RunSession, scenario: ResolvedScenario, gri
     await session.releaseResources();
     writeV2xFiles(folder.dir, recorder, scenario, result.simTime);
     session.finish({
-      measured: { recorder, simTime: result.simTime, steps: result.steps, wallTime: (performance.now() - started) / 1000, ...timingOf(computeLog, ownCode.externalFigures()) },
+      measured: {
+        recorder,
+        simTime: result.simTime,
+        steps: result.steps,
+        wallTime: (performance.now() - started) / 1000,
+        ...timingOf(computeLog, ownCode.externalFigures()),
+      },
       failure,
-      interrupted: result.interrupted ? `stopped at t=${result.simTime.toFixed(2)} s before the scenario's ${scenario.duration} s` : undefined,
+      interrupted: result.interrupted
+        ? `stopped at t=${result.simTime.toFixed(2)} s before the scenario's ${scenario.duration} s`
+        : undefined,
     });
   } catch (err) {
     await session.close(err);

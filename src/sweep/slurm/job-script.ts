@@ -27,9 +27,15 @@ const MEMORY = /^[1-9]\d{0,9}[KMGT]?$/i;
  */
 export function slurmResourceProblems(r: SlurmResources): string[] {
   return [
-    ...(r.partition !== undefined && !PARTITION.test(r.partition) ? [`--partition: ${JSON.stringify(r.partition)} is not a partition name (letters, digits, '_', '-', '.'; several joined by ',')`] : []),
-    ...(!TIME_LIMIT.test(r.time) || !/[1-9]/.test(r.time) ? [`--time: ${JSON.stringify(r.time)} is not a Slurm time limit (e.g. 30 minutes as 30:00, 2 hours as 2:00:00, a day as 1-00:00:00)`] : []),
-    ...(!MEMORY.test(r.memory) ? [`--mem: ${JSON.stringify(r.memory)} is not a memory size (a whole number with K, M, G or T, e.g. 2G)`] : []),
+    ...(r.partition !== undefined && !PARTITION.test(r.partition)
+      ? [`--partition: ${JSON.stringify(r.partition)} is not a partition name (letters, digits, '_', '-', '.'; several joined by ',')`]
+      : []),
+    ...(!TIME_LIMIT.test(r.time) || !/[1-9]/.test(r.time)
+      ? [`--time: ${JSON.stringify(r.time)} is not a Slurm time limit (e.g. 30 minutes as 30:00, 2 hours as 2:00:00, a day as 1-00:00:00)`]
+      : []),
+    ...(!MEMORY.test(r.memory)
+      ? [`--mem: ${JSON.stringify(r.memory)} is not a memory size (a whole number with K, M, G or T, e.g. 2G)`]
+      : []),
   ];
 }
 
@@ -38,9 +44,20 @@ export function slurmResourceProblems(r: SlurmResources): string[] {
  * runs `cavsim sweep-task` for its chunk on the node, writing one result line per run as it goes.
  * Output of task i goes to `<logDir>/batch-<b>-task-<i>.out`.
  */
-export function jobScript(p: { jobName: string; tasks: number; sweepDir: string; batch: number; logDir: string; cavsim: readonly string[]; resources: SlurmResources }): string {
+export function jobScript(p: {
+  jobName: string;
+  tasks: number;
+  sweepDir: string;
+  batch: number;
+  logDir: string;
+  cavsim: readonly string[];
+  resources: SlurmResources;
+}): string {
   const r = p.resources;
-  const problems = [...slurmResourceProblems(r), ...(/[\n\r]/.test(p.logDir + p.jobName) ? ['the sweep folder and job name must not hold a line break'] : [])];
+  const problems = [
+    ...slurmResourceProblems(r),
+    ...(/[\n\r]/.test(p.logDir + p.jobName) ? ['the sweep folder and job name must not hold a line break'] : []),
+  ];
   if (problems.length) throw new Error(`refusing to write a job script: ${problems.join('; ')}`);
   const lines = [
     '#!/bin/bash',

@@ -1,8 +1,8 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SweepPoint } from '../grid.js';
-import type { RunRequest } from '../run-points.js';
 import type { SweepResult } from '../result-row.js';
+import type { RunRequest } from '../run-points.js';
 
 /** One submission of runs to Slurm, as written in `<sweep>/slurm/batch-<n>.json` for its tasks to read. */
 export interface SlurmBatch {
@@ -12,8 +12,10 @@ export interface SlurmBatch {
 
 export const SLURM_DIR = 'slurm';
 export const batchFile = (sweepDir: string, batch: number) => join(sweepDir, SLURM_DIR, `batch-${batch}.json`);
-export const taskResultFile = (sweepDir: string, batch: number, task: number) => join(sweepDir, SLURM_DIR, `batch-${batch}-task-${task}.jsonl`);
-export const taskOutputFile = (sweepDir: string, batch: number, task: number) => join(sweepDir, SLURM_DIR, `batch-${batch}-task-${task}.out`);
+export const taskResultFile = (sweepDir: string, batch: number, task: number) =>
+  join(sweepDir, SLURM_DIR, `batch-${batch}-task-${task}.jsonl`);
+export const taskOutputFile = (sweepDir: string, batch: number, task: number) =>
+  join(sweepDir, SLURM_DIR, `batch-${batch}-task-${task}.out`);
 
 /** The next batch number: batches of earlier submissions (and of other --resume calls) are kept. */
 export function nextBatch(sweepDir: string): number {

@@ -1,7 +1,7 @@
 import type { TopLevelSpec } from 'vega-lite';
-import type { RunTraces } from './read-run.js';
 import { groupBy } from '../../util/group-by.js';
 import { chooseSeries } from './figure-series.js';
+import type { RunTraces } from './read-run.js';
 
 /** One row of the figure: a run and the label naming it (e.g. "delay 100ms"). */
 export interface LabelledRun {
@@ -66,7 +66,8 @@ export function kinematicsFigure(runs: readonly LabelledRun[], title?: string, n
       const first = samples.find((s) => s.ttc !== null);
       if (first?.ttc) ttcTop = Math.max(ttcTop, first.ttc);
     }
-    for (const e of traces.events.filter((e) => e.event === 'emergency-brake' && shownCars.has(e.vehicle))) data.push({ run: label, panel: 'rule', series: e.vehicle, t: e.t, kind: `${e.vehicle} brakes` });
+    for (const e of traces.events.filter((e) => e.event === 'emergency-brake' && shownCars.has(e.vehicle)))
+      data.push({ run: label, panel: 'rule', series: e.vehicle, t: e.t, kind: `${e.vehicle} brakes` });
     const hit = traces.summary.first_collision_t_s;
     if (hit !== null && hit !== undefined) data.push({ run: label, panel: 'collision', t: hit, kind: 'collision' });
     for (const th of ttcThresholds(traces)) thresholds.add(th);
@@ -85,11 +86,26 @@ export function kinematicsFigure(runs: readonly LabelledRun[], title?: string, n
     field: 'series',
     type: 'nominal',
     title: null,
-    scale: { domain: [...cars, ...pairs], range: [...cars.map((_, i) => CAR_COLOURS[i % CAR_COLOURS.length]), ...pairs.map((_, i) => PAIR_COLOURS[i % PAIR_COLOURS.length])] },
-    legend: { orient: 'bottom', direction: 'horizontal', columns: Math.min(LEGEND_COLUMNS, cars.length + pairs.length), symbolStrokeWidth: 2, symbolSize: 300, labelLimit: 140 },
+    scale: {
+      domain: [...cars, ...pairs],
+      range: [...cars.map((_, i) => CAR_COLOURS[i % CAR_COLOURS.length]), ...pairs.map((_, i) => PAIR_COLOURS[i % PAIR_COLOURS.length])],
+    },
+    legend: {
+      orient: 'bottom',
+      direction: 'horizontal',
+      columns: Math.min(LEGEND_COLUMNS, cars.length + pairs.length),
+      symbolStrokeWidth: 2,
+      symbolSize: 300,
+      labelLimit: 140,
+    },
   } as const;
   const series = [...cars, ...pairs];
-  const strokeDash = { field: 'series', type: 'nominal', title: null, scale: { domain: series, range: series.map((_, i) => DASHES[i % DASHES.length]) } } as const;
+  const strokeDash = {
+    field: 'series',
+    type: 'nominal',
+    title: null,
+    scale: { domain: series, range: series.map((_, i) => DASHES[i % DASHES.length]) },
+  } as const;
   const markers = [
     {
       transform: [{ filter: "datum.panel === 'rule'" }],
@@ -103,7 +119,24 @@ export function kinematicsFigure(runs: readonly LabelledRun[], title?: string, n
     },
   ];
   const column = (panel: string, yTitle: string, extra: object[] = [], yScale: object = {}, firstColumn = false) => ({
-    facet: { row: { field: 'run', type: 'nominal', sort: rows, title: null, header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top', labelPadding: 4, labelFontSize: 13, labelFontWeight: 'bold', ...(firstColumn ? {} : { labelExpr: "''" }) } } },
+    facet: {
+      row: {
+        field: 'run',
+        type: 'nominal',
+        sort: rows,
+        title: null,
+        header: {
+          labelAngle: 0,
+          labelAlign: 'left',
+          labelAnchor: 'start',
+          labelOrient: 'top',
+          labelPadding: 4,
+          labelFontSize: 13,
+          labelFontWeight: 'bold',
+          ...(firstColumn ? {} : { labelExpr: "''" }),
+        },
+      },
+    },
     spec: {
       width: PANEL.width,
       height: PANEL.height,
@@ -134,7 +167,13 @@ export function kinematicsFigure(runs: readonly LabelledRun[], title?: string, n
       text: title ?? 'Speed, time to collision and gap',
       subtitle: [
         'vertical dashed: a car starts braking · red: collision',
-        [thresholds.size ? 'dotted: TTC threshold of the brake sender' : '', centreDistances ? '' : 'gap 0 (red dashed): contact', ttcTop > cap ? `TTC shown up to ${ttcMax} s` : ''].filter(Boolean).join(' · '),
+        [
+          thresholds.size ? 'dotted: TTC threshold of the brake sender' : '',
+          centreDistances ? '' : 'gap 0 (red dashed): contact',
+          ttcTop > cap ? `TTC shown up to ${ttcMax} s` : '',
+        ]
+          .filter(Boolean)
+          .join(' · '),
         ...choice.notes,
         ...notes,
       ].filter(Boolean),
@@ -145,7 +184,9 @@ export function kinematicsFigure(runs: readonly LabelledRun[], title?: string, n
     hconcat: [
       column('speed', 'speed [m/s]', [], { zero: true }, true),
       column('ttc', 'time to collision [s]', thresholds.size ? [thresholdLayer] : [], { domain: [0, ttcMax], nice: false }),
-      column('distance', centreDistances ? 'centre distance [m]' : 'bumper-to-bumper gap [m]', centreDistances ? [] : [contactLayer], { zero: true }),
+      column('distance', centreDistances ? 'centre distance [m]' : 'bumper-to-bumper gap [m]', centreDistances ? [] : [contactLayer], {
+        zero: true,
+      }),
     ],
     resolve: { scale: { color: 'shared', strokeDash: 'shared' } },
   } as unknown as TopLevelSpec;

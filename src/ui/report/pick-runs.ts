@@ -7,7 +7,8 @@ import { orderResults, sweptPaths } from '../../sweep/tables.js';
 export const MAX_KINEMATICS_ROWS = 6;
 
 /** Swept values are floats that went through text and back: equal within a part in 1e9. */
-const sameValue = (a: number | undefined, b: number | null) => a !== undefined && b !== null && Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+const sameValue = (a: number | undefined, b: number | null) =>
+  a !== undefined && b !== null && Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 
 export interface PickedRuns {
   picked: SweepResult[];

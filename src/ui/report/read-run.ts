@@ -1,11 +1,11 @@
-import { readRunFile } from '../../run/read-run-file.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { requireCjs } from '../../util/require-cjs.js';
-import type { RunSummary } from '../../run/summary.js';
 import { UserInputError } from '../../errors.js';
+import { readRunFile } from '../../run/read-run-file.js';
 import { readRunSummary } from '../../run/read-run-folder.js';
 import { RUN_FILES } from '../../run/run-files.js';
+import type { RunSummary } from '../../run/summary.js';
+import { requireCjs } from '../../util/require-cjs.js';
 
 // The CommonJS build, which csv-records.ts loads too: one csv-parse, not two (util/require-cjs.ts).
 const { parse } = requireCjs('csv-parse/sync') as typeof import('csv-parse/sync');
@@ -48,7 +48,11 @@ function rows(path: string): Record<string, string>[] {
   try {
     return parse(text, { columns: true, skip_empty_lines: true });
   } catch (err) {
-    throw new UserInputError(`${path} is damaged: ${err instanceof Error ? err.message : String(err)}`, [], 'restore it, or run the scenario again');
+    throw new UserInputError(
+      `${path} is damaged: ${err instanceof Error ? err.message : String(err)}`,
+      [],
+      'restore it, or run the scenario again',
+    );
   }
 }
 
@@ -65,7 +69,13 @@ export function readRunTraces(dir: string): RunTraces {
     dir,
     summary,
     vehicles: rows(join(dir, RUN_FILES.vehicles)).map((r) => ({ t: Number(r.t_s), vehicle: r.vehicle, speed: Number(r.speed_mps) })),
-    pairs: rows(join(dir, RUN_FILES.pairs)).map((r) => ({ t: Number(r.t_s), pair: `${r.a}–${r.b}`, distance: Number(r.distance_m), gap: num(r.gap_m), ttc: num(r.ttc_s) })),
+    pairs: rows(join(dir, RUN_FILES.pairs)).map((r) => ({
+      t: Number(r.t_s),
+      pair: `${r.a}–${r.b}`,
+      distance: Number(r.distance_m),
+      gap: num(r.gap_m),
+      ttc: num(r.ttc_s),
+    })),
     events: rows(join(dir, RUN_FILES.events)).map((r) => ({ t: Number(r.t_s), vehicle: r.vehicle, event: r.event })),
     deliveries: rows(join(dir, RUN_FILES.v2v))
       .filter((r) => r.distance_m !== undefined && r.distance_m !== '' && r.outcome !== 'run-ended' && r.outcome !== 'not-received')

@@ -1,11 +1,11 @@
-import { writeFileNoFollow } from '../../util/write-no-follow.js';
+import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { mkdirSync } from 'node:fs';
-import * as vega from 'vega';
-import * as vegaLite from 'vega-lite';
-import type { TopLevelSpec } from 'vega-lite';
 import { Resvg } from '@resvg/resvg-js';
+import * as vega from 'vega';
+import type { TopLevelSpec } from 'vega-lite';
+import * as vegaLite from 'vega-lite';
+import { writeFileNoFollow } from '../../util/write-no-follow.js';
 
 /** The fonts come from an npm package, so the PNGs look the same on every machine. */
 const FONT_DIR = join(dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
@@ -72,7 +72,12 @@ export async function svgToPdf(svg: string): Promise<Buffer> {
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
-  SVGtoPDF(doc, svg, 0, 0, { width: page[0], height: page[1], fontCallback: (_family: string, bold: boolean, italic: boolean) => (bold ? `${FONT_FAMILY} Bold` : italic ? `${FONT_FAMILY} Oblique` : FONT_FAMILY) });
+  SVGtoPDF(doc, svg, 0, 0, {
+    width: page[0],
+    height: page[1],
+    fontCallback: (_family: string, bold: boolean, italic: boolean) =>
+      bold ? `${FONT_FAMILY} Bold` : italic ? `${FONT_FAMILY} Oblique` : FONT_FAMILY,
+  });
   doc.end();
   return done;
 }
@@ -81,11 +86,16 @@ export async function svgToPdf(svg: string): Promise<Buffer> {
 export async function writeFigure(dir: string, name: string, spec: TopLevelSpec): Promise<FigureFiles> {
   mkdirSync(dir, { recursive: true });
   const svg = await vegaLiteToSvg(spec);
-  const paths = { svg: join(dir, `${name}.svg`), png: join(dir, `${name}.png`), pdf: join(dir, `${name}.pdf`), spec: join(dir, `${name}.vl.json`) };
+  const paths = {
+    svg: join(dir, `${name}.svg`),
+    png: join(dir, `${name}.png`),
+    pdf: join(dir, `${name}.pdf`),
+    spec: join(dir, `${name}.vl.json`),
+  };
   writeFileNoFollow(paths.svg, svg);
   writeFileNoFollow(paths.png, svgToPng(svg));
   writeFileNoFollow(paths.pdf, await svgToPdf(svg));
-  writeFileNoFollow(paths.spec, JSON.stringify({ ...spec, config: { ...FIGURE_CONFIG, ...(spec.config ?? {}) } }, null, 2) + '\n');
+  writeFileNoFollow(paths.spec, `${JSON.stringify({ ...spec, config: { ...FIGURE_CONFIG, ...(spec.config ?? {}) } }, null, 2)}\n`);
   return paths;
 }
 

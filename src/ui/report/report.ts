@@ -2,19 +2,19 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UserInputError } from '../../errors.js';
 import { readJsonFile } from '../../run/read-run-folder.js';
+import { RUN_FILES } from '../../run/run-files.js';
 import type { CriticalSearchResult } from '../../sweep/critical.js';
 import { isFinished, type SweepResult } from '../../sweep/result-row.js';
 import { writeTables } from '../../sweep/run-sweep.js';
 import { SweepFolder } from '../../sweep/sweep-folder.js';
 import { sweptPaths } from '../../sweep/tables.js';
-import { pickKinematicsRuns } from './pick-runs.js';
-import { kinematicsFigure, type LabelledRun } from './kinematics-figure.js';
-import { isRunDir, readRunTraces, type RunTraces } from './read-run.js';
-import { sweepFigure } from './sweep-figure.js';
-import { figurePaths, writeFigure } from './render.js';
-import { v2xFigure } from './v2x-figure.js';
 import { deliveryDistanceFigure } from './delivery-distance-figure.js';
-import { RUN_FILES } from '../../run/run-files.js';
+import { kinematicsFigure, type LabelledRun } from './kinematics-figure.js';
+import { pickKinematicsRuns } from './pick-runs.js';
+import { isRunDir, type RunTraces, readRunTraces } from './read-run.js';
+import { figurePaths, writeFigure } from './render.js';
+import { sweepFigure } from './sweep-figure.js';
+import { v2xFigure } from './v2x-figure.js';
 
 export interface ReportOptions {
   /** Also draw every run's own kinematics figure (runs/<id>/plots/). */
@@ -32,16 +32,26 @@ export async function writeReport(dir: string, opts: ReportOptions = {}): Promis
   const abs = resolve(dir);
   if (SweepFolder.isSweepDir(abs)) return writeSweepReport(SweepFolder.open(abs, abs), opts);
   if (isRunDir(abs)) return writeRunReport(abs);
-  throw new UserInputError(`${dir} is neither a sweep nor a run folder`, [`${join(abs, 'grid.json')}: not found`, `${join(abs, RUN_FILES.summary)}: not found`]);
+  throw new UserInputError(`${dir} is neither a sweep nor a run folder`, [
+    `${join(abs, 'grid.json')}: not found`,
+    `${join(abs, RUN_FILES.summary)}: not found`,
+  ]);
 }
 
 export async function writeRunReport(runDir: string): Promise<ReportFiles> {
   const traces = readRunTraces(runDir);
   const network = traces.summary.parameters?.network;
   const label = network === undefined || !('delay' in network) ? traces.summary.run_id : `delay ${+(network.delay * 1000).toFixed(3)} ms`;
-  const fig = await writeFigure(join(runDir, 'plots'), 'kinematics', kinematicsFigure([withVerdict(label, traces)], `${traces.summary.scenario}: speed, time to collision and gap`));
+  const fig = await writeFigure(
+    join(runDir, 'plots'),
+    'kinematics',
+    kinematicsFigure([withVerdict(label, traces)], `${traces.summary.scenario}: speed, time to collision and gap`),
+  );
   const figures = figurePaths(fig);
-  const delivery = deliveryDistanceFigure([{ label, rows: traces.deliveries }], `${traces.summary.scenario}: V2V delivery against distance`);
+  const delivery = deliveryDistanceFigure(
+    [{ label, rows: traces.deliveries }],
+    `${traces.summary.scenario}: V2V delivery against distance`,
+  );
   if (delivery) {
     const files = await writeFigure(join(runDir, 'plots'), 'delivery-distance', delivery);
     figures.push(...figurePaths(files));
@@ -76,8 +86,16 @@ export async function writeSweepReport(folder: SweepFolder, opts: ReportOptions 
   }
   const rows = picked.map((r) => withVerdict(runLabel(r), readRunTraces(join(folder.dir, r.runDir))));
   const xName = sweptPaths(folder.spec)[0].split('.').pop();
-  const notes = leftOut.length ? [`rows: ${picked.length} of ${picked.length + leftOut.length} values (the ends and either side of each change of outcome); not drawn: ${xName} ${leftOut.length > 8 ? `${leftOut.slice(0, 8).join(', ')} and ${leftOut.length - 8} more` : leftOut.join(', ')}`] : [];
-  const kin = await writeFigure(plots, 'kinematics', kinematicsFigure(rows, `${firstRun.scenario}: speed, time to collision and gap of selected runs`, notes));
+  const notes = leftOut.length
+    ? [
+        `rows: ${picked.length} of ${picked.length + leftOut.length} values (the ends and either side of each change of outcome); not drawn: ${xName} ${leftOut.length > 8 ? `${leftOut.slice(0, 8).join(', ')} and ${leftOut.length - 8} more` : leftOut.join(', ')}`,
+      ]
+    : [];
+  const kin = await writeFigure(
+    plots,
+    'kinematics',
+    kinematicsFigure(rows, `${firstRun.scenario}: speed, time to collision and gap of selected runs`, notes),
+  );
   figures.push(...figurePaths(kin));
   if (opts.runPlots) {
     for (const r of done) {
@@ -99,6 +117,8 @@ function readCritical(folder: SweepFolder): CriticalSearchResult | undefined {
 
 /** `delay = 100ms`: the last part of each swept path and its value. */
 export function runLabel(r: Pick<SweepResult, 'values' | 'seed' | 'repeat'>): string {
-  const parts = Object.entries(r.values).map(([path, v]) => `${path.split('.').pop()} ${v.value === undefined ? v.text : `${+v.value.toPrecision(3)} ${v.unit}`.trim()}`);
+  const parts = Object.entries(r.values).map(
+    ([path, v]) => `${path.split('.').pop()} ${v.value === undefined ? v.text : `${+v.value.toPrecision(3)} ${v.unit}`.trim()}`,
+  );
   return parts.join(', ') + (r.repeat > 0 ? ` (seed ${r.seed})` : '');
 }

@@ -1,9 +1,9 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { CriticalSearchResult } from '../../sweep/critical.js';
 import type { SweepResult } from '../../sweep/result-row.js';
+import { wilsonInterval } from '../../sweep/stats.js';
 import type { SweepSpec } from '../../sweep/sweep-folder.js';
 import { pointStats, sweptPaths } from '../../sweep/tables.js';
-import { wilsonInterval } from '../../sweep/stats.js';
 import { fieldTitle } from './field-names.js';
 
 const VERDICT_COLOURS = { 'no collision': '#1f77b4', collision: '#d62728', 'invalid run': '#7f7f7f' } as const;
@@ -24,7 +24,12 @@ export function axisTitle(path: string, results: readonly SweepResult[]): string
  * one line per combination of the others. With repeats, the share of runs that collided with its
  * 95% Wilson interval. A critical search shades the bracket it found.
  */
-export function sweepFigure(spec: SweepSpec, results: readonly SweepResult[], critical?: CriticalSearchResult, scenarioName = scenarioFileName(spec)): TopLevelSpec {
+export function sweepFigure(
+  spec: SweepSpec,
+  results: readonly SweepResult[],
+  critical?: CriticalSearchResult,
+  scenarioName = scenarioFileName(spec),
+): TopLevelSpec {
   const [xPath, ...others] = sweptPaths(spec);
   const numeric = results.every((r) => r.values[xPath]?.value !== undefined);
   const groupOf = (values: SweepResult['values']) =>
@@ -52,23 +57,56 @@ export function sweepFigure(spec: SweepSpec, results: readonly SweepResult[], cr
         ['ttc', s.minTtc],
       ] as const
     ).flatMap(([metric, m]) =>
-      m.mean === null ? [] : [{ layer: 'mean', metric, x: xOf(s.values), y: m.mean, lo: m.mean - (m.ci95 ?? 0), hi: m.mean + (m.ci95 ?? 0), ci: m.ci95 !== null, group: groupOf(s.values) }],
+      m.mean === null
+        ? []
+        : [
+            {
+              layer: 'mean',
+              metric,
+              x: xOf(s.values),
+              y: m.mean,
+              lo: m.mean - (m.ci95 ?? 0),
+              hi: m.mean + (m.ci95 ?? 0),
+              ci: m.ci95 !== null,
+              group: groupOf(s.values),
+            },
+          ],
     ),
   );
   const repeated = means.some((m) => m.ci);
-  const rates = pointStats(spec, results).flatMap((s) => (s.valid ? [{ layer: 'rate', x: xOf(s.values), y: s.collisions / s.valid, ...wilsonInterval(s.collisions, s.valid), group: groupOf(s.values) }] : []));
+  const rates = pointStats(spec, results).flatMap((s) =>
+    s.valid
+      ? [{ layer: 'rate', x: xOf(s.values), y: s.collisions / s.valid, ...wilsonInterval(s.collisions, s.valid), group: groupOf(s.values) }]
+      : [],
+  );
   const present = (Object.keys(VERDICT_COLOURS) as Verdict[]).filter((v) => runs.some((r) => r.verdict === v));
   const SHAPES: Record<Verdict, string> = { 'no collision': 'circle', collision: 'cross', 'invalid run': 'triangle-up' };
 
-  const xEnc = { field: 'x', type: numeric ? 'quantitative' : 'ordinal', title: axisTitle(xPath, results), scale: numeric ? { zero: false, nice: false, padding: 14 } : undefined } as const;
+  const xEnc = {
+    field: 'x',
+    type: numeric ? 'quantitative' : 'ordinal',
+    title: axisTitle(xPath, results),
+    scale: numeric ? { zero: false, nice: false, padding: 14 } : undefined,
+  } as const;
   const shape = {
     field: 'verdict',
     type: 'nominal',
     title: null,
     scale: { domain: present, range: present.map((v) => SHAPES[v]) },
   } as const;
-  const verdictColour = { field: 'verdict', type: 'nominal', title: null, scale: { domain: present, range: present.map((v) => VERDICT_COLOURS[v]) } } as const;
-  const groupColour = { field: 'group', type: 'nominal', title: others.join(', '), sort: null, legend: { titleLimit: 600, labelLimit: 400 } } as const;
+  const verdictColour = {
+    field: 'verdict',
+    type: 'nominal',
+    title: null,
+    scale: { domain: present, range: present.map((v) => VERDICT_COLOURS[v]) },
+  } as const;
+  const groupColour = {
+    field: 'group',
+    type: 'nominal',
+    title: others.join(', '),
+    sort: null,
+    legend: { titleLimit: 600, labelLimit: 400 },
+  } as const;
 
   const panel = (metric: 'distance' | 'ttc', yTitle: string) => ({
     width: 320,
@@ -76,8 +114,16 @@ export function sweepFigure(spec: SweepSpec, results: readonly SweepResult[], cr
     layer: [
       ...(metric === 'distance' && gaps
         ? [
-            { data: { values: [{ y: 0, label: 'contact (collision)' }] }, mark: { type: 'rule', color: '#d62728', strokeDash: [4, 3] }, encoding: { y: { field: 'y', type: 'quantitative' } } },
-            { data: { values: [{ y: 0, label: 'contact (collision)' }] }, mark: { type: 'text', align: 'left', baseline: 'bottom', dx: 4, dy: -2, color: '#d62728', fontSize: 11 }, encoding: { y: { field: 'y', type: 'quantitative' }, x: { value: 0 }, text: { field: 'label' } } },
+            {
+              data: { values: [{ y: 0, label: 'contact (collision)' }] },
+              mark: { type: 'rule', color: '#d62728', strokeDash: [4, 3] },
+              encoding: { y: { field: 'y', type: 'quantitative' } },
+            },
+            {
+              data: { values: [{ y: 0, label: 'contact (collision)' }] },
+              mark: { type: 'text', align: 'left', baseline: 'bottom', dx: 4, dy: -2, color: '#d62728', fontSize: 11 },
+              encoding: { y: { field: 'y', type: 'quantitative' }, x: { value: 0 }, text: { field: 'label' } },
+            },
           ]
         : []),
       ...(critical?.status === 'found'
@@ -92,14 +138,24 @@ export function sweepFigure(spec: SweepSpec, results: readonly SweepResult[], cr
       {
         transform: [{ filter: `datum.layer === 'mean' && datum.metric === '${metric}'` }],
         mark: { type: 'line', strokeWidth: 1.5, color: grouped ? undefined : '#444' },
-        encoding: { x: xEnc, y: { field: 'y', type: 'quantitative' }, ...(grouped ? { color: groupColour } : {}), detail: { field: 'group' } },
+        encoding: {
+          x: xEnc,
+          y: { field: 'y', type: 'quantitative' },
+          ...(grouped ? { color: groupColour } : {}),
+          detail: { field: 'group' },
+        },
       },
       ...(repeated
         ? [
             {
               transform: [{ filter: `datum.layer === 'mean' && datum.metric === '${metric}' && datum.ci` }],
               mark: { type: 'errorbar', ticks: true, color: grouped ? undefined : '#444' },
-              encoding: { x: xEnc, y: { field: 'lo', type: 'quantitative', title: yTitle }, y2: { field: 'hi' }, ...(grouped ? { color: groupColour } : {}) },
+              encoding: {
+                x: xEnc,
+                y: { field: 'lo', type: 'quantitative', title: yTitle },
+                y2: { field: 'hi' },
+                ...(grouped ? { color: groupColour } : {}),
+              },
             },
           ]
         : []),
@@ -122,27 +178,60 @@ export function sweepFigure(spec: SweepSpec, results: readonly SweepResult[], cr
     height: 220,
     transform: [{ filter: "datum.layer === 'rate'" }],
     layer: [
-      { mark: { type: 'line', strokeWidth: 1.5, color: grouped ? undefined : '#d62728' }, encoding: { x: xEnc, y: { field: 'y', type: 'quantitative', title: 'share of runs that collided', scale: { domain: [0, 1] }, axis: { format: '.0%' } }, ...(grouped ? { color: groupColour } : {}), detail: { field: 'group' } } },
-      { mark: { type: 'errorbar', ticks: true, color: grouped ? undefined : '#d62728' }, encoding: { x: xEnc, y: { field: 'lo', type: 'quantitative', title: 'share of runs that collided' }, y2: { field: 'hi' }, ...(grouped ? { color: groupColour } : {}) } },
-      { mark: { type: 'point', filled: true, size: 50, color: grouped ? undefined : '#d62728' }, encoding: { x: xEnc, y: { field: 'y', type: 'quantitative' }, ...(grouped ? { color: groupColour } : {}) } },
+      {
+        mark: { type: 'line', strokeWidth: 1.5, color: grouped ? undefined : '#d62728' },
+        encoding: {
+          x: xEnc,
+          y: { field: 'y', type: 'quantitative', title: 'share of runs that collided', scale: { domain: [0, 1] }, axis: { format: '.0%' } },
+          ...(grouped ? { color: groupColour } : {}),
+          detail: { field: 'group' },
+        },
+      },
+      {
+        mark: { type: 'errorbar', ticks: true, color: grouped ? undefined : '#d62728' },
+        encoding: {
+          x: xEnc,
+          y: { field: 'lo', type: 'quantitative', title: 'share of runs that collided' },
+          y2: { field: 'hi' },
+          ...(grouped ? { color: groupColour } : {}),
+        },
+      },
+      {
+        mark: { type: 'point', filled: true, size: 50, color: grouped ? undefined : '#d62728' },
+        encoding: { x: xEnc, y: { field: 'y', type: 'quantitative' }, ...(grouped ? { color: groupColour } : {}) },
+      },
     ],
   };
   const subtitle = [
     `${results.length} runs${spec.repeat > 1 ? `, ${spec.repeat} seeds per value (spread sideways); bars: 95% interval of the mean; collided share with its 95% Wilson interval` : ''}`,
-    critical?.status === 'found' ? `shaded: critical ${critical.path} between ${+critical.lastSafe!.toFixed(3)} and ${+critical.firstCollision!.toFixed(3)} ${critical.unit}${critical.monotonic ? '' : ' (outcome NOT monotonic)'}` : '',
+    critical?.status === 'found'
+      ? `shaded: critical ${critical.path} between ${+critical.lastSafe!.toFixed(3)} and ${+critical.firstCollision!.toFixed(3)} ${critical.unit}${critical.monotonic ? '' : ' (outcome NOT monotonic)'}`
+      : '',
   ].filter(Boolean);
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: `${scenarioName}: closest approach against ${axisTitle(xPath, results).replace(/ \[.*\]$/, '')}`, subtitle, subtitleColor: '#555', subtitleFontSize: 12 },
+    title: {
+      text: `${scenarioName}: closest approach against ${axisTitle(xPath, results).replace(/ \[.*\]$/, '')}`,
+      subtitle,
+      subtitleColor: '#555',
+      subtitleFontSize: 12,
+    },
     data: { values: [...runs, ...means, ...rates] },
-    hconcat: [panel('distance', gaps ? 'closest bumper-to-bumper gap [m]' : 'minimum centre distance [m]'), panel('ttc', 'minimum time to collision [s]'), ...(spec.repeat > 1 ? [ratePanel] : [])],
+    hconcat: [
+      panel('distance', gaps ? 'closest bumper-to-bumper gap [m]' : 'minimum centre distance [m]'),
+      panel('ttc', 'minimum time to collision [s]'),
+      ...(spec.repeat > 1 ? [ratePanel] : []),
+    ],
     resolve: { scale: { color: 'shared', shape: 'shared' } },
   } as unknown as TopLevelSpec;
 }
 
 /** The scenario file's name, for sweeps whose runs do not say the scenario's own name. */
 export function scenarioFileName(spec: SweepSpec): string {
-  return spec.scenario.split('/').pop()!.replace(/\.ya?ml$/, '');
+  return spec.scenario
+    .split('/')
+    .pop()!
+    .replace(/\.ya?ml$/, '');
 }
 
 /**

@@ -21,11 +21,28 @@ export function v2xFigure(spec: SweepSpec, results: readonly SweepResult[], carL
   const verdict = (r: SweepResult) => (r.collision ? 'collision' : 'no collision');
   const panels = PANELS.filter((p) => results.some((r) => typeof r[p.metric] === 'number'));
   if (!panels.length) return undefined;
-  const xEnc = { field: 'x', type: numeric ? 'quantitative' : 'ordinal', title: axisTitle(xPath, results), scale: numeric ? { zero: false, nice: false, padding: 14 } : undefined } as const;
-  const colour = { field: 'verdict', type: 'nominal', title: null, scale: { domain: ['no collision', 'collision'], range: ['#1f77b4', '#d62728'] } } as const;
+  const xEnc = {
+    field: 'x',
+    type: numeric ? 'quantitative' : 'ordinal',
+    title: axisTitle(xPath, results),
+    scale: numeric ? { zero: false, nice: false, padding: 14 } : undefined,
+  } as const;
+  const colour = {
+    field: 'verdict',
+    type: 'nominal',
+    title: null,
+    scale: { domain: ['no collision', 'collision'], range: ['#1f77b4', '#d62728'] },
+  } as const;
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: `${spec.scenario.split('/').pop()!.replace(/\.ya?ml$/, '')}: V2X figures against ${xPath}`, subtitle: `${results.length} runs`, subtitleColor: '#555' },
+    title: {
+      text: `${spec.scenario
+        .split('/')
+        .pop()!
+        .replace(/\.ya?ml$/, '')}: V2X figures against ${xPath}`,
+      subtitle: `${results.length} runs`,
+      subtitleColor: '#555',
+    },
     hconcat: panels.map((p) => {
       const values = results.flatMap((r) => (typeof r[p.metric] === 'number' ? [{ x: xOf(r), y: r[p.metric], verdict: verdict(r) }] : []));
       const rule = p.rule?.(carLength);
@@ -35,12 +52,28 @@ export function v2xFigure(spec: SweepSpec, results: readonly SweepResult[], carL
         layer: [
           ...(rule
             ? [
-                { data: { values: [rule] }, mark: { type: 'rule', strokeDash: [4, 3], color: '#888' }, encoding: { y: { field: 'y', type: 'quantitative' } } },
-                { data: { values: [rule] }, mark: { type: 'text', align: 'left', dx: 4, dy: -6, color: '#666', fontSize: 10 }, encoding: { y: { field: 'y', type: 'quantitative' }, x: { value: 0 }, text: { field: 'label' } } },
+                {
+                  data: { values: [rule] },
+                  mark: { type: 'rule', strokeDash: [4, 3], color: '#888' },
+                  encoding: { y: { field: 'y', type: 'quantitative' } },
+                },
+                {
+                  data: { values: [rule] },
+                  mark: { type: 'text', align: 'left', dx: 4, dy: -6, color: '#666', fontSize: 10 },
+                  encoding: { y: { field: 'y', type: 'quantitative' }, x: { value: 0 }, text: { field: 'label' } },
+                },
               ]
             : []),
-          { data: { values }, mark: { type: 'line', color: '#444', strokeWidth: 1 }, encoding: { x: xEnc, y: { field: 'y', type: 'quantitative', aggregate: 'mean' } } },
-          { data: { values }, mark: { type: 'point', filled: true, size: 60 }, encoding: { x: xEnc, y: { field: 'y', type: 'quantitative', title: p.title, scale: { zero: true } }, color: colour } },
+          {
+            data: { values },
+            mark: { type: 'line', color: '#444', strokeWidth: 1 },
+            encoding: { x: xEnc, y: { field: 'y', type: 'quantitative', aggregate: 'mean' } },
+          },
+          {
+            data: { values },
+            mark: { type: 'point', filled: true, size: 60 },
+            encoding: { x: xEnc, y: { field: 'y', type: 'quantitative', title: p.title, scale: { zero: true } }, color: colour },
+          },
         ],
       };
     }),

@@ -5,7 +5,5 @@ import { createCommandRunner } from '../../host/exec/command-runner.js';
  * they start. `onFailure` hears when there is none.
  */
 export function openInBrowser(url: string, onFailure: () => void): void {
-  void createCommandRunner()
-    .run(['xdg-open', url], { allowFailure: true })
-    .catch(onFailure);
+  void createCommandRunner().run(['xdg-open', url], { allowFailure: true }).catch(onFailure);
 }

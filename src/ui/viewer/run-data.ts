@@ -83,7 +83,17 @@ export function mergeRunData(target: RunData, delta: RunData): void {
   for (const [name, s] of Object.entries(delta.vehicles)) {
     const t = target.vehicles[name];
     // A series the target lacks is copied whole: much faster than pushing row by row.
-    if (!t) target.vehicles[name] = { t: s.t.slice(), x: s.x.slice(), y: s.y.slice(), yaw: s.yaw.slice(), v: s.v.slice(), braking: s.braking.slice(), collided: s.collided.slice(), goal: s.goal.slice() };
+    if (!t)
+      target.vehicles[name] = {
+        t: s.t.slice(),
+        x: s.x.slice(),
+        y: s.y.slice(),
+        yaw: s.yaw.slice(),
+        v: s.v.slice(),
+        braking: s.braking.slice(),
+        collided: s.collided.slice(),
+        goal: s.goal.slice(),
+      };
     else for (const key of VEHICLE_COLUMNS) appendAll(t[key], s[key]);
   }
   for (const [key, s] of Object.entries(delta.pairs)) {
@@ -137,7 +147,9 @@ export class RunDataStore {
   }
 
   private readVehicles(h: CsvHeader, rows: readonly string[], delta: RunData): void {
-    const [ti, ni, xi, yi, yawi, vi, bi, ci] = ['t_s', 'vehicle', 'x_m', 'y_m', 'yaw_rad', 'speed_mps', 'braking', 'collided'].map((c) => h.index(c));
+    const [ti, ni, xi, yi, yawi, vi, bi, ci] = ['t_s', 'vehicle', 'x_m', 'y_m', 'yaw_rad', 'speed_mps', 'braking', 'collided'].map((c) =>
+      h.index(c),
+    );
     for (const cells of csvCells(rows)) {
       const name = cells[ni];
       const t = Number(cells[ti]);

@@ -33,7 +33,12 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
  * One run's data for the page. With `live` it also tails the run's CSVs and pushes each batch of
  * new rows to open pages as server-sent events (`api/live`), until the run's summary.json appears.
  */
-export async function openRunRoutes(opts: { runDir: string; live: boolean; pollIntervalMs?: number; ports?: Partial<RunSourcePorts> }): Promise<RunRoutes> {
+export async function openRunRoutes(opts: {
+  runDir: string;
+  live: boolean;
+  pollIntervalMs?: number;
+  ports?: Partial<RunSourcePorts>;
+}): Promise<RunRoutes> {
   const runDir = resolve(opts.runDir);
   const live = opts.live;
   const source = new RunSource(runDir, basename(runDir), { ...defaultRunSourcePorts(), ...opts.ports });

@@ -1,12 +1,12 @@
-import { describeNetwork } from '../../scenario/describe-network.js';
 import { join } from 'node:path';
-import type { ResolvedScenario } from '../../scenario/resolved.js';
 import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
-import { FileTail, diskTailReader, type TailReader } from '../../util/file-tail.js';
-import { goalFinderFor } from './goal-points.js';
-import { RUN_FILE_KINDS, RunDataStore, emptyRunData, mergeRunData, type RunData } from './run-data.js';
-import { ScanIndex } from './scans.js';
 import { RUN_FILES } from '../../run/run-files.js';
+import { describeNetwork } from '../../scenario/describe-network.js';
+import type { ResolvedScenario } from '../../scenario/resolved.js';
+import { diskTailReader, FileTail, type TailReader } from '../../util/file-tail.js';
+import { goalFinderFor } from './goal-points.js';
+import { emptyRunData, mergeRunData, RUN_FILE_KINDS, type RunData, RunDataStore } from './run-data.js';
+import { ScanIndex } from './scans.js';
 
 /** What the page needs besides the time series: names, sizes, waypoints, the map's placement. */
 export interface RunMeta {
@@ -108,13 +108,20 @@ export class RunSource {
     return {
       runId: this.runId,
       live,
-      scenario: { name: s.name, description: s.description, duration: s.duration, channel: describeNetwork(s.network), timestep: s.physics.timestep },
+      scenario: {
+        name: s.name,
+        description: s.description,
+        duration: s.duration,
+        channel: describeNetwork(s.network),
+        timestep: s.physics.timestep,
+      },
       vehicles: s.vehicles.map((v) => ({
         name: v.name,
         length: v.params.length,
         width: v.params.width,
         controller: v.controller.type,
-        waypoints: v.controller.type === 'pure-pursuit' ? v.controller.waypoints.map((w) => [round3(w.x), round3(w.y)] as [number, number]) : [],
+        waypoints:
+          v.controller.type === 'pure-pursuit' ? v.controller.waypoints.map((w) => [round3(w.x), round3(w.y)] as [number, number]) : [],
         ...(v.controller.type === 'pure-pursuit' ? { lookahead: v.controller.lookahead, loop: v.controller.loop } : {}),
         ...followed(v.apps),
       })),

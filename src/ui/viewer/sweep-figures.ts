@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import { RUN_FILES } from '../../run/run-files.js';
 
 /** Names of a sweep's runs (runs/<name>/) and of its figures (plots/<name>.<ext>). */
@@ -35,7 +35,10 @@ export function sweepFigureRoutes(sweepDir: string) {
     if (plot) {
       const file = join(sweepDir, 'plots', `${plot[1]}.${plot[2]}`);
       if (!existsSync(file)) res.writeHead(404, { 'content-type': 'text/plain' }).end('the sweep has no such figure');
-      else res.writeHead(200, { 'content-type': plot[2] === 'png' ? 'image/png' : 'image/svg+xml', 'cache-control': 'no-store' }).end(await readFile(file));
+      else
+        res
+          .writeHead(200, { 'content-type': plot[2] === 'png' ? 'image/png' : 'image/svg+xml', 'cache-control': 'no-store' })
+          .end(await readFile(file));
       return true;
     }
     if (path !== '/api/point-figure.svg') return false;

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { RUN_FILES } from '../../run/run-files.js';
 import { SweepFolder } from '../../sweep/sweep-folder.js';
 import { axisColumn, summaryCsv, sweptPaths } from '../../sweep/tables.js';
 import { readCsvRecords } from '../../util/csv-records.js';
-import { RUN_FILES } from '../../run/run-files.js';
 
 /** One run of a sweep, as its row of summary.csv has it. */
 export interface SweepRunRow {
@@ -44,7 +44,15 @@ export function readSweepListing(sweepDir: string): SweepListing {
     const run = row.run_dir ? basename(row.run_dir) : row.run;
     return { run, cells: row, openable: existsSync(join(folder.runsDir, run, RUN_FILES.scenario)) };
   });
-  return { id: folder.id, scenario: basename(folder.spec.scenario), runtime: folder.spec.runtime, axisColumns, columns, runs, answer: readAnswer(folder.file('answer.json')) };
+  return {
+    id: folder.id,
+    scenario: basename(folder.spec.scenario),
+    runtime: folder.spec.runtime,
+    axisColumns,
+    columns,
+    runs,
+    answer: readAnswer(folder.file('answer.json')),
+  };
 }
 
 function readAnswer(path: string): string | null {

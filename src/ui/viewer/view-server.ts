@@ -1,13 +1,13 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RunSourcePorts } from './run-source.js';
-import { openRunRoutes, sendJson, type RunRoutes } from './run-routes.js';
-import { readSweepListing } from './sweep-listing.js';
-import { sweepFigureRoutes, sweepPlots } from './sweep-figures.js';
-import { packageRoot } from '../../util/package-root.js';
+import { join, resolve } from 'node:path';
 import { RUN_FILES } from '../../run/run-files.js';
+import { packageRoot } from '../../util/package-root.js';
+import { openRunRoutes, type RunRoutes, sendJson } from './run-routes.js';
+import type { RunSourcePorts } from './run-source.js';
+import { sweepFigureRoutes, sweepPlots } from './sweep-figures.js';
+import { readSweepListing } from './sweep-listing.js';
 
 export interface ViewServerOptions {
   /** A run folder: runs/<run-id>, holding scenario.resolved.json and the CSVs. */
@@ -46,7 +46,14 @@ const RUN_PAGE_FILES: Record<string, string> = {
   '/charts.js': 'charts.js',
   '/feed.js': 'feed.js',
 };
-const SWEEP_PAGE_FILES: Record<string, string> = { '/': 'sweep.html', '/index.html': 'sweep.html', '/sweep.js': 'sweep.js', '/feed.js': 'feed.js', '/series.js': 'series.js', '/view.css': 'view.css' };
+const SWEEP_PAGE_FILES: Record<string, string> = {
+  '/': 'sweep.html',
+  '/index.html': 'sweep.html',
+  '/sweep.js': 'sweep.js',
+  '/feed.js': 'feed.js',
+  '/series.js': 'series.js',
+  '/view.css': 'view.css',
+};
 const CONTENT_TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
   css: 'text/css; charset=utf-8',
@@ -92,7 +99,11 @@ export async function startViewServer(opts: ViewServerOptions): Promise<ViewServ
       if (!opened.handle(rest, url, req, res)) await servePage(RUN_PAGE_FILES, rest, res);
     };
     closeRoutes = () => {
-      for (const run of runs.values()) void run.then((r) => r.close(), () => {});
+      for (const run of runs.values())
+        void run.then(
+          (r) => r.close(),
+          () => {},
+        );
     };
   } else {
     const run = await openRunRoutes({ runDir: opts.runDir ?? '.', live, pollIntervalMs: opts.pollIntervalMs, ports: opts.ports });

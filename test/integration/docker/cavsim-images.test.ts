@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeContextHash, DOCKERFILES, portableNode, repoBuildContext } from '../../../src/host/docker/build-context.js';
+import { connectDocker } from '../../../src/host/docker/dockerode-port.js';
 import { DEFAULT_BASE_IMAGE, ensureImages, type ImageEvent } from '../../../src/host/docker/images.js';
 import { createJournaledDocker, dockerUndoers } from '../../../src/host/docker/journaled.js';
 import { runLabels } from '../../../src/host/docker/labels.js';
 import { createCommandRunner } from '../../../src/host/exec/command-runner.js';
 import { Journal } from '../../../src/host/journal/journal.js';
-import { connectDocker } from '../../../src/host/docker/dockerode-port.js';
 import { dockerProblem, requireReal } from '../../support/real-components.js';
 import { scratchDir } from '../../support/scratch-dir.js';
 
@@ -32,9 +32,12 @@ async function compiledRepoCopy(): Promise<string> {
   }
   symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'));
   // Type errors elsewhere in a tree under development must not stop emitting JavaScript.
-  await createCommandRunner().run([join(REPO, 'node_modules/.bin/tsc'), '-p', join(REPO, 'tsconfig.json'), '--outDir', join(root, 'dist')], {
-    allowFailure: true,
-  });
+  await createCommandRunner().run(
+    [join(REPO, 'node_modules/.bin/tsc'), '-p', join(REPO, 'tsconfig.json'), '--outDir', join(root, 'dist')],
+    {
+      allowFailure: true,
+    },
+  );
   return root;
 }
 
@@ -65,7 +68,13 @@ describe.skipIf(real.skip)('cavsim images (real build)', () => {
     const run = createJournaledDocker(docker, journal, RUN_ID);
     const name = `cavsim-${RUN_ID}-car1`;
     // The image's own CMD needs an entry file written elsewhere; this one only keeps it alive.
-    await run.createContainer({ name, image: IMAGES.vehicle, labels: runLabels(RUN_ID, 'vehicle', 'car1'), cmd: ['sleep', 'infinity'], init: true });
+    await run.createContainer({
+      name,
+      image: IMAGES.vehicle,
+      labels: runLabels(RUN_ID, 'vehicle', 'car1'),
+      cmd: ['sleep', 'infinity'],
+      init: true,
+    });
     await docker.startContainer(name);
 
     // Debian's Node 18 stays in the image, for hosts whose Node.js cannot travel: the code must load on it.
@@ -84,7 +93,11 @@ describe.skipIf(real.skip)('cavsim images (real build)', () => {
     expect(onPath.exitCode, onPath.stderr).toBe(0);
     expect(onPath.stdout.trim()).toBe(portableNode() ? process.version : expect.stringMatching(/^v18\./));
 
-    const layout = await docker.exec(name, ['sh', '-c', 'ls /opt/cavsim; ls /opt/cavsim/node_modules | grep -c . ; test ! -e /opt/cavsim/node_modules/vitest && echo no-dev-deps']);
+    const layout = await docker.exec(name, [
+      'sh',
+      '-c',
+      'ls /opt/cavsim; ls /opt/cavsim/node_modules | grep -c . ; test ! -e /opt/cavsim/node_modules/vitest && echo no-dev-deps',
+    ]);
     expect(layout.stdout.split('\n').slice(0, 4)).toEqual(['dist', 'node_modules', 'package.json', 'runtime']);
     expect(layout.stdout).toContain('no-dev-deps');
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuildContextSource } from '../../../src/host/docker/build-context.js';
+import { connectDocker } from '../../../src/host/docker/dockerode-port.js';
 import { DEFAULT_BASE_IMAGE, ensureImages, type ImageEvent } from '../../../src/host/docker/images.js';
 import { createJournaledDocker, dockerUndoers } from '../../../src/host/docker/journaled.js';
 import { LABEL, runLabels } from '../../../src/host/docker/labels.js';
@@ -14,7 +15,6 @@ import { findLeftoversByLabel } from '../../../src/host/docker/leftovers.js';
 import { parseResources } from '../../../src/host/docker/resources.js';
 import { createCommandRunner } from '../../../src/host/exec/command-runner.js';
 import { Journal } from '../../../src/host/journal/journal.js';
-import { connectDocker } from '../../../src/host/docker/dockerode-port.js';
 import { dockerProblem, requireReal, rootProblem } from '../../support/real-components.js';
 import { scratchDir } from '../../support/scratch-dir.js';
 
@@ -30,6 +30,7 @@ function tinyContext(): BuildContextSource {
   return {
     async prepare() {
       const dir = mkdtempSync(join(tmpdir(), 'cavsim-itest-ctx-'));
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a Dockerfile's ${BASE_IMAGE}, not a template
       const dockerfile = 'ARG BASE_IMAGE\nFROM ${BASE_IMAGE}\nCOPY hello.txt /opt/hello.txt\nCMD ["sleep", "infinity"]\n';
       const dockerfiles = { simulator: 'containers/simulator/Dockerfile', vehicle: 'containers/vehicle/Dockerfile' };
       for (const file of Object.values(dockerfiles)) {

@@ -1,11 +1,11 @@
-import { describe, expect, it, beforeAll } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { emulatedHostState } from './host-state.js';
-import { HEAD_ON, ROOT, emulatedE2e } from './support/e2e.js';
-import { listActiveRuns } from '../../../src/run/active-runs.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { V2V_PORT } from '../../../src/ports.js';
+import { listActiveRuns } from '../../../src/run/active-runs.js';
+import { emulatedHostState } from './host-state.js';
+import { emulatedE2e, HEAD_ON, ROOT } from './support/e2e.js';
 import { sleep, startLiveRun } from './support/live-run.js';
 
 /**
@@ -21,8 +21,10 @@ const RUN_S = 10;
 const { runsDir, real } = await emulatedE2e('channel-only');
 
 const dockerExec = (container: string, ...cmd: string[]) => spawnSync('docker', ['exec', container, ...cmd], { encoding: 'utf8' });
-const pidOf = (container: string) => execFileSync('docker', ['inspect', '--format', '{{.State.Pid}}', container], { encoding: 'utf8' }).trim();
-const macOf = (pid: string, ifname: string) => JSON.parse(execFileSync('nsenter', ['-t', pid, '-n', 'ip', '-j', 'link', 'show', ifname], { encoding: 'utf8' }))[0].address as string;
+const pidOf = (container: string) =>
+  execFileSync('docker', ['inspect', '--format', '{{.State.Pid}}', container], { encoding: 'utf8' }).trim();
+const macOf = (pid: string, ifname: string) =>
+  JSON.parse(execFileSync('nsenter', ['-t', pid, '-n', 'ip', '-j', 'link', 'show', ifname], { encoding: 'utf8' }))[0].address as string;
 
 describe.skipIf(real.skip)('no path between vehicles but the channel, even for a hostile vehicle image', () => {
   let before: ReturnType<typeof emulatedHostState>;
@@ -45,17 +47,53 @@ describe.skipIf(real.skip)('no path between vehicles but the channel, even for a
     copyFileSync(join(FIXTURES, 'status-reader.mjs'), join(run.runDir, 'status-reader.mjs'));
 
     // 1. Inside the vehicle container: no raw sockets at all (NET_RAW is dropped).
-    const inside = dockerExec(car0.name, 'python3', '/run/cavsim/forge-frame.py', 'eth0', car1Mac, plan.simulator.ip, car1.ip, String(V2V_PORT), 'forged-inside', '3');
+    const inside = dockerExec(
+      car0.name,
+      'python3',
+      '/run/cavsim/forge-frame.py',
+      'eth0',
+      car1Mac,
+      plan.simulator.ip,
+      car1.ip,
+      String(V2V_PORT),
+      'forged-inside',
+      '3',
+    );
     expect(JSON.parse(inside.stdout)).toEqual({ error: expect.stringMatching(/PermissionError|Operation not permitted/) });
 
     // 2. Plain UDP from the vehicle to car1 over the control network: refused by the eth0 rules.
-    const udp = dockerExec(car0.name, 'python3', '-c', `import socket,sys\ns=socket.socket(socket.AF_INET,socket.SOCK_DGRAM)\ntry:\n  s.sendto(b'{}',('${car1.ip}',${V2V_PORT}))\n  print('sent')\nexcept OSError as e:\n  print(type(e).__name__)`);
+    const udp = dockerExec(
+      car0.name,
+      'python3',
+      '-c',
+      `import socket,sys\ns=socket.socket(socket.AF_INET,socket.SOCK_DGRAM)\ntry:\n  s.sendto(b'{}',('${car1.ip}',${V2V_PORT}))\n  print('sent')\nexcept OSError as e:\n  print(type(e).__name__)`,
+    );
     expect(udp.stdout.trim()).toBe('PermissionError');
 
     // 3. As if the image had kept NET_RAW: frames forged in car0's namespace with the simulator's
     //    address as source, to car1's control address and to its channel address, both on eth0.
-    for (const [target, id] of [[car1.ip, 'forged-control'], [car1.v2vIp, 'forged-channel']] as const) {
-      const forged = execFileSync('nsenter', ['-t', car0Pid, '-n', 'python3', join(run.runDir, 'forge-frame.py'), 'eth0', car1Mac, plan.simulator.ip, target, String(V2V_PORT), id, '3'], { encoding: 'utf8' });
+    for (const [target, id] of [
+      [car1.ip, 'forged-control'],
+      [car1.v2vIp, 'forged-channel'],
+    ] as const) {
+      const forged = execFileSync(
+        'nsenter',
+        [
+          '-t',
+          car0Pid,
+          '-n',
+          'python3',
+          join(run.runDir, 'forge-frame.py'),
+          'eth0',
+          car1Mac,
+          plan.simulator.ip,
+          target,
+          String(V2V_PORT),
+          id,
+          '3',
+        ],
+        { encoding: 'utf8' },
+      );
       expect(JSON.parse(forged)).toMatchObject({ sent: 3 });
     }
 
@@ -74,17 +112,26 @@ describe.skipIf(real.skip)('no path between vehicles but the channel, even for a
 
     // The run's status shows each car itself and the cars it observes (car0 observes car1, car1 no
     // one), and not the run's closest TTC.
-    for (const [car, visible] of [[car0, ['car0', 'car1']], [car1, ['car1']]] as const) {
+    for (const [car, visible] of [
+      [car0, ['car0', 'car1']],
+      [car1, ['car1']],
+    ] as const) {
       const reader = dockerExec(car.name, 'node', '/run/cavsim/status-reader.mjs');
       const statuses = JSON.parse(reader.stdout || '[]') as { cars: { name: string }[]; min_ttc_s: number | null }[];
       expect(statuses.length, reader.stderr).toBeGreaterThan(0);
-      for (const status of statuses) expect({ cars: status.cars.map((c) => c.name), ttc: status.min_ttc_s }).toEqual({ cars: visible, ttc: null });
+      for (const status of statuses)
+        expect({ cars: status.cars.map((c) => c.name), ttc: status.min_ttc_s }).toEqual({ cars: visible, ttc: null });
     }
 
     // 5. The run folder, where root cavsim writes, is read-only to the vehicle: no link to plant
     //    (for a root write to follow), no line to add to the journal that teardown replays.
     //    The summary's temporary file (the run's space reserve while it goes) cannot be written either.
-    const plant = dockerExec(car0.name, 'sh', '-c', 'ln -s /etc/shadow /run/cavsim/run.mcap.partial; echo \'{"kind":"host-link","id":"eth0"}\' >> /run/cavsim/journal.jsonl; touch /run/cavsim/planted-by-car0; echo planted > /run/cavsim/.summary.json.tmp');
+    const plant = dockerExec(
+      car0.name,
+      'sh',
+      '-c',
+      'ln -s /etc/shadow /run/cavsim/run.mcap.partial; echo \'{"kind":"host-link","id":"eth0"}\' >> /run/cavsim/journal.jsonl; touch /run/cavsim/planted-by-car0; echo planted > /run/cavsim/.summary.json.tmp',
+    );
     expect(plant.stderr).toMatch(/Read-only file system/);
     expect(readdirSync(run.runDir)).not.toContain('planted-by-car0');
     expect(statSync(join(run.runDir, '.summary.json.tmp')).size).toBe(1024 * 1024);
@@ -94,7 +141,12 @@ describe.skipIf(real.skip)('no path between vehicles but the channel, even for a
     //    car (car7, which does not exist, and car1, the receiver itself): dropped at car1, and the run says so.
     for (const claimed of ['car7', 'car1']) {
       const datagram = JSON.stringify({ id: `forged-as-${claimed}`, from: claimed, to: 'car1', type: 'brake', sentAtNs: '1', body: {} });
-      const spoof = dockerExec(car0.name, 'python3', '-c', `import socket\ns=socket.socket(socket.AF_INET,socket.SOCK_DGRAM)\ns.bind(('${car0.v2vIp}',0))\ns.sendto(${JSON.stringify(datagram)}.encode(),('${car1.v2vIp}',${V2V_PORT}))\nprint('sent')`);
+      const spoof = dockerExec(
+        car0.name,
+        'python3',
+        '-c',
+        `import socket\ns=socket.socket(socket.AF_INET,socket.SOCK_DGRAM)\ns.bind(('${car0.v2vIp}',0))\ns.sendto(${JSON.stringify(datagram)}.encode(),('${car1.v2vIp}',${V2V_PORT}))\nprint('sent')`,
+      );
       expect(spoof.stdout.trim(), spoof.stderr).toBe('sent');
     }
 
@@ -104,7 +156,9 @@ describe.skipIf(real.skip)('no path between vehicles but the channel, even for a
     expect(summary.status).toBe('invalid');
     expect(summary.reason).toMatch(/forged V2V senders \(dropped at the receiver\): .*car0 -> car1 claiming to be car7/);
     expect(summary.reason).toMatch(/car0 published \d+ events beyond 100 a second \(dropped\)/);
-    const floodRows = readFileSync(join(run.runDir, 'events.csv'), 'utf8').split('\n').filter((l) => l.includes(',flood,')).length;
+    const floodRows = readFileSync(join(run.runDir, 'events.csv'), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes(',flood,')).length;
     // At most 100 in each run second the flood reaches (it may straddle a second or two while the simulator reads it).
     expect(floodRows).toBeGreaterThan(0);
     expect(floodRows).toBeLessThanOrEqual(300);
@@ -116,7 +170,9 @@ describe.skipIf(real.skip)('no path between vehicles but the channel, even for a
     // car1 braked on the real message only: after car0 sent it. Its send time comes from v2v.csv, not
     // from car0's own events: those share car0's 100 a second with the flood, which may fall in the
     // same run second and drop them.
-    const realSend = readFileSync(join(run.runDir, 'v2v.csv'), 'utf8').split('\n').find((l) => l.startsWith('car0-') && l.includes(',car0,car1,'));
+    const realSend = readFileSync(join(run.runDir, 'v2v.csv'), 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('car0-') && l.includes(',car0,car1,'));
     expect(realSend).toBeDefined();
     const sentS = Number(realSend!.split(',')[4]);
     const braked = summary.events.filter((e) => e.vehicle === 'car1');

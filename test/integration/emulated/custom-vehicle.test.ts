@@ -1,15 +1,15 @@
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
 import { UserInputError } from '../../../src/errors.js';
-import { emulatedHostState } from './host-state.js';
-import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
+import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
+import { emulatedHostState } from './host-state.js';
 
 /**
  * A researcher's own vehicle image in another language: containers/examples/python-vehicle (Python,
@@ -87,7 +87,9 @@ describe.skipIf(real.skip)('a vehicle image of your own, in Python (Docker + ns-
 
   it('drives car1 from the Python image: cruises at its target, stops short of car0, answers every step', async () => {
     const { summary, runDir } = await runScenarioEmulated(writeScenario('python-vehicle', IMAGE), { runsDir });
-    console.log(`[custom-vehicle] status ${summary.status}${summary.reason ? ` (${summary.reason})` : ''}, min distance ${summary.min_distance_m} m, commands ${summary.timing?.control_commands}, control lag p99 ${summary.timing?.control_lag_p99_ms} ms, phases ${JSON.stringify(summary.timing?.phases_ms)}`);
+    console.log(
+      `[custom-vehicle] status ${summary.status}${summary.reason ? ` (${summary.reason})` : ''}, min distance ${summary.min_distance_m} m, commands ${summary.timing?.control_commands}, control lag p99 ${summary.timing?.control_lag_p99_ms} ms, phases ${JSON.stringify(summary.timing?.phases_ms)}`,
+    );
 
     expect(summary.runtime).toBe('docker');
     // A loaded machine can make a real-time run invalid; that verdict must then be about timing.
@@ -139,7 +141,10 @@ describe.skipIf(real.skip)('a vehicle image of your own, in Python (Docker + ns-
     expect((error as UserInputError).message).toBe(`vehicles.car1.image: image "${ABSENT_IMAGE}" is not on this machine`);
     expect((error as UserInputError).hint).toMatch(/docker build/);
 
-    const cli = spawnSync('node', [CLI, 'up', file, '--runtime', 'docker', '--runs-dir', runsDir], { encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+    const cli = spawnSync('node', [CLI, 'up', file, '--runtime', 'docker', '--runs-dir', runsDir], {
+      encoding: 'utf8',
+      env: { ...process.env, CI: 'true' },
+    });
     expect(cli.status, cli.stderr).toBe(2);
     expect(cli.stderr).toContain(`vehicles.car1.image: image "${ABSENT_IMAGE}"`);
 

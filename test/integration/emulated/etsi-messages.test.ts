@@ -1,19 +1,19 @@
-import { describe, expect, it, beforeAll } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
 import { stationIdOf } from '../../../src/core/its/station-id.js';
 import { PCAP_EPOCH_UNIX_S } from '../../../src/measurement/pcap-log.js';
 import { BTP_PORT_CAVSIM_JSON } from '../../../src/measurement/v2v-capture.js';
 import type { RunSummary } from '../../../src/run/summary.js';
+import { writeCamSpeakerScenario } from '../../support/own-code/cam-speaker-scenario.js';
 import { requireReal, tsharkProblem } from '../../support/real-components.js';
 import { emulatedHostState } from './host-state.js';
-import { writeCamSpeakerScenario } from '../../support/own-code/cam-speaker-scenario.js';
-import { ROOT, emulatedE2e } from './support/e2e.js';
+import { emulatedE2e, ROOT } from './support/e2e.js';
 
 /**
  * CAM, DENM and CPM in Docker containers over ns-3: the GN packets the apps build cross the channel
@@ -22,7 +22,18 @@ import { ROOT, emulatedE2e } from './support/e2e.js';
  */
 const { runsDir, real: emulated } = await emulatedE2e('etsi-messages');
 const tshark = requireReal('emulated/etsi-messages.test.ts', tsharkProblem());
-const FIELDS = ['frame.time_epoch', 'frame.protocols', 'frame.len', 'its.messageID', 'its.stationID', 'its.causeCode', 'its.subCauseCode', 'btpb.dstport', '_ws.expert', '_ws.malformed'];
+const FIELDS = [
+  'frame.time_epoch',
+  'frame.protocols',
+  'frame.len',
+  'its.messageID',
+  'its.stationID',
+  'its.causeCode',
+  'its.subCauseCode',
+  'btpb.dstport',
+  '_ws.expert',
+  '_ws.malformed',
+];
 
 interface Frame {
   t: number;
@@ -33,8 +44,15 @@ const rows = (dir: string, file: string) => parse(readFileSync(join(dir, file), 
 const num = (f: Frame, field: string) => Number(f.layers[field]?.[0]);
 
 function decoded(runDir: string): Frame[] {
-  const json = execFileSync('tshark', ['-r', join(runDir, 'v2v.pcap'), '-T', 'json', ...FIELDS.flatMap((f) => ['-e', f])], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
-  return (JSON.parse(json) as { _source: { layers: Frame['layers'] } }[]).map((p) => ({ layers: p._source.layers, t: Number(p._source.layers['frame.time_epoch']![0]) - PCAP_EPOCH_UNIX_S }));
+  const json = execFileSync('tshark', ['-r', join(runDir, 'v2v.pcap'), '-T', 'json', ...FIELDS.flatMap((f) => ['-e', f])], {
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  return (JSON.parse(json) as { _source: { layers: Frame['layers'] } }[]).map((p) => ({
+    layers: p._source.layers,
+    t: Number(p._source.layers['frame.time_epoch']![0]) - PCAP_EPOCH_UNIX_S,
+  }));
 }
 
 /** Every frame well formed; an ETSI message's size in v2v.csv is its GN packet's (the frame less its Ethernet header). */
@@ -44,7 +62,9 @@ function expectWellFormed(frames: Frame[], runDir: string, messageId: number, po
     expect(f.layers['_ws.malformed'], JSON.stringify(f.layers)).toBeUndefined();
     expect(f.layers['_ws.expert'], JSON.stringify(f.layers)).toBeUndefined();
     // cavsim's own JSON messages (a brake request, say) go on BTP-B port 47000, as raw data
-    expect(f.layers['frame.protocols']![0]).toBe(num(f, 'btpb.dstport') === BTP_PORT_CAVSIM_JSON ? 'eth:ethertype:gnw:btpb:data' : 'eth:ethertype:gnw:btpb:its');
+    expect(f.layers['frame.protocols']![0]).toBe(
+      num(f, 'btpb.dstport') === BTP_PORT_CAVSIM_JSON ? 'eth:ethertype:gnw:btpb:data' : 'eth:ethertype:gnw:btpb:its',
+    );
   }
   const ours = frames.filter((f) => num(f, 'its.messageID') === messageId);
   expect(ours.length).toBeGreaterThan(0);
@@ -90,7 +110,9 @@ describe.skipIf(emulated.skip || tshark.skip)('ETSI messages in an emulated run 
     expect(brake(e.summary), 'the follower braked on the DENM').toBeDefined();
     expect(e.summary.collision).toBe(s.collision);
     const d = e.summary.v2v.denm!;
-    console.log(`[etsi-emulated] DENM: ${frames.length} frames, event to reception ${JSON.stringify(d.event_to_reception)} (simulated ${JSON.stringify(s.v2v.denm?.event_to_reception)}), to action ${JSON.stringify(d.event_to_action)}`);
+    console.log(
+      `[etsi-emulated] DENM: ${frames.length} frames, event to reception ${JSON.stringify(d.event_to_reception)} (simulated ${JSON.stringify(s.v2v.denm?.event_to_reception)}), to action ${JSON.stringify(d.event_to_action)}`,
+    );
     expect(d.received).toBe(1);
     expect(d.event_to_reception!.p50_ms).toBeGreaterThanOrEqual(10); // the channel's 10 ms, and the hosts' stacks
     expect(d.event_to_reception!.p50_ms).toBeLessThan(100); // a loaded machine's late ticks, not a lost DENM
@@ -111,7 +133,9 @@ describe.skipIf(emulated.skip || tshark.skip)('ETSI messages in an emulated run 
     expect(pairs).toHaveLength(6); // every sender with each of the two others
     for (const p of pairs) expect(Number(p.cams_received)).toBeGreaterThan(0);
     expect(rows(e.runDir, 'channel-busy.csv').length).toBeGreaterThan(30); // a row per 100 ms
-    console.log(`[etsi-emulated] CAM: ${frames.length} sent, ${received.length} receptions, sizes ${[...new Set(frames.map((f) => num(f, 'frame.len') - 14))].join(', ')} B`);
+    console.log(
+      `[etsi-emulated] CAM: ${frames.length} sent, ${received.length} receptions, sizes ${[...new Set(frames.map((f) => num(f, 'frame.len') - 14))].join(', ')} B`,
+    );
     expect(emulatedHostState()).toEqual(before);
   });
 
@@ -121,10 +145,16 @@ describe.skipIf(emulated.skip || tshark.skip)('ETSI messages in an emulated run 
     const image = `cavsim-test/cam-speaker:${process.pid}`;
     try {
       copyFileSync(join(ROOT, 'test/support/own-code/cam-speaker.mjs'), join(context, 'cam-speaker.mjs'));
-      writeFileSync(join(context, 'Dockerfile'), 'FROM cavsim/vehicle:latest\nCOPY cam-speaker.mjs /opt/cavsim/test/support/own-code/cam-speaker.mjs\n');
+      writeFileSync(
+        join(context, 'Dockerfile'),
+        'FROM cavsim/vehicle:latest\nCOPY cam-speaker.mjs /opt/cavsim/test/support/own-code/cam-speaker.mjs\n',
+      );
       execFileSync('node', [join(ROOT, 'dist/cli/main.js'), 'images'], { stdio: 'ignore' });
       execFileSync('docker', ['build', '-q', '-t', image, context], { stdio: 'ignore' });
-      const file = writeCamSpeakerScenario(join(context, 'own-code-cams.yaml'), [`image: ${image}`, 'command: [node, /opt/cavsim/test/support/own-code/cam-speaker.mjs, --forge-as, car1]']);
+      const file = writeCamSpeakerScenario(join(context, 'own-code-cams.yaml'), [
+        `image: ${image}`,
+        'command: [node, /opt/cavsim/test/support/own-code/cam-speaker.mjs, --forge-as, car1]',
+      ]);
       const e = await runScenarioEmulated(file, { runsDir });
       expectRan(e.summary);
       const mine = rows(e.runDir, 'v2v.csv').filter((r) => r.from === 'car0');
@@ -135,7 +165,8 @@ describe.skipIf(emulated.skip || tshark.skip)('ETSI messages in an emulated run 
       expect(String(refused[0].detail?.reason)).toMatch(/^its GN source is station \d+, not car0's station/);
       const heard = e.summary.events.filter((ev) => ev.event === 'cam-heard');
       expect(heard.length).toBeGreaterThan(1);
-      for (const ev of heard) expect(ev.detail).toMatchObject({ from: 'car1', station: stationIdOf('car1'), body_station: stationIdOf('car1') });
+      for (const ev of heard)
+        expect(ev.detail).toMatchObject({ from: 'car1', station: stationIdOf('car1'), body_station: stationIdOf('car1') });
       const frames = decoded(e.runDir);
       expectWellFormed(frames, e.runDir, 2, 2001);
       expect(frames.filter((f) => num(f, 'its.stationID') === stationIdOf('car0'))).toHaveLength(2);
@@ -156,7 +187,9 @@ describe.skipIf(emulated.skip || tshark.skip)('ETSI messages in an emulated run 
     const frames = decoded(e.runDir);
     expectWellFormed(frames, e.runDir, 14, 2009);
     expect(e.summary.events.some((ev) => ev.vehicle === 'car0' && ev.event === 'emergency-brake')).toBe(true);
-    console.log(`[etsi-emulated] CPM: ${frames.length} frames; car0 braked at ${e.summary.events.find((ev) => ev.vehicle === 'car0' && ev.event === 'emergency-brake')?.t_s} s (simulated ${s.events.find((ev) => ev.vehicle === 'car0' && ev.event === 'emergency-brake')?.t_s} s)`);
+    console.log(
+      `[etsi-emulated] CPM: ${frames.length} frames; car0 braked at ${e.summary.events.find((ev) => ev.vehicle === 'car0' && ev.event === 'emergency-brake')?.t_s} s (simulated ${s.events.find((ev) => ev.vehicle === 'car0' && ev.event === 'emergency-brake')?.t_s} s)`,
+    );
     expect(emulatedHostState()).toEqual(before);
   });
 });

@@ -1,18 +1,18 @@
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
-import type { RunSummary } from '../../../src/run/summary.js';
 import type { BodyFigures } from '../../../src/measurement/body-reports.js';
 import { V2V_PORT } from '../../../src/ports.js';
-import { emulatedHostState } from './host-state.js';
-import { createNamespaceDevice, ip, quietly, removeNamespaceDevice, type NamespaceDevice } from './support/namespace-device.js';
-import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
+import type { RunSummary } from '../../../src/run/summary.js';
+import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
+import { emulatedHostState } from './host-state.js';
+import { createNamespaceDevice, ip, type NamespaceDevice, quietly, removeNamespaceDevice } from './support/namespace-device.js';
 
 /**
  * Mixed reality in an emulated run: a network namespace plays a physical car (role body) with one
@@ -40,16 +40,33 @@ const stateDir = mkdtempSync(join(tmpdir(), 'cavsim-state-'));
 process.env.CAVSIM_STATE_DIR = stateDir;
 
 const real = requireReal('emulated/external-body.test.ts', rootProblem() ?? ns3Problem() ?? (await dockerProblem()));
-const DEVICE: NamespaceDevice = { netns: NETNS, controlHost: CONTROL_HOST, controlDevice: CONTROL_DEVICE, v2vHost: V2V_HOST, v2vDevice: V2V_DEVICE, hostIp: HOST_IP, deviceIp: DEVICE_IP, mac: DEVICE_MAC };
+const DEVICE: NamespaceDevice = {
+  netns: NETNS,
+  controlHost: CONTROL_HOST,
+  controlDevice: CONTROL_DEVICE,
+  v2vHost: V2V_HOST,
+  v2vDevice: V2V_DEVICE,
+  hostIp: HOST_IP,
+  deviceIp: DEVICE_IP,
+  mac: DEVICE_MAC,
+};
 type Row = Record<string, string>;
 const rows = (dir: string, file: string) => parse(readFileSync(join(dir, file), 'utf8'), { columns: true }) as Row[];
 
-const TOWARD = { car0: '{ x: 10, y: -1, yaw: 3.141592653589793, speed: 0 }', car1: `{ x: -10, y: -1, yaw: 0, speed: 4 }
+const TOWARD = {
+  car0: '{ x: 10, y: -1, yaw: 3.141592653589793, speed: 0 }',
+  car1: `{ x: -10, y: -1, yaw: 0, speed: 4 }
     controller: { type: open-loop, schedule: [{ t: 0s, speed: 4, steer: 0 }] }
     lidar: { rate: 20Hz, beams: 181, fov: 3.14159 }
-    apps: [{ type: brake-receiver }, { type: beacon, rate: 10Hz }]` };
+    apps: [{ type: brake-receiver }, { type: beacon, rate: 10Hz }]`,
+};
 
-function writeScenario(name = 'external-body', gates = 'maxPoseLag: 200ms\n      maxClockOffset: 50ms', network = '{ channel: csma, delay: 2ms, dataRate: 100Mbps }', cars = TOWARD): string {
+function writeScenario(
+  name = 'external-body',
+  gates = 'maxPoseLag: 200ms\n      maxClockOffset: 50ms',
+  network = '{ channel: csma, delay: 2ms, dataRate: 100Mbps }',
+  cars = TOWARD,
+): string {
   const file = join(workDir, `${name}.yaml`);
   writeFileSync(
     file,
@@ -76,10 +93,33 @@ ${cars.car1.includes('lidar') ? 'record: { scans: true }\n' : ''}vehicles:
 }
 
 /** The physical car, once the run has said where its V2V lives: its NIC gets that address, body.py starts. */
-function startBody(v2vIp: string, faults: string[] = [], motion = ['--x', '10', '--y', '-1', '--yaw', String(Math.PI), '--speed', '2']): ChildProcess {
+function startBody(
+  v2vIp: string,
+  faults: string[] = [],
+  motion = ['--x', '10', '--y', '-1', '--yaw', String(Math.PI), '--speed', '2'],
+): ChildProcess {
   const base = v2vIp.split('.').slice(0, 3).join('.');
   ip('-n', NETNS, 'addr', 'add', `${v2vIp}/24`, 'dev', V2V_DEVICE);
-  const args = ['-u', BODY, '--url', `ws://${HOST_IP}:${PORT}`, '--vehicle', 'car0', ...motion, '--v2v-bind', `${v2vIp}:${V2V_PORT}`, '--v2v-peer', `car1=${base}.2:${V2V_PORT}`, '--observe', 'car1', '--warn', 'car1', '--warn-distance', '8', ...faults];
+  const args = [
+    '-u',
+    BODY,
+    '--url',
+    `ws://${HOST_IP}:${PORT}`,
+    '--vehicle',
+    'car0',
+    ...motion,
+    '--v2v-bind',
+    `${v2vIp}:${V2V_PORT}`,
+    '--v2v-peer',
+    `car1=${base}.2:${V2V_PORT}`,
+    '--observe',
+    'car1',
+    '--warn',
+    'car1',
+    '--warn-distance',
+    '8',
+    ...faults,
+  ];
   return spawn('ip', ['netns', 'exec', NETNS, 'python3', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
@@ -96,7 +136,7 @@ describe.skipIf(real.skip)('a physical car (role: body) in an emulated run (name
     rmSync(stateDir, { recursive: true, force: true });
   });
 
-  it('is mirrored where it reports; the virtual car\'s lidar and TTC see it; its warning crosses ns-3 and brakes the virtual car, whose beacons cross back; the host is restored', async () => {
+  it("is mirrored where it reports; the virtual car's lidar and TTC see it; its warning crosses ns-3 and brakes the virtual car, whose beacons cross back; the host is restored", async () => {
     let device: ChildProcess | undefined;
     let deviceLog = '';
     try {
@@ -104,15 +144,18 @@ describe.skipIf(real.skip)('a physical car (role: body) in an emulated run (name
         runsDir,
         events: {
           emit(e) {
-            const v2vIp = e.type === 'phase' && e.phase === 'devices' ? /its V2V address is ([\d.]+)\/24/.exec(e.detail ?? '')?.[1] : undefined;
+            const v2vIp =
+              e.type === 'phase' && e.phase === 'devices' ? /its V2V address is ([\d.]+)\/24/.exec(e.detail ?? '')?.[1] : undefined;
             if (!v2vIp || device) return;
             device = startBody(v2vIp);
             device.stderr!.on('data', (d) => (deviceLog += d));
           },
         },
       });
-      const body = (summary.timing?.external as Record<string, BodyFigures>).car0;
-      console.log(`[external-body] ${summary.status}${summary.reason ? ` (${summary.reason})` : ''}: ${body?.reports} reports (${body?.reports_per_s}/s), pose lag p50/p99/max ${body?.pose_lag_p50_ms}/${body?.pose_lag_p99_ms}/${body?.pose_lag_max_ms} ms, clock offset ${body?.clock_offset_ms} ms (rtt p50 ${body?.clock_rtt_p50_ms} ms)`);
+      const body = (summary.timing!.external as Record<string, BodyFigures>).car0;
+      console.log(
+        `[external-body] ${summary.status}${summary.reason ? ` (${summary.reason})` : ''}: ${body?.reports} reports (${body?.reports_per_s}/s), pose lag p50/p99/max ${body?.pose_lag_p50_ms}/${body?.pose_lag_p99_ms}/${body?.pose_lag_max_ms} ms, clock offset ${body?.clock_offset_ms} ms (rtt p50 ${body?.clock_rtt_p50_ms} ms)`,
+      );
       expectCompletedOrLate(summary, deviceLog);
       expect(summary.collision).toBe(false);
 
@@ -132,7 +175,9 @@ describe.skipIf(real.skip)('a physical car (role: body) in an emulated run (name
 
       const events = rows(runDir, 'events.csv').map((e) => `${e.vehicle} ${e.event}`);
       const v2vText = readFileSync(join(runDir, 'v2v.csv'), 'utf8');
-      expect(events, `${deviceLog.slice(-1500)}\n${v2vText.slice(0, 1500)}`).toEqual(expect.arrayContaining(['car0 brake-sent', 'car1 brake-received', 'car1 emergency-brake']));
+      expect(events, `${deviceLog.slice(-1500)}\n${v2vText.slice(0, 1500)}`).toEqual(
+        expect.arrayContaining(['car0 brake-sent', 'car1 brake-received', 'car1 emergency-brake']),
+      );
       const v2v = rows(runDir, 'v2v.csv');
       const warning = v2v.filter((m) => m.from === 'car0');
       expect(warning).toHaveLength(1);
@@ -145,7 +190,7 @@ describe.skipIf(real.skip)('a physical car (role: body) in an emulated run (name
       const car1 = rows(runDir, 'vehicles.csv').filter((r) => r.vehicle === 'car1');
       expect(car1.at(-1)!.braking).toBe('1');
 
-      const load = (summary.timing?.external_v2v as Record<string, Record<string, number>>).car0;
+      const load = (summary.timing!.external_v2v as Record<string, Record<string, number>>).car0;
       expect(load.to_device_bytes).toBeGreaterThan(beacons.length * 100);
       expect(load.from_device_bytes).toBeGreaterThan(100);
       expect(body).toMatchObject({ role: 'body' });
@@ -168,7 +213,8 @@ describe.skipIf(real.skip)('a physical car (role: body) in an emulated run (name
         runsDir,
         events: {
           emit(e) {
-            const v2vIp = e.type === 'phase' && e.phase === 'devices' ? /its V2V address is ([\d.]+)\/24/.exec(e.detail ?? '')?.[1] : undefined;
+            const v2vIp =
+              e.type === 'phase' && e.phase === 'devices' ? /its V2V address is ([\d.]+)\/24/.exec(e.detail ?? '')?.[1] : undefined;
             if (v2vIp && !device) device = startBody(v2vIp, ['--lag-ms', '200']);
           },
         },
@@ -184,26 +230,40 @@ describe.skipIf(real.skip)('a physical car (role: body) in an emulated run (name
     expect(listActiveRuns()).toEqual([]);
   });
 
-  it('on 802.11p, moves its ns-3 node where it reports: the parked car\'s beacons reach it near and are lost once it has driven away', async () => {
+  it("on 802.11p, moves its ns-3 node where it reports: the parked car's beacons reach it near and are lost once it has driven away", async () => {
     let device: ChildProcess | undefined;
-    const away = { car0: '{ x: -6, y: -1, yaw: 0, speed: 0 }', car1: `{ x: -10, y: -1, yaw: 0, speed: 0 }
+    const away = {
+      car0: '{ x: -6, y: -1, yaw: 0, speed: 0 }',
+      car1: `{ x: -10, y: -1, yaw: 0, speed: 0 }
     controller: { type: open-loop, schedule: [{ t: 0s, speed: 0, steer: 0 }] }
-    apps: [{ type: beacon, rate: 10Hz }]` };
+    apps: [{ type: beacon, rate: 10Hz }]`,
+    };
     try {
-      const { summary, runDir } = await runScenarioEmulated(writeScenario('external-body-wifi', 'maxPoseLag: 200ms\n      maxClockOffset: 50ms', '{ channel: wifi-80211p, txPower: -10dBm, obstacles: none }', away), {
-        runsDir,
-        events: {
-          emit(e) {
-            const v2vIp = e.type === 'phase' && e.phase === 'devices' ? /its V2V address is ([\d.]+)\/24/.exec(e.detail ?? '')?.[1] : undefined;
-            if (v2vIp && !device) device = startBody(v2vIp, [], ['--x', '-6', '--y', '-1', '--yaw', '0', '--speed', '5']);
+      const { summary, runDir } = await runScenarioEmulated(
+        writeScenario(
+          'external-body-wifi',
+          'maxPoseLag: 200ms\n      maxClockOffset: 50ms',
+          '{ channel: wifi-80211p, txPower: -10dBm, obstacles: none }',
+          away,
+        ),
+        {
+          runsDir,
+          events: {
+            emit(e) {
+              const v2vIp =
+                e.type === 'phase' && e.phase === 'devices' ? /its V2V address is ([\d.]+)\/24/.exec(e.detail ?? '')?.[1] : undefined;
+              if (v2vIp && !device) device = startBody(v2vIp, [], ['--x', '-6', '--y', '-1', '--yaw', '0', '--speed', '5']);
+            },
           },
         },
-      });
+      );
       expectCompletedOrLate(summary, '');
       const beacons = rows(runDir, 'v2v.csv').filter((m) => m.from === 'car1' && m.to === 'car0');
       const near = beacons.filter((b) => Number(b.sent_s) < 0.5);
       const far = beacons.filter((b) => Number(b.sent_s) > 2.5);
-      console.log(`[external-body wifi] near: ${near.map((b) => `${b.distance_m}m ${b.outcome} ${b.rx_power_dbm}`).join('; ')} | far: ${far.map((b) => `${b.distance_m}m ${b.outcome} ${b.rx_power_dbm}`).join('; ')}`);
+      console.log(
+        `[external-body wifi] near: ${near.map((b) => `${b.distance_m}m ${b.outcome} ${b.rx_power_dbm}`).join('; ')} | far: ${far.map((b) => `${b.distance_m}m ${b.outcome} ${b.rx_power_dbm}`).join('; ')}`,
+      );
       expect(near.length).toBeGreaterThan(2);
       expect(near.every((b) => b.outcome === 'delivered')).toBe(true);
       expect(far.length).toBeGreaterThan(2);

@@ -1,14 +1,14 @@
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
-import { emulatedHostState } from './host-state.js';
-import { createNamespaceDevice, ip, quietly, removeNamespaceDevice, type NamespaceDevice } from './support/namespace-device.js';
-import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
+import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
+import { emulatedHostState } from './host-state.js';
+import { createNamespaceDevice, ip, type NamespaceDevice, quietly, removeNamespaceDevice } from './support/namespace-device.js';
 
 /**
  * A device cavsim does not start drives a car of an emulated run: a network namespace plays the
@@ -40,7 +40,16 @@ process.env.CAVSIM_STATE_DIR = stateDir;
 
 const real = requireReal('emulated/external-device.test.ts', rootProblem() ?? ns3Problem() ?? (await dockerProblem()));
 
-const DEVICE: NamespaceDevice = { netns: NETNS, controlHost: CONTROL_HOST, controlDevice: CONTROL_DEVICE, v2vHost: V2V_HOST, v2vDevice: V2V_DEVICE, hostIp: HOST_IP, deviceIp: DEVICE_IP, mac: DEVICE_MAC };
+const DEVICE: NamespaceDevice = {
+  netns: NETNS,
+  controlHost: CONTROL_HOST,
+  controlDevice: CONTROL_DEVICE,
+  v2vHost: V2V_HOST,
+  v2vDevice: V2V_DEVICE,
+  hostIp: HOST_IP,
+  deviceIp: DEVICE_IP,
+  mac: DEVICE_MAC,
+};
 
 function writeScenario(name: string, connectTimeout = '60s'): string {
   const file = join(workDir, `${name}.yaml`);
@@ -70,7 +79,9 @@ vehicles:
 /** The device: the Python example, retried until the run listens for it (it starts after the containers). */
 function startDevice(): ChildProcess {
   const python = `python3 -u ${EXAMPLE} --url ws://${HOST_IP}:${PORT} --vehicle car1 --speed ${CRUISE} --stop-distance ${STOP_DISTANCE} --observe car0`;
-  return spawn('ip', ['netns', 'exec', NETNS, 'bash', '-c', `for i in $(seq 1 400); do ${python} && exit 0; sleep 0.3; done; exit 1`], { stdio: ['ignore', 'ignore', 'pipe'] });
+  return spawn('ip', ['netns', 'exec', NETNS, 'bash', '-c', `for i in $(seq 1 400); do ${python} && exit 0; sleep 0.3; done; exit 1`], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
 }
 
 function csvRows(file: string): Record<string, string>[] {
@@ -98,7 +109,9 @@ describe.skipIf(real.skip)('an external device drives a car of an emulated run (
     device.stderr!.on('data', (d) => (deviceLog += d));
     try {
       const { summary, runDir } = await runScenarioEmulated(writeScenario('external-controller'), { runsDir });
-      console.log(`[external-device] status ${summary.status}${summary.reason ? ` (${summary.reason})` : ''}, min distance ${summary.min_distance_m} m, commands ${summary.timing?.control_commands}, lag p50/p99 ${summary.timing?.control_lag_p50_ms}/${summary.timing?.control_lag_p99_ms} ms`);
+      console.log(
+        `[external-device] status ${summary.status}${summary.reason ? ` (${summary.reason})` : ''}, min distance ${summary.min_distance_m} m, commands ${summary.timing?.control_commands}, lag p50/p99 ${summary.timing?.control_lag_p50_ms}/${summary.timing?.control_lag_p99_ms} ms`,
+      );
       expect(['completed', 'invalid'], `${summary.reason}\n${deviceLog.slice(-2000)}`).toContain(summary.status);
       if (summary.status === 'invalid') expect(summary.reason).toMatch(/late/);
       expect(summary.collision).toBe(false);
@@ -110,7 +123,7 @@ describe.skipIf(real.skip)('an external device drives a car of an emulated run (
       expect(firstStop).toBeGreaterThan(firstCruise);
       expect(PARKED_X - Number(car1[firstStop].x_m)).toBeLessThan(STOP_DISTANCE + 0.3);
       expect(summary.min_distance_m!).toBeGreaterThan(3);
-      const load = (summary.timing?.external_v2v as Record<string, Record<string, number | string>>).car1;
+      const load = (summary.timing!.external_v2v as Record<string, Record<string, number | string>>).car1;
       expect(load).toMatchObject({ interface: V2V_HOST, channel_rate_bps: 100e6, window_ms: 100 });
       expect(load.to_device_bytes).toBeGreaterThanOrEqual(0);
     } finally {
@@ -153,7 +166,9 @@ describe.skipIf(real.skip)('an external device drives a car of an emulated run (
   it('fails naming the car and its address when the device never connects, and leaves the host as it was', async () => {
     const { summary } = await runScenarioEmulated(writeScenario('external-absent', '2s'), { runsDir });
     expect(summary.status).toBe('failed');
-    expect(summary.reason).toBe(`car1's external device (${DEVICE_IP}) did not connect to ws://${HOST_IP}:${PORT} and say ready within 2 s`);
+    expect(summary.reason).toBe(
+      `car1's external device (${DEVICE_IP}) did not connect to ws://${HOST_IP}:${PORT} and say ready within 2 s`,
+    );
     expect(emulatedHostState()).toEqual(before);
     expect(listActiveRuns()).toEqual([]);
   });

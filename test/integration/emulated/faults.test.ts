@@ -1,14 +1,14 @@
-import { describe, expect, it, beforeAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { emulatedHostState } from './host-state.js';
-import { CLI, HEAD_ON, emulatedE2e } from './support/e2e.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
 import { RUN_EXIT_STATUS } from '../../../src/run/outcome.js';
-import { sleep, spawnCli, startLiveRun } from './support/live-run.js';
 import type { RunSummary } from '../../../src/run/summary.js';
+import { emulatedHostState } from './host-state.js';
+import { CLI, emulatedE2e, HEAD_ON } from './support/e2e.js';
+import { sleep, spawnCli, startLiveRun } from './support/live-run.js';
 
 /**
  * Faults injected into real emulated runs (Docker + ns-3): whichever component dies first ends
@@ -18,7 +18,8 @@ import type { RunSummary } from '../../../src/run/summary.js';
 const { runsDir, real } = await emulatedE2e('faults');
 const LONG = ['duration=20s'];
 
-const vehicleRows = (runDir: string) => (existsSync(join(runDir, 'vehicles.csv')) ? readFileSync(join(runDir, 'vehicles.csv'), 'utf8').trim().split('\n').length - 1 : 0);
+const vehicleRows = (runDir: string) =>
+  existsSync(join(runDir, 'vehicles.csv')) ? readFileSync(join(runDir, 'vehicles.csv'), 'utf8').trim().split('\n').length - 1 : 0;
 const docker = (...args: string[]) => {
   const r = spawnSync('docker', args, { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`docker ${args.join(' ')}: ${r.stderr}`);
@@ -33,7 +34,9 @@ describe.skipIf(real.skip)('faults in an emulated run (Docker + ns-3)', () => {
 
   const expectFailedAndClean = (summary: RunSummary, runDir: string, component: string, killedAt: number) => {
     const endedAfterMs = performance.now() - killedAt;
-    console.log(`[faults] ${component}: ${summary.reason}; ${summary.steps} steps, ${vehicleRows(runDir)} vehicle rows kept, run over ${endedAfterMs.toFixed(0)} ms after the kill`);
+    console.log(
+      `[faults] ${component}: ${summary.reason}; ${summary.steps} steps, ${vehicleRows(runDir)} vehicle rows kept, run over ${endedAfterMs.toFixed(0)} ms after the kill`,
+    );
     expect(summary.status).toBe('failed');
     expect(summary.failed_component?.component).toBe(component);
     expect(summary.steps).toBeGreaterThan(10);
@@ -71,7 +74,9 @@ describe.skipIf(real.skip)('faults in an emulated run (Docker + ns-3)', () => {
     // --json prints nothing until the end: find the run's vehicle container and wait for the run to start.
     let name = '';
     for (let i = 0; i < 600 && !name; i++) {
-      name = spawnSync('docker', ['ps', '--filter', 'label=cavsim.vehicle=car1', '--format', '{{.Names}}'], { encoding: 'utf8' }).stdout.trim();
+      name = spawnSync('docker', ['ps', '--filter', 'label=cavsim.vehicle=car1', '--format', '{{.Names}}'], {
+        encoding: 'utf8',
+      }).stdout.trim();
       if (!name) await sleep(200);
     }
     const runDir = join(runsDir, listActiveRuns()[0].runId);

@@ -1,14 +1,14 @@
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statfsSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statfsSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { emulatedHostState } from './host-state.js';
-import { CLI, HEAD_ON, emulatedE2e } from './support/e2e.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
 import { RUN_EXIT_STATUS } from '../../../src/run/outcome.js';
-import { sleep, spawnCli } from './support/live-run.js';
 import type { RunSummary } from '../../../src/run/summary.js';
+import { emulatedHostState } from './host-state.js';
+import { CLI, emulatedE2e, HEAD_ON } from './support/e2e.js';
+import { sleep, spawnCli } from './support/live-run.js';
 
 /**
  * The runs folder fills up during a run (a small tmpfs, filled by another program): the run ends
@@ -40,7 +40,14 @@ function expectWholeRows(runDir: string): void {
   for (const name of readdirSync(runDir).filter((n) => n.endsWith('.csv'))) {
     const text = readFileSync(join(runDir, name), 'utf8');
     expect(text.endsWith('\n'), `${name} ends on a whole row`).toBe(true);
-    const widths = new Set(text.trim().split('\n').slice(1).filter((l) => !l.includes('"')).map((l) => l.split(',').length));
+    const widths = new Set(
+      text
+        .trim()
+        .split('\n')
+        .slice(1)
+        .filter((l) => !l.includes('"'))
+        .map((l) => l.split(',').length),
+    );
     expect(widths.size, `${name}: every row has as many cells`).toBeLessThanOrEqual(1);
   }
 }
@@ -60,7 +67,18 @@ describe.skipIf(real.skip)('the runs folder fills up during a run', () => {
 
   it('emulated: failed within seconds, "runs folder is full", whole rows, exit 5, host restored', async () => {
     const runsDir = join(mountPoint, 'emulated');
-    const cli = spawnCli(CLI, ['up', HEAD_ON, '--runtime', 'docker', '--runs-dir', runsDir, '--run-id', 'full-emulated', '--set', 'duration=20s']);
+    const cli = spawnCli(CLI, [
+      'up',
+      HEAD_ON,
+      '--runtime',
+      'docker',
+      '--runs-dir',
+      runsDir,
+      '--run-id',
+      'full-emulated',
+      '--set',
+      'duration=20s',
+    ]);
     await cli.until(/\[running\]/);
     await sleep(1000);
     fill(join(mountPoint, 'filler-emulated'));

@@ -1,12 +1,12 @@
-import { describe, expect, it, beforeAll } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
-import { emulatedHostState } from './host-state.js';
-import { CLI, HEAD_ON, emulatedE2e } from './support/e2e.js';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
+import { emulatedHostState } from './host-state.js';
+import { CLI, emulatedE2e, HEAD_ON } from './support/e2e.js';
 
 /**
  * The product end to end, on the real thing: images, containers, bridges/taps/veths, iptables,
@@ -21,14 +21,20 @@ describe.skipIf(real.skip)('emulated head-on-brake (Docker + ns-3)', () => {
     before = emulatedHostState();
   });
 
-  for (const { channel, delayMs } of [{ channel: 'csma', delayMs: 10 }, { channel: 'csma', delayMs: 300 }, { channel: 'latency', delayMs: 300 }]) {
+  for (const { channel, delayMs } of [
+    { channel: 'csma', delayMs: 10 },
+    { channel: 'csma', delayMs: 300 },
+    { channel: 'latency', delayMs: 300 },
+  ]) {
     it(`agrees with the simulated runtime on ${channel} at ${delayMs} ms and leaves the host as it was`, async () => {
       const overrides = [`network.channel=${channel}`, `network.delay=${delayMs}ms`];
       const emulated = await runScenarioEmulated(HEAD_ON, { overrides, runsDir });
       const simulated = await runScenarioSimulated(HEAD_ON, { overrides, runsDir });
       const e = emulated.summary;
       const s = simulated.summary;
-      console.log(`[e2e ${channel} ${delayMs} ms] emulated: status ${e.status}${e.reason ? ` (${e.reason})` : ''}, collision ${e.collision}, min distance ${e.min_distance_m} m, V2V p50 ${e.v2v.p50_ms} ms; simulated: collision ${s.collision}, min distance ${s.min_distance_m} m; phases ${JSON.stringify(e.timing?.phases_ms)}`);
+      console.log(
+        `[e2e ${channel} ${delayMs} ms] emulated: status ${e.status}${e.reason ? ` (${e.reason})` : ''}, collision ${e.collision}, min distance ${e.min_distance_m} m, V2V p50 ${e.v2v.p50_ms} ms; simulated: collision ${s.collision}, min distance ${s.min_distance_m} m; phases ${JSON.stringify(e.timing?.phases_ms)}`,
+      );
 
       expect(e.runtime).toBe('docker');
       expect(['completed', 'invalid']).toContain(e.status);
@@ -46,7 +52,10 @@ describe.skipIf(real.skip)('emulated head-on-brake (Docker + ns-3)', () => {
       expect(readFileSync(join(emulated.runDir, 'v2v.csv'), 'utf8')).toMatch(/car0-1,car0,car1,emergency-brake/);
       // Each vehicle container was told of its car's collision (or of none) and stopped ticking then.
       for (const car of ['car0', 'car1']) {
-        const log = readFileSync(join(emulated.runDir, 'logs', readdirSync(join(emulated.runDir, 'logs')).find((f) => f.endsWith(`-${car}.log`))!), 'utf8');
+        const log = readFileSync(
+          join(emulated.runDir, 'logs', readdirSync(join(emulated.runDir, 'logs')).find((f) => f.endsWith(`-${car}.log`))!),
+          'utf8',
+        );
         if (e.collision) expect(log).toMatch(new RegExp(`vehicle ${car}: collided with car[01] in step \\d+`));
         else expect(log).not.toMatch(/collided with/);
       }

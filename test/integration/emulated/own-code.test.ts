@@ -1,16 +1,16 @@
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
-import { emulatedHostState } from './host-state.js';
-import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
+import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
+import { emulatedHostState } from './host-state.js';
 
 /**
  * The same own vehicle code in both runtimes: the Python example (car0) and the Node.js example
@@ -42,8 +42,14 @@ function run(argv: string[]) {
 function writeScenario(): string {
   const text = readFileSync(join(ROOT, 'scenarios/own-code-head-on.yaml'), 'utf8')
     .replace('map: ../maps/corridor.yaml', `map: ${join(ROOT, 'maps/corridor.yaml')}`)
-    .replace('command: [python3, -u, ../containers/examples/python-vehicle/vehicle.py', `image: ${PYTHON_IMAGE}\n    command: [python3, -u, /opt/cavsim-example/vehicle.py`)
-    .replace('command: [node, ../containers/examples/node-vehicle/vehicle.mjs', `image: ${NODE_IMAGE}\n    command: [node, /opt/cavsim/examples/node-vehicle/vehicle.mjs`);
+    .replace(
+      'command: [python3, -u, ../containers/examples/python-vehicle/vehicle.py',
+      `image: ${PYTHON_IMAGE}\n    command: [python3, -u, /opt/cavsim-example/vehicle.py`,
+    )
+    .replace(
+      'command: [node, ../containers/examples/node-vehicle/vehicle.mjs',
+      `image: ${NODE_IMAGE}\n    command: [node, /opt/cavsim/examples/node-vehicle/vehicle.mjs`,
+    );
   const file = join(workDir, 'own-code-images.yaml');
   writeFileSync(file, text);
   return file;
@@ -75,7 +81,9 @@ describe.skipIf(real.skip)('own vehicle code, unchanged, in both runtimes (Docke
     const simulated = await runScenarioSimulated(file, { runsDir });
     const e = emulated.summary;
     const s = simulated.summary;
-    console.log(`[own-code] emulated ${e.status} min ${e.min_distance_m} m, v2v ${JSON.stringify(e.v2v.received)}; simulated ${s.status} min ${s.min_distance_m} m in ${s.wall_time_s} s`);
+    console.log(
+      `[own-code] emulated ${e.status} min ${e.min_distance_m} m, v2v ${JSON.stringify(e.v2v.received)}; simulated ${s.status} min ${s.min_distance_m} m in ${s.wall_time_s} s`,
+    );
 
     expect(['completed', 'invalid']).toContain(e.status);
     if (e.status === 'invalid') expect(e.reason).toMatch(/late/);
@@ -89,7 +97,12 @@ describe.skipIf(real.skip)('own vehicle code, unchanged, in both runtimes (Docke
       const v2v = rows(dir, 'v2v.csv');
       expect(v2v).toHaveLength(1);
       expect(v2v[0]).toMatchObject({ from: 'car0', to: 'car1', type: 'emergency-brake', outcome: 'delivered' });
-      expect(rows(dir, 'events.csv').map((r) => `${r.vehicle} ${r.event}`)).toEqual(['car0 brake-sent', 'car0 emergency-brake', 'car1 brake-received', 'car1 emergency-brake']);
+      expect(rows(dir, 'events.csv').map((r) => `${r.vehicle} ${r.event}`)).toEqual([
+        'car0 brake-sent',
+        'car0 emergency-brake',
+        'car1 brake-received',
+        'car1 emergency-brake',
+      ]);
     }
     expect(e.v2v.received).toBe(s.v2v.received);
 

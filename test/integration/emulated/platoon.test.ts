@@ -1,9 +1,9 @@
-import { describe, expect, it, beforeAll } from 'vitest';
 import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
 import { emulatedHostState } from './host-state.js';
-import { ROOT, emulatedE2e } from './support/e2e.js';
+import { emulatedE2e, ROOT } from './support/e2e.js';
 
 const { runsDir, real } = await emulatedE2e('platoon');
 
@@ -21,7 +21,9 @@ describe.skipIf(real.skip)('emulated platoon (Docker + ns-3): beacons over real 
   it('the followers keep their gap by CACC from beacons, and stop as in the simulated runtime', async () => {
     const e = (await runScenarioEmulated(PLATOON, { runsDir, overrides })).summary;
     const s = (await runScenarioSimulated(PLATOON, { runsDir, overrides })).summary;
-    console.log(`[platoon] emulated: ${e.status}, collision ${e.collision}, min gap ${e.min_gap_m} m, stability ${JSON.stringify(e.platoon?.string_stability)}; simulated: min gap ${s.min_gap_m} m`);
+    console.log(
+      `[platoon] emulated: ${e.status}, collision ${e.collision}, min gap ${e.min_gap_m} m, stability ${JSON.stringify(e.platoon?.string_stability)}; simulated: min gap ${s.min_gap_m} m`,
+    );
     expect(['completed', 'invalid']).toContain(e.status);
     expect(e.collision).toBe(s.collision);
     expect(e.collision).toBe(false);

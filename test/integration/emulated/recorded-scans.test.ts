@@ -1,16 +1,21 @@
-import { describe, expect, it, beforeAll } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
-import { emulatedHostState } from './host-state.js';
 import { countOn, readMcap } from '../../support/mcap-reader.js';
-import { ROOT, emulatedE2e } from './support/e2e.js';
+import { emulatedHostState } from './host-state.js';
+import { emulatedE2e, ROOT } from './support/e2e.js';
 
 const { runsDir, real } = await emulatedE2e('recorded-scans');
 const GAP_FOLLOW = join(ROOT, 'scenarios/loop-gap-follow.yaml');
 const overrides = ['duration=2s', 'record.scans=true'];
-const scanRows = (runDir: string) => readFileSync(join(runDir, 'scans.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+const scanRows = (runDir: string) =>
+  readFileSync(join(runDir, 'scans.csv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(','));
 
 describe.skipIf(real.skip)('record.scans in the emulated runtime (Docker + ns-3)', () => {
   let before: ReturnType<typeof emulatedHostState>;

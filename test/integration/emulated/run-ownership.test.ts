@@ -1,13 +1,13 @@
-import { describe, expect, it, beforeAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunSummary } from '../../../src/run/summary.js';
-import { emulatedHostState } from './host-state.js';
-import { CLI, HEAD_ON, emulatedE2e } from './support/e2e.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { EXIT_STATUS } from '../../../src/errors.js';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
 import { RUN_EXIT_STATUS } from '../../../src/run/outcome.js';
-import { EXIT_STATUS } from '../../../src/errors.js';
+import type { RunSummary } from '../../../src/run/summary.js';
+import { emulatedHostState } from './host-state.js';
+import { CLI, emulatedE2e, HEAD_ON } from './support/e2e.js';
 import { sleep, spawnCli, startLiveRun } from './support/live-run.js';
 
 /**
@@ -94,7 +94,10 @@ describe.skipIf(real.skip)('run ownership: live, kept and foreign resources (Doc
     const name = plan.hostNet.controlNet.bridge;
     expect(spawnSync('ip', ['link', 'add', name, 'type', 'bridge']).status).toBe(0);
     try {
-      const up = spawnSync('node', [CLI, 'up', HEAD_ON, '--runtime', 'docker', '--runs-dir', runsDir, '--run-id', runId], { encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+      const up = spawnSync('node', [CLI, 'up', HEAD_ON, '--runtime', 'docker', '--runs-dir', runsDir, '--run-id', runId], {
+        encoding: 'utf8',
+        env: { ...process.env, CI: 'true' },
+      });
       expect(up.status, up.stdout + up.stderr).toBe(EXIT_STATUS.ENVIRONMENT);
       expect(up.stdout + up.stderr).toMatch(new RegExp(`interface "${name}" already exists; cavsim will not touch it`));
       expect(up.stderr).toMatch(/hint: remove or rename it yourself, or choose another run id/);

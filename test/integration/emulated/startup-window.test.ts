@@ -1,14 +1,14 @@
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { createServer, type Server } from 'node:net';
+import { randomBytes } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { emulatedHostState } from './host-state.js';
-import { CLI, ROOT, emulatedE2e } from './support/e2e.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
+import { emulatedHostState } from './host-state.js';
+import { CLI, emulatedE2e, ROOT } from './support/e2e.js';
 import { startLiveRun } from './support/live-run.js';
 
 /**
@@ -35,8 +35,14 @@ function scenario(port: number): string {
   const vehicle = '/opt/cavsim/examples/node-vehicle/vehicle.mjs';
   const text = readFileSync(join(ROOT, 'scenarios/own-code-head-on.yaml'), 'utf8')
     .replace('map: ../maps/corridor.yaml', `map: ${join(ROOT, 'maps/corridor.yaml')}`)
-    .replace(/command: \[python3, -u, \.\.\/containers\/examples\/python-vehicle\/vehicle\.py, .*\]/, `image: ${IMAGE}\n    command: [node, ${vehicle}, --speed, "10", --ttc, "0.7", --warn, car1]`)
-    .replace(/command: \[node, \.\.\/containers\/examples\/node-vehicle\/vehicle\.mjs, (.*)\]/, `image: ${IMAGE}\n    command: [sh, -c, "node /opt/startup-probe.mjs ${port} && exec node ${vehicle} --speed 10"]`);
+    .replace(
+      /command: \[python3, -u, \.\.\/containers\/examples\/python-vehicle\/vehicle\.py, .*\]/,
+      `image: ${IMAGE}\n    command: [node, ${vehicle}, --speed, "10", --ttc, "0.7", --warn, car1]`,
+    )
+    .replace(
+      /command: \[node, \.\.\/containers\/examples\/node-vehicle\/vehicle\.mjs, (.*)\]/,
+      `image: ${IMAGE}\n    command: [sh, -c, "node /opt/startup-probe.mjs ${port} && exec node ${vehicle} --speed 10"]`,
+    );
   const file = join(buildDir, 'startup-window.yaml');
   writeFileSync(file, text);
   return file;
@@ -53,7 +59,10 @@ describe.skipIf(real.skip)('firewall rules before any vehicle code runs (Docker 
     mustRun(['node', CLI, 'images']);
     copyFileSync(join(ROOT, 'containers/examples/node-vehicle/vehicle.mjs'), join(buildDir, 'vehicle.mjs'));
     copyFileSync(join(ROOT, 'test/integration/emulated/fixtures/startup-probe.mjs'), join(buildDir, 'startup-probe.mjs'));
-    writeFileSync(join(buildDir, 'Dockerfile'), 'FROM cavsim/vehicle:latest\nCOPY vehicle.mjs /opt/cavsim/examples/node-vehicle/vehicle.mjs\nCOPY startup-probe.mjs /opt/startup-probe.mjs\n');
+    writeFileSync(
+      join(buildDir, 'Dockerfile'),
+      'FROM cavsim/vehicle:latest\nCOPY vehicle.mjs /opt/cavsim/examples/node-vehicle/vehicle.mjs\nCOPY startup-probe.mjs /opt/startup-probe.mjs\n',
+    );
     mustRun(['docker', 'build', '-q', '-t', IMAGE, buildDir]);
     tcp = createServer((s) => {
       reached.push(`tcp from ${s.remoteAddress}`);
@@ -76,7 +85,12 @@ describe.skipIf(real.skip)('firewall rules before any vehicle code runs (Docker 
     run.running.catch(() => {});
     const { summary } = await run.outcome;
     const log = readFileSync(join(run.runDir, 'logs', `${run.plan().vehicles[1].name}.log`), 'utf8');
-    const probe = JSON.parse(/startup-probe (\{.*\})/.exec(log)?.[1] ?? 'null') as { attempts: number; tcpConnected: number; udpSent: number; errors: Record<string, number> } | null;
+    const probe = JSON.parse(/startup-probe (\{.*\})/.exec(log)?.[1] ?? 'null') as {
+      attempts: number;
+      tcpConnected: number;
+      udpSent: number;
+      errors: Record<string, number>;
+    } | null;
     console.log(`[startup-window] ${JSON.stringify(probe)}; status ${summary.status}: ${summary.reason}`);
     expect(probe, log).not.toBeNull();
     expect(probe!.attempts).toBeGreaterThan(5);

@@ -1,12 +1,12 @@
-import { describe, expect, it, beforeAll } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { emulatedHostState } from './host-state.js';
-import { CLI, HEAD_ON, emulatedE2e } from './support/e2e.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
 import { RUN_EXIT_STATUS } from '../../../src/run/outcome.js';
-import { sleep, spawnCli } from './support/live-run.js';
 import type { RunSummary } from '../../../src/run/summary.js';
+import { emulatedHostState } from './host-state.js';
+import { CLI, emulatedE2e, HEAD_ON } from './support/e2e.js';
+import { sleep, spawnCli } from './support/live-run.js';
 
 /**
  * Every ordinary way `cavsim up` is asked to stop ends the run through its teardown: SIGTERM (a
@@ -16,13 +16,35 @@ import type { RunSummary } from '../../../src/run/summary.js';
  */
 const { runsDir, real } = await emulatedE2e('stop-signals');
 
-const cases: { name: string; when: RegExp; signals: NodeJS.Signals[]; reason: RegExp; measured: boolean; duration?: string; ends?: 'completed' }[] = [
+const cases: {
+  name: string;
+  when: RegExp;
+  signals: NodeJS.Signals[];
+  reason: RegExp;
+  measured: boolean;
+  duration?: string;
+  ends?: 'completed';
+}[] = [
   { name: 'SIGTERM while running', when: /\[running\]/, signals: ['SIGTERM'], reason: /stopped by SIGTERM/, measured: true },
   { name: 'SIGHUP while running', when: /\[running\]/, signals: ['SIGHUP'], reason: /stopped by SIGHUP/, measured: true },
   { name: 'Ctrl-C twice while running', when: /\[running\]/, signals: ['SIGINT', 'SIGINT'], reason: /stopped by the user/, measured: true },
-  { name: 'Ctrl-C while the host network is set up', when: /\[network\]/, signals: ['SIGINT'], reason: /stopped by the user before the run started/, measured: false },
+  {
+    name: 'Ctrl-C while the host network is set up',
+    when: /\[network\]/,
+    signals: ['SIGINT'],
+    reason: /stopped by the user before the run started/,
+    measured: false,
+  },
   // The run was over: its result stands, and the teardown goes on to the end.
-  { name: 'Ctrl-C while tearing down', when: /\[teardown\]/, signals: ['SIGINT', 'SIGINT'], reason: /^$/, measured: true, duration: '2s', ends: 'completed' },
+  {
+    name: 'Ctrl-C while tearing down',
+    when: /\[teardown\]/,
+    signals: ['SIGINT', 'SIGINT'],
+    reason: /^$/,
+    measured: true,
+    duration: '2s',
+    ends: 'completed',
+  },
 ];
 
 describe.skipIf(real.skip)('`cavsim up` stopped by a signal (Docker + ns-3)', () => {
@@ -35,7 +57,18 @@ describe.skipIf(real.skip)('`cavsim up` stopped by a signal (Docker + ns-3)', ()
   for (const c of cases) {
     it(`${c.name}: ${c.ends ?? 'exit 130, summary interrupted and why'}, host restored`, async () => {
       const runId = `signal-${c.signals.join('-').toLowerCase()}-${c.when.source.replace(/\W/g, '')}-${process.pid}`;
-      const cli = spawnCli(CLI, ['up', HEAD_ON, '--runtime', 'docker', '--runs-dir', runsDir, '--run-id', runId, '--set', `duration=${c.duration ?? '20s'}`]);
+      const cli = spawnCli(CLI, [
+        'up',
+        HEAD_ON,
+        '--runtime',
+        'docker',
+        '--runs-dir',
+        runsDir,
+        '--run-id',
+        runId,
+        '--set',
+        `duration=${c.duration ?? '20s'}`,
+      ]);
       await cli.until(c.when);
       if (c.measured && !c.ends) await sleep(1500);
       for (const s of c.signals) {
@@ -46,7 +79,11 @@ describe.skipIf(real.skip)('`cavsim up` stopped by a signal (Docker + ns-3)', ()
       const summary = JSON.parse(readFileSync(join(runsDir, runId, 'summary.json'), 'utf8')) as RunSummary;
       // A run that ended on its own before the signals keeps its verdict; on a loaded machine that
       // can be invalid for lateness alone, as the other emulated tests allow.
-      const lateOnly = c.ends === 'completed' && summary.status === 'invalid' && /late/.test(summary.reason ?? '') && !/interrupt|SIGINT/.test(summary.reason ?? '');
+      const lateOnly =
+        c.ends === 'completed' &&
+        summary.status === 'invalid' &&
+        /late/.test(summary.reason ?? '') &&
+        !/interrupt|SIGINT/.test(summary.reason ?? '');
       const ends = lateOnly ? 'invalid' : (c.ends ?? 'interrupted');
       expect(exit, cli.output()).toBe(RUN_EXIT_STATUS[ends]);
       // A second Ctrl-C while running is answered. At teardown (0.2 s for two cars) the signals may come

@@ -1,11 +1,11 @@
-import { describe, expect, it, beforeAll } from 'vitest';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
 import { emulatedHostState } from './host-state.js';
-import { HEAD_ON, ROOT, emulatedE2e } from './support/e2e.js';
+import { emulatedE2e, HEAD_ON, ROOT } from './support/e2e.js';
 
 const { runsDir, real } = await emulatedE2e('wifi');
 const BLIND_CORNER = join(ROOT, 'scenarios/blind-corner.yaml');
@@ -14,8 +14,8 @@ const BLIND_CORNER_BEACONS = join(ROOT, 'scenarios/blind-corner-beacons.yaml');
 /** The thesis's head-on scenario with its wired channel replaced by 802.11p at the defaults. */
 function headOnOverWifi(): string {
   const yaml = readFileSync(HEAD_ON, 'utf8')
-    .replaceAll('../maps/', join(ROOT, 'maps') + '/')
-    .replace(/network:\n(  .*\n)+/, 'network:\n  channel: wifi-80211p\n');
+    .replaceAll('../maps/', `${join(ROOT, 'maps')}/`)
+    .replace(/network:\n( {2}.*\n)+/, 'network:\n  channel: wifi-80211p\n');
   const file = join(runsDir, 'head-on-wifi.yaml');
   writeFileSync(file, yaml);
   return file;
@@ -32,7 +32,9 @@ describe.skipIf(real.skip)('emulated wifi-80211p (Docker + ns-3 with TapBridge i
     const file = headOnOverWifi();
     const e = (await runScenarioEmulated(file, { runsDir })).summary;
     const s = (await runScenarioSimulated(file, { runsDir })).summary;
-    console.log(`[wifi head-on] emulated: ${e.status}, collision ${e.collision}, min distance ${e.min_distance_m} m, V2V p50 ${e.v2v.p50_ms} ms; simulated: collision ${s.collision}, ${s.min_distance_m} m, ${s.v2v.p50_ms} ms`);
+    console.log(
+      `[wifi head-on] emulated: ${e.status}, collision ${e.collision}, min distance ${e.min_distance_m} m, V2V p50 ${e.v2v.p50_ms} ms; simulated: collision ${s.collision}, ${s.min_distance_m} m, ${s.v2v.p50_ms} ms`,
+    );
     expect(['completed', 'invalid']).toContain(e.status);
     expect(e.collision).toBe(s.collision);
     expect(Math.abs(e.min_distance_m! - s.min_distance_m!)).toBeLessThanOrEqual(0.2);
@@ -46,7 +48,9 @@ describe.skipIf(real.skip)('emulated wifi-80211p (Docker + ns-3 with TapBridge i
     mkdirSync(dir, { recursive: true });
     cpSync(join(ROOT, 'ns3-scripts/channel-tap.cc'), join(dir, 'my-wifi-channel.cc'));
     cpSync(join(ROOT, 'ns3-scripts/lib'), join(dir, 'lib'), { recursive: true });
-    const yaml = readFileSync(BLIND_CORNER, 'utf8').replaceAll('../maps/', join(ROOT, 'maps') + '/').replace(/network:\n/, `network:\n  script: ${join(dir, 'my-wifi-channel.cc')}\n`);
+    const yaml = readFileSync(BLIND_CORNER, 'utf8')
+      .replaceAll('../maps/', `${join(ROOT, 'maps')}/`)
+      .replace(/network:\n/, `network:\n  script: ${join(dir, 'my-wifi-channel.cc')}\n`);
     const file = join(dir, 'blind-corner-own-channel.yaml');
     writeFileSync(file, yaml);
     const run = await runScenarioEmulated(file, { runsDir });
@@ -63,11 +67,17 @@ describe.skipIf(real.skip)('emulated wifi-80211p (Docker + ns-3 with TapBridge i
     const wallsRun = await runScenarioEmulated(BLIND_CORNER, { runsDir });
     const walls = wallsRun.summary;
     const open = (await runScenarioEmulated(BLIND_CORNER, { runsDir, overrides: ['network.obstacles=none'] })).summary;
-    console.log(`[wifi blind corner] walls: collision ${walls.collision}, delivery ${walls.v2v.delivery_ratio}; none: collision ${open.collision}, delivery ${open.v2v.delivery_ratio}, p50 ${open.v2v.p50_ms} ms`);
+    console.log(
+      `[wifi blind corner] walls: collision ${walls.collision}, delivery ${walls.v2v.delivery_ratio}; none: collision ${open.collision}, delivery ${open.v2v.delivery_ratio}, p50 ${open.v2v.p50_ms} ms`,
+    );
     expect(walls.collision).toBe(true);
     expect(walls.v2v.delivery_ratio).toBe(0);
     // ns-3 said why, as in the simulated runtime: too weak behind the walls, out of sight
-    const rows = readFileSync(join(wallsRun.runDir, 'v2v.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+    const rows = readFileSync(join(wallsRun.runDir, 'v2v.csv'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','));
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) {
       expect(row[8]).toBe('below-sensitivity');
@@ -82,7 +92,9 @@ describe.skipIf(real.skip)('emulated wifi-80211p (Docker + ns-3 with TapBridge i
   it('blind corner by beacons alone: behind the walls they hear each other too late (collision), in the open they stop', async () => {
     const walls = (await runScenarioEmulated(BLIND_CORNER_BEACONS, { runsDir })).summary;
     const open = (await runScenarioEmulated(BLIND_CORNER_BEACONS, { runsDir, overrides: ['network.obstacles=none'] })).summary;
-    console.log(`[wifi blind corner beacons] walls: collision ${walls.collision}, delivery ${walls.v2v.delivery_ratio}; none: collision ${open.collision}, min gap ${open.min_gap_m} m`);
+    console.log(
+      `[wifi blind corner beacons] walls: collision ${walls.collision}, delivery ${walls.v2v.delivery_ratio}; none: collision ${open.collision}, min gap ${open.min_gap_m} m`,
+    );
     expect(walls.collision).toBe(true);
     expect(open.collision).toBe(false);
     expect(walls.v2v.delivery_ratio!).toBeLessThan(open.v2v.delivery_ratio!);

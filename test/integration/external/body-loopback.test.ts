@@ -1,15 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { loadScenario } from '../../../src/scenario/load-scenario.js';
-import { RunControl } from '../../../src/runtime/rosbridge/run-control.js';
-import { epochNs } from '../../../src/runtime/emulated/v2v/wire.js';
-import type { RunSummary } from '../../../src/run/summary.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BodyFigures } from '../../../src/measurement/body-reports.js';
-import { buildEntryPoints, freeUdpPorts, prepareRunDir, repoRoot, spawnNode, spawnSimulator, type Child } from '../processes/support.js';
+import type { RunSummary } from '../../../src/run/summary.js';
+import { epochNs } from '../../../src/runtime/emulated/v2v/wire.js';
+import { RunControl } from '../../../src/runtime/rosbridge/run-control.js';
+import { loadScenario } from '../../../src/scenario/load-scenario.js';
+import { buildEntryPoints, type Child, freeUdpPorts, prepareRunDir, repoRoot, spawnNode, spawnSimulator } from '../processes/support.js';
 
 /**
  * A physical car (external role: body) in the emulated runtime's simulator, without Docker or root:
@@ -67,9 +67,25 @@ async function runWithBody(name: string, file: string, bodyArgs: string[]): Prom
     CAVSIM_V2V_BIND: `127.0.0.1:${carPort}`,
     CAVSIM_V2V_PEERS: JSON.stringify({ car0: `127.0.0.1:${bodyPort}` }),
   });
-  const device = spawn('python3', ['-u', BODY, '--url', sim.url, '--vehicle', 'car0', '--v2v-bind', `127.0.0.1:${bodyPort}`, '--v2v-peer', `car1=127.0.0.1:${carPort}`, ...bodyArgs], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const device = spawn(
+    'python3',
+    [
+      '-u',
+      BODY,
+      '--url',
+      sim.url,
+      '--vehicle',
+      'car0',
+      '--v2v-bind',
+      `127.0.0.1:${bodyPort}`,
+      '--v2v-peer',
+      `car1=127.0.0.1:${carPort}`,
+      ...bodyArgs,
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let deviceLog = '';
   device.stderr!.on('data', (d) => (deviceLog += d));
   const deviceExit = new Promise<void>((ok) => device.once('exit', () => ok()));
@@ -107,8 +123,23 @@ const VIRTUAL_TOWARD_BODY = `    start: { x: -10, y: -1, yaw: 0, speed: 4 }
     apps: [{ type: brake-receiver }, { type: beacon, rate: 10Hz }]`;
 
 describe('a physical car (role: body) mirrored by the emulated simulator, its device on loopback', () => {
-  it('is where it reports, the virtual car\'s lidar and TTC see it, its V2V warning brakes the virtual car, both directions are in v2v.csv', async () => {
-    const run = await runWithBody('body-mirror', scenarioFile('body-mirror', VIRTUAL_TOWARD_BODY, '3s', ROOMY), ['--x', '10', '--y', '-1', '--yaw', String(Math.PI), '--speed', '2', '--observe', 'car1', '--warn', 'car1', '--warn-distance', '8']);
+  it("is where it reports, the virtual car's lidar and TTC see it, its V2V warning brakes the virtual car, both directions are in v2v.csv", async () => {
+    const run = await runWithBody('body-mirror', scenarioFile('body-mirror', VIRTUAL_TOWARD_BODY, '3s', ROOMY), [
+      '--x',
+      '10',
+      '--y',
+      '-1',
+      '--yaw',
+      String(Math.PI),
+      '--speed',
+      '2',
+      '--observe',
+      'car1',
+      '--warn',
+      'car1',
+      '--warn-distance',
+      '8',
+    ]);
     const { summary, runDir, body } = run;
     expectCompletedOrLate(summary, run.deviceLog);
     expect(summary.collision).toBe(false);
@@ -162,12 +193,23 @@ describe('a physical car (role: body) mirrored by the emulated simulator, its de
     expect(body.pose_lag_p50_ms!).toBeLessThan(10);
     expect(body.pose_lag_p99_ms!).toBeLessThan(200);
     expect(body.clock_samples).toBeGreaterThan(20);
-    console.log(`[body] ${summary.status}: ${body.reports} reports (${body.reports_per_s}/s), pose lag p50/p99/max ${body.pose_lag_p50_ms}/${body.pose_lag_p99_ms}/${body.pose_lag_max_ms} ms, clock offset ${body.clock_offset_ms} ms (max |${body.clock_offset_max_abs_ms}|, rtt p50/max ${body.clock_rtt_p50_ms}/${body.clock_rtt_max_ms} ms), max gap ${body.max_report_gap_ms} ms; warning latency ${warning[0].latency_ms} ms`);
+    console.log(
+      `[body] ${summary.status}: ${body.reports} reports (${body.reports_per_s}/s), pose lag p50/p99/max ${body.pose_lag_p50_ms}/${body.pose_lag_p99_ms}/${body.pose_lag_max_ms} ms, clock offset ${body.clock_offset_ms} ms (max |${body.clock_offset_max_abs_ms}|, rtt p50/max ${body.clock_rtt_p50_ms}/${body.clock_rtt_max_ms} ms), max gap ${body.max_report_gap_ms} ms; warning latency ${warning[0].latency_ms} ms`,
+    );
   });
 
   it('collides with a virtual car it drives into', async () => {
     const parked = '    start: { x: 0, y: -1, yaw: 0, speed: 0 }';
-    const run = await runWithBody('body-collision', scenarioFile('body-collision', parked, '2.5s', ROOMY), ['--x', '5', '--y', '-1', '--yaw', String(Math.PI), '--speed', '3']);
+    const run = await runWithBody('body-collision', scenarioFile('body-collision', parked, '2.5s', ROOMY), [
+      '--x',
+      '5',
+      '--y',
+      '-1',
+      '--yaw',
+      String(Math.PI),
+      '--speed',
+      '3',
+    ]);
     expectCompletedOrLate(run.summary, run.deviceLog);
     expect(run.summary.collision).toBe(true);
     const hit = rows(run.runDir, 'collisions.csv');
@@ -180,10 +222,12 @@ describe('a physical car (role: body) mirrored by the emulated simulator, its de
   const away = '    start: { x: -20, y: -1, yaw: 3.141592653589793, speed: 1 }';
   const still = ['--x', '10', '--y', '-1', '--yaw', String(Math.PI), '--speed', '1'];
 
-  it('is invalid, naming the car, when the device\'s clock is 200 ms off', async () => {
+  it("is invalid, naming the car, when the device's clock is 200 ms off", async () => {
     const run = await runWithBody('body-offset', scenarioFile('body-offset', away, '1.5s'), [...still, '--clock-offset-ms', '200']);
     expect(run.summary.status, run.deviceLog.slice(-2000)).toBe('invalid');
-    expect(run.summary.reason).toMatch(/car0's device clock was at least [12]\d\d(\.\d+)? ms off the simulator's \(external\.maxClockOffset 20 ms\)/);
+    expect(run.summary.reason).toMatch(
+      /car0's device clock was at least [12]\d\d(\.\d+)? ms off the simulator's \(external\.maxClockOffset 20 ms\)/,
+    );
     // The offset is taken out of the lag: the reports themselves are on time (p50: a loaded CI machine delays a few).
     expect(run.body.pose_lag_p50_ms!, JSON.stringify(run.body)).toBeLessThan(20);
     expect(run.body.clock_offset_ms!).toBeCloseTo(200, -1);
@@ -199,9 +243,15 @@ describe('a physical car (role: body) mirrored by the emulated simulator, its de
   });
 
   it('fails, naming the car, when its device stops reporting mid-run', async () => {
-    const run = await runWithBody('body-stall', scenarioFile('body-stall', away, '3s', ', maxReportGap: 300ms'), [...still, '--stop-after', '1']);
+    const run = await runWithBody('body-stall', scenarioFile('body-stall', away, '3s', ', maxReportGap: 300ms'), [
+      ...still,
+      '--stop-after',
+      '1',
+    ]);
     expect(run.summary.status).toBe('failed');
-    expect(run.summary.reason).toMatch(/^car0's device stopped reporting its pose: none for 3\d\d ms at t=1\.[2-4]\d s \(external\.maxReportGap 300 ms\)$/);
+    expect(run.summary.reason).toMatch(
+      /^car0's device stopped reporting its pose: none for 3\d\d ms at t=1\.[2-4]\d s \(external\.maxReportGap 300 ms\)$/,
+    );
     expect(run.body.reports).toBeGreaterThan(40);
     expect(run.summary.steps).toBeLessThan(150);
   });

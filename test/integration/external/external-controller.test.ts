@@ -1,11 +1,11 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
 import type { RunEvent } from '../../../src/run/events.js';
 
@@ -31,7 +31,16 @@ const rows = (dir: string, file: string) => parse(readFileSync(join(dir, file), 
 const summaryOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
 /** The summary without what the host measured (wall time, compute and link figures) and the run's id. */
 const simulated = (s: Record<string, unknown>) => ({ ...s, run_id: undefined, wall_time_s: undefined, timing: undefined });
-type ExternalFigures = { url: string; barrier: boolean; listen_to_connect_ms: number; connect_to_ready_ms: number; ready_to_first_step_ms: number; ticks_sent: number; stamped_answers: number; refused_clients: number };
+type ExternalFigures = {
+  url: string;
+  barrier: boolean;
+  listen_to_connect_ms: number;
+  connect_to_ready_ms: number;
+  ready_to_first_step_ms: number;
+  ticks_sent: number;
+  stamped_answers: number;
+  refused_clients: number;
+};
 const externalOf = (s: { timing?: Record<string, unknown> }) => (s.timing!.external as Record<string, ExternalFigures>).car0;
 type ComputeFigures = { ticks: number; answer: { p50_ms: number; p99_ms: number; max_ms: number } };
 const computeOf = (s: { timing?: Record<string, unknown> }) => (s.timing!.compute as Record<string, ComputeFigures>).car0;
@@ -47,7 +56,23 @@ async function freePort(): Promise<number> {
 
 /** The Python example as car0's device: connects (retrying) to `url`, warns car1 at TTC 0.7 s. */
 function pythonDevice(url: string): ChildProcess {
-  const args = [PYTHON_DEVICE, '--url', url, '--vehicle', 'car0', '--observe', 'car1', '--speed', '10', '--stop-distance', '0', '--ttc', '0.7', '--warn', 'car1'];
+  const args = [
+    PYTHON_DEVICE,
+    '--url',
+    url,
+    '--vehicle',
+    'car0',
+    '--observe',
+    'car1',
+    '--speed',
+    '10',
+    '--stop-distance',
+    '0',
+    '--ttc',
+    '0.7',
+    '--warn',
+    'car1',
+  ];
   const child = spawn('python3', ['-u', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   devices.push(child);
   return child;
@@ -55,7 +80,10 @@ function pythonDevice(url: string): ChildProcess {
 
 /** A device that says ready after `readyAfterMs`, answers ticks until `fromTick`, then exits (its connection drops). */
 function crashingDevice(url: string, fromTick: number, readyAfterMs = 0): ChildProcess {
-  const child = spawn('node', [MISBEHAVING, '--from-tick', String(fromTick), '--crash', '0', '--ready-after', String(readyAfterMs)], { env: { ...process.env, CAVSIM_SIM_URL: url, CAVSIM_VEHICLE: 'car0' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('node', [MISBEHAVING, '--from-tick', String(fromTick), '--crash', '0', '--ready-after', String(readyAfterMs)], {
+    env: { ...process.env, CAVSIM_SIM_URL: url, CAVSIM_VEHICLE: 'car0' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   devices.push(child);
   return child;
 }
@@ -85,7 +113,9 @@ describe('an external controller device in the simulated runtime', () => {
     for (const run of [a, b]) {
       expect(run.summary.status, run.summary.reason).toBe('completed');
       expect(run.summary.collision).toBe(false);
-      expect(run.printed.some((m) => /^car0: waiting up to 30 s for its external controller at ws:\/\/127\.0\.0\.1:\d+$/.test(m))).toBe(true);
+      expect(run.printed.some((m) => /^car0: waiting up to 30 s for its external controller at ws:\/\/127\.0\.0\.1:\d+$/.test(m))).toBe(
+        true,
+      );
     }
     expect(externalOf(a.summary).url).not.toBe(externalOf(b.summary).url);
     for (const f of SIMULATION_FILES) expect(readFileSync(join(b.runDir, f), 'utf8'), f).toBe(readFileSync(join(a.runDir, f), 'utf8'));
@@ -105,13 +135,21 @@ describe('an external controller device in the simulated runtime', () => {
     expect(link.listen_to_connect_ms).toBeLessThan(30_000);
     expect(link.connect_to_ready_ms).toBeGreaterThanOrEqual(0);
     expect(link.ready_to_first_step_ms).toBeGreaterThanOrEqual(0);
-    expect(readFileSync(join(a.runDir, 'logs', 'car0.log'), 'utf8')).toMatch(/device connected from 127\.0\.0\.1:\d+[\s\S]*stop \(end of run\) after 500 ticks and 500 stamped answers/);
-    console.log(`[external] barrier: listen->connect ${link.listen_to_connect_ms} ms (Python starting), connect->ready ${link.connect_to_ready_ms} ms, ready->first step ${link.ready_to_first_step_ms} ms, answer ${JSON.stringify(computeOf(a.summary).answer)}`);
+    expect(readFileSync(join(a.runDir, 'logs', 'car0.log'), 'utf8')).toMatch(
+      /device connected from 127\.0\.0\.1:\d+[\s\S]*stop \(end of run\) after 500 ticks and 500 stamped answers/,
+    );
+    console.log(
+      `[external] barrier: listen->connect ${link.listen_to_connect_ms} ms (Python starting), connect->ready ${link.connect_to_ready_ms} ms, ready->first step ${link.ready_to_first_step_ms} ms, answer ${JSON.stringify(computeOf(a.summary).answer)}`,
+    );
   });
 
   it('feeds the measured answer time to compute.model: measured', async () => {
     const port = await freePort();
-    const run = await runWithDevice('ext-measured', [`vehicles.car0.external.listen=127.0.0.1:${port}`, 'vehicles.car0.compute.model=measured', 'vehicles.car0.compute.scale=3'], pythonDevice);
+    const run = await runWithDevice(
+      'ext-measured',
+      [`vehicles.car0.external.listen=127.0.0.1:${port}`, 'vehicles.car0.compute.model=measured', 'vehicles.car0.compute.scale=3'],
+      pythonDevice,
+    );
     expect(run.summary.status, run.summary.reason).toBe('completed');
     expect(externalOf(run.summary).url).toBe(`ws://127.0.0.1:${port}`);
     const compute = rows(run.runDir, 'compute.csv');
@@ -126,12 +164,20 @@ describe('an external controller device in the simulated runtime', () => {
   it('fails naming the car and its address when no device connects within connectTimeout', async () => {
     const port = await freePort();
     const started = Date.now();
-    const run = await runScenarioSimulated(SCENARIO, { runsDir: workDir, overrides: [`vehicles.car0.external.listen=127.0.0.1:${port}`, 'vehicles.car0.external.connectTimeout=1s'] });
+    const run = await runScenarioSimulated(SCENARIO, {
+      runsDir: workDir,
+      overrides: [`vehicles.car0.external.listen=127.0.0.1:${port}`, 'vehicles.car0.external.connectTimeout=1s'],
+    });
     const took = (Date.now() - started) / 1000;
     expect(run.summary.status).toBe('failed');
     expect(run.summary.exit_status).toBe(5);
-    expect(run.summary.failed_component).toMatchObject({ component: `vehicle car0 (external controller at ws://127.0.0.1:${port})`, how: 'did not connect within 1 s' });
-    expect(run.summary.reason).toBe(`the vehicle car0 (external controller at ws://127.0.0.1:${port}) did not connect within 1 s at t=0.00 s: ${run.summary.failed_component!.last_log_lines.join(' | ')}`);
+    expect(run.summary.failed_component).toMatchObject({
+      component: `vehicle car0 (external controller at ws://127.0.0.1:${port})`,
+      how: 'did not connect within 1 s',
+    });
+    expect(run.summary.reason).toBe(
+      `the vehicle car0 (external controller at ws://127.0.0.1:${port}) did not connect within 1 s at t=0.00 s: ${run.summary.failed_component!.last_log_lines.join(' | ')}`,
+    );
     expect(run.summary.steps).toBe(0);
     expect(took).toBeGreaterThanOrEqual(1);
     expect(took).toBeLessThan(8);
@@ -142,10 +188,15 @@ describe('an external controller device in the simulated runtime', () => {
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
     const { port } = holder.address() as { port: number };
     try {
-      const run = await runScenarioSimulated(SCENARIO, { runsDir: workDir, overrides: [`vehicles.car0.external.listen=127.0.0.1:${port}`] });
+      const run = await runScenarioSimulated(SCENARIO, {
+        runsDir: workDir,
+        overrides: [`vehicles.car0.external.listen=127.0.0.1:${port}`],
+      });
       expect(run.summary.status).toBe('failed');
       expect(run.summary.exit_status).toBe(3);
-      expect(run.summary.reason).toMatch(new RegExp(`^vehicles\\.car0\\.external\\.listen: cannot listen on 127\\.0\\.0\\.1:${port} \\(.*EADDRINUSE`));
+      expect(run.summary.reason).toMatch(
+        new RegExp(`^vehicles\\.car0\\.external\\.listen: cannot listen on 127\\.0\\.0\\.1:${port} \\(.*EADDRINUSE`),
+      );
       expect(run.summary.hint).toMatch(/choose another port/);
     } finally {
       await new Promise((resolve) => holder.close(resolve));
@@ -154,7 +205,12 @@ describe('an external controller device in the simulated runtime', () => {
 
   it('fails with the reason when the device drops out mid-run, keeps what was measured, and refused a second device', async () => {
     // The first device holds the link a second before it says ready; a second one for the same car, meanwhile, is refused and logged.
-    const run = await runWithDevice('ext-drop', ['vehicles.car0.external.listen=127.0.0.1:0'], (url) => crashingDevice(url, 57, 1000), (url) => crashingDevice(url, 57));
+    const run = await runWithDevice(
+      'ext-drop',
+      ['vehicles.car0.external.listen=127.0.0.1:0'],
+      (url) => crashingDevice(url, 57, 1000),
+      (url) => crashingDevice(url, 57),
+    );
     expect(run.summary.status).toBe('failed');
     expect(run.summary.failed_component?.component).toMatch(/^vehicle car0 \(external controller at ws:\/\/127\.0\.0\.1:\d+\)$/);
     expect(run.summary.failed_component?.how).toMatch(/^disconnected \(WebSocket close 1006\)$/);
@@ -168,9 +224,15 @@ describe('an external controller device in the simulated runtime', () => {
   });
 
   it('runs without the barrier at real-time pace when barrier is false, and says so', async () => {
-    const run = await runWithDevice('ext-free', ['vehicles.car0.external.listen=127.0.0.1:0', 'vehicles.car0.external.barrier=false'], pythonDevice);
+    const run = await runWithDevice(
+      'ext-free',
+      ['vehicles.car0.external.listen=127.0.0.1:0', 'vehicles.car0.external.barrier=false'],
+      pythonDevice,
+    );
     expect(run.summary.status, run.summary.reason).toBe('completed');
-    expect(run.summary.warnings?.join('\n')).toMatch(/vehicles\.car0\.external\.barrier \(from --set\): false: car0's device ran without the barrier, at real-time pace/);
+    expect(run.summary.warnings?.join('\n')).toMatch(
+      /vehicles\.car0\.external\.barrier \(from --set\): false: car0's device ran without the barrier, at real-time pace/,
+    );
     expect(run.printed.some((m) => /ran without the barrier/.test(m))).toBe(true);
     const link = externalOf(run.summary);
     expect(link.barrier).toBe(false);
@@ -182,17 +244,27 @@ describe('an external controller device in the simulated runtime', () => {
     expect(compute.length).toBeGreaterThan(400);
     expect(compute.every((r) => Number(r.answer_ms) > 0 && Number(r.applied_ms) >= 0)).toBe(true);
     expect(rows(run.runDir, 'events.csv').some((e) => e.vehicle === 'car0' && e.event === 'emergency-brake')).toBe(true);
-    console.log(`[external] no barrier: connect->ready ${link.connect_to_ready_ms} ms, ready->first step ${link.ready_to_first_step_ms} ms, answers ${link.stamped_answers}/${link.ticks_sent}, answer ${JSON.stringify(computeOf(run.summary).answer)}, late ${JSON.stringify((run.summary.timing!.compute as Record<string, { applied: unknown }>).car0.applied)}`);
+    console.log(
+      `[external] no barrier: connect->ready ${link.connect_to_ready_ms} ms, ready->first step ${link.ready_to_first_step_ms} ms, answers ${link.stamped_answers}/${link.ticks_sent}, answer ${JSON.stringify(computeOf(run.summary).answer)}, late ${JSON.stringify((run.summary.timing!.compute as Record<string, { applied: unknown }>).car0.applied)}`,
+    );
   });
 
   it('refuses role body in the simulated runtime, and in the emulated one a device without the addresses it needs there, exit 2, creating nothing', () => {
     const runsDir = join(workDir, 'refused');
-    const sim = spawnSync('node', [CLI, 'up', SCENARIO, '--runtime', 'sim', '--runs-dir', runsDir, '--set', 'vehicles.car0.external.role=body'], { encoding: 'utf8' });
+    const sim = spawnSync(
+      'node',
+      [CLI, 'up', SCENARIO, '--runtime', 'sim', '--runs-dir', runsDir, '--set', 'vehicles.car0.external.role=body'],
+      { encoding: 'utf8' },
+    );
     expect(sim.status, sim.stderr).toBe(2);
-    expect(sim.stderr).toContain('vehicles.car0.external.role (from --set): role: body (a physical car mirrored in the world) needs real time: run it with --runtime docker (the emulated runtime); with --runtime sim use role: controller');
+    expect(sim.stderr).toContain(
+      'vehicles.car0.external.role (from --set): role: body (a physical car mirrored in the world) needs real time: run it with --runtime docker (the emulated runtime); with --runtime sim use role: controller',
+    );
     const emulated = spawnSync('node', [CLI, 'up', SCENARIO, '--runtime', 'docker', '--runs-dir', runsDir], { encoding: 'utf8' });
     expect(emulated.status, emulated.stderr).toBe(2);
-    expect(emulated.stderr).toContain("vehicles.car0.external.from (line 23): the emulated runtime needs the device's own address, e.g. from: 10.213.0.2: only connections from it speak for this car");
+    expect(emulated.stderr).toContain(
+      "vehicles.car0.external.from (line 23): the emulated runtime needs the device's own address, e.g. from: 10.213.0.2: only connections from it speak for this car",
+    );
     expect(readdirSync(workDir).includes('refused') ? readdirSync(runsDir) : []).toEqual([]);
   });
 });

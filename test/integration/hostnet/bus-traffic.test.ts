@@ -2,15 +2,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandRunner } from '../../../src/host/exec/command-runner.js';
-import { createDirectOps } from '../../../src/host/network/hostnet-port.js';
-import { startTestbed } from '../../../bench/testbed/testbed.js';
-import { Journal } from '../../../src/host/journal/journal.js';
-import { OTHER_FRAME, parseFrameLog } from '../../../src/channel/ns3/frame-log.js';
-import { summariseLatency } from '../../../src/measurement/latency-stats.js';
 import { runProbes } from '../../../bench/testbed/probe-runner.js';
-import { buildEntryPoints } from './support/build.js';
+import { startTestbed } from '../../../bench/testbed/testbed.js';
+import { OTHER_FRAME, parseFrameLog } from '../../../src/channel/ns3/frame-log.js';
+import { createCommandRunner } from '../../../src/host/exec/command-runner.js';
+import { Journal } from '../../../src/host/journal/journal.js';
+import { createDirectOps } from '../../../src/host/network/hostnet-port.js';
+import { summariseLatency } from '../../../src/measurement/latency-stats.js';
 import { ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
+import { buildEntryPoints } from './support/build.js';
 
 const real = requireReal('hostnet/bus-traffic.test.ts', rootProblem() ?? ns3Problem());
 
@@ -38,7 +38,16 @@ describe.skipIf(real.skip)('what reaches the ns-3 bus', () => {
     const ops = createDirectOps(runner);
     const journal = Journal.open(join(runDir, 'journal.jsonl'));
     const frameLogPath = join(runDir, 'frames.log');
-    const bed = await startTestbed({ runId, vehicleCount: 3, network: { delay: 0.01 }, runDir, journal, ops, runner, channelArgs: [`--frameLog=${frameLogPath}`] });
+    const bed = await startTestbed({
+      runId,
+      vehicleCount: 3,
+      network: { delay: 0.01 },
+      runDir,
+      journal,
+      ops,
+      runner,
+      channelArgs: [`--frameLog=${frameLogPath}`],
+    });
     try {
       const vehicles = bed.plan.vehicles;
       // 2.5 s of traffic covers the kernel's unsolicited IGMP/MLD report window after link-up.
@@ -74,7 +83,10 @@ describe.skipIf(real.skip)('what reaches the ns-3 bus', () => {
     const sendersSoFar = new Set<number>();
     for (const frame of [...log.sent].sort((a, b) => a.simNs - b.simNs)) {
       const receiver = nodeOf.get(frame.label.startsWith('v0') ? 'v1' : frame.label.startsWith('v1') ? 'v2' : 'v0')!;
-      const writtenTo = log.delivered.filter((d) => d.label === frame.label).map((d) => d.node).sort();
+      const writtenTo = log.delivered
+        .filter((d) => d.label === frame.label)
+        .map((d) => d.node)
+        .sort();
       if (sendersSoFar.has(receiver)) expect(writtenTo, frame.label).toEqual([receiver]);
       else expect(writtenTo, frame.label).toContain(receiver); // not learned yet: flooded, like a switch
       sendersSoFar.add(frame.node);

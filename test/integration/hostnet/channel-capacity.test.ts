@@ -2,16 +2,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandRunner } from '../../../src/host/exec/command-runner.js';
-import { createDirectOps } from '../../../src/host/network/hostnet-port.js';
-import { startTestbed } from '../../../bench/testbed/testbed.js';
-import { Journal } from '../../../src/host/journal/journal.js';
 import { runProbes } from '../../../bench/testbed/probe-runner.js';
+import { startTestbed } from '../../../bench/testbed/testbed.js';
 import { FRAME_OVERHEAD_BYTES } from '../../../src/channel/frames.js';
-import type { WifiNetwork, WiredNetwork } from '../../../src/scenario/resolved.js';
+import { createCommandRunner } from '../../../src/host/exec/command-runner.js';
+import { Journal } from '../../../src/host/journal/journal.js';
+import { createDirectOps } from '../../../src/host/network/hostnet-port.js';
 import type { V2VReceipt } from '../../../src/measurement/receipt-log.js';
-import { buildEntryPoints } from './support/build.js';
+import type { WifiNetwork, WiredNetwork } from '../../../src/scenario/resolved.js';
 import { ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
+import { buildEntryPoints } from './support/build.js';
 
 const real = requireReal('hostnet/channel-capacity.test.ts', rootProblem() ?? ns3Problem());
 const DATA_RATE = 2e6;
@@ -35,7 +35,12 @@ describe.skipIf(real.skip)('an iperf-style UDP flood between two stand-in vehicl
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  async function flood(network: WiredNetwork | WifiNetwork, count: number, rate: number, channelArgs: (runDir: string) => string[] = () => []) {
+  async function flood(
+    network: WiredNetwork | WifiNetwork,
+    count: number,
+    rate: number,
+    channelArgs: (runDir: string) => string[] = () => [],
+  ) {
     const runId = `it-capacity-${network.channel}-${process.pid}`;
     const runDir = join(dir, runId);
     const runner = createCommandRunner();
@@ -45,8 +50,27 @@ describe.skipIf(real.skip)('an iperf-style UDP flood between two stand-in vehicl
     try {
       const [a, b] = bed.plan.vehicles;
       const { received, expected } = await runProbes(probeJs, [
-        { netns: bed.standIns.vehicles[0].netns.name, name: a.name, bind: a.ip, peers: [{ name: b.name, address: b.ip }], count, rate, sizeBytes: 1000, csv: join(runDir, 'a.csv'), lingerMs: 3000 },
-        { netns: bed.standIns.vehicles[1].netns.name, name: b.name, bind: b.ip, peers: [], count: 0, rate: 1, csv: join(runDir, 'b.csv'), lingerMs: 3000 + (count / rate) * 1000 },
+        {
+          netns: bed.standIns.vehicles[0].netns.name,
+          name: a.name,
+          bind: a.ip,
+          peers: [{ name: b.name, address: b.ip }],
+          count,
+          rate,
+          sizeBytes: 1000,
+          csv: join(runDir, 'a.csv'),
+          lingerMs: 3000,
+        },
+        {
+          netns: bed.standIns.vehicles[1].netns.name,
+          name: b.name,
+          bind: b.ip,
+          peers: [],
+          count: 0,
+          rate: 1,
+          csv: join(runDir, 'b.csv'),
+          lingerMs: 3000 + (count / rate) * 1000,
+        },
       ]);
       return { received, expected, runDir };
     } finally {
@@ -61,30 +85,53 @@ describe.skipIf(real.skip)('an iperf-style UDP flood between two stand-in vehicl
     const latencyBps = wireThroughput(latency.received);
     const csma = await flood({ channel: 'csma', delay: 0.1, dataRate: DATA_RATE, loss: 0 }, 60, 30);
     const csmaBps = wireThroughput(csma.received);
-    console.log(`emulated UDP at 100 ms, 2 Mbit/s: latency ${(latencyBps / 1e3).toFixed(0)} kbit/s on the wire (${latency.received.length}/${latency.expected.length} arrived), csma ${(csmaBps / 1e3).toFixed(0)} kbit/s (${csma.received.length}/${csma.expected.length})`);
+    console.log(
+      `emulated UDP at 100 ms, 2 Mbit/s: latency ${(latencyBps / 1e3).toFixed(0)} kbit/s on the wire (${latency.received.length}/${latency.expected.length} arrived), csma ${(csmaBps / 1e3).toFixed(0)} kbit/s (${csma.received.length}/${csma.expected.length})`,
+    );
     expect(latencyBps / DATA_RATE).toBeGreaterThan(0.9);
     expect(Math.min(...latency.received.map((r) => r.latency_ms))).toBeGreaterThanOrEqual(100);
     expect(csmaBps / DATA_RATE).toBeLessThan(0.15);
   });
 
   it('802.11p at 6 Mbit/s between two stand-ins carries a UDP flood at over 1 Mbit/s, under its PHY rate', async () => {
-    const wifi: WifiNetwork = { channel: 'wifi-80211p', txPower: 20, propagation: 'log-distance', obstacles: 'none', antennaHeight: 1.5, noiseFigure: 7, rate: 6e6 };
+    const wifi: WifiNetwork = {
+      channel: 'wifi-80211p',
+      txPower: 20,
+      propagation: 'log-distance',
+      obstacles: 'none',
+      antennaHeight: 1.5,
+      noiseFigure: 7,
+      rate: 6e6,
+    };
     const { received, expected } = await flood(wifi, 1500, 500);
     const bps = wireThroughput(received);
-    console.log(`emulated UDP over 802.11p at 6 Mbit/s (stand-ins side by side, unicast with ACKs): ${(bps / 1e3).toFixed(0)} kbit/s on the wire (${received.length}/${expected.length} arrived)`);
+    console.log(
+      `emulated UDP over 802.11p at 6 Mbit/s (stand-ins side by side, unicast with ACKs): ${(bps / 1e3).toFixed(0)} kbit/s on the wire (${received.length}/${expected.length} arrived)`,
+    );
     expect(bps).toBeGreaterThan(1e6);
     expect(bps).toBeLessThan(6e6);
   });
 
   it('loss 0.3 on the latency channel loses about 30% of the frames, each reported by ns-3 as channel-loss', async () => {
     const outcomes = (runDir: string) => join(runDir, 'outcomes.txt');
-    const { received, expected, runDir } = await flood({ channel: 'latency', delay: 0.01, jitter: 0.002, dataRate: 100e6, loss: 0.3 }, 400, 100, (d) => [`--outcomes=${outcomes(d)}`]);
+    const { received, expected, runDir } = await flood(
+      { channel: 'latency', delay: 0.01, jitter: 0.002, dataRate: 100e6, loss: 0.3 },
+      400,
+      100,
+      (d) => [`--outcomes=${outcomes(d)}`],
+    );
     const lostShare = 1 - received.length / expected.length;
     expect(lostShare).toBeGreaterThan(0.22);
     expect(lostShare).toBeLessThan(0.38);
     const arrived = new Set(received.map((r) => r.id));
-    const missing = expected.filter((e) => !arrived.has(e.id)).map((e) => e.id).sort();
-    const reported = readFileSync(outcomes(runDir), 'utf8').trim().split('\n').map((line) => line.split(' '));
+    const missing = expected
+      .filter((e) => !arrived.has(e.id))
+      .map((e) => e.id)
+      .sort();
+    const reported = readFileSync(outcomes(runDir), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' '));
     expect(reported.every((f) => f[0] === 'lost' && f[3] === 'channel-loss')).toBe(true);
     expect(reported.map((f) => f[1]).sort()).toEqual(missing);
   });

@@ -2,14 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandRunner } from '../../../src/host/exec/command-runner.js';
-import { createDirectOps } from '../../../src/host/network/hostnet-port.js';
-import { startTestbed } from '../../../bench/testbed/testbed.js';
-import { Journal } from '../../../src/host/journal/journal.js';
-import { summariseLatency } from '../../../src/measurement/latency-stats.js';
 import { runProbes } from '../../../bench/testbed/probe-runner.js';
-import { buildEntryPoints } from './support/build.js';
+import { startTestbed } from '../../../bench/testbed/testbed.js';
+import { createCommandRunner } from '../../../src/host/exec/command-runner.js';
+import { Journal } from '../../../src/host/journal/journal.js';
+import { createDirectOps } from '../../../src/host/network/hostnet-port.js';
+import { summariseLatency } from '../../../src/measurement/latency-stats.js';
 import { ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
+import { buildEntryPoints } from './support/build.js';
 
 const real = requireReal('hostnet/channel-latency.test.ts', rootProblem() ?? ns3Problem());
 
@@ -42,8 +42,27 @@ describe.skipIf(real.skip)('UDP between two stand-in vehicles crosses ns-3', () 
       const [a, b] = bed.plan.vehicles;
       const rate = 1000 / periodMs;
       const { received, expected } = await runProbes(probeJs, [
-        { netns: bed.standIns.vehicles[0].netns.name, name: a.name, bind: a.ip, peers: [{ name: b.name, address: b.ip }], count, rate, csv: join(runDir, 'a.csv'), lingerMs: delayMs * 3 + 500 },
-        { netns: bed.standIns.vehicles[1].netns.name, name: b.name, bind: b.ip, peers: [{ name: a.name, address: a.ip }], count, rate, csv: join(runDir, 'b.csv'), startOffsetMs: periodMs / 2, lingerMs: delayMs * 3 + 500 },
+        {
+          netns: bed.standIns.vehicles[0].netns.name,
+          name: a.name,
+          bind: a.ip,
+          peers: [{ name: b.name, address: b.ip }],
+          count,
+          rate,
+          csv: join(runDir, 'a.csv'),
+          lingerMs: delayMs * 3 + 500,
+        },
+        {
+          netns: bed.standIns.vehicles[1].netns.name,
+          name: b.name,
+          bind: b.ip,
+          peers: [{ name: a.name, address: a.ip }],
+          count,
+          rate,
+          csv: join(runDir, 'b.csv'),
+          startOffsetMs: periodMs / 2,
+          lingerMs: delayMs * 3 + 500,
+        },
       ]);
       const stats = summariseLatency(received, expected);
       console.log(`delay ${delayMs} ms:`, JSON.stringify(stats), 'lag samples', bed.channel?.lagSamplesMs().slice(-3));

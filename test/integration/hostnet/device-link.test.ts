@@ -3,15 +3,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandRunner } from '../../../src/host/exec/command-runner.js';
-import { createDirectOps } from '../../../src/host/network/hostnet-port.js';
-import { startTestbed } from '../../../bench/testbed/testbed.js';
-import { Journal } from '../../../src/host/journal/journal.js';
-import { OTHER_FRAME, parseFrameLog } from '../../../src/channel/ns3/frame-log.js';
-import { summariseLatency } from '../../../src/measurement/latency-stats.js';
 import { runProbes } from '../../../bench/testbed/probe-runner.js';
-import { buildEntryPoints } from './support/build.js';
+import { startTestbed } from '../../../bench/testbed/testbed.js';
+import { OTHER_FRAME, parseFrameLog } from '../../../src/channel/ns3/frame-log.js';
+import { createCommandRunner } from '../../../src/host/exec/command-runner.js';
+import { Journal } from '../../../src/host/journal/journal.js';
+import { createDirectOps } from '../../../src/host/network/hostnet-port.js';
+import { summariseLatency } from '../../../src/measurement/latency-stats.js';
 import { ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
+import { buildEntryPoints } from './support/build.js';
 
 const real = requireReal('hostnet/device-link.test.ts', rootProblem() ?? ns3Problem());
 
@@ -86,8 +86,27 @@ describe.skipIf(real.skip)('a device joined to the channel by its interface on t
       ip('-n', deviceNetns, 'addr', 'add', device.cidr, 'dev', deviceEnd);
       ip('-n', deviceNetns, 'neigh', 'replace', vehicle.ip, 'lladdr', vehicle.mac, 'dev', deviceEnd, 'nud', 'permanent');
       const { received, expected } = await runProbes(probeJs, [
-        { netns: bed.standIns.vehicles[0].netns.name, name: vehicle.name, bind: vehicle.ip, peers: [{ name: 'rc', address: device.ip }], count: 10, rate: 10, csv: join(runDir, 'v0.csv'), lingerMs: 300 },
-        { netns: deviceNetns, name: 'rc', bind: device.ip, peers: [{ name: vehicle.name, address: vehicle.ip }], count: 10, rate: 10, startOffsetMs: 30, csv: join(runDir, 'rc.csv'), lingerMs: 300 },
+        {
+          netns: bed.standIns.vehicles[0].netns.name,
+          name: vehicle.name,
+          bind: vehicle.ip,
+          peers: [{ name: 'rc', address: device.ip }],
+          count: 10,
+          rate: 10,
+          csv: join(runDir, 'v0.csv'),
+          lingerMs: 300,
+        },
+        {
+          netns: deviceNetns,
+          name: 'rc',
+          bind: device.ip,
+          peers: [{ name: vehicle.name, address: vehicle.ip }],
+          count: 10,
+          rate: 10,
+          startOffsetMs: 30,
+          csv: join(runDir, 'rc.csv'),
+          lingerMs: 300,
+        },
       ]);
       const stats = summariseLatency(received, expected);
       expect(stats.lost).toBe(0);

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildEntryPoints } from './support/build.js';
 import { ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
+import { buildEntryPoints } from './support/build.js';
 
 const real = requireReal('hostnet/privileged-helper.test.ts', rootProblem() ?? ns3Problem());
 

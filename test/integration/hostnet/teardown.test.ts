@@ -1,22 +1,22 @@
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestbed } from '../../../bench/testbed/testbed.js';
+import { builtinChannelScript } from '../../../src/channel/ns3/compile.js';
 import { EnvironmentError } from '../../../src/errors.js';
 import { createCommandRunner } from '../../../src/host/exec/command-runner.js';
-import { runTag } from '../../../src/host/network/names.js';
+import { processUndoers } from '../../../src/host/exec/process-identity.js';
+import { Journal } from '../../../src/host/journal/journal.js';
 import { createDirectOps } from '../../../src/host/network/hostnet-port.js';
+import { runTag } from '../../../src/host/network/names.js';
 import { planHostNetwork } from '../../../src/host/network/plan.js';
 import { setUpHostNetwork } from '../../../src/host/network/set-up.js';
-import { startTestbed } from '../../../bench/testbed/testbed.js';
 import { hostNetUndoers } from '../../../src/host/network/undoers.js';
-import { Journal } from '../../../src/host/journal/journal.js';
-import { builtinChannelScript } from '../../../src/channel/ns3/compile.js';
-import { processUndoers } from '../../../src/host/exec/process-identity.js';
-import { buildEntryPoints } from './support/build.js';
 import { ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
+import { buildEntryPoints } from './support/build.js';
 import { snapshotHost } from './support/snapshot.js';
 
 const real = requireReal('hostnet/teardown.test.ts', rootProblem() ?? ns3Problem());
@@ -42,7 +42,16 @@ describe.skipIf(real.skip)('teardown restores the host exactly', () => {
     const runId = `it-full-${process.pid}`;
     const before = snapshotHost(markers(runId));
     const journal = Journal.open(join(dir, `${runId}.jsonl`));
-    const bed = await startTestbed({ runId, vehicleCount: 3, network: { delay: 0.01 }, runDir: join(dir, runId), journal, ops, runner, controlThird: 5 });
+    const bed = await startTestbed({
+      runId,
+      vehicleCount: 3,
+      network: { delay: 0.01 },
+      runDir: join(dir, runId),
+      journal,
+      ops,
+      runner,
+      controlThird: 5,
+    });
     expect(snapshotHost(markers(runId))).not.toEqual(before);
     expect(linkExists(bed.plan.vehicles[0].links.tap)).toBe(true);
     expect((await bed.teardown()).failed).toEqual([]);
@@ -120,8 +129,11 @@ describe.skipIf(real.skip)('teardown restores the host exactly', () => {
       execFileSync('ip', ['netns', 'add', nsName]);
       const before = snapshotHost(markers(runId));
       const net = await setUpHostNetwork(plan, { journal, ops });
-      for (const name of [plan.vehicles[0].links.bridge, plan.vehicles[0].links.tap, plan.vehicles[0].links.vethHost]) expect(inGroup()).toMatch(new RegExp(` ${name}[:@]`));
-      expect(execFileSync('ip', ['netns', 'exec', nsName, 'ip', '-o', 'addr', 'show', 'dev', 'eth1'], { encoding: 'utf8' })).toContain(plan.vehicles[0].cidr);
+      for (const name of [plan.vehicles[0].links.bridge, plan.vehicles[0].links.tap, plan.vehicles[0].links.vethHost])
+        expect(inGroup()).toMatch(new RegExp(` ${name}[:@]`));
+      expect(execFileSync('ip', ['netns', 'exec', nsName, 'ip', '-o', 'addr', 'show', 'dev', 'eth1'], { encoding: 'utf8' })).toContain(
+        plan.vehicles[0].cidr,
+      );
       execFileSync('ip', ['link', 'add', users, 'type', 'bridge']);
       execFileSync('ip', ['link', 'set', 'dev', users, 'group', String(plan.linkGroup)]);
       expect((await net.teardown()).failed).toEqual([]);

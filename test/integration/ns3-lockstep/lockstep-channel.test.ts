@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCommandRunner } from '../../../src/host/exec/command-runner.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CsmaBus } from '../../../src/channel/builtin/csma-bus.js';
+import { LatencyChannel } from '../../../src/channel/builtin/latency-channel.js';
+import { type ChannelFrame, type Delivery, FRAME_OVERHEAD_BYTES, type V2VChannel } from '../../../src/channel/frames.js';
 import { builtinChannelScript, compileChannelProgram } from '../../../src/channel/ns3/compile.js';
 import { LOCKSTEP_NS3_MODULES, LOCKSTEP_WIRED_MODULES } from '../../../src/channel/ns3/engine-choice.js';
 import { lockstepArgv } from '../../../src/channel/ns3/lockstep/lockstep-argv.js';
@@ -10,9 +12,7 @@ import { LockstepChannel, type NodeMotion } from '../../../src/channel/ns3/locks
 import { writeObstacleGrid } from '../../../src/channel/ns3/lockstep/obstacle-grid-file.js';
 import { LockstepProcessPool } from '../../../src/channel/ns3/lockstep/process-pool.js';
 import { OccupancyGrid } from '../../../src/core/map/occupancy-grid.js';
-import { CsmaBus } from '../../../src/channel/builtin/csma-bus.js';
-import { LatencyChannel } from '../../../src/channel/builtin/latency-channel.js';
-import { FRAME_OVERHEAD_BYTES, type ChannelFrame, type Delivery, type V2VChannel } from '../../../src/channel/frames.js';
+import { createCommandRunner } from '../../../src/host/exec/command-runner.js';
 import type { ResolvedNetwork, WifiNetwork } from '../../../src/scenario/resolved.js';
 import { ns3LockstepProblem, requireReal } from '../../support/real-components.js';
 
@@ -35,7 +35,12 @@ beforeAll(async () => {
   const cacheDir = join(tmpdir(), 'cavsim-test-ns3-cache');
   const source = builtinChannelScript('lockstep-channel');
   wired = await compileChannelProgram(source, { runner: createCommandRunner(), modules: LOCKSTEP_WIRED_MODULES, cacheDir });
-  wifiBinary = await compileChannelProgram(source, { runner: createCommandRunner(), modules: LOCKSTEP_NS3_MODULES, defines: ['CAVSIM_WIFI'], cacheDir });
+  wifiBinary = await compileChannelProgram(source, {
+    runner: createCommandRunner(),
+    modules: LOCKSTEP_NS3_MODULES,
+    defines: ['CAVSIM_WIFI'],
+    cacheDir,
+  });
 }, 300_000);
 afterAll(async () => {
   await Promise.all(open.map((c) => c.close()));
@@ -43,8 +48,17 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-async function start<T>(network: ResolvedNetwork, names: string[], extra: { run?: number; motion?: () => readonly NodeMotion[]; obstacleFile?: string } = {}) {
-  const argv = lockstepArgv({ network, nodes: names.length, run: extra.run ?? 1, ...(extra.obstacleFile ? { obstacleFile: extra.obstacleFile } : {}) });
+async function start<T>(
+  network: ResolvedNetwork,
+  names: string[],
+  extra: { run?: number; motion?: () => readonly NodeMotion[]; obstacleFile?: string } = {},
+) {
+  const argv = lockstepArgv({
+    network,
+    nodes: names.length,
+    run: extra.run ?? 1,
+    ...(extra.obstacleFile ? { obstacleFile: extra.obstacleFile } : {}),
+  });
   const binary = network.channel === 'wifi-80211p' ? wifiBinary : wired;
   const channel = await LockstepChannel.start<T>({ binary, argv, names, pool, ...(extra.motion ? { motion: extra.motion } : {}) });
   open.push(channel as LockstepChannel<unknown>);
@@ -66,14 +80,25 @@ async function drive<T>(channel: V2VChannel<T>, sends: { at: number; frame: Chan
   return out;
 }
 
-const frame = (payload: number, from: string, to: string[], sizeBytes: number, broadcast = to.length > 1): ChannelFrame<number> => ({ payload, from, to, broadcast, sizeBytes });
+const frame = (payload: number, from: string, to: string[], sizeBytes: number, broadcast = to.length > 1): ChannelFrame<number> => ({
+  payload,
+  from,
+  to,
+  broadcast,
+  sizeBytes,
+});
 const key = (d: Delivery<number>) => `${d.payload}>${d.to}`;
 
 describe.skipIf(real.skip)('ns-3 in lock-step: csma and latency', () => {
   it('delivers at the same virtual times as the builtin models, to 1 us (unicast and broadcast, several sizes and senders)', async () => {
     const names = ['a', 'b', 'c'];
     // csma frames 50 ms apart, so the bus is free for each (ns-3's backoff is random when it is not)
-    const csmaSends = [frame(1, 'a', ['b'], 130), frame(2, 'b', ['a', 'c'], 1000), frame(3, 'c', ['a', 'b'], 64), frame(4, 'a', ['c'], 1400)].map((f, i) => ({ at: 0.1 + i * 0.05, frame: f }));
+    const csmaSends = [
+      frame(1, 'a', ['b'], 130),
+      frame(2, 'b', ['a', 'c'], 1000),
+      frame(3, 'c', ['a', 'b'], 64),
+      frame(4, 'a', ['c'], 1400),
+    ].map((f, i) => ({ at: 0.1 + i * 0.05, frame: f }));
     const csma: ResolvedNetwork = { channel: 'csma', delay: 0.02, dataRate: 2e6, loss: 0 };
     const fromNs3 = await drive(await start<number>(csma, names), csmaSends, 1);
     const fromModel = await drive(new CsmaBus<number>({ delay: 0.02, dataRate: 2e6, loss: 0, seed: 1 }), csmaSends, 1);
@@ -82,10 +107,19 @@ describe.skipIf(real.skip)('ns-3 in lock-step: csma and latency', () => {
     for (const d of fromNs3) expect(Math.abs(d.at - modelAt.get(key(d))!)).toBeLessThan(1e-6);
 
     // latency: several senders at the same instant, a queue at one sender
-    const latencySends = [frame(1, 'a', ['b', 'c'], 1000), frame(2, 'a', ['b', 'c'], 1000), frame(3, 'b', ['a'], 200), frame(4, 'c', ['a', 'b'], 64)].map((f) => ({ at: 0.2, frame: f }));
+    const latencySends = [
+      frame(1, 'a', ['b', 'c'], 1000),
+      frame(2, 'a', ['b', 'c'], 1000),
+      frame(3, 'b', ['a'], 200),
+      frame(4, 'c', ['a', 'b'], 64),
+    ].map((f) => ({ at: 0.2, frame: f }));
     const latency: ResolvedNetwork = { channel: 'latency', delay: 0.1, jitter: 0, dataRate: 1e6, loss: 0 };
     const ns3Latency = await drive(await start<number>(latency, names), latencySends, 1);
-    const modelLatency = await drive(new LatencyChannel<number>({ delay: 0.1, jitter: 0, dataRate: 1e6, loss: 0, seed: 1 }), latencySends, 1);
+    const modelLatency = await drive(
+      new LatencyChannel<number>({ delay: 0.1, jitter: 0, dataRate: 1e6, loss: 0, seed: 1 }),
+      latencySends,
+      1,
+    );
     expect(ns3Latency).toHaveLength(7);
     const latencyAt = new Map(modelLatency.map((d) => [key(d), d.at]));
     for (const d of ns3Latency) expect(Math.abs(d.at - latencyAt.get(key(d))!)).toBeLessThan(1e-6);
@@ -97,16 +131,27 @@ describe.skipIf(real.skip)('ns-3 in lock-step: csma and latency', () => {
       const got = ds.filter((d) => !d.lost).sort((x, y) => x.at - y.at);
       return ((got.length - 1) * (1000 + FRAME_OVERHEAD_BYTES) * 8) / (got.at(-1)!.at - got[0].at);
     };
-    const latency = await drive(await start<number>({ channel: 'latency', delay: 0.1, jitter: 0, dataRate: 2e6, loss: 0 }, ['a', 'b']), offered, 4);
+    const latency = await drive(
+      await start<number>({ channel: 'latency', delay: 0.1, jitter: 0, dataRate: 2e6, loss: 0 }, ['a', 'b']),
+      offered,
+      4,
+    );
     expect(throughput(latency) / 2e6).toBeGreaterThan(0.9);
-    const csma = await drive(await start<number>({ channel: 'csma', delay: 0.1, dataRate: 2e6, loss: 0 }, ['a', 'b']), offered.slice(0, 60), 4);
+    const csma = await drive(
+      await start<number>({ channel: 'csma', delay: 0.1, dataRate: 2e6, loss: 0 }, ['a', 'b']),
+      offered.slice(0, 60),
+      4,
+    );
     const framesPerSecond = throughput(csma) / ((1000 + FRAME_OVERHEAD_BYTES) * 8);
     expect(framesPerSecond).toBeLessThan(10);
   });
 
   it('the same run number gives identical outcomes; another run number other losses and jitter', async () => {
     const network: ResolvedNetwork = { channel: 'latency', delay: 0.05, jitter: 0.01, dataRate: 10e6, loss: 0.3 };
-    const sends = Array.from({ length: 200 }, (_, i) => ({ at: i * 0.01, frame: frame(i, i % 2 ? 'a' : 'b', i % 2 ? ['b', 'c'] : ['a', 'c'], 300) }));
+    const sends = Array.from({ length: 200 }, (_, i) => ({
+      at: i * 0.01,
+      frame: frame(i, i % 2 ? 'a' : 'b', i % 2 ? ['b', 'c'] : ['a', 'c'], 300),
+    }));
     const once = await drive(await start<number>(network, ['a', 'b', 'c'], { run: 7 }), sends, 3);
     const twice = await drive(await start<number>(network, ['a', 'b', 'c'], { run: 7 }), sends, 3);
     const other = await drive(await start<number>(network, ['a', 'b', 'c'], { run: 8 }), sends, 3);
@@ -120,7 +165,10 @@ describe.skipIf(real.skip)('ns-3 in lock-step: csma and latency', () => {
 
   it('every frame has an outcome at every intended receiver: unicast losses, and frames the sender could not queue', async () => {
     for (const channelKind of ['csma', 'latency'] as const) {
-      const lossy: ResolvedNetwork = channelKind === 'csma' ? { channel: 'csma', delay: 0.01, dataRate: 10e6, loss: 0.3 } : { channel: 'latency', delay: 0.01, jitter: 0, dataRate: 10e6, loss: 0.3 };
+      const lossy: ResolvedNetwork =
+        channelKind === 'csma'
+          ? { channel: 'csma', delay: 0.01, dataRate: 10e6, loss: 0.3 }
+          : { channel: 'latency', delay: 0.01, jitter: 0, dataRate: 10e6, loss: 0.3 };
       const unicasts = Array.from({ length: 100 }, (_, i) => ({ at: i * 0.01, frame: frame(i, 'a', ['b'], 300) }));
       const out = await drive(await start<number>(lossy, ['a', 'b']), unicasts, 2);
       expect(out.map((d) => d.payload).sort((x, y) => x - y)).toEqual(unicasts.map((s) => s.frame.payload));
@@ -145,7 +193,10 @@ describe.skipIf(real.skip)('ns-3 in lock-step: csma and latency', () => {
 
   it('a process that served a run gives the next run exactly what a fresh process gives (lossy latency with jitter)', async () => {
     const network: ResolvedNetwork = { channel: 'latency', delay: 0.05, jitter: 0.01, dataRate: 10e6, loss: 0.3 };
-    const sends = Array.from({ length: 100 }, (_, i) => ({ at: i * 0.01, frame: frame(i, i % 2 ? 'a' : 'b', i % 2 ? ['b', 'c'] : ['a', 'c'], 300) }));
+    const sends = Array.from({ length: 100 }, (_, i) => ({
+      at: i * 0.01,
+      frame: frame(i, i % 2 ? 'a' : 'b', i % 2 ? ['b', 'c'] : ['a', 'c'], 300),
+    }));
     freshPool();
     const fresh = await start<number>(network, ['a', 'b', 'c'], { run: 3 });
     const first = await drive(fresh, sends, 2);
@@ -164,7 +215,16 @@ describe.skipIf(real.skip)('ns-3 in lock-step: csma and latency', () => {
   });
 });
 
-const wifi = (over: Partial<WifiNetwork> = {}): WifiNetwork => ({ channel: 'wifi-80211p', txPower: 20, propagation: 'log-distance', obstacles: 'none', antennaHeight: 1.5, noiseFigure: 7, rate: 6e6, ...over });
+const wifi = (over: Partial<WifiNetwork> = {}): WifiNetwork => ({
+  channel: 'wifi-80211p',
+  txPower: 20,
+  propagation: 'log-distance',
+  obstacles: 'none',
+  antennaHeight: 1.5,
+  noiseFigure: 7,
+  rate: 6e6,
+  ...over,
+});
 const parked = (xs: number[]) => () => xs.map((x) => ({ x, y: 0, vx: 0, vy: 0 }));
 const broadcasts = (n: number) => Array.from({ length: n }, (_, i) => ({ at: 0.05 + i * 0.05, frame: frame(i, 'a', ['b'], 300, true) }));
 
@@ -173,8 +233,18 @@ describe.skipIf(real.skip)('ns-3 in lock-step: wifi-80211p', () => {
     const names = ['a', 'b', 'c', 'd'];
     let now = 0;
     // four cars moving apart and back along a line: distances, powers and losses change every step
-    const motion = () => names.map((_, i) => ({ x: i * 12 + (i - 1.5) * 4 * Math.sin(now), y: 0, vx: (i - 1.5) * 4 * Math.cos(now), vy: 0 }));
-    const sends = Array.from({ length: 160 }, (_, i) => ({ at: 0.013 + i * 0.025, frame: frame(i, names[i % 4], names.filter((n) => n !== names[i % 4]), 300, true) }));
+    const motion = () =>
+      names.map((_, i) => ({ x: i * 12 + (i - 1.5) * 4 * Math.sin(now), y: 0, vx: (i - 1.5) * 4 * Math.cos(now), vy: 0 }));
+    const sends = Array.from({ length: 160 }, (_, i) => ({
+      at: 0.013 + i * 0.025,
+      frame: frame(
+        i,
+        names[i % 4],
+        names.filter((n) => n !== names[i % 4]),
+        300,
+        true,
+      ),
+    }));
     const run = async (outcomesOnlyLogged: boolean) => {
       const argv = lockstepArgv({ network: wifi({ txPower: 0 }), nodes: names.length, run: 2 });
       const channel = LockstepChannel.start<number>({ binary: wifiBinary, argv, names, motion, outcomesOnlyLogged });
@@ -205,7 +275,13 @@ describe.skipIf(real.skip)('ns-3 in lock-step: wifi-80211p', () => {
 
   it('a channel process that dies fails a run that does not wait for it, with its name', async () => {
     const argv = lockstepArgv({ network: wifi(), nodes: 2, run: 1 });
-    const channel = LockstepChannel.start<number>({ binary: wifiBinary, argv, names: ['a', 'b'], motion: parked([0, 5]), outcomesOnlyLogged: true });
+    const channel = LockstepChannel.start<number>({
+      binary: wifiBinary,
+      argv,
+      names: ['a', 'b'],
+      motion: parked([0, 5]),
+      outcomesOnlyLogged: true,
+    });
     open.push(channel as LockstepChannel<unknown>);
     await channel.ready;
     process.kill(channel.pid!, 'SIGKILL');
@@ -272,8 +348,21 @@ describe.skipIf(real.skip)('ns-3 in lock-step: wifi-80211p', () => {
     const walls = join(scratch, 'reuse-walls.grid');
     writeObstacleGrid(new OccupancyGrid({ width, height, resolution: 0.5, origin: { x: -25, y: -5, yaw: 0 }, occupied }), walls);
     const network = wifi({ propagation: '3gpp-v2v-urban', obstacles: 'map' });
-    const moving = () => [{ x: -10, y: 0, vx: 5, vy: 0 }, { x: 3, y: 1, vx: 0, vy: 0 }, { x: 8, y: -2, vx: -2, vy: 0 }];
-    const sends = Array.from({ length: 60 }, (_, i) => ({ at: 0.05 + i * 0.02, frame: frame(i, ['a', 'b', 'c'][i % 3], ['a', 'b', 'c'].filter((n) => n !== ['a', 'b', 'c'][i % 3]), 300, true) }));
+    const moving = () => [
+      { x: -10, y: 0, vx: 5, vy: 0 },
+      { x: 3, y: 1, vx: 0, vy: 0 },
+      { x: 8, y: -2, vx: -2, vy: 0 },
+    ];
+    const sends = Array.from({ length: 60 }, (_, i) => ({
+      at: 0.05 + i * 0.02,
+      frame: frame(
+        i,
+        ['a', 'b', 'c'][i % 3],
+        ['a', 'b', 'c'].filter((n) => n !== ['a', 'b', 'c'][i % 3]),
+        300,
+        true,
+      ),
+    }));
     freshPool();
     const fresh = await start<number>(network, ['a', 'b', 'c'], { run: 4, motion: moving, obstacleFile: walls });
     const first = await drive(fresh, sends, 2);
@@ -285,7 +374,7 @@ describe.skipIf(real.skip)('ns-3 in lock-step: wifi-80211p', () => {
     expect(new Set(first.map((d) => d.lineOfSight))).toEqual(new Set([true, false]));
   });
 
-  it("walls of the map between two cars cut delivery that works in the open, and the line of sight is reported", async () => {
+  it('walls of the map between two cars cut delivery that works in the open, and the line of sight is reported', async () => {
     // 50 m x 10 m at 0.5 m cells, two one-cell walls across at x = -1 and x = +1
     const width = 100;
     const height = 20;
@@ -295,8 +384,27 @@ describe.skipIf(real.skip)('ns-3 in lock-step: wifi-80211p', () => {
     const walls = join(scratch, 'walls.grid');
     writeObstacleGrid(grid, walls);
     const network = wifi({ obstacles: 'map' });
-    const open = await drive(await start<number>({ ...network, obstacles: 'none' }, ['a', 'b'], { motion: () => [{ x: -10, y: 0, vx: 0, vy: 0 }, { x: 10, y: 0, vx: 0, vy: 0 }] }), broadcasts(100), 6);
-    const walled = await drive(await start<number>(network, ['a', 'b'], { motion: () => [{ x: -10, y: 0, vx: 0, vy: 0 }, { x: 10, y: 0, vx: 0, vy: 0 }], obstacleFile: walls }), broadcasts(100), 6);
+    const open = await drive(
+      await start<number>({ ...network, obstacles: 'none' }, ['a', 'b'], {
+        motion: () => [
+          { x: -10, y: 0, vx: 0, vy: 0 },
+          { x: 10, y: 0, vx: 0, vy: 0 },
+        ],
+      }),
+      broadcasts(100),
+      6,
+    );
+    const walled = await drive(
+      await start<number>(network, ['a', 'b'], {
+        motion: () => [
+          { x: -10, y: 0, vx: 0, vy: 0 },
+          { x: 10, y: 0, vx: 0, vy: 0 },
+        ],
+        obstacleFile: walls,
+      }),
+      broadcasts(100),
+      6,
+    );
     expect(open.filter((d) => !d.lost).length).toBeGreaterThanOrEqual(95);
     expect(walled.filter((d) => !d.lost).length).toBeLessThanOrEqual(5);
     expect(walled.every((d) => d.lineOfSight === false)).toBe(true);

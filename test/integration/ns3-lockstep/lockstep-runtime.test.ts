@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
 import { ns3LockstepProblem, requireReal } from '../../support/real-components.js';
 
@@ -39,7 +39,11 @@ describe.skipIf(real.skip)('simulated runtime with ns-3 in lock-step', () => {
   });
 
   it('one seed gives byte-identical outputs (wifi, with walls, random 3GPP shadowing, two runs); another seed is another ns-3 run', async () => {
-    const sets = ['network.propagation=3gpp-v2v-urban', 'vehicles.car1.apps=[{type: beacon, rate: 50Hz, size: 600B}, {type: brake-receiver}]', 'vehicles.car0.apps=[{type: beacon, rate: 50Hz, size: 600B}]'];
+    const sets = [
+      'network.propagation=3gpp-v2v-urban',
+      'vehicles.car1.apps=[{type: beacon, rate: 50Hz, size: 600B}, {type: brake-receiver}]',
+      'vehicles.car0.apps=[{type: beacon, rate: 50Hz, size: 600B}]',
+    ];
     const a = await run(BLIND_CORNER, sets);
     const b = await run(BLIND_CORNER, sets);
     for (const f of CSVS) expect(readFileSync(join(a.runDir, f), 'utf8')).toBe(readFileSync(join(b.runDir, f), 'utf8'));
@@ -54,7 +58,11 @@ describe.skipIf(real.skip)('simulated runtime with ns-3 in lock-step', () => {
     const beacons = (car: string, extra = '') => `vehicles.${car}.apps=[{type: beacon, rate: 50Hz, size: 600B}${extra}]`;
     const onlyLogged = await run(BLIND_CORNER, ['network.propagation=3gpp-v2v-urban', beacons('car0'), beacons('car1')]);
     // a brake-receiver hears every beacon (and ignores it): this run waits for each step's outcomes
-    const waiting = await run(BLIND_CORNER, ['network.propagation=3gpp-v2v-urban', beacons('car0', ', {type: brake-receiver}'), beacons('car1', ', {type: brake-receiver}')]);
+    const waiting = await run(BLIND_CORNER, [
+      'network.propagation=3gpp-v2v-urban',
+      beacons('car0', ', {type: brake-receiver}'),
+      beacons('car1', ', {type: brake-receiver}'),
+    ]);
     for (const f of CSVS) expect(readFileSync(join(onlyLogged.runDir, f), 'utf8'), f).toBe(readFileSync(join(waiting.runDir, f), 'utf8'));
     const rows = v2vRows(onlyLogged.runDir);
     expect(rows.length).toBeGreaterThan(300);

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCommandRunner } from '../../../src/host/exec/command-runner.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { splitFlags } from '../../../src/channel/ns3/compile.js';
 import { writeObstacleGrid } from '../../../src/channel/ns3/lockstep/obstacle-grid-file.js';
 import { loadMap } from '../../../src/core/map/load-map.js';
 import { OccupancyGrid } from '../../../src/core/map/occupancy-grid.js';
+import { createCommandRunner } from '../../../src/host/exec/command-runner.js';
 import { packageRoot } from '../../../src/util/package-root.js';
 import { ns3LockstepProblem, requireReal } from '../../support/real-components.js';
 
@@ -35,7 +35,13 @@ async function runCheck(grid: string, seed: number): Promise<CheckResult> {
   const traced = /segments (\d+) mismatches (\d+) cuts (\d+)/.exec(stdout);
   const sums = /sums \d+ mismatches (\d+)/.exec(stdout);
   if (!traced || !sums) throw new Error(`unexpected output of the check program:\n${stdout}`);
-  return { segments: Number(traced[1]), mismatches: Number(traced[2]), cuts: Number(traced[3]), sumMismatches: Number(sums[1]), output: stdout };
+  return {
+    segments: Number(traced[1]),
+    mismatches: Number(traced[2]),
+    cuts: Number(traced[3]),
+    sumMismatches: Number(sums[1]),
+    output: stdout,
+  };
 }
 
 describe.skipIf(real.skip)('walls between two antennas, traced in ns-3', () => {
@@ -48,16 +54,22 @@ describe.skipIf(real.skip)('walls between two antennas, traced in ns-3', () => {
   }, 120_000);
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-  const maps = readdirSync(join(packageRoot(), 'maps')).filter((f) => f.endsWith('.yaml')).map((f) => f.replace(/\.yaml$/, ''));
+  const maps = readdirSync(join(packageRoot(), 'maps'))
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => f.replace(/\.yaml$/, ''));
 
-  it.each(maps)('the %s map: the same cuts and metres as the plain walk on random segments', async (name) => {
-    const grid = join(scratch, `${name}.grid`);
-    writeObstacleGrid(await loadMap(join(packageRoot(), 'maps', `${name}.yaml`)), grid);
-    const result = await runCheck(grid, 7);
-    expect(result.output).not.toContain('mismatch (');
-    expect(result).toMatchObject({ segments: SEGMENTS, mismatches: 0, sumMismatches: 0 });
-    if (name !== 'open') expect(result.cuts).toBeGreaterThan(SEGMENTS / 10); // the segments do cross walls
-  }, 60_000);
+  it.each(maps)(
+    'the %s map: the same cuts and metres as the plain walk on random segments',
+    async (name) => {
+      const grid = join(scratch, `${name}.grid`);
+      writeObstacleGrid(await loadMap(join(packageRoot(), 'maps', `${name}.yaml`)), grid);
+      const result = await runCheck(grid, 7);
+      expect(result.output).not.toContain('mismatch (');
+      expect(result).toMatchObject({ segments: SEGMENTS, mismatches: 0, sumMismatches: 0 });
+      if (name !== 'open') expect(result.cuts).toBeGreaterThan(SEGMENTS / 10); // the segments do cross walls
+    },
+    60_000,
+  );
 
   it('a grid with thin walls, wide blocks and free space beyond its edge', async () => {
     const width = 120;

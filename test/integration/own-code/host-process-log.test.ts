@@ -9,14 +9,23 @@ const dir = scratchDir('cavsim-own-code-log-');
 
 describe("own code's log", () => {
   it('keeps both streams, and the last lines are there as soon as the code has exited', async () => {
-    const runner = startHostProcess(['sh', '-c', 'echo to stdout; echo to stderr >&2; exit 3'], { cwd: dir, env: {}, logFile: join(dir, 'a.log') });
+    const runner = startHostProcess(['sh', '-c', 'echo to stdout; echo to stderr >&2; exit 3'], {
+      cwd: dir,
+      env: {},
+      logFile: join(dir, 'a.log'),
+    });
     expect(await runner.exited).toEqual({ code: 3, signal: null });
     expect((await runner.logTail()).sort()).toEqual(['to stderr', 'to stdout']);
   });
 
   it('is cut at its cap with a line that says so, while the code goes on writing without blocking', async () => {
     const logFile = join(dir, 'flood.log');
-    const runner = startHostProcess(['sh', '-c', 'head -c 3000000 /dev/zero | tr "\\\\0" x; echo; echo done >&2'], { cwd: dir, env: {}, logFile, logCapBytes: 100_000 });
+    const runner = startHostProcess(['sh', '-c', 'head -c 3000000 /dev/zero | tr "\\\\0" x; echo; echo done >&2'], {
+      cwd: dir,
+      env: {},
+      logFile,
+      logCapBytes: 100_000,
+    });
     expect(await runner.exited).toEqual({ code: 0, signal: null });
     const size = statSync(logFile).size;
     expect(size).toBeGreaterThan(100_000);

@@ -1,13 +1,13 @@
-import { describe, expect, it, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
-import { UserInputError } from '../../../src/errors.js';
 import { stationIdOf } from '../../../src/core/its/station-id.js';
+import { UserInputError } from '../../../src/errors.js';
 import { writeCamSpeakerScenario } from '../../support/own-code/cam-speaker-scenario.js';
 
 /**
@@ -34,7 +34,9 @@ describe('own vehicle code in the simulated runtime (Python and Node.js processe
     const a = await runScenarioSimulated(SCENARIO, { runsDir: workDir, runId: 'own-a' });
     const b = await runScenarioSimulated(SCENARIO, { runsDir: workDir, runId: 'own-b' });
     const thesis = await runScenarioSimulated(join(ROOT, 'scenarios/head-on-brake.yaml'), { runsDir: workDir, runId: 'builtin' });
-    console.log(`[own-code] ${a.summary.sim_time_s} s simulated in ${a.summary.wall_time_s} s and ${b.summary.wall_time_s} s; compute ${JSON.stringify(a.summary.timing)}`);
+    console.log(
+      `[own-code] ${a.summary.sim_time_s} s simulated in ${a.summary.wall_time_s} s and ${b.summary.wall_time_s} s; compute ${JSON.stringify(a.summary.timing)}`,
+    );
 
     for (const run of [a, b]) {
       expect(run.summary.status, run.summary.reason).toBe('completed');
@@ -69,13 +71,18 @@ describe('own vehicle code in the simulated runtime (Python and Node.js processe
     const overrides = ['vehicles.car0.compute.model=fixed', 'vehicles.car0.compute.fixed=300ms'];
     const run = await runScenarioSimulated(SCENARIO, { runsDir: workDir, overrides });
     const again = await runScenarioSimulated(SCENARIO, { runsDir: workDir, overrides });
-    for (const f of SIMULATION_FILES) expect(readFileSync(join(again.runDir, f), 'utf8'), f).toBe(readFileSync(join(run.runDir, f), 'utf8'));
+    for (const f of SIMULATION_FILES)
+      expect(readFileSync(join(again.runDir, f), 'utf8'), f).toBe(readFileSync(join(run.runDir, f), 'utf8'));
     expect(run.summary.status).toBe('completed');
     expect(run.summary.collision).toBe(true);
     const brake = rows(run.runDir, 'v2v.csv')[0];
     // The decision is made at 1.30 s and leaves the car 300 ms later, as its brake command does.
     expect(Number(brake.sent_s)).toBeCloseTo(1.6, 6);
-    expect(rows(run.runDir, 'compute.csv').filter((r) => r.vehicle === 'car0').every((r) => r.applied_ms === '300')).toBe(true);
+    expect(
+      rows(run.runDir, 'compute.csv')
+        .filter((r) => r.vehicle === 'car0')
+        .every((r) => r.applied_ms === '300'),
+    ).toBe(true);
   });
 
   it('names a vehicle that stops answering, ends the run failed within its timeout, and ends its process', async () => {
@@ -94,7 +101,10 @@ describe('own vehicle code in the simulated runtime (Python and Node.js processe
   });
 
   it('names a vehicle whose code exits, with its status and last log lines', async () => {
-    const run = await runScenarioSimulated(SCENARIO, { runsDir: workDir, overrides: [`vehicles.car1.command=[node,${MISBEHAVING},--from-tick,"20",--crash,"3"]`] });
+    const run = await runScenarioSimulated(SCENARIO, {
+      runsDir: workDir,
+      overrides: [`vehicles.car1.command=[node,${MISBEHAVING},--from-tick,"20",--crash,"3"]`],
+    });
     expect(run.summary.status).toBe('failed');
     expect(run.summary.failed_component).toMatchObject({ exit_status: 3, signal: null });
     expect(run.summary.failed_component?.last_log_lines.join('\n')).toMatch(/crashing on purpose at tick 20/);
@@ -103,10 +113,16 @@ describe('own vehicle code in the simulated runtime (Python and Node.js processe
 
   it('refuses a command whose program is not there, naming the field, exit 2, creating nothing', async () => {
     const runsDir = join(workDir, 'refused');
-    const error = await runScenarioSimulated(SCENARIO, { runsDir, overrides: ['vehicles.car1.command=[no-such-vehicle-program]'] }).catch((e: unknown) => e);
+    const error = await runScenarioSimulated(SCENARIO, { runsDir, overrides: ['vehicles.car1.command=[no-such-vehicle-program]'] }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(UserInputError);
     expect((error as Error).message).toBe('vehicles.car1.command: program "no-such-vehicle-program" not found on PATH, or not executable');
-    const cli = spawnSync('node', [CLI, 'up', SCENARIO, '--runtime', 'sim', '--runs-dir', runsDir, '--set', 'vehicles.car0.command=[./missing.py]'], { encoding: 'utf8' });
+    const cli = spawnSync(
+      'node',
+      [CLI, 'up', SCENARIO, '--runtime', 'sim', '--runs-dir', runsDir, '--set', 'vehicles.car0.command=[./missing.py]'],
+      { encoding: 'utf8' },
+    );
     expect(cli.status, cli.stderr).toBe(2);
     expect(cli.stderr).toContain('vehicles.car0.command: program "./missing.py" not found in');
     expect(existsSync(runsDir) ? readdirSync(runsDir) : []).toEqual([]);
@@ -116,7 +132,9 @@ describe('own vehicle code in the simulated runtime (Python and Node.js processe
 describe('own code speaks standard messages through the control protocol (simulated runtime)', () => {
   const CAM_SPEAKER = join(ROOT, 'test/support/own-code/cam-speaker.mjs');
   const scenario = (forge: string[]) =>
-    writeCamSpeakerScenario(join(workDir, `cam-speaker-${forge.length}.yaml`), [`command: [node, ${CAM_SPEAKER}${forge.map((a) => `, ${a}`).join('')}]`]);
+    writeCamSpeakerScenario(join(workDir, `cam-speaker-${forge.length}.yaml`), [
+      `command: [node, ${CAM_SPEAKER}${forge.map((a) => `, ${a}`).join('')}]`,
+    ]);
 
   it("sends its own CAMs as GN packets (delivered as any CAM, of the packet's size), and gets the other car's CAMs raw as well as decoded", async () => {
     const run = await runScenarioSimulated(scenario([]), { runsDir: workDir, mcapByDefault: false });
@@ -142,7 +160,13 @@ describe('own code speaks standard messages through the control protocol (simula
     const refused = run.summary.events.filter((e) => e.event === 'v2v-refused');
     expect(refused).toHaveLength(1);
     expect(refused[0]).toMatchObject({ vehicle: 'car0', t_s: 0.5 });
-    expect(String(refused[0].detail?.reason)).toBe(`its GN source is station ${stationIdOf('car1')}, not car0's station ${stationIdOf('car0')}`);
-    expect(rows(run.runDir, 'v2v.csv').filter((r) => r.from === 'car0').map((r) => r.sent_s)).toEqual(['1.5', '2.5']);
+    expect(String(refused[0].detail?.reason)).toBe(
+      `its GN source is station ${stationIdOf('car1')}, not car0's station ${stationIdOf('car0')}`,
+    );
+    expect(
+      rows(run.runDir, 'v2v.csv')
+        .filter((r) => r.from === 'car0')
+        .map((r) => r.sent_s),
+    ).toEqual(['1.5', '2.5']);
   });
 });

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { BridgeServer } from '../../../src/runtime/rosbridge/bridge-server.js';
 import { BridgeClient, type BridgeStatus } from '../../../src/runtime/rosbridge/bridge-client.js';
-import { ProtocolError, type JsonObject } from '../../../src/runtime/rosbridge/protocol.js';
+import { BridgeServer } from '../../../src/runtime/rosbridge/bridge-server.js';
+import { type JsonObject, ProtocolError } from '../../../src/runtime/rosbridge/protocol.js';
 
 const STRING = 'std_msgs/msg/String';
 
@@ -40,7 +40,9 @@ describe('BridgeServer with BridgeClient on loopback', () => {
   it('delivers what the process publishes to subscribed clients, and what clients publish to handlers and subscribers', async () => {
     const { server, client } = await setUp();
     server.advertise('/car0/odom', 'nav_msgs/msg/Odometry');
-    const fromHandler = next<[JsonObject, number]>((ok) => server.subscribe('/car0/drive', 'ackermann_msgs/msg/AckermannDriveStamped', (msg, c) => ok([msg, c.id])));
+    const fromHandler = next<[JsonObject, number]>((ok) =>
+      server.subscribe('/car0/drive', 'ackermann_msgs/msg/AckermannDriveStamped', (msg, c) => ok([msg, c.id])),
+    );
     const a = await client();
     const b = await client();
     const odom = next<JsonObject>((ok) => a.subscribe('/car0/odom', 'nav_msgs/msg/Odometry', ok));
@@ -72,7 +74,10 @@ describe('BridgeServer with BridgeClient on loopback', () => {
     expect(server.hasSubscribers('/car0/scan')).toBe(true);
     server.publishJson('/car0/scan', encode);
     expect(encodings).toBe(1);
-    expect(await Promise.all(got)).toEqual([{ ranges: [1.5, 2], intensities: [] }, { ranges: [1.5, 2], intensities: [] }]);
+    expect(await Promise.all(got)).toEqual([
+      { ranges: [1.5, 2], intensities: [] },
+      { ranges: [1.5, 2], intensities: [] },
+    ]);
   });
 
   it('replays the last message of a latched topic to a late subscriber', async () => {
@@ -104,7 +109,8 @@ describe('BridgeServer with BridgeClient on loopback', () => {
       { op: 'publish', id: 'p1', topic: '/nobody/knows', msg: {} },
       { op: 'publish', id: 'p2', topic: '/car0/drive', msg: { drive: { speed: 'fast' } } },
       { op: 'unsubscribe', id: 'u1', topic: '/never/subscribed' },
-    ]) raw.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+    ])
+      raw.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
     await all;
     expect(replies.map((r) => [r.op, r.level, r.id])).toEqual([
       ['status', 'error', undefined],

@@ -1,12 +1,12 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadScenario } from '../../../src/scenario/load-scenario.js';
-import { stepSchedule } from '../../../src/world/step-schedule.js';
 import { runResolvedSimulated } from '../../../src/api/run-simulated.js';
 import { BridgeClient } from '../../../src/runtime/rosbridge/bridge-client.js';
-import { TOPICS, parseCollisionReport, type CollisionReport } from '../../../src/runtime/rosbridge/control-topics.js';
+import { type CollisionReport, parseCollisionReport, TOPICS } from '../../../src/runtime/rosbridge/control-topics.js';
 import { MSG_TYPES, optionalStampNs, parseOdometryMsg, parseStringMsg } from '../../../src/runtime/rosbridge/ros-messages.js';
+import { loadScenario } from '../../../src/scenario/load-scenario.js';
+import { stepSchedule } from '../../../src/world/step-schedule.js';
 import { buildEntryPoints, repoRoot, runOnLoopback } from './support.js';
 
 /**
@@ -24,7 +24,7 @@ describe('simulator-main and vehicle-main on loopback: a collision', () => {
     for (const d of cleanup) rmSync(d, { recursive: true, force: true });
   });
 
-  it('notifies each collided car once, before that step\'s odometry, and its vehicle sends no command from then on', async () => {
+  it("notifies each collided car once, before that step's odometry, and its vehicle sends no command from then on", async () => {
     const base = await loadScenario(join(repoRoot, 'scenarios/head-on-brake.yaml'), { overrides: ['duration=3s'] });
     const scenario = { ...base, name: 'head-on-no-brake', vehicles: base.vehicles.map((v) => ({ ...v, apps: [] })) };
     const names = scenario.vehicles.map((v) => v.name);
@@ -56,21 +56,27 @@ describe('simulator-main and vehicle-main on loopback: a collision', () => {
 
     const { summary } = run;
     const timing = summary.timing as Record<string, number>;
-    console.log(`collision on loopback: ${summary.status}, first collision ${summary.first_collision_t_s} s (simulated ${reference.summary.first_collision_t_s} s), late commands ${timing.late_commands}/${timing.control_commands}`);
+    console.log(
+      `collision on loopback: ${summary.status}, first collision ${summary.first_collision_t_s} s (simulated ${reference.summary.first_collision_t_s} s), late commands ${timing.late_commands}/${timing.control_commands}`,
+    );
     expect(reference.summary.collision).toBe(true);
     expect(summary.collision).toBe(true);
     expect(summary.collisions).toHaveLength(1);
     const step = Math.round(summary.first_collision_t_s! / scenario.physics.timestep);
     if (summary.status === 'completed') {
       // Both cars drive straight at constant speed: a command a step late changes nothing visible.
-      expect(Math.abs(summary.first_collision_t_s! - reference.summary.first_collision_t_s!)).toBeLessThanOrEqual(scenario.physics.timestep + 1e-9);
+      expect(Math.abs(summary.first_collision_t_s! - reference.summary.first_collision_t_s!)).toBeLessThanOrEqual(
+        scenario.physics.timestep + 1e-9,
+      );
     }
 
     for (const v of scenario.vehicles) {
       const other = names.find((n) => n !== v.name)!;
       const seen = arrivals.get(v.name)!;
       const notices = seen.flatMap((a) => ('notice' in a ? [a.notice] : []));
-      expect(notices, v.name).toEqual([{ vehicle: v.name, step, t_s: expect.closeTo(step * scenario.physics.timestep, 9), with: [other], speed_mps: expect.any(Number) }]);
+      expect(notices, v.name).toEqual([
+        { vehicle: v.name, step, t_s: expect.closeTo(step * scenario.physics.timestep, 9), with: [other], speed_mps: expect.any(Number) },
+      ]);
       // Published before the odometry of the collision step, after that of the step before.
       const at = seen.findIndex((a) => 'notice' in a);
       expect(seen[at - 1], v.name).toEqual({ odom: BigInt(step - 1) * stepNs });
@@ -81,7 +87,10 @@ describe('simulator-main and vehicle-main on loopback: a collision', () => {
       const lastDue = Math.floor((step - 1) / period) * period;
       const stamps = drives.get(v.name)!;
       expect(stamps.length, v.name).toBeGreaterThan(0);
-      expect(stamps.reduce((a, b) => (b > a ? b : a)), v.name).toBe(BigInt(lastDue) * stepNs);
+      expect(
+        stamps.reduce((a, b) => (b > a ? b : a)),
+        v.name,
+      ).toBe(BigInt(lastDue) * stepNs);
       const stderr = run.vehicles.find((x) => x.name === v.name)!.child.stderr();
       expect(stderr).toContain(`collided with ${other} in step ${step}`);
       expect(stderr).toContain(`apps ticked ${lastDue / period + 1} times, last in step ${lastDue})`);

@@ -4,19 +4,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { runResolvedSimulated } from '../../../src/api/run-simulated.js';
-import { BTP_PORT_CAM, BTP_PORT_DENM, decodeBroadcast, decodeShb, GN_ETHERTYPE, gnSourceOf } from '../../../src/core/its/geonetworking.js';
-import { BTP_PORT_CAVSIM_JSON } from '../../../src/measurement/v2v-capture.js';
-import { decodeDenm } from '../../../src/core/its/denm.js';
-import { decodeCam } from '../../../src/core/its/cam.js';
-import { stationIdOf } from '../../../src/core/its/station-id.js';
-import type { ResolvedScenario } from '../../../src/scenario/resolved.js';
 import type { Odometry } from '../../../src/core/control/vehicle-context.js';
-import { VehicleAgent } from '../../../src/world/vehicle-agent.js';
+import { decodeCam } from '../../../src/core/its/cam.js';
+import { decodeDenm } from '../../../src/core/its/denm.js';
+import { BTP_PORT_CAM, BTP_PORT_DENM, decodeBroadcast, decodeShb, GN_ETHERTYPE, gnSourceOf } from '../../../src/core/its/geonetworking.js';
+import { stationIdOf } from '../../../src/core/its/station-id.js';
+import { BTP_PORT_CAVSIM_JSON } from '../../../src/measurement/v2v-capture.js';
+import { loadScenario } from '../../../src/scenario/load-scenario.js';
+import type { ResolvedScenario } from '../../../src/scenario/resolved.js';
 import { bodySizes, createVehicleApps } from '../../../src/world/create-apps.js';
 import { stepSchedule } from '../../../src/world/step-schedule.js';
-import { buildEntryPoints, repoRoot, runOnLoopback, type LoopbackRun } from './support.js';
+import { VehicleAgent } from '../../../src/world/vehicle-agent.js';
+import { buildEntryPoints, type LoopbackRun, repoRoot, runOnLoopback } from './support.js';
 
 /**
  * The ETSI apps in the emulated runtime's programs (simulator and vehicles as host processes on
@@ -77,12 +77,17 @@ function sentFrames(file: string, scenario: ResolvedScenario): Sent[] {
 function describePacket(packet: Uint8Array): Pick<Sent, 'type' | 'detail'> {
   if (packet[5] >> 4 === 5 && packet[5] % 16 === 0) {
     const shb = decodeShb(packet);
-    return shb.btpPort === BTP_PORT_CAM ? { type: 'cam', detail: `gdt ${decodeCam(shb.payload).generationDeltaTime}` } : { type: 'other', detail: '' };
+    return shb.btpPort === BTP_PORT_CAM
+      ? { type: 'cam', detail: `gdt ${decodeCam(shb.payload).generationDeltaTime}` }
+      : { type: 'other', detail: '' };
   }
   const gbc = decodeBroadcast(packet);
   if (gbc.btpPort !== BTP_PORT_DENM) return { type: 'other', detail: '' };
   const denm = decodeDenm(gbc.payload);
-  return { type: 'denm', detail: `${denm.situation?.eventType.causeCode}/${denm.situation?.eventType.subCauseCode}${denm.management.termination !== undefined ? ' cancel' : ''}` };
+  return {
+    type: 'denm',
+    detail: `${denm.situation?.eventType.causeCode}/${denm.situation?.eventType.subCauseCode}${denm.management.termination !== undefined ? ' cancel' : ''}`,
+  };
 }
 
 /**
@@ -113,7 +118,15 @@ function replay(runDir: string, scenario: ResolvedScenario): Sent[] {
     for (const r of mine) {
       step = Math.round(Number(r.t_s) / dt);
       if (step % schedule.controlPeriod(spec) !== 0 || r.collided === '1') continue;
-      own = { t: step * dt, x: Number(r.x_m), y: Number(r.y_m), yaw: Number(r.yaw_rad), v: Number(r.speed_mps), steer: Number(r.steer_rad), yawRate: Number(r.yaw_rate_radps) };
+      own = {
+        t: step * dt,
+        x: Number(r.x_m),
+        y: Number(r.y_m),
+        yaw: Number(r.yaw_rad),
+        v: Number(r.speed_mps),
+        steer: Number(r.steer_rad),
+        yawRate: Number(r.yaw_rate_radps),
+      };
       agent.tick();
     }
   }
@@ -125,7 +138,12 @@ function replay(runDir: string, scenario: ResolvedScenario): Sent[] {
  * or the drive command physics applied), and whether a drive command differed there; undefined
  * when it never does.
  */
-function firstDivergence(simDir: string, emuDir: string, dt: number, car?: string): { step: number; commandDiffered: boolean; rows: string } | undefined {
+function firstDivergence(
+  simDir: string,
+  emuDir: string,
+  dt: number,
+  car?: string,
+): { step: number; commandDiffered: boolean; rows: string } | undefined {
   const a = rows(simDir, 'vehicles.csv').filter((r) => car === undefined || r.vehicle === car);
   const b = rows(emuDir, 'vehicles.csv');
   const key = (r: Row) => `${r.t_s} ${r.vehicle}`;
@@ -157,10 +175,18 @@ const rows = (dir: string, file: string) => parse(readFileSync(join(dir, file), 
 
 /** tshark's reading of a capture: each frame's protocols, and whether any part was malformed. */
 function tshark(file: string): { protocols: string; malformed: boolean; text: string }[] {
-  const out = execFileSync('/usr/bin/tshark', ['-r', file, '-T', 'json'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+  const out = execFileSync('/usr/bin/tshark', ['-r', file, '-T', 'json'], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   return (JSON.parse(out) as { _source: { layers: Record<string, unknown> & { frame: Record<string, string> } } }[]).map((p) => {
     const text = JSON.stringify(p._source.layers);
-    return { protocols: p._source.layers.frame['frame.protocols'], malformed: /_ws\.malformed|_ws\.expert\.severity": "(?:8388608|4194304)/.test(text), text };
+    return {
+      protocols: p._source.layers.frame['frame.protocols'],
+      malformed: /_ws\.malformed|_ws\.expert\.severity": "(?:8388608|4194304)/.test(text),
+      text,
+    };
   });
 }
 
@@ -174,7 +200,10 @@ describe('ETSI apps in the emulated programs on loopback against the simulated r
     for (const d of cleanup) rmSync(d, { recursive: true, force: true });
   });
 
-  async function bothRuntimes(file: string, overrides: string[] = []): Promise<{ scenario: ResolvedScenario; sim: Sent[]; emu: Sent[]; run: LoopbackRun; simDir: string }> {
+  async function bothRuntimes(
+    file: string,
+    overrides: string[] = [],
+  ): Promise<{ scenario: ResolvedScenario; sim: Sent[]; emu: Sent[]; run: LoopbackRun; simDir: string }> {
     const scenario = await loadScenario(file.startsWith('/') ? file : join(repoRoot, file), { overrides });
     for (const v of scenario.vehicles) stationNames.set(stationIdOf(v.name), v.name);
     const runsDir = mkdtempSync(join(tmpdir(), 'cavsim-etsi-sim-'));
@@ -188,7 +217,13 @@ describe('ETSI apps in the emulated programs on loopback against the simulated r
     // Invalid only for the loaded machine's lateness: every datagram came from the car it names, its GN packet from that car's station.
     expect(run.summary.reason ?? '').not.toMatch(/forged/);
     expect(run.summary.events.filter((e) => e.event === 'v2v-forged')).toEqual([]);
-    return { scenario, sim: sentFrames(join(reference.runDir, 'v2v.pcap'), scenario), emu: sentFrames(join(run.runDir, 'v2v.pcap'), scenario), run, simDir: reference.runDir };
+    return {
+      scenario,
+      sim: sentFrames(join(reference.runDir, 'v2v.pcap'), scenario),
+      emu: sentFrames(join(run.runDir, 'v2v.pcap'), scenario),
+      run,
+      simDir: reference.runDir,
+    };
   }
 
   /** What both runtimes share, and what the emulated run folder must say about its frames. */
@@ -198,7 +233,9 @@ describe('ETSI apps in the emulated programs on loopback against the simulated r
       expect(f.t + 1e-6).toBeGreaterThanOrEqual(f.step * scenario.physics.timestep);
       expect(f.t).toBeLessThan(f.step * scenario.physics.timestep + 0.5);
     }
-    console.log(`${scenario.name}: ${emu.filter((f, i) => i > 0 && f.t < emu[i - 1].t).length} of ${emu.length} pcap records earlier than the one before; send stamp - step time: max ${Math.max(...emu.map((f) => f.t - f.step * scenario.physics.timestep)).toFixed(4)} s`);
+    console.log(
+      `${scenario.name}: ${emu.filter((f, i) => i > 0 && f.t < emu[i - 1].t).length} of ${emu.length} pcap records earlier than the one before; send stamp - step time: max ${Math.max(...emu.map((f) => f.t - f.step * scenario.physics.timestep)).toFixed(4)} s`,
+    );
     // v2v.csv: one message per frame, sized as its GN packet (as the simulated runtime sizes it).
     const v2v = rows(run.runDir, 'v2v.csv');
     const sizes = new Map(v2v.map((r) => [r.id, Number(r.size_bytes)]));
@@ -230,7 +267,14 @@ describe('ETSI apps in the emulated programs on loopback against the simulated r
    * (loopback has no channel delay, and an emulated car reacts between ticks), never an app's
    * time-based decision.
    */
-  function compareTimelines(name: string, scenario: ResolvedScenario, sim: readonly Sent[], emu: readonly Sent[], simDir: string, run: LoopbackRun) {
+  function compareTimelines(
+    name: string,
+    scenario: ResolvedScenario,
+    sim: readonly Sent[],
+    emu: readonly Sent[],
+    simDir: string,
+    run: LoopbackRun,
+  ) {
     const dt = scenario.physics.timestep;
     const simLine = timeline(sim);
     const emuLine = timeline(emu);
@@ -241,8 +285,10 @@ describe('ETSI apps in the emulated programs on loopback against the simulated r
     let comparedSends = 0;
     for (const v of scenario.vehicles) {
       const parted = firstDivergence(simDir, run.runDir, dt, v.name);
-      if (parted) expect(parted.commandDiffered, `${v.name} parted without a drive command applied at another step: ${parted.rows}`).toBe(true);
-      const mine = (lines: string[]) => lines.filter((l) => l.slice(4).startsWith(` ${v.name} `) && Number(l.slice(0, 5)) < (parted?.step ?? Infinity));
+      if (parted)
+        expect(parted.commandDiffered, `${v.name} parted without a drive command applied at another step: ${parted.rows}`).toBe(true);
+      const mine = (lines: string[]) =>
+        lines.filter((l) => l.slice(4).startsWith(` ${v.name} `) && Number(l.slice(0, 5)) < (parted?.step ?? Infinity));
       expect(mine(emuLine), v.name).toEqual(mine(simLine));
       comparedSends += mine(simLine).length;
       perCar.push(`${v.name} ${parted ? `parts at step ${parted.step}` : 'never parts'} (${mine(simLine).length} sends before)`);
@@ -272,7 +318,9 @@ describe('ETSI apps in the emulated programs on loopback against the simulated r
   it('hard-braking-denm: the DENMs (new, repetitions, cancellation; cause 99/1) at the same steps; the follower reacts to the decoded packet', async () => {
     const { scenario, sim, emu, run, simDir } = await bothRuntimes('scenarios/hard-braking-denm.yaml', ['duration=5s']);
     const { simLine, emuLine } = compareTimelines('hard-braking-denm', scenario, sim, emu, simDir, run);
-    console.log(`hard-braking-denm: sim ${JSON.stringify(simLine)}; emulated ${JSON.stringify(emuLine)}; DENM sizes ${[...new Set(emu.map((f) => f.bytes))].sort().join(', ')} bytes`);
+    console.log(
+      `hard-braking-denm: sim ${JSON.stringify(simLine)}; emulated ${JSON.stringify(emuLine)}; DENM sizes ${[...new Set(emu.map((f) => f.bytes))].sort().join(', ')} bytes`,
+    );
     expect(simLine.length).toBeGreaterThan(3);
     for (const line of [simLine, emuLine]) {
       expect(line.every((l) => / car0 denm 99\/1/.test(l))).toBe(true);
@@ -284,7 +332,7 @@ describe('ETSI apps in the emulated programs on loopback against the simulated r
     expect(run.summary.collision).toBe(false);
   });
 
-  it('cavsim\'s own messages beside CAMs: JSON datagrams on the wire, in v2v.pcap as the simulated runtime writes them (BTP-B port 47000, padded), tshark reads them all', async () => {
+  it("cavsim's own messages beside CAMs: JSON datagrams on the wire, in v2v.pcap as the simulated runtime writes them (BTP-B port 47000, padded), tshark reads them all", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cavsim-etsi-mixed-'));
     cleanup.push(dir);
     const file = join(dir, 'mixed.yaml');
@@ -313,11 +361,17 @@ vehicles:
     const byId = new Map(v2v.map((r) => [r.id, r]));
     const frames = readPcap(join(run.runDir, 'v2v.pcap'));
     expect(frames).toHaveLength(byId.size);
-    const json = frames.map((f) => new Uint8Array(f.frame.subarray(14))).filter((p) => p[5] >> 4 === 5 && decodeShb(p).btpPort === BTP_PORT_CAVSIM_JSON);
+    const json = frames
+      .map((f) => new Uint8Array(f.frame.subarray(14)))
+      .filter((p) => p[5] >> 4 === 5 && decodeShb(p).btpPort === BTP_PORT_CAVSIM_JSON);
     const messages = json.map((p) => {
       const payload = Buffer.from(decodeShb(p).payload);
       const text = payload.toString('utf8').replace(/\0+$/, '');
-      return { msg: JSON.parse(text) as { id: string; from: string; to: string; type: string; body: Record<string, unknown> }, length: payload.length, destination: '' };
+      return {
+        msg: JSON.parse(text) as { id: string; from: string; to: string; type: string; body: Record<string, unknown> },
+        length: payload.length,
+        destination: '',
+      };
     });
     expect(messages.filter((m) => m.msg.type === 'beacon').length).toBe(v2v.filter((r) => r.type === 'beacon').length);
     expect(messages.filter((m) => m.msg.type === 'warning').map((m) => m.msg.body.copy)).toEqual([1, 2, 3, 4]);

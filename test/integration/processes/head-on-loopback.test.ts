@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { runResolvedSimulated } from '../../../src/api/run-simulated.js';
+import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { buildEntryPoints, repoRoot, runOnLoopback } from './support.js';
 
 /**
@@ -36,7 +36,9 @@ describe('simulator-main and vehicle-main on loopback: head-on-brake', () => {
     run.vehicles.forEach((v) => expect(v.exit, v.child.stderr()).toBe(0));
 
     const timing = summary.timing as Record<string, number>;
-    console.log(`loopback timing: ${JSON.stringify(timing)}; min distance ${summary.min_distance_m} (simulated ${reference.summary.min_distance_m}); v2v ${JSON.stringify(summary.v2v)}`);
+    console.log(
+      `loopback timing: ${JSON.stringify(timing)}; min distance ${summary.min_distance_m} (simulated ${reference.summary.min_distance_m}); v2v ${JSON.stringify(summary.v2v)}`,
+    );
     expect(summary.runtime).toBe('docker');
     expect(summary.run_id).toBe('loopback-test');
     expect(summary.steps).toBe(Math.round(scenario.duration / scenario.physics.timestep));
@@ -47,16 +49,27 @@ describe('simulator-main and vehicle-main on loopback: head-on-brake', () => {
     const v2vRows = readFileSync(join(runDir, 'v2v.csv'), 'utf8').trim().split('\n');
     expect(v2vRows).toHaveLength(2);
     expect(v2vRows[1]).toMatch(/^car0-\d+,car0,car1,emergency-brake,/);
-    expect(summary.events.map((e) => `${e.vehicle}:${e.event}`)).toEqual(expect.arrayContaining(['car0:brake-sent', 'car1:brake-received', 'car1:emergency-brake']));
+    expect(summary.events.map((e) => `${e.vehicle}:${e.event}`)).toEqual(
+      expect.arrayContaining(['car0:brake-sent', 'car1:brake-received', 'car1:emergency-brake']),
+    );
 
     // Timing: figures for every step, and a verdict that follows them.
     expect(timing.steps).toBe(summary.steps);
-    for (const key of ['step_lateness_p50_ms', 'step_lateness_p99_ms', 'step_lateness_max_ms', 'late_fraction', 'control_lag_p50_ms', 'late_command_fraction']) expect(typeof timing[key]).toBe('number');
+    for (const key of [
+      'step_lateness_p50_ms',
+      'step_lateness_p99_ms',
+      'step_lateness_max_ms',
+      'late_fraction',
+      'control_lag_p50_ms',
+      'late_command_fraction',
+    ])
+      expect(typeof timing[key]).toBe('number');
     expect(timing.control_commands).toBeGreaterThan(0);
     expect(timing.step_lateness_p50_ms).toBeLessThanOrEqual(timing.step_lateness_p99_ms);
     expect(timing.step_lateness_p99_ms).toBeLessThanOrEqual(timing.step_lateness_max_ms);
     expect(readFileSync(join(runDir, 'timing.csv'), 'utf8').trim().split('\n')).toHaveLength(summary.steps + 1);
-    const timingFailed = timing.late_fraction > scenario.timing.maxLateFraction || timing.late_command_fraction > scenario.timing.maxLateFraction;
+    const timingFailed =
+      timing.late_fraction > scenario.timing.maxLateFraction || timing.late_command_fraction > scenario.timing.maxLateFraction;
     expect(summary.status).toBe(timingFailed ? 'invalid' : 'completed');
 
     if (summary.status === 'completed') {

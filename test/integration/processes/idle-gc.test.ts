@@ -1,13 +1,13 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadScenario } from '../../../src/scenario/load-scenario.js';
-import { startSimulatorProcess } from '../../../src/runtime/emulated/containers/simulator-process.js';
 import { createIdleCollector } from '../../../src/runtime/emulated/containers/idle-collector.js';
+import { startSimulatorProcess } from '../../../src/runtime/emulated/containers/simulator-process.js';
 import type { WallClock } from '../../../src/runtime/emulated/containers/wall-clock.js';
 import { BridgeClient } from '../../../src/runtime/rosbridge/bridge-client.js';
-import { MSG_TYPES, stringMsg } from '../../../src/runtime/rosbridge/ros-messages.js';
 import { TOPICS } from '../../../src/runtime/rosbridge/control-topics.js';
+import { MSG_TYPES, stringMsg } from '../../../src/runtime/rosbridge/ros-messages.js';
+import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { prepareRunDir, repoRoot } from './support.js';
 
 /** Virtual time: sleeping jumps to the target; every reading after a step's start costs `stepCostNs`. */
@@ -26,7 +26,14 @@ async function runOneSecond(clock: WallClock, collectGarbage: () => void): Promi
   const scenario = await loadScenario(join(repoRoot, 'scenarios/head-on-brake.yaml'), { overrides: ['duration=1s'] });
   const runDir = prepareRunDir(scenario);
   dirs.push(runDir);
-  const sim = await startSimulatorProcess({ runDir, runId: 'idle-gc', bind: { host: '127.0.0.1', port: 0 }, clock, collectGarbage, stopGraceMs: 10 });
+  const sim = await startSimulatorProcess({
+    runDir,
+    runId: 'idle-gc',
+    bind: { host: '127.0.0.1', port: 0 },
+    clock,
+    collectGarbage,
+    stopGraceMs: 10,
+  });
   const client = await BridgeClient.connect(`ws://127.0.0.1:${sim.port}`);
   client.advertise(TOPICS.simControl, MSG_TYPES.string);
   client.publish(TOPICS.simControl, stringMsg(JSON.stringify({ cmd: 'start', t0_epoch_ns: (clock.nowNs() + 1_000_000n).toString() })));

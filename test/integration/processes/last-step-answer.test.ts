@@ -1,12 +1,12 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { startSimulatorProcess } from '../../../src/runtime/emulated/containers/simulator-process.js';
 import type { WallClock } from '../../../src/runtime/emulated/containers/wall-clock.js';
 import { BridgeClient } from '../../../src/runtime/rosbridge/bridge-client.js';
-import { MSG_TYPES, driveMsg, parseOdometryMsg, stringMsg } from '../../../src/runtime/rosbridge/ros-messages.js';
 import { TOPICS } from '../../../src/runtime/rosbridge/control-topics.js';
+import { driveMsg, MSG_TYPES, parseOdometryMsg, stringMsg } from '../../../src/runtime/rosbridge/ros-messages.js';
+import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { prepareRunDir, repoRoot } from './support.js';
 
 /** Virtual time: sleeping jumps to the target, so every answer arrives "at once" whatever the machine does. */
@@ -38,7 +38,8 @@ describe('drive commands the simulator counts in the control lag', () => {
     client.advertise(TOPICS.drive(car), MSG_TYPES.drive);
     client.subscribe(TOPICS.odom(car), MSG_TYPES.odometry, (m) => {
       const { stampNs } = parseOdometryMsg(m);
-      if (answered.includes(stampNs)) client.publish(TOPICS.drive(car), driveMsg({ speed: 1, steer: 0 }, stampNs, `${car}/base_link`) as never);
+      if (answered.includes(stampNs))
+        client.publish(TOPICS.drive(car), driveMsg({ speed: 1, steer: 0 }, stampNs, `${car}/base_link`) as never);
     });
     client.advertise(TOPICS.simControl, MSG_TYPES.string);
     client.publish(TOPICS.simControl, stringMsg(JSON.stringify({ cmd: 'start', t0_epoch_ns: (clock.nowNs() + 1_000_000n).toString() })));
@@ -49,7 +50,11 @@ describe('drive commands the simulator counts in the control lag', () => {
     expect(timing.control_commands).toBe(1);
     expect(timing.drive_commands_by_car[car].received).toBe(1);
     // Both answers are in compute.csv: nothing measured is dropped.
-    const computed = readFileSync(join(runDir, 'compute.csv'), 'utf8').trim().split('\n').slice(1).map((line) => line.split(',').slice(0, 3).join(','));
+    const computed = readFileSync(join(runDir, 'compute.csv'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(',').slice(0, 3).join(','));
     expect(computed).toEqual([`50,0.5,${car}`, `100,1,${car}`]);
   });
 });

@@ -1,20 +1,20 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadScenario } from '../../../src/scenario/load-scenario.js';
-import { stepSchedule } from '../../../src/world/step-schedule.js';
 import { runResolvedSimulated } from '../../../src/api/run-simulated.js';
 import { parseVehicleTrajectory, type TrajectorySample } from '../../../src/api/waypoints/trajectory.js';
+import type { LaserScan } from '../../../src/core/control/vehicle-context.js';
+import { loadMap } from '../../../src/core/map/load-map.js';
 import { BridgeClient } from '../../../src/runtime/rosbridge/bridge-client.js';
 import { TOPICS } from '../../../src/runtime/rosbridge/control-topics.js';
-import { MSG_TYPES } from '../../../src/runtime/rosbridge/ros-messages.js';
 import { parseLaserScanMsg } from '../../../src/runtime/rosbridge/laser-scan-msg.js';
-import { loadMap } from '../../../src/core/map/load-map.js';
-import { World } from '../../../src/world/world.js';
+import { MSG_TYPES } from '../../../src/runtime/rosbridge/ros-messages.js';
+import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { createScanners } from '../../../src/world/scanners.js';
-import type { LaserScan } from '../../../src/core/control/vehicle-context.js';
-import { buildEntryPoints, repoRoot, runOnLoopback } from './support.js';
+import { stepSchedule } from '../../../src/world/step-schedule.js';
+import { World } from '../../../src/world/world.js';
 import { LOOP_CENTRELINE_LENGTH, lapProgress } from '../../support/lap-progress.js';
+import { buildEntryPoints, repoRoot, runOnLoopback } from './support.js';
 
 function trajectory(runDir: string, car: string): TrajectorySample[] {
   return parseVehicleTrajectory(readFileSync(join(runDir, 'vehicles.csv'), 'utf8'), car);
@@ -34,7 +34,7 @@ describe('simulator-main and vehicle-main on loopback: loop-gap-follow', () => {
     for (const d of cleanup) rmSync(d, { recursive: true, force: true });
   });
 
-  it('laps the loop on the scans it gets over the link, on the simulated runtime\'s path', async () => {
+  it("laps the loop on the scans it gets over the link, on the simulated runtime's path", async () => {
     const scenario = await loadScenario(join(repoRoot, 'scenarios/loop-gap-follow.yaml'));
     const lidar = scenario.vehicles[0].lidar!;
     const scanPeriod = stepSchedule(scenario).scanPeriod(scenario.vehicles[0])!;
@@ -66,7 +66,18 @@ describe('simulator-main and vehicle-main on loopback: loop-gap-follow', () => {
     const steps = Math.round(scenario.duration / scenario.physics.timestep);
     const stepNs = BigInt(Math.round(scenario.physics.timestep * 1e9));
     expect(stamps).toEqual(Array.from({ length: Math.floor(steps / scanPeriod) + 1 }, (_, i) => BigInt(i * scanPeriod) * stepNs));
-    expect(Object.keys(firstRaw!)).toEqual(['header', 'angle_min', 'angle_max', 'angle_increment', 'time_increment', 'scan_time', 'range_min', 'range_max', 'ranges', 'intensities']);
+    expect(Object.keys(firstRaw!)).toEqual([
+      'header',
+      'angle_min',
+      'angle_max',
+      'angle_increment',
+      'time_increment',
+      'scan_time',
+      'range_min',
+      'range_max',
+      'ranges',
+      'intensities',
+    ]);
     expect(firstRaw!.header).toEqual({ stamp: { sec: 0, nanosec: 0 }, frame_id: 'car0/base_link' });
     const grid = await loadMap(scenario.mapFile);
     const [scanner] = createScanners(new World(scenario, grid), grid);
@@ -82,7 +93,9 @@ describe('simulator-main and vehicle-main on loopback: loop-gap-follow', () => {
     const simulated = trajectory(reference.runDir, 'car0');
     expect(emulated).toHaveLength(simulated.length);
     const deviation = Math.max(...emulated.map((s, i) => Math.hypot(s.x - simulated[i].x, s.y - simulated[i].y)));
-    console.log(`loop-gap-follow on loopback: ${summary.status}, late commands ${timing.late_commands}/${timing.control_commands}, step lateness p99 ${timing.step_lateness_p99_ms} ms, compute p99 ${timing.step_compute_p99_ms} ms; max deviation from the simulated path ${deviation} m; ${JSON.stringify(lapProgress(emulated))}`);
+    console.log(
+      `loop-gap-follow on loopback: ${summary.status}, late commands ${timing.late_commands}/${timing.control_commands}, step lateness p99 ${timing.step_lateness_p99_ms} ms, compute p99 ${timing.step_compute_p99_ms} ms; max deviation from the simulated path ${deviation} m; ${JSON.stringify(lapProgress(emulated))}`,
+    );
     expect(summary.steps).toBe(steps);
     expect(summary.collisions).toEqual([]);
     const { turns, distance } = lapProgress(emulated);
@@ -97,6 +110,10 @@ describe('simulator-main and vehicle-main on loopback: loop-gap-follow', () => {
     if (timing.late_commands === 0) expect(deviation).toBeLessThanOrEqual(1e-6);
     else if (timingHeld) expect(deviation).toBeLessThan(0.6);
     else expect(summary.reason).toMatch(/physics steps .* late|drive commands .* too late/);
-    expect(summary.status).toBe(timing.late_fraction > scenario.timing.maxLateFraction || timing.late_command_fraction > scenario.timing.maxLateFraction ? 'invalid' : 'completed');
+    expect(summary.status).toBe(
+      timing.late_fraction > scenario.timing.maxLateFraction || timing.late_command_fraction > scenario.timing.maxLateFraction
+        ? 'invalid'
+        : 'completed',
+    );
   });
 });

@@ -5,14 +5,16 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCommandRunner } from '../../../src/host/exec/command-runner.js';
-import { createPipedCommandRunner } from '../../../src/host/exec/piped-command-runner.js';
 import { startWithNodeSpawn } from '../../../src/host/exec/node-piped-process.js';
+import { createPipedCommandRunner } from '../../../src/host/exec/piped-command-runner.js';
 import type { StartPipedProcess } from '../../../src/host/exec/piped-process.js';
 import { loadPosixSpawnAddon, nodeHeaders } from '../../../src/host/exec/posix-spawn-addon.js';
 import { requireReal } from '../../support/real-components.js';
 import { repoRoot } from './support.js';
 
-const headersProblem = existsSync(join(nodeHeaders(), 'node_api.h')) ? undefined : `no node_api.h under ${nodeHeaders()}; fix: install Node with its headers`;
+const headersProblem = existsSync(join(nodeHeaders(), 'node_api.h'))
+  ? undefined
+  : `no node_api.h under ${nodeHeaders()}; fix: install Node with its headers`;
 const real = requireReal('processes/piped-process.test.ts', headersProblem);
 const cacheDir = mkdtempSync(join(tmpdir(), 'cavsim-addon-'));
 afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
@@ -24,14 +26,20 @@ starters.posix_spawn = () => posixSpawn;
 const readAll = (stream: Readable) =>
   new Promise<string>((resolve) => {
     let text = '';
-    stream.setEncoding('utf8').on('data', (d: string) => (text += d)).on('end', () => resolve(text));
+    stream
+      .setEncoding('utf8')
+      .on('data', (d: string) => (text += d))
+      .on('end', () => resolve(text));
   });
 
 /** A status line of /proc/<pid>/status as the program itself reads it. */
 async function ownStatus(start: StartPipedProcess, field: string): Promise<string> {
   const child = start('/bin/cat', ['/proc/self/status']);
   const text = await readAll(child.stdout);
-  return text.split('\n').find((l) => l.startsWith(`${field}:`))!.split(/\s+/)[1];
+  return text
+    .split('\n')
+    .find((l) => l.startsWith(`${field}:`))!
+    .split(/\s+/)[1];
 }
 
 describe.skipIf(real.skip)('starting a piped program', () => {
@@ -51,7 +59,7 @@ describe.skipIf(real.skip)('starting a piped program', () => {
         expect(await child.exit).toEqual({ code: 0, signal: null });
       });
 
-      it("reports the exit code and what the program wrote to stderr", async () => {
+      it('reports the exit code and what the program wrote to stderr', async () => {
         const child = starter()('/bin/sh', ['-c', 'echo broken >&2; exit 3']);
         expect(await readAll(child.stderr)).toBe('broken\n');
         expect(await child.exit).toEqual({ code: 3, signal: null });
@@ -82,8 +90,16 @@ describe.skipIf(real.skip)('starting a piped program', () => {
 
       it('runs commands as the execa runner does: PATH lookup, input, output without its final newline, failures', async () => {
         const runner = createPipedCommandRunner(starter());
-        expect(await runner.run(['sh', '-c', 'cat; echo out; echo err >&2'], { input: 'in\n' })).toEqual({ stdout: 'in\nout', stderr: 'err', exitCode: 0 });
-        expect(await runner.run(['sh', '-c', 'echo why >&2; exit 4'], { allowFailure: true })).toEqual({ stdout: '', stderr: 'why', exitCode: 4 });
+        expect(await runner.run(['sh', '-c', 'cat; echo out; echo err >&2'], { input: 'in\n' })).toEqual({
+          stdout: 'in\nout',
+          stderr: 'err',
+          exitCode: 0,
+        });
+        expect(await runner.run(['sh', '-c', 'echo why >&2; exit 4'], { allowFailure: true })).toEqual({
+          stdout: '',
+          stderr: 'why',
+          exitCode: 4,
+        });
         await expect(runner.run(['sh', '-c', 'echo why >&2; exit 4'])).rejects.toThrow(/sh -c .* failed \(exit 4\): why/);
         await expect(runner.run(['cavsim-no-such-program'])).rejects.toThrow(/cavsim-no-such-program: not found on PATH/);
         const many = await Promise.all(Array.from({ length: 24 }, (_, i) => runner.run(['sh', '-c', `echo ${i}`])));
@@ -95,7 +111,9 @@ describe.skipIf(real.skip)('starting a piped program', () => {
         process.env.CAVSIM_PIPED_TEST = 'seen';
         const child = starter()('/bin/sh', ['-c', 'echo $CAVSIM_PIPED_TEST; ls /proc/$$/fd']);
         delete process.env.CAVSIM_PIPED_TEST;
-        const ours = [other, child].flatMap((c) => [c.stdin, c.stdout, c.stderr]).map((s) => String((s as unknown as { _handle: { fd: number } })._handle.fd));
+        const ours = [other, child]
+          .flatMap((c) => [c.stdin, c.stdout, c.stderr])
+          .map((s) => String((s as unknown as { _handle: { fd: number } })._handle.fd));
         const [seen, ...fds] = (await readAll(child.stdout)).trim().split('\n');
         expect(seen).toBe('seen');
         expect(fds.slice(0, 3)).toEqual(['0', '1', '2']);
@@ -114,7 +132,8 @@ describe.skipIf(real.skip)('starting a piped program', () => {
       const { createCommandRunner } = await import(${JSON.stringify(join(repoRoot, 'dist/host/exec/command-runner.js'))});
       const start = await loadPosixSpawnAddon(createCommandRunner(), ${JSON.stringify(cacheDir)});
       ${body}`;
-    const node = (body: string) => spawnSync(process.execPath, ['--input-type=module', '-e', script(body)], { encoding: 'utf8', timeout: 20_000 });
+    const node = (body: string) =>
+      spawnSync(process.execPath, ['--input-type=module', '-e', script(body)], { encoding: 'utf8', timeout: 20_000 });
 
     it('a program that is held keeps Node running until it exits, and its exit is reported', () => {
       const r = node(`const c = start('/bin/sleep', ['0.3']); c.exit.then((e) => console.log(JSON.stringify(e)));`);

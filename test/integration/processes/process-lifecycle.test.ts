@@ -1,14 +1,13 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadScenario } from '../../../src/scenario/load-scenario.js';
-import { BridgeClient } from '../../../src/runtime/rosbridge/bridge-client.js';
-import { MSG_TYPES, parseStringMsg } from '../../../src/runtime/rosbridge/ros-messages.js';
-import { TOPICS, type SimulatorStatus } from '../../../src/runtime/rosbridge/control-topics.js';
-import { epochNs } from '../../../src/runtime/emulated/v2v/wire.js';
 import type { RunSummary } from '../../../src/run/summary.js';
+import { epochNs } from '../../../src/runtime/emulated/v2v/wire.js';
+import { BridgeClient } from '../../../src/runtime/rosbridge/bridge-client.js';
+import { type SimulatorStatus, TOPICS } from '../../../src/runtime/rosbridge/control-topics.js';
+import { MSG_TYPES, parseStringMsg } from '../../../src/runtime/rosbridge/ros-messages.js';
+import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { buildEntryPoints, prepareRunDir, repoRoot, spawnNode, spawnSimulator } from './support.js';
 
 /** How the container programs end: SIGTERM mid-run, a run folder without a scenario, a wrong vehicle. */
@@ -71,7 +70,12 @@ describe('simulator-main and vehicle-main lifecycles', () => {
     const scenario = await loadScenario(join(repoRoot, 'scenarios/head-on-brake.yaml'));
     const runDir = prepareRunDir(scenario);
     dirs.push(runDir);
-    const v = spawnNode(entry.vehicleMain, { CAVSIM_RUN_DIR: runDir, CAVSIM_VEHICLE: 'car9', CAVSIM_SIM_URL: 'ws://127.0.0.1:1', CAVSIM_V2V_BIND: '127.0.0.1:0' });
+    const v = spawnNode(entry.vehicleMain, {
+      CAVSIM_RUN_DIR: runDir,
+      CAVSIM_VEHICLE: 'car9',
+      CAVSIM_SIM_URL: 'ws://127.0.0.1:1',
+      CAVSIM_V2V_BIND: '127.0.0.1:0',
+    });
     expect(await v.exit).toBe(1);
     expect(v.stderr()).toContain('CAVSIM_VEHICLE=car9 is not a vehicle of scenario head-on-brake; vehicles: car0, car1');
     expect(existsSync(join(runDir, 'summary.json'))).toBe(false);
@@ -81,7 +85,13 @@ describe('simulator-main and vehicle-main lifecycles', () => {
     const scenario = await loadScenario(join(repoRoot, 'scenarios/head-on-brake.yaml'));
     const runDir = prepareRunDir(scenario);
     dirs.push(runDir);
-    const v = spawnNode(entry.vehicleMain, { CAVSIM_RUN_DIR: runDir, CAVSIM_VEHICLE: 'car0', CAVSIM_SIM_URL: 'ws://127.0.0.1:1', CAVSIM_V2V_BIND: '127.0.0.1:0', CAVSIM_CONNECT_TIMEOUT_MS: '500' });
+    const v = spawnNode(entry.vehicleMain, {
+      CAVSIM_RUN_DIR: runDir,
+      CAVSIM_VEHICLE: 'car0',
+      CAVSIM_SIM_URL: 'ws://127.0.0.1:1',
+      CAVSIM_V2V_BIND: '127.0.0.1:0',
+      CAVSIM_CONNECT_TIMEOUT_MS: '500',
+    });
     expect(await v.exit).toBe(1);
     expect(v.stderr()).toContain('cannot connect to ws://127.0.0.1:1');
   });

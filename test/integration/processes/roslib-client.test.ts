@@ -1,11 +1,11 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
 import { Ros, Topic } from 'roslib';
-import { loadScenario } from '../../../src/scenario/load-scenario.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startSimulatorProcess } from '../../../src/runtime/emulated/containers/simulator-process.js';
 import { systemWallClock } from '../../../src/runtime/emulated/containers/wall-clock.js';
 import { epochNs } from '../../../src/runtime/emulated/v2v/wire.js';
+import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { prepareRunDir, repoRoot } from './support.js';
 
 interface LaserScanMsg {
@@ -34,7 +34,13 @@ describe('a third-party rosbridge client (roslibjs) against the simulator', () =
     const scenario = await loadScenario(join(repoRoot, 'scenarios/head-on-brake.yaml'), { overrides: ['duration=2s'] });
     const runDir = prepareRunDir(scenario);
     dirs.push(runDir);
-    const sim = await startSimulatorProcess({ runDir, runId: 'roslib-test', bind: { host: '127.0.0.1', port: 0 }, clock: systemWallClock, stopGraceMs: 50 });
+    const sim = await startSimulatorProcess({
+      runDir,
+      runId: 'roslib-test',
+      bind: { host: '127.0.0.1', port: 0 },
+      clock: systemWallClock,
+      stopGraceMs: 50,
+    });
 
     const ros = new Ros({});
     await new Promise<void>((ok, fail) => {
@@ -55,7 +61,10 @@ describe('a third-party rosbridge client (roslibjs) against the simulator', () =
         if (m.header.stamp.sec + m.header.stamp.nanosec > 0 && m.twist.twist.linear.x < 0.05) ok();
       }),
     );
-    drive.publish({ header: { stamp: { sec: 0, nanosec: 0 }, frame_id: 'car0/base_link' }, drive: { steering_angle: 0, steering_angle_velocity: 0, speed: 0, acceleration: 0, jerk: 0 } });
+    drive.publish({
+      header: { stamp: { sec: 0, nanosec: 0 }, frame_id: 'car0/base_link' },
+      drive: { steering_angle: 0, steering_angle_velocity: 0, speed: 0, acceleration: 0, jerk: 0 },
+    });
     simControl.publish({ data: JSON.stringify({ cmd: 'start', t0_epoch_ns: (epochNs() + 100_000_000n).toString() }) });
 
     await stopped;
@@ -67,7 +76,9 @@ describe('a third-party rosbridge client (roslibjs) against the simulator', () =
 
     expect(exitCode).toBe(0);
     expect(summary.runtime).toBe('docker');
-    const car0Rows = readFileSync(join(runDir, 'vehicles.csv'), 'utf8').split('\n').filter((l) => l.split(',')[1] === 'car0');
+    const car0Rows = readFileSync(join(runDir, 'vehicles.csv'), 'utf8')
+      .split('\n')
+      .filter((l) => l.split(',')[1] === 'car0');
     expect(car0Rows.at(-1)!.split(',')[5]).toBe('0'); // speed_mps at the end
     expect(car0Rows.every((r) => r.split(',')[8] === '0')).toBe(true); // cmd_speed_mps from the first row on
   });
@@ -77,7 +88,13 @@ describe('a third-party rosbridge client (roslibjs) against the simulator', () =
     const lidar = scenario.vehicles[0].lidar!;
     const runDir = prepareRunDir(scenario);
     dirs.push(runDir);
-    const sim = await startSimulatorProcess({ runDir, runId: 'roslib-scan', bind: { host: '127.0.0.1', port: 0 }, clock: systemWallClock, stopGraceMs: 50 });
+    const sim = await startSimulatorProcess({
+      runDir,
+      runId: 'roslib-scan',
+      bind: { host: '127.0.0.1', port: 0 },
+      clock: systemWallClock,
+      stopGraceMs: 50,
+    });
     const ros = new Ros({});
     await new Promise<void>((ok, fail) => {
       ros.on('connection', () => ok());

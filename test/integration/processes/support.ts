@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { ResolvedScenario } from '../../../src/scenario/resolved.js';
 import type { RunSummary } from '../../../src/run/summary.js';
+import { epochNs } from '../../../src/runtime/emulated/v2v/wire.js';
 import type { SimulatorStatus } from '../../../src/runtime/rosbridge/control-topics.js';
 import { RunControl } from '../../../src/runtime/rosbridge/run-control.js';
-import { epochNs } from '../../../src/runtime/emulated/v2v/wire.js';
+import type { ResolvedScenario } from '../../../src/scenario/resolved.js';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -24,8 +24,28 @@ export function buildEntryPoints(): { simulatorMain: string; vehicleMain: string
   const entries = ['src/runtime/emulated/containers/simulator-main.ts', 'src/runtime/emulated/containers/vehicle-main.ts'];
   execFileSync(
     process.execPath,
-    [tsc, '--outDir', outDir, '--rootDir', join(repoRoot, 'src'), '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022',
-      '--lib', 'ES2023', '--types', 'node', '--strict', '--skipLibCheck', '--esModuleInterop', '--resolveJsonModule', ...entries],
+    [
+      tsc,
+      '--outDir',
+      outDir,
+      '--rootDir',
+      join(repoRoot, 'src'),
+      '--module',
+      'NodeNext',
+      '--moduleResolution',
+      'NodeNext',
+      '--target',
+      'ES2022',
+      '--lib',
+      'ES2023',
+      '--types',
+      'node',
+      '--strict',
+      '--skipLibCheck',
+      '--esModuleInterop',
+      '--resolveJsonModule',
+      ...entries,
+    ],
     { cwd: repoRoot, stdio: 'pipe' },
   );
   const simulatorMain = join(outDir, 'runtime/emulated/containers/simulator-main.js');
@@ -51,10 +71,14 @@ export function prepareRunDir(scenario: ResolvedScenario): string {
 /** UDP ports that were free a moment ago (bound, then released). */
 export async function freeUdpPorts(n: number): Promise<number[]> {
   const sockets = await Promise.all(
-    Array.from({ length: n }, () => new Promise<ReturnType<typeof createSocket>>((ok) => {
-      const s = createSocket('udp4');
-      s.bind(0, '127.0.0.1', () => ok(s));
-    })),
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<ReturnType<typeof createSocket>>((ok) => {
+          const s = createSocket('udp4');
+          s.bind(0, '127.0.0.1', () => ok(s));
+        }),
+    ),
   );
   const ports = sockets.map((s) => s.address().port);
   await Promise.all(sockets.map((s) => new Promise<void>((ok) => s.close(() => ok()))));
@@ -76,7 +100,11 @@ export function spawnNode(script: string, env: Record<string, string>): Child {
 }
 
 /** Starts simulator-main on an ephemeral loopback port and returns it once it listens. */
-export async function spawnSimulator(script: string, runDir: string, extraEnv: Record<string, string> = {}): Promise<Child & { url: string }> {
+export async function spawnSimulator(
+  script: string,
+  runDir: string,
+  extraEnv: Record<string, string> = {},
+): Promise<Child & { url: string }> {
   const child = spawnNode(script, { CAVSIM_RUN_DIR: runDir, CAVSIM_BIND: '127.0.0.1:0', ...extraEnv });
   const lines = createInterface({ input: child.process.stdout! });
   const port = await new Promise<number>((ok, fail) => {

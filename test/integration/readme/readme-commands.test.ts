@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { listRunIds } from '../../../src/run/run-folder.js';
-import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
-import { startLocalSlurm, type LocalSlurm } from '../../support/local-slurm.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUN_EXIT_STATUS } from '../../../src/run/outcome.js';
+import { listRunIds } from '../../../src/run/run-folder.js';
+import { type LocalSlurm, startLocalSlurm } from '../../support/local-slurm.js';
+import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
 
 /** A run's verdict line (`run ID (docker) invalid: ...`), or the status and reason of a `--json` replay. */
 function verdictOf(stdout: string): string {
@@ -15,7 +15,11 @@ function verdictOf(stdout: string): string {
   if (line) return line;
   try {
     const json = JSON.parse(stdout) as { status?: string; reason?: string; replay?: { reason?: string }; summary_differences?: unknown };
-    return JSON.stringify({ status: json.status, reason: json.reason ?? json.replay?.reason, summary_differences: json.summary_differences });
+    return JSON.stringify({
+      status: json.status,
+      reason: json.reason ?? json.replay?.reason,
+      summary_differences: json.summary_differences,
+    });
   } catch {
     return stdout.slice(-1500);
   }
@@ -37,7 +41,15 @@ let slurm: LocalSlurm | undefined;
 /** The README's shell commands, one per line, comments and continuation comments dropped. */
 export function readmeCommands(markdown: string): string[] {
   const blocks = [...markdown.matchAll(/^```sh\n([\s\S]*?)^```/gm)].map((m) => m[1]);
-  return blocks.flatMap((b) => b.split('\n')).map((line) => line.replace(/\s+#.*$/, '').replace(/^#.*$/, '').trim()).filter(Boolean);
+  return blocks
+    .flatMap((b) => b.split('\n'))
+    .map((line) =>
+      line
+        .replace(/\s+#.*$/, '')
+        .replace(/^#.*$/, '')
+        .trim(),
+    )
+    .filter(Boolean);
 }
 
 const commands = readmeCommands(readFileSync(join(ROOT, 'README.md'), 'utf8'));
@@ -48,7 +60,13 @@ function sh(command: string) {
     cwd: ROOT,
     encoding: 'utf8',
     maxBuffer: 64 << 20,
-    env: { ...process.env, CI: 'true', CAVSIM_RUNS_DIR: join(work, 'runs'), CAVSIM_SWEEPS_DIR: join(work, 'sweeps'), SLURM_CONF: slurmConf },
+    env: {
+      ...process.env,
+      CI: 'true',
+      CAVSIM_RUNS_DIR: join(work, 'runs'),
+      CAVSIM_SWEEPS_DIR: join(work, 'sweeps'),
+      SLURM_CONF: slurmConf,
+    },
   });
 }
 

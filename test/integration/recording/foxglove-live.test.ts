@@ -1,12 +1,12 @@
-import foxglove from '@foxglove/ws-protocol';
-import { parse } from '@foxglove/rosmsg';
-import { MessageReader } from '@foxglove/rosmsg2-serialization';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { WebSocket } from 'ws';
+import { parse } from '@foxglove/rosmsg';
+import { MessageReader } from '@foxglove/rosmsg2-serialization';
+import foxglove from '@foxglove/ws-protocol';
 import { afterAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { readCsvRecords } from '../../../src/util/csv-records.js';
 
 /** A Foxglove WebSocket client connected to a live `cavsim up --foxglove` run, as Foxglove itself connects. */
@@ -24,11 +24,15 @@ interface Received {
 describe('cavsim up --foxglove', () => {
   it('serves odometry, transforms and the map live, in real time, with the values the run writes to its CSVs', async () => {
     const runsDir = join(work, 'runs');
-    const child = spawn('node', [CLI, 'up', 'scenarios/head-on-brake.yaml', '--runtime', 'sim', '--foxglove', '0', '--runs-dir', runsDir, '--run-id', 'live'], {
-      cwd: ROOT,
-      env: { ...process.env, CI: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'node',
+      [CLI, 'up', 'scenarios/head-on-brake.yaml', '--runtime', 'sim', '--foxglove', '0', '--runs-dir', runsDir, '--run-id', 'live'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, CI: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     const url = await new Promise<string>((resolveUrl, reject) => {
       child.stderr.on('data', (d: Buffer) => {
@@ -89,7 +93,11 @@ describe('cavsim up --foxglove', () => {
   }, 60_000);
 
   it('refuses a port that is not one, with exit status 2, before running anything', () => {
-    const r = spawnSync('node', [CLI, 'up', 'scenarios/head-on-brake.yaml', '--runtime', 'sim', '--foxglove', 'eighty', '--runs-dir', join(work, 'bad')], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync(
+      'node',
+      [CLI, 'up', 'scenarios/head-on-brake.yaml', '--runtime', 'sim', '--foxglove', 'eighty', '--runs-dir', join(work, 'bad')],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/--foxglove: "eighty" is not a port/);
   });

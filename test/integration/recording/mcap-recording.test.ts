@@ -103,7 +103,12 @@ describe('run.mcap (simulated runtime)', () => {
     const last = recorded.at(-1)!;
     expect(last.logTime).toBe(ns(mine.at(-1)!.t_s));
     const ranges = Array.from(last.message.ranges as Float32Array);
-    expect(ranges).toEqual(mine.at(-1)!.ranges.split(';').map((r) => Math.fround(Number(r))));
+    expect(ranges).toEqual(
+      mine
+        .at(-1)!
+        .ranges.split(';')
+        .map((r) => Math.fround(Number(r))),
+    );
     expect((last.message.header as { frame_id: string }).frame_id).toBe(`${car}/base_link`);
   });
 
@@ -117,13 +122,14 @@ describe('run.mcap (simulated runtime)', () => {
     const a = await readMcap(join(withIt, 'run.mcap'));
     const b = await readMcap(join(without, 'run.mcap'));
     // messages of one time may come in another order; everything else is the same, to the byte
-    const key = (m: { topic: string; logTime: bigint; message: unknown }) => `${String(m.logTime).padStart(20, '0')} ${m.topic} ${JSON.stringify(m.message)}`;
+    const key = (m: { topic: string; logTime: bigint; message: unknown }) =>
+      `${String(m.logTime).padStart(20, '0')} ${m.topic} ${JSON.stringify(m.message)}`;
     expect(b.messages.length).toBe(a.messages.length);
     expect(b.messages.map(key).sort()).toEqual(a.messages.map(key).sort());
     expect(b.channels.map((c) => [c.topic, c.schema])).toEqual(a.channels.map((c) => [c.topic, c.schema]));
   });
 
-  it('is left out of a sweep\'s runs unless the scenario asks for it', () => {
+  it("is left out of a sweep's runs unless the scenario asks for it", () => {
     const sweep = (...extra: string[]) => {
       const r = cavsim(['sweep', 'scenarios/head-on-brake.yaml', '--delay', '10ms,20ms', '--sweeps-dir', join(work, 'sweeps'), ...extra]);
       expect(r.code, r.stderr).toBe(0);
@@ -138,7 +144,23 @@ describe('run.mcap (simulated runtime)', () => {
 
   it('a run killed with SIGKILL keeps its CSVs: `cavsim mcap` makes a whole run.mcap of them, however many messages (over 100,000)', async () => {
     const runsDir = join(work, 'killed');
-    const child = spawn('node', [CLI, 'up', 'scenarios/platoon-cacc.yaml', '--runtime', 'sim', '--set', 'duration=3600s', '--runs-dir', runsDir, '--run-id', 'killed'], { cwd: ROOT, stdio: 'ignore' });
+    const child = spawn(
+      'node',
+      [
+        CLI,
+        'up',
+        'scenarios/platoon-cacc.yaml',
+        '--runtime',
+        'sim',
+        '--set',
+        'duration=3600s',
+        '--runs-dir',
+        runsDir,
+        '--run-id',
+        'killed',
+      ],
+      { cwd: ROOT, stdio: 'ignore' },
+    );
     const dir = join(runsDir, 'killed');
     // 6 cars: 14 messages a step, so 10,000 steps are 140,000 messages
     const rows = () => (existsSync(join(dir, 'vehicles.csv')) ? statSync(join(dir, 'vehicles.csv')).size / 60 : 0);

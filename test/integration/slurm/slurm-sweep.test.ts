@@ -1,11 +1,11 @@
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalSlurm, startLocalSlurm } from '../../support/local-slurm.js';
 import { requireReal, rootProblem } from '../../support/real-components.js';
-import { startLocalSlurm, type LocalSlurm } from '../../support/local-slurm.js';
 
 /**
  * Sweeps on a real Slurm: a one-node cluster on this machine (scripts/local-slurm.sh, Debian's
@@ -22,7 +22,8 @@ const real = requireReal('slurm/slurm-sweep.test.ts', rootProblem());
 let slurm: LocalSlurm | undefined;
 let slurmConf = '';
 
-const cavsim = (args: string[]) => spawnSync('node', [CLI, ...args], { encoding: 'utf8', env: { ...process.env, SLURM_CONF: slurmConf, CI: 'true' } });
+const cavsim = (args: string[]) =>
+  spawnSync('node', [CLI, ...args], { encoding: 'utf8', env: { ...process.env, SLURM_CONF: slurmConf, CI: 'true' } });
 const tables = (dir: string) => Object.fromEntries(['summary.csv', 'points.csv'].map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
 
 afterAll(() => {
@@ -39,7 +40,20 @@ describe.skipIf(real.skip)('cavsim sweep --executor slurm on a one-node Slurm', 
 
   it('prints the job script with --dry-run and creates nothing', () => {
     const sweeps = join(workDir, 'dry');
-    const r = cavsim(['sweep', SCENARIO, ...GRID, '--executor', 'slurm', '--runs-per-task', '8', '--mem', '1G', '--sweeps-dir', sweeps, '--dry-run']);
+    const r = cavsim([
+      'sweep',
+      SCENARIO,
+      ...GRID,
+      '--executor',
+      'slurm',
+      '--runs-per-task',
+      '8',
+      '--mem',
+      '1G',
+      '--sweeps-dir',
+      sweeps,
+      '--dry-run',
+    ]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^#!\/bin\/bash\n#SBATCH --job-name=cavsim-\S+\n#SBATCH --array=0-5\n/);
     expect(r.stdout).toContain('#SBATCH --mem=1G');
@@ -49,7 +63,21 @@ describe.skipIf(real.skip)('cavsim sweep --executor slurm on a one-node Slurm', 
 
   it('runs 44 runs in 6 tasks, reports the task that failed, resumes it, and writes the tables the local executor writes', () => {
     const sweeps = join(workDir, 'sweeps');
-    const first = cavsim(['sweep', SCENARIO, ...GRID, '--executor', 'slurm', '--runs-per-task', '8', '--cavsim-on-nodes', FAILING_NODE, '--sweeps-dir', sweeps, '--no-plots', '--json']);
+    const first = cavsim([
+      'sweep',
+      SCENARIO,
+      ...GRID,
+      '--executor',
+      'slurm',
+      '--runs-per-task',
+      '8',
+      '--cavsim-on-nodes',
+      FAILING_NODE,
+      '--sweeps-dir',
+      sweeps,
+      '--no-plots',
+      '--json',
+    ]);
     expect(first.status, first.stderr).toBe(5);
     const id = JSON.parse(first.stdout).sweep as string;
     expect(first.stderr).toMatch(/submitted Slurm job (\d+): 44 runs in 6 tasks/);
@@ -61,7 +89,17 @@ describe.skipIf(real.skip)('cavsim sweep --executor slurm on a one-node Slurm', 
     expect(resumed.stderr).toMatch(/submitted Slurm job \d+: 7 runs in 1 tasks/);
     expect(JSON.parse(resumed.stdout).runs).toBe(44);
 
-    const local = cavsim(['sweep', SCENARIO, ...GRID, '--executor', 'local', '--sweeps-dir', join(workDir, 'local'), '--no-plots', '--json']);
+    const local = cavsim([
+      'sweep',
+      SCENARIO,
+      ...GRID,
+      '--executor',
+      'local',
+      '--sweeps-dir',
+      join(workDir, 'local'),
+      '--no-plots',
+      '--json',
+    ]);
     expect(local.status, local.stderr).toBe(0);
     expect(tables(join(sweeps, id))).toEqual(tables(JSON.parse(local.stdout).dir));
     // Each task's output is kept beside its results.
@@ -69,7 +107,18 @@ describe.skipIf(real.skip)('cavsim sweep --executor slurm on a one-node Slurm', 
   });
 
   it('refuses the emulated runtime on Slurm, exit 2', () => {
-    const r = cavsim(['sweep', SCENARIO, '--delay', '10,20ms', '--executor', 'slurm', '--runtime', 'docker', '--sweeps-dir', join(workDir, 'refused')]);
+    const r = cavsim([
+      'sweep',
+      SCENARIO,
+      '--delay',
+      '10,20ms',
+      '--executor',
+      'slurm',
+      '--runtime',
+      'docker',
+      '--sweeps-dir',
+      join(workDir, 'refused'),
+    ]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('--executor slurm runs the simulated runtime');
   });

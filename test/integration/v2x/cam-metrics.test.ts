@@ -1,12 +1,12 @@
-import { beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
+import { onAirSeconds } from '../../../src/measurement/cam-metrics.js';
 import type { RunSummary } from '../../../src/run/summary.js';
 import { CAM_PAIRS_COLUMNS, CHANNEL_BUSY_COLUMNS } from '../../../src/run/v2x-files.js';
-import { onAirSeconds } from '../../../src/measurement/cam-metrics.js';
 import { scratchDir } from '../../support/scratch-dir.js';
 
 /**
@@ -17,7 +17,11 @@ import { scratchDir } from '../../support/scratch-dir.js';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const rows = (dir: string, file: string) => parse(readFileSync(join(dir, file), 'utf8'), { columns: true }) as Record<string, string>[];
 const run = (scenario: string, overrides: string[] = []) =>
-  runScenarioSimulated(join(ROOT, 'scenarios', scenario), { runsDir: scratchDir('cavsim-cam-metrics-'), overrides: ['network.engine=builtin', ...overrides], mcapByDefault: false });
+  runScenarioSimulated(join(ROOT, 'scenarios', scenario), {
+    runsDir: scratchDir('cavsim-cam-metrics-'),
+    overrides: ['network.engine=builtin', ...overrides],
+    mcapByDefault: false,
+  });
 
 describe('CAM metrics on cam-highway.yaml', () => {
   let summary: RunSummary;
@@ -29,7 +33,14 @@ describe('CAM metrics on cam-highway.yaml', () => {
 
   it('delivers every CAM on the lossless channel, to both other cars, 100 ms to 1 s apart', () => {
     const cam = summary.v2v.cam!;
-    expect(cam.pairs.map((p) => `${p.from}>${p.to}`)).toEqual(['car0>car1', 'car0>car2', 'car1>car0', 'car1>car2', 'car2>car0', 'car2>car1']);
+    expect(cam.pairs.map((p) => `${p.from}>${p.to}`)).toEqual([
+      'car0>car1',
+      'car0>car2',
+      'car1>car0',
+      'car1>car2',
+      'car2>car0',
+      'car2>car1',
+    ]);
     for (const p of cam.pairs) {
       expect(p.sent).toBeGreaterThan(5);
       expect(p.received).toBe(p.sent);
@@ -79,7 +90,9 @@ describe('CAM metrics on cam-highway.yaml', () => {
   it('cam-pairs.csv has a row per pair with the summary figures', () => {
     const csv = rows(runDir, 'cam-pairs.csv');
     expect(Object.keys(csv[0])).toEqual([...CAM_PAIRS_COLUMNS]);
-    expect(csv.map((r) => [r.from, r.to, Number(r.cams_sent), Number(r.delivery_ratio), Number(r.aoi_max_ms)])).toEqual(summary.v2v.cam!.pairs.map((p) => [p.from, p.to, p.sent, 1, p.age!.max_ms]));
+    expect(csv.map((r) => [r.from, r.to, Number(r.cams_sent), Number(r.delivery_ratio), Number(r.aoi_max_ms)])).toEqual(
+      summary.v2v.cam!.pairs.map((p) => [p.from, p.to, p.sent, 1, p.age!.max_ms]),
+    );
   });
 });
 

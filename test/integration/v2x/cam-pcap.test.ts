@@ -1,11 +1,11 @@
-import { describe, expect, it, beforeAll } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
-import { toLatLon, headingDegrees } from '../../../src/core/its/geo-reference.js';
+import { headingDegrees, toLatLon } from '../../../src/core/its/geo-reference.js';
 import { stationIdOf } from '../../../src/core/its/station-id.js';
 import { PCAP_EPOCH_UNIX_S } from '../../../src/measurement/pcap-log.js';
 import { requireReal, tsharkProblem } from '../../support/real-components.js';
@@ -18,7 +18,22 @@ import { scratchDir } from '../../support/scratch-dir.js';
  */
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const real = requireReal('v2x/cam-pcap.test.ts', tsharkProblem());
-const FIELDS = ['frame.time_epoch', 'frame.protocols', 'frame.len', 'its.protocolVersion', 'its.messageID', 'its.stationID', 'cam.generationDeltaTime', 'its.latitude', 'its.longitude', 'its.speedValue', 'its.headingValue', 'btpb.dstport', '_ws.expert', '_ws.malformed'];
+const FIELDS = [
+  'frame.time_epoch',
+  'frame.protocols',
+  'frame.len',
+  'its.protocolVersion',
+  'its.messageID',
+  'its.stationID',
+  'cam.generationDeltaTime',
+  'its.latitude',
+  'its.longitude',
+  'its.speedValue',
+  'its.headingValue',
+  'btpb.dstport',
+  '_ws.expert',
+  '_ws.malformed',
+];
 const REF = { lat: 48.7758, lon: 9.1829 };
 
 interface Frame {
@@ -34,11 +49,23 @@ describe.skipIf(real.skip)('CAMs in v2v.pcap, decoded by tshark', () => {
   let runDir: string;
   beforeAll(async () => {
     real.assertPresent();
-    const run = await runScenarioSimulated(join(ROOT, 'scenarios/cam-highway.yaml'), { runsDir: scratchDir('cavsim-cam-'), runId: 'cam', overrides: ['network.engine=builtin'], mcapByDefault: false });
+    const run = await runScenarioSimulated(join(ROOT, 'scenarios/cam-highway.yaml'), {
+      runsDir: scratchDir('cavsim-cam-'),
+      runId: 'cam',
+      overrides: ['network.engine=builtin'],
+      mcapByDefault: false,
+    });
     expect(run.summary.status, run.summary.reason).toBe('completed');
     runDir = run.runDir;
-    const json = execFileSync('tshark', ['-r', join(runDir, 'v2v.pcap'), '-T', 'json', ...FIELDS.flatMap((f) => ['-e', f])], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
-    frames = (JSON.parse(json) as { _source: { layers: Frame['layers'] } }[]).map((p) => ({ layers: p._source.layers, t: Number(p._source.layers['frame.time_epoch']![0]) - PCAP_EPOCH_UNIX_S }));
+    const json = execFileSync('tshark', ['-r', join(runDir, 'v2v.pcap'), '-T', 'json', ...FIELDS.flatMap((f) => ['-e', f])], {
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    frames = (JSON.parse(json) as { _source: { layers: Frame['layers'] } }[]).map((p) => ({
+      layers: p._source.layers,
+      t: Number(p._source.layers['frame.time_epoch']![0]) - PCAP_EPOCH_UNIX_S,
+    }));
   }, 60_000);
 
   it('decodes every frame as a well-formed GeoNetworking SHB / BTP-B 2001 / CAM, one per message sent', () => {
@@ -69,13 +96,20 @@ describe.skipIf(real.skip)('CAMs in v2v.pcap, decoded by tshark', () => {
       expect(Math.abs(num(f, 'its.longitude') - Math.round(lon * 1e7))).toBeLessThanOrEqual(1);
       expect(Math.abs(num(f, 'its.speedValue') - Math.round(Math.abs(Number(s.speed_mps)) * 100))).toBeLessThanOrEqual(1);
       const heading = Math.round(headingDegrees(Number(s.yaw_rad)) * 10) % 3600;
-      expect(Math.min(Math.abs(num(f, 'its.headingValue') - heading), 3600 - Math.abs(num(f, 'its.headingValue') - heading))).toBeLessThanOrEqual(1);
+      expect(
+        Math.min(Math.abs(num(f, 'its.headingValue') - heading), 3600 - Math.abs(num(f, 'its.headingValue') - heading)),
+      ).toBeLessThanOrEqual(1);
     }
   });
 
   it('spaces CAMs 100 ms to 1 s apart, closer while a car changes speed', () => {
     const times = (car: string) => frames.filter((f) => num(f, 'its.stationID') === stationIdOf(car)).map((f) => f.t);
-    const gaps = (ts: number[], from = 0, to = Infinity) => ts.slice(1).map((t, i) => [ts[i], t - ts[i]]).filter(([t]) => t >= from && t < to).map(([, g]) => g);
+    const gaps = (ts: number[], from = 0, to = Infinity) =>
+      ts
+        .slice(1)
+        .map((t, i) => [ts[i], t - ts[i]])
+        .filter(([t]) => t >= from && t < to)
+        .map(([, g]) => g);
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const report: Record<string, string> = {};
     for (const car of ['car0', 'car1', 'car2']) {
@@ -94,6 +128,8 @@ describe.skipIf(real.skip)('CAMs in v2v.pcap, decoded by tshark', () => {
     expect(mean(gaps(car1, 6, 8.8))).toBeLessThanOrEqual(0.2 + 1e-6);
     // car2 is parked: once a second
     expect(gaps(times('car2')).every((g) => Math.abs(g - 1) < 1e-6)).toBe(true);
-    console.log(`[cam-pcap] ${JSON.stringify(report)}; car0 mean gap ${mean(gaps(car0, 0, 3.9)).toFixed(2)} s at 2 m/s, ${mean(gaps(car0, 4, 4.8)).toFixed(2)} s accelerating, ${mean(gaps(car0, 5, 10)).toFixed(2)} s at 8 m/s; car1 ${mean(gaps(car1, 0.5, 5.9)).toFixed(2)} s at 12 m/s, ${mean(gaps(car1, 6, 8.8)).toFixed(2)} s braking`);
+    console.log(
+      `[cam-pcap] ${JSON.stringify(report)}; car0 mean gap ${mean(gaps(car0, 0, 3.9)).toFixed(2)} s at 2 m/s, ${mean(gaps(car0, 4, 4.8)).toFixed(2)} s accelerating, ${mean(gaps(car0, 5, 10)).toFixed(2)} s at 8 m/s; car1 ${mean(gaps(car1, 0.5, 5.9)).toFixed(2)} s at 12 m/s, ${mean(gaps(car1, 6, 8.8)).toFixed(2)} s braking`,
+    );
   });
 });

@@ -1,11 +1,11 @@
-import { describe, expect, it, beforeAll } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
-import { encodeDenm, DEFAULT_VALIDITY_S, type Denm } from '../../../src/core/its/denm.js';
+import { DEFAULT_VALIDITY_S, type Denm, encodeDenm } from '../../../src/core/its/denm.js';
 import { toLatLon } from '../../../src/core/its/geo-reference.js';
 import { encodeBroadcast, GN_ETHERTYPE, GN_GBC_BTP_HEADER_BYTES } from '../../../src/core/its/geonetworking.js';
 import { stationIdOf, stationMac } from '../../../src/core/its/station-id.js';
@@ -23,7 +23,33 @@ import { scratchDir } from '../../support/scratch-dir.js';
  */
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const real = requireReal('v2x/denm-pcap.test.ts', tsharkProblem());
-const FIELDS = ['frame.time_epoch', 'frame.protocols', 'frame.len', 'its.protocolVersion', 'its.messageID', 'its.stationID', 'its.originatingStationID', 'its.sequenceNumber', 'denm.detectionTime', 'denm.referenceTime', 'denm.termination', 'denm.validityDuration', 'denm.transmissionInterval', 'its.causeCode', 'its.subCauseCode', 'its.latitude', 'its.longitude', 'geonw.ch.htype', 'geonw.gxc.latitude', 'geonw.gxc.longitude', 'geonw.gxc.radius', 'geonw.seq_num', 'btpb.dstport', '_ws.expert', '_ws.malformed'];
+const FIELDS = [
+  'frame.time_epoch',
+  'frame.protocols',
+  'frame.len',
+  'its.protocolVersion',
+  'its.messageID',
+  'its.stationID',
+  'its.originatingStationID',
+  'its.sequenceNumber',
+  'denm.detectionTime',
+  'denm.referenceTime',
+  'denm.termination',
+  'denm.validityDuration',
+  'denm.transmissionInterval',
+  'its.causeCode',
+  'its.subCauseCode',
+  'its.latitude',
+  'its.longitude',
+  'geonw.ch.htype',
+  'geonw.gxc.latitude',
+  'geonw.gxc.longitude',
+  'geonw.gxc.radius',
+  'geonw.seq_num',
+  'btpb.dstport',
+  '_ws.expert',
+  '_ws.malformed',
+];
 const REF = { lat: 48.7758, lon: 9.1829 };
 
 interface Frame {
@@ -34,8 +60,15 @@ interface Frame {
 const rows = (dir: string, file: string) => parse(readFileSync(join(dir, file), 'utf8'), { columns: true }) as Record<string, string>[];
 const num = (f: Frame, field: string) => Number(f.layers[field]![0]);
 function tshark(pcap: string): Frame[] {
-  const json = execFileSync('tshark', ['-r', pcap, '-T', 'json', ...FIELDS.flatMap((f) => ['-e', f])], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
-  return (JSON.parse(json) as { _source: { layers: Frame['layers'] } }[]).map((p) => ({ layers: p._source.layers, t: Number(p._source.layers['frame.time_epoch']![0]) - PCAP_EPOCH_UNIX_S }));
+  const json = execFileSync('tshark', ['-r', pcap, '-T', 'json', ...FIELDS.flatMap((f) => ['-e', f])], {
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  return (JSON.parse(json) as { _source: { layers: Frame['layers'] } }[]).map((p) => ({
+    layers: p._source.layers,
+    t: Number(p._source.layers['frame.time_epoch']![0]) - PCAP_EPOCH_UNIX_S,
+  }));
 }
 
 describe.skipIf(real.skip)('DENMs in v2v.pcap, decoded by tshark', () => {
@@ -44,7 +77,12 @@ describe.skipIf(real.skip)('DENMs in v2v.pcap, decoded by tshark', () => {
   let summary: Awaited<ReturnType<typeof runScenarioSimulated>>['summary'];
   beforeAll(async () => {
     real.assertPresent();
-    const run = await runScenarioSimulated(join(ROOT, 'scenarios/hard-braking-denm.yaml'), { runsDir: scratchDir('cavsim-denm-'), runId: 'denm', overrides: ['network.engine=builtin'], mcapByDefault: false });
+    const run = await runScenarioSimulated(join(ROOT, 'scenarios/hard-braking-denm.yaml'), {
+      runsDir: scratchDir('cavsim-denm-'),
+      runId: 'denm',
+      overrides: ['network.engine=builtin'],
+      mcapByDefault: false,
+    });
     expect(run.summary.status, run.summary.reason).toBe('completed');
     runDir = run.runDir;
     summary = run.summary;
@@ -65,7 +103,9 @@ describe.skipIf(real.skip)('DENMs in v2v.pcap, decoded by tshark', () => {
     // v2v.csv's sizes are the GeoNetworking packets' (the frame less its 14-octet Ethernet header)
     const sizeById = new Map(sent.map((r) => [r.id, Number(r.size_bytes)]));
     expect(new Set(sizeById.values())).toEqual(new Set(frames.map((f) => num(f, 'frame.len') - 14)));
-    console.log(`[denm-pcap] GN packet sizes ${[...new Set(sizeById.values())].join(', ')} B (DENM ${[...new Set(sizeById.values())].map((s) => s - GN_GBC_BTP_HEADER_BYTES).join(', ')} B)`);
+    console.log(
+      `[denm-pcap] GN packet sizes ${[...new Set(sizeById.values())].join(', ')} B (DENM ${[...new Set(sizeById.values())].map((s) => s - GN_GBC_BTP_HEADER_BYTES).join(', ')} B)`,
+    );
   });
 
   it("carries cause 99/1 after the leader's hard brake, its station ID, and the event where vehicles.csv has the car", () => {
@@ -86,7 +126,11 @@ describe.skipIf(real.skip)('DENMs in v2v.pcap, decoded by tshark', () => {
     expect(Math.abs(num(first, 'its.latitude') - Math.round(lat * 1e7))).toBeLessThanOrEqual(1);
     expect(Math.abs(num(first, 'its.longitude') - Math.round(lon * 1e7))).toBeLessThanOrEqual(1);
     // the GeoBroadcast area: 200 m (lessThan200m) around the event
-    expect([num(first, 'geonw.gxc.latitude'), num(first, 'geonw.gxc.longitude'), num(first, 'geonw.gxc.radius')]).toEqual([num(first, 'its.latitude'), num(first, 'its.longitude'), 200]);
+    expect([num(first, 'geonw.gxc.latitude'), num(first, 'geonw.gxc.longitude'), num(first, 'geonw.gxc.radius')]).toEqual([
+      num(first, 'its.latitude'),
+      num(first, 'its.longitude'),
+      200,
+    ]);
   });
 
   it('repeats the DENM every 100 ms until the car stops, then repeats its cancellation', () => {
@@ -107,7 +151,7 @@ describe.skipIf(real.skip)('DENMs in v2v.pcap, decoded by tshark', () => {
     const car0 = rows(runDir, 'vehicles.csv').filter((r) => r.vehicle === 'car0');
     const at = car0.find((r) => Math.abs(Number(r.t_s) - cancels[0].t) < 1e-6)!;
     expect(Math.abs(Number(at.speed_mps))).toBeLessThan(0.05);
-    const before = car0.find((r) => Math.abs(Number(r.t_s) - (news.at(-1)!.t)) < 1e-6)!;
+    const before = car0.find((r) => Math.abs(Number(r.t_s) - news.at(-1)!.t) < 1e-6)!;
     expect(Number(before.speed_mps)).toBeGreaterThan(0.05);
     // each copy a new GN packet: sequence numbers 0, 1, 2, ...
     expect(frames.map((f) => Number(f.layers['geonw.seq_num']![0]))).toEqual(frames.map((_, i) => i));
@@ -116,7 +160,13 @@ describe.skipIf(real.skip)('DENMs in v2v.pcap, decoded by tshark', () => {
   it("the follower brakes on the leader's first DENM, and they stop apart", () => {
     expect(summary.collision).toBe(false);
     const events = summary.events.map((e) => `${e.vehicle} ${e.event}`);
-    expect(events).toEqual(['car0 scripted-event', 'car0 denm-triggered', 'car1 warning-received', 'car1 emergency-brake', 'car0 denm-cancelled']);
+    expect(events).toEqual([
+      'car0 scripted-event',
+      'car0 denm-triggered',
+      'car1 warning-received',
+      'car1 emergency-brake',
+      'car0 denm-cancelled',
+    ]);
     const triggered = summary.events.find((e) => e.event === 'denm-triggered')!.t_s;
     const received = summary.events.find((e) => e.event === 'warning-received')!;
     expect(received.detail).toMatchObject({ format: 'denm', cause: 99, sub_cause: 1, detected_s: triggered });
@@ -127,7 +177,9 @@ describe.skipIf(real.skip)('DENMs in v2v.pcap, decoded by tshark', () => {
     expect(Number(first.received_s) - triggered).toBeGreaterThanOrEqual(0.01);
     expect(received.t_s - triggered).toBeGreaterThanOrEqual(Number(first.received_s) - triggered);
     expect(received.t_s - Number(first.received_s)).toBeLessThan(0.01 + 1e-9);
-    console.log(`[denm-pcap] event at ${triggered} s, DENM received ${((Number(first.received_s) - triggered) * 1000).toFixed(1)} ms later, follower brakes ${((received.t_s - triggered) * 1000).toFixed(0)} ms after the event; ${frames.length} frames`);
+    console.log(
+      `[denm-pcap] event at ${triggered} s, DENM received ${((Number(first.received_s) - triggered) * 1000).toFixed(1)} ms later, follower brakes ${((received.t_s - triggered) * 1000).toFixed(0)} ms after the event; ${frames.length} frames`,
+    );
   });
 });
 
@@ -147,7 +199,15 @@ describe.skipIf(real.skip)('random DENMs, read back by tshark', () => {
           actionId: { originatingStationId: int(0, 4294967295), sequenceNumber: int(0, 65535) },
           detectionTime: int(0, 2 ** 40),
           referenceTime: int(0, 2 ** 40),
-          eventPosition: { latitude: int(-900000000, 900000000), longitude: int(-1800000000, 1800000000), semiMajorConfidence: int(0, 4095), semiMinorConfidence: int(0, 4095), semiMajorOrientation: int(0, 3601), altitudeValue: int(-100000, 800001), altitudeConfidence: int(0, 15) },
+          eventPosition: {
+            latitude: int(-900000000, 900000000),
+            longitude: int(-1800000000, 1800000000),
+            semiMajorConfidence: int(0, 4095),
+            semiMinorConfidence: int(0, 4095),
+            semiMajorOrientation: int(0, 3601),
+            altitudeValue: int(-100000, 800001),
+            altitudeConfidence: int(0, 15),
+          },
           validityDuration: draw() < 0.3 ? DEFAULT_VALIDITY_S : int(0, 86400),
           transmissionInterval: int(1, 10000),
           stationType: int(0, 255),
@@ -157,8 +217,30 @@ describe.skipIf(real.skip)('random DENMs, read back by tshark', () => {
         location: { eventSpeed: { speedValue: int(0, 16383), speedConfidence: int(1, 127) }, traces: [[]] },
       };
       denms.push(denm);
-      const source = { stationType: 5, mac: stationMac(stationId), timestampMs: i * 100, latitude: 0, longitude: 0, positionAccurate: true, speed: 0, heading: 0 };
-      const packet = encodeBroadcast({ source, sequenceNumber: i, btpPort: 2002, trafficClass: 0, lifetimeMs: 1000, hopLimit: 10, area: { latitude: denm.management.eventPosition.latitude, longitude: denm.management.eventPosition.longitude, radius: int(0, 65535) }, payload: encodeDenm(denm) });
+      const source = {
+        stationType: 5,
+        mac: stationMac(stationId),
+        timestampMs: i * 100,
+        latitude: 0,
+        longitude: 0,
+        positionAccurate: true,
+        speed: 0,
+        heading: 0,
+      };
+      const packet = encodeBroadcast({
+        source,
+        sequenceNumber: i,
+        btpPort: 2002,
+        trafficClass: 0,
+        lifetimeMs: 1000,
+        hopLimit: 10,
+        area: {
+          latitude: denm.management.eventPosition.latitude,
+          longitude: denm.management.eventPosition.longitude,
+          radius: int(0, 65535),
+        },
+        payload: encodeDenm(denm),
+      });
       log.add(i / 10, ethernetFrame(BROADCAST_MAC, source.mac, GN_ETHERTYPE, packet));
     }
     log.close();

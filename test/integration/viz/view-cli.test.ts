@@ -1,9 +1,9 @@
-import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { get } from 'node:http';
 import { rmSync } from 'node:fs';
+import { get } from 'node:http';
 import { join } from 'node:path';
-import { ROOT, headOnRun, newRunsDir } from './support/run-fixtures.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { headOnRun, newRunsDir, ROOT } from './support/run-fixtures.js';
 
 // The built CLI, as users run it (the suite's global set-up builds dist/).
 const CLI = join(ROOT, 'dist/cli/main.js');

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { startViewServer, type ViewServer } from '../../../src/ui/viewer/view-server.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
+import { startViewServer, type ViewServer } from '../../../src/ui/viewer/view-server.js';
 import { CHROMIUM, chromiumProblem, requireReal } from '../../support/real-components.js';
 import { launchChromium } from './support/browser.js';
-import { ROOT, headOnRun, newRunsDir } from './support/run-fixtures.js';
+import { headOnRun, newRunsDir, ROOT } from './support/run-fixtures.js';
 
 /**
  * The view with runs the runtimes really recorded: lidar from `record: { scans: true }`, layers
@@ -15,11 +15,17 @@ import { ROOT, headOnRun, newRunsDir } from './support/run-fixtures.js';
  */
 const runsDir = newRunsDir();
 const real = requireReal('viz/view-layers.test.ts', chromiumProblem());
-const view = (page: Page) => page.evaluate(async () => {
-  const v = (window as any).__cavsimView;
-  await v.whenDrawn();
-  return { t: v.time() as number, scans: v.drawnScans() as { rays: number }[], layers: v.drawnLayers() as string[], labels: v.labelBoxes() as { cx: number; top: number; w: number }[] };
-});
+const view = (page: Page) =>
+  page.evaluate(async () => {
+    const v = (window as any).__cavsimView;
+    await v.whenDrawn();
+    return {
+      t: v.time() as number,
+      scans: v.drawnScans() as { rays: number }[],
+      layers: v.drawnLayers() as string[],
+      labels: v.labelBoxes() as { cx: number; top: number; w: number }[],
+    };
+  });
 
 async function open(browser: Browser, server: ViewServer, hash = ''): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
@@ -40,7 +46,10 @@ describe.skipIf(real.skip)(`cavsim view: recorded lidar, layers, links to a time
   });
 
   it('draws the scans a simulated run recorded with record.scans, and hides them with the lidar layer off', async () => {
-    const { runDir, summary } = await runScenarioSimulated(join(ROOT, 'scenarios/loop-gap-follow.yaml'), { overrides: ['duration=2s', 'record.scans=true'], runsDir });
+    const { runDir, summary } = await runScenarioSimulated(join(ROOT, 'scenarios/loop-gap-follow.yaml'), {
+      overrides: ['duration=2s', 'record.scans=true'],
+      runsDir,
+    });
     expect(summary.status).toBe('completed');
     const scans = readFileSync(join(runDir, 'scans.csv'), 'utf8').trim().split('\n');
     expect(scans[0]).toBe('t_s,vehicle,angle_min,angle_increment,ranges');
@@ -96,7 +105,10 @@ describe.skipIf(real.skip)(`cavsim view: recorded lidar, layers, links to a time
     const file = join(runsDir, 'four-close.yaml');
     const car = (i: number) =>
       `  - name: car${i}\n    start: { x: ${-4.5 + 3 * i}, y: -8, yaw: 0, speed: 2 }\n    controller: { type: pure-pursuit, waypoints: ${join(ROOT, 'maps/loop.centerline.csv')}, lookahead: 1.5, loop: true, speedScale: 0.5 }`;
-    writeFileSync(file, `name: four-close\nmap: ${join(ROOT, 'maps/loop.yaml')}\nduration: 2s\nvehicles:\n${[0, 1, 2, 3].map(car).join('\n')}\n`);
+    writeFileSync(
+      file,
+      `name: four-close\nmap: ${join(ROOT, 'maps/loop.yaml')}\nduration: 2s\nvehicles:\n${[0, 1, 2, 3].map(car).join('\n')}\n`,
+    );
     const { runDir } = await runScenarioSimulated(file, { runsDir });
     await using server = await startViewServer({ runDir });
     const page = await open(browser, server, '#t=1.00');

@@ -1,17 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { PNG } from 'pngjs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { startViewServer, type ViewServer } from '../../../src/ui/viewer/view-server.js';
-import { loadScenario } from '../../../src/scenario/load-scenario.js';
-import { RunFolder } from '../../../src/run/run-folder.js';
-import { Recorder, type CarSample } from '../../../src/measurement/recorder.js';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CarSample, Recorder } from '../../../src/measurement/recorder.js';
 import { recorderFiles } from '../../../src/run/run-files.js';
+import { RunFolder } from '../../../src/run/run-folder.js';
+import { loadScenario } from '../../../src/scenario/load-scenario.js';
+import { startViewServer, type ViewServer } from '../../../src/ui/viewer/view-server.js';
 import { CHROMIUM, chromiumProblem, requireReal } from '../../support/real-components.js';
 import { launchChromium } from './support/browser.js';
-import { ROOT, headOnRun, newRunsDir, readVehicleRows, ringRun, rowsAt, writeScans, type VehicleRow } from './support/run-fixtures.js';
+import { headOnRun, newRunsDir, ROOT, readVehicleRows, ringRun, rowsAt, type VehicleRow, writeScans } from './support/run-fixtures.js';
 
 // Screenshots go to a scratch folder; CAVSIM_SCREENSHOT_DIR=docs/img refreshes the README's pictures.
 const SHOTS = process.env.CAVSIM_SCREENSHOT_DIR ? join(ROOT, process.env.CAVSIM_SCREENSHOT_DIR) : join(tmpdir(), 'cavsim-screenshots');
@@ -160,7 +160,9 @@ describe.skipIf(real.skip)(`cavsim view in headless Chromium (${CHROMIUM}; insta
     await using server = await startViewServer({ runDir });
     const page = await openView(browser, server);
     // halfway through the 100 ms flight of the run's first brake broadcast (car5's, at about 5.5 s)
-    const brake = readFileSync(join(runDir, 'v2v.csv'), 'utf8').split('\n').filter((l) => l.split(',')[3] === 'emergency-brake');
+    const brake = readFileSync(join(runDir, 'v2v.csv'), 'utf8')
+      .split('\n')
+      .filter((l) => l.split(',')[3] === 'emergency-brake');
     const first = brake.filter((l) => l.split(',')[0] === brake[0].split(',')[0]);
     const inFlight = Math.round((Number(first[0].split(',')[4]) + 0.05) * 100) / 100;
     await page.evaluate((t) => (window as any).__cavsimView.setTime(t), inFlight);
@@ -188,9 +190,22 @@ describe.skipIf(real.skip)(`cavsim view in headless Chromium (${CHROMIUM}; insta
     folder.writeScenario(scenario);
     const recorder = new Recorder(recorderFiles(folder.dir), ['car0', 'car1']);
     await using server = await startViewServer({ runDir: folder.dir, live: true, pollIntervalMs: 20 });
-    const car = (name: string, x: number, v: number): CarSample => ({ name, x, y: -1, yaw: name === 'car0' ? 0 : Math.PI, v, steer: 0, yawRate: 0, cmdSpeed: v, cmdSteer: 0, braking: false, collided: false });
+    const car = (name: string, x: number, v: number): CarSample => ({
+      name,
+      x,
+      y: -1,
+      yaw: name === 'car0' ? 0 : Math.PI,
+      v,
+      steer: 0,
+      yawRate: 0,
+      cmdSpeed: v,
+      cmdSteer: 0,
+      braking: false,
+      collided: false,
+    });
     const write = (from: number, to: number) => {
-      for (let step = from; step < to; step++) recorder.recordStep(step / 100, [car('car0', -20 + step / 10, 10), car('car1', 20 - step / 10, 10)]);
+      for (let step = from; step < to; step++)
+        recorder.recordStep(step / 100, [car('car0', -20 + step / 10, 10), car('car1', 20 - step / 10, 10)]);
     };
     write(0, 20);
     const page = await openView(browser, server);
@@ -204,7 +219,14 @@ describe.skipIf(real.skip)(`cavsim view in headless Chromium (${CHROMIUM}; insta
     expect(drawn.cars.find((c) => c.name === 'car0')!.x).toBeCloseTo(-20 + 119 / 10, 3);
     expect(drawn.cars.find((c) => c.name === 'car1')!.x).toBeCloseTo(20 - 119 / 10, 3);
     recorder.close();
-    folder.writeSummary({ run_id: 'live-page', status: 'completed', min_ttc_s: 1, min_distance_m: 16.2, collision: false, v2v: { p50_ms: null } } as never);
+    folder.writeSummary({
+      run_id: 'live-page',
+      status: 'completed',
+      min_ttc_s: 1,
+      min_distance_m: 16.2,
+      collision: false,
+      v2v: { p50_ms: null },
+    } as never);
     await page.locator('#live-badge').waitFor({ state: 'hidden' });
     expect(await page.locator('#summary').textContent()).toContain('completed');
     expect((page as any).problems).toEqual([]);

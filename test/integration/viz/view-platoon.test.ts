@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { PNG } from 'pngjs';
 import type { Browser, Page } from 'playwright-core';
-import { startViewServer, type ViewServer } from '../../../src/ui/viewer/view-server.js';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
+import { startViewServer, type ViewServer } from '../../../src/ui/viewer/view-server.js';
 import { CHROMIUM, chromiumProblem, requireReal } from '../../support/real-components.js';
 import { launchChromium } from './support/browser.js';
-import { ROOT, newRunsDir } from './support/run-fixtures.js';
+import { newRunsDir, ROOT } from './support/run-fixtures.js';
 
 /**
  * The platoon of six on the 200 m highway (scenarios/platoon-cacc.yaml), at 70 % frame loss so it
@@ -18,11 +18,12 @@ const runsDir = newRunsDir();
 const real = requireReal('viz/view-platoon.test.ts', chromiumProblem());
 
 type Car = { name: string; px: number; py: number };
-const drawn = (page: Page) => page.evaluate(async () => {
-  const v = (window as any).__cavsimView;
-  await v.whenDrawn();
-  return { cars: v.drawnCars().cars as Car[], rings: v.drawnRings() as { vehicle: string; kind: string }[] };
-});
+const drawn = (page: Page) =>
+  page.evaluate(async () => {
+    const v = (window as any).__cavsimView;
+    await v.whenDrawn();
+    return { cars: v.drawnCars().cars as Car[], rings: v.drawnRings() as { vehicle: string; kind: string }[] };
+  });
 
 async function open(browser: Browser, server: ViewServer, hash = ''): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
@@ -100,7 +101,10 @@ describe.skipIf(real.skip)(`cavsim view of a platoon (${CHROMIUM})`, () => {
         for (let x = cx - 30; x <= cx + 30; x++) {
           if ((x - cx) ** 2 + (y - cy) ** 2 > 900 || x < 0 || y < 0 || x >= without.width || y >= without.height) continue;
           const i = (y * without.width + x) * 4;
-          const d = Math.abs(without.data[i] - withV2v.data[i]) + Math.abs(without.data[i + 1] - withV2v.data[i + 1]) + Math.abs(without.data[i + 2] - withV2v.data[i + 2]);
+          const d =
+            Math.abs(without.data[i] - withV2v.data[i]) +
+            Math.abs(without.data[i + 1] - withV2v.data[i + 1]) +
+            Math.abs(without.data[i + 2] - withV2v.data[i + 2]);
           all++;
           if (d > 60) changed++;
         }
@@ -117,14 +121,20 @@ describe.skipIf(real.skip)(`cavsim view of a platoon (${CHROMIUM})`, () => {
     const [t, a, b] = first.split(',');
     await using server = await startViewServer({ runDir });
     const page = await open(browser, server);
-    const current = () => page.evaluate(() => {
-      const list = document.getElementById('event-log')!;
-      const li = list.querySelector('li.current') as HTMLElement | null;
-      if (!li) return null;
-      const l = list.getBoundingClientRect();
-      const r = li.getBoundingClientRect();
-      return { text: li.textContent!, visible: r.top >= l.top - 1 && r.bottom <= l.bottom + 1, entries: list.children.length, scrolls: list.scrollHeight > list.clientHeight };
-    });
+    const current = () =>
+      page.evaluate(() => {
+        const list = document.getElementById('event-log')!;
+        const li = list.querySelector('li.current') as HTMLElement | null;
+        if (!li) return null;
+        const l = list.getBoundingClientRect();
+        const r = li.getBoundingClientRect();
+        return {
+          text: li.textContent!,
+          visible: r.top >= l.top - 1 && r.bottom <= l.bottom + 1,
+          entries: list.children.length,
+          scrolls: list.scrollHeight > list.clientHeight,
+        };
+      });
     await page.evaluate((at) => (window as any).__cavsimView.setTime(at), Number(t));
     const atCollision = await current();
     expect(atCollision?.text).toContain(`collision ${a}–${b}`);

@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from 'node:http';
 import { readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
-import { startViewServer, type ViewServer } from '../../../src/ui/viewer/view-server.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMap } from '../../../src/core/map/load-map.js';
-import { loadScenario } from '../../../src/scenario/load-scenario.js';
-import { RunFolder } from '../../../src/run/run-folder.js';
-import { Recorder, type CarSample } from '../../../src/measurement/recorder.js';
+import { type CarSample, Recorder } from '../../../src/measurement/recorder.js';
 import { recorderFiles } from '../../../src/run/run-files.js';
+import { RunFolder } from '../../../src/run/run-folder.js';
+import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import type { RunData } from '../../../src/ui/viewer/run-data.js';
-import { ROOT, headOnRun, newRunsDir, readVehicleRows } from './support/run-fixtures.js';
+import { startViewServer, type ViewServer } from '../../../src/ui/viewer/view-server.js';
+import { headOnRun, newRunsDir, ROOT, readVehicleRows } from './support/run-fixtures.js';
 import { SseClient } from './support/sse-client.js';
 
 const runsDir = newRunsDir();
@@ -65,7 +65,11 @@ describe('view server, replay of a finished run', () => {
     expect(meta.live).toBe(false);
     expect(meta.scenario).toMatchObject({ name: 'head-on-brake', channel: 'csma, delay 200 ms, 100Mbps' });
     expect(meta.vehicles.map((v: { name: string }) => v.name)).toEqual(['car0', 'car1']);
-    expect(meta.vehicles[0]).toMatchObject({ length: scenario.vehicles[0].params.length, width: scenario.vehicles[0].params.width, controller: 'pure-pursuit' });
+    expect(meta.vehicles[0]).toMatchObject({
+      length: scenario.vehicles[0].params.length,
+      width: scenario.vehicles[0].params.width,
+      controller: 'pure-pursuit',
+    });
     const wp = scenario.vehicles[0].controller.type === 'pure-pursuit' ? scenario.vehicles[0].controller.waypoints : [];
     expect(meta.vehicles[0].waypoints.length).toBe(wp.length);
     expect(meta.map).toEqual({ width: grid.width, height: grid.height, resolution: grid.resolution, origin: grid.origin });
@@ -133,9 +137,23 @@ describe('view server, live run', () => {
     await sse.waitFor((e) => e.some((x) => x.event === 'ready'));
     expect((await fetchJson(`${server.url}api/meta`)).live).toBe(true);
 
-    const car = (name: string, x: number): CarSample => ({ name, x, y: -1, yaw: name === 'car0' ? 0 : Math.PI, v: 10, steer: 0, yawRate: 0, cmdSpeed: 10, cmdSteer: 0, braking: false, collided: false });
+    const car = (name: string, x: number): CarSample => ({
+      name,
+      x,
+      y: -1,
+      yaw: name === 'car0' ? 0 : Math.PI,
+      v: 10,
+      steer: 0,
+      yawRate: 0,
+      cmdSpeed: 10,
+      cmdSteer: 0,
+      braking: false,
+      collided: false,
+    });
     const received = () =>
-      sse.events.filter((e) => e.event === 'append' || e.event === 'snapshot').reduce((n, e) => n + ((e.data as RunData).vehicles.car0?.t.length ?? 0), 0);
+      sse.events
+        .filter((e) => e.event === 'append' || e.event === 'snapshot')
+        .reduce((n, e) => n + ((e.data as RunData).vehicles.car0?.t.length ?? 0), 0);
     for (let step = 0; step < 30; step++) {
       recorder.recordStep(step * 0.01, [car('car0', -20 + step * 0.1), car('car1', 20 - step * 0.1)]);
       if (step % 10 === 9) await sse.waitFor(() => received() === step + 1);

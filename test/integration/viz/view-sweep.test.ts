@@ -1,20 +1,34 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { startViewServer } from '../../../src/ui/viewer/view-server.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSweepListing } from '../../../src/ui/viewer/sweep-listing.js';
+import { startViewServer } from '../../../src/ui/viewer/view-server.js';
 import { CHROMIUM, chromiumProblem, requireReal } from '../../support/real-components.js';
 import { launchChromium } from './support/browser.js';
-import { ROOT, newRunsDir } from './support/run-fixtures.js';
+import { newRunsDir, ROOT } from './support/run-fixtures.js';
 
 /** `cavsim view sweeps/<id>`: a real sweep's runs listed with their swept values, sorted, and opened. */
 const work = newRunsDir();
 const real = requireReal('viz/view-sweep.test.ts', chromiumProblem());
 
 function sweep(): string {
-  const r = spawnSync('node', [join(ROOT, 'dist/cli/main.js'), 'sweep', 'scenarios/head-on-brake.yaml', '--runtime', 'sim', '--delay', '100ms,300ms,200ms', '--sweeps-dir', work], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+  const r = spawnSync(
+    'node',
+    [
+      join(ROOT, 'dist/cli/main.js'),
+      'sweep',
+      'scenarios/head-on-brake.yaml',
+      '--runtime',
+      'sim',
+      '--delay',
+      '100ms,300ms,200ms',
+      '--sweeps-dir',
+      work,
+    ],
+    { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: '1' } },
+  );
   expect(r.status, r.stderr).toBe(0);
   return join(work, readdirSync(work)[0]);
 }
@@ -90,7 +104,13 @@ describe.skipIf(real.skip)(`cavsim view of a sweep (${CHROMIUM})`, () => {
     await page.waitForFunction(() => (window as any).__cavsimSweep?.ready === true);
     const sizes = await page.evaluate(() => {
       const scroller = document.getElementById('runs')!.parentElement!;
-      return { page: document.documentElement.scrollWidth, window: innerWidth, table: document.getElementById('runs')!.scrollWidth, box: scroller.clientWidth, overflow: getComputedStyle(scroller).overflowX };
+      return {
+        page: document.documentElement.scrollWidth,
+        window: innerWidth,
+        table: document.getElementById('runs')!.scrollWidth,
+        box: scroller.clientWidth,
+        overflow: getComputedStyle(scroller).overflowX,
+      };
     });
     expect(sizes.table).toBeGreaterThan(sizes.window); // twenty columns do not fit 640 px
     expect(sizes.page).toBeLessThanOrEqual(sizes.window);
@@ -99,7 +119,7 @@ describe.skipIf(real.skip)(`cavsim view of a sweep (${CHROMIUM})`, () => {
     await page.close();
   });
 
-  it("opens a point: its runs, each openable, and the kinematics figure of those runs", async () => {
+  it('opens a point: its runs, each openable, and the kinematics figure of those runs', async () => {
     await using server = await startViewServer({ sweepDir });
     const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
     const problems: string[] = [];
@@ -117,10 +137,14 @@ describe.skipIf(real.skip)(`cavsim view of a sweep (${CHROMIUM})`, () => {
     const run300 = listing.runs.find((r) => r.cells['network.delay_ms'] === '300')!.run;
     expect(await page.locator('#point-runs a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual([`runs/${run300}/`]);
     // the figure is drawn for this point's run and shows in the page
-    await page.waitForFunction(() => {
-      const img = document.getElementById('point-figure') as HTMLImageElement;
-      return img.complete && img.naturalWidth > 0;
-    }, undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => {
+        const img = document.getElementById('point-figure') as HTMLImageElement;
+        return img.complete && img.naturalWidth > 0;
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
     const src = await page.getAttribute('#point-figure', 'src');
     const svg = await (await fetch(new URL(src!, server.url))).text();
     expect(svg).toMatch(/^<svg/);

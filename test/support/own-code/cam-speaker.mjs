@@ -24,15 +24,38 @@ let speed;
 
 function cam(odom, t, station) {
   const q = odom.pose.pose.orientation;
-  const state = { t, x: odom.pose.pose.position.x, y: odom.pose.pose.position.y, yaw: 2 * Math.atan2(q.z, q.w), v: odom.twist.twist.linear.x, yawRate: odom.twist.twist.angular.z, acceleration: 0 };
+  const state = {
+    t,
+    x: odom.pose.pose.position.x,
+    y: odom.pose.pose.position.y,
+    yaw: 2 * Math.atan2(q.z, q.w),
+    v: odom.twist.twist.linear.x,
+    yawRate: odom.twist.twist.angular.z,
+    acceleration: 0,
+  };
   const facts = { stationId: stationIdOf(station), stationType: 5, length: 0.58, width: 0.31 };
-  const packet = encodeShb({ source: positionVectorOf(state, facts, REF), btpPort: BTP_PORT_CAM, trafficClass: 2, payload: encodeCam(camOf(state, facts, REF, sentStep < 0)) });
+  const packet = encodeShb({
+    source: positionVectorOf(state, facts, REF),
+    btpPort: BTP_PORT_CAM,
+    trafficClass: 2,
+    payload: encodeCam(camOf(state, facts, REF, sentStep < 0)),
+  });
   return Buffer.from(packet).toString('base64');
 }
 
 ws.on('open', () => {
-  for (const [topic, type] of [[`/${me}/drive`, 'ackermann_msgs/msg/AckermannDriveStamped'], ['/cavsim/ready', 'std_msgs/msg/String'], ['/cavsim/events', 'std_msgs/msg/String'], [`/${me}/v2v/send`, 'std_msgs/msg/String']]) op({ op: 'advertise', topic, type });
-  for (const [topic, type] of [[`/${me}/odom`, 'nav_msgs/msg/Odometry'], [`/${me}/v2v/received`, 'std_msgs/msg/String']]) op({ op: 'subscribe', topic, type });
+  for (const [topic, type] of [
+    [`/${me}/drive`, 'ackermann_msgs/msg/AckermannDriveStamped'],
+    ['/cavsim/ready', 'std_msgs/msg/String'],
+    ['/cavsim/events', 'std_msgs/msg/String'],
+    [`/${me}/v2v/send`, 'std_msgs/msg/String'],
+  ])
+    op({ op: 'advertise', topic, type });
+  for (const [topic, type] of [
+    [`/${me}/odom`, 'nav_msgs/msg/Odometry'],
+    [`/${me}/v2v/received`, 'std_msgs/msg/String'],
+  ])
+    op({ op: 'subscribe', topic, type });
   publishJson('/cavsim/ready', { vehicle: me });
 });
 ws.on('message', (text) => {
@@ -42,7 +65,12 @@ ws.on('message', (text) => {
     const m = JSON.parse(frame.msg.data);
     if (m.type !== 'cam' || !m.packet) return;
     const decoded = decodeCam(decodeShb(new Uint8Array(Buffer.from(m.packet, 'base64'))).payload);
-    return publishJson('/cavsim/events', { vehicle: me, t_s: m.received_s, event: 'cam-heard', detail: { from: m.from, station: decoded.stationId, body_station: m.body?.stationId, bytes: Buffer.from(m.packet, 'base64').length } });
+    return publishJson('/cavsim/events', {
+      vehicle: me,
+      t_s: m.received_s,
+      event: 'cam-heard',
+      detail: { from: m.from, station: decoded.stationId, body_station: m.body?.stationId, bytes: Buffer.from(m.packet, 'base64').length },
+    });
   }
   if (frame.topic !== `/${me}/odom`) return;
   const odom = frame.msg;

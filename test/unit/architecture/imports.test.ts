@@ -40,11 +40,15 @@ const RULES: Rule[] = [
     what: 'child processes',
     modules: ['child_process', 'node:child_process'],
     allowed: {
-      'src/channel/ns3/realtime-channel.ts': 'ns-3 runs for the whole run in its own process group, its output streamed to a log; CommandRunner only runs commands to completion',
+      'src/channel/ns3/realtime-channel.ts':
+        'ns-3 runs for the whole run in its own process group, its output streamed to a log; CommandRunner only runs commands to completion',
       'bench/testbed/probe-runner.ts': 'test and bench scaffolding: probes run side by side in namespaces, line-by-line over stdin/stdout',
-      'bench/testbed/loopback-control-link.ts': "bench scaffolding: a build's simulator and vehicle programs as host processes, their CPU time read from /proc",
-      'src/host/exec/node-piped-process.ts': "a long-lived program spoken to over pipes (ns-3 in lock-step), where the posix_spawn addon is not built",
-      'src/runtime/sim/own-code/host-process.ts': "a vehicle's own code for the whole run, in its own process group, its output appended to its log",
+      'bench/testbed/loopback-control-link.ts':
+        "bench scaffolding: a build's simulator and vehicle programs as host processes, their CPU time read from /proc",
+      'src/host/exec/node-piped-process.ts':
+        'a long-lived program spoken to over pipes (ns-3 in lock-step), where the posix_spawn addon is not built',
+      'src/runtime/sim/own-code/host-process.ts':
+        "a vehicle's own code for the whole run, in its own process group, its output appended to its log",
     },
     instead: 'take a CommandRunner (src/host/exec/command-runner.ts), or add the file here with its reason',
   },
@@ -59,7 +63,10 @@ const RULES: Rule[] = [
 const matches = (specifier: string, module: string) => specifier === module || specifier.startsWith(`${module}/`);
 
 // src/ and the benchmarks' test beds (bench/), which start probe processes of their own.
-const files = [...sourceFiles(join(ROOT, 'src')), ...sourceFiles(join(ROOT, 'bench'))].map((abs) => ({ path: relative(ROOT, abs).split('\\').join('/'), imports: importedModules(readFileSync(abs, 'utf8')) }));
+const files = [...sourceFiles(join(ROOT, 'src')), ...sourceFiles(join(ROOT, 'bench'))].map((abs) => ({
+  path: relative(ROOT, abs).split('\\').join('/'),
+  imports: importedModules(readFileSync(abs, 'utf8')),
+}));
 
 function importersOf(modules: string[]): string[] {
   return files.filter((f) => f.imports.some((s) => modules.some((m) => matches(s, m)))).map((f) => f.path);
@@ -131,7 +138,9 @@ function packagesLoadedBy(entry: string): Set<string> {
 
 describe('what a vehicle container loads', () => {
   it('sees type-only imports as loading nothing', () => {
-    expect(loadedModules("import type { A } from 'a';\nexport type { B } from 'b';\nimport { type C, d } from 'c';\nimport e from 'e';")).toEqual(['c', 'e']);
+    expect(
+      loadedModules("import type { A } from 'a';\nexport type { B } from 'b';\nimport { type C, d } from 'c';\nimport e from 'e';"),
+    ).toEqual(['c', 'e']);
   });
 
   // 32 vehicles start at once on 2 cores: zod was half a vehicle's start-up (0.64 -> 0.46 s of CPU without it).

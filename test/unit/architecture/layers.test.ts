@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readSources, stripComments, type SourceFile } from '../../support/source-imports.js';
 import { RUN_FILES } from '../../../src/run/run-files.js';
+import { readSources, type SourceFile, stripComments } from '../../support/source-imports.js';
 
 /**
  * The house plan (docs/architecture.md): `src/` is a stack of floors and imports only run
@@ -17,14 +17,29 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
  * stands just above util/: everything that runs may take a port, and the ports import nothing
  * above them (rule 4); the models and the scenario never take one (rules 1 to 3).
  */
-const FLOORS = ['cli', 'ui', 'sweep', 'api', 'runtime', 'run', 'channel', 'measurement', 'world', 'scenario', 'core', 'host', 'util'] as const;
+const FLOORS = [
+  'cli',
+  'ui',
+  'sweep',
+  'api',
+  'runtime',
+  'run',
+  'channel',
+  'measurement',
+  'world',
+  'scenario',
+  'core',
+  'host',
+  'util',
+] as const;
 /** Single files at the bottom, beside util/. */
 const BOTTOM_FILES = ['errors.ts', 'ports.ts'];
 const MAX_TOP_ENTRIES = 15;
 
 /** `src/run/finish-run.ts` -> `run/finish-run.ts`; anything outside src/ keeps its repo path. */
 const inSrc = (p: string) => (p.startsWith('src/') ? p.slice(4) : undefined);
-const under = (p: string | undefined, folder: string) => p !== undefined && (p === folder || p.startsWith(folder.endsWith('.ts') ? folder : `${folder}/`));
+const under = (p: string | undefined, folder: string) =>
+  p !== undefined && (p === folder || p.startsWith(folder.endsWith('.ts') ? folder : `${folder}/`));
 const underAny = (p: string | undefined, folders: string[]) => folders.some((f) => under(p, f));
 const floorOf = (p: string) => {
   const top = p.split('/')[0];
@@ -49,7 +64,8 @@ const RULES: Rule[] = [
     id: 0,
     rule: 'a folder imports only its own floor and the floors below it (cli > ui > sweep > api > runtime > run > channel > measurement > world > scenario > core > host > util); the channel contract is governed by rule 3',
     why: 'arrows only downward: a newcomer reads the architecture off `ls src/`, and no change ripples upward',
-    forbids: (from, to) => to !== undefined && to !== CHANNEL_CONTRACT && floorOf(from) >= 0 && floorOf(to) >= 0 && floorOf(to) < floorOf(from),
+    forbids: (from, to) =>
+      to !== undefined && to !== CHANNEL_CONTRACT && floorOf(from) >= 0 && floorOf(to) >= 0 && floorOf(to) < floorOf(from),
   },
   {
     id: 1,
@@ -68,7 +84,8 @@ const RULES: Rule[] = [
     rule: 'world/ and measurement/ import no host/, runtime/, run/; from channel/ only the contract (channel/frames.ts)',
     why: 'the world step and its measurements are the same code in both runtimes and in tests',
     forbids: (from, to) =>
-      underAny(from, ['world', 'measurement']) && (underAny(to, ['host', 'runtime', 'run']) || (under(to, 'channel') && to !== CHANNEL_CONTRACT)),
+      underAny(from, ['world', 'measurement']) &&
+      (underAny(to, ['host', 'runtime', 'run']) || (under(to, 'channel') && to !== CHANNEL_CONTRACT)),
   },
   {
     id: 4,
@@ -88,7 +105,8 @@ const RULES: Rule[] = [
     id: 6,
     rule: 'runtime/sim/ and runtime/emulated/ never import each other',
     why: 'one runtime changes without breaking the other; what both need lives lower (world/, run/, runtime/rosbridge/)',
-    forbids: (from, to) => (under(from, 'runtime/sim') && under(to, 'runtime/emulated')) || (under(from, 'runtime/emulated') && under(to, 'runtime/sim')),
+    forbids: (from, to) =>
+      (under(from, 'runtime/sim') && under(to, 'runtime/emulated')) || (under(from, 'runtime/emulated') && under(to, 'runtime/sim')),
   },
   {
     id: 7,
@@ -160,7 +178,9 @@ describe('the house plan', () => {
           .filter((name) => reaches(name).test(code) && !OTHER_FOLDERS_FILES[f.path]?.includes(name))
           .map((name) => `${f.path} spells ${name}`);
       });
-    expect(spelled, `rule 10 is broken: use RUN_FILES from ${RUN_FILES_SOURCE}, so a renamed file is renamed everywhere at once`).toEqual([]);
+    expect(spelled, `rule 10 is broken: use RUN_FILES from ${RUN_FILES_SOURCE}, so a renamed file is renamed everywhere at once`).toEqual(
+      [],
+    );
   });
 
   it('no import cycle between folders', () => {
@@ -202,13 +222,19 @@ describe('the rules themselves', () => {
 
   it('see a run file reached by name, not mentioned in prose', () => {
     expect(reaches('summary.json').test("join(dir, 'summary.json')")).toBe(true);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text a rule reads, not a template
     expect(reaches('summary.json').test('`${dir}/summary.json`')).toBe(true);
     expect(reaches('summary.json').test("'print summary.json, with the run folder'")).toBe(false);
     expect(reaches('run.mcap').test("'run.mcap.partial'")).toBe(false);
   });
 
   it('find a cycle', () => {
-    const edges = new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a'])], ['d', new Set(['a'])]]);
+    const edges = new Map([
+      ['a', new Set(['b'])],
+      ['b', new Set(['c'])],
+      ['c', new Set(['a'])],
+      ['d', new Set(['a'])],
+    ]);
     expect(foldersInCycles(edges)).toEqual(['a', 'b', 'c']);
   });
 });

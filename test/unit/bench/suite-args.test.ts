@@ -9,7 +9,10 @@ describe('bench suite arguments', () => {
   });
 
   it('runs the named suites in the order given, each once', () => {
-    expect(resolveSuiteArgs(['sweep', 'simulated-runtime', 'sweep'], SUITES)).toEqual({ kind: 'run', names: ['sweep', 'simulated-runtime'] });
+    expect(resolveSuiteArgs(['sweep', 'simulated-runtime', 'sweep'], SUITES)).toEqual({
+      kind: 'run',
+      names: ['sweep', 'simulated-runtime'],
+    });
   });
 
   it('refuses a misspelt suite and names the ones there are', () => {
@@ -22,7 +25,10 @@ describe('bench suite arguments', () => {
   it('refuses the whole command when any one name is unknown, reporting each', () => {
     const result = resolveSuiteArgs(['lidar', 'sim', 'emulated'], SUITES);
     expect(result.kind).toBe('error');
-    expect(result.kind === 'error' && result.messages.map((m) => m.split(';')[0])).toEqual(['unknown suite "sim"', 'unknown suite "emulated"']);
+    expect(result.kind === 'error' && result.messages.map((m) => m.split(';')[0])).toEqual([
+      'unknown suite "sim"',
+      'unknown suite "emulated"',
+    ]);
   });
 
   it('matches names exactly: no prefixes, no case folding', () => {

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { UserInputError } from '../../../src/errors.js';
 import {
+  comparisonRows,
   DEFAULT_VEHICLE_COUNTS,
   describeError,
   notValidRow,
   parseVehicleCounts,
-  comparisonRows,
+  type ScalingOutcome,
   scalingRows,
   smallestNotValid,
-  type ScalingOutcome,
 } from '../../../bench/vehicle-scaling.js';
+import { UserInputError } from '../../../src/errors.js';
 
 const timing = {
   step_lateness_p99_ms: 0.8,
@@ -22,9 +22,23 @@ const timing = {
   late_commands: 30,
   late_command_fraction: 0.03,
 };
-const completed = (vehicles: number): ScalingOutcome => ({ vehicles, status: 'completed', simTimeS: 5, timing, phases: { compiled: 100, containers: 1100, channel: 1600, started: 2000, teardown: 900 } });
-const invalid = (vehicles: number, reason = 'too many late drive commands'): ScalingOutcome => ({ ...completed(vehicles), status: 'invalid', reason });
-const failed = (vehicles: number, reason = 'the simulator container exited with status 1'): ScalingOutcome => ({ vehicles, status: 'failed', reason });
+const completed = (vehicles: number): ScalingOutcome => ({
+  vehicles,
+  status: 'completed',
+  simTimeS: 5,
+  timing,
+  phases: { compiled: 100, containers: 1100, channel: 1600, started: 2000, teardown: 900 },
+});
+const invalid = (vehicles: number, reason = 'too many late drive commands'): ScalingOutcome => ({
+  ...completed(vehicles),
+  status: 'invalid',
+  reason,
+});
+const failed = (vehicles: number, reason = 'the simulator container exited with status 1'): ScalingOutcome => ({
+  vehicles,
+  status: 'failed',
+  reason,
+});
 
 describe('BENCH_VEHICLES', () => {
   it('defaults to 10, 16, 24 and 32 when unset or blank', () => {
@@ -87,12 +101,24 @@ describe('rows for one vehicle count', () => {
       '16 vehicles (loop): late drive commands',
       '16 vehicles: step lateness p99 / timer baseline p99',
     ]);
-    expect(byName['16 vehicles (loop): status']).toMatchObject({ value: 5, unit: 's simulated', note: 'invalid: too many late drive commands' });
-    expect(byName['16 vehicles (loop): up to first physics step']).toMatchObject({ value: 2, unit: 's', note: 'containers 1.00 s, host network + ns-3 0.50 s, teardown 0.90 s' });
+    expect(byName['16 vehicles (loop): status']).toMatchObject({
+      value: 5,
+      unit: 's simulated',
+      note: 'invalid: too many late drive commands',
+    });
+    expect(byName['16 vehicles (loop): up to first physics step']).toMatchObject({
+      value: 2,
+      unit: 's',
+      note: 'containers 1.00 s, host network + ns-3 0.50 s, teardown 0.90 s',
+    });
     expect(byName['16 vehicles (loop): step lateness p99']).toMatchObject({ value: 0.8, unit: 'ms', note: 'late steps 0.2 % (> 5 ms)' });
     expect(byName['16 vehicles (loop): step lateness p99'].target).toBeUndefined();
     expect(byName['16 vehicles (loop): drive-command lag p99']).toMatchObject({ value: 6.5, unit: 'ms', note: 'p50 1.250, max 12.000' });
-    expect(byName['16 vehicles (loop): late drive commands']).toMatchObject({ value: 3, unit: '%', note: '30 of 1000 applied a step late' });
+    expect(byName['16 vehicles (loop): late drive commands']).toMatchObject({
+      value: 3,
+      unit: '%',
+      note: '30 of 1000 applied a step late',
+    });
     expect(byName['16 vehicles: step lateness p99 / timer baseline p99'].value).toBeCloseTo(2, 10);
   });
 
@@ -103,12 +129,27 @@ describe('rows for one vehicle count', () => {
 
   it('a failed run is one row with its reason', () => {
     expect(scalingRows(failed(32, 'vehicle container car31 is not running'), 0.4)).toEqual([
-      { suite: 'emulated-runtime', name: '32 vehicles (loop): status', value: 0, unit: 's simulated', note: 'failed: vehicle container car31 is not running' },
+      {
+        suite: 'emulated-runtime',
+        name: '32 vehicles (loop): status',
+        value: 0,
+        unit: 's simulated',
+        note: 'failed: vehicle container car31 is not running',
+      },
     ]);
   });
 
   it('leaves out figures the run did not produce instead of printing NaN', () => {
-    const rows = scalingRows({ vehicles: 24, status: 'invalid', reason: 'x', simTimeS: 5, timing: { ...timing, control_lag_p99_ms: null, step_lateness_p99_ms: null } }, 0.4);
+    const rows = scalingRows(
+      {
+        vehicles: 24,
+        status: 'invalid',
+        reason: 'x',
+        simTimeS: 5,
+        timing: { ...timing, control_lag_p99_ms: null, step_lateness_p99_ms: null },
+      },
+      0.4,
+    );
     expect(rows.map((r) => r.name)).toEqual(['24 vehicles (loop): status', '24 vehicles (loop): late drive commands']);
     expect(rows.every((r) => Number.isFinite(r.value))).toBe(true);
   });
@@ -116,8 +157,15 @@ describe('rows for one vehicle count', () => {
 
 describe('the same count with the build before', () => {
   it('gives its status, and start-up without images, teardown and lag as ratios of this build over it', () => {
-    const now = { ...completed(32), phases: { images: 300, compiled: 310, containers: 12_000, channel: 20_000, started: 20_300, teardown: 2000 } };
-    const before = { ...invalid(32), phases: { images: 40_000, compiled: 40_010, containers: 70_000, channel: 80_000, started: 80_300, teardown: 4000 }, timing: { ...timing, control_lag_p99_ms: 13 } };
+    const now = {
+      ...completed(32),
+      phases: { images: 300, compiled: 310, containers: 12_000, channel: 20_000, started: 20_300, teardown: 2000 },
+    };
+    const before = {
+      ...invalid(32),
+      phases: { images: 40_000, compiled: 40_010, containers: 70_000, channel: 80_000, started: 80_300, teardown: 4000 },
+      timing: { ...timing, control_lag_p99_ms: 13 },
+    };
     const rows = comparisonRows(now, before);
     const value = (name: string) => rows.find((r) => r.name === `32 vehicles (loop)${name}`)?.value;
     expect(rows[0]).toMatchObject({ name: '32 vehicles (loop), build before: status', note: 'invalid: too many late drive commands' });

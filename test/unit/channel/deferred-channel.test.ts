@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DeferredChannel } from '../../../src/channel/deferred-channel.js';
 import { LatencyChannel } from '../../../src/channel/builtin/latency-channel.js';
+import { DeferredChannel } from '../../../src/channel/deferred-channel.js';
 
 describe('a channel opened on its first frame', () => {
   it('opens nothing while no frame is sent, then passes everything through', async () => {

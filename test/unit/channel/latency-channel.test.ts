@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LatencyChannel } from '../../../src/channel/builtin/latency-channel.js';
 import { CsmaBus } from '../../../src/channel/builtin/csma-bus.js';
+import { LatencyChannel } from '../../../src/channel/builtin/latency-channel.js';
 import { FRAME_OVERHEAD_BYTES, serialisationTime, type V2VChannel } from '../../../src/channel/frames.js';
 
 const channel = (over: Partial<ConstructorParameters<typeof LatencyChannel>[0]> = {}) =>
@@ -54,7 +54,9 @@ describe('latency channel', () => {
     const run = (seed: number) => {
       const ch = channel({ delay: 0.01, jitter: 0.004, dataRate: 1e9, seed });
       for (let i = 0; i < 4000; i++) ch.send({ payload: i, from: 'a', to: ['b'], broadcast: false, sizeBytes: 10 }, i * 0.001);
-      return ch.deliverDue(Infinity).map((d) => ({ i: d.payload, extra: d.at - d.payload * 0.001 - serialisationTime(10, 1e9) - 0.01, at: d.at }));
+      return ch
+        .deliverDue(Infinity)
+        .map((d) => ({ i: d.payload, extra: d.at - d.payload * 0.001 - serialisationTime(10, 1e9) - 0.01, at: d.at }));
     };
     const got = run(3);
     const extras = got.map((d) => d.extra);

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
 import { COMMAND_NAMES, registerCommands } from '../../../src/cli/commands.js';
 
 /** The table main.ts registers one command from must name every command, in --help's order. */

@@ -18,6 +18,8 @@ describe('--json output', () => {
   });
 
   it('prints an error with its kind, message, details, hint and exit status', () => {
-    expect(errorJson('user_input', 2, 'network.delay: bad', ['line 3'], 'write 10ms')).toEqual({ error: { kind: 'user_input', message: 'network.delay: bad', details: ['line 3'], hint: 'write 10ms', exit_status: 2 } });
+    expect(errorJson('user_input', 2, 'network.delay: bad', ['line 3'], 'write 10ms')).toEqual({
+      error: { kind: 'user_input', message: 'network.delay: bad', details: ['line 3'], hint: 'write 10ms', exit_status: 2 },
+    });
   });
 });

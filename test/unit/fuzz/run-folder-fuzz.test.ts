@@ -1,10 +1,10 @@
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import fc from 'fast-check';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * A run folder damaged at random (files emptied, cut, replaced with garbage, non-JSON, absurd
@@ -22,10 +22,29 @@ const ACCEPTED_EXITS = [0, 2, 3, 5];
 /** `replay` also says "ran, and differs from the original" (REPLAY_DIFFERS_EXIT). */
 const acceptedExits = (command: string) => (command === 'replay' ? [...ACCEPTED_EXITS, 1] : ACCEPTED_EXITS);
 
-const cavsim = (args: string[]) => spawnSync('node', [CLI, ...args], { encoding: 'utf8', cwd: work, timeout: 60_000, env: { ...process.env, CAVSIM_RUNS_DIR: join(work, 'replays') } });
+const cavsim = (args: string[]) =>
+  spawnSync('node', [CLI, ...args], {
+    encoding: 'utf8',
+    cwd: work,
+    timeout: 60_000,
+    env: { ...process.env, CAVSIM_RUNS_DIR: join(work, 'replays') },
+  });
 
 beforeAll(() => {
-  const r = cavsim(['up', join(ROOT, 'scenarios/head-on-brake.yaml'), '--runtime', 'sim', '--runs-dir', join(work, 'runs'), '--run-id', 'pristine', '--set', 'duration=2s', '--set', 'record.mcap=false']);
+  const r = cavsim([
+    'up',
+    join(ROOT, 'scenarios/head-on-brake.yaml'),
+    '--runtime',
+    'sim',
+    '--runs-dir',
+    join(work, 'runs'),
+    '--run-id',
+    'pristine',
+    '--set',
+    'duration=2s',
+    '--set',
+    'record.mcap=false',
+  ]);
   if (r.status !== 0) throw new Error(`the pristine run failed (${r.status}): ${r.stderr}`);
 }, 120_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -43,7 +62,12 @@ function damage(file: string, how: (typeof DAMAGE)[number], at: number): void {
     case 'not-json':
       return writeFileSync(file, '{"schema": "cavsim.summary/1", "status": \n');
     case 'huge-numbers':
-      return writeFileSync(file, file.endsWith('.json') ? '{"t_s": 1e300, "sim_time_s": -1e308, "steps": 1e300}\n' : 't_s,vehicle,x_m,y_m\n1e300,car0,1e308,-1e308\nNaN,car1,Infinity,0\n');
+      return writeFileSync(
+        file,
+        file.endsWith('.json')
+          ? '{"t_s": 1e300, "sim_time_s": -1e308, "steps": 1e300}\n'
+          : 't_s,vehicle,x_m,y_m\n1e300,car0,1e308,-1e308\nNaN,car1,Infinity,0\n',
+      );
     case 'zero-link':
       rmSync(file);
       return symlinkSync('/dev/zero', file);
@@ -61,21 +85,25 @@ describe('fuzz: damaged run folders given to mcap, report and replay', () => {
     const seen: Record<string, number> = {};
     let n = 0;
     await fc.assert(
-      fc.asyncProperty(fc.record({ file: fc.nat(), how: fc.nat(), at: fc.nat(), command: fc.constantFrom('mcap', 'report', 'replay') }), async (c) => {
-        const dir = join(work, 'runs', `damaged-${n++}`);
-        cpSync(pristine, dir, { recursive: true });
-        const file = files[c.file % files.length];
-        const how = DAMAGE[c.how % DAMAGE.length];
-        damage(join(dir, file), how, c.at);
-        const r = cavsim([c.command, dir]);
-        const label = `${c.command} with ${file} ${how}`;
-        expect(r.error, `${label}: ${r.error?.message}`).toBeUndefined();
-        expect(acceptedExits(c.command), `${label} exited ${r.status} (signal ${r.signal}):\n${r.stderr}`).toContain(r.status);
-        expect(r.stderr, label).not.toMatch(/bug in cavsim|bad_alloc|Aborted|core dumped/);
-        if (how === 'host-link') expect(r.stdout + r.stderr, `${label} echoed a file that is not the run's`).not.toContain(readHostname());
-        seen[`${r.status}`] = (seen[`${r.status}`] ?? 0) + 1;
-        rmSync(dir, { recursive: true, force: true });
-      }),
+      fc.asyncProperty(
+        fc.record({ file: fc.nat(), how: fc.nat(), at: fc.nat(), command: fc.constantFrom('mcap', 'report', 'replay') }),
+        async (c) => {
+          const dir = join(work, 'runs', `damaged-${n++}`);
+          cpSync(pristine, dir, { recursive: true });
+          const file = files[c.file % files.length];
+          const how = DAMAGE[c.how % DAMAGE.length];
+          damage(join(dir, file), how, c.at);
+          const r = cavsim([c.command, dir]);
+          const label = `${c.command} with ${file} ${how}`;
+          expect(r.error, `${label}: ${r.error?.message}`).toBeUndefined();
+          expect(acceptedExits(c.command), `${label} exited ${r.status} (signal ${r.signal}):\n${r.stderr}`).toContain(r.status);
+          expect(r.stderr, label).not.toMatch(/bug in cavsim|bad_alloc|Aborted|core dumped/);
+          if (how === 'host-link')
+            expect(r.stdout + r.stderr, `${label} echoed a file that is not the run's`).not.toContain(readHostname());
+          seen[`${r.status}`] = (seen[`${r.status}`] ?? 0) + 1;
+          rmSync(dir, { recursive: true, force: true });
+        },
+      ),
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     );
     process.stdout.write(`run-folder fuzz: exits ${JSON.stringify(seen)}\n`);

@@ -1,16 +1,16 @@
-import { describe, expect, it, afterAll, beforeAll } from 'vitest';
-import fc from 'fast-check';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { runResolvedSimulated } from '../../../src/api/run-simulated.js';
 import { cachingMapLoader } from '../../../src/core/map/map-loader.js';
-import { EXIT_STATUS, exitStatusOf } from '../../../src/errors.js';
 import { F1TENTH_DEFAULT_PARAMS } from '../../../src/core/physics/defaults.js';
-import { mutatedScenario, randomAssignment, randomFeatureAssignment, type Mutation } from './scenario-mutations.js';
+import { EXIT_STATUS, exitStatusOf } from '../../../src/errors.js';
+import { loadScenario } from '../../../src/scenario/load-scenario.js';
+import { type Mutation, mutatedScenario, randomAssignment, randomFeatureAssignment } from './scenario-mutations.js';
 
 /**
  * Mutates the shipped scenarios and `--set` assignments at random (fixed seed) and checks what a
@@ -20,7 +20,9 @@ import { mutatedScenario, randomAssignment, randomFeatureAssignment, type Mutati
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 // Scenarios whose cars run their own code start real processes per case, and those with an external
 // device wait for one: test/integration/own-code and test/integration/external cover them.
-const SCENARIOS = readdirSync(join(ROOT, 'scenarios')).filter((f) => f.endsWith('.yaml') && !/^\s+(command|external):/m.test(readFileSync(join(ROOT, 'scenarios', f), 'utf8')));
+const SCENARIOS = readdirSync(join(ROOT, 'scenarios')).filter(
+  (f) => f.endsWith('.yaml') && !/^\s+(command|external):/m.test(readFileSync(join(ROOT, 'scenarios', f), 'utf8')),
+);
 const work = mkdtempSync(join(tmpdir(), 'cavsim-fuzz-'));
 beforeAll(() => {
   for (const folder of ['scenarios', 'maps']) cpSync(join(ROOT, folder), join(work, folder), { recursive: true });
@@ -85,16 +87,29 @@ async function tryCase(base: string, mutations: Mutation[], overrides: string[],
 const mutationArb = (actions: fc.Arbitrary<number>, scale: number) =>
   fc.record({ at: fc.nat(), action: actions, value: fc.nat(), scale: fc.double({ min: -scale, max: scale, noNaN: true }) });
 
-async function fuzz(name: string, runs: number, numbersOnly: boolean, caseArb: fc.Arbitrary<{ base: string; mutations: Mutation[]; sets: [number, number][] }>, assign = randomAssignment) {
+async function fuzz(
+  name: string,
+  runs: number,
+  numbersOnly: boolean,
+  caseArb: fc.Arbitrary<{ base: string; mutations: Mutation[]; sets: [number, number][] }>,
+  assign = randomAssignment,
+) {
   Object.assign(tally, { refused: 0, completed: 0, diverged: 0, byField: new Map() });
   await fc.assert(
     fc.asyncProperty(caseArb, async ({ base, mutations, sets }) => {
-      await tryCase(base, mutations, sets.map(([p, v]) => assign(p, v)), numbersOnly);
+      await tryCase(
+        base,
+        mutations,
+        sets.map(([p, v]) => assign(p, v)),
+        numbersOnly,
+      );
     }),
     { seed: FUZZ_SEED, numRuns: runs, endOnFailure: true },
   );
   const fields = [...tally.byField.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8);
-  process.stdout.write(`fuzz (${name}): ${tally.refused} refused, ${tally.completed} ran, ${tally.diverged} diverged (warned); most refused: ${fields.map(([f, n]) => `${f} ${n}`).join(', ')}\n`);
+  process.stdout.write(
+    `fuzz (${name}): ${tally.refused} refused, ${tally.completed} ran, ${tally.diverged} diverged (warned); most refused: ${fields.map(([f, n]) => `${f} ${n}`).join(', ')}\n`,
+  );
   expect(tally.refused + tally.completed + tally.diverged).toBe(runs);
 }
 

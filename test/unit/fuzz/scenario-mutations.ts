@@ -7,9 +7,40 @@ export interface Mutation {
 }
 
 const NASTY: unknown[] = [
-  NaN, Infinity, -Infinity, 0, -1, 1e308, -1e308, 1e-300, 2 ** 53, 0.5, 1.5, 1e6,
-  '', 'x', '10ms', '-5s', '1e999ms', '0s', '100Hz', '5Mbps', '256m', 'ééé', 'a'.repeat(500),
-  '../../etc/passwd', '/dev/zero', '/proc/self/status', '/etc', null, true, [], {}, [1, 2], { a: 1 }, [[[]]],
+  NaN,
+  Infinity,
+  -Infinity,
+  0,
+  -1,
+  1e308,
+  -1e308,
+  1e-300,
+  2 ** 53,
+  0.5,
+  1.5,
+  1e6,
+  '',
+  'x',
+  '10ms',
+  '-5s',
+  '1e999ms',
+  '0s',
+  '100Hz',
+  '5Mbps',
+  '256m',
+  'ééé',
+  'a'.repeat(500),
+  '../../etc/passwd',
+  '/dev/zero',
+  '/proc/self/status',
+  '/etc',
+  null,
+  true,
+  [],
+  {},
+  [1, 2],
+  { a: 1 },
+  [[[]]],
 ];
 
 type Node = Record<string | number, unknown>;
@@ -50,7 +81,8 @@ export function mutatedScenario(original: unknown, mutations: readonly Mutation[
         parent[`${String(key)}x`] = NASTY[m.value % NASTY.length];
         break;
       case 4:
-        parent[key] = typeof current === 'number' ? current * (1 + m.scale / 10) : typeof current === 'string' ? `${current}${m.value % 10}` : current;
+        parent[key] =
+          typeof current === 'number' ? current * (1 + m.scale / 10) : typeof current === 'string' ? `${current}${m.value % 10}` : current;
         break;
       default:
         parent[key] = typeof current === 'number' ? String(current) : typeof current === 'string' ? [current] : 0;
@@ -86,18 +118,65 @@ const FEATURE_VALUES: Record<string, string[]> = {
 const FEATURE_PATHS = Object.keys(FEATURE_VALUES);
 
 const SET_PATHS = [
-  'duration', 'seed', 'network.delay', 'network.dataRate', 'network.loss', 'physics.timestep', 'physics.integrator', 'map', 'name',
-  'vehicles.car0.start.x', 'vehicles.car0.start.speed', 'vehicles.car0.params.mu', 'vehicles.car0.params.C_Sf', 'vehicles.car0.params.I',
-  'vehicles.car0.params.m', 'vehicles.car0.params.lf', 'vehicles.car0.params.v_max', 'vehicles.car0.controlRate', 'vehicles.0.controller.type',
-  'vehicles.car0.start.x.y', 'vehicles.car9.start.x', 'nope.deeper', 'vehicles.5', 'vehicles[0].start', '', '.', 'a..b',
+  'duration',
+  'seed',
+  'network.delay',
+  'network.dataRate',
+  'network.loss',
+  'physics.timestep',
+  'physics.integrator',
+  'map',
+  'name',
+  'vehicles.car0.start.x',
+  'vehicles.car0.start.speed',
+  'vehicles.car0.params.mu',
+  'vehicles.car0.params.C_Sf',
+  'vehicles.car0.params.I',
+  'vehicles.car0.params.m',
+  'vehicles.car0.params.lf',
+  'vehicles.car0.params.v_max',
+  'vehicles.car0.controlRate',
+  'vehicles.0.controller.type',
+  'vehicles.car0.start.x.y',
+  'vehicles.car9.start.x',
+  'nope.deeper',
+  'vehicles.5',
+  'vehicles[0].start',
+  '',
+  '.',
+  'a..b',
   ...FEATURE_PATHS,
 ];
 const SET_VALUES = [
-  '1', '0', '-1', '1e999', '.nan', '.inf', '10ms', 'abc', '', '[1,2]', '{a: 1}', '1e-300', '100000', '0.0001', '*x', '&a 1', '"q"', '1e9', '300ms', '- x',
-  'true', '/dev/zero', '300.5B', '[car0, car9]', '100001',
+  '1',
+  '0',
+  '-1',
+  '1e999',
+  '.nan',
+  '.inf',
+  '10ms',
+  'abc',
+  '',
+  '[1,2]',
+  '{a: 1}',
+  '1e-300',
+  '100000',
+  '0.0001',
+  '*x',
+  '&a 1',
+  '"q"',
+  '1e9',
+  '300ms',
+  '- x',
+  'true',
+  '/dev/zero',
+  '300.5B',
+  '[car0, car9]',
+  '100001',
 ];
 
-export const randomAssignment = (path: number, value: number) => `${SET_PATHS[path % SET_PATHS.length]}=${SET_VALUES[value % SET_VALUES.length]}`;
+export const randomAssignment = (path: number, value: number) =>
+  `${SET_PATHS[path % SET_PATHS.length]}=${SET_VALUES[value % SET_VALUES.length]}`;
 
 /** An assignment to one of the newer features' fields. */
 export function randomFeatureAssignment(path: number, value: number): string {

@@ -15,16 +15,25 @@ function device(offset: number, lag: number, seconds = 1): BodyReports {
   return b;
 }
 
-describe('a physical car\'s pose reports and their gates', () => {
-  it('measures lag on the simulator\'s clock, whatever the device\'s clock says', () => {
+describe("a physical car's pose reports and their gates", () => {
+  it("measures lag on the simulator's clock, whatever the device's clock says", () => {
     const f = device(200, 3).figures(T0 + ms(1000));
     expect(f.pose_lag_p50_ms).toBeCloseTo(3, 3);
     expect(f.pose_lag_p99_ms).toBeCloseTo(3, 3);
     expect(f.clock_offset_ms).toBeCloseTo(200, 3);
-    expect(f).toMatchObject({ role: 'body', reports: 51, reports_per_s: 51, max_report_gap_ms: 20, clock_samples: 1, max_clock_offset_ms: 20, max_pose_lag_ms: 50, max_report_gap_limit_ms: 250 });
+    expect(f).toMatchObject({
+      role: 'body',
+      reports: 51,
+      reports_per_s: 51,
+      max_report_gap_ms: 20,
+      clock_samples: 1,
+      max_clock_offset_ms: 20,
+      max_pose_lag_ms: 50,
+      max_report_gap_limit_ms: 250,
+    });
   });
 
-  it('keeps the newest pose by its stamp, moved to the simulator\'s clock', () => {
+  it("keeps the newest pose by its stamp, moved to the simulator's clock", () => {
     const b = device(200, 3);
     expect(b.newest).toMatchObject({ x: 1, stampNs: T0 + ms(1000 - 3) });
     b.report(pose(0.5), T0 + ms(500 + 200), T0 + ms(1001));
@@ -39,13 +48,17 @@ describe('a physical car\'s pose reports and their gates', () => {
     expect(bodyInvalidReasons('car0', device(200, 3).figures(T0 + ms(1000)))).toEqual([
       "car0's device clock was at least 199.5 ms off the simulator's (external.maxClockOffset 20 ms): synchronise it (NTP, PTP) or raise the gate",
     ]);
-    expect(bodyInvalidReasons('car0', device(0, 200).figures(T0 + ms(1000)))).toEqual(["car0's pose reports lagged 200 ms at p99 (external.maxPoseLag 50 ms; max 200 ms)"]);
+    expect(bodyInvalidReasons('car0', device(0, 200).figures(T0 + ms(1000)))).toEqual([
+      "car0's pose reports lagged 200 ms at p99 (external.maxPoseLag 50 ms; max 200 ms)",
+    ]);
   });
 
   it('says so when the device never answered a clock probe', () => {
     const b = new BodyReports('car3', gates);
     b.start(T0);
-    expect(bodyInvalidReasons('car3', b.figures(T0 + ms(10)))).toEqual(["car3's device answered no clock-sync probe: its clock offset and pose-report lag are unknown"]);
+    expect(bodyInvalidReasons('car3', b.figures(T0 + ms(10)))).toEqual([
+      "car3's device answered no clock-sync probe: its clock offset and pose-report lag are unknown",
+    ]);
   });
 
   it('counts silence from the start, and to the end of the run', () => {

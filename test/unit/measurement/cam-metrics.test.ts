@@ -1,8 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { ageSamples, busyWindows, camFigures, channelBusyFigures, onAirSeconds, type ArrivedFrame, type LostFrame, type SentFrame } from '../../../src/measurement/cam-metrics.js';
+import {
+  type ArrivedFrame,
+  ageSamples,
+  busyWindows,
+  camFigures,
+  channelBusyFigures,
+  type LostFrame,
+  onAirSeconds,
+  type SentFrame,
+} from '../../../src/measurement/cam-metrics.js';
 
-const cam = (id: string, from: string, to: string[], sentAt: number, sizeBytes = 85): SentFrame => ({ id, from, to, type: 'cam', sentAt, sizeBytes, gnPacket: true });
-const got = (f: SentFrame, to: string, receivedAt: number): ArrivedFrame => ({ id: f.id, from: f.from, to, type: f.type, sentAt: f.sentAt, receivedAt });
+const cam = (id: string, from: string, to: string[], sentAt: number, sizeBytes = 85): SentFrame => ({
+  id,
+  from,
+  to,
+  type: 'cam',
+  sentAt,
+  sizeBytes,
+  gnPacket: true,
+});
+const got = (f: SentFrame, to: string, receivedAt: number): ArrivedFrame => ({
+  id: f.id,
+  from: f.from,
+  to,
+  type: f.type,
+  sentAt: f.sentAt,
+  receivedAt,
+});
 
 describe('CAM figures per sender and receiver', () => {
   it('on a lossless channel: every CAM delivered, inter-reception times and ages of the known timeline', () => {
@@ -23,7 +47,9 @@ describe('CAM figures per sender and receiver', () => {
     const ages = [...tooth(20, 10), ...tooth(20, 20), ...tooth(20, 40), ...tooth(20, 29)];
     expect(p.age!.mean_ms).toBeCloseTo(ages.reduce((s, a) => s + a, 0) / ages.length, 3);
     expect(p.age!.max_ms).toBeCloseTo(410, 6);
-    expect(f.senders).toEqual([{ vehicle: 'a', sent: 4, rate_hz: 4, interval: { mean_ms: 233.333, p50_ms: 200, p95_ms: 380, max_ms: 400 } }]);
+    expect(f.senders).toEqual([
+      { vehicle: 'a', sent: 4, rate_hz: 4, interval: { mean_ms: 233.333, p50_ms: 200, p95_ms: 380, max_ms: 400 } },
+    ]);
     expect(f.all).toMatchObject({ sent: 4, received: 4, delivery_ratio: 1 });
   });
 
@@ -34,7 +60,13 @@ describe('CAM figures per sender and receiver', () => {
       { id: 'a4', to: 'b', reason: 'run-ended' },
       { id: 'a4', to: 'c', reason: 'run-ended' },
     ];
-    const arrived = [...sent.slice(0, 4).filter((f) => f.id !== 'a1').map((f) => got(f, 'b', f.sentAt + 0.01)), ...sent.slice(0, 4).map((f) => got(f, 'c', f.sentAt + 0.01))];
+    const arrived = [
+      ...sent
+        .slice(0, 4)
+        .filter((f) => f.id !== 'a1')
+        .map((f) => got(f, 'b', f.sentAt + 0.01)),
+      ...sent.slice(0, 4).map((f) => got(f, 'c', f.sentAt + 0.01)),
+    ];
     const f = camFigures(sent, arrived, lost, 0.01, 2)!;
     const [ab, ac] = f.pairs;
     expect([ab.to, ab.sent, ab.received, ab.delivery_ratio]).toEqual(['b', 4, 3, 0.75]);
@@ -52,14 +84,28 @@ describe('CAM figures per sender and receiver', () => {
     const arrived = [got(sent[0], 'b', 0.01), got(sent[1], 'b', 0.21), got(sent[1], 'b', 0.25)];
     const f = camFigures(sent, arrived, [], 0.01, 0.3)!;
     expect(f.pairs[0]).toMatchObject({ sent: 2, received: 2, delivery_ratio: 1 });
-    const ages = ageSamples([{ sentAt: 0, receivedAt: 0.01 }, { sentAt: 0.2, receivedAt: 0.21 }, { sentAt: 0.1, receivedAt: 0.3 }], 0.01, 0.4);
+    const ages = ageSamples(
+      [
+        { sentAt: 0, receivedAt: 0.01 },
+        { sentAt: 0.2, receivedAt: 0.21 },
+        { sentAt: 0.1, receivedAt: 0.3 },
+      ],
+      0.01,
+      0.4,
+    );
     expect(Math.max(...ages)).toBeCloseTo(0.2, 9);
     expect(ages[ages.length - 1]).toBeCloseTo(0.2, 9); // at 0.4 s: the CAM of 0.2 s, not the late one of 0.1 s
   });
 
   it('is null without CAMs and leaves other messages out', () => {
     expect(camFigures([{ id: 'b0', from: 'a', to: ['b'], type: 'beacon', sentAt: 0, sizeBytes: 300 }], [], [], 0.01, 1)).toBeNull();
-    const f = camFigures([cam('c0', 'a', ['b'], 0), { id: 'b0', from: 'a', to: ['b'], type: 'beacon', sentAt: 0, sizeBytes: 300 }], [], [], 0.01, 1)!;
+    const f = camFigures(
+      [cam('c0', 'a', ['b'], 0), { id: 'b0', from: 'a', to: ['b'], type: 'beacon', sentAt: 0, sizeBytes: 300 }],
+      [],
+      [],
+      0.01,
+      1,
+    )!;
     expect(f.pairs[0]).toMatchObject({ sent: 1, received: 0, delivery_ratio: 0, inter_reception: null, age: null });
   });
 });
@@ -98,7 +144,10 @@ describe('channel busy ratio', () => {
     expect(w).toHaveLength(3);
     expect(w[2].busy).toBeCloseTo(onAirSeconds(85) / 0.05, 9);
     // a saturated window reads 1
-    const full = busyWindows(Array.from({ length: 1000 }, (_, k) => ({ sentAt: k * 1e-4, sizeBytes: 300 })), 0.1);
+    const full = busyWindows(
+      Array.from({ length: 1000 }, (_, k) => ({ sentAt: k * 1e-4, sizeBytes: 300 })),
+      0.1,
+    );
     expect(full[0].busy).toBeCloseTo(1, 6);
   });
 });

@@ -1,7 +1,7 @@
-import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CsvLog, csvNumber, formatMicro, writeMicro } from '../../../src/measurement/csv-log.js';
 import { createRandom } from '../../../src/util/random.js';
 
@@ -15,7 +15,38 @@ const written = (v: number) => {
 
 describe('CSV numbers written as bytes', () => {
   it('are the text formatMicro gives, for edge cases and a million random values over every magnitude', () => {
-    const edges = [0, -0, 1, -1, 0.5, -0.5, 1e-7, -1e-7, 4e-7, 5e-7, -5e-7, 0.0000015, 123.000001, -123.4, 1e6, 2 ** 31 - 1, 2 ** 31, -(2 ** 31), 2 ** 31 - 0.5, 2 ** 53, 1e21, -1e21, 9.999999999, 0.1 + 0.2, NaN, Infinity, -Infinity, Number.MAX_VALUE, Number.MIN_VALUE, 1e15 + 0.3];
+    const edges = [
+      0,
+      -0,
+      1,
+      -1,
+      0.5,
+      -0.5,
+      1e-7,
+      -1e-7,
+      4e-7,
+      5e-7,
+      -5e-7,
+      0.0000015,
+      123.000001,
+      -123.4,
+      1e6,
+      2 ** 31 - 1,
+      2 ** 31,
+      -(2 ** 31),
+      2 ** 31 - 0.5,
+      2 ** 53,
+      1e21,
+      -1e21,
+      9.999999999,
+      0.1 + 0.2,
+      NaN,
+      Infinity,
+      -Infinity,
+      Number.MAX_VALUE,
+      Number.MIN_VALUE,
+      1e15 + 0.3,
+    ];
     for (const v of edges) expect(written(v), String(v)).toBe(formatMicro(v));
     const draw = createRandom(7);
     for (let i = 0; i < 1_000_000; i++) {
@@ -26,7 +57,36 @@ describe('CSV numbers written as bytes', () => {
   });
 
   it('csvNumber is the number read back from that text, to the sign of zero, without the text', () => {
-    const edges = [0, -0, 1, -1, 0.5, -0.5, 1e-7, -1e-7, -4e-7, 4e-7, 5e-7, -5e-7, 0.0000015, 123.000001, -123.4, 1e6, 2 ** 53, 1e21, -1e21, 9.999999999, 0.1 + 0.2, NaN, Infinity, -Infinity, Number.MAX_VALUE, Number.MIN_VALUE, -Number.MIN_VALUE, 1e15 + 0.3];
+    const edges = [
+      0,
+      -0,
+      1,
+      -1,
+      0.5,
+      -0.5,
+      1e-7,
+      -1e-7,
+      -4e-7,
+      4e-7,
+      5e-7,
+      -5e-7,
+      0.0000015,
+      123.000001,
+      -123.4,
+      1e6,
+      2 ** 53,
+      1e21,
+      -1e21,
+      9.999999999,
+      0.1 + 0.2,
+      NaN,
+      Infinity,
+      -Infinity,
+      Number.MAX_VALUE,
+      Number.MIN_VALUE,
+      -Number.MIN_VALUE,
+      1e15 + 0.3,
+    ];
     for (const v of edges) expect(Object.is(csvNumber(v), Number(formatMicro(v))), String(v)).toBe(true);
     const draw = createRandom(11);
     for (let i = 0; i < 1_000_000; i++) {
@@ -36,7 +96,10 @@ describe('CSV numbers written as bytes', () => {
   });
 
   it('a log writes the same file whether or not something listens to its rows', () => {
-    const rows = [[0.01, 'car0', -1.5, 3, true, undefined, 'a, "b"'], [1e-7, 'car1', 2 ** 40 + 0.25, -0, false, 12.3456789, '']];
+    const rows = [
+      [0.01, 'car0', -1.5, 3, true, undefined, 'a, "b"'],
+      [1e-7, 'car1', 2 ** 40 + 0.25, -0, false, 12.3456789, ''],
+    ];
     const plain = new CsvLog(join(dir, 'plain.csv'), ['t', 'name', 'x', 'n', 'flag', 'opt', 'text']);
     const heard = new CsvLog(join(dir, 'heard.csv'), ['t', 'name', 'x', 'n', 'flag', 'opt', 'text']);
     const cells: string[][] = [];

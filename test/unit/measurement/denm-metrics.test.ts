@@ -32,7 +32,10 @@ describe('DENM figures', () => {
   });
 
   it('count a warning sent as a DENM as an event', () => {
-    const f = denmFigures([{ t: 1, vehicle: 'car0', event: 'warning-started', detail: { format: 'denm' } }], [arrival('car0', 'car1', 1, 1.002)])!;
+    const f = denmFigures(
+      [{ t: 1, vehicle: 'car0', event: 'warning-started', detail: { format: 'denm' } }],
+      [arrival('car0', 'car1', 1, 1.002)],
+    )!;
     expect(f).toMatchObject({ triggered: 1, received: 1, event_to_action: null });
     expect(f.event_to_reception!.p50_ms).toBeCloseTo(2, 6);
   });

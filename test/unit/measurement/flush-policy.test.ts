@@ -2,12 +2,24 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Recorder, type CarSample } from '../../../src/measurement/recorder.js';
+import { type CarSample, Recorder } from '../../../src/measurement/recorder.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cavsim-flush-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const car = (x: number): CarSample => ({ name: 'car0', x, y: 0, yaw: 0, v: 1, steer: 0, yawRate: 0, cmdSpeed: 1, cmdSteer: 0, braking: false, collided: false });
+const car = (x: number): CarSample => ({
+  name: 'car0',
+  x,
+  y: 0,
+  yaw: 0,
+  v: 1,
+  steer: 0,
+  yawRate: 0,
+  cmdSpeed: 1,
+  cmdSteer: 0,
+  braking: false,
+  collided: false,
+});
 
 function recorderWithClock(name: string) {
   const dir = join(root, name);

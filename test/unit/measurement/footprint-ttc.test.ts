@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { centreDistanceTtc, footprintOverlapTtc } from '../../../src/core/physics/ttc.js';
+import { describe, expect, it } from 'vitest';
 import { footprintCorners, footprintsOverlap } from '../../../src/core/physics/footprint.js';
+import { centreDistanceTtc, footprintOverlapTtc } from '../../../src/core/physics/ttc.js';
 
 const car = { length: 0.58, width: 0.31 };
 
@@ -30,13 +30,21 @@ describe('time to footprint overlap', () => {
   });
 
   it('agrees with stepping the footprints forward in time (any poses and speeds)', () => {
-    const pose = fc.record({ x: fc.double({ min: -10, max: 10, noNaN: true }), y: fc.double({ min: -10, max: 10, noNaN: true }), yaw: fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }), v: fc.double({ min: 0, max: 10, noNaN: true }) });
+    const pose = fc.record({
+      x: fc.double({ min: -10, max: 10, noNaN: true }),
+      y: fc.double({ min: -10, max: 10, noNaN: true }),
+      yaw: fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }),
+      v: fc.double({ min: 0, max: 10, noNaN: true }),
+    });
     fc.assert(
       fc.property(pose, pose, (a, b) => {
         const ttc = footprintOverlapTtc(a, car, b, car);
         // bodies a nanometre larger or smaller: exact touching is decided by rounding in either computation
         const at = (p: typeof a, t: number, grow: number) =>
-          footprintCorners({ x: p.x + p.v * Math.cos(p.yaw) * t, y: p.y + p.v * Math.sin(p.yaw) * t, yaw: p.yaw }, { length: car.length + grow, width: car.width + grow });
+          footprintCorners(
+            { x: p.x + p.v * Math.cos(p.yaw) * t, y: p.y + p.v * Math.sin(p.yaw) * t, yaw: p.yaw },
+            { length: car.length + grow, width: car.width + grow },
+          );
         const overlapAt = (t: number, grow: number) => footprintsOverlap(at(a, t, grow), at(b, t, grow));
         if (ttc === undefined) {
           for (let t = 0; t <= 10; t += 0.01) expect(overlapAt(t, -1e-9)).toBe(false);

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { summariseLatency } from '../../../src/measurement/latency-stats.js';
-import { interpolatedQuantile } from '../../../src/util/percentile.js';
 import { ReceiptCsv, toReceipt, V2V_CSV_COLUMNS } from '../../../src/measurement/receipt-log.js';
 import { decodeDatagram, encodeDatagram, epochNs } from '../../../src/runtime/emulated/v2v/wire.js';
+import { interpolatedQuantile } from '../../../src/util/percentile.js';
 import { scratchDir } from '../../support/scratch-dir.js';
 
 describe('summariseLatency', () => {
@@ -14,11 +14,24 @@ describe('summariseLatency', () => {
     const received = [row('a-0', 'b', 10), row('a-1', 'b', 12), row('a-2', 'b', 11), row('a-3', 'b', 30), row('a-3', 'b', 99)];
     const expected = ['a-0', 'a-1', 'a-2', 'a-3', 'a-4', 'a-5'].map((id) => ({ id, to: 'b' }));
     const s = summariseLatency(received, expected);
-    expect(s).toEqual({ count: 4, lost: 2, p50_ms: 11.5, p99_ms: interpolatedQuantile([10, 11, 12, 30], 0.99), max_ms: 30, mean_ms: 15.75 });
+    expect(s).toEqual({
+      count: 4,
+      lost: 2,
+      p50_ms: 11.5,
+      p99_ms: interpolatedQuantile([10, 11, 12, 30], 0.99),
+      max_ms: 30,
+      mean_ms: 15.75,
+    });
   });
 
   it('counts a broadcast once per receiver', () => {
-    const s = summariseLatency([row('a-0', 'b', 5)], [{ id: 'a-0', to: 'b' }, { id: 'a-0', to: 'c' }]);
+    const s = summariseLatency(
+      [row('a-0', 'b', 5)],
+      [
+        { id: 'a-0', to: 'b' },
+        { id: 'a-0', to: 'c' },
+      ],
+    );
     expect(s.count).toBe(1);
     expect(s.lost).toBe(1);
   });

@@ -1,12 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import { Recorder, type CarSample, type PairFigures } from '../../../src/measurement/recorder.js';
-import { PAIR_ROW_DISTANCE_M, PAIR_ROW_TTC_S, pairRowKept, ttcLowerBound } from '../../../src/measurement/pair-rows.js';
-import { centreDistance, closingSpeed, footprintOverlapTtc } from '../../../src/core/physics/ttc.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { bodyGap, placeBody } from '../../../src/core/physics/footprint.js';
+import { centreDistance, closingSpeed, footprintOverlapTtc } from '../../../src/core/physics/ttc.js';
+import { PAIR_ROW_DISTANCE_M, PAIR_ROW_TTC_S, pairRowKept, ttcLowerBound } from '../../../src/measurement/pair-rows.js';
+import { type CarSample, type PairFigures, Recorder } from '../../../src/measurement/recorder.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -22,11 +22,18 @@ function recorderIn(names: string[], bodies?: { length: number; width: number }[
 /** Cars on a 300 m square, some pairs meeting head-on, others far apart; moved 0.1 s a step. */
 function fleet(n: number, seed: number): CarSample[][] {
   let s = seed;
-  const random = () => ((s = (s * 16807) % 2147483647) / 2147483647);
-  const cars = Array.from({ length: n }, (_, i) => ({ x: random() * 300, y: random() * 300, yaw: random() * 2 * Math.PI, v: i % 5 === 0 ? 0 : random() * 20 }));
+  const random = () => (s = (s * 16807) % 2147483647) / 2147483647;
+  const cars = Array.from({ length: n }, (_, i) => ({
+    x: random() * 300,
+    y: random() * 300,
+    yaw: random() * 2 * Math.PI,
+    v: i % 5 === 0 ? 0 : random() * 20,
+  }));
   const steps: CarSample[][] = [];
   for (let k = 0; k < 150; k++) {
-    steps.push(cars.map((c, i) => ({ name: `car${i}`, ...c, steer: 0, yawRate: 0, cmdSpeed: c.v, cmdSteer: 0, braking: false, collided: false })));
+    steps.push(
+      cars.map((c, i) => ({ name: `car${i}`, ...c, steer: 0, yawRate: 0, cmdSpeed: c.v, cmdSteer: 0, braking: false, collided: false })),
+    );
     for (const c of cars) {
       c.x += c.v * Math.cos(c.yaw) * 0.1;
       c.y += c.v * Math.sin(c.yaw) * 0.1;
@@ -69,7 +76,11 @@ describe('pairs.csv rows: near or soon-colliding pairs only', () => {
   });
 
   it('the TTC lower bound never exceeds the centre-distance TTC', () => {
-    for (const [d, va, vb, ya, yb] of [[30, 10, 10, 0, Math.PI], [12, 3, 0, 0.3, 2], [5, 0, 8, 1, 4]]) {
+    for (const [d, va, vb, ya, yb] of [
+      [30, 10, 10, 0, Math.PI],
+      [12, 3, 0, 0.3, 2],
+      [5, 0, 8, 1, 4],
+    ]) {
       const a = { x: 0, y: 0, yaw: ya, v: va };
       const b = { x: d, y: 0, yaw: yb, v: vb };
       const closing = closingSpeed(a, b);
@@ -86,7 +97,10 @@ describe('pairs.csv rows: near or soon-colliding pairs only', () => {
     steps.forEach((cars, k) => recorder.recordStep(k * 0.1, cars));
     recorder.close();
     const rows = parse(readFileSync(pairsCsv, 'utf8'), { columns: true }) as Record<string, string>[];
-    const reference = bruteForce(steps, steps[0].map(() => ({ length: 0.58, width: 0.31 })));
+    const reference = bruteForce(
+      steps,
+      steps[0].map(() => ({ length: 0.58, width: 0.31 })),
+    );
     expect(new Set(rows.map((r) => `${Math.round(Number(r.t_s) * 10)}|${r.a}|${r.b}`))).toEqual(reference.rows);
     expect(rows.length).toBe(reference.rows.size);
     expect(rows.length).toBeLessThan((steps.length * n * (n - 1)) / 2 / 4);
@@ -101,7 +115,10 @@ describe('pairs.csv rows: near or soon-colliding pairs only', () => {
   it('with the cars\u2019 bodies, every pair\u2019s smallest gap and geometric TTC are the ones taken at every step, and its rows the rule\u2019s', () => {
     const steps = fleet(30, 11);
     const bodies = steps[0].map(() => ({ length: 0.58, width: 0.31 }));
-    const { recorder, pairsCsv } = recorderIn(steps[0].map((c) => c.name), bodies);
+    const { recorder, pairsCsv } = recorderIn(
+      steps[0].map((c) => c.name),
+      bodies,
+    );
     steps.forEach((cars, k) => recorder.recordStep(k * 0.1, cars));
     recorder.close();
     const reference = bruteForce(steps, bodies, true);

@@ -12,7 +12,11 @@ describe('platoon figures', () => {
       { gaps: { 'a-b': 6, 'b-c': 7.5 }, v: { b: 10, c: 10 } }, // errors 1 and 0.5
       { gaps: { 'a-b': 5, 'b-c': 6 }, v: { b: 4, c: 0.5 } }, // desired 4 and 2.25: errors 1 and 3.75; c is not moving fast enough for a headway
     ];
-    for (const s of steps) figures.record((a, b) => (s.gaps as Record<string, number>)[`${a}-${b}`], (car) => (s.v as Record<string, number>)[car]);
+    for (const s of steps)
+      figures.record(
+        (a, b) => (s.gaps as Record<string, number>)[`${a}-${b}`],
+        (car) => (s.v as Record<string, number>)[car],
+      );
     const summary = figures.summary((v) => +v.toFixed(6));
     expect(summary.followers).toEqual([
       { vehicle: 'b', predecessor: 'a', max_gap_error_m: 1, min_gap_m: 5, min_time_headway_s: 0.6 },

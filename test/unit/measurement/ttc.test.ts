@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { centreDistance, closingSpeed, centreDistanceTtc } from '../../../src/core/physics/ttc.js';
+import { centreDistance, centreDistanceTtc, closingSpeed } from '../../../src/core/physics/ttc.js';
 
 describe('time to collision (Eq. 3.7)', () => {
   it('head-on at 10 m/s each, 20 m apart: 1 s', () => {

@@ -1,12 +1,12 @@
-import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { V2VCapture, BTP_PORT_CAVSIM_JSON } from '../../../src/measurement/v2v-capture.js';
-import { PCAP_EPOCH_UNIX_S } from '../../../src/measurement/pcap-log.js';
+import { describe, expect, it } from 'vitest';
+import type { V2VMessage } from '../../../src/core/control/vehicle-context.js';
+import { DEFAULT_GEO_REFERENCE } from '../../../src/core/its/geo-reference.js';
 import { decodeShb } from '../../../src/core/its/geonetworking.js';
 import { stationIdOf, stationMac } from '../../../src/core/its/station-id.js';
-import { DEFAULT_GEO_REFERENCE } from '../../../src/core/its/geo-reference.js';
-import type { V2VMessage } from '../../../src/core/control/vehicle-context.js';
+import { PCAP_EPOCH_UNIX_S } from '../../../src/measurement/pcap-log.js';
+import { BTP_PORT_CAVSIM_JSON, V2VCapture } from '../../../src/measurement/v2v-capture.js';
 import { scratchDir } from '../../support/scratch-dir.js';
 
 const own = { t: 2, x: 10, y: 0, yaw: 0, v: 5, steer: 0, yawRate: 0 };
@@ -20,7 +20,10 @@ function records(file: string): { t: number; frame: Buffer }[] {
   const out = [];
   for (let at = 24; at < bytes.length; ) {
     const length = bytes.readUInt32LE(at + 8);
-    out.push({ t: bytes.readUInt32LE(at) - PCAP_EPOCH_UNIX_S + bytes.readUInt32LE(at + 4) / 1e6, frame: bytes.subarray(at + 16, at + 16 + length) });
+    out.push({
+      t: bytes.readUInt32LE(at) - PCAP_EPOCH_UNIX_S + bytes.readUInt32LE(at + 4) / 1e6,
+      frame: bytes.subarray(at + 16, at + 16 + length),
+    });
     at += 16 + length;
   }
   return out;

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { EnvironmentError, ExternalProcessError } from '../../../src/errors.js';
-import { ComponentFailedError, RUN_EXIT_STATUS, decideVerdict, describeComponentFailure } from '../../../src/run/outcome.js';
-import { lastLines } from '../../../src/util/last-lines.js';
+import { ComponentFailedError, decideVerdict, describeComponentFailure, RUN_EXIT_STATUS } from '../../../src/run/outcome.js';
 import { signalOfExitStatus } from '../../../src/runtime/emulated/component-watch.js';
+import { lastLines } from '../../../src/util/last-lines.js';
 
 describe('run verdict', () => {
-  const died = new ComponentFailedError({ component: 'ns-3 channel', exit_status: null, signal: 'SIGKILL', last_log_lines: ['CAVSIM-READY'] }, 'during the run');
+  const died = new ComponentFailedError(
+    { component: 'ns-3 channel', exit_status: null, signal: 'SIGKILL', last_log_lines: ['CAVSIM-READY'] },
+    'during the run',
+  );
 
   it.each([
     [{}, 'completed', undefined, 0],
@@ -18,7 +21,9 @@ describe('run verdict', () => {
   });
 
   it('a typed error keeps its own exit status and hint through the run', () => {
-    expect(decideVerdict({ failure: new EnvironmentError('ns-3 development files not found', 'run scripts/setup-ns3.sh as root') })).toEqual({
+    expect(
+      decideVerdict({ failure: new EnvironmentError('ns-3 development files not found', 'run scripts/setup-ns3.sh as root') }),
+    ).toEqual({
       status: 'failed',
       reason: 'ns-3 development files not found',
       exit_status: 3,
@@ -34,8 +39,12 @@ describe('run verdict', () => {
       reason: 'the ns-3 channel was killed by SIGKILL during the run: CAVSIM-READY',
       failed_component: { component: 'ns-3 channel', exit_status: null, signal: 'SIGKILL', last_log_lines: ['CAVSIM-READY'] },
     });
-    expect(describeComponentFailure({ component: 'vehicle car1 container', exit_status: 1, signal: null, last_log_lines: [] }, 'while starting')).toBe('the vehicle car1 container exited with status 1 while starting');
-    expect(describeComponentFailure({ component: 'control link', exit_status: null, signal: null, last_log_lines: [] }, 'during the run')).toBe('the control link went away during the run');
+    expect(
+      describeComponentFailure({ component: 'vehicle car1 container', exit_status: 1, signal: null, last_log_lines: [] }, 'while starting'),
+    ).toBe('the vehicle car1 container exited with status 1 while starting');
+    expect(
+      describeComponentFailure({ component: 'control link', exit_status: null, signal: null, last_log_lines: [] }, 'during the run'),
+    ).toBe('the control link went away during the run');
   });
 
   it('has one exit status per outcome, none shared with bad input (2), environment (3), external (4) or bug (70)', () => {

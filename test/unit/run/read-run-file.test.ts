@@ -1,6 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { readRunFile } from '../../../src/run/read-run-file.js';
 import { scratchDir } from '../../support/scratch-dir.js';
@@ -19,7 +19,9 @@ describe('reading a file back from a run folder', () => {
     symlinkSync('/etc/hostname', join(dir, 'pairs.csv'));
     mkdirSync(join(dir, 'v2v.csv'));
     execFileSync('mkfifo', [join(dir, 'collisions.csv')]);
-    expect(() => readRunFile(join(dir, 'vehicles.csv'))).toThrow(`${join(dir, 'vehicles.csv')} is a link; cavsim does not follow links in a run folder`);
+    expect(() => readRunFile(join(dir, 'vehicles.csv'))).toThrow(
+      `${join(dir, 'vehicles.csv')} is a link; cavsim does not follow links in a run folder`,
+    );
     expect(() => readRunFile(join(dir, 'pairs.csv'))).toThrow(/is a link/);
     expect(() => readRunFile(join(dir, 'v2v.csv'))).toThrow(/is a folder, not a file/);
     expect(() => readRunFile(join(dir, 'collisions.csv'))).toThrow(/is not a regular file \(a device, pipe or socket\)/);

@@ -16,7 +16,17 @@ function runFolder(name: string, files: Record<string, string>): string {
   return dir;
 }
 
-const SUMMARY = { schema: 'cavsim.summary/1', run_id: 'r', status: 'completed', sim_time_s: 5, wall_time_s: 0.1, collision: false, v2v: {}, events: [], collisions: [] };
+const SUMMARY = {
+  schema: 'cavsim.summary/1',
+  run_id: 'r',
+  status: 'completed',
+  sim_time_s: 5,
+  wall_time_s: 0.1,
+  collision: false,
+  v2v: {},
+  events: [],
+  collisions: [],
+};
 const message = (f: () => unknown) => {
   try {
     f();
@@ -39,15 +49,28 @@ describe('reading a run folder', () => {
 
   it('names a missing, damaged or foreign summary.json', () => {
     expect(message(() => readRunSummary(runFolder('empty', {})))).toMatch(/empty has no summary.json: the run has not finished/);
-    expect(message(() => readRunSummary(runFolder('damaged', { 'summary.json': '{not json' })))).toMatch(/damaged\/summary.json is damaged: not valid JSON/);
-    for (const [name, text] of [['null', 'null'], ['array', '[]'], ['bare', '{"schema":"cavsim.summary/1"}'], ['other', JSON.stringify({ ...SUMMARY, schema: 'x' })]]) {
-      expect(message(() => readRunSummary(runFolder(name, { 'summary.json': text }))), name).toMatch(/summary.json is not a cavsim run summary/);
+    expect(message(() => readRunSummary(runFolder('damaged', { 'summary.json': '{not json' })))).toMatch(
+      /damaged\/summary.json is damaged: not valid JSON/,
+    );
+    for (const [name, text] of [
+      ['null', 'null'],
+      ['array', '[]'],
+      ['bare', '{"schema":"cavsim.summary/1"}'],
+      ['other', JSON.stringify({ ...SUMMARY, schema: 'x' })],
+    ]) {
+      expect(
+        message(() => readRunSummary(runFolder(name, { 'summary.json': text }))),
+        name,
+      ).toMatch(/summary.json is not a cavsim run summary/);
     }
   });
 
   it('says a run folder without a summary did not finish, how far its CSVs go, and what reads them', () => {
     const header = 't_s,vehicle,x_m\n';
-    const killed = runFolder('killed', { 'scenario.resolved.json': '{}', 'vehicles.csv': `${header}126.48,car0,1\n126.49,car0,2\n126.5,car` });
+    const killed = runFolder('killed', {
+      'scenario.resolved.json': '{}',
+      'vehicles.csv': `${header}126.48,car0,1\n126.49,car0,2\n126.5,car`,
+    });
     const text = (dir: string) => {
       try {
         readRunSummary(dir);
@@ -56,10 +79,14 @@ describe('reading a run folder', () => {
       }
       throw new Error('not refused');
     };
-    expect(text(killed)).toMatch(/killed has no summary.json: the run did not finish .*vehicles.csv up to t=126.49 s .*cavsim mcap .*killed/);
+    expect(text(killed)).toMatch(
+      /killed has no summary.json: the run did not finish .*vehicles.csv up to t=126.49 s .*cavsim mcap .*killed/,
+    );
     expect(text(runFolder('killed-at-start', { 'scenario.resolved.json': '{}', 'vehicles.csv': header }))).not.toMatch(/up to t=/);
     const long = Array.from({ length: 5000 }, (_, i) => `${i / 100},car0,${i}`).join('\n');
-    expect(text(runFolder('killed-long', { 'scenario.resolved.json': '{}', 'vehicles.csv': `${header}${long}\n` }))).toMatch(/up to t=49.99 s/);
+    expect(text(runFolder('killed-long', { 'scenario.resolved.json': '{}', 'vehicles.csv': `${header}${long}\n` }))).toMatch(
+      /up to t=49.99 s/,
+    );
   });
 
   it('returns a summary that has what its readers use', () => {
@@ -71,9 +98,17 @@ describe('reading a run folder', () => {
     expect(message(() => readRunScenario(runFolder('no-scenario', {}), missing))).toBe('no scenario');
     expect(message(() => readRunScenario(runFolder('bad-scenario', { 'scenario.resolved.json': '{' }), missing))).toMatch(/is damaged/);
     for (const text of ['null', '{}', '{"mapFile":"m.yaml","network":{},"physics":{},"vehicles":[{"name":"car0"}]}']) {
-      expect(message(() => readRunScenario(runFolder('foreign', { 'scenario.resolved.json': text }), missing)), text).toMatch(/is not a resolved cavsim scenario/);
+      expect(
+        message(() => readRunScenario(runFolder('foreign', { 'scenario.resolved.json': text }), missing)),
+        text,
+      ).toMatch(/is not a resolved cavsim scenario/);
     }
-    const scenario = { mapFile: 'm.yaml', network: { delay: 0.01 }, physics: { timestep: 0.01 }, vehicles: [{ name: 'car0', params: {}, controller: { type: 'pure-pursuit', waypoints: [] } }] };
+    const scenario = {
+      mapFile: 'm.yaml',
+      network: { delay: 0.01 },
+      physics: { timestep: 0.01 },
+      vehicles: [{ name: 'car0', params: {}, controller: { type: 'pure-pursuit', waypoints: [] } }],
+    };
     expect(readRunScenario(runFolder('ok', { 'scenario.resolved.json': JSON.stringify(scenario) }), missing).mapFile).toBe('m.yaml');
   });
 });

@@ -2,13 +2,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type RunEvent, RunEventBus } from '../../../src/run/events.js';
+import { readMeasuredSoFar } from '../../../src/run/measured-so-far.js';
+import { RUN_FILES } from '../../../src/run/run-files.js';
+import { RunSession } from '../../../src/run/run-session.js';
+import { type RunSummary, unstartedSummary } from '../../../src/run/summary.js';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import type { ResolvedScenario } from '../../../src/scenario/resolved.js';
-import { RunEventBus, type RunEvent } from '../../../src/run/events.js';
-import { RunSession } from '../../../src/run/run-session.js';
-import { RUN_FILES } from '../../../src/run/run-files.js';
-import { readMeasuredSoFar } from '../../../src/run/measured-so-far.js';
-import { unstartedSummary, type RunSummary } from '../../../src/run/summary.js';
 import { scratchDir } from '../../support/scratch-dir.js';
 
 const HEAD_ON = fileURLToPath(new URL('../../../scenarios/head-on-brake.yaml', import.meta.url));
@@ -21,7 +21,10 @@ beforeAll(async () => {
 function openSession(events = new RunEventBus()) {
   const seen: RunEvent[] = [];
   events.on((e) => seen.push(e));
-  return { seen, session: RunSession.open('sim', scenario, { runsDir, events, command: ['up', 'x.yaml'] }, { 'cavsim/vehicle:latest': 'sha256:abc' }) };
+  return {
+    seen,
+    session: RunSession.open('sim', scenario, { runsDir, events, command: ['up', 'x.yaml'] }, { 'cavsim/vehicle:latest': 'sha256:abc' }),
+  };
 }
 const summaryOf = (dir: string) => JSON.parse(readFileSync(join(dir, RUN_FILES.summary), 'utf8')) as RunSummary;
 
@@ -66,7 +69,10 @@ describe('one run session for both runtimes', () => {
   it('finishes once: a later finish or close does not rewrite the verdict', async () => {
     const session = await openSession().session;
     const measured = readMeasuredSoFar(session.folder.dir, ['car0', 'car1']);
-    const first = session.finish({ measured: { recorder: measured, simTime: 1, steps: 100, wallTime: 1 }, invalid: 'the ns-3 channel fell 1060 ms behind real time' });
+    const first = session.finish({
+      measured: { recorder: measured, simTime: 1, steps: 100, wallTime: 1 },
+      invalid: 'the ns-3 channel fell 1060 ms behind real time',
+    });
     expect(first).toMatchObject({ status: 'invalid', reason: 'the ns-3 channel fell 1060 ms behind real time' });
     expect(session.finish({ failure: new Error('late') })).toBe(first);
     expect((await session.close(new Error('later still'))).status).toBe('invalid');
@@ -76,7 +82,12 @@ describe('one run session for both runtimes', () => {
     const session = await openSession().session;
     session.folder.writeSummary(unstartedSummary(session.runId, 'the map could not be read'));
     const summary = session.finish({ wallTime: 0 });
-    expect(summary).toMatchObject({ status: 'failed', reason: 'the simulator could not start: the map could not be read', scenario: 'head-on-brake', steps: 0 });
+    expect(summary).toMatchObject({
+      status: 'failed',
+      reason: 'the simulator could not start: the map could not be read',
+      scenario: 'head-on-brake',
+      steps: 0,
+    });
     expect(summary.parameters).toBeDefined();
     await session.close();
   });

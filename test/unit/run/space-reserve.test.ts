@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RunFolder, temporaryName } from '../../../src/run/run-folder.js';
 import { RUN_FILES } from '../../../src/run/run-files.js';
+import { RunFolder, temporaryName } from '../../../src/run/run-folder.js';
 import type { UnstartedSummary } from '../../../src/run/summary.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cavsim-reserve-'));

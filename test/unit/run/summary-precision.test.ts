@@ -1,8 +1,8 @@
-import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
 import { formatSummary } from '../../../src/ui/terminal/run/summary-text.js';
 
@@ -16,7 +16,10 @@ const numbers = (v: unknown, at = ''): [string, number][] =>
 
 describe('numbers a run reports', () => {
   it('are kept to 6 decimals in summary.json and the printed summary (no 0.6999999999999977 s TTC)', async () => {
-    const { summary, runDir } = await runScenarioSimulated(join(ROOT, 'scenarios/head-on-brake.yaml'), { overrides: ['network.engine=builtin'], runsDir });
+    const { summary, runDir } = await runScenarioSimulated(join(ROOT, 'scenarios/head-on-brake.yaml'), {
+      overrides: ['network.engine=builtin'],
+      runsDir,
+    });
     const { parameters: _resolvedScenario, ...measured } = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8'));
     const long = numbers(measured).filter(([, n]) => Math.abs(n - +n.toFixed(6)) > 0);
     expect(long).toEqual([]);

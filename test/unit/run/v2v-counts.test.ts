@@ -1,9 +1,9 @@
-import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
 import { formatSummary } from '../../../src/ui/terminal/run/summary-text.js';
 
@@ -30,8 +30,15 @@ describe('V2V counts, one unit per figure', () => {
     expect(v.lost_by_reason!['run-ended']).toBe(v.in_flight_at_end);
     expect(v.delivery_ratio).toBeCloseTo(v.received / (v.received + v.lost), 5);
 
-    expect(JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')).v2v).toMatchObject({ sent: v.sent, sent_pairs: v.sent_pairs, received: v.received, lost: v.lost });
-    const line = formatSummary(summary, runDir).split('\n').find((l) => l.includes('V2V'))!;
+    expect(JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')).v2v).toMatchObject({
+      sent: v.sent,
+      sent_pairs: v.sent_pairs,
+      received: v.received,
+      lost: v.lost,
+    });
+    const line = formatSummary(summary, runDir)
+      .split('\n')
+      .find((l) => l.includes('V2V'))!;
     expect(line).toContain(
       `${v.sent} messages to ${v.sent_pairs} receivers: ${v.received} received, ${v.lost} lost (channel-loss ${v.lost_by_reason!['channel-loss']}), ${v.in_flight_at_end} in flight at the end`,
     );

@@ -1,11 +1,11 @@
-import { afterAll, describe, expect, it } from 'vitest';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { validateMapFile } from '../../../src/core/map/load-map.js';
+import { loadScenario } from '../../../src/scenario/load-scenario.js';
 
 /**
  * Every ```yaml block of README.md and docs/*.md is checked. The line before a block may say what
@@ -15,7 +15,12 @@ import { validateMapFile } from '../../../src/core/map/load-map.js';
  * refused). Without a marker a block is a whole scenario, its paths relative to the docs folder.
  */
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const files = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const examples = files.flatMap((file) => {
   const text = readFileSync(join(ROOT, file), 'utf8');
   return [...text.matchAll(/^```ya?ml\n([\s\S]*?)^```/gm)].map((m) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { whyIgnored } from '../../../src/scenario/ignored-fields.js';
+import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { scenarioWorkspace } from '../../support/scenario-workspace.js';
 
 const workspace = scenarioWorkspace('ignored');
@@ -26,12 +26,19 @@ describe('fields the chosen runtime ignores are warned about, located like error
 
   it('the simulated runtime runs own code (an image in a container, a command on this host) and names the CPU limit it cannot apply', async () => {
     const s = await loadScenario(file, { runtime: 'sim' });
-    expect(s.warnings).toEqual([expect.stringMatching(/^vehicles\.car1\.resources \(line 14\): ignored: CPU and memory limits apply to containers/)]);
+    expect(s.warnings).toEqual([
+      expect.stringMatching(/^vehicles\.car1\.resources \(line 14\): ignored: CPU and memory limits apply to containers/),
+    ]);
   });
 
   it('the emulated runtime names a compute model, which only virtual time applies', async () => {
-    const s = await loadScenario(file, { runtime: 'docker', overrides: ['vehicles.car0.compute.model=fixed', 'vehicles.car0.compute.fixed=5ms'] });
-    expect(s.warnings).toEqual([expect.stringMatching(/^vehicles\.car0\.compute \(from --set\): ignored: emulated code takes its real time/)]);
+    const s = await loadScenario(file, {
+      runtime: 'docker',
+      overrides: ['vehicles.car0.compute.model=fixed', 'vehicles.car0.compute.fixed=5ms'],
+    });
+    expect(s.warnings).toEqual([
+      expect.stringMatching(/^vehicles\.car0\.compute \(from --set\): ignored: emulated code takes its real time/),
+    ]);
   });
 
   it('the emulated runtime runs the frame loss (in ns-3) and warns about nothing here', async () => {
@@ -41,7 +48,9 @@ describe('fields the chosen runtime ignores are warned about, located like error
 
   it('--set fields are warned about too, marked as such', async () => {
     const s = await loadScenario(file, { runtime: 'sim', overrides: ['timing.maxStepLateness=1ms'] });
-    expect(s.warnings).toContainEqual(expect.stringMatching(/^timing\.maxStepLateness \(from --set\): ignored: virtual time is never late/));
+    expect(s.warnings).toContainEqual(
+      expect.stringMatching(/^timing\.maxStepLateness \(from --set\): ignored: virtual time is never late/),
+    );
   });
 
   it('without a runtime there is nothing to warn about', async () => {

@@ -15,14 +15,19 @@ describe('scenario inputs read once for many loads', () => {
     writeFileSync(file, 'x,y,speed\n0,0,1\n1,0,1\n');
     const inputs = cachingInputs();
     const first = await inputs.readCsv(file, ['x', 'y', 'speed'], 1 << 20);
-    expect(first.rows).toEqual([{ x: 0, y: 0, speed: 1 }, { x: 1, y: 0, speed: 1 }]);
+    expect(first.rows).toEqual([
+      { x: 0, y: 0, speed: 1 },
+      { x: 1, y: 0, speed: 1 },
+    ]);
     expect(await inputs.readCsv(file, ['x', 'y', 'speed'], 1 << 20)).toBe(first);
     writeFileSync(file, 'x,y,speed\n0,0,2\n1,0,2\n');
     utimesSync(file, new Date(), new Date(Date.now() + 5000)); // a new mtime even on a coarse clock
     const second = await inputs.readCsv(file, ['x', 'y', 'speed'], 1 << 20);
     expect(second).not.toBe(first);
     expect(second.rows[0].speed).toBe(2);
-    expect(await uncachedInputs.readCsv(file, ['x', 'y', 'speed'], 1 << 20)).not.toBe(await uncachedInputs.readCsv(file, ['x', 'y', 'speed'], 1 << 20));
+    expect(await uncachedInputs.readCsv(file, ['x', 'y', 'speed'], 1 << 20)).not.toBe(
+      await uncachedInputs.readCsv(file, ['x', 'y', 'speed'], 1 << 20),
+    );
   });
 
   it('decode a map once, and a missing file is reported each time, never cached', async () => {

@@ -1,15 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { scenarioJsonSchema, type JsonSchema } from '../../../src/scenario/json-schema.js';
 import { REFERENCE_END, REFERENCE_START, renderFieldReference, withFieldReference } from '../../../src/scenario/field-reference.js';
+import { type JsonSchema, scenarioJsonSchema } from '../../../src/scenario/json-schema.js';
 
 const DOC = fileURLToPath(new URL('../../../docs/scenario.md', import.meta.url));
 
 /** Every property of every object, variants of unions included, with its path. */
 function properties(s: JsonSchema, path = ''): [string, JsonSchema][] {
-  const own = Object.entries(s.properties ?? {}).flatMap(([k, v]) => [[`${path}.${k}`, v] as [string, JsonSchema], ...properties(v, `${path}.${k}`)]);
-  const nested = [...(s.items ? properties(s.items, `${path}[]`) : []), ...[...(s.oneOf ?? []), ...(s.anyOf ?? [])].flatMap((v) => properties(v, path))];
+  const own = Object.entries(s.properties ?? {}).flatMap(([k, v]) => [
+    [`${path}.${k}`, v] as [string, JsonSchema],
+    ...properties(v, `${path}.${k}`),
+  ]);
+  const nested = [
+    ...(s.items ? properties(s.items, `${path}[]`) : []),
+    ...[...(s.oneOf ?? []), ...(s.anyOf ?? [])].flatMap((v) => properties(v, path)),
+  ];
   return [...own, ...nested];
 }
 
@@ -18,7 +24,12 @@ describe('the scenario JSON Schema', () => {
 
   it('is a draft 2020-12 schema with an id and a title, for what a user writes', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
-    expect(schema).toMatchObject({ $id: expect.stringMatching(/scenario/), title: 'cavsim scenario', type: 'object', required: ['name', 'map', 'duration', 'vehicles'] });
+    expect(schema).toMatchObject({
+      $id: expect.stringMatching(/scenario/),
+      title: 'cavsim scenario',
+      type: 'object',
+      required: ['name', 'map', 'duration', 'vehicles'],
+    });
     expect(schema.additionalProperties).toBe(false);
   });
 

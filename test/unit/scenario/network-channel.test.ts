@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadScenario, type LoadScenarioOptions } from '../../../src/scenario/load-scenario.js';
+import { type LoadScenarioOptions, loadScenario } from '../../../src/scenario/load-scenario.js';
 import { scenarioWorkspace } from '../../support/scenario-workspace.js';
 
 const workspace = scenarioWorkspace('network');
@@ -41,7 +41,11 @@ describe('network.channel, jitter and engine', () => {
   });
 
   it('an unknown channel names the known ones', async () => {
-    expect(await problems('{ channel: latncy }')).toEqual([expect.stringMatching(/^network\.channel \(line 4\): "latncy" is not allowed; did you mean "latency"\? use one of csma, latency, wifi-80211p$/)]);
+    expect(await problems('{ channel: latncy }')).toEqual([
+      expect.stringMatching(
+        /^network\.channel \(line 4\): "latncy" is not allowed; did you mean "latency"\? use one of csma, latency, wifi-80211p$/,
+      ),
+    ]);
   });
 
   it('engine is kept when named: ns3 and builtin both run csma and latency', async () => {
@@ -59,7 +63,10 @@ describe('network.channel, jitter and engine', () => {
       noiseFigure: 7,
       rate: 6e6,
     });
-    expect((await load('{ channel: wifi-80211p, txPower: -5dBm, propagation: 3gpp-v2v-urban, obstacles: none, rate: 12Mbps, noiseFigure: 9dB }')).network).toMatchObject({
+    expect(
+      (await load('{ channel: wifi-80211p, txPower: -5dBm, propagation: 3gpp-v2v-urban, obstacles: none, rate: 12Mbps, noiseFigure: 9dB }'))
+        .network,
+    ).toMatchObject({
       txPower: -5,
       propagation: '3gpp-v2v-urban',
       obstacles: 'none',
@@ -73,11 +80,21 @@ describe('network.channel, jitter and engine', () => {
       'network.delay (line 4): delay applies only to channel: csma or latency; remove it or change network.channel',
       'network.loss (line 4): loss applies only to channel: csma or latency; remove it or change network.channel',
     ]);
-    expect(await problems('{ channel: latency, txPower: 20dBm }')).toEqual(['network.txPower (line 4): txPower applies only to channel: wifi-80211p; remove it or change network.channel']);
-    expect(await problems('{ channel: wifi-80211p, engine: builtin }')).toEqual([expect.stringMatching(/^network\.engine \(line 4\): wifi-80211p runs only in ns-3/)]);
-    expect(await problems('{ channel: wifi-80211p, rate: 5Mbps }')).toEqual([expect.stringMatching(/5Mbps is not an 802\.11p rate on 10 MHz; use one of 3Mbps, 4\.5Mbps, 6Mbps/)]);
-    expect(await problems('{ channel: wifi-80211p, txPower: 20mW }')).toEqual([expect.stringMatching(/unknown unit "mW" in "20mW"; use one of dbm/)]);
-    expect(await problems('{ channel: wifi-80211p, txPower: 60dBm }')).toEqual([expect.stringMatching(/60dBm is out of range; use a value from -30dBm to 40dBm/)]);
+    expect(await problems('{ channel: latency, txPower: 20dBm }')).toEqual([
+      'network.txPower (line 4): txPower applies only to channel: wifi-80211p; remove it or change network.channel',
+    ]);
+    expect(await problems('{ channel: wifi-80211p, engine: builtin }')).toEqual([
+      expect.stringMatching(/^network\.engine \(line 4\): wifi-80211p runs only in ns-3/),
+    ]);
+    expect(await problems('{ channel: wifi-80211p, rate: 5Mbps }')).toEqual([
+      expect.stringMatching(/5Mbps is not an 802\.11p rate on 10 MHz; use one of 3Mbps, 4\.5Mbps, 6Mbps/),
+    ]);
+    expect(await problems('{ channel: wifi-80211p, txPower: 20mW }')).toEqual([
+      expect.stringMatching(/unknown unit "mW" in "20mW"; use one of dbm/),
+    ]);
+    expect(await problems('{ channel: wifi-80211p, txPower: 60dBm }')).toEqual([
+      expect.stringMatching(/60dBm is out of range; use a value from -30dBm to 40dBm/),
+    ]);
   });
 
   it('both runtimes run every channel kind, and so does a program of your own', async () => {
@@ -93,7 +110,9 @@ describe('network.channel, jitter and engine', () => {
     expect(await problems('{ delay: 10ms }', { runtime: 'docker', overrides: ['network.channel=wifi-80211p'] })).toEqual([
       expect.stringMatching(/^network\.delay \(line 4\): delay applies only to channel: csma or latency/),
     ]);
-    expect(await problems('{ dataRate: 1Mbps }', { runtime: 'docker', overrides: ['network.channel=wifi-80211p', 'network.dataRate=1Mbps'] })).toHaveLength(1);
+    expect(
+      await problems('{ dataRate: 1Mbps }', { runtime: 'docker', overrides: ['network.channel=wifi-80211p', 'network.dataRate=1Mbps'] }),
+    ).toHaveLength(1);
     expect(await problems('{ channel: csma }', { runtime: 'docker', overrides: ['network.channel=wifi-80211p'] })).toEqual([]);
   });
 
@@ -106,7 +125,11 @@ describe('network.channel, jitter and engine', () => {
 
 describe('network.script', () => {
   it('must be a regular .cc file: a device, a folder or another kind of file is refused, naming the field', async () => {
-    expect(await problems('{ script: /dev/zero }', { runtime: 'docker' })).toEqual([expect.stringMatching(/network\.script.*\/dev\/zero is not an ns-3 program's source: give a regular \.cc file/)]);
-    expect(await problems('{ script: /tmp }', { runtime: 'docker' })).toEqual([expect.stringMatching(/network\.script.*is not an ns-3 program's source/)]);
+    expect(await problems('{ script: /dev/zero }', { runtime: 'docker' })).toEqual([
+      expect.stringMatching(/network\.script.*\/dev\/zero is not an ns-3 program's source: give a regular \.cc file/),
+    ]);
+    expect(await problems('{ script: /tmp }', { runtime: 'docker' })).toEqual([
+      expect.stringMatching(/network\.script.*is not an ns-3 program's source/),
+    ]);
   });
 });

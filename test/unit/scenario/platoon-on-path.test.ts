@@ -1,10 +1,10 @@
-import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadScenario } from '../../../src/scenario/load-scenario.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
+import { loadScenario } from '../../../src/scenario/load-scenario.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'cavsim-platoon-path-'));
@@ -62,7 +62,11 @@ describe('a platoon block laid out along the leader path', () => {
       () => undefined,
       (e: { details?: string[] }) => e,
     );
-    expect(error?.details).toEqual([expect.stringContaining('give the platoon\'s cars one with platoon.follower.lidar (and platoon.leader.lidar), e.g. --set platoon.follower.lidar.enabled=true')]);
+    expect(error?.details).toEqual([
+      expect.stringContaining(
+        "give the platoon's cars one with platoon.follower.lidar (and platoon.leader.lidar), e.g. --set platoon.follower.lidar.enabled=true",
+      ),
+    ]);
     await loadScenario(loopPlatoon(3), { overrides: ['record.scans=true', 'platoon.follower.lidar.enabled=true'] });
   });
 });

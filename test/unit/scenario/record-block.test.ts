@@ -1,4 +1,4 @@
-import { writeFileSync, readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ function scenarioWith(extra: string): string {
 }
 
 describe('record block', () => {
-  it('records nothing extra by default (run.mcap is the command\'s choice)', async () => {
+  it("records nothing extra by default (run.mcap is the command's choice)", async () => {
     expect((await loadScenario(join(ROOT, 'scenarios/head-on-brake.yaml'))).record).toEqual({ scans: false });
   });
 

@@ -1,10 +1,10 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadScenario } from '../../../src/scenario/load-scenario.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT_STATUS, UserInputError } from '../../../src/errors.js';
+import { loadScenario } from '../../../src/scenario/load-scenario.js';
 
 const SCENARIOS = fileURLToPath(new URL('../../../scenarios/', import.meta.url));
 const MAPS = fileURLToPath(new URL('../../../maps/', import.meta.url));
@@ -49,7 +49,11 @@ describe('vehicle parameters no real car has are refused at validation; a step t
     const file = join(dir, 'stiff.yaml');
     writeFileSync(file, yaml);
     const scenario = await loadScenario(file);
-    expect(scenario.warnings).toEqual([expect.stringMatching(new RegExp(`^vehicles\\.car1\\.params \\(line ${line}\\): at 0\\.5 m/s .* to be safe use physics\\.timestep: 1\\.3ms or less$`))]);
+    expect(scenario.warnings).toEqual([
+      expect.stringMatching(
+        new RegExp(`^vehicles\\.car1\\.params \\(line ${line}\\): at 0\\.5 m/s .* to be safe use physics\\.timestep: 1\\.3ms or less$`),
+      ),
+    ]);
     writeFileSync(file, yaml.replace('duration: 5s', 'duration: 5s\nphysics: { timestep: 1.3ms }'));
     expect((await loadScenario(file)).warnings).toBeUndefined();
   });
@@ -57,7 +61,9 @@ describe('vehicle parameters no real car has are refused at validation; a step t
   it('points at physics.params when the scenario-wide value is out of range', async () => {
     const yaml = headOn.replace('duration: 5s', 'duration: 5s\nphysics:\n  params: { C_Sf: 1000 }');
     const { details } = await refusal(yaml);
-    expect(details).toEqual([`physics.params.C_Sf (line 9): 1000 is out of range; use a value from 0.1 to 50 1/rad (lateral force per unit load per radian of slip; real tyres lie within 3 to 30)`]);
+    expect(details).toEqual([
+      `physics.params.C_Sf (line 9): 1000 is out of range; use a value from 0.1 to 50 1/rad (lateral force per unit load per radian of slip; real tyres lie within 3 to 30)`,
+    ]);
   });
 
   it("accepts f1tenth_gym's own defaults with euler at 10 ms, as the gym runs them, warning for each car", async () => {
@@ -66,7 +72,9 @@ describe('vehicle parameters no real car has are refused at validation; a step t
     const scenario = await loadScenario(file);
     expect(scenario.physics).toMatchObject({ integrator: 'euler', timestep: 0.01 });
     expect(scenario.warnings).toHaveLength(2); // both cars
-    expect(scenario.warnings![0]).toMatch(/^vehicles\.car0\.params \(line \d+\): .* to be safe use physics\.timestep: 7\.2ms or less, or physics\.integrator: rk4, or I of at least 0\.072 kg m²$/);
+    expect(scenario.warnings![0]).toMatch(
+      /^vehicles\.car0\.params \(line \d+\): .* to be safe use physics\.timestep: 7\.2ms or less, or physics\.integrator: rk4, or I of at least 0\.072 kg m²$/,
+    );
   });
 
   it('accepts every shipped scenario', async () => {

@@ -73,7 +73,11 @@ describe('probes', () => {
 
   it('dockerProblem is undefined when the engine answers a ping, else its error and the fix', async () => {
     expect(await dockerProblem({ ping: async () => {} })).toBeUndefined();
-    const down = { ping: () => Promise.reject(new EnvironmentError('Docker engine not reachable: connect ENOENT /var/run/docker.sock', 'hint')) };
-    expect(await dockerProblem(down)).toBe('Docker engine not reachable: connect ENOENT /var/run/docker.sock; fix: sudo scripts/setup-docker.sh');
+    const down = {
+      ping: () => Promise.reject(new EnvironmentError('Docker engine not reachable: connect ENOENT /var/run/docker.sock', 'hint')),
+    };
+    expect(await dockerProblem(down)).toBe(
+      'Docker engine not reachable: connect ENOENT /var/run/docker.sock; fix: sudo scripts/setup-docker.sh',
+    );
   });
 });

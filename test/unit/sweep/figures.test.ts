@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { sweepFigure } from '../../../src/ui/report/sweep-figure.js';
-import { kinematicsFigure } from '../../../src/ui/report/kinematics-figure.js';
-import { v2xFigure } from '../../../src/ui/report/v2x-figure.js';
-import { deliveryByDistance, deliveryDistanceFigure } from '../../../src/ui/report/delivery-distance-figure.js';
-import { svgToPng, vegaLiteToSvg } from '../../../src/ui/report/render.js';
+import type { RunSummary } from '../../../src/run/summary.js';
 import type { SweepResult } from '../../../src/sweep/result-row.js';
 import type { SweepSpec } from '../../../src/sweep/sweep-folder.js';
+import { deliveryByDistance, deliveryDistanceFigure } from '../../../src/ui/report/delivery-distance-figure.js';
+import { kinematicsFigure } from '../../../src/ui/report/kinematics-figure.js';
 import type { RunTraces } from '../../../src/ui/report/read-run.js';
-import type { RunSummary } from '../../../src/run/summary.js';
+import { svgToPng, vegaLiteToSvg } from '../../../src/ui/report/render.js';
+import { sweepFigure } from '../../../src/ui/report/sweep-figure.js';
+import { v2xFigure } from '../../../src/ui/report/v2x-figure.js';
 
 const spec = (repeat: number): SweepSpec => ({
   schema: 'cavsim.sweep/1',
@@ -24,10 +24,25 @@ const spec = (repeat: number): SweepSpec => ({
 
 function result(delay: number, repeat: number, collision: boolean, status: SweepResult['status'] = 'completed'): SweepResult {
   return {
-    id: `p${delay}-r${repeat}`, key: `${delay}#${repeat}`, gridIndex: delay, repeat, seed: 1 + repeat, runDir: '', status,
+    id: `p${delay}-r${repeat}`,
+    key: `${delay}#${repeat}`,
+    gridIndex: delay,
+    repeat,
+    seed: 1 + repeat,
+    runDir: '',
+    status,
     values: { 'network.delay': { text: `${delay}ms`, value: delay, unit: 'ms' } },
-    min_ttc_s: 0.6 - delay / 1000, min_distance_m: 3.3 - delay / 100 + repeat / 10, collision, first_collision_t_s: collision ? 2 : null,
-    v2v_sent: 1, v2v_lost: 0, v2v_p50_ms: delay, v2v_p99_ms: delay, sim_time_s: 5, wall_time_s: 0.1, timing: {},
+    min_ttc_s: 0.6 - delay / 1000,
+    min_distance_m: 3.3 - delay / 100 + repeat / 10,
+    collision,
+    first_collision_t_s: collision ? 2 : null,
+    v2v_sent: 1,
+    v2v_lost: 0,
+    v2v_p50_ms: delay,
+    v2v_p99_ms: delay,
+    sim_time_s: 5,
+    wall_time_s: 0.1,
+    timing: {},
   };
 }
 
@@ -60,7 +75,15 @@ describe('figures', () => {
     const svg = await vegaLiteToSvg(figure);
     expect(svg).toMatch(/^<svg/);
     // without gaps in the results (older sweeps) the centre distance is drawn, and named so
-    for (const text of ['minimum centre distance [m]', 'minimum time to collision [s]', 'V2V delay [ms]', 'share of runs that collided', 'collision', 'head-on-brake: closest approach against V2V delay']) expect(svg).toContain(text);
+    for (const text of [
+      'minimum centre distance [m]',
+      'minimum time to collision [s]',
+      'V2V delay [ms]',
+      'share of runs that collided',
+      'collision',
+      'head-on-brake: closest approach against V2V delay',
+    ])
+      expect(svg).toContain(text);
     const png = svgToPng(svg, 1);
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
   });
@@ -68,9 +91,14 @@ describe('figures', () => {
   it("draws the bumper-to-bumper gap with contact marked, titled by the scenario's name", async () => {
     const results = [10, 300].map((d) => ({ ...result(d, 0, d === 300), min_gap_m: d === 300 ? 0 : 2.7 }));
     const figure = sweepFigure(spec(1), results, undefined, 'my-study');
-    expect(dataOf(figure).filter((d) => d.layer === 'run' && d.metric === 'distance').map((d) => d.y)).toEqual([2.7, 0]);
+    expect(
+      dataOf(figure)
+        .filter((d) => d.layer === 'run' && d.metric === 'distance')
+        .map((d) => d.y),
+    ).toEqual([2.7, 0]);
     const svg = await vegaLiteToSvg(figure);
-    for (const text of ['closest bumper-to-bumper gap [m]', 'contact (collision)', 'my-study: closest approach against V2V delay']) expect(svg).toContain(text);
+    for (const text of ['closest bumper-to-bumper gap [m]', 'contact (collision)', 'my-study: closest approach against V2V delay'])
+      expect(svg).toContain(text);
     const png = svgToPng(svg, 1);
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
   });
@@ -78,22 +106,44 @@ describe('figures', () => {
   it('draws speed, TTC and distance per run, with braking and collision markers', async () => {
     const traces: RunTraces = {
       dir: '',
-      summary: { duration_s: 2, first_collision_t_s: 1.5, collision: true, parameters: { vehicles: [{ apps: [{ type: 'ttc-brake-sender', threshold: 0.7 }] }] } } as unknown as RunSummary,
-      vehicles: Array.from({ length: 21 }, (_, i) => [{ t: i / 10, vehicle: 'car0', speed: 10 - i / 2 }, { t: i / 10, vehicle: 'car1', speed: 10 }]).flat(),
-      pairs: Array.from({ length: 21 }, (_, i) => ({ t: i / 10, pair: 'car0–car1', distance: 20 - i, gap: null, ttc: i < 20 ? (20 - i) / 20 : null })),
-      events: [{ t: 0.5, vehicle: 'car0', event: 'emergency-brake' }, { t: 0.5, vehicle: 'car0', event: 'brake-sent' }],
+      summary: {
+        duration_s: 2,
+        first_collision_t_s: 1.5,
+        collision: true,
+        parameters: { vehicles: [{ apps: [{ type: 'ttc-brake-sender', threshold: 0.7 }] }] },
+      } as unknown as RunSummary,
+      vehicles: Array.from({ length: 21 }, (_, i) => [
+        { t: i / 10, vehicle: 'car0', speed: 10 - i / 2 },
+        { t: i / 10, vehicle: 'car1', speed: 10 },
+      ]).flat(),
+      pairs: Array.from({ length: 21 }, (_, i) => ({
+        t: i / 10,
+        pair: 'car0–car1',
+        distance: 20 - i,
+        gap: null,
+        ttc: i < 20 ? (20 - i) / 20 : null,
+      })),
+      events: [
+        { t: 0.5, vehicle: 'car0', event: 'emergency-brake' },
+        { t: 0.5, vehicle: 'car0', event: 'brake-sent' },
+      ],
     };
     const figure = kinematicsFigure([{ label: 'delay 300 ms (collision)', traces }]);
     const data = dataOf(figure);
     expect(data.filter((d) => d.panel === 'speed')).toHaveLength(42);
     expect(data.filter((d) => d.panel === 'ttc')).toHaveLength(20);
-    expect(data.filter((d) => d.panel === 'rule')).toEqual([{ run: 'delay 300 ms (collision)', panel: 'rule', series: 'car0', t: 0.5, kind: 'car0 brakes' }]);
+    expect(data.filter((d) => d.panel === 'rule')).toEqual([
+      { run: 'delay 300 ms (collision)', panel: 'rule', series: 'car0', t: 0.5, kind: 'car0 brakes' },
+    ]);
     expect(data.filter((d) => d.panel === 'collision').map((d) => d.t)).toEqual([1.5]);
     expect(data.filter((d) => d.panel === 'threshold').map((d) => d.value)).toEqual([0.7]);
     const svg = await vegaLiteToSvg(figure);
-    for (const text of ['speed [m/s]', 'time to collision [s]', 'centre distance [m]', 'time [s]', 'delay 300 ms (collision)', 'car0–car1']) expect(svg).toContain(text);
+    for (const text of ['speed [m/s]', 'time to collision [s]', 'centre distance [m]', 'time [s]', 'delay 300 ms (collision)', 'car0–car1'])
+      expect(svg).toContain(text);
     // cars at equal speeds stay apart: each series has its own dash pattern
-    const dashes = (figure as unknown as { hconcat: { spec: { layer: { encoding: { strokeDash?: { scale: { range: number[][] } } } }[] } }[] }).hconcat[0].spec.layer[0].encoding.strokeDash!.scale.range;
+    const dashes = (
+      figure as unknown as { hconcat: { spec: { layer: { encoding: { strokeDash?: { scale: { range: number[][] } } } }[] } }[] }
+    ).hconcat[0].spec.layer[0].encoding.strokeDash!.scale.range;
     expect(new Set(dashes.map((d) => d.join(','))).size).toBe(dashes.length);
   });
 
@@ -106,7 +156,8 @@ describe('figures', () => {
       events: [],
     };
     const figure = kinematicsFigure([{ label: 'loop', traces }], 'loop: speed');
-    const ttcScale = (figure as unknown as { hconcat: { spec: { layer: { encoding: { y: { scale: { domain?: number[] } } } }[] } }[] }).hconcat[1].spec.layer[0].encoding.y.scale.domain!;
+    const ttcScale = (figure as unknown as { hconcat: { spec: { layer: { encoding: { y: { scale: { domain?: number[] } } } }[] } }[] })
+      .hconcat[1].spec.layer[0].encoding.y.scale.domain!;
     expect(ttcScale[1]).toBeLessThanOrEqual(13);
     const svg = await vegaLiteToSvg(figure);
     for (const text of ['bumper-to-bumper gap [m]', 'loop: speed', 'TTC shown up to']) expect(svg).toContain(text);
@@ -114,8 +165,15 @@ describe('figures', () => {
 
   it('V2X figures: one panel per figure the runs have, the car length and the stability limit marked', async () => {
     expect(v2xFigure(spec(1), [result(10, 0, false)], 0.58)).toBeUndefined();
-    const platoon = [100, 300, 500].map((d) => ({ ...result(d, 0, d === 500), min_gap_m: 1.2 - d / 500, beacon_age_mean_ms: d + 60, string_stability_worst: 0.9 + d / 1000 }));
-    const figure = v2xFigure(spec(1), platoon, 0.58) as unknown as { hconcat: { layer: { data: { values: Record<string, unknown>[] }; encoding: { y: { title?: string } } }[] }[] };
+    const platoon = [100, 300, 500].map((d) => ({
+      ...result(d, 0, d === 500),
+      min_gap_m: 1.2 - d / 500,
+      beacon_age_mean_ms: d + 60,
+      string_stability_worst: 0.9 + d / 1000,
+    }));
+    const figure = v2xFigure(spec(1), platoon, 0.58) as unknown as {
+      hconcat: { layer: { data: { values: Record<string, unknown>[] }; encoding: { y: { title?: string } } }[] }[];
+    };
     const titles = figure.hconcat.map((p) => p.layer.at(-1)!.encoding.y.title);
     expect(titles).toEqual(['smallest bumper-to-bumper gap [m]', 'beacon age of information, mean [ms]', 'worst string-stability ratio']);
     expect(figure.hconcat[0].layer[0].data.values).toEqual([{ y: 0.58, label: 'one car length' }]);
@@ -137,7 +195,13 @@ describe('figures', () => {
       { from: 10, to: 15, ratio: 1, frames: 1 },
     ]);
     expect(deliveryDistanceFigure([{ label: 'a', rows: [] }], 't')).toBeUndefined();
-    const figure = deliveryDistanceFigure([{ label: 'a', rows }, { label: 'b', rows: rows.slice(0, 2) }], 't')!;
+    const figure = deliveryDistanceFigure(
+      [
+        { label: 'a', rows },
+        { label: 'b', rows: rows.slice(0, 2) },
+      ],
+      't',
+    )!;
     expect(dataOf(figure).map((d) => d.series)).toEqual(['a', 'a', 'a', 'b']);
     expect(await vegaLiteToSvg(figure)).toMatch(/^<svg/);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expandGrid, parseAxis, pointKey, pointOverrides, splitAxes } from '../../../src/sweep/grid.js';
 import { UserInputError } from '../../../src/errors.js';
+import { expandGrid, parseAxis, pointKey, pointOverrides, splitAxes } from '../../../src/sweep/grid.js';
 
 describe('grid expansion', () => {
   it('crosses the axes, first axis slowest, and names points by grid index', () => {

@@ -1,13 +1,13 @@
-import { mkdtempSync, appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { UserInputError } from '../../../src/errors.js';
+import { type SweepEvent, SweepEventBus } from '../../../src/sweep/events.js';
 import { expandGrid, parseAxis } from '../../../src/sweep/grid.js';
+import type { PlannedSweep } from '../../../src/sweep/plan-sweep.js';
 import { executeSweep, resumeSweep, startSweep } from '../../../src/sweep/run-sweep.js';
 import { SweepFolder } from '../../../src/sweep/sweep-folder.js';
-import type { PlannedSweep } from '../../../src/sweep/plan-sweep.js';
-import { SweepEventBus, type SweepEvent } from '../../../src/sweep/events.js';
-import { UserInputError } from '../../../src/errors.js';
 import { fakeRuntime } from './fake-runs.js';
 
 const made: string[] = [];
@@ -20,7 +20,15 @@ afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true 
 
 function gridPlan(values = '10..300ms', repeat = 1): PlannedSweep {
   const axes = [parseAxis(`network.delay=${values}`)];
-  return { scenario: '/nowhere/scenario.yaml', runtime: 'sim', fixed: ['duration=3s'], axes, repeat, baseSeed: 7, mode: { type: 'grid', points: expandGrid(axes, repeat, 7) } };
+  return {
+    scenario: '/nowhere/scenario.yaml',
+    runtime: 'sim',
+    fixed: ['duration=3s'],
+    axes,
+    repeat,
+    baseSeed: 7,
+    mode: { type: 'grid', points: expandGrid(axes, repeat, 7) },
+  };
 }
 
 describe('sweep execution and resume', () => {
@@ -33,10 +41,19 @@ describe('sweep execution and resume', () => {
     const out = await startSweep(gridPlan(), dir, { runOne: fake.runOne, jobs: 1, events: bus }, 'sw1');
     expect(out.stopped).toBe(false);
     expect(fake.calls.map((c) => c.runId)).toEqual(out.spec.mode.type === 'grid' ? out.spec.mode.points.map((p) => p.id) : []);
-    expect(fake.calls[0]).toMatchObject({ runtime: 'sim', scenarioFile: '/nowhere/scenario.yaml', overrides: ['duration=3s', 'network.delay=10ms'], runsDir: join(dir, 'sw1', 'runs') });
-    const lines = readFileSync(join(dir, 'sw1', 'results.jsonl'), 'utf8').trim().split('\n');
+    expect(fake.calls[0]).toMatchObject({
+      runtime: 'sim',
+      scenarioFile: '/nowhere/scenario.yaml',
+      overrides: ['duration=3s', 'network.delay=10ms'],
+      runsDir: join(dir, 'sw1', 'runs'),
+    });
+    const lines = readFileSync(join(dir, 'sw1', 'results.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
     expect(lines).toHaveLength(10);
-    const csv = readFileSync(join(dir, 'sw1', 'summary.csv'), 'utf8').trim().split('\n');
+    const csv = readFileSync(join(dir, 'sw1', 'summary.csv'), 'utf8')
+      .trim()
+      .split('\n');
     expect(csv[0]).toMatch(/^run,repeat,seed,network.delay_ms,status,collision,min_ttc_s,min_distance_m,/);
     expect(csv).toHaveLength(11);
     expect(csv.at(-1)).toMatch(/^p009,0,1,300,completed,true,/);
@@ -116,10 +133,31 @@ describe('sweep execution and resume', () => {
     const fake = fakeRuntime();
     await startSweep(gridPlan('10,300ms', 3), dir, { runOne: fake.runOne, jobs: 2 }, 'sw7');
     expect(fake.calls.map((c) => c.overrides.at(-1)).sort()).toEqual(['seed=7', 'seed=7', 'seed=8', 'seed=8', 'seed=9', 'seed=9']);
-    const summary = readFileSync(join(dir, 'sw7', 'summary.csv'), 'utf8').trim().split('\n');
-    expect(summary.slice(1).map((l) => l.split(',').slice(0, 4).join(','))).toEqual(['p000-r0,0,7,10', 'p000-r1,1,8,10', 'p000-r2,2,9,10', 'p001-r0,0,7,300', 'p001-r1,1,8,300', 'p001-r2,2,9,300']);
-    const points = readFileSync(join(dir, 'sw7', 'points.csv'), 'utf8').trim().split('\n').map((l) => l.split(','));
-    expect(points[0].slice(0, 8)).toEqual(['network.delay_ms', 'runs', 'valid_runs', 'collisions', 'collision_rate', 'min_ttc_s_mean', 'min_ttc_s_ci95', 'min_distance_m_mean']);
+    const summary = readFileSync(join(dir, 'sw7', 'summary.csv'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(summary.slice(1).map((l) => l.split(',').slice(0, 4).join(','))).toEqual([
+      'p000-r0,0,7,10',
+      'p000-r1,1,8,10',
+      'p000-r2,2,9,10',
+      'p001-r0,0,7,300',
+      'p001-r1,1,8,300',
+      'p001-r2,2,9,300',
+    ]);
+    const points = readFileSync(join(dir, 'sw7', 'points.csv'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(','));
+    expect(points[0].slice(0, 8)).toEqual([
+      'network.delay_ms',
+      'runs',
+      'valid_runs',
+      'collisions',
+      'collision_rate',
+      'min_ttc_s_mean',
+      'min_ttc_s_ci95',
+      'min_distance_m_mean',
+    ]);
     // distances 3.2 + seed/100 for seeds 7, 8, 9: mean 3.28, sd 0.01, half-width 4.303 * 0.01 / sqrt(3)
     expect(Number(points[1][7])).toBeCloseTo(3.28, 6);
     expect(Number(points[1][8])).toBeCloseTo((4.303 * 0.01) / Math.sqrt(3), 5);
@@ -135,7 +173,15 @@ describe('critical search on runs', () => {
     axes: [],
     repeat,
     baseSeed: 1,
-    mode: { type: 'critical', path: 'network.delay', lo: { text: '10ms', value: 10, unit: 'ms' }, hi: { text: '500ms', value: 500, unit: 'ms' }, tolerance: 5, unit: 'ms', coarse: 5 },
+    mode: {
+      type: 'critical',
+      path: 'network.delay',
+      lo: { text: '10ms', value: 10, unit: 'ms' },
+      hi: { text: '500ms', value: 500, unit: 'ms' },
+      tolerance: 5,
+      unit: 'ms',
+      coarse: 5,
+    },
   });
 
   it('brackets the critical delay, records every probe as a run, and reuses them on resume', async () => {
@@ -168,7 +214,11 @@ describe('critical search on runs', () => {
 describe('opening a sweep folder to resume', () => {
   it('names a damaged or foreign grid.json instead of failing inside cavsim', () => {
     const dir = tmp();
-    for (const [id, text] of [['damaged', '{not json'], ['foreign', '{"schema":"cavsim.sweep/1"}'], ['null', 'null']]) {
+    for (const [id, text] of [
+      ['damaged', '{not json'],
+      ['foreign', '{"schema":"cavsim.sweep/1"}'],
+      ['null', 'null'],
+    ]) {
       mkdirSync(join(dir, id));
       writeFileSync(join(dir, id, 'grid.json'), text);
     }

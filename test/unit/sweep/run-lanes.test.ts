@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunOutcome } from '../../../src/api/run-simulated.js';
 import { chooseJobs } from '../../../src/sweep/run-one.js';
 import type { RunRequest } from '../../../src/sweep/run-points.js';
-import { startSimWorkerPool, type PoolWorker } from '../../../src/sweep/sim-worker-pool.js';
+import { type PoolWorker, startSimWorkerPool } from '../../../src/sweep/sim-worker-pool.js';
 
 /** A stand-in worker thread: answers each run after a tick; `crashOn` makes it exit during that run id. */
 class FakeWorker extends EventEmitter implements PoolWorker {
@@ -87,7 +87,10 @@ describe('the sweep worker pool', () => {
 
 describe('runs at once', () => {
   it('caps --jobs to the cores, with a note, and to the runs planned', () => {
-    expect(chooseJobs({ requested: 64, runtime: 'sim', cores: 8, runs: 2 })).toEqual({ jobs: 2, note: '--jobs 64: this machine has 8 cores; running at most 8 at once' });
+    expect(chooseJobs({ requested: 64, runtime: 'sim', cores: 8, runs: 2 })).toEqual({
+      jobs: 2,
+      note: '--jobs 64: this machine has 8 cores; running at most 8 at once',
+    });
     expect(chooseJobs({ requested: 64, runtime: 'sim', cores: 8, runs: 100 })).toMatchObject({ jobs: 8 });
     expect(chooseJobs({ requested: 4, runtime: 'sim', cores: 8, runs: 100 })).toEqual({ jobs: 4 });
     expect(chooseJobs({ requested: 4, runtime: 'docker', cores: 2 })).toMatchObject({ jobs: 2 });

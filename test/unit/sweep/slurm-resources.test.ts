@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jobScript, slurmResourceProblems, SLURM_DEFAULTS } from '../../../src/sweep/slurm/job-script.js';
+import { jobScript, SLURM_DEFAULTS, slurmResourceProblems } from '../../../src/sweep/slurm/job-script.js';
 
 const ok = { ...SLURM_DEFAULTS };
 
@@ -26,8 +26,17 @@ describe('Slurm resources a sweep asks for', () => {
   });
 
   it('writes no job script from resources it would refuse (the script runs on a node as a shell script)', () => {
-    const base = { jobName: 'cavsim-x', tasks: 2, sweepDir: '/data/x', batch: 0, logDir: '/data/x/slurm', cavsim: ['/usr/bin/node', 'main.js'] };
-    expect(() => jobScript({ ...base, resources: { ...ok, partition: 'debug\nrm -rf /' } })).toThrow(/refusing to write a job script: --partition/);
+    const base = {
+      jobName: 'cavsim-x',
+      tasks: 2,
+      sweepDir: '/data/x',
+      batch: 0,
+      logDir: '/data/x/slurm',
+      cavsim: ['/usr/bin/node', 'main.js'],
+    };
+    expect(() => jobScript({ ...base, resources: { ...ok, partition: 'debug\nrm -rf /' } })).toThrow(
+      /refusing to write a job script: --partition/,
+    );
     expect(() => jobScript({ ...base, logDir: '/data/x\n#SBATCH --uid=0', resources: ok })).toThrow(/line break/);
   });
 });

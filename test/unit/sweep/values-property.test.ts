@@ -4,7 +4,28 @@ import { MAX_SWEEP_RUNS } from '../../../src/sweep/limits.js';
 import { parseSweepValues } from '../../../src/sweep/values.js';
 
 /** Text built from the pieces of the value syntax, so most inputs get past the first check. */
-const piece = fc.constantFrom('0', '1', '10', '300', '-5', '0.5', '1e9', '1e-9', '1e999', '1e308', 'ms', 's', 'Mbps', '..', ':', ',', ' ', 'csma', 'NaN', '');
+const piece = fc.constantFrom(
+  '0',
+  '1',
+  '10',
+  '300',
+  '-5',
+  '0.5',
+  '1e9',
+  '1e-9',
+  '1e999',
+  '1e308',
+  'ms',
+  's',
+  'Mbps',
+  '..',
+  ':',
+  ',',
+  ' ',
+  'csma',
+  'NaN',
+  '',
+);
 const valuesText = fc.array(piece, { maxLength: 8 }).map((parts) => parts.join(''));
 
 describe('sweep values, for any input', () => {

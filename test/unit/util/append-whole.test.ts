@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
 import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appendWhole, NoSpaceError } from '../../../src/util/append-whole.js';
+import { describe, expect, it } from 'vitest';
 import { CsvLog } from '../../../src/measurement/csv-log.js';
+import { appendWhole, NoSpaceError } from '../../../src/util/append-whole.js';
 
 describe('appending whole rows', () => {
   it('appends at the end and returns the new size', () => {
@@ -20,7 +20,9 @@ describe('appending whole rows', () => {
     const fd = openSync('/dev/full', 'w');
     try {
       expect(() => appendWhole(fd, '/runs/x/vehicles.csv', Buffer.from('1,2\n'), 0)).toThrow(NoSpaceError);
-      expect(() => appendWhole(fd, '/runs/x/vehicles.csv', Buffer.from('1,2\n'), 0)).toThrow(/the runs folder is full \(ENOSPC\): vehicles.csv could not grow/);
+      expect(() => appendWhole(fd, '/runs/x/vehicles.csv', Buffer.from('1,2\n'), 0)).toThrow(
+        /the runs folder is full \(ENOSPC\): vehicles.csv could not grow/,
+      );
     } finally {
       closeSync(fd);
     }

@@ -1,9 +1,9 @@
-import { afterAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
 
 /**
  * The code cache (src/util/code-cache.ts) as the CLI uses it, in processes of their own: each
@@ -44,7 +44,10 @@ module.exports = { other, self: this === exports, file: __filename, dir: __dirna
 }
 
 const load = (pkg: string, cache: string, env: Record<string, string> = {}) => {
-  const r = spawnSync(process.execPath, [driver, join(pkg, 'index.js')], { encoding: 'utf8', env: { ...process.env, CAVSIM_CACHE_DIR: cache, ...env } });
+  const r = spawnSync(process.execPath, [driver, join(pkg, 'index.js')], {
+    encoding: 'utf8',
+    env: { ...process.env, CAVSIM_CACHE_DIR: cache, ...env },
+  });
   expect(r.stderr).toBe('');
   return JSON.parse(r.stdout) as Record<string, unknown>;
 };
@@ -59,7 +62,16 @@ describe('the code cache of CommonJS files under node_modules', () => {
     const cache = join(work, 'cache-a');
     const uncached = load(pkg, cache, { NODE_DISABLE_COMPILE_CACHE: '1' });
     expect(entries(cache)).toEqual([]);
-    expect(uncached).toEqual({ other: 'first', self: true, file: join(pkg, 'index.js'), dir: pkg, resolved: join(pkg, 'other.js'), paths: true, cached: true, main: true });
+    expect(uncached).toEqual({
+      other: 'first',
+      self: true,
+      file: join(pkg, 'index.js'),
+      dir: pkg,
+      resolved: join(pkg, 'other.js'),
+      paths: true,
+      cached: true,
+      main: true,
+    });
 
     expect(load(pkg, cache)).toEqual(uncached);
     expect(entries(cache)).toHaveLength(2);

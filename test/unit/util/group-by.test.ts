@@ -3,7 +3,16 @@ import { groupBy } from '../../../src/util/group-by.js';
 
 describe('groupBy', () => {
   it('keeps the items of each group in order, and the groups in the order their keys first came', () => {
-    const groups = groupBy([{ car: 'b', t: 0 }, { car: 'a', t: 0 }, { car: 'b', t: 1 }, { car: 'a', t: 1 }, { car: 'b', t: 2 }], (s) => s.car);
+    const groups = groupBy(
+      [
+        { car: 'b', t: 0 },
+        { car: 'a', t: 0 },
+        { car: 'b', t: 1 },
+        { car: 'a', t: 1 },
+        { car: 'b', t: 2 },
+      ],
+      (s) => s.car,
+    );
     expect([...groups.keys()]).toEqual(['b', 'a']);
     expect(groups.get('b')!.map((s) => s.t)).toEqual([0, 1, 2]);
     expect(groups.get('a')!.map((s) => s.t)).toEqual([0, 1]);

@@ -21,8 +21,14 @@ const refusal = (path: string, origin = `--runs-dir ${path}`) => {
 
 describe('choosing an output folder', () => {
   it('takes the flag, else the environment variable, else ./fallback, and says which', () => {
-    expect(chooseFolder(RUNS, '/data/runs', { CAVSIM_RUNS_DIR: '/elsewhere' })).toEqual({ path: '/data/runs', origin: '--runs-dir /data/runs' });
-    expect(chooseFolder(RUNS, undefined, { CAVSIM_RUNS_DIR: '/elsewhere' })).toEqual({ path: '/elsewhere', origin: 'CAVSIM_RUNS_DIR=/elsewhere' });
+    expect(chooseFolder(RUNS, '/data/runs', { CAVSIM_RUNS_DIR: '/elsewhere' })).toEqual({
+      path: '/data/runs',
+      origin: '--runs-dir /data/runs',
+    });
+    expect(chooseFolder(RUNS, undefined, { CAVSIM_RUNS_DIR: '/elsewhere' })).toEqual({
+      path: '/elsewhere',
+      origin: 'CAVSIM_RUNS_DIR=/elsewhere',
+    });
     expect(chooseFolder(RUNS, undefined, {})).toEqual({ path: resolve('runs'), origin: 'the default folder ./runs' });
   });
 
@@ -50,7 +56,9 @@ describe('checking a folder can be written, before anything is made', () => {
   });
 
   it('refuses /proc and /sys outright (recursive mkdir never returns under /proc), naming the environment variable', () => {
-    expect(refusal('/proc/cavsim-runs', 'CAVSIM_RUNS_DIR=/proc/cavsim-runs')).toMatch(/^CAVSIM_RUNS_DIR=\/proc\/cavsim-runs: .* under \/proc, a kernel file system/);
+    expect(refusal('/proc/cavsim-runs', 'CAVSIM_RUNS_DIR=/proc/cavsim-runs')).toMatch(
+      /^CAVSIM_RUNS_DIR=\/proc\/cavsim-runs: .* under \/proc, a kernel file system/,
+    );
     expect(refusal('/sys/kernel/cavsim')).toMatch(/under \/sys/);
     expect(refusal('/proc')).toMatch(/under \/proc/);
   });

@@ -1,10 +1,10 @@
-import { describe, expect, it } from 'vitest';
 import { closeSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openForWriting, writeFileNoFollow } from '../../../src/util/write-no-follow.js';
-import { CsvLog } from '../../../src/measurement/csv-log.js';
+import { describe, expect, it } from 'vitest';
 import { Journal } from '../../../src/host/journal/journal.js';
+import { CsvLog } from '../../../src/measurement/csv-log.js';
+import { openForWriting, writeFileNoFollow } from '../../../src/util/write-no-follow.js';
 
 /** A folder with a file outside the run ("the host's") and a link to it planted at `name`. */
 function planted(name: string) {

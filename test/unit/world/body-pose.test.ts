@@ -4,7 +4,7 @@ import { MAX_EXTRAPOLATION_S, poseAt } from '../../../src/world/body-pose.js';
 const report = { x: 1, y: 2, yaw: 0, v: 4, yawRate: 0, steer: 0.1, stampNs: 1_000_000_000n };
 const later = (s: number) => report.stampNs + BigInt(Math.round(s * 1e9));
 
-describe('a reported pose at a step\'s time', () => {
+describe("a reported pose at a step's time", () => {
   it('moves on in a straight line at the reported speed', () => {
     expect(poseAt(report, later(0.05))).toEqual({ x: 1.2, y: 2, yaw: 0, v: 4, yawRate: 0, steer: 0.1, slip: 0 });
   });
@@ -23,9 +23,9 @@ describe('a reported pose at a step\'s time', () => {
   });
 });
 
-import { World } from '../../../src/world/world.js';
-import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { loadMap } from '../../../src/core/map/load-map.js';
+import { loadScenario } from '../../../src/scenario/load-scenario.js';
+import { World } from '../../../src/world/world.js';
 import { scenarioWorkspace } from '../../support/scenario-workspace.js';
 
 const { write } = scenarioWorkspace('body-world');

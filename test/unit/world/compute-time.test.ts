@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { computeDelay, firstStepActing } from '../../../src/world/compute-time.js';
 import type { ResolvedCompute } from '../../../src/scenario/resolved.js';
+import { computeDelay, firstStepActing } from '../../../src/world/compute-time.js';
 
-const compute = (c: Partial<ResolvedCompute> & Pick<ResolvedCompute, 'model'>): ResolvedCompute => ({ scale: 1, fixed: 0, timeout: 5, ...c });
+const compute = (c: Partial<ResolvedCompute> & Pick<ResolvedCompute, 'model'>): ResolvedCompute => ({
+  scale: 1,
+  fixed: 0,
+  timeout: 5,
+  ...c,
+});
 
 describe('computeDelay', () => {
   it('is zero for model none, whatever the tick cost', () => {

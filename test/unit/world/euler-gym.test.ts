@@ -1,10 +1,10 @@
-import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadScenario } from '../../../src/scenario/load-scenario.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runResolvedSimulated } from '../../../src/api/run-simulated.js';
+import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import { REFERENCE_RUNS } from '../core/physics/f1tenth-gym-reference.js';
 
 /**
@@ -36,8 +36,13 @@ describe("f1tenth_gym's defaults with euler at 10 ms", () => {
   it('turning from rest: accepted with a warning, run, and on the trajectory of the gym itself', async () => {
     const reference = REFERENCE_RUNS.find((r) => r.name === 'rest-to-3mps-left-turn-euler')!;
     const [x, y, yaw] = reference.pose;
-    const loaded = await loadScenario(scenario('euler-turn', `{ x: ${x}, y: ${y}, yaw: ${yaw}, speed: 0 }`, '{t: 0s, speed: 3, steer: 0.3}'), { runtime: 'sim' });
-    expect(loaded.warnings?.[0]).toMatch(/^vehicles\.car0\.params \(line \d+\): .* to be safe use physics\.timestep: 7\.2ms or less, or physics\.integrator: rk4/);
+    const loaded = await loadScenario(
+      scenario('euler-turn', `{ x: ${x}, y: ${y}, yaw: ${yaw}, speed: 0 }`, '{t: 0s, speed: 3, steer: 0.3}'),
+      { runtime: 'sim' },
+    );
+    expect(loaded.warnings?.[0]).toMatch(
+      /^vehicles\.car0\.params \(line \d+\): .* to be safe use physics\.timestep: 7\.2ms or less, or physics\.integrator: rk4/,
+    );
     const { summary, runDir } = await runResolvedSimulated(loaded, { runsDir: join(dir, 'runs') });
     expect(summary.status, summary.reason).toBe('completed');
     const all = rows(runDir);
@@ -47,12 +52,16 @@ describe("f1tenth_gym's defaults with euler at 10 ms", () => {
       // x, y, yaw (wrapped to [0, 2π] as the gym does) and speed, to the CSV's 1e-6
       const ours = [Number(row[2]), Number(row[3]), Number(row[4]), Number(row[5])];
       const gym = [state[0], state[1], state[4], state[3]];
-      ours.forEach((v, i) => expect(Math.abs(v - gym[i]), `step ${step}, column ${i}: ${v} vs the gym's ${gym[i]}`).toBeLessThanOrEqual(1e-6));
+      ours.forEach((v, i) =>
+        expect(Math.abs(v - gym[i]), `step ${step}, column ${i}: ${v} vs the gym's ${gym[i]}`).toBeLessThanOrEqual(1e-6),
+      );
     }
   });
 
   it('straight from 2 m/s to 5 m/s: accepted, run, finite', async () => {
-    const loaded = await loadScenario(scenario('euler-straight', '{ x: -20, y: 0, yaw: 0, speed: 2 }', '{t: 0s, speed: 5, steer: 0}'), { runtime: 'sim' });
+    const loaded = await loadScenario(scenario('euler-straight', '{ x: -20, y: 0, yaw: 0, speed: 2 }', '{t: 0s, speed: 5, steer: 0}'), {
+      runtime: 'sim',
+    });
     const { summary, runDir } = await runResolvedSimulated(loaded, { runsDir: join(dir, 'runs') });
     expect(summary.status, summary.reason).toBe('completed');
     const last = rows(runDir).at(-1)!;

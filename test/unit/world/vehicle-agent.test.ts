@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { VehicleAgent, type AgentHost } from '../../../src/world/vehicle-agent.js';
-import type { DriveCommand } from '../../../src/core/physics/types.js';
-import type { Odometry, V2VMessage, VehicleApp } from '../../../src/core/control/vehicle-context.js';
-import { createScriptedEvent } from '../../../src/core/control/scripted-event.js';
 import { createTtcBrakeSender } from '../../../src/core/control/emergency-brake.js';
 import { projectedState } from '../../../src/core/control/neighbour-table.js';
+import { createScriptedEvent } from '../../../src/core/control/scripted-event.js';
+import type { Odometry, V2VMessage, VehicleApp } from '../../../src/core/control/vehicle-context.js';
 import { createWarning, createWarningReceiver } from '../../../src/core/control/warning.js';
+import type { DriveCommand } from '../../../src/core/physics/types.js';
+import { type AgentHost, VehicleAgent } from '../../../src/world/vehicle-agent.js';
 
 function host(own: Partial<Odometry> = {}) {
   const state = { t: 0, own: { t: 0, x: 0, y: 0, yaw: 0, v: 0, steer: 0, yawRate: 0, ...own } as Odometry };
@@ -25,7 +25,12 @@ function host(own: Partial<Odometry> = {}) {
 }
 const controller = (speed: number, steer = 0.1): VehicleApp => ({ onTick: (ctx) => ctx.drive({ speed, steer }) });
 const beacon = (from: string, stamp: number, body: Partial<Record<string, number>> = {}): V2VMessage => ({
-  id: `${from}-${stamp}`, from, to: '*', sentAt: stamp, type: 'beacon', body: { x: 0, y: 0, yaw: 0, v: 0, a: 0, yawRate: 0, stamp, ...body },
+  id: `${from}-${stamp}`,
+  from,
+  to: '*',
+  sentAt: stamp,
+  type: 'beacon',
+  body: { x: 0, y: 0, yaw: 0, v: 0, a: 0, yawRate: 0, stamp, ...body },
 });
 
 describe('VehicleAgent', () => {
@@ -40,7 +45,13 @@ describe('VehicleAgent', () => {
     agent.tick();
     agent.emergencyBrake('test');
     agent.tick();
-    expect(drives).toEqual([{ speed: 5, steer: 0.1 }, { speed: 2, steer: 0.1 }, { speed: 5, steer: 0.1 }, { speed: 0, steer: 0.1 }, { speed: 0, steer: 0.1 }]);
+    expect(drives).toEqual([
+      { speed: 5, steer: 0.1 },
+      { speed: 2, steer: 0.1 },
+      { speed: 5, steer: 0.1 },
+      { speed: 0, steer: 0.1 },
+      { speed: 0, steer: 0.1 },
+    ]);
   });
 
   it('keeps the newest beacon of each sender as its neighbour table; other messages and older beacons leave it', () => {
@@ -77,7 +88,14 @@ describe('scripted-event', () => {
 
 describe('ttc-brake-sender from neighbours', () => {
   it('sees another car only through its beacons, carried forward, and not once they are older than maxAge', () => {
-    const opts = { threshold: 0.7, to: 'car1', brakeSelf: false, source: 'neighbours' as const, maxAge: 0.5, ttc: 'centre-distance' as const };
+    const opts = {
+      threshold: 0.7,
+      to: 'car1',
+      brakeSelf: false,
+      source: 'neighbours' as const,
+      maxAge: 0.5,
+      ttc: 'centre-distance' as const,
+    };
     const { h, state, sent } = host({ x: 0, v: 10 });
     const agent = new VehicleAgent('car0', [createTtcBrakeSender(opts, { own: { length: 0.5, width: 0.3 } })], h);
     // car1 10 m ahead, coming at 10 m/s: TTC 0.5 s, but the beacon is 0.6 s old
@@ -95,7 +113,11 @@ describe('ttc-brake-sender from neighbours', () => {
   it('geometric TTC: the bumpers, not the centres, and each car at its own size', () => {
     const opts = { threshold: 0.7, to: 'car1', brakeSelf: false, source: 'neighbours' as const, maxAge: 0.5, ttc: 'geometric' as const };
     const { h, sent } = host({ x: 0, v: 10 });
-    const agent = new VehicleAgent('car0', [createTtcBrakeSender(opts, { own: { length: 0.5, width: 0.3 }, others: new Map([['car1', { length: 4.5, width: 1.8 }]]) })], h);
+    const agent = new VehicleAgent(
+      'car0',
+      [createTtcBrakeSender(opts, { own: { length: 0.5, width: 0.3 }, others: new Map([['car1', { length: 4.5, width: 1.8 }]]) })],
+      h,
+    );
     agent.receive(beacon('car1', 0, { x: 14, yaw: Math.PI, v: 10 }));
     agent.tick();
     // (14 - 0.25 - 2.25) m at 20 m/s: 0.575 s (Eq. 3.7 would read 0.7 s and not send)
@@ -111,12 +133,25 @@ describe('warning', () => {
       timed.state.t = 0.9 + k * 0.05;
       sender.tick();
     }
-    expect(timed.sent.map((m) => [m.sentAt.toFixed(2), m.body.copy])).toEqual([['1.00', 1], ['1.10', 2], ['1.20', 3], ['1.30', 4]]);
+    expect(timed.sent.map((m) => [m.sentAt.toFixed(2), m.body.copy])).toEqual([
+      ['1.00', 1],
+      ['1.10', 2],
+      ['1.20', 3],
+      ['1.30', 4],
+    ]);
     expect(timed.sent[0]).toMatchObject({ to: '*', type: 'warning', body: { event: 'hard-braking' } });
 
     const braking = host({ v: 10 });
-    const car = new VehicleAgent('car0', [createWarning({ deceleration: 4, every: 1, for: 0, to: 'car1', event: 'hard-braking' })], braking.h);
-    for (const [t, v] of [[0, 10], [0.1, 9.7], [0.2, 9.2]]) {
+    const car = new VehicleAgent(
+      'car0',
+      [createWarning({ deceleration: 4, every: 1, for: 0, to: 'car1', event: 'hard-braking' })],
+      braking.h,
+    );
+    for (const [t, v] of [
+      [0, 10],
+      [0.1, 9.7],
+      [0.2, 9.2],
+    ]) {
       braking.state.t = t;
       braking.state.own = { ...braking.state.own, t, v };
       car.tick();

@@ -30,5 +30,11 @@ export function lockstepArgv(a: LockstepArgs): string[] {
   const common = [`--channel=${n.channel}`, `--nodes=${a.nodes}`, '--seed=1', `--run=${a.run}`];
   if (n.channel === 'wifi-80211p') return [...common, ...wifiFlags(n, a.obstacleFile)];
   const ns = (s: number) => Math.round(s * 1e9);
-  return [...common, `--delay=${ns(n.delay)}`, `--dataRate=${n.dataRate}`, `--loss=${n.loss}`, ...(n.channel === 'latency' ? [`--jitter=${ns(n.jitter)}`] : [])];
+  return [
+    ...common,
+    `--delay=${ns(n.delay)}`,
+    `--dataRate=${n.dataRate}`,
+    `--loss=${n.loss}`,
+    ...(n.channel === 'latency' ? [`--jitter=${ns(n.jitter)}`] : []),
+  ];
 }

@@ -1,6 +1,6 @@
 import type { ChannelFrame, Delivery, LossReason, V2VChannel } from '../../frames.js';
-import { LockstepProcess, type ProcessEnd } from './lockstep-process.js';
 import { LineFields } from './line-fields.js';
+import { LockstepProcess, type ProcessEnd } from './lockstep-process.js';
 import type { LockstepProcessPool } from './process-pool.js';
 
 /** Where each car is and how it moves, in node (vehicle index) order. */
@@ -30,7 +30,13 @@ export interface LockstepChannelOptions {
   pool?: LockstepProcessPool;
 }
 
-const LOSS_REASONS: ReadonlySet<string> = new Set<LossReason>(['channel-loss', 'below-sensitivity', 'rx-error', 'receiver-busy', 'queue-drop']);
+const LOSS_REASONS: ReadonlySet<string> = new Set<LossReason>([
+  'channel-loss',
+  'below-sensitivity',
+  'rx-error',
+  'receiver-busy',
+  'queue-drop',
+]);
 const ns = (seconds: number) => Math.round(seconds * 1e9);
 /** Positions go to ns-3 in integer micrometres (and velocities in um/s): far cheaper than a double's shortest text. */
 const um = (metres: number) => Math.round(metres * 1e6);
@@ -82,7 +88,10 @@ export class LockstepChannel<T> implements V2VChannel<T> {
     private readonly opts: LockstepChannelOptions,
   ) {
     this.nodeOf = new Map(opts.names.map((n, i) => [n, i]));
-    this.ready = new Promise<void>((resolve, reject) => ((this.readyResolve = resolve), (this.readyReject = reject)));
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.readyResolve = resolve;
+      this.readyReject = reject;
+    });
     this.ready.catch(() => {}); // a death is reported by the step that needs ns-3
   }
 
@@ -163,7 +172,7 @@ export class LockstepChannel<T> implements V2VChannel<T> {
 
   private writePending(): void {
     if (!this.pending.length) return;
-    this.process.write(this.pending.join('\n') + '\n');
+    this.process.write(`${this.pending.join('\n')}\n`);
     this.pending = [];
     this.stepsUnsent = 0;
   }
@@ -191,7 +200,7 @@ export class LockstepChannel<T> implements V2VChannel<T> {
 
   private ask(toNs: number): Promise<void> {
     this.pending.push(`A ${toNs}`);
-    const text = this.pending.join('\n') + '\n';
+    const text = `${this.pending.join('\n')}\n`;
     this.pending = [];
     this.syncs++;
     const answered = new Promise<void>((resolve, reject) => (this.waiting = { resolve, reject }));
@@ -258,7 +267,8 @@ export class LockstepChannel<T> implements V2VChannel<T> {
 
   private onLine(line: string): void {
     const kind = line.charCodeAt(0);
-    if (line.length > 1 && line.charCodeAt(1) === SPACE && (kind === CODE_R || kind === CODE_L)) return this.onOutcome(line, kind === CODE_L);
+    if (line.length > 1 && line.charCodeAt(1) === SPACE && (kind === CODE_R || kind === CODE_L))
+      return this.onOutcome(line, kind === CODE_L);
     const f = line.split(' ');
     if (f[0] === 'READY') {
       clearTimeout(this.readyTimer);

@@ -1,11 +1,11 @@
-import type { BridgeServer } from '../../rosbridge/bridge-server.js';
-import { TOPICS, bodySyncReplySchema, parseJsonData, type BodySyncProbe } from '../../rosbridge/control-topics.js';
-import { ProtocolError } from '../../rosbridge/protocol.js';
-import { MSG_TYPES, parseOdometryMsg, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
-import { BodyReports, bodyInvalidReasons, type BodyFigures } from '../../../measurement/body-reports.js';
+import { type BodyFigures, BodyReports, bodyInvalidReasons } from '../../../measurement/body-reports.js';
+import type { ResolvedScenario } from '../../../scenario/resolved.js';
 import { poseAt } from '../../../world/body-pose.js';
 import type { World } from '../../../world/world.js';
-import type { ResolvedScenario } from '../../../scenario/resolved.js';
+import type { BridgeServer } from '../../rosbridge/bridge-server.js';
+import { type BodySyncProbe, bodySyncReplySchema, parseJsonData, TOPICS } from '../../rosbridge/control-topics.js';
+import { ProtocolError } from '../../rosbridge/protocol.js';
+import { MSG_TYPES, parseOdometryMsg, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
 import type { WallClock } from './wall-clock.js';
 
 /** Clock probes to each device, from the start of the simulator to its end: ten exchanges a second. */
@@ -75,7 +75,8 @@ export class BodyLink {
   stallReason(nowNs: bigint, tS: number): string | undefined {
     for (const [car, r] of this.reports) {
       const silent = Number(r.silentFor(nowNs)) / 1e9;
-      if (silent > r.gates.maxReportGap) return `${car}'s device stopped reporting its pose: none for ${Math.round(silent * 1000)} ms at t=${tS.toFixed(2)} s (external.maxReportGap ${r.gates.maxReportGap * 1000} ms)`;
+      if (silent > r.gates.maxReportGap)
+        return `${car}'s device stopped reporting its pose: none for ${Math.round(silent * 1000)} ms at t=${tS.toFixed(2)} s (external.maxReportGap ${r.gates.maxReportGap * 1000} ms)`;
     }
     return undefined;
   }
@@ -116,7 +117,8 @@ export class BodyLink {
     const pending = this.probes.get(car)!;
     // Only our own t1 counts: a reply to a probe never sent, or sent long ago, measures nothing.
     const t1 = pending.get(reply.seq);
-    if (t1 === undefined || t1.toString() !== reply.t1_ns) throw new ProtocolError(`no probe ${reply.seq} with t1_ns ${reply.t1_ns} is waiting for an answer`);
+    if (t1 === undefined || t1.toString() !== reply.t1_ns)
+      throw new ProtocolError(`no probe ${reply.seq} with t1_ns ${reply.t1_ns} is waiting for an answer`);
     pending.delete(reply.seq);
     const wasReady = this.isReady(car);
     this.reports.get(car)!.sync({ t1, t2: BigInt(reply.t2_ns), t3: BigInt(reply.t3_ns), t4 });

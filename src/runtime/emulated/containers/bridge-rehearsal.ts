@@ -1,7 +1,7 @@
 import type { ResolvedScenario } from '../../../scenario/resolved.js';
 import { BridgeClient } from '../../rosbridge/bridge-client.js';
 import { BridgeServer } from '../../rosbridge/bridge-server.js';
-import { MSG_TYPES, driveMsg, odometryJson, optionalStampNs, parseDriveMsg, parseOdometryMsg } from '../../rosbridge/ros-messages.js';
+import { driveMsg, MSG_TYPES, odometryJson, optionalStampNs, parseDriveMsg, parseOdometryMsg } from '../../rosbridge/ros-messages.js';
 import { TOPICS } from '../../rosbridge/topic-names.js';
 import { coastingOdometry } from './rehearsal-odometry.js';
 
@@ -52,7 +52,8 @@ async function rehearseOnce(scenario: ResolvedScenario, limits: BridgeRehearsalL
     const publishStep = () => {
       waiting = new Set(cars.map((c) => c.name));
       const t = step * scenario.physics.timestep;
-      for (const car of cars) server.publishJson(TOPICS.odom(car.name), () => odometryJson(car.name, coastingOdometry(car, t, step), BigInt(step) * stepNs));
+      for (const car of cars)
+        server.publishJson(TOPICS.odom(car.name), () => odometryJson(car.name, coastingOdometry(car, t, step), BigInt(step) * stepNs));
     };
     publishStep();
     for (const car of cars) clients.push(await scratchCar(server.port, car.name));

@@ -7,9 +7,9 @@ import { encodePublishFrame } from '../../rosbridge/protocol.js';
 import { odometryJson, stringMsg } from '../../rosbridge/ros-messages.js';
 import { TOPICS } from '../../rosbridge/topic-names.js';
 import { decodeDatagram, encodeDatagram } from '../v2v/wire.js';
-import { ScratchBridge, type ScratchPeer } from './scratch-bridge.js';
 import { coastingOdometry } from './rehearsal-odometry.js';
-import { VehicleSession, type SessionV2V, type VehicleProcessConfig } from './vehicle-session.js';
+import { ScratchBridge, type ScratchPeer } from './scratch-bridge.js';
+import { type SessionV2V, type VehicleProcessConfig, VehicleSession } from './vehicle-session.js';
 
 export interface RehearsalLimits {
   ticks: number;
@@ -46,7 +46,12 @@ export async function rehearseControlLink(
   return { ticks: first.ticks + second.ticks, answered: first.answered + second.answered };
 }
 
-async function rehearseOnce(scenario: ResolvedScenario, spec: ResolvedVehicle, cfg: VehicleProcessConfig, limits: RehearsalLimits): Promise<{ ticks: number; answered: number }> {
+async function rehearseOnce(
+  scenario: ResolvedScenario,
+  spec: ResolvedVehicle,
+  cfg: VehicleProcessConfig,
+  limits: RehearsalLimits,
+): Promise<{ ticks: number; answered: number }> {
   const script = new RehearsalScript(scenario, spec, limits);
   const bridge = await ScratchBridge.listen((text, peer) => script.onText(text, peer));
   try {
@@ -119,14 +124,18 @@ class RehearsalScript {
     clearTimeout(this.wait);
     const peer = this.peer!;
     if (this.ticks >= this.limits.ticks || performance.now() > this.deadline) {
-      peer.send(encodePublishFrame(TOPICS.simControl, JSON.stringify(stringMsg(JSON.stringify({ cmd: 'stop', reason: 'rehearsal over' })))));
+      peer.send(
+        encodePublishFrame(TOPICS.simControl, JSON.stringify(stringMsg(JSON.stringify({ cmd: 'stop', reason: 'rehearsal over' })))),
+      );
       return;
     }
     const step = this.step++;
     const t = step * this.scenario.physics.timestep;
     const stampNs = BigInt(step) * this.stepNs;
-    for (const o of this.observed) peer.send(encodePublishFrame(TOPICS.odom(o.name), odometryJson(o.name, coastingOdometry(o, t, step), stampNs)));
-    if (this.scanEncoder && step % this.scanPeriod! === 0) peer.send(encodePublishFrame(TOPICS.scan(this.spec.name), this.scanEncoder.encode({ ...this.corridor!, t }, stampNs)));
+    for (const o of this.observed)
+      peer.send(encodePublishFrame(TOPICS.odom(o.name), odometryJson(o.name, coastingOdometry(o, t, step), stampNs)));
+    if (this.scanEncoder && step % this.scanPeriod! === 0)
+      peer.send(encodePublishFrame(TOPICS.scan(this.spec.name), this.scanEncoder.encode({ ...this.corridor!, t }, stampNs)));
     peer.send(encodePublishFrame(TOPICS.odom(this.spec.name), odometryJson(this.spec.name, coastingOdometry(this.spec, t, step), stampNs)));
     const ticking = step % this.period === 0;
     if (ticking) this.ticks++;
@@ -139,7 +148,15 @@ class RehearsalScript {
 function scratchV2V(name: string): SessionV2V {
   return {
     async sendStamped(p) {
-      const datagram = { id: p.id, from: name, to: p.to, type: p.type, sentAtNs: '0', body: p.body, ...(p.packet ? { packet: p.packet } : {}) };
+      const datagram = {
+        id: p.id,
+        from: name,
+        to: p.to,
+        type: p.type,
+        sentAtNs: '0',
+        body: p.body,
+        ...(p.packet ? { packet: p.packet } : {}),
+      };
       const payload = encodeDatagram(datagram);
       decodeDatagram(payload);
       return { size: payload.length, sentAtNs: 0n };
@@ -152,6 +169,8 @@ function scratchV2V(name: string): SessionV2V {
 function corridorScan(lidar: NonNullable<ResolvedVehicle['lidar']>): LaserScan {
   const angleMin = -lidar.fov / 2;
   const angleIncrement = lidar.fov / (lidar.beams - 1);
-  const ranges = Float32Array.from({ length: lidar.beams }, (_, i) => Math.min(lidar.rangeMax, 1 / Math.abs(Math.sin(angleMin + i * angleIncrement))));
+  const ranges = Float32Array.from({ length: lidar.beams }, (_, i) =>
+    Math.min(lidar.rangeMax, 1 / Math.abs(Math.sin(angleMin + i * angleIncrement))),
+  );
   return { t: 0, angleMin, angleIncrement, rangeMax: lidar.rangeMax, ranges };
 }

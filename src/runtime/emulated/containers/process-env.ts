@@ -1,8 +1,8 @@
-import { basename, join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import type { ResolvedScenario } from '../../../scenario/resolved.js';
+import { basename, join } from 'node:path';
 import { UserInputError } from '../../../errors.js';
 import { RUN_FILES } from '../../../run/run-files.js';
+import type { ResolvedScenario } from '../../../scenario/resolved.js';
 
 export interface HostPort {
   host: string;
@@ -69,7 +69,8 @@ export function parsePeers(text: string): VehicleEnv['peers'] {
   } catch {
     throw new UserInputError('CAVSIM_V2V_PEERS is not JSON', [text]);
   }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new UserInputError('CAVSIM_V2V_PEERS must be a JSON object {name: "ip[:port]"}');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new UserInputError('CAVSIM_V2V_PEERS must be a JSON object {name: "ip[:port]"}');
   return Object.entries(raw).map(([name, value]) => {
     if (typeof value !== 'string') throw new UserInputError(`CAVSIM_V2V_PEERS.${name} must be a string "ip[:port]"`);
     const { host, port } = parseHostPort(value, `CAVSIM_V2V_PEERS.${name}`, DEFAULT_V2V_PORT);

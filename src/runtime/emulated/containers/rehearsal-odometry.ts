@@ -12,5 +12,13 @@ export const waver = (step: number): number => (step % 2 === 0 ? 0 : 1e-3 * Math
 export function coastingOdometry(v: Pick<ResolvedVehicle, 'start'>, t: number, step: number): Odometry {
   const s = v.start.speed * t;
   const w = waver(step);
-  return { t, x: v.start.x + s * Math.cos(v.start.yaw), y: v.start.y + s * Math.sin(v.start.yaw), yaw: v.start.yaw + w, v: v.start.speed + w, steer: w, yawRate: w };
+  return {
+    t,
+    x: v.start.x + s * Math.cos(v.start.yaw),
+    y: v.start.y + s * Math.sin(v.start.yaw),
+    yaw: v.start.yaw + w,
+    v: v.start.speed + w,
+    steer: w,
+    yawRate: w,
+  };
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 
 const ACCEPT_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 const OP_TEXT = 0x1;
@@ -57,8 +57,12 @@ function serve(socket: Socket, onText: (text: string, peer: ScratchPeer) => void
       if (end < 0) return;
       const key = /^sec-websocket-key:\s*(\S+)/im.exec(buf.subarray(0, end).toString('latin1'))?.[1];
       if (!key) return void socket.destroy();
-      const accept = createHash('sha1').update(key + ACCEPT_GUID).digest('base64');
-      socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
+      const accept = createHash('sha1')
+        .update(key + ACCEPT_GUID)
+        .digest('base64');
+      socket.write(
+        `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
+      );
       upgraded = true;
       buf = buf.subarray(end + 4);
     }

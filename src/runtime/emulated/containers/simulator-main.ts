@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import { createIdleCollector } from './idle-collector.js';
+import { stayUpIfKept } from './keep-alive.js';
 /**
  * Entry point of the simulator container. Environment contract (docs/control-protocol.md):
  * CAVSIM_RUN_DIR (required), CAVSIM_RUN_ID, CAVSIM_MAP, CAVSIM_BIND (default 0.0.0.0:9090).
@@ -7,8 +9,6 @@
 import { readSimulatorEnv } from './process-env.js';
 import { startSimulatorProcess, writeStartupFailure } from './simulator-process.js';
 import { systemWallClock } from './wall-clock.js';
-import { createIdleCollector } from './idle-collector.js';
-import { stayUpIfKept } from './keep-alive.js';
 
 const log = (line: string) => process.stderr.write(`[cavsim-sim] ${line}\n`);
 

@@ -1,52 +1,60 @@
-import { platoonLinks } from '../../../measurement/platoon.js';
 import { basename, dirname, join } from 'node:path';
-import { World, type CollisionEvent } from '../../../world/world.js';
-import type { V2VTransmission } from '../../../measurement/recorder.js';
-import { centreDistance } from '../../../core/physics/ttc.js';
-import { stepSchedule } from '../../../world/step-schedule.js';
-import { FLUSH_EVERY_STEP, Recorder, type CarSample } from '../../../measurement/recorder.js';
-import { buildSummary, unstartedSummary, type RunSummary } from '../../../run/summary.js';
-import { writeV2xFiles } from '../../../run/v2x-files.js';
-import { decideVerdict } from '../../../run/outcome.js';
-import { CsvLog } from '../../../measurement/csv-log.js';
-import { ComputeLog } from '../../../measurement/compute-log.js';
-import { ScanLog } from '../../../measurement/scan-log.js';
-import { RunFolder } from '../../../run/run-folder.js';
+import { readChannelLosses } from '../../../channel/ns3/channel-losses.js';
+import type { V2VMessage } from '../../../core/control/vehicle-context.js';
+import { DEFAULT_GEO_REFERENCE } from '../../../core/its/geo-reference.js';
 import { loadMap } from '../../../core/map/load-map.js';
 import type { OccupancyGrid } from '../../../core/map/occupancy-grid.js';
-import { runsOwnCode, type ResolvedScenario, type ResolvedVehicle } from '../../../scenario/resolved.js';
+import { centreDistance } from '../../../core/physics/ttc.js';
+import { ComputeLog } from '../../../measurement/compute-log.js';
+import { CsvLog } from '../../../measurement/csv-log.js';
+import { platoonLinks } from '../../../measurement/platoon.js';
+import type { V2VTransmission } from '../../../measurement/recorder.js';
+import { type CarSample, FLUSH_EVERY_STEP, Recorder } from '../../../measurement/recorder.js';
+import { ScanLog } from '../../../measurement/scan-log.js';
+import { V2VCapture } from '../../../measurement/v2v-capture.js';
+import { decideVerdict } from '../../../run/outcome.js';
+import { RUN_FILES, recorderFiles } from '../../../run/run-files.js';
+import { RunFolder } from '../../../run/run-folder.js';
+import { buildSummary, type RunSummary, unstartedSummary } from '../../../run/summary.js';
+import { writeV2xFiles } from '../../../run/v2x-files.js';
+import { type ResolvedScenario, type ResolvedVehicle, runsOwnCode } from '../../../scenario/resolved.js';
+import { stepSchedule } from '../../../world/step-schedule.js';
+import { type CollisionEvent, World } from '../../../world/world.js';
 import { BridgeServer } from '../../rosbridge/bridge-server.js';
 import { clientOf, clientPolicy } from '../../rosbridge/client-policy.js';
-import { MSG_TYPES, clockMsg, odometryJson, optionalStampNs, parseDriveMsg, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
 import {
-  CONTROL_PROTOCOL_VERSION,
-  TOPICS,
   believedEventTime,
-  eventReportSchema,
-  V2V_FORGED_EVENT,
-  type EventReport,
-  parseJsonData,
-  readyReportSchema,
-  parseSimControl,
-  v2vReportSchema,
-  type V2VReport,
+  CONTROL_PROTOCOL_VERSION,
   type CollisionReport,
+  type EventReport,
+  eventReportSchema,
+  parseJsonData,
+  parseSimControl,
+  readyReportSchema,
   type SimulatorStatus,
+  TOPICS,
+  V2V_FORGED_EVENT,
+  type V2VReport,
+  v2vReportSchema,
 } from '../../rosbridge/control-topics.js';
 import { ProtocolError } from '../../rosbridge/protocol.js';
-import { scanSources, warmUpSimulator, type ScanSource } from './simulator-warm-up.js';
-import { rehearseBridge } from './bridge-rehearsal.js';
-import { optimizeAsUsual, optimizeEagerly } from './optimizing-tier.js';
-import { StepTiming } from './step-timing.js';
-import { defaultMapFile, readResolvedScenario, type HostPort } from './process-env.js';
-import type { WallClock } from './wall-clock.js';
-import { readChannelLosses } from '../../../channel/ns3/channel-losses.js';
-import type { CollectGarbage } from './idle-collector.js';
-import { RUN_FILES, recorderFiles } from '../../../run/run-files.js';
+import {
+  clockMsg,
+  MSG_TYPES,
+  odometryJson,
+  optionalStampNs,
+  parseDriveMsg,
+  parseStringMsg,
+  stringMsg,
+} from '../../rosbridge/ros-messages.js';
 import { BodyLink } from './body-link.js';
-import { V2VCapture } from '../../../measurement/v2v-capture.js';
-import { DEFAULT_GEO_REFERENCE } from '../../../core/its/geo-reference.js';
-import type { V2VMessage } from '../../../core/control/vehicle-context.js';
+import { rehearseBridge } from './bridge-rehearsal.js';
+import type { CollectGarbage } from './idle-collector.js';
+import { optimizeAsUsual, optimizeEagerly } from './optimizing-tier.js';
+import { defaultMapFile, type HostPort, readResolvedScenario } from './process-env.js';
+import { type ScanSource, scanSources, warmUpSimulator } from './simulator-warm-up.js';
+import { StepTiming } from './step-timing.js';
+import type { WallClock } from './wall-clock.js';
 
 export interface SimulatorProcessConfig {
   runDir: string;
@@ -167,7 +175,13 @@ class SimulatorSession {
     this.names = scenario.vehicles.map((v) => v.name);
     // A device's V2V is its own NIC's: it has no relay container to wait for.
     this.relayed = new Set(scenario.vehicles.filter((v) => runsOwnCode(v) && !v.external).map((v) => v.name));
-    this.recorder = new Recorder(recorderFiles(cfg.runDir), this.names, FLUSH_EVERY_STEP, scenario.vehicles.map((v) => v.params), platoonLinks(scenario));
+    this.recorder = new Recorder(
+      recorderFiles(cfg.runDir),
+      this.names,
+      FLUSH_EVERY_STEP,
+      scenario.vehicles.map((v) => v.params),
+      platoonLinks(scenario),
+    );
     this.timing = new StepTiming(scenario.timing, scenario.physics.timestep);
     this.timingCsv = new CsvLog(join(cfg.runDir, RUN_FILES.timing), TIMING_COLUMNS);
     this.computeLog = new ComputeLog(join(cfg.runDir, RUN_FILES.compute), new Map(scenario.vehicles.map((v) => [v.name, 'real-time'])));
@@ -194,7 +208,9 @@ class SimulatorSession {
     this.bridge.onClient = (event, client, closeCode) => {
       const car = clientOf(clients, client.remote);
       if (event !== 'disconnected' || !car || !external.has(car) || this.t0 === undefined || !this.recording) return;
-      this.fail(`${car}'s external device disconnected at t=${this.world.time.toFixed(2)} s (WebSocket close ${closeCode ?? 'without a code'})`);
+      this.fail(
+        `${car}'s external device disconnected at t=${this.world.time.toFixed(2)} s (WebSocket close ${closeCode ?? 'without a code'})`,
+      );
     };
   }
 
@@ -236,7 +252,15 @@ class SimulatorSession {
     this.recording = false;
     this.bodies.close();
     // Each log is closed whatever the others do: on a full disk the first failure is the run's.
-    for (const close of [() => this.recordChannelLosses(), () => this.recorder.closeTransmissions('not-received'), () => this.recorder.close(), () => this.timingCsv.close(), () => this.computeLog.close(), () => this.scanLog?.close(), () => this.capture.close()]) {
+    for (const close of [
+      () => this.recordChannelLosses(),
+      () => this.recorder.closeTransmissions('not-received'),
+      () => this.recorder.close(),
+      () => this.timingCsv.close(),
+      () => this.computeLog.close(),
+      () => this.scanLog?.close(),
+      () => this.capture.close(),
+    ]) {
       try {
         close();
       } catch (err) {
@@ -253,8 +277,18 @@ class SimulatorSession {
     const bodyFigures = this.t0 !== undefined && this.bodies.cars.size ? this.bodies.figures(endNs) : undefined;
     const { status, reason } = decideVerdict({
       failure,
-      interrupted: this.interruptReason && `${this.interruptReason} at t=${this.world.time.toFixed(2)} s before the scenario's ${this.scenario.duration} s`,
-      invalid: [figures && this.timing.invalidReason(figures), ...(bodyFigures ? this.bodies.invalidReasons(bodyFigures) : []), this.forgedReason(), this.floodReason()].filter(Boolean).join('; ') || undefined,
+      interrupted:
+        this.interruptReason &&
+        `${this.interruptReason} at t=${this.world.time.toFixed(2)} s before the scenario's ${this.scenario.duration} s`,
+      invalid:
+        [
+          figures && this.timing.invalidReason(figures),
+          ...(bodyFigures ? this.bodies.invalidReasons(bodyFigures) : []),
+          this.forgedReason(),
+          this.floodReason(),
+        ]
+          .filter(Boolean)
+          .join('; ') || undefined,
     });
     const summary = buildSummary({
       runId: this.cfg.runId,
@@ -266,7 +300,16 @@ class SimulatorSession {
       wallTime: Math.max(0, Number(endNs - (this.t0 ?? wallStart)) / 1e9),
       status,
       reason,
-      ...(figures ? { timing: { ...figures, bridge_dropped_messages: this.bridge.dropped, compute: this.computeLog.summary(), ...(bodyFigures ? { external: bodyFigures } : {}) } } : {}),
+      ...(figures
+        ? {
+            timing: {
+              ...figures,
+              bridge_dropped_messages: this.bridge.dropped,
+              compute: this.computeLog.summary(),
+              ...(bodyFigures ? { external: bodyFigures } : {}),
+            },
+          }
+        : {}),
     });
     try {
       RunFolder.open(dirname(this.cfg.runDir), basename(this.cfg.runDir)).writeSummary(summary);
@@ -330,7 +373,12 @@ class SimulatorSession {
       for (const name of [c.a, c.b]) if (!collidedAt.has(name)) collidedAt.set(name, Math.round(c.t / this.world.timestep));
     }
     return Object.fromEntries(
-      this.world.cars.filter((car) => !car.mirrored && !appsOnly(car.spec)).map((car) => [car.spec.name, Math.floor(Math.min(this.world.steps, collidedAt.get(car.spec.name) ?? Infinity) / schedule.controlPeriod(car.spec))]),
+      this.world.cars
+        .filter((car) => !car.mirrored && !appsOnly(car.spec))
+        .map((car) => [
+          car.spec.name,
+          Math.floor(Math.min(this.world.steps, collidedAt.get(car.spec.name) ?? Infinity) / schedule.controlPeriod(car.spec)),
+        ]),
     );
   }
 
@@ -366,7 +414,8 @@ class SimulatorSession {
     b.advertise(TOPICS.clock, MSG_TYPES.clock);
     b.subscribe(TOPICS.simControl, MSG_TYPES.string, (msg) => {
       const control = parseSimControl(parseStringMsg(msg), TOPICS.simControl);
-      if (control.cmd === 'stop') return this.interrupt(`stop requested on ${TOPICS.simControl}${control.reason ? ` (${control.reason})` : ''}`);
+      if (control.cmd === 'stop')
+        return this.interrupt(`stop requested on ${TOPICS.simControl}${control.reason ? ` (${control.reason})` : ''}`);
       if (!this.startRequested) throw new ProtocolError('the run has already started or ended');
       this.startRequested(BigInt(control.t0_epoch_ns));
     });
@@ -435,17 +484,34 @@ class SimulatorSession {
   private recordChannelLosses(): void {
     for (const loss of readChannelLosses(join(this.cfg.runDir, RUN_FILES.ns3Losses))) {
       const to = this.names[loss.node];
-      const radio = { ...(loss.rxPowerDbm !== undefined ? { rxPowerDbm: loss.rxPowerDbm } : {}), ...(loss.lineOfSight !== undefined ? { lineOfSight: loss.lineOfSight } : {}) };
+      const radio = {
+        ...(loss.rxPowerDbm !== undefined ? { rxPowerDbm: loss.rxPowerDbm } : {}),
+        ...(loss.lineOfSight !== undefined ? { lineOfSight: loss.lineOfSight } : {}),
+      };
       if (to !== undefined) this.recorder.recordLossOf(loss.id, to, loss.reason, radio);
     }
   }
 
   /** The receivers a sent report meant (every other car for a broadcast), and how far each was (now). */
-  private transmission(r: { id: string; from: string; to: string; type: string; size_bytes: number; packet?: string }, sentAt: number): V2VTransmission {
+  private transmission(
+    r: { id: string; from: string; to: string; type: string; size_bytes: number; packet?: string },
+    sentAt: number,
+  ): V2VTransmission {
     const sender = this.world.cars.find((c) => c.spec.name === r.from);
     const receivers = this.world.cars.filter((c) => c !== sender && (r.to === '*' || c.spec.name === r.to));
-    const distances = sender ? new Map(receivers.map((c) => [c.spec.name, centreDistance(this.world.odometry(sender), this.world.odometry(c))])) : undefined;
-    return { id: r.id, from: r.from, to: receivers.map((c) => c.spec.name), type: r.type, sentAt, sizeBytes: r.size_bytes, ...(distances ? { distances } : {}), ...(r.packet !== undefined ? { gnPacket: true } : {}) };
+    const distances = sender
+      ? new Map(receivers.map((c) => [c.spec.name, centreDistance(this.world.odometry(sender), this.world.odometry(c))]))
+      : undefined;
+    return {
+      id: r.id,
+      from: r.from,
+      to: receivers.map((c) => c.spec.name),
+      type: r.type,
+      sentAt,
+      sizeBytes: r.size_bytes,
+      ...(distances ? { distances } : {}),
+      ...(r.packet !== undefined ? { gnPacket: true } : {}),
+    };
   }
 
   /** Publishes the initial odometry until `start` arrives; undefined when interrupted first. */
@@ -512,7 +578,8 @@ class SimulatorSession {
   private publishOdometry(): void {
     const stampNs = BigInt(this.world.steps) * this.stepNs;
     this.bridge.publish(TOPICS.clock, clockMsg(stampNs));
-    for (const car of this.world.cars) this.bridge.publishJson(TOPICS.odom(car.spec.name), () => odometryJson(car.spec.name, this.world.odometry(car), stampNs));
+    for (const car of this.world.cars)
+      this.bridge.publishJson(TOPICS.odom(car.spec.name), () => odometryJson(car.spec.name, this.world.odometry(car), stampNs));
   }
 
   /** Scans due in this step, in the order the simulated runtime takes them (its noise sequence is the same). */
@@ -569,4 +636,3 @@ class SimulatorSession {
     this.bridge.publish(TOPICS.status, stringMsg(JSON.stringify(status)));
   }
 }
-

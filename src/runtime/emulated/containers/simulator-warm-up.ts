@@ -1,11 +1,11 @@
 import type { OccupancyGrid } from '../../../core/map/occupancy-grid.js';
-import type { ResolvedScenario } from '../../../scenario/resolved.js';
-import { platoonLinks } from '../../../measurement/platoon.js';
-import { FLUSH_EVERY_STEP, Recorder, type CsvLogName } from '../../../measurement/recorder.js';
 import { warmUpCsvFormatting } from '../../../measurement/csv-log.js';
+import { platoonLinks } from '../../../measurement/platoon.js';
+import { type CsvLogName, FLUSH_EVERY_STEP, Recorder } from '../../../measurement/recorder.js';
 import { recorderFiles } from '../../../run/run-files.js';
-import { World } from '../../../world/world.js';
+import type { ResolvedScenario } from '../../../scenario/resolved.js';
 import { createScanners, type Scanner } from '../../../world/scanners.js';
+import { World } from '../../../world/world.js';
 import { eventReportSchema, parseJsonData, v2vReportSchema } from '../../rosbridge/control-topics.js';
 import { LaserScanEncoder } from '../../rosbridge/laser-scan-msg.js';
 import type { JsonObject } from '../../rosbridge/protocol.js';
@@ -50,7 +50,13 @@ function stepScratchWorld(scenario: ResolvedScenario, grid: OccupancyGrid): void
   const world = new World(scenario, grid);
   const scans = scanSources(world, grid);
   // The recorder's per-pair work is the largest in a step after the link's (32 cars: 496 pairs).
-  const recorder = new Recorder(nullRecorderFiles(), scenario.vehicles.map((v) => v.name), FLUSH_EVERY_STEP, scenario.vehicles.map((v) => v.params), platoonLinks(scenario));
+  const recorder = new Recorder(
+    nullRecorderFiles(),
+    scenario.vehicles.map((v) => v.name),
+    FLUSH_EVERY_STEP,
+    scenario.vehicles.map((v) => v.params),
+    platoonLinks(scenario),
+  );
   try {
     for (let i = 0; i < STEPS_PER_WORLD; i++) {
       const stampNs = BigInt(i) * stepNs;
@@ -59,7 +65,9 @@ function stepScratchWorld(scenario: ResolvedScenario, grid: OccupancyGrid): void
       const w = waver(i);
       for (const car of world.cars) {
         odometryJson(car.spec.name, world.odometry(car), stampNs);
-        const drive = JSON.parse(JSON.stringify(driveMsg({ speed: car.spec.start.speed + w, steer: w }, stampNs, `${car.spec.name}/base_link`))) as JsonObject;
+        const drive = JSON.parse(
+          JSON.stringify(driveMsg({ speed: car.spec.start.speed + w, steer: w }, stampNs, `${car.spec.name}/base_link`)),
+        ) as JsonObject;
         car.command = parseDriveMsg(drive);
         optionalStampNs(drive);
       }
@@ -82,8 +90,26 @@ function nullRecorderFiles(): Record<CsvLogName, string> {
  */
 function warmUpReportParsing(rounds = 100): void {
   const event = JSON.stringify({ vehicle: 'warm-up', t_s: 1, event: 'warm-up', detail: { ttc_s: 0.5 } });
-  const sent = JSON.stringify({ kind: 'sent', id: 'w-1', from: 'a', to: 'b', type: 'warm-up', size_bytes: 64, sent_ns: '1', packet: Buffer.alloc(96, 7).toString('base64') });
-  const received = JSON.stringify({ kind: 'received', id: 'w-1', from: 'a', to: 'b', type: 'warm-up', sent_ns: '1', received_ns: '2', size_bytes: 64 });
+  const sent = JSON.stringify({
+    kind: 'sent',
+    id: 'w-1',
+    from: 'a',
+    to: 'b',
+    type: 'warm-up',
+    size_bytes: 64,
+    sent_ns: '1',
+    packet: Buffer.alloc(96, 7).toString('base64'),
+  });
+  const received = JSON.stringify({
+    kind: 'received',
+    id: 'w-1',
+    from: 'a',
+    to: 'b',
+    type: 'warm-up',
+    sent_ns: '1',
+    received_ns: '2',
+    size_bytes: 64,
+  });
   for (let i = 0; i < rounds; i++) {
     parseJsonData(eventReportSchema, event, TOPICS.events);
     parseJsonData(v2vReportSchema, sent, TOPICS.v2v);

@@ -103,7 +103,11 @@ export class StepTiming {
       late_fraction: sorted.length ? round(late / sorted.length) : 0,
       max_late_fraction: this.limits.maxLateFraction,
       ...(expectedCommands
-        ? { drive_commands_by_car: Object.fromEntries(Object.entries(expectedCommands).map(([car, expected]) => [car, { received: this.commandsByCar.get(car) ?? 0, expected }])) }
+        ? {
+            drive_commands_by_car: Object.fromEntries(
+              Object.entries(expectedCommands).map(([car, expected]) => [car, { received: this.commandsByCar.get(car) ?? 0, expected }]),
+            ),
+          }
         : {}),
     };
   }
@@ -112,9 +116,13 @@ export class StepTiming {
   invalidReason(f: StepTimingFigures): string | undefined {
     const allowed = `the scenario allows ${pct(f.max_late_fraction)} (timing.maxLateFraction)`;
     const reasons = [
-      ...(f.late_fraction > f.max_late_fraction ? [`${f.late_steps} of ${f.steps} physics steps (${pct(f.late_fraction)}) started more than ${f.late_threshold_ms} ms late`] : []),
+      ...(f.late_fraction > f.max_late_fraction
+        ? [`${f.late_steps} of ${f.steps} physics steps (${pct(f.late_fraction)}) started more than ${f.late_threshold_ms} ms late`]
+        : []),
       ...(f.late_command_fraction > f.max_late_fraction
-        ? [`${f.late_commands} of ${f.control_commands} drive commands (${pct(f.late_command_fraction)}) arrived too late for the next physics step (control lag over ${f.step_s * 1000} ms)`]
+        ? [
+            `${f.late_commands} of ${f.control_commands} drive commands (${pct(f.late_command_fraction)}) arrived too late for the next physics step (control lag over ${f.step_s * 1000} ms)`,
+          ]
         : []),
       ...silentCars(f).map(
         ({ car, received, expected }) =>
@@ -133,7 +141,10 @@ export class StepTiming {
 function silentCars(f: StepTimingFigures): { car: string; received: number; expected: number }[] {
   return Object.entries(f.drive_commands_by_car ?? {})
     .map(([car, c]) => ({ car, ...c }))
-    .filter(({ received, expected }) => received > 0 && expected - received > COMMAND_SLACK && (expected - received) / expected > f.max_late_fraction);
+    .filter(
+      ({ received, expected }) =>
+        received > 0 && expected - received > COMMAND_SLACK && (expected - received) / expected > f.max_late_fraction,
+    );
 }
 
 const round = (v: number) => +v.toFixed(4);

@@ -1,11 +1,21 @@
-import { V2VEndpoint, type Arrival } from '../v2v/transport.js';
-import { epochNs } from '../v2v/wire.js';
-import { bodyOfPacket } from '../v2v/packet-body.js';
 import { BridgeClient } from '../../rosbridge/bridge-client.js';
-import { MSG_TYPES, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
+import {
+  type EventReport,
+  parseJsonData,
+  parseSimControl,
+  TOPICS,
+  V2V_FORGED_EVENT,
+  V2V_REFUSED_EVENT,
+  type V2VReceivedData,
+  type V2VReport,
+  v2vSendSchema,
+} from '../../rosbridge/control-topics.js';
 import { ownPacket, packetText } from '../../rosbridge/own-packet.js';
-import { TOPICS, V2V_FORGED_EVENT, V2V_REFUSED_EVENT, parseJsonData, parseSimControl, v2vSendSchema, type EventReport, type V2VReceivedData, type V2VReport } from '../../rosbridge/control-topics.js';
-import type { VehicleProcessConfig, VehicleOutcome, RunningVehicle } from './vehicle-process.js';
+import { MSG_TYPES, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
+import { bodyOfPacket } from '../v2v/packet-body.js';
+import { type Arrival, V2VEndpoint } from '../v2v/transport.js';
+import { epochNs } from '../v2v/wire.js';
+import type { RunningVehicle, VehicleOutcome, VehicleProcessConfig } from './vehicle-process.js';
 
 const EADDR_WAIT_MS = 600_000;
 
@@ -29,9 +39,27 @@ export async function startV2VRelay(cfg: VehicleProcessConfig): Promise<RunningV
     if (t0 === undefined || d.from === car || (d.to !== '*' && d.to !== car)) return;
     // own code speaks JSON: a standard message's packet is handed over decoded
     const body = d.packet ? bodyOfPacket(d.type, d.packet) : d.body;
-    const received: V2VReceivedData = { id: d.id, from: d.from, to: car, type: d.type, body, ...(d.packet ? { packet: packetText(d.packet) } : {}), sent_s: runTime(BigInt(d.sentAtNs)), received_s: runTime(a.receivedNs) };
+    const received: V2VReceivedData = {
+      id: d.id,
+      from: d.from,
+      to: car,
+      type: d.type,
+      body,
+      ...(d.packet ? { packet: packetText(d.packet) } : {}),
+      sent_s: runTime(BigInt(d.sentAtNs)),
+      received_s: runTime(a.receivedNs),
+    };
     report(TOPICS.v2vReceived(car), received);
-    report(TOPICS.v2v, { kind: 'received', id: d.id, from: d.from, to: car, type: d.type, sent_ns: d.sentAtNs, received_ns: a.receivedNs.toString(), size_bytes: a.size } satisfies V2VReport);
+    report(TOPICS.v2v, {
+      kind: 'received',
+      id: d.id,
+      from: d.from,
+      to: car,
+      type: d.type,
+      sent_ns: d.sentAtNs,
+      received_ns: a.receivedNs.toString(),
+      size_bytes: a.size,
+    } satisfies V2VReport);
   };
   const endpoint = await V2VEndpoint.open({
     name: car,
@@ -39,7 +67,9 @@ export async function startV2VRelay(cfg: VehicleProcessConfig): Promise<RunningV
     port: cfg.bind.port,
     acceptFrom: new Set(cfg.peers.map((p) => p.address)),
     peerNames: new Map(cfg.peers.map((p) => [p.address, p.name])),
-    onForged: (f) => t0 !== undefined && report(TOPICS.events, { vehicle: car, t_s: runTime(epochNs()), event: V2V_FORGED_EVENT, detail: { ...f } } satisfies EventReport),
+    onForged: (f) =>
+      t0 !== undefined &&
+      report(TOPICS.events, { vehicle: car, t_s: runTime(epochNs()), event: V2V_FORGED_EVENT, detail: { ...f } } satisfies EventReport),
     bindTimeoutMs: EADDR_WAIT_MS,
     onWaitingForAddress: () => log(`v2v relay ${car}: waiting for ${cfg.bind.host} (eth1, set up by the host)`),
     onArrival,
@@ -71,13 +101,31 @@ export async function startV2VRelay(cfg: VehicleProcessConfig): Promise<RunningV
     if (!targets.length) return log(`v2v relay ${car}: no vehicle named ${request.to}; message ${id} not sent`);
     const own = request.packet === undefined ? undefined : ownPacket(car, request.packet);
     if (own && 'problem' in own) {
-      report(TOPICS.events, { vehicle: car, t_s: runTime(epochNs()), event: V2V_REFUSED_EVENT, detail: { type: request.type, to: request.to, reason: own.problem } } satisfies EventReport);
+      report(TOPICS.events, {
+        vehicle: car,
+        t_s: runTime(epochNs()),
+        event: V2V_REFUSED_EVENT,
+        detail: { type: request.type, to: request.to, reason: own.problem },
+      } satisfies EventReport);
       return log(`v2v relay ${car}: message ${id} not sent: ${own.problem}`);
     }
     const wire = own ? { packet: own.packet } : request.size_bytes !== undefined ? { sizeBytes: request.size_bytes } : {};
-    const sent = await Promise.all(targets.map((p) => endpoint.sendStamped({ id, to: request.to, address: p.address, port: p.port, type: request.type, body: request.body, ...wire })));
+    const sent = await Promise.all(
+      targets.map((p) =>
+        endpoint.sendStamped({ id, to: request.to, address: p.address, port: p.port, type: request.type, body: request.body, ...wire }),
+      ),
+    );
     const content = own ? { packet: request.packet } : { body: request.body };
-    report(TOPICS.v2v, { kind: 'sent', id, from: car, to: request.to, type: request.type, size_bytes: sent[0].size, sent_ns: sent[0].sentAtNs.toString(), ...content } satisfies V2VReport);
+    report(TOPICS.v2v, {
+      kind: 'sent',
+      id,
+      from: car,
+      to: request.to,
+      type: request.type,
+      size_bytes: sent[0].size,
+      sent_ns: sent[0].sentAtNs.toString(),
+      ...content,
+    } satisfies V2VReport);
   };
 
   link.advertise(TOPICS.v2vReceived(car), MSG_TYPES.string);

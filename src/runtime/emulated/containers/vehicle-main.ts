@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { stayUpIfKept } from './keep-alive.js';
 /**
  * Entry point of a vehicle container. Environment contract (docs/control-protocol.md):
  * CAVSIM_RUN_DIR, CAVSIM_VEHICLE, CAVSIM_SIM_URL (required), CAVSIM_V2V_PEERS (JSON),
@@ -7,7 +8,6 @@
 import { readVehicleEnv } from './process-env.js';
 import { startVehicleProcess } from './vehicle-process.js';
 import { systemWallClock } from './wall-clock.js';
-import { stayUpIfKept } from './keep-alive.js';
 
 async function main(): Promise<number> {
   const env = readVehicleEnv(process.env);

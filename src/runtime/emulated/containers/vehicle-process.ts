@@ -1,10 +1,10 @@
 import { UserInputError } from '../../../errors.js';
-import { V2VEndpoint } from '../v2v/transport.js';
 import { BridgeClient } from '../../rosbridge/bridge-client.js';
-import { readResolvedScenario } from './process-env.js';
+import { V2VEndpoint } from '../v2v/transport.js';
 import { rehearseControlLink } from './control-link-rehearsal.js';
 import { gainsFromOptimizingTier, optimizeEagerly, stopOptimizing } from './optimizing-tier.js';
-import { VehicleSession, type VehicleOutcome, type VehicleProcessConfig } from './vehicle-session.js';
+import { readResolvedScenario } from './process-env.js';
+import { type VehicleOutcome, type VehicleProcessConfig, VehicleSession } from './vehicle-session.js';
 
 export type { VehicleOutcome, VehicleProcessConfig } from './vehicle-session.js';
 
@@ -24,7 +24,10 @@ export interface RunningVehicle {
 export async function startVehicleProcess(cfg: VehicleProcessConfig): Promise<RunningVehicle> {
   const scenario = readResolvedScenario(cfg.runDir);
   const spec = scenario.vehicles.find((v) => v.name === cfg.vehicle);
-  if (!spec) throw new UserInputError(`CAVSIM_VEHICLE=${cfg.vehicle} is not a vehicle of scenario ${scenario.name}`, [`vehicles: ${scenario.vehicles.map((v) => v.name).join(', ')}`]);
+  if (!spec)
+    throw new UserInputError(`CAVSIM_VEHICLE=${cfg.vehicle} is not a vehicle of scenario ${scenario.name}`, [
+      `vehicles: ${scenario.vehicles.map((v) => v.name).join(', ')}`,
+    ]);
   const light = !gainsFromOptimizingTier(spec);
   if (light) optimizeEagerly();
   // Only a warm-up: a car that cannot rehearse (no loopback, say) still drives, compiling in the run.
@@ -61,4 +64,3 @@ export async function startVehicleProcess(cfg: VehicleProcessConfig): Promise<Ru
   session = new VehicleSession(scenario, spec, client, endpoint, cfg);
   return { finished: session.finished, interrupt: (reason) => session!.finish(0, reason) };
 }
-

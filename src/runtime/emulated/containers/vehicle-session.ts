@@ -1,15 +1,15 @@
-import { stepSchedule } from '../../../world/step-schedule.js';
-import { VehicleAgent } from '../../../world/vehicle-agent.js';
-import { bodySizes, createVehicleApps } from '../../../world/create-apps.js';
 import type { LaserScan, Odometry, V2VMessage } from '../../../core/control/vehicle-context.js';
 import type { ResolvedScenario, ResolvedVehicle } from '../../../scenario/resolved.js';
-import type { V2VEndpoint, Arrival, ForgedArrival } from '../v2v/transport.js';
+import { bodySizes, createVehicleApps } from '../../../world/create-apps.js';
+import { stepSchedule } from '../../../world/step-schedule.js';
+import { VehicleAgent } from '../../../world/vehicle-agent.js';
 import type { BridgeClient } from '../../rosbridge/bridge-client.js';
-import { MSG_TYPES, driveMsg, parseOdometryMsg, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
-import { TOPICS, V2V_FORGED_EVENT } from '../../rosbridge/topic-names.js';
 import type { EventReport, V2VReport } from '../../rosbridge/control-topics.js';
-import { parseCollisionReport, parseSimControl } from '../../rosbridge/simulator-notices.js';
 import { parseLaserScanMsg } from '../../rosbridge/laser-scan-msg.js';
+import { driveMsg, MSG_TYPES, parseOdometryMsg, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
+import { parseCollisionReport, parseSimControl } from '../../rosbridge/simulator-notices.js';
+import { TOPICS, V2V_FORGED_EVENT } from '../../rosbridge/topic-names.js';
+import type { Arrival, ForgedArrival, V2VEndpoint } from '../v2v/transport.js';
 import type { HostPort, VehicleEnv } from './process-env.js';
 import type { WallClock } from './wall-clock.js';
 
@@ -84,7 +84,8 @@ export class VehicleSession {
       scan: () => this.scan,
       publishDrive: (cmd) => client.publish(TOPICS.drive(spec.name), driveMsg(cmd, this.own?.stampNs ?? 0n, `${spec.name}/base_link`)),
       transmit: (msg) => void this.transmit(msg),
-      log: (event, detail) => this.report(TOPICS.events, { vehicle: spec.name, t_s: this.now(), event, ...(detail ? { detail } : {}) } satisfies EventReport),
+      log: (event, detail) =>
+        this.report(TOPICS.events, { vehicle: spec.name, t_s: this.now(), event, ...(detail ? { detail } : {}) } satisfies EventReport),
     });
     this.wire();
   }
@@ -99,7 +100,12 @@ export class VehicleSession {
 
   /** A datagram that claimed another sender than the car it came from: dropped, and the simulator told. */
   onForged(f: ForgedArrival): void {
-    this.report(TOPICS.events, { vehicle: this.spec.name, t_s: this.wallNow(), event: V2V_FORGED_EVENT, detail: { ...f } } satisfies EventReport);
+    this.report(TOPICS.events, {
+      vehicle: this.spec.name,
+      t_s: this.wallNow(),
+      event: V2V_FORGED_EVENT,
+      detail: { ...f },
+    } satisfies EventReport);
   }
 
   onArrival(a: Arrival): void {
@@ -108,7 +114,15 @@ export class VehicleSession {
     if (d.to !== '*' && d.to !== this.spec.name) return;
     const sentNs = BigInt(d.sentAtNs);
     // A standard message's GN packet goes to the apps as its bytes arrived, as in the simulated runtime.
-    this.agent.receive({ id: d.id, from: d.from, to: d.to, type: d.type, sentAt: Number(sentNs - this.t0) / 1e9, body: d.body, ...(d.packet ? { packet: d.packet } : {}) });
+    this.agent.receive({
+      id: d.id,
+      from: d.from,
+      to: d.to,
+      type: d.type,
+      sentAt: Number(sentNs - this.t0) / 1e9,
+      body: d.body,
+      ...(d.packet ? { packet: d.packet } : {}),
+    });
     this.report(TOPICS.v2v, {
       kind: 'received',
       id: d.id,
@@ -181,7 +195,9 @@ export class VehicleSession {
     }
     if (this.collidedStep !== undefined) return;
     this.collidedStep = notice.step;
-    this.log(`vehicle ${this.spec.name}: collided with ${notice.with.join(', ')} in step ${notice.step} (t=${notice.t_s.toFixed(2)} s); its apps are no longer ticked`);
+    this.log(
+      `vehicle ${this.spec.name}: collided with ${notice.with.join(', ')} in step ${notice.step} (t=${notice.t_s.toFixed(2)} s); its apps are no longer ticked`,
+    );
   }
 
   /**
@@ -224,10 +240,23 @@ export class VehicleSession {
     }
     try {
       const extra = { ...(msg.sizeBytes !== undefined ? { sizeBytes: msg.sizeBytes } : {}), ...(msg.packet ? { packet: msg.packet } : {}) };
-      const sent = await Promise.all(targets.map((p) => this.endpoint.sendStamped({ id: msg.id, to: msg.to, address: p.address, port: p.port, type: msg.type, body: msg.body, ...extra })));
+      const sent = await Promise.all(
+        targets.map((p) =>
+          this.endpoint.sendStamped({ id: msg.id, to: msg.to, address: p.address, port: p.port, type: msg.type, body: msg.body, ...extra }),
+        ),
+      );
       // The packet (or the body) lets the simulator write the frame to v2v.pcap as the simulated runtime does.
       const frame = msg.packet ? { packet: Buffer.from(msg.packet).toString('base64') } : { body: msg.body };
-      this.report(TOPICS.v2v, { kind: 'sent', id: msg.id, from: msg.from, to: msg.to, type: msg.type, size_bytes: sent[0].size, sent_ns: sent[0].sentAtNs.toString(), ...frame } satisfies V2VReport);
+      this.report(TOPICS.v2v, {
+        kind: 'sent',
+        id: msg.id,
+        from: msg.from,
+        to: msg.to,
+        type: msg.type,
+        size_bytes: sent[0].size,
+        sent_ns: sent[0].sentAtNs.toString(),
+        ...frame,
+      } satisfies V2VReport);
     } catch (err) {
       this.agent.log('v2v-send-failed', { id: msg.id, error: (err as Error).message });
     }

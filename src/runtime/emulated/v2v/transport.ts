@@ -1,7 +1,7 @@
 import { createSocket, type Socket } from 'node:dgram';
-import { decodeDatagram, encodeDatagram, epochNs, messageBytes, padTo, V2V_PORT, type V2VDatagram } from './wire.js';
 import { gnSourceOf } from '../../../core/its/geonetworking.js';
 import { stationIdOf, stationMac } from '../../../core/its/station-id.js';
+import { decodeDatagram, encodeDatagram, epochNs, messageBytes, padTo, V2V_PORT, type V2VDatagram } from './wire.js';
 
 const WARM_UP_TYPE = 'warm-up';
 /** About a CAM's GN packet. */
@@ -30,7 +30,7 @@ export interface Arrival {
 function otherStation(packet: Uint8Array, sender: string): string | undefined {
   const mac = gnSourceOf(packet)?.mac;
   const expected = stationMac(stationIdOf(sender));
-  if (mac && mac.every((b, i) => b === expected[i])) return undefined;
+  if (mac?.every((b, i) => b === expected[i])) return undefined;
   return mac ? `station ${new DataView(mac.buffer, mac.byteOffset, 6).getUint32(2)}` : 'station unknown (not a GN packet)';
 }
 
@@ -112,15 +112,41 @@ export class V2VEndpoint {
    * itself (wire.ts) and is never padded. Resolves with the message's bytes (the packet's, else
    * the datagram's) and the send stamp.
    */
-  async send(p: { id: string; to: string; address: string; type: string; body: Record<string, unknown>; port?: number; sizeBytes?: number; packet?: Uint8Array }): Promise<number> {
+  async send(p: {
+    id: string;
+    to: string;
+    address: string;
+    type: string;
+    body: Record<string, unknown>;
+    port?: number;
+    sizeBytes?: number;
+    packet?: Uint8Array;
+  }): Promise<number> {
     return (await this.sendStamped(p)).size;
   }
 
   /** As send, also telling the epoch time the datagram was stamped with. */
-  async sendStamped(p: { id: string; to: string; address: string; type: string; body: Record<string, unknown>; port?: number; sizeBytes?: number; packet?: Uint8Array }): Promise<{ size: number; sentAtNs: bigint }> {
+  async sendStamped(p: {
+    id: string;
+    to: string;
+    address: string;
+    type: string;
+    body: Record<string, unknown>;
+    port?: number;
+    sizeBytes?: number;
+    packet?: Uint8Array;
+  }): Promise<{ size: number; sentAtNs: bigint }> {
     const socket = await this.senderTo(p.address, p.port ?? V2V_PORT);
     const sentAtNs = epochNs();
-    const datagram: V2VDatagram = { id: p.id, from: this.name, to: p.to, type: p.type, sentAtNs: sentAtNs.toString(), body: p.body, ...(p.packet ? { packet: p.packet } : {}) };
+    const datagram: V2VDatagram = {
+      id: p.id,
+      from: this.name,
+      to: p.to,
+      type: p.type,
+      sentAtNs: sentAtNs.toString(),
+      body: p.body,
+      ...(p.packet ? { packet: p.packet } : {}),
+    };
     const payload = p.packet ? encodeDatagram(datagram) : padTo(encodeDatagram(datagram), p.sizeBytes);
     const size = messageBytes(datagram, payload.length);
     return new Promise((resolve, reject) => socket.send(payload, (err) => (err ? reject(err) : resolve({ size, sentAtNs }))));

@@ -39,8 +39,12 @@ export { epochNs } from '../../../util/epoch-ns.js';
  * and the body stays behind (the packet is the message).
  */
 export function encodeDatagram(d: V2VDatagram): Buffer {
-  if (!d.packet) return Buffer.from(JSON.stringify({ id: d.id, from: d.from, to: d.to, type: d.type, sentAtNs: d.sentAtNs, body: d.body }), 'utf8');
-  const header = Buffer.from(`${JSON.stringify({ id: d.id, from: d.from, to: d.to, type: d.type, sentAtNs: d.sentAtNs, gn: d.packet.length })}\n`, 'utf8');
+  if (!d.packet)
+    return Buffer.from(JSON.stringify({ id: d.id, from: d.from, to: d.to, type: d.type, sentAtNs: d.sentAtNs, body: d.body }), 'utf8');
+  const header = Buffer.from(
+    `${JSON.stringify({ id: d.id, from: d.from, to: d.to, type: d.type, sentAtNs: d.sentAtNs, gn: d.packet.length })}\n`,
+    'utf8',
+  );
   return Buffer.concat([header, d.packet]);
 }
 

@@ -1,9 +1,9 @@
-import { writeFileNoFollow } from '../../../util/write-no-follow.js';
 import type { DockerPort } from '../../../host/docker/docker-port.js';
 import type { JournaledDocker } from '../../../host/docker/journaled.js';
 import { runLabels } from '../../../host/docker/labels.js';
-import { lastLines } from '../../../util/last-lines.js';
 import type { ResolvedVehicle } from '../../../scenario/resolved.js';
+import { lastLines } from '../../../util/last-lines.js';
+import { writeFileNoFollow } from '../../../util/write-no-follow.js';
 import type { CodeExit, OwnCodeRunner } from './host-process.js';
 
 /**

@@ -33,7 +33,8 @@ export interface ExternalFigures {
   refused_clients: number;
 }
 
-const PROTOCOL_HINT = 'the device must connect to the printed ws:// address, publish /cavsim/ready, and answer each odometry with a drive command stamped with it (docs/external-devices.md)';
+const PROTOCOL_HINT =
+  'the device must connect to the printed ws:// address, publish /cavsim/ready, and answer each odometry with a drive command stamped with it (docs/external-devices.md)';
 
 /**
  * A vehicle whose controller is a device cavsim does not start: the run listens at
@@ -102,7 +103,12 @@ export class ExternalVehicle implements VehicleCode {
     // The link logs only about clients, which cannot come before the vehicle below exists.
     let vehicle: ExternalVehicle | undefined;
     const { host, port } = spec.external.listen;
-    const link = await OwnCodeLink.open(spec, ctx.duration, { listen: { host, port }, oneClient: true, freeRunning: !spec.external.barrier, log: (line) => vehicle?.note(line) }).catch((err: unknown) => {
+    const link = await OwnCodeLink.open(spec, ctx.duration, {
+      listen: { host, port },
+      oneClient: true,
+      freeRunning: !spec.external.barrier,
+      log: (line) => vehicle?.note(line),
+    }).catch((err: unknown) => {
       throw new EnvironmentError(
         `vehicles.${spec.name}.external.listen: cannot listen on ${host}:${port} (${err instanceof Error ? err.message : String(err)})`,
         'choose another port or address of this host, or leave listen out for a free port on 127.0.0.1',
@@ -110,7 +116,9 @@ export class ExternalVehicle implements VehicleCode {
     });
     vehicle = new ExternalVehicle(spec, link, ctx, logFile);
     const wait = `${spec.external.connectTimeout} s`;
-    vehicle.note(`listening at ${link.url} for ${spec.name}'s controller (barrier ${spec.external.barrier ? 'on' : 'off'}); waiting up to ${wait}`);
+    vehicle.note(
+      `listening at ${link.url} for ${spec.name}'s controller (barrier ${spec.external.barrier ? 'on' : 'off'}); waiting up to ${wait}`,
+    );
     ctx.say(`${spec.name}: waiting up to ${wait} for its external controller at ${link.url}`);
     return vehicle;
   }
@@ -118,7 +126,9 @@ export class ExternalVehicle implements VehicleCode {
   whenReady(): Promise<void> {
     const { connectTimeout } = this.spec.external;
     return this.withTimeout(this.link.whenReady(), connectTimeout, () =>
-      this.device ? `connected from ${this.device} but did not publish /cavsim/ready within ${connectTimeout} s` : `did not connect within ${connectTimeout} s`,
+      this.device
+        ? `connected from ${this.device} but did not publish /cavsim/ready within ${connectTimeout} s`
+        : `did not connect within ${connectTimeout} s`,
     ).then(() => {
       this.readyAt = performance.now();
       this.note(`device ready after ${((this.readyAt - this.opened) / 1000).toFixed(3)} s`);
@@ -131,7 +141,11 @@ export class ExternalVehicle implements VehicleCode {
 
   tick(input: TickInput): Promise<TickAnswer> {
     this.sent();
-    return this.withTimeout(this.link.tick(input), this.spec.compute.timeout, () => `did not answer tick ${input.step} within ${this.spec.compute.timeout} s of wall-clock time`).then((answer) => {
+    return this.withTimeout(
+      this.link.tick(input),
+      this.spec.compute.timeout,
+      () => `did not answer tick ${input.step} within ${this.spec.compute.timeout} s of wall-clock time`,
+    ).then((answer) => {
       this.answers++;
       return answer;
     });
@@ -193,7 +207,13 @@ export class ExternalVehicle implements VehicleCode {
 
   private failure(how: string): ComponentFailedError {
     return new ComponentFailedError(
-      { component: `vehicle ${this.spec.name} (external controller at ${this.url})`, exit_status: null, signal: null, last_log_lines: this.lines.slice(-3), how },
+      {
+        component: `vehicle ${this.spec.name} (external controller at ${this.url})`,
+        exit_status: null,
+        signal: null,
+        last_log_lines: this.lines.slice(-3),
+        how,
+      },
       `at t=${this.ctx.now().toFixed(2)} s`,
       PROTOCOL_HINT,
     );

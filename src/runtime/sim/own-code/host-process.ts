@@ -1,7 +1,7 @@
-import { openForWriting } from '../../../util/write-no-follow.js';
 import { spawn } from 'node:child_process';
 import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { lastLines } from '../../../util/last-lines.js';
+import { openForWriting } from '../../../util/write-no-follow.js';
 
 export interface CodeExit {
   code: number | null;
@@ -31,9 +31,17 @@ const TAIL_BYTES = 16 * 1024;
  * ends whatever it started), its output appended to `logFile` as it goes, up to `logCapBytes`
  * (then one line says the log was cut, and the rest is read and dropped).
  */
-export function startHostProcess(argv: readonly string[], opts: { cwd: string; env: Record<string, string>; logFile: string; logCapBytes?: number }): OwnCodeRunner {
+export function startHostProcess(
+  argv: readonly string[],
+  opts: { cwd: string; env: Record<string, string>; logFile: string; logCapBytes?: number },
+): OwnCodeRunner {
   const cap = opts.logCapBytes ?? OWN_CODE_LOG_CAP_BYTES;
-  const child = spawn(argv[0], argv.slice(1), { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(argv[0], argv.slice(1), {
+    cwd: opts.cwd,
+    env: { ...process.env, ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const log = openForWriting(opts.logFile, 'append');
   let written = fstatSync(log).size;
   let cut = false;
@@ -46,7 +54,10 @@ export function startHostProcess(argv: readonly string[], opts: { cwd: string; e
       return;
     }
     if (room > 0) writeSync(log, chunk.subarray(0, room));
-    writeSync(log, `\n[cavsim: this log was cut at ${cap >= 1024 ** 2 ? `${Math.round(cap / 1024 ** 2)} MiB` : `${Math.round(cap / 1024)} KiB`}; the code went on writing]\n`);
+    writeSync(
+      log,
+      `\n[cavsim: this log was cut at ${cap >= 1024 ** 2 ? `${Math.round(cap / 1024 ** 2)} MiB` : `${Math.round(cap / 1024)} KiB`}; the code went on writing]\n`,
+    );
     cut = true;
   };
   child.stdout.on('data', append);

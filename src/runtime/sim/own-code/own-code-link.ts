@@ -1,25 +1,33 @@
 import { performance } from 'node:perf_hooks';
-import { BridgeServer } from '../../rosbridge/bridge-server.js';
-import { singleVehiclePolicy } from '../../rosbridge/client-policy.js';
-import {
-  CONTROL_PROTOCOL_VERSION,
-  TOPICS,
-  eventReportSchema,
-  parseJsonData,
-  readyReportSchema,
-  v2vSendSchema,
-  type CollisionReport,
-  type EventReport,
-  type SimulatorStatus,
-  type V2VReceivedData,
-  type V2VSendRequest,
-} from '../../rosbridge/control-topics.js';
-import { LaserScanEncoder } from '../../rosbridge/laser-scan-msg.js';
-import { MSG_TYPES, clockMsg, odometryMsg, optionalStampNs, parseDriveMsg, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
 import type { LaserScan, Odometry } from '../../../core/control/vehicle-context.js';
 import type { DriveCommand } from '../../../core/physics/types.js';
 import type { ResolvedVehicle } from '../../../scenario/resolved.js';
 import type { TickCost } from '../../../world/compute-time.js';
+import { BridgeServer } from '../../rosbridge/bridge-server.js';
+import { singleVehiclePolicy } from '../../rosbridge/client-policy.js';
+import {
+  CONTROL_PROTOCOL_VERSION,
+  type CollisionReport,
+  type EventReport,
+  eventReportSchema,
+  parseJsonData,
+  readyReportSchema,
+  type SimulatorStatus,
+  TOPICS,
+  type V2VReceivedData,
+  type V2VSendRequest,
+  v2vSendSchema,
+} from '../../rosbridge/control-topics.js';
+import { LaserScanEncoder } from '../../rosbridge/laser-scan-msg.js';
+import {
+  clockMsg,
+  MSG_TYPES,
+  odometryMsg,
+  optionalStampNs,
+  parseDriveMsg,
+  parseStringMsg,
+  stringMsg,
+} from '../../rosbridge/ros-messages.js';
 
 export interface TickInput {
   step: number;
@@ -111,8 +119,12 @@ export class OwnCodeLink {
       this.isReady = true;
       this.readyWaiter?.resolve();
     });
-    server.subscribe(TOPICS.events, MSG_TYPES.string, (msg) => this.events.push(parseJsonData(eventReportSchema, parseStringMsg(msg), TOPICS.events)));
-    server.subscribe(TOPICS.v2vSend(car), MSG_TYPES.string, (msg) => this.sends.push(parseJsonData(v2vSendSchema, parseStringMsg(msg), TOPICS.v2vSend(car))));
+    server.subscribe(TOPICS.events, MSG_TYPES.string, (msg) =>
+      this.events.push(parseJsonData(eventReportSchema, parseStringMsg(msg), TOPICS.events)),
+    );
+    server.subscribe(TOPICS.v2vSend(car), MSG_TYPES.string, (msg) =>
+      this.sends.push(parseJsonData(v2vSendSchema, parseStringMsg(msg), TOPICS.v2vSend(car))),
+    );
     // The runtime logs V2V itself; reports written for the emulated runtime are accepted and not needed.
     server.subscribe(TOPICS.v2v, MSG_TYPES.string, () => {});
     this.status('waiting', 0);
@@ -120,7 +132,13 @@ export class OwnCodeLink {
 
   static async open(spec: ResolvedVehicle, duration: number, opts: LinkOptions = {}): Promise<OwnCodeLink> {
     const { host, port } = opts.listen ?? { host: '127.0.0.1', port: 0 };
-    const server = await BridgeServer.listen({ host, port, policy: singleVehiclePolicy(spec.name, spec.observes), ...(opts.oneClient ? { oneClient: true } : {}), ...(opts.log ? { log: opts.log } : {}) });
+    const server = await BridgeServer.listen({
+      host,
+      port,
+      policy: singleVehiclePolicy(spec.name, spec.observes),
+      ...(opts.oneClient ? { oneClient: true } : {}),
+      ...(opts.log ? { log: opts.log } : {}),
+    });
     return new OwnCodeLink(server, spec, duration, opts.freeRunning);
   }
 
@@ -218,7 +236,13 @@ export class OwnCodeLink {
     this.waiting = undefined;
     const wallS = (performance.now() - w.wall0) / 1000;
     const cpu1 = w.cpu0 === undefined ? undefined : this.cpuSeconds();
-    const answer: TickAnswer = { command, sends: this.sends, events: this.events, wallS, ...(cpu1 !== undefined ? { cpuS: cpu1 - w.cpu0! } : {}) };
+    const answer: TickAnswer = {
+      command,
+      sends: this.sends,
+      events: this.events,
+      wallS,
+      ...(cpu1 !== undefined ? { cpuS: cpu1 - w.cpu0! } : {}),
+    };
     this.sends = [];
     this.events = [];
     w.resolve(answer);

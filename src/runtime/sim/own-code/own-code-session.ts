@@ -1,19 +1,19 @@
 import { resolve } from 'node:path';
-import type { DockerPort } from '../../../host/docker/docker-port.js';
-import { createJournaledDocker, dockerUndoers } from '../../../host/docker/journaled.js';
-import { requireVehicleImages } from '../../../host/docker/images.js';
 import { EnvironmentError } from '../../../errors.js';
+import type { DockerPort } from '../../../host/docker/docker-port.js';
+import { requireVehicleImages } from '../../../host/docker/images.js';
+import { createJournaledDocker, dockerUndoers } from '../../../host/docker/journaled.js';
 import { asRoot } from '../../../host/exec/as-root.js';
-import { Journal } from '../../../host/journal/journal.js';
+import type { Journal } from '../../../host/journal/journal.js';
 import { openRunJournal, registerActiveRun, unregisterActiveRun } from '../../../run/active-runs.js';
+import type { RunEvents } from '../../../run/events.js';
+import { RUN_FILES } from '../../../run/run-files.js';
 import type { RunFolder } from '../../../run/run-folder.js';
 import type { ResolvedScenario, ResolvedVehicle } from '../../../scenario/resolved.js';
+import { type ExternalFigures, ExternalVehicle } from './external-vehicle.js';
 import { OwnCodeVehicle } from './own-code-vehicle.js';
-import { ExternalVehicle, type ExternalFigures } from './external-vehicle.js';
-import type { VehicleCode } from './vehicle-code.js';
-import type { RunEvents } from '../../../run/events.js';
 import { checkOwnCodeRunnable, scenarioFolder } from './runnable.js';
-import { RUN_FILES } from '../../../run/run-files.js';
+import type { VehicleCode } from './vehicle-code.js';
 
 /**
  * Checks, before a simulated run creates anything, that its own code can start here: each host
@@ -27,7 +27,11 @@ export async function preflightOwnCode(scenario: ResolvedScenario, docker?: Dock
   checkOwnCodeRunnable(scenario);
   const imaged = scenario.vehicles.filter((v) => v.image);
   if (!imaged.length) return undefined;
-  if (!docker) throw new EnvironmentError(`${imaged.map((v) => `vehicles.${v.name}.image`).join(', ')}: no Docker engine was given to run it`, 'run it through cavsim up, which connects to the local engine');
+  if (!docker)
+    throw new EnvironmentError(
+      `${imaged.map((v) => `vehicles.${v.name}.image`).join(', ')}: no Docker engine was given to run it`,
+      'run it through cavsim up, which connects to the local engine',
+    );
   const engine = typeof docker === 'function' ? await docker() : docker;
   await engine.ping().catch((err: unknown) => {
     const fields = imaged.map((v) => `vehicles.${v.name}.image`).join(', ');
@@ -67,7 +71,13 @@ export function openOwnCodeSession(scenario: ResolvedScenario, folder: RunFolder
         return vehicle;
       }
       const engine = spec.image ? containers() : undefined;
-      return OwnCodeVehicle.start(spec, { runDir, scenarioDir: scenarioFolder(scenario), duration: scenario.duration, now, ...(engine ? { containers: engine } : {}) });
+      return OwnCodeVehicle.start(spec, {
+        runDir,
+        scenarioDir: scenarioFolder(scenario),
+        duration: scenario.duration,
+        now,
+        ...(engine ? { containers: engine } : {}),
+      });
     },
     /** `timing.external` of the summary: each external device's connection and tick figures. */
     externalFigures(): Record<string, ExternalFigures> | undefined {

@@ -1,13 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { DockerPort } from '../../../host/docker/docker-port.js';
+import type { JournaledDocker } from '../../../host/docker/journaled.js';
 import { ComponentFailedError, type FailedComponent } from '../../../run/outcome.js';
 import type { ResolvedVehicle } from '../../../scenario/resolved.js';
 import type { CollisionReport } from '../../rosbridge/control-topics.js';
-import { CpuClock } from './cpu-time.js';
-import { startHostProcess, type CodeExit, type OwnCodeRunner } from './host-process.js';
 import { startContainerRunner } from './container-runner.js';
-import type { DockerPort } from '../../../host/docker/docker-port.js';
-import type { JournaledDocker } from '../../../host/docker/journaled.js';
+import { CpuClock } from './cpu-time.js';
+import { type CodeExit, type OwnCodeRunner, startHostProcess } from './host-process.js';
 import { OwnCodeLink, type TickAnswer, type TickInput } from './own-code-link.js';
 import type { VehicleCode } from './vehicle-code.js';
 
@@ -22,7 +22,8 @@ export interface OwnCodeContext {
   containers?: { docker: DockerPort; journaled: JournaledDocker; runId: string };
 }
 
-const PROTOCOL_HINT = 'it must connect to $CAVSIM_SIM_URL, publish /cavsim/ready, and answer each odometry with a drive command stamped with it (docs/control-protocol.md, "Virtual time")';
+const PROTOCOL_HINT =
+  'it must connect to $CAVSIM_SIM_URL, publish /cavsim/ready, and answer each odometry with a drive command stamped with it (docs/control-protocol.md, "Virtual time")';
 
 /**
  * A vehicle whose `command:` the simulated runtime runs on this host, behind its own control link.
@@ -87,7 +88,10 @@ export class OwnCodeVehicle implements VehicleCode {
   }
 
   tick(input: TickInput): Promise<TickAnswer> {
-    return this.withTimeout(this.link.tick(input), `did not answer tick ${input.step} within ${this.spec.compute.timeout} s of wall-clock time`);
+    return this.withTimeout(
+      this.link.tick(input),
+      `did not answer tick ${input.step} within ${this.spec.compute.timeout} s of wall-clock time`,
+    );
   }
 
   collided(report: CollisionReport): void {
@@ -118,7 +122,10 @@ export class OwnCodeVehicle implements VehicleCode {
   }
 
   private async failure(exit: CodeExit | undefined, how?: string): Promise<ComponentFailedError> {
-    const what = [...(this.spec.image ? [`image ${this.spec.image}`] : []), ...(this.spec.command ? [this.spec.command.join(' ')] : [])].join(': ');
+    const what = [
+      ...(this.spec.image ? [`image ${this.spec.image}`] : []),
+      ...(this.spec.command ? [this.spec.command.join(' ')] : []),
+    ].join(': ');
     const failed: FailedComponent = {
       component: `vehicle ${this.spec.name} (own code, ${what})`,
       exit_status: exit?.code ?? null,

@@ -40,10 +40,16 @@ export function checkOwnCodeRunnable(scenario: ResolvedScenario): void {
     if (!v.command || v.image) continue;
     const program = v.command[0];
     if (!findProgram(program, cwd)) {
-      problems.push(`vehicles.${v.name}.command: program "${program}" not found ${program.includes('/') ? `in ${cwd} (paths are relative to the scenario's folder)` : 'on PATH'}, or not executable`);
+      problems.push(
+        `vehicles.${v.name}.command: program "${program}" not found ${program.includes('/') ? `in ${cwd} (paths are relative to the scenario's folder)` : 'on PATH'}, or not executable`,
+      );
     }
   }
   if (problems.length) {
-    throw new UserInputError(problems[0], problems.slice(1), 'install the program, or give its path; the simulated runtime runs `command:` on this host in the scenario\'s folder');
+    throw new UserInputError(
+      problems[0],
+      problems.slice(1),
+      "install the program, or give its path; the simulated runtime runs `command:` on this host in the scenario's folder",
+    );
   }
 }

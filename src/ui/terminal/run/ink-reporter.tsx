@@ -1,5 +1,5 @@
-import React, { useEffect, useState } from 'react';
-import { Box, Text, render } from 'ink';
+import { Box, render, Text } from 'ink';
+import { useEffect, useState } from 'react';
 import type { RunEvent } from '../../../run/events.js';
 import { formatSummary } from './summary-text.js';
 
@@ -12,7 +12,7 @@ function RunView({ subscribe }: { subscribe: (l: Listener) => void }) {
   const [logs, setLogs] = useState<string[]>([]);
   useEffect(() => {
     subscribe((e) => {
-      if (e.type === 'phase') setPhase(`${e.phase}${e.detail ? ': ' + e.detail : ''}`);
+      if (e.type === 'phase') setPhase(`${e.phase}${e.detail ? `: ${e.detail}` : ''}`);
       else if (e.type === 'progress') setProgress(e);
       else if (e.type === 'log') setLogs((l) => [...l.slice(-4), `${e.level}: ${e.message}`]);
       else if (e.type === 'summary') setSummary(formatSummary(e.summary, e.runDir));
@@ -29,7 +29,8 @@ function RunView({ subscribe }: { subscribe: (l: Listener) => void }) {
       {progress && !summary && (
         <Box flexDirection="column">
           <Text>
-            sim time {progress.t.toFixed(1)} / {progress.duration} s    min TTC {progress.minTtc === null ? '-' : `${progress.minTtc.toFixed(2)} s`}
+            sim time {progress.t.toFixed(1)} / {progress.duration} s min TTC{' '}
+            {progress.minTtc === null ? '-' : `${progress.minTtc.toFixed(2)} s`}
             {progress.lateness ? `    step lateness p99 ${progress.lateness.p99_ms.toFixed(2)} ms` : ''}
           </Text>
           {progress.cars.map((c) => (

@@ -1,6 +1,7 @@
 import type { RunSummary } from '../../../run/summary.js';
 
-const fmt = (v: number | null | undefined, unit: string, digits = 3) => (v === null || v === undefined ? '-' : `${v.toFixed(digits)} ${unit}`);
+const fmt = (v: number | null | undefined, unit: string, digits = 3) =>
+  v === null || v === undefined ? '-' : `${v.toFixed(digits)} ${unit}`;
 
 /** The human-readable end of a run, shared by every reporter that prints text. */
 export function formatSummary(s: RunSummary, runDir: string): string {
@@ -12,7 +13,8 @@ export function formatSummary(s: RunSummary, runDir: string): string {
     `  min distance    ${fmt(s.min_distance_m, 'm')}`,
     `  V2V             ${v2vCounts(s.v2v)}; latency p50 ${fmt(s.v2v.p50_ms, 'ms', 2)}, p99 ${fmt(s.v2v.p99_ms, 'ms', 2)}, max ${fmt(s.v2v.max_ms, 'ms', 2)}`,
   ];
-  for (const e of s.events) lines.push(`  t=${e.t_s.toFixed(2)} s  ${e.vehicle} ${e.event}${e.detail ? ' ' + JSON.stringify(e.detail) : ''}`);
+  for (const e of s.events)
+    lines.push(`  t=${e.t_s.toFixed(2)} s  ${e.vehicle} ${e.event}${e.detail ? ` ${JSON.stringify(e.detail)}` : ''}`);
   lines.push(`  results         ${runDir}`);
   return lines.join('\n');
 }
@@ -25,7 +27,10 @@ export function v2vCounts(v: RunSummary['v2v']): string {
   const messages = `${v.sent} message${v.sent === 1 ? '' : 's'}`;
   if (v.sent_pairs === undefined) return `${messages} sent, ${v.received} received, ${v.lost} lost`;
   const reasons = Object.entries(v.lost_by_reason ?? {}).filter(([reason]) => reason !== 'run-ended');
-  const parts = [`${v.received} received`, `${v.lost} lost${reasons.length ? ` (${reasons.map(([r, n]) => `${r} ${n}`).join(', ')})` : ''}`];
+  const parts = [
+    `${v.received} received`,
+    `${v.lost} lost${reasons.length ? ` (${reasons.map(([r, n]) => `${r} ${n}`).join(', ')})` : ''}`,
+  ];
   if (v.in_flight_at_end) parts.push(`${v.in_flight_at_end} in flight at the end`);
   const ratio = v.delivery_ratio != null ? `, ${+(v.delivery_ratio * 100).toFixed(1)}% delivered` : '';
   const none = v.lost_messages ? `; ${v.lost_messages} message${v.lost_messages === 1 ? '' : 's'} reached no receiver` : '';

@@ -1,5 +1,5 @@
-import React, { useEffect, useState } from 'react';
-import { Box, Text, render } from 'ink';
+import { Box, render, Text } from 'ink';
+import { useEffect, useState } from 'react';
 import type { SweepEvent } from '../../../sweep/events.js';
 import type { SweepResult } from '../../../sweep/result-row.js';
 import { describeValues, formatCritical, formatDurationShort } from './line-reporter.js';
@@ -41,8 +41,8 @@ function ResultRow({ r }: { r: SweepResult }) {
   return (
     <Text>
       {'  '}
-      {describeValues(r).padEnd(36)} {String(Number.isFinite(r.seed) ? r.seed : '-').padStart(4)} {cell(r.min_ttc_s, 3).padStart(9)} {cell(r.min_distance_m, 3).padStart(9)}{' '}
-      {cell(r.v2v_p99_ms, 1).padStart(8)} <Text color={colour}>{verdict}</Text>
+      {describeValues(r).padEnd(36)} {String(Number.isFinite(r.seed) ? r.seed : '-').padStart(4)} {cell(r.min_ttc_s, 3).padStart(9)}{' '}
+      {cell(r.min_distance_m, 3).padStart(9)} {cell(r.v2v_p99_ms, 1).padStart(8)} <Text color={colour}>{verdict}</Text>
     </Text>
   );
 }
@@ -67,7 +67,11 @@ function SweepView({ subscribe }: { subscribe: (l: Listener) => void }) {
       } else if (e.type === 'warn') setNotes((n) => [...n.slice(-3), e.message]);
       else if (e.type === 'critical-result') setEnd((l) => [...l, ...formatCritical(e.result)]);
       else if (e.type === 'answer') setEnd((l) => [...l, `answer: ${e.answer.text}`]);
-      else if (e.type === 'sweep-done') setEnd((l) => [...l, `${e.stopped ? 'stopped' : 'done'}: ${e.done} runs in ${formatDurationShort(e.wallSeconds)}${e.stopped ? `; continue with --resume ${e.sweepId}` : ''}`]);
+      else if (e.type === 'sweep-done')
+        setEnd((l) => [
+          ...l,
+          `${e.stopped ? 'stopped' : 'done'}: ${e.done} runs in ${formatDurationShort(e.wallSeconds)}${e.stopped ? `; continue with --resume ${e.sweepId}` : ''}`,
+        ]);
     });
   }, [subscribe]);
   return (
@@ -86,7 +90,11 @@ function SweepView({ subscribe }: { subscribe: (l: Listener) => void }) {
         {'  '}
         {'values'.padEnd(36)} {'seed'.padStart(4)} {'minTTC s'.padStart(9)} {'minDist m'.padStart(9)} {'p99 ms'.padStart(8)} verdict
       </Text>
-      {results.length > TABLE_ROWS && <Text dimColor>{`  ${results.length} runs finished; rows in order of the swept values, around the latest (V2V latency p99 in ms)`}</Text>}
+      {results.length > TABLE_ROWS && (
+        <Text
+          dimColor
+        >{`  ${results.length} runs finished; rows in order of the swept values, around the latest (V2V latency p99 in ms)`}</Text>
+      )}
       {window([...results].sort(byValues), results.at(-1)).map((r) => (
         <ResultRow key={r.key} r={r} />
       ))}

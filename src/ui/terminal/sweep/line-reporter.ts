@@ -1,6 +1,6 @@
+import type { CriticalSearchResult } from '../../../sweep/critical.js';
 import type { SweepEvent } from '../../../sweep/events.js';
 import type { SweepResult } from '../../../sweep/result-row.js';
-import type { CriticalSearchResult } from '../../../sweep/critical.js';
 
 const fmt = (v: number | null, digits = 3) => (v === null ? '-' : v.toFixed(digits));
 
@@ -11,7 +11,9 @@ export function formatDurationShort(seconds: number): string {
 }
 
 export function describeValues(result: Pick<SweepResult, 'values'>): string {
-  return Object.entries(result.values).map(([path, v]) => `${path}=${v.text}`).join(' ');
+  return Object.entries(result.values)
+    .map(([path, v]) => `${path}=${v.text}`)
+    .join(' ');
 }
 
 export function formatRunLine(r: SweepResult): string {
@@ -26,20 +28,28 @@ export function formatCritical(c: CriticalSearchResult): string[] {
   const u = c.unit;
   const safe = c.lastSafeText ?? `${c.lastSafe}${u}`;
   const hit = c.firstCollisionText ?? `${c.firstCollision}${u}`;
-  const at = c.resolution ? `the runs tell ${c.path} apart in steps of ${+c.resolution.toFixed(6)}${u} (one control tick)` : `within ${+c.tolerance.toFixed(6)}${u}`;
+  const at = c.resolution
+    ? `the runs tell ${c.path} apart in steps of ${+c.resolution.toFixed(6)}${u} (one control tick)`
+    : `within ${+c.tolerance.toFixed(6)}${u}`;
   if (c.status === 'found') lines.push(`critical ${c.path}: no collision at ${safe}, collision at ${hit}; ${at}`);
   else if (c.status === 'collides-nowhere') lines.push(`no collision anywhere in the range: the critical ${c.path} is above ${safe}`);
   else lines.push(`collision everywhere in the range: the critical ${c.path} is below ${hit}`);
-  lines.push(c.monotonic ? `outcome monotonic on all ${c.samples.length} sampled values` : `WARNING: ${c.notes.join('; ')}; the boundary reported is the first flip`);
+  lines.push(
+    c.monotonic
+      ? `outcome monotonic on all ${c.samples.length} sampled values`
+      : `WARNING: ${c.notes.join('; ')}; the boundary reported is the first flip`,
+  );
   return lines;
 }
 
 /** Plain lines for logs, CI and non-TTY output: one line per finished run, warnings, the end. */
-export function createSweepLineReporter(write: (line: string) => void = (l) => process.stderr.write(l + '\n')) {
+export function createSweepLineReporter(write: (line: string) => void = (l) => process.stderr.write(`${l}\n`)) {
   return (e: SweepEvent) => {
     switch (e.type) {
       case 'sweep-start':
-        write(`sweep ${e.sweepId}: ${e.total} runs (${e.runtime}, ${e.jobs} at a time)${e.alreadyDone ? `, ${e.alreadyDone} already done` : ''} → ${e.dir}`);
+        write(
+          `sweep ${e.sweepId}: ${e.total} runs (${e.runtime}, ${e.jobs} at a time)${e.alreadyDone ? `, ${e.alreadyDone} already done` : ''} → ${e.dir}`,
+        );
         break;
       case 'run-done': {
         const eta = e.etaSeconds && e.done < e.total ? `, ETA ${formatDurationShort(e.etaSeconds)}` : '';
@@ -50,7 +60,8 @@ export function createSweepLineReporter(write: (line: string) => void = (l) => p
         write(`warning: ${e.message}`);
         break;
       case 'critical-probe':
-        if (e.bracket) write(`  searching ${e.path} in ${e.bracket.lo}..${e.bracket.hi}: ${e.value} → ${e.collision ? 'collision' : 'no collision'}`);
+        if (e.bracket)
+          write(`  searching ${e.path} in ${e.bracket.lo}..${e.bracket.hi}: ${e.value} → ${e.collision ? 'collision' : 'no collision'}`);
         break;
       case 'critical-result':
         for (const l of formatCritical(e.result)) write(l);
@@ -59,7 +70,9 @@ export function createSweepLineReporter(write: (line: string) => void = (l) => p
         write(`answer: ${e.answer.text}`);
         break;
       case 'sweep-done':
-        write(`${e.stopped ? 'stopped' : 'done'}: ${e.done} runs finished in ${formatDurationShort(e.wallSeconds)}${e.stopped ? `; continue with --resume ${e.sweepId}` : ''}`);
+        write(
+          `${e.stopped ? 'stopped' : 'done'}: ${e.done} runs finished in ${formatDurationShort(e.wallSeconds)}${e.stopped ? `; continue with --resume ${e.sweepId}` : ''}`,
+        );
         break;
       default:
         break;

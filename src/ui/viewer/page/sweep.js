@@ -101,7 +101,8 @@ function renderPoints() {
       tr.tabIndex = 0;
       const collided = p.runs.filter((r) => r.cells.collision === 'true').length;
       if (collided) tr.classList.add('collided');
-      for (const text of [...axisColumns.map((c) => p.cells[c]), String(p.runs.length), String(collided)]) tr.append(Object.assign(document.createElement('td'), { textContent: text }));
+      for (const text of [...axisColumns.map((c) => p.cells[c]), String(p.runs.length), String(collided)])
+        tr.append(Object.assign(document.createElement('td'), { textContent: text }));
       tr.addEventListener('click', () => openPoint(p.key));
       tr.addEventListener('keydown', (e) => e.key === 'Enter' && openPoint(p.key));
       return tr;
@@ -144,11 +145,14 @@ async function main() {
   $('scenario-name').textContent = l.scenario;
   $('sweep-id').textContent = `${l.id} · ${l.runtime}`;
   const collided = l.runs.filter((r) => r.cells.collision === 'true').length;
-  $('counts').innerHTML = `<span><b>${l.runs.length}</b> runs</span><span class="${collided ? 'bad' : ''}"><b>${collided}</b> collided</span>`;
+  $('counts').innerHTML =
+    `<span><b>${l.runs.length}</b> runs</span><span class="${collided ? 'bad' : ''}"><b>${collided}</b> collided</span>`;
   $('answer').textContent = l.answer ?? '';
   state.sortBy = l.axisColumns[0] ?? null;
   $('plots').replaceChildren(
-    ...(l.plots ?? []).flatMap((name) => [Object.assign(document.createElement('a'), { href: `plots/${name}.png`, textContent: `${name} figure`, target: '_blank' })]),
+    ...(l.plots ?? []).flatMap((name) => [
+      Object.assign(document.createElement('a'), { href: `plots/${name}.png`, textContent: `${name} figure`, target: '_blank' }),
+    ]),
   );
   render();
   renderPoints();

@@ -1,9 +1,10 @@
 // The replay/live page: loads the run, keeps the current time, and redraws the map view, the
 // charts and the side panel whenever the time or the data changes.
+
+import { TimeChart } from './charts.js';
 import { fetchJson, fetchMeta, followLive, loadMapImage } from './feed.js';
 import { carsAt, chartPairs, endTime, lastIndexAtOrBefore } from './series.js';
-import { PALETTE, WorldView, sceneBounds } from './world.js';
-import { TimeChart } from './charts.js';
+import { PALETTE, sceneBounds, WorldView } from './world.js';
 
 const PAIR_COLORS = ['#f8fafc', '#fbbf24', '#34d399', '#f472b6', '#60a5fa', '#a78bfa'];
 const $ = (id) => document.getElementById(id);
@@ -95,8 +96,14 @@ function refreshCharts() {
   });
   const marks = data.collisions.map((c) => c.t);
   charts.speed.setSeries(speed, marks);
-  charts.ttc.setSeries(pairs.map((x) => ({ label: x.label, color: x.color, t: x.p.t, y: x.p.ttc })), marks);
-  charts.distance.setSeries(pairs.map((x) => ({ label: x.label, color: x.color, t: x.p.t, y: x.p.d })), marks);
+  charts.ttc.setSeries(
+    pairs.map((x) => ({ label: x.label, color: x.color, t: x.p.t, y: x.p.ttc })),
+    marks,
+  );
+  charts.distance.setSeries(
+    pairs.map((x) => ({ label: x.label, color: x.color, t: x.p.t, y: x.p.d })),
+    marks,
+  );
   for (const c of Object.values(charts)) c.setTimeRange(state.tEnd);
 }
 
@@ -124,7 +131,7 @@ function frame(now) {
 }
 
 let drawn = { t: 0, cars: [] };
-let drawnWaiters = [];
+const drawnWaiters = [];
 function render() {
   state.dirty = false;
   const t = state.t;
@@ -201,11 +208,18 @@ function updateLogs(t) {
   const key = `${v2v.from}:${v2v.to}:${events.from}:${events.to}:${items.length}`;
   if (key !== state.listKey) {
     state.listKey = key;
-    fillList($('v2v-log'), state.sortedV2V.slice(v2v.from, v2v.to), (m) => [
-      `${m.sent.toFixed(2)} s  ${m.type}  ${m.from}→${m.to}  +${Math.round((m.received - m.sent) * 1000)} ms`,
-      m.sent,
-    ], 'no V2V messages received');
-    fillList($('event-log'), items.slice(events.from, events.to), (e) => [e.text, e.t, e.title, e.collision ? 'collision' : ''], 'no events');
+    fillList(
+      $('v2v-log'),
+      state.sortedV2V.slice(v2v.from, v2v.to),
+      (m) => [`${m.sent.toFixed(2)} s  ${m.type}  ${m.from}→${m.to}  +${Math.round((m.received - m.sent) * 1000)} ms`, m.sent],
+      'no V2V messages received',
+    );
+    fillList(
+      $('event-log'),
+      items.slice(events.from, events.to),
+      (e) => [e.text, e.t, e.title, e.collision ? 'collision' : ''],
+      'no events',
+    );
   }
   for (const li of $('v2v-log').children) {
     const m = li.item;
@@ -281,6 +295,7 @@ function drawMarkers() {
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   // The slider's thumb travels over the width minus its own size; marks line up with its centre.
   const inset = 8;
+  // biome-ignore lint/correctness/noComponentHookFactories: a plain drawing helper, not a React component
   const X = (t) => inset + (t / Math.max(state.tEnd, 1e-3)) * (rect.width - 2 * inset);
   const mark = (t, color, h) => {
     ctx.fillStyle = color;
@@ -327,12 +342,16 @@ function wireControls() {
     }
   });
   const canvas = $('world');
-  canvas.addEventListener('wheel', (e) => {
-    e.preventDefault();
-    const rect = canvas.getBoundingClientRect();
-    world.zoomAt(e.clientX - rect.left, e.clientY - rect.top, Math.exp(-e.deltaY * 0.0015));
-    state.dirty = true;
-  }, { passive: false });
+  canvas.addEventListener(
+    'wheel',
+    (e) => {
+      e.preventDefault();
+      const rect = canvas.getBoundingClientRect();
+      world.zoomAt(e.clientX - rect.left, e.clientY - rect.top, Math.exp(-e.deltaY * 0.0015));
+      state.dirty = true;
+    },
+    { passive: false },
+  );
   let drag = null;
   canvas.addEventListener('pointerdown', (e) => {
     drag = { x: e.clientX, y: e.clientY };

@@ -283,7 +283,10 @@ export class WorldView {
     }
     ctx.globalAlpha = 1;
     this.drawnRings = [];
-    for (const [rings, kind] of [[sendRing, 'sent'], [receiveRing, 'received']]) {
+    for (const [rings, kind] of [
+      [sendRing, 'sent'],
+      [receiveRing, 'received'],
+    ]) {
       for (const [name, at] of rings) {
         const pose = poseAt(frame.data, name, t);
         if (pose && ring(ctx, pose, t - at, px, kind === 'sent')) this.drawnRings.push({ vehicle: name, kind, age: t - at });
@@ -363,7 +366,11 @@ export class WorldView {
     const { ctx } = this;
     const target = 110 / this.scale; // metres in about 110 px
     const pow = 10 ** Math.floor(Math.log10(target));
-    const step = [1, 2, 5, 10].map((k) => k * pow).filter((m) => m <= target).pop() ?? pow;
+    const step =
+      [1, 2, 5, 10]
+        .map((k) => k * pow)
+        .filter((m) => m <= target)
+        .pop() ?? pow;
     const len = step * this.scale;
     const x = 14;
     const y = this.height - 16;

@@ -1,11 +1,11 @@
-import { afterAll } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { listActiveRuns } from '../../../../src/run/active-runs.js';
+import { afterAll } from 'vitest';
 import { teardownRuns } from '../../../../src/api/teardown.js';
-import { dockerProblem, ns3Problem, requireReal, rootProblem, type RealGate } from '../../../support/real-components.js';
+import { listActiveRuns } from '../../../../src/run/active-runs.js';
+import { dockerProblem, ns3Problem, type RealGate, requireReal, rootProblem } from '../../../support/real-components.js';
 
 export const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 export const HEAD_ON = join(ROOT, 'scenarios/head-on-brake.yaml');

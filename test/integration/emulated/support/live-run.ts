@@ -1,13 +1,13 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { runScenarioEmulated } from '../../../../src/api/run-emulated.js';
-import { RunEventBus } from '../../../../src/run/events.js';
-import { newRunId } from '../../../../src/run/run-folder.js';
 import { Journal } from '../../../../src/host/journal/journal.js';
 import { NS3_PROCESS_KIND } from '../../../../src/host/journal/kinds.js';
-import type { EmulatedRunOutcome, EmulatedRunOptions } from '../../../../src/runtime/emulated/run-emulated.js';
+import { RunEventBus } from '../../../../src/run/events.js';
+import { newRunId } from '../../../../src/run/run-folder.js';
 import type { EmulatedRunPlan } from '../../../../src/runtime/emulated/plan-emulated.js';
+import type { EmulatedRunOptions, EmulatedRunOutcome } from '../../../../src/runtime/emulated/run-emulated.js';
 
 /** An emulated run started through the API, with a hook once its scenario is running in real time. */
 export interface LiveRun {
@@ -25,21 +25,37 @@ export function startLiveRun(file: string, p: { runsDir: string; overrides?: str
   const events = new RunEventBus();
   const running = new Promise<void>((resolve) => events.on((e) => e.type === 'phase' && e.phase === 'running' && resolve()));
   const runDir = join(p.runsDir, runId);
-  const outcome = runScenarioEmulated(file, { overrides: p.overrides, runsDir: p.runsDir, runId, events, keep: p.keep, shouldStop: p.shouldStop });
+  const outcome = runScenarioEmulated(file, {
+    overrides: p.overrides,
+    runsDir: p.runsDir,
+    runId,
+    events,
+    keep: p.keep,
+    shouldStop: p.shouldStop,
+  });
   return {
     runId,
     runDir,
     running: Promise.race([running, outcome.then(() => Promise.reject(new Error('the run ended before it was running')))]),
     outcome,
     plan: () => JSON.parse(readFileSync(join(runDir, 'plan.json'), 'utf8')) as EmulatedRunPlan,
-    ns3Pid: () => Number(Journal.open(join(runDir, 'journal.jsonl')).outstanding().find((e) => e.kind === NS3_PROCESS_KIND)!.id),
+    ns3Pid: () =>
+      Number(
+        Journal.open(join(runDir, 'journal.jsonl'))
+          .outstanding()
+          .find((e) => e.kind === NS3_PROCESS_KIND)!.id,
+      ),
   };
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** `cavsim ...` as a child process; `until` resolves when its output matches. */
-export function spawnCli(cli: string, args: string[], env: NodeJS.ProcessEnv = process.env): { child: ChildProcess; output: () => string; until(re: RegExp, timeoutMs?: number): Promise<void>; exit: Promise<number | null> } {
+export function spawnCli(
+  cli: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { child: ChildProcess; output: () => string; until(re: RegExp, timeoutMs?: number): Promise<void>; exit: Promise<number | null> } {
   const child = spawn('node', [cli, ...args], { env: { ...env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const waiters: { re: RegExp; resolve: () => void }[] = [];

@@ -14,11 +14,34 @@ export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 export function buildEntryPoints(): { probe: string; setupChild: string; helper: string } {
   const outDir = join(repoRoot, 'node_modules/.cache/cavsim-hostnet-it');
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const entries = ['bench/testbed/probe-main.ts', 'src/host/network/privileged-helper.ts', 'test/integration/hostnet/fixtures/setup-child.ts'];
+  const entries = [
+    'bench/testbed/probe-main.ts',
+    'src/host/network/privileged-helper.ts',
+    'test/integration/hostnet/fixtures/setup-child.ts',
+  ];
   execFileSync(
     process.execPath,
-    [tsc, '--outDir', outDir, '--rootDir', repoRoot, '--module', 'NodeNext', '--moduleResolution', 'NodeNext', '--target', 'ES2022',
-      '--lib', 'ES2023', '--types', 'node', '--strict', '--skipLibCheck', '--esModuleInterop', ...entries],
+    [
+      tsc,
+      '--outDir',
+      outDir,
+      '--rootDir',
+      repoRoot,
+      '--module',
+      'NodeNext',
+      '--moduleResolution',
+      'NodeNext',
+      '--target',
+      'ES2022',
+      '--lib',
+      'ES2023',
+      '--types',
+      'node',
+      '--strict',
+      '--skipLibCheck',
+      '--esModuleInterop',
+      ...entries,
+    ],
     { cwd: repoRoot, stdio: 'pipe' },
   );
   const probe = join(outDir, 'bench/testbed/probe-main.js');

@@ -1,4 +1,4 @@
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import { CHROMIUM } from '../../../support/real-components.js';
 
 /** Debian's chromium, as the tests drive it: no sandbox (root in CI), no GPU, no network chatter. */

@@ -2,12 +2,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ringScenarioYaml } from '../../../../bench/viewer/ring-scenario.js';
 import { runScenarioSimulated } from '../../../../src/api/run-simulated.js';
 import { loadMap } from '../../../../src/core/map/load-map.js';
-import { Lidar } from '../../../../src/core/sensing/lidar.js';
 import { footprintCorners } from '../../../../src/core/physics/footprint.js';
+import { Lidar } from '../../../../src/core/sensing/lidar.js';
 import type { ResolvedScenario } from '../../../../src/scenario/resolved.js';
-import { ringScenarioYaml } from '../../../../bench/viewer/ring-scenario.js';
 
 export const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
@@ -15,7 +15,10 @@ export const newRunsDir = () => mkdtempSync(join(tmpdir(), 'cavsim-viz-'));
 
 /** The thesis's head-on experiment, run for real by the simulated runtime. */
 export async function headOnRun(runsDir: string, delay = '200ms'): Promise<string> {
-  const { runDir } = await runScenarioSimulated(join(ROOT, 'scenarios/head-on-brake.yaml'), { overrides: [`network.delay=${delay}`], runsDir });
+  const { runDir } = await runScenarioSimulated(join(ROOT, 'scenarios/head-on-brake.yaml'), {
+    overrides: [`network.delay=${delay}`],
+    runsDir,
+  });
   return runDir;
 }
 
@@ -42,7 +45,14 @@ export function readVehicleRows(runDir: string): VehicleRow[] {
   const at = (cells: string[], name: string) => cells[col.indexOf(name)];
   return lines.map((l) => {
     const c = l.split(',');
-    return { t: +at(c, 't_s'), vehicle: at(c, 'vehicle'), x: +at(c, 'x_m'), y: +at(c, 'y_m'), yaw: +at(c, 'yaw_rad'), v: +at(c, 'speed_mps') };
+    return {
+      t: +at(c, 't_s'),
+      vehicle: at(c, 'vehicle'),
+      x: +at(c, 'x_m'),
+      y: +at(c, 'y_m'),
+      yaw: +at(c, 'yaw_rad'),
+      v: +at(c, 'speed_mps'),
+    };
   });
 }
 
@@ -77,5 +87,5 @@ export async function writeScans(runDir: string, every = 0.1): Promise<void> {
       lines.push(`${car.t},${car.vehicle},${lidar.angleMin},${lidar.angleIncrement},${Array.from(ranges, (r) => r.toFixed(3)).join(';')}`);
     }
   }
-  writeFileSync(join(runDir, 'scans.csv'), lines.join('\n') + '\n');
+  writeFileSync(join(runDir, 'scans.csv'), `${lines.join('\n')}\n`);
 }

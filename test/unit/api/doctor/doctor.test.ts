@@ -1,12 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ImageInfo } from '../../../../src/host/docker/docker-port.js';
 import { doctorPassed, runDoctor, runtimeReadiness } from '../../../../src/api/doctor/doctor.js';
 import { findLeftoverRuns } from '../../../../src/api/doctor/host-ports.js';
 import { tapCreatorPathsIn } from '../../../../src/api/doctor/tap-creator.js';
 import type { DoctorPorts } from '../../../../src/api/doctor/types.js';
 import { EnvironmentError } from '../../../../src/errors.js';
+import type { ImageInfo } from '../../../../src/host/docker/docker-port.js';
 import type { CommandResult } from '../../../../src/host/exec/command-runner.js';
 import { Journal } from '../../../../src/host/journal/journal.js';
 import { scratchDir } from '../../../support/scratch-dir.js';
@@ -24,7 +24,8 @@ function healthyHost(overrides: Partial<DoctorPorts> = {}) {
   const failing = new Set<string>();
   const ran: string[] = [];
   const outputs: Record<string, string> = {
-    'pkg-config --modversion ns3-core ns3-network ns3-csma ns3-wifi ns3-mobility ns3-propagation ns3-tap-bridge': '3.37\n3.37\n3.37\n3.37\n3.37\n3.37\n3.37',
+    'pkg-config --modversion ns3-core ns3-network ns3-csma ns3-wifi ns3-mobility ns3-propagation ns3-tap-bridge':
+      '3.37\n3.37\n3.37\n3.37\n3.37\n3.37\n3.37',
     'pkg-config --variable=libdir ns3-tap-bridge': '/usr/lib/x86_64-linux-gnu',
     'iptables --version': 'iptables v1.8.9 (nf_tables)',
     'g++ --version': 'g++ (Debian 12.2.0-14) 12.2.0\nCopyright',
@@ -35,7 +36,8 @@ function healthyHost(overrides: Partial<DoctorPorts> = {}) {
       ping: async () => {
         if (!engineUp) throw new EnvironmentError('Docker engine not reachable: connect ENOENT /var/run/docker.sock', 'x');
       },
-      inspectImage: async (tag) => (images.has(tag) ? ({ id: `sha256:${'a'.repeat(64)}`, tags: [tag], labels: {}, createdAt: '' } satisfies ImageInfo) : undefined),
+      inspectImage: async (tag) =>
+        images.has(tag) ? ({ id: `sha256:${'a'.repeat(64)}`, tags: [tag], labels: {}, createdAt: '' } satisfies ImageInfo) : undefined,
     },
     commands: {
       run: async (argv, opts = {}): Promise<CommandResult> => {
@@ -43,7 +45,7 @@ function healthyHost(overrides: Partial<DoctorPorts> = {}) {
         ran.push(key);
         const exitCode = failing.has(argv[0]) || failing.has(key) ? 1 : 0;
         if (exitCode !== 0 && !opts.allowFailure) throw new Error(`${key} failed`);
-        return { stdout: exitCode === 0 ? outputs[key] ?? '' : '', stderr: exitCode === 0 ? '' : `${argv[0]}: not found`, exitCode };
+        return { stdout: exitCode === 0 ? (outputs[key] ?? '') : '', stderr: exitCode === 0 ? '' : `${argv[0]}: not found`, exitCode };
       },
     },
     fileExists: async (path) => files.has(path),
@@ -78,7 +80,9 @@ describe('runDoctor', () => {
   });
 
   it("falls back to Node's spawn without failing when the posix_spawn addon cannot be built", async () => {
-    const results = await runDoctor(healthyHost({ fastProcessStart: async () => 'Node\'s headers are not at /usr/include/node (node_api.h)' }).ports);
+    const results = await runDoctor(
+      healthyHost({ fastProcessStart: async () => "Node's headers are not at /usr/include/node (node_api.h)" }).ports,
+    );
     const check = results.find((r) => r.name === 'Fast ns-3 start (posix_spawn)');
     expect(check).toMatchObject({ ok: false, advisory: true });
     expect(check?.detail).toContain('/usr/include/node');
@@ -92,7 +96,7 @@ describe('runDoctor', () => {
     expect(results['Docker engine']).toMatchObject({ ok: false, fix: 'scripts/setup-docker.sh' });
     expect(results['Docker engine'].detail).toContain('ENOENT');
     expect(results['Base image']).toMatchObject({ ok: false, detail: 'not checked: Docker engine not reachable' });
-    expect(results['iptables'].ok).toBe(true);
+    expect(results.iptables.ok).toBe(true);
   });
 
   it('points to the base image script, and marks missing cavsim images as advisory', async () => {
@@ -141,22 +145,22 @@ describe('runDoctor', () => {
     host.failing.add('sudo');
     host.files.delete('/dev/net/tun');
     const results = await byName(host.ports);
-    expect(results['iptables']).toMatchObject({ ok: false, fix: 'sudo apt-get install -y iptables' });
+    expect(results.iptables).toMatchObject({ ok: false, fix: 'sudo apt-get install -y iptables' });
     expect(results['TUN device']).toMatchObject({ ok: false });
-    expect(results['Privileges']).toMatchObject({ ok: false, detail: 'uid 1000, and sudo asks for a password' });
+    expect(results.Privileges).toMatchObject({ ok: false, detail: 'uid 1000, and sudo asks for a password' });
   });
 
-  it("finds iptables in /usr/sbin for a normal user, whose PATH does not have it", async () => {
+  it('finds iptables in /usr/sbin for a normal user, whose PATH does not have it', async () => {
     const host = healthyHost({ uid: 1000 });
     host.failing.add('iptables');
     host.files.add('/usr/sbin/iptables');
     const results = await byName(host.ports);
-    expect(results['iptables']).toMatchObject({ ok: true, detail: expect.stringContaining('/usr/sbin/iptables') });
+    expect(results.iptables).toMatchObject({ ok: true, detail: expect.stringContaining('/usr/sbin/iptables') });
   });
 
   it('accepts passwordless sudo', async () => {
     const host = healthyHost({ uid: 1000 });
-    expect((await byName(host.ports))['Privileges']).toMatchObject({ ok: true, detail: 'uid 1000 with passwordless sudo' });
+    expect((await byName(host.ports)).Privileges).toMatchObject({ ok: true, detail: 'uid 1000 with passwordless sudo' });
     expect(host.ran).toContain('sudo -n true');
   });
 
@@ -170,7 +174,10 @@ describe('runDoctor', () => {
     light.failing.add('sudo');
     light.failing.add('pkg-config');
     const readiness = runtimeReadiness(await runDoctor(light.ports));
-    expect(readiness.docker).toEqual({ ready: false, blocking: expect.arrayContaining(['Docker engine', 'Privileges', 'ns-3 development files']) });
+    expect(readiness.docker).toEqual({
+      ready: false,
+      blocking: expect.arrayContaining(['Docker engine', 'Privileges', 'ns-3 development files']),
+    });
     expect(readiness.sim).toEqual({ ready: true, engine: 'builtin', channels: ['csma', 'latency'] });
   });
 

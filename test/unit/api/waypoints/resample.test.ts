@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resamplePolyline } from '../../../../src/api/waypoints/resample.js';
 import { recordWaypoints } from '../../../../src/api/waypoints/record.js';
+import { resamplePolyline } from '../../../../src/api/waypoints/resample.js';
 import { parseVehicleTrajectory } from '../../../../src/api/waypoints/trajectory.js';
 
 const gaps = (pts: { x: number; y: number }[]) => pts.slice(1).map((p, i) => Math.hypot(p.x - pts[i].x, p.y - pts[i].y));
@@ -25,7 +25,13 @@ describe('resamplePolyline', () => {
   });
 
   it('keeps the end of an open polyline whose length is not a multiple of the spacing', () => {
-    const out = resamplePolyline([{ x: 0, y: 0, speed: 1 }, { x: 1, y: 0, speed: 1 }], { spacing: 0.3 });
+    const out = resamplePolyline(
+      [
+        { x: 0, y: 0, speed: 1 },
+        { x: 1, y: 0, speed: 1 },
+      ],
+      { spacing: 0.3 },
+    );
     expect(out.map((p) => +p.x.toFixed(9))).toEqual([0, 0.3, 0.6, 0.9, 1]);
   });
 
@@ -45,8 +51,24 @@ describe('resamplePolyline', () => {
   });
 
   it('rejects a polyline that does not go anywhere and a bad spacing', () => {
-    expect(() => resamplePolyline([{ x: 1, y: 1, speed: 1 }, { x: 1, y: 1, speed: 2 }], { spacing: 0.1 })).toThrow(/two distinct points/);
-    expect(() => resamplePolyline([{ x: 0, y: 0, speed: 1 }, { x: 1, y: 0, speed: 1 }], { spacing: 0 })).toThrow(/spacing/);
+    expect(() =>
+      resamplePolyline(
+        [
+          { x: 1, y: 1, speed: 1 },
+          { x: 1, y: 1, speed: 2 },
+        ],
+        { spacing: 0.1 },
+      ),
+    ).toThrow(/two distinct points/);
+    expect(() =>
+      resamplePolyline(
+        [
+          { x: 0, y: 0, speed: 1 },
+          { x: 1, y: 0, speed: 1 },
+        ],
+        { spacing: 0 },
+      ),
+    ).toThrow(/spacing/);
   });
 });
 

@@ -1,8 +1,8 @@
-import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseChannelLosses, readChannelLosses } from '../../../../src/channel/ns3/channel-losses.js';
 import { Recorder } from '../../../../src/measurement/recorder.js';
 import { recorderFiles } from '../../../../src/run/run-files.js';
@@ -12,7 +12,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the real-time program's loss file", () => {
   it('reads reason, power and line of sight per frame and receiver; skips a line cut short or unknown', () => {
-    const text = ['lost car0-1 1 below-sensitivity -88.193862 0', 'lost car1-4 0 channel-loss nan -', 'lost car0-2 1 rx-err', 'lost car0-3 1 teleported nan -', 'lost car0-5 x rx-error nan -', ''].join('\n');
+    const text = [
+      'lost car0-1 1 below-sensitivity -88.193862 0',
+      'lost car1-4 0 channel-loss nan -',
+      'lost car0-2 1 rx-err',
+      'lost car0-3 1 teleported nan -',
+      'lost car0-5 x rx-error nan -',
+      '',
+    ].join('\n');
     expect(parseChannelLosses(text)).toEqual([
       { id: 'car0-1', node: 1, reason: 'below-sensitivity', rxPowerDbm: -88.193862, lineOfSight: false },
       { id: 'car1-4', node: 0, reason: 'channel-loss' },

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CommandRunner } from '../../../../src/host/exec/command-runner.js';
 import { compileChannelProgram, defaultCacheDir } from '../../../../src/channel/ns3/compile.js';
+import type { CommandRunner } from '../../../../src/host/exec/command-runner.js';
 import { scratchDir } from '../../../support/scratch-dir.js';
 
 function fakeToolchain(version: string) {

@@ -3,7 +3,15 @@ import { chooseEngine } from '../../../../src/channel/ns3/engine-choice.js';
 import type { ResolvedNetwork } from '../../../../src/scenario/resolved.js';
 
 const csma: ResolvedNetwork = { channel: 'csma', delay: 0.01, dataRate: 1e8, loss: 0 };
-const wifi: ResolvedNetwork = { channel: 'wifi-80211p', txPower: 20, propagation: 'log-distance', obstacles: 'map', antennaHeight: 1.5, noiseFigure: 7, rate: 6e6 };
+const wifi: ResolvedNetwork = {
+  channel: 'wifi-80211p',
+  txPower: 20,
+  propagation: 'log-distance',
+  obstacles: 'map',
+  antennaHeight: 1.5,
+  noiseFigure: 7,
+  rate: 6e6,
+};
 const installed = async () => true;
 const absent = async () => false;
 
@@ -19,7 +27,12 @@ describe('channel engine of the simulated runtime', () => {
   });
 
   it('refuses ns-3 work without ns-3, naming what is missing and how to install it', async () => {
-    await expect(chooseEngine({ ...csma, engine: 'ns3' }, absent)).rejects.toThrow(/network\.engine: ns3 needs ns-3, which is not installed/);
-    await expect(chooseEngine(wifi, absent)).rejects.toMatchObject({ message: expect.stringMatching(/channel wifi-80211p runs only in ns-3/), hint: expect.stringMatching(/setup-ns3\.sh/) });
+    await expect(chooseEngine({ ...csma, engine: 'ns3' }, absent)).rejects.toThrow(
+      /network\.engine: ns3 needs ns-3, which is not installed/,
+    );
+    await expect(chooseEngine(wifi, absent)).rejects.toMatchObject({
+      message: expect.stringMatching(/channel wifi-80211p runs only in ns-3/),
+      hint: expect.stringMatching(/setup-ns3\.sh/),
+    });
   });
 });

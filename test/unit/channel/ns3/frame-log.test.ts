@@ -18,14 +18,18 @@ describe('frame log', () => {
     const log = parseFrameLog(text);
     expect(log.originNs).toBe(origin);
     expect(log.sent.map((s) => s.label)).toEqual(['v0-3', 'other/800/0a:00:00:00:00:01>01:00:5e:00:00:16']);
-    expect(log.delivered).toEqual([{ beforeNs: origin + 15_052_000, afterNs: origin + 15_102_000, simNs: 15_012_000, node: 1, label: 'v0-3' }]);
+    expect(log.delivered).toEqual([
+      { beforeNs: origin + 15_052_000, afterNs: origin + 15_102_000, simNs: 15_012_000, node: 1, label: 'v0-3' },
+    ]);
   });
 
   it('splits a message latency into parts that add up to the total minus the delay', () => {
     const log = parseFrameLog(text);
     const sentS = (origin + 4_850_000) / 1e9; // 150 us before the reader took it
     const receivedS = (origin + 15_222_000) / 1e9; // 120 us after write() returned
-    const [b] = breakDownLatency(log, [{ id: 'v0-3', to: 'v1', sent_s: sentS, received_s: receivedS }], 10, (name) => Number(name.slice(1)));
+    const [b] = breakDownLatency(log, [{ id: 'v0-3', to: 'v1', sent_s: sentS, received_s: receivedS }], 10, (name) =>
+      Number(name.slice(1)),
+    );
     expect(b.id).toBe('v0-3');
     expect(b.toSimulator).toBeCloseTo(0.15, 3);
     expect(b.model).toBeCloseTo(0.012, 3);

@@ -3,7 +3,14 @@ import { LineFields } from '../../../../src/channel/ns3/lockstep/line-fields.js'
 
 describe('fields of an ns-3 outcome line, read in place', () => {
   it('gives what split and Number give, field after field', () => {
-    const lines = ['L 12 3 1500000000 below-sensitivity -91.234567 0', 'R 1 0 0 nan -', 'R 9007199254740993 7 42 -80.5 1', 'L x1 2 3 rx-error nan -', 'R  5 6 7 8', 'D -1'];
+    const lines = [
+      'L 12 3 1500000000 below-sensitivity -91.234567 0',
+      'R 1 0 0 nan -',
+      'R 9007199254740993 7 42 -80.5 1',
+      'L x1 2 3 rx-error nan -',
+      'R  5 6 7 8',
+      'D -1',
+    ];
     const f = new LineFields();
     for (const line of lines) {
       const parts = line.split(' ');

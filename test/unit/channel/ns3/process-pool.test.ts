@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { LockstepChannel } from '../../../../src/channel/ns3/lockstep/lockstep-channel.js';
 import { LockstepProcessPool } from '../../../../src/channel/ns3/lockstep/process-pool.js';
 

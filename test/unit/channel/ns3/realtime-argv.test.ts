@@ -3,34 +3,46 @@ import { realtimeChannelArgv } from '../../../../src/channel/ns3/realtime-argv.j
 
 describe('the real-time channel argv', () => {
   it('carries the typed settings as ns-3 Time and DataRate strings, once', () => {
-    expect(realtimeChannelArgv({ network: { channel: 'csma', delay: 0.01, dataRate: 100e6, loss: 0 }, taps: ['tap-a', 'tap-b'], run: 3, durationS: 30 })).toEqual([
-      '--taps=tap-a,tap-b',
-      '--channel=csma',
-      '--delay=10ms',
-      '--dataRate=100Mbps',
-      '--loss=0',
-      '--run=3',
-      '--duration=30',
-    ]);
+    expect(
+      realtimeChannelArgv({
+        network: { channel: 'csma', delay: 0.01, dataRate: 100e6, loss: 0 },
+        taps: ['tap-a', 'tap-b'],
+        run: 3,
+        durationS: 30,
+      }),
+    ).toEqual(['--taps=tap-a,tap-b', '--channel=csma', '--delay=10ms', '--dataRate=100Mbps', '--loss=0', '--run=3', '--duration=30']);
   });
 
   it('adds the jitter of a latency channel; a zero delay is 0s', () => {
-    expect(realtimeChannelArgv({ network: { channel: 'latency', delay: 0, jitter: 0.0025, dataRate: 2e6, loss: 0.1 }, taps: ['t'], run: 1 })).toEqual([
-      '--taps=t',
-      '--channel=latency',
-      '--delay=0s',
-      '--jitter=2.5ms',
-      '--dataRate=2Mbps',
-      '--loss=0.1',
-      '--run=1',
-    ]);
+    expect(
+      realtimeChannelArgv({ network: { channel: 'latency', delay: 0, jitter: 0.0025, dataRate: 2e6, loss: 0.1 }, taps: ['t'], run: 1 }),
+    ).toEqual(['--taps=t', '--channel=latency', '--delay=0s', '--jitter=2.5ms', '--dataRate=2Mbps', '--loss=0.1', '--run=1']);
   });
 
   it("the built-in program's extras: each vehicle's MAC and where lost frames are written", () => {
-    const argv = realtimeChannelArgv({ network: { channel: 'csma', delay: 0.01, dataRate: 1e6, loss: 0 }, taps: ['a', 'b'], run: 1, macs: ['02:00:00:00:00:01', '02:00:00:00:00:02'], outcomesFile: '/runs/r/ns3-losses.txt' });
+    const argv = realtimeChannelArgv({
+      network: { channel: 'csma', delay: 0.01, dataRate: 1e6, loss: 0 },
+      taps: ['a', 'b'],
+      run: 1,
+      macs: ['02:00:00:00:00:01', '02:00:00:00:00:02'],
+      outcomesFile: '/runs/r/ns3-losses.txt',
+    });
     expect(argv).toContain('--macs=02:00:00:00:00:01,02:00:00:00:00:02');
     expect(argv).toContain('--outcomes=/runs/r/ns3-losses.txt');
-    const wifi = realtimeChannelArgv({ network: { channel: 'wifi-80211p', txPower: 20, propagation: 'friis', obstacles: 'none', antennaHeight: 1.5, noiseFigure: 7, rate: 6e6 }, taps: ['a'], run: 1, outcomesFile: '/o' });
+    const wifi = realtimeChannelArgv({
+      network: {
+        channel: 'wifi-80211p',
+        txPower: 20,
+        propagation: 'friis',
+        obstacles: 'none',
+        antennaHeight: 1.5,
+        noiseFigure: 7,
+        rate: 6e6,
+      },
+      taps: ['a'],
+      run: 1,
+      outcomesFile: '/o',
+    });
     expect(wifi).toContain('--outcomes=/o');
     expect(wifi.some((a) => a.startsWith('--macs'))).toBe(false);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { actsOnReceivedMessages } from '../../../../src/world/create-apps.js';
 import type { ResolvedVehicle } from '../../../../src/scenario/resolved.js';
+import { actsOnReceivedMessages } from '../../../../src/world/create-apps.js';
 
 const car = (apps: { type: string }[], own: Partial<Pick<ResolvedVehicle, 'command' | 'image'>> = {}) =>
   ({ apps, ...own }) as unknown as Pick<ResolvedVehicle, 'apps' | 'command' | 'image'>;
@@ -12,7 +12,8 @@ describe('whether a car can act on the V2V messages it receives', () => {
   });
 
   it('a receiving app, a sender that reads its neighbour table, or a car running its own code can', () => {
-    for (const type of ['brake-receiver', 'ttc-brake-sender', 'cacc', 'warning', 'warning-receiver']) expect(actsOnReceivedMessages(car([{ type: 'beacon' }, { type }])), type).toBe(true);
+    for (const type of ['brake-receiver', 'ttc-brake-sender', 'cacc', 'warning', 'warning-receiver'])
+      expect(actsOnReceivedMessages(car([{ type: 'beacon' }, { type }])), type).toBe(true);
     expect(actsOnReceivedMessages(car([], { command: ['node', 'car.js'] }))).toBe(true);
     expect(actsOnReceivedMessages(car([], { image: 'my-car:1' }))).toBe(true);
   });

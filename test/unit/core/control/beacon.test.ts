@@ -7,7 +7,13 @@ function drive(rate: number, seconds: number, name = 'car0') {
   const sent: Array<{ t: number; to: string; type: string; body: Record<string, unknown>; size?: number }> = [];
   let t = 0;
   const own = (): Odometry => ({ t, x: 5 * t + t * t, y: 1, yaw: 0.1, v: 5 + 2 * t, steer: 0, yawRate: 0.3 });
-  const ctx = { name, now: () => t, own, send: (to: string, type: string, body: Record<string, unknown>, opts?: { sizeBytes?: number }) => sent.push({ t, to, type, body, size: opts?.sizeBytes }) } as unknown as VehicleContext;
+  const ctx = {
+    name,
+    now: () => t,
+    own,
+    send: (to: string, type: string, body: Record<string, unknown>, opts?: { sizeBytes?: number }) =>
+      sent.push({ t, to, type, body, size: opts?.sizeBytes }),
+  } as unknown as VehicleContext;
   const app = createBeacon(name, { rate, size: 300, to: '*' });
   for (let k = 0; k * 0.01 <= seconds + 1e-9; k++) {
     t = Math.round(k * 0.01 * 1e9) / 1e9;

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { createCam } from '../../../../src/core/control/cam.js';
 import { NeighbourTable } from '../../../../src/core/control/neighbour-table.js';
 import type { V2VMessage } from '../../../../src/core/control/vehicle-context.js';
-import { decodeShb } from '../../../../src/core/its/geonetworking.js';
 import { decodeCam } from '../../../../src/core/its/cam.js';
-import { stationIdOf } from '../../../../src/core/its/station-id.js';
 import type { GeoReference } from '../../../../src/core/its/geo-reference.js';
+import { decodeShb } from '../../../../src/core/its/geonetworking.js';
+import { stationIdOf } from '../../../../src/core/its/station-id.js';
 import { fakeContext } from './fake-context.js';
 
 const REF: GeoReference = { lat: 48.7758, lon: 9.1829 };
@@ -16,7 +16,16 @@ const STATION = { stationId: stationIdOf('car0'), stationType: 5, length: 0.58, 
 function drive(seconds: number, speed: (t: number) => number, opts: Partial<typeof OPTS & { rate: number }> = {}) {
   const { ctx, state } = fakeContext({ own: { x: 0, y: 2, v: speed(0) } });
   const sent: V2VMessage[] = [];
-  ctx.send = (to, type, body, o) => void sent.push({ id: `car0-${sent.length + 1}`, from: 'car0', to, type, body, sentAt: state.t, ...(o?.packet ? { packet: o.packet } : {}) });
+  ctx.send = (to, type, body, o) =>
+    void sent.push({
+      id: `car0-${sent.length + 1}`,
+      from: 'car0',
+      to,
+      type,
+      body,
+      sentAt: state.t,
+      ...(o?.packet ? { packet: o.packet } : {}),
+    });
   const app = createCam('car0', { ...OPTS, ...opts }, STATION, REF);
   for (let i = 0; i <= seconds * 100; i++) {
     state.t = i / 100;

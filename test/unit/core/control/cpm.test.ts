@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { clusterScan, ObjectTracker, TRACKER_DEFAULTS } from '../../../../src/core/sensing/scan-objects.js';
+import { cpmOf, createCpm, lidarSensorInformation, PerceivedObjectTable } from '../../../../src/core/control/cpm.js';
 import { CPM_GENERATION_DEFAULTS, CpmGenerationRules } from '../../../../src/core/control/cpm-generation.js';
-import { createCpm, cpmOf, lidarSensorInformation, PerceivedObjectTable } from '../../../../src/core/control/cpm.js';
-import { createTtcBrakeSender } from '../../../../src/core/control/emergency-brake.js';
 import { createDenm, type DenmOptions } from '../../../../src/core/control/denm.js';
-import { DEFAULT_GEO_REFERENCE } from '../../../../src/core/its/geo-reference.js';
+import { createTtcBrakeSender } from '../../../../src/core/control/emergency-brake.js';
 import type { V2VMessage } from '../../../../src/core/control/vehicle-context.js';
-import { scanOf, type Segment } from './synthetic-scan.js';
+import { DEFAULT_GEO_REFERENCE } from '../../../../src/core/its/geo-reference.js';
+import { clusterScan, ObjectTracker, TRACKER_DEFAULTS } from '../../../../src/core/sensing/scan-objects.js';
 import { fakeContext } from './fake-context.js';
+import { type Segment, scanOf } from './synthetic-scan.js';
 
 /** A square box of side `side` centred at (x, y) in the car frame, as four segments. */
 const box = (x: number, y: number, side: number): Segment[] => {
@@ -50,11 +50,14 @@ describe('lidar scan clustering', () => {
 });
 
 describe('object tracking', () => {
-  it('keeps an object\'s ID, gives it velocity zero first and then its displacement rate, and forgets it when unseen', () => {
+  it("keeps an object's ID, gives it velocity zero first and then its displacement rate, and forgets it when unseen", () => {
     const tracker = new ObjectTracker({ ...TRACKER_DEFAULTS, velocityGain: 1 });
     const [a] = tracker.update(0, [{ x: 10, y: 0, extent: 0.3 }]);
     expect([a.id, a.vx, a.vy]).toEqual([0, 0, 0]);
-    const seen = tracker.update(0.1, [{ x: 20, y: 5, extent: 0.3 }, { x: 10.5, y: 0, extent: 0.3 }]);
+    const seen = tracker.update(0.1, [
+      { x: 20, y: 5, extent: 0.3 },
+      { x: 10.5, y: 0, extent: 0.3 },
+    ]);
     const moved = seen.find((o) => o.id === 0)!;
     expect(moved.vx).toBeCloseTo(5, 9);
     expect(moved.x).toBe(10.5);
@@ -64,14 +67,30 @@ describe('object tracking', () => {
     expect(tracker.has(0)).toBe(true);
     tracker.update(0.7, [{ x: 20, y: 5, extent: 0.3 }]);
     expect(tracker.has(0)).toBe(false);
-    expect(tracker.update(0.8, [{ x: 20, y: 5, extent: 0.3 }, { x: 0, y: 0, extent: 0.3 }]).map((o) => o.id)).toEqual([1, 2]);
+    expect(
+      tracker
+        .update(0.8, [
+          { x: 20, y: 5, extent: 0.3 },
+          { x: 0, y: 0, extent: 0.3 },
+        ])
+        .map((o) => o.id),
+    ).toEqual([1, 2]);
   });
 
   it('associates nearest first: two objects crossing paths keep their IDs', () => {
     const tracker = new ObjectTracker();
-    tracker.update(0, [{ x: 0, y: 0, extent: 0.3 }, { x: 1, y: 0, extent: 0.3 }]);
-    const seen = tracker.update(0.1, [{ x: 1.2, y: 0, extent: 0.3 }, { x: 0.2, y: 0, extent: 0.3 }]);
-    expect(seen.map((o) => [o.id, o.x])).toEqual([[0, 0.2], [1, 1.2]]);
+    tracker.update(0, [
+      { x: 0, y: 0, extent: 0.3 },
+      { x: 1, y: 0, extent: 0.3 },
+    ]);
+    const seen = tracker.update(0.1, [
+      { x: 1.2, y: 0, extent: 0.3 },
+      { x: 0.2, y: 0, extent: 0.3 },
+    ]);
+    expect(seen.map((o) => [o.id, o.x])).toEqual([
+      [0, 0.2],
+      [1, 1.2],
+    ]);
   });
 });
 
@@ -116,7 +135,8 @@ describe('the cpm app and its receivers', () => {
     // the sender at (10, 20) facing north (yaw pi/2); a box 6 m ahead of it, i.e. at (10, 26) on the map
     const { ctx, state } = fakeContext({ own: { x: 10, y: 20, yaw: Math.PI / 2, v: 0 }, scan: scanOf(box(6.2, 0, 0.4)) });
     const sent: V2VMessage[] = [];
-    ctx.send = (to, type, body, o) => void sent.push({ id: `s-${sent.length}`, from: 'car2', to, sentAt: state.t, type, body, packet: o?.packet });
+    ctx.send = (to, type, body, o) =>
+      void sent.push({ id: `s-${sent.length}`, from: 'car2', to, sentAt: state.t, type, body, packet: o?.packet });
     const app = createCpm('car2', opts, station, DEFAULT_GEO_REFERENCE);
     for (let k = 0; k < 20; k++) {
       state.t = k * 0.01;
@@ -127,7 +147,11 @@ describe('the cpm app and its receivers', () => {
     const cpm = cpmOf(sent[0])!;
     expect(cpm.stationId).toBe(77);
     expect(cpm.sensors).toEqual([lidarSensorInformation({ ...scanOf([]), beams: 1080 })]);
-    expect(cpm.sensors![0].vehicleSensor.properties[0]).toEqual({ range: 300, horizontalOpeningAngleStart: 2254, horizontalOpeningAngleEnd: 1346 });
+    expect(cpm.sensors![0].vehicleSensor.properties[0]).toEqual({
+      range: 300,
+      horizontalOpeningAngleStart: 2254,
+      horizontalOpeningAngleEnd: 1346,
+    });
     expect(cpm.objects).toHaveLength(1);
     expect(cpm.objects![0].xDistance.value).toBeGreaterThan(595);
     expect(cpm.objects![0].xDistance.value).toBeLessThan(605);
@@ -149,7 +173,8 @@ describe('the cpm app and its receivers', () => {
     // car2 at (0, 10) facing south sees an object 8 m ahead (at (0, 2)) driving south at 5 m/s, towards car0
     const { ctx: senderCtx, state: s } = fakeContext({ own: { x: 0, y: 10, yaw: -Math.PI / 2, v: 0 }, scan: scanOf(box(8.2, 0, 0.4)) });
     const sent: V2VMessage[] = [];
-    senderCtx.send = (to, type, body, o) => void sent.push({ id: `m${sent.length}`, from: 'car2', to, sentAt: s.t, type, body, packet: o?.packet });
+    senderCtx.send = (to, type, body, o) =>
+      void sent.push({ id: `m${sent.length}`, from: 'car2', to, sentAt: s.t, type, body, packet: o?.packet });
     const app = createCpm('car2', opts, station, DEFAULT_GEO_REFERENCE);
     for (let k = 0; k < 30; k++) {
       s.t = k * 0.01;
@@ -176,7 +201,19 @@ describe('the cpm app and its receivers', () => {
       const { ctx, state } = fakeContext({ own: { x: 0, y: -4, yaw: Math.PI / 2, v: 0 }, t: 0.3 });
       const denms: string[] = [];
       ctx.send = (_to, type) => void denms.push(type);
-      const options: DenmOptions = { on: 'collision-risk', deceleration: 4, ttc: 1.5, source: 'neighbours', maxAge: 0.3, ttcMethod: 'geometric', stationaryAfter: 1, cancel: true, scope: 'geo-broadcast', hops: 10, perceived };
+      const options: DenmOptions = {
+        on: 'collision-risk',
+        deceleration: 4,
+        ttc: 1.5,
+        source: 'neighbours',
+        maxAge: 0.3,
+        ttcMethod: 'geometric',
+        stationaryAfter: 1,
+        cancel: true,
+        scope: 'geo-broadcast',
+        hops: 10,
+        perceived,
+      };
       const denm = createDenm(options, station, DEFAULT_GEO_REFERENCE, { own: { length: 0.58, width: 0.31 } });
       denm.onMessage?.(ctx, last);
       state.t = 0.31;

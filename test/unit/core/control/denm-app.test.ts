@@ -1,28 +1,53 @@
 import { describe, expect, it } from 'vitest';
-import { createDenm, type DenmOptions } from '../../../../src/core/control/denm.js';
 import { concerns, DENM_MESSAGE, DenOriginator, DenReceiver, denmOf } from '../../../../src/core/control/den-service.js';
-import { createWarning, createWarningReceiver } from '../../../../src/core/control/warning.js';
+import { createDenm, type DenmOptions } from '../../../../src/core/control/denm.js';
 import { createBrakeReceiver } from '../../../../src/core/control/emergency-brake.js';
 import type { Odometry, V2VMessage } from '../../../../src/core/control/vehicle-context.js';
+import { createWarning, createWarningReceiver } from '../../../../src/core/control/warning.js';
+import { type GeoReference, toLatLon } from '../../../../src/core/its/geo-reference.js';
 import { decodeBroadcast } from '../../../../src/core/its/geonetworking.js';
-import { toLatLon, type GeoReference } from '../../../../src/core/its/geo-reference.js';
 import { stationIdOf } from '../../../../src/core/its/station-id.js';
 import { fakeContext } from './fake-context.js';
 
 const REF: GeoReference = { lat: 48.7758, lon: 9.1829 };
 const STATION = { stationId: stationIdOf('car0'), stationType: 5, length: 0.58, width: 0.31 };
 const BODIES = { own: { length: 0.58, width: 0.31 } };
-const BASE: DenmOptions = { on: 'hard-braking', deceleration: 4, ttc: 2, source: 'infrastructure', maxAge: 1, ttcMethod: 'geometric', stationaryAfter: 1, cancel: true, scope: 'geo-broadcast', hops: 10 };
+const BASE: DenmOptions = {
+  on: 'hard-braking',
+  deceleration: 4,
+  ttc: 2,
+  source: 'infrastructure',
+  maxAge: 1,
+  ttcMethod: 'geometric',
+  stationaryAfter: 1,
+  cancel: true,
+  scope: 'geo-broadcast',
+  hops: 10,
+};
 
 /**
  * Ticks an app at 100 Hz for `seconds` on a car driving east at `speed(t)`; `setup` may change the
  * context each tick. Returns the messages it sent (with their packets) and what it logged.
  */
-function drive(app: ReturnType<typeof createDenm>, seconds: number, speed: (t: number) => number, setup: (ctx: ReturnType<typeof fakeContext>['ctx'], t: number) => void = () => {}) {
+function drive(
+  app: ReturnType<typeof createDenm>,
+  seconds: number,
+  speed: (t: number) => number,
+  setup: (ctx: ReturnType<typeof fakeContext>['ctx'], t: number) => void = () => {},
+) {
   const { ctx, state } = fakeContext({ own: { x: 0, y: -1, v: speed(0) } });
   const sent: V2VMessage[] = [];
   const logs: { t: number; event: string; detail?: Record<string, unknown> }[] = [];
-  ctx.send = (to, type, body, o) => void sent.push({ id: `car0-${sent.length + 1}`, from: 'car0', to, type, body, sentAt: state.t, ...(o?.packet ? { packet: o.packet } : {}) });
+  ctx.send = (to, type, body, o) =>
+    void sent.push({
+      id: `car0-${sent.length + 1}`,
+      from: 'car0',
+      to,
+      type,
+      body,
+      sentAt: state.t,
+      ...(o?.packet ? { packet: o.packet } : {}),
+    });
   ctx.log = (event, detail) => void logs.push({ t: state.t, event, detail });
   for (let i = 0; i <= Math.round(seconds * 100); i++) {
     state.t = i / 100;
@@ -46,7 +71,15 @@ describe('the denm app', () => {
     expect(d[0].t).toBeCloseTo(1.01, 9);
     expect(logs[0]).toMatchObject({ event: 'denm-triggered', detail: { cause: 99, sub_cause: 1 } });
     const first = d[0].denm.management;
-    expect(first).toMatchObject({ detectionTime: 1010, referenceTime: 1010, relevanceDistance: 2, relevanceTrafficDirection: 1, validityDuration: 2, transmissionInterval: 100, stationType: 5 });
+    expect(first).toMatchObject({
+      detectionTime: 1010,
+      referenceTime: 1010,
+      relevanceDistance: 2,
+      relevanceTrafficDirection: 1,
+      validityDuration: 2,
+      transmissionInterval: 100,
+      stationType: 5,
+    });
     expect(first.actionId).toEqual({ originatingStationId: STATION.stationId, sequenceNumber: 0 });
     expect(d[0].area!.radius).toBe(200);
     // the event is where the car was at 1.01 s: 101 ticks at 10 m/s and one at 9.91 m/s east of x = 0
@@ -81,10 +114,15 @@ describe('the denm app', () => {
 
   it('emergency brake: triggered when the car latches its emergency brake (dangerousSituation / aebEngaged)', () => {
     let braking = false;
-    const { sent } = drive(createDenm({ ...BASE, on: 'emergency-brake' }, STATION, REF, BODIES), 1, (t) => (t < 0.5 ? 10 : 5), (ctx, t) => {
-      braking = t >= 0.3;
-      ctx.isBraking = () => braking;
-    });
+    const { sent } = drive(
+      createDenm({ ...BASE, on: 'emergency-brake' }, STATION, REF, BODIES),
+      1,
+      (t) => (t < 0.5 ? 10 : 5),
+      (ctx, t) => {
+        braking = t >= 0.3;
+        ctx.isBraking = () => braking;
+      },
+    );
     const d = denms(sent);
     expect(d[0].t).toBeCloseTo(0.3, 9);
     expect(d[0].denm.situation!.eventType).toEqual({ causeCode: 99, subCauseCode: 5 });
@@ -92,9 +130,14 @@ describe('the denm app', () => {
 
   it('collision risk: a TTC to a car ahead below the threshold (collisionRisk / longitudinalCollisionRisk), to all traffic', () => {
     const ahead: Odometry = { t: 0, x: 30, y: -1, yaw: 0, v: 0, steer: 0, yawRate: 0 };
-    const { sent } = drive(createDenm({ ...BASE, on: 'collision-risk', ttc: 2 }, STATION, REF, BODIES), 1.5, () => 10, (ctx) => {
-      ctx.others = () => new Map([['car9', ahead]]);
-    });
+    const { sent } = drive(
+      createDenm({ ...BASE, on: 'collision-risk', ttc: 2 }, STATION, REF, BODIES),
+      1.5,
+      () => 10,
+      (ctx) => {
+        ctx.others = () => new Map([['car9', ahead]]);
+      },
+    );
     const d = denms(sent);
     // the car is at 10 t + 0.1 m; the footprints (0.58 m long) touch when it is at 29.42 m: a TTC
     // under 2 s from x = 9.42 m, t = 0.932 s, so at the tick of 0.94 s
@@ -104,7 +147,11 @@ describe('the denm app', () => {
   });
 
   it('stationary: after standing still `stationaryAfter`, once a second, cancelled 0.3 s after it moves off; topological scope', () => {
-    const { sent, logs } = drive(createDenm({ ...BASE, on: 'stationary', stationaryAfter: 1, scope: 'topological' }, STATION, REF, BODIES), 6, (t) => (t < 4 ? 0 : 2));
+    const { sent, logs } = drive(
+      createDenm({ ...BASE, on: 'stationary', stationaryAfter: 1, scope: 'topological' }, STATION, REF, BODIES),
+      6,
+      (t) => (t < 4 ? 0 : 2),
+    );
     const d = denms(sent);
     const news = d.filter((x) => x.denm.management.termination === undefined);
     // the copy at 4 s still goes: the car moved off then, and the event ends 0.3 s later
@@ -120,10 +167,21 @@ describe('receiving DENMs', () => {
   const leader = (x: number): Odometry => ({ t: 1, x, y: -1, yaw: 0, v: 10, steer: 0, yawRate: 0 });
   /** A DENM message as the originator sends it at `t`. */
   function originate(cause = { causeCode: 99, subCauseCode: 1 }) {
-    const service = new DenOriginator(STATION, REF, { cause, validity: 2, repetitionInterval: 0.1, repetitionDuration: 2, relevanceDistance: 200, trafficDirection: 'upstreamTraffic', scope: 'geo-broadcast', hops: 10, informationQuality: 7 });
+    const service = new DenOriginator(STATION, REF, {
+      cause,
+      validity: 2,
+      repetitionInterval: 0.1,
+      repetitionDuration: 2,
+      relevanceDistance: 200,
+      trafficDirection: 'upstreamTraffic',
+      scope: 'geo-broadcast',
+      hops: 10,
+      informationQuality: 7,
+    });
     const { ctx, state } = fakeContext({ own: leader(10) });
     const out: V2VMessage[] = [];
-    ctx.send = (to, type, body, o) => void out.push({ id: `car0-${out.length + 1}`, from: 'car0', to, type, body, sentAt: state.t, packet: o!.packet! });
+    ctx.send = (to, type, body, o) =>
+      void out.push({ id: `car0-${out.length + 1}`, from: 'car0', to, type, body, sentAt: state.t, packet: o!.packet! });
     const at = (t: number, act?: (own: Odometry) => void) => {
       state.t = t;
       state.own = leader(10 + t);
@@ -177,7 +235,10 @@ describe('receiving DENMs', () => {
       return log;
     };
     const behind = run({ react: 'brake' }, 5);
-    expect(behind).toEqual([`warning-received ${JSON.stringify({ from: 'car0', id: n.id, event: 'hard-braking', format: 'denm', cause: 99, sub_cause: 1, detected_s: 1 })}`, `brake DENM ${n.id} from car0`]);
+    expect(behind).toEqual([
+      `warning-received ${JSON.stringify({ from: 'car0', id: n.id, event: 'hard-braking', format: 'denm', cause: 99, sub_cause: 1, detected_s: 1 })}`,
+      `brake DENM ${n.id} from car0`,
+    ]);
     expect(run({ react: 'brake' }, 15)).toEqual([]); // ahead of the braking car
     expect(run({ react: 'brake', events: ['stationary'] }, 5)).toEqual([]);
   });
@@ -188,13 +249,22 @@ describe('receiving DENMs', () => {
     const speeds: (number | undefined)[] = [];
     ctx.overrideSpeed = (s) => void speeds.push(s);
     const app = createWarningReceiver({ react: 'slow', speed: 3 }, REF);
-    app.onMessage!(ctx, at(1, (own) => service.trigger(1, own)));
-    app.onMessage!(ctx, at(1.5, (own) => service.terminate(1.5, own)));
+    app.onMessage!(
+      ctx,
+      at(1, (own) => service.trigger(1, own)),
+    );
+    app.onMessage!(
+      ctx,
+      at(1.5, (own) => service.terminate(1.5, own)),
+    );
     expect(speeds).toEqual([3, undefined]);
   });
 
   it('the warning app with format: denm sends a DENM every `every` for `for`', () => {
-    const app = createWarning({ deceleration: 4, every: 0.1, for: 1, to: '*', event: 'hard-braking', format: 'denm' }, { station: STATION, geoReference: REF });
+    const app = createWarning(
+      { deceleration: 4, every: 0.1, for: 1, to: '*', event: 'hard-braking', format: 'denm' },
+      { station: STATION, geoReference: REF },
+    );
     const { sent, logs } = drive(app as ReturnType<typeof createDenm>, 4, brakeAt(1, 10, 9));
     const d = denms(sent);
     expect(d.map((x) => +(x.t - 1.01).toFixed(6))).toEqual([0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]);
@@ -209,7 +279,10 @@ describe('receiving DENMs', () => {
       const { ctx } = fakeContext({ own: { x: 5, y: -1, v: 10 }, t: 1.01 });
       const reasons: string[] = [];
       ctx.emergencyBrake = (reason) => void reasons.push(reason);
-      createBrakeReceiver(REF).onMessage!(ctx, at(1, (own) => service.trigger(1, own)));
+      createBrakeReceiver(REF).onMessage!(
+        ctx,
+        at(1, (own) => service.trigger(1, own)),
+      );
       return reasons;
     };
     expect(brakes({ causeCode: 99, subCauseCode: 5 })).toEqual(['DENM car0-1 from car0']);

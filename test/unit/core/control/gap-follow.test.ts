@@ -1,9 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { chooseGap, createGapFollow, speedForSteer } from '../../../../src/core/control/gap-follow.js';
-import { box, corridor, scanOf } from './synthetic-scan.js';
 import { fakeContext } from './fake-context.js';
+import { box, corridor, scanOf } from './synthetic-scan.js';
 
-const OPTS = { bubbleRadius: 0.6, fov: Math.PI, clipRange: 4, freeRange: 1.2, smoothing: 5, gain: 1, speed: 3, cornerSpeed: 1.5, maxSteer: 0.4189 };
+const OPTS = {
+  bubbleRadius: 0.6,
+  fov: Math.PI,
+  clipRange: 4,
+  freeRange: 1.2,
+  smoothing: 5,
+  gain: 1,
+  speed: 3,
+  cornerSpeed: 1.5,
+  maxSteer: 0.4189,
+};
 
 describe('chooseGap', () => {
   it('aims straight ahead in the middle of a straight corridor', () => {
@@ -74,7 +84,13 @@ describe('createGapFollow', () => {
     app.onTick!(straight.ctx);
     expect(straight.drives[0].speed).toBeGreaterThan(2.9);
 
-    const bend = fakeContext({ scan: scanOf([[-20, -1.5, 1.2, -1.5], [1.2, -1.5, 1.2, 20], [-20, 1.5, -1, 1.5]]) });
+    const bend = fakeContext({
+      scan: scanOf([
+        [-20, -1.5, 1.2, -1.5],
+        [1.2, -1.5, 1.2, 20],
+        [-20, 1.5, -1, 1.5],
+      ]),
+    });
     createGapFollow({ ...OPTS, gain: 5 }).onTick!(bend.ctx);
     expect(bend.drives[0].steer).toBeCloseTo(OPTS.maxSteer, 12);
     expect(bend.drives[0].speed).toBeCloseTo(OPTS.cornerSpeed, 12);

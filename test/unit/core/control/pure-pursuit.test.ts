@@ -3,7 +3,13 @@ import { arcCurvature, chooseGoalPoint, createPurePursuit } from '../../../../sr
 import type { VehicleContext } from '../../../../src/core/control/vehicle-context.js';
 
 const line = (y: number) => Array.from({ length: 41 }, (_, i) => ({ x: i * 0.5, y, speed: 3 }));
-const opts = (waypoints: { x: number; y: number; speed: number }[]) => ({ waypoints, lookahead: 2, lookaheadTolerance: 0.3, gain: 0.5, speedScale: 1 });
+const opts = (waypoints: { x: number; y: number; speed: number }[]) => ({
+  waypoints,
+  lookahead: 2,
+  lookaheadTolerance: 0.3,
+  gain: 0.5,
+  speedScale: 1,
+});
 
 describe('pure pursuit', () => {
   it('picks the nearest waypoint ahead inside the ring L ± a', () => {
@@ -31,7 +37,10 @@ describe('pure pursuit', () => {
   it('steers left towards a path on its left, at the waypoint speed, and stops when no waypoint is ahead', () => {
     const commands: { speed: number; steer: number }[] = [];
     const ctx = (pose: { x: number; y: number; yaw: number }) =>
-      ({ own: () => ({ ...pose, t: 0, v: 0, steer: 0, yawRate: 0 }), drive: (c: { speed: number; steer: number }) => commands.push(c) }) as unknown as VehicleContext;
+      ({
+        own: () => ({ ...pose, t: 0, v: 0, steer: 0, yawRate: 0 }),
+        drive: (c: { speed: number; steer: number }) => commands.push(c),
+      }) as unknown as VehicleContext;
     const app = createPurePursuit({ ...opts(line(1)), maxSteer: 0.4189 });
     app.onTick!(ctx({ x: 0, y: 0, yaw: 0 }));
     expect(commands[0].speed).toBe(3);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { createRrt, densify } from '../../../../src/core/control/rrt.js';
 import { LocalGrid } from '../../../../src/core/control/rrt-local-grid.js';
 import { planRrt } from '../../../../src/core/control/rrt-planner.js';
-import { createRrt, densify } from '../../../../src/core/control/rrt.js';
 import { createRandom } from '../../../../src/util/random.js';
-import { corridor, scanOf, type Segment } from './synthetic-scan.js';
 import { fakeContext } from './fake-context.js';
+import { corridor, type Segment, scanOf } from './synthetic-scan.js';
 
 const SEARCH = { maxIterations: 2000, step: 0.4, goalTolerance: 0.3, goalBias: 0.15 };
 
@@ -137,9 +137,17 @@ describe('createRrt', () => {
 
 describe('densify', () => {
   it('puts points at most `spacing` apart and keeps the ends', () => {
-    const pts = densify([{ x: 0, y: 0 }, { x: 1, y: 0 }, { x: 1, y: 0.35 }], 0.1);
+    const pts = densify(
+      [
+        { x: 0, y: 0 },
+        { x: 1, y: 0 },
+        { x: 1, y: 0.35 },
+      ],
+      0.1,
+    );
     expect(pts[0]).toEqual({ x: 0, y: 0 });
     expect(pts.at(-1)).toEqual({ x: 1, y: 0.35 });
-    for (let i = 1; i < pts.length; i++) expect(Math.hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y)).toBeLessThanOrEqual(0.1 + 1e-12);
+    for (let i = 1; i < pts.length; i++)
+      expect(Math.hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y)).toBeLessThanOrEqual(0.1 + 1e-12);
   });
 });

@@ -4,7 +4,10 @@ import type { LaserScan } from '../../../../src/core/control/vehicle-context.js'
 export type Segment = [x0: number, y0: number, x1: number, y1: number];
 
 /** An exact noise-free scan (f1tenth_gym geometry: 1080 beams over 4.7 rad, 30 m) of segments around the car at the origin. */
-export function scanOf(segments: readonly Segment[], opts: { beams?: number; fov?: number; rangeMax?: number; t?: number } = {}): LaserScan {
+export function scanOf(
+  segments: readonly Segment[],
+  opts: { beams?: number; fov?: number; rangeMax?: number; t?: number } = {},
+): LaserScan {
   const beams = opts.beams ?? 1080;
   const fov = opts.fov ?? 4.7;
   const rangeMax = opts.rangeMax ?? 30;

@@ -1,9 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { createWallFollow, estimateWall, rangeAt } from '../../../../src/core/control/wall-follow.js';
-import { corridor, scanOf, type Segment } from './synthetic-scan.js';
 import { fakeContext } from './fake-context.js';
+import { corridor, type Segment, scanOf } from './synthetic-scan.js';
 
-const OPTS = { side: 'left' as const, distance: 1.5, beamAngle: 0.8, lookahead: 1, kp: 1, ki: 0, kd: 0, speed: 3, cornerSpeed: 1.5, maxSteer: 0.4189 };
+const OPTS = {
+  side: 'left' as const,
+  distance: 1.5,
+  beamAngle: 0.8,
+  lookahead: 1,
+  kp: 1,
+  ki: 0,
+  kd: 0,
+  speed: 3,
+  cornerSpeed: 1.5,
+  maxSteer: 0.4189,
+};
 
 /** A wall at perpendicular distance d on the given side, whose direction is turned by phi from the car's heading. */
 function wall(side: 'left' | 'right', d: number, phi: number): Segment {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCam, encodeCam, type Cam } from '../../../../src/core/its/cam.js';
+import { type Cam, decodeCam, encodeCam } from '../../../../src/core/its/cam.js';
+import { DEFAULT_GEO_REFERENCE } from '../../../../src/core/its/geo-reference.js';
 import { UperError } from '../../../../src/core/its/uper.js';
 import { camOf } from '../../../../src/core/its/vehicle-state.js';
-import { DEFAULT_GEO_REFERENCE } from '../../../../src/core/its/geo-reference.js';
 import { createRandom } from '../../../../src/util/random.js';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -81,7 +81,9 @@ describe('CAM UPER codec', () => {
     expect(bad((c) => (c.highFrequency.curvatureCalculationMode = 3))).toThrow(/curvatureCalculationMode/);
     expect(bad((c) => (c.stationId = 2 ** 32))).toThrow(/stationID/);
     expect(bad((c) => (c.highFrequency.headingValue = 1.5))).toThrow(/headingValue/);
-    expect(bad((c) => (c.lowFrequency!.pathHistory = Array(41).fill({ deltaLatitude: 0, deltaLongitude: 0, deltaAltitude: 0 })))).toThrow(/pathHistory size = 41/);
+    expect(bad((c) => (c.lowFrequency!.pathHistory = Array(41).fill({ deltaLatitude: 0, deltaLongitude: 0, deltaAltitude: 0 })))).toThrow(
+      /pathHistory size = 41/,
+    );
   });
 
   it('refuses truncated input, other messages and extensions it does not know', () => {

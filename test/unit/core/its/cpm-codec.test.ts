@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { CPM_MESSAGE_ID, CPM_PROTOCOL_VERSION, decodeCpm, encodeCpm, type Cpm, type PerceivedObject } from '../../../../src/core/its/cpm.js';
+import {
+  CPM_MESSAGE_ID,
+  CPM_PROTOCOL_VERSION,
+  type Cpm,
+  decodeCpm,
+  encodeCpm,
+  type PerceivedObject,
+} from '../../../../src/core/its/cpm.js';
 import { UperError } from '../../../../src/core/its/uper.js';
 import { createRandom } from '../../../../src/util/random.js';
 
@@ -10,12 +17,62 @@ const FULL: Cpm = {
   stationId: 3559379203,
   generationDeltaTime: 1234,
   stationType: 5,
-  referencePosition: { latitude: 487757910, longitude: 91833136, semiMajorConfidence: 1, semiMinorConfidence: 1, semiMajorOrientation: 900, altitudeValue: 0, altitudeConfidence: 0 },
-  originatingVehicle: { headingValue: 900, headingConfidence: 1, speedValue: 500, speedConfidence: 1, driveDirection: 1, longitudinalAcceleration: { value: -12, confidence: 1 }, yawRate: { value: 100, confidence: 0 }, vehicleLength: { value: 6, confidenceIndication: 0 }, vehicleWidth: 3 },
-  sensors: [{ sensorId: 1, type: 2, vehicleSensor: { refPointId: 3, xSensorOffset: 0, ySensorOffset: 0, zSensorOffset: 10, properties: [{ range: 300, horizontalOpeningAngleStart: 2254, horizontalOpeningAngleEnd: 1346 }] } }],
+  referencePosition: {
+    latitude: 487757910,
+    longitude: 91833136,
+    semiMajorConfidence: 1,
+    semiMinorConfidence: 1,
+    semiMajorOrientation: 900,
+    altitudeValue: 0,
+    altitudeConfidence: 0,
+  },
+  originatingVehicle: {
+    headingValue: 900,
+    headingConfidence: 1,
+    speedValue: 500,
+    speedConfidence: 1,
+    driveDirection: 1,
+    longitudinalAcceleration: { value: -12, confidence: 1 },
+    yawRate: { value: 100, confidence: 0 },
+    vehicleLength: { value: 6, confidenceIndication: 0 },
+    vehicleWidth: 3,
+  },
+  sensors: [
+    {
+      sensorId: 1,
+      type: 2,
+      vehicleSensor: {
+        refPointId: 3,
+        xSensorOffset: 0,
+        ySensorOffset: 0,
+        zSensorOffset: 10,
+        properties: [{ range: 300, horizontalOpeningAngleStart: 2254, horizontalOpeningAngleEnd: 1346 }],
+      },
+    },
+  ],
   objects: [
-    { objectId: 7, sensorIds: [1], timeOfMeasurement: -20, objectAge: 500, objectConfidence: 90, xDistance: { value: 1234, confidence: 5 }, yDistance: { value: -250, confidence: 5 }, xSpeed: { value: -300, confidence: 10 }, ySpeed: { value: 40, confidence: 10 }, planarObjectDimension1: { value: 4, confidence: 10 }, dynamicStatus: 0 },
-    { objectId: 8, timeOfMeasurement: 0, objectConfidence: 0, xDistance: { value: -132768, confidence: 102 }, yDistance: { value: 132767, confidence: 0 }, xSpeed: { value: 16383, confidence: 127 }, ySpeed: { value: -16383, confidence: 1 } },
+    {
+      objectId: 7,
+      sensorIds: [1],
+      timeOfMeasurement: -20,
+      objectAge: 500,
+      objectConfidence: 90,
+      xDistance: { value: 1234, confidence: 5 },
+      yDistance: { value: -250, confidence: 5 },
+      xSpeed: { value: -300, confidence: 10 },
+      ySpeed: { value: 40, confidence: 10 },
+      planarObjectDimension1: { value: 4, confidence: 10 },
+      dynamicStatus: 0,
+    },
+    {
+      objectId: 8,
+      timeOfMeasurement: 0,
+      objectConfidence: 0,
+      xDistance: { value: -132768, confidence: 102 },
+      yDistance: { value: 132767, confidence: 0 },
+      xSpeed: { value: 16383, confidence: 127 },
+      ySpeed: { value: -16383, confidence: 1 },
+    },
   ],
   numberOfPerceivedObjects: 2,
 };
@@ -80,7 +137,15 @@ describe('CPM UPER codec (TR 103 562 V2.1.1, as Wireshark 4.0 decodes it)', () =
         generationDeltaTime: int(0, 65535),
         stationType: int(0, 255),
         segment: maybe(() => ({ total: int(1, 127), index: int(1, 127) })),
-        referencePosition: { latitude: int(-900000000, 900000001), longitude: int(-1800000000, 1800000001), semiMajorConfidence: int(0, 4095), semiMinorConfidence: int(0, 4095), semiMajorOrientation: int(0, 3601), altitudeValue: int(-100000, 800001), altitudeConfidence: int(0, 15) },
+        referencePosition: {
+          latitude: int(-900000000, 900000001),
+          longitude: int(-1800000000, 1800000001),
+          semiMajorConfidence: int(0, 4095),
+          semiMinorConfidence: int(0, 4095),
+          semiMajorOrientation: int(0, 3601),
+          altitudeValue: int(-100000, 800001),
+          altitudeConfidence: int(0, 15),
+        },
         originatingVehicle: maybe(() =>
           strip({
             headingValue: int(0, 3601),
@@ -94,7 +159,19 @@ describe('CPM UPER codec (TR 103 562 V2.1.1, as Wireshark 4.0 decodes it)', () =
             vehicleWidth: maybe(() => int(1, 62)),
           }),
         ),
-        sensors: maybe(() => [{ sensorId: int(0, 255), type: int(0, 15), vehicleSensor: strip({ refPointId: maybe(() => int(1, 255)), xSensorOffset: int(-5000, 0), ySensorOffset: int(-1000, 1000), zSensorOffset: maybe(() => int(0, 1000)), properties: [{ range: int(0, 10000), horizontalOpeningAngleStart: int(0, 3601), horizontalOpeningAngleEnd: int(0, 3601) }] }) }]),
+        sensors: maybe(() => [
+          {
+            sensorId: int(0, 255),
+            type: int(0, 15),
+            vehicleSensor: strip({
+              refPointId: maybe(() => int(1, 255)),
+              xSensorOffset: int(-5000, 0),
+              ySensorOffset: int(-1000, 1000),
+              zSensorOffset: maybe(() => int(0, 1000)),
+              properties: [{ range: int(0, 10000), horizontalOpeningAngleStart: int(0, 3601), horizontalOpeningAngleEnd: int(0, 3601) }],
+            }),
+          },
+        ]),
         objects: maybe(() => objects),
         numberOfPerceivedObjects: int(0, 255),
       });

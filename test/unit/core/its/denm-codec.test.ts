@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_VALIDITY_S, decodeDenm, encodeDenm, relevanceDistanceOf, type Denm } from '../../../../src/core/its/denm.js';
-import { decodeBroadcast, encodeBroadcast, lifetimeField, lifetimeMsOf, type BroadcastPacket } from '../../../../src/core/its/geonetworking.js';
+import { DEFAULT_VALIDITY_S, type Denm, decodeDenm, encodeDenm, relevanceDistanceOf } from '../../../../src/core/its/denm.js';
+import {
+  type BroadcastPacket,
+  decodeBroadcast,
+  encodeBroadcast,
+  lifetimeField,
+  lifetimeMsOf,
+} from '../../../../src/core/its/geonetworking.js';
 import { stationMac } from '../../../../src/core/its/station-id.js';
 import { UperError } from '../../../../src/core/its/uper.js';
 import { createRandom } from '../../../../src/util/random.js';
@@ -14,7 +20,15 @@ const FULL: Denm = {
     actionId: { originatingStationId: 3559379203, sequenceNumber: 7 },
     detectionTime: 694224000123,
     referenceTime: 694224000223,
-    eventPosition: { latitude: 487757910, longitude: 91833136, semiMajorConfidence: 1, semiMinorConfidence: 1, semiMajorOrientation: 900, altitudeValue: 0, altitudeConfidence: 0 },
+    eventPosition: {
+      latitude: 487757910,
+      longitude: 91833136,
+      semiMajorConfidence: 1,
+      semiMinorConfidence: 1,
+      semiMajorOrientation: 900,
+      altitudeValue: 0,
+      altitudeConfidence: 0,
+    },
     relevanceDistance: 2,
     relevanceTrafficDirection: 1,
     validityDuration: 2,
@@ -38,7 +52,15 @@ const CANCELLATION: Denm = {
     detectionTime: 4220,
     referenceTime: 4220,
     termination: 0,
-    eventPosition: { latitude: -336000000, longitude: -1800000000, semiMajorConfidence: 4095, semiMinorConfidence: 4095, semiMajorOrientation: 3601, altitudeValue: 800001, altitudeConfidence: 15 },
+    eventPosition: {
+      latitude: -336000000,
+      longitude: -1800000000,
+      semiMajorConfidence: 4095,
+      semiMinorConfidence: 4095,
+      semiMajorOrientation: 3601,
+      altitudeValue: 800001,
+      altitudeConfidence: 15,
+    },
     validityDuration: DEFAULT_VALIDITY_S,
     stationType: 15,
   },
@@ -54,7 +76,9 @@ describe('DENM UPER codec', () => {
   // linkedCause collisionRisk (97) / longitudinalCollisionRisk (1), eventSpeed 991, heading 900,
   // traces of 2 (one point -100 / 250 / 0 / 10, none), roadType nonUrban-WithStructuralSeparation (3).
   it('encodes the bytes Wireshark decodes (every optional field)', () => {
-    expect(hex(encodeDenm(FULL))).toBe('0201d427d103c7ea13e881800394345f328f650d17cca6fd2b7815670c31530001001384186a00480008063055cc602610170f7c01c20020dff9b803e58ce000240c');
+    expect(hex(encodeDenm(FULL))).toBe(
+      '0201d427d103c7ea13e881800394345f328f650d17cca6fd2b7815670c31530001001384186a00480008063055cc602610170f7c01c20020dff9b803e58ce000240c',
+    );
   });
 
   // ... and as CANCELLATION: stationID 42, actionID 42/65535, detectionTime = referenceTime 4220,
@@ -76,11 +100,24 @@ describe('DENM UPER codec', () => {
         actionId: { originatingStationId: int(0, 4294967295), sequenceNumber: int(0, 65535) },
         detectionTime: int(0, 4398046511103),
         referenceTime: int(0, 4398046511103),
-        eventPosition: { latitude: int(-900000000, 900000001), longitude: int(-1800000000, 1800000001), semiMajorConfidence: int(0, 4095), semiMinorConfidence: int(0, 4095), semiMajorOrientation: int(0, 3601), altitudeValue: int(-100000, 800001), altitudeConfidence: int(0, 15) },
+        eventPosition: {
+          latitude: int(-900000000, 900000001),
+          longitude: int(-1800000000, 1800000001),
+          semiMajorConfidence: int(0, 4095),
+          semiMinorConfidence: int(0, 4095),
+          semiMajorOrientation: int(0, 3601),
+          altitudeValue: int(-100000, 800001),
+          altitudeConfidence: int(0, 15),
+        },
         validityDuration: draw() < 0.3 ? DEFAULT_VALIDITY_S : int(0, 86400),
         stationType: int(0, 255),
       };
-      const optional = { termination: maybe(() => int(0, 1)), relevanceDistance: maybe(() => int(0, 7)), relevanceTrafficDirection: maybe(() => int(0, 3)), transmissionInterval: maybe(() => int(1, 10000)) };
+      const optional = {
+        termination: maybe(() => int(0, 1)),
+        relevanceDistance: maybe(() => int(0, 7)),
+        relevanceTrafficDirection: maybe(() => int(0, 3)),
+        transmissionInterval: maybe(() => int(1, 10000)),
+      };
       for (const [k, v] of Object.entries(optional)) if (v !== undefined) Object.assign(m, { [k]: v });
       const denm: Denm = { stationId: int(0, 4294967295), management: m };
       if (draw() < 0.7) {
@@ -144,18 +181,40 @@ describe('DENM UPER codec', () => {
 });
 
 describe('GeoNetworking GeoBroadcast and TSB + BTP-B', () => {
-  const source = { stationType: 5, mac: stationMac(3559379203), timestampMs: 4220, latitude: 487757910, longitude: 91833136, positionAccurate: true, speed: 991, heading: 900 };
-  const gbc: BroadcastPacket = { source, sequenceNumber: 3, btpPort: 2002, trafficClass: 0, lifetimeMs: 2000, hopLimit: 10, area: { latitude: 487757910, longitude: 91833136, radius: 200 }, payload: encodeDenm(FULL) };
+  const source = {
+    stationType: 5,
+    mac: stationMac(3559379203),
+    timestampMs: 4220,
+    latitude: 487757910,
+    longitude: 91833136,
+    positionAccurate: true,
+    speed: 991,
+    heading: 900,
+  };
+  const gbc: BroadcastPacket = {
+    source,
+    sequenceNumber: 3,
+    btpPort: 2002,
+    trafficClass: 0,
+    lifetimeMs: 2000,
+    hopLimit: 10,
+    area: { latitude: 487757910, longitude: 91833136, radius: 200 },
+    payload: encodeDenm(FULL),
+  };
 
   // Wireshark 4.0.17 decodes these headers as Basic (v1, LT 40 x 50 ms, RHL 10), Common (BTP-B,
   // "Geo-scoped Broadcast Circular area" 0x40 / "TSB Multi-hop" 0x51, TC 0, mobile, MHL 10), the
   // GBC/TSB extended header (SN 3, source position vector, area centre and radius 200 m) and BTP-B 2002.
   it('writes the headers Wireshark decodes', () => {
     const g = encodeBroadcast(gbc);
-    expect(hex(g.slice(0, g.length - gbc.payload.length))).toBe('1100a00a2040008000460a000003000014000200d427d1030000107c1d1298560579433083df03841d1298560579433000c800000000000007d20000');
+    expect(hex(g.slice(0, g.length - gbc.payload.length))).toBe(
+      '1100a00a2040008000460a000003000014000200d427d1030000107c1d1298560579433083df03841d1298560579433000c800000000000007d20000',
+    );
     const payload = encodeDenm(CANCELLATION);
     const t = encodeBroadcast({ ...gbc, area: undefined, source: { ...source, mac: stationMac(42) }, payload });
-    expect(hex(t.slice(0, t.length - payload.length))).toBe('1100a00a20510080002d0a0000030000140002000000002a0000107c1d1298560579433083df038407d20000');
+    expect(hex(t.slice(0, t.length - payload.length))).toBe(
+      '1100a00a20510080002d0a0000030000140002000000002a0000107c1d1298560579433083df038407d20000',
+    );
   });
 
   it('round-trips, and rejects what it cannot be', () => {

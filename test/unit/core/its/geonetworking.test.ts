@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_GEO_REFERENCE, headingDegrees, toLatLon, toMapXY, yawOfHeading } from '../../../../src/core/its/geo-reference.js';
 import { decodeShb, encodeShb, GN_BTP_HEADER_BYTES, type ShbPacket } from '../../../../src/core/its/geonetworking.js';
 import { stationIdOf, stationMac } from '../../../../src/core/its/station-id.js';
-import { DEFAULT_GEO_REFERENCE, headingDegrees, toLatLon, toMapXY, yawOfHeading } from '../../../../src/core/its/geo-reference.js';
 import { generationTime, positionVectorOf } from '../../../../src/core/its/vehicle-state.js';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 describe('GeoNetworking SHB + BTP-B', () => {
   const packet: ShbPacket = {
-    source: positionVectorOf({ t: 1.234, x: 100.5, y: -20.25, yaw: 0.3, v: 13.89 }, { stationId: 3559379203, stationType: 5 }, DEFAULT_GEO_REFERENCE),
+    source: positionVectorOf(
+      { t: 1.234, x: 100.5, y: -20.25, yaw: 0.3, v: 13.89 },
+      { stationId: 3559379203, stationType: 5 },
+      DEFAULT_GEO_REFERENCE,
+    ),
     btpPort: 2001,
     trafficClass: 2,
     payload: Uint8Array.from([1, 2, 3]),
@@ -17,7 +21,9 @@ describe('GeoNetworking SHB + BTP-B', () => {
   // The headers Wireshark 4.0.17 decodes as Basic (v1, LT 1 s, RHL 1), Common (BTP-B, SHB, TC 2,
   // mobile, PL 47 there), the source position vector and BTP-B port 2001.
   it('writes the headers Wireshark decodes', () => {
-    expect(hex(encodeShb(packet)).slice(0, GN_BTP_HEADER_BYTES * 2)).toBe('110005012050028000070100' + '14000200d427d103000004d219ff4a990436c9ba856d02d8' + '00000000' + '07d10000');
+    expect(hex(encodeShb(packet)).slice(0, GN_BTP_HEADER_BYTES * 2)).toBe(
+      '110005012050028000070100' + '14000200d427d103000004d219ff4a990436c9ba856d02d8' + '00000000' + '07d10000',
+    );
   });
 
   it('round-trips, and rejects what it cannot be', () => {
@@ -38,7 +44,11 @@ describe('stations and places', () => {
   });
 
   it('maps XY to latitude/longitude and back within a millimetre', () => {
-    for (const [x, y] of [[0, 0], [1000, -2000], [-3500, 800]]) {
+    for (const [x, y] of [
+      [0, 0],
+      [1000, -2000],
+      [-3500, 800],
+    ]) {
       const { lat, lon } = toLatLon(DEFAULT_GEO_REFERENCE, x, y);
       const back = toMapXY(DEFAULT_GEO_REFERENCE, lat, lon);
       expect(Math.abs(back.x - x) + Math.abs(back.y - y)).toBeLessThan(1e-3);

@@ -1,4 +1,4 @@
-import { OccupancyGrid, type MapOrigin } from '../../../../src/core/map/occupancy-grid.js';
+import { type MapOrigin, OccupancyGrid } from '../../../../src/core/map/occupancy-grid.js';
 
 /** A grid drawn as text: first line = top row, '#' occupied, anything else free. */
 export function asciiGrid(rows: string[], resolution = 1, origin: MapOrigin = { x: 0, y: 0, yaw: 0 }): OccupancyGrid {

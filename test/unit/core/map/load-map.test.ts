@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { UserInputError } from '../../../../src/errors.js';
-import { loadMap, validateMapFile, type ReadFileBytes } from '../../../../src/core/map/load-map.js';
+import { loadMap, type ReadFileBytes, validateMapFile } from '../../../../src/core/map/load-map.js';
 import { encodePgm } from '../../../../src/core/map/map-image.js';
+import { UserInputError } from '../../../../src/errors.js';
 
 /** In-memory file system for the loader's one port. */
 function memoryFiles(files: Record<string, string | Uint8Array>): ReadFileBytes {
@@ -23,7 +23,8 @@ const EXPECT_TOP_FIRST = [1, 0, 1, 0, 1, 0];
 
 function flagsTopFirst(grid: Awaited<ReturnType<typeof loadMap>>): number[] {
   const out: number[] = [];
-  for (let row = grid.height - 1; row >= 0; row--) for (let col = 0; col < grid.width; col++) out.push(grid.isOccupiedCell(col, row) ? 1 : 0);
+  for (let row = grid.height - 1; row >= 0; row--)
+    for (let col = 0; col < grid.width; col++) out.push(grid.isOccupiedCell(col, row) ? 1 : 0);
   return out;
 }
 
@@ -49,19 +50,29 @@ describe('loadMap', () => {
     const png = new PNG({ width: 3, height: 2 });
     PIXELS.forEach((v, i) => png.data.set([v, v, v, 255], 4 * i));
     png.data.set([255, 255, 240, 255], 4); // slightly tinted white still counts as free
-    const read = memoryFiles({ [path.resolve('/m/sub/a.yaml')]: yaml('', '../img/m.png'), [path.resolve('/m/img/m.png')]: PNG.sync.write(png) });
+    const read = memoryFiles({
+      [path.resolve('/m/sub/a.yaml')]: yaml('', '../img/m.png'),
+      [path.resolve('/m/img/m.png')]: PNG.sync.write(png),
+    });
     expect(flagsTopFirst(await loadMap('/m/sub/a.yaml', read))).toEqual(EXPECT_TOP_FIRST);
   });
 
   it('inverts shades with negate: 1', async () => {
-    const read = memoryFiles({ [path.resolve('/m/a.yaml')]: yaml().replace('negate: 0', 'negate: 1'), [path.resolve('/m/m.pgm')]: encodePgm(3, 2, PIXELS) });
+    const read = memoryFiles({
+      [path.resolve('/m/a.yaml')]: yaml().replace('negate: 0', 'negate: 1'),
+      [path.resolve('/m/m.pgm')]: encodePgm(3, 2, PIXELS),
+    });
     // black is now free, white occupied, 205 (p = 0.80) occupied
     expect(flagsTopFirst(await loadMap('/m/a.yaml', read))).toEqual([0, 1, 1, 1, 0, 1]);
   });
 
   it('applies free_thresh: a light grey becomes free when the threshold is raised', async () => {
     const pixels = new Uint8Array([200, 200, 200, 200, 200, 200]); // p = 0.216
-    const files = (t: string) => memoryFiles({ [path.resolve('/m/a.yaml')]: yaml().replace('free_thresh: 0.196', `free_thresh: ${t}`), [path.resolve('/m/m.pgm')]: encodePgm(3, 2, pixels) });
+    const files = (t: string) =>
+      memoryFiles({
+        [path.resolve('/m/a.yaml')]: yaml().replace('free_thresh: 0.196', `free_thresh: ${t}`),
+        [path.resolve('/m/m.pgm')]: encodePgm(3, 2, pixels),
+      });
     expect(flagsTopFirst(await loadMap('/m/a.yaml', files('0.196')))).toEqual([1, 1, 1, 1, 1, 1]);
     expect(flagsTopFirst(await loadMap('/m/a.yaml', files('0.25')))).toEqual([0, 0, 0, 0, 0, 0]);
   });
@@ -69,14 +80,28 @@ describe('loadMap', () => {
   it('loads the shipped corridor map with the documented geometry', async () => {
     const grid = await loadMap(path.resolve('maps/corridor.yaml'));
     expect(grid.resolution).toBe(0.05);
-    for (const [x, y] of [[0, -1], [0, 1], [-29.9, -1.9], [29.9, 1.9]]) expect(grid.isOccupiedWorld(x, y)).toBe(false);
-    for (const [x, y] of [[0, 2.1], [0, -2.1], [30.1, 0], [-30.1, 0], [0, 2.3]]) expect(grid.isOccupiedWorld(x, y)).toBe(true);
+    for (const [x, y] of [
+      [0, -1],
+      [0, 1],
+      [-29.9, -1.9],
+      [29.9, 1.9],
+    ])
+      expect(grid.isOccupiedWorld(x, y)).toBe(false);
+    for (const [x, y] of [
+      [0, 2.1],
+      [0, -2.1],
+      [30.1, 0],
+      [-30.1, 0],
+      [0, 2.3],
+    ])
+      expect(grid.isOccupiedWorld(x, y)).toBe(true);
   });
 });
 
 describe('map validation', () => {
   it('reports every problem at once, each naming its field', async () => {
-    const bad = 'image: missing.pgm\nresolution: -0.05\norigin: [1, 2]\noccupied_thresh: 1.5\nfree_thresh: 0.3\nmode: fancy\ncolour: red\nnegate: 2\n';
+    const bad =
+      'image: missing.pgm\nresolution: -0.05\norigin: [1, 2]\noccupied_thresh: 1.5\nfree_thresh: 0.3\nmode: fancy\ncolour: red\nnegate: 2\n';
     const read = memoryFiles({ [path.resolve('/m/a.yaml')]: bad });
     const problems = await validateMapFile('/m/a.yaml', read);
     expect(problems).toEqual([
@@ -107,7 +132,9 @@ describe('map validation', () => {
       [path.resolve('/m/b.yaml')]: yaml('', 'm.jpg'),
       [path.resolve('/m/m.jpg')]: new Uint8Array([0xff, 0xd8, 0xff]),
     });
-    expect(await validateMapFile('/m/a.yaml', read)).toEqual(['image: "m.pgm" cannot be decoded: PGM raster is truncated: 3 bytes for 10x10 pixels']);
+    expect(await validateMapFile('/m/a.yaml', read)).toEqual([
+      'image: "m.pgm" cannot be decoded: PGM raster is truncated: 3 bytes for 10x10 pixels',
+    ]);
     expect((await validateMapFile('/m/b.yaml', read))[0]).toMatch(/^image: "m.jpg" cannot be decoded: unsupported image format/);
   });
 
@@ -119,7 +146,10 @@ describe('map validation', () => {
   });
 
   it('loadMap throws UserInputError carrying the same messages', async () => {
-    const read = memoryFiles({ [path.resolve('/m/a.yaml')]: 'image: m.pgm\nresolution: fine\norigin: [0, 0, 0]\n', [path.resolve('/m/m.pgm')]: encodePgm(3, 2, PIXELS) });
+    const read = memoryFiles({
+      [path.resolve('/m/a.yaml')]: 'image: m.pgm\nresolution: fine\norigin: [0, 0, 0]\n',
+      [path.resolve('/m/m.pgm')]: encodePgm(3, 2, PIXELS),
+    });
     const err = await loadMap('/m/a.yaml', read).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserInputError);
     expect((err as UserInputError).code).toBe('USER_INPUT');

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runScenarioSimulated } from '../../../../src/api/run-simulated.js';
-import { EXIT_STATUS, UserInputError } from '../../../../src/errors.js';
 import { validateMapFile } from '../../../../src/core/map/load-map.js';
-import { MAX_MAP_PIXELS, decodeMapImage, encodePgm } from '../../../../src/core/map/map-image.js';
+import { decodeMapImage, encodePgm, MAX_MAP_PIXELS } from '../../../../src/core/map/map-image.js';
+import { EXIT_STATUS, UserInputError } from '../../../../src/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cavsim-map-limits-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,7 +39,9 @@ describe('map image size', () => {
   it('refuses a PGM whose header claims 2e8 x 2e8 pixels, from the header alone', async () => {
     const started = performance.now();
     const [problem] = await problemsOf('P5\n200000000 200000000\n255\n');
-    expect(problem).toMatch(/^image: ".*m\.pgm" is 200000000 x 200000000 pixels, more than the 16777216 \(4096 x 4096\) cavsim loads; crop it .* twice the resolution\)$/);
+    expect(problem).toMatch(
+      /^image: ".*m\.pgm" is 200000000 x 200000000 pixels, more than the 16777216 \(4096 x 4096\) cavsim loads; crop it .* twice the resolution\)$/,
+    );
     expect(performance.now() - started).toBeLessThan(1000);
   });
 
@@ -68,13 +70,17 @@ describe('map image size', () => {
     expect(await validateMapFile('/dev/zero')).toEqual(['yaml: /dev/zero is not a regular file; give the map_server YAML file']);
     const yaml = join(dir, 'zero.yaml');
     writeFileSync(yaml, 'image: /dev/zero\nresolution: 0.05\norigin: [0, 0, 0]\n');
-    expect(await validateMapFile(yaml)).toEqual(['image: "/dev/zero" (resolved to /dev/zero) is not a regular file; give a PGM or PNG of at most 4096 x 4096 pixels']);
+    expect(await validateMapFile(yaml)).toEqual([
+      'image: "/dev/zero" (resolved to /dev/zero) is not a regular file; give a PGM or PNG of at most 4096 x 4096 pixels',
+    ]);
   });
 
   it('refuses a YAML file of megabytes', async () => {
     const yaml = join(dir, 'big.yaml');
     writeFileSync(yaml, `image: m.pgm\n#${'x'.repeat(2 * 1024 * 1024)}\n`);
-    expect(await validateMapFile(yaml)).toEqual([`yaml: ${yaml} is 2 MB, more than the 1 MB cavsim reads for it; give the map_server YAML file`]);
+    expect(await validateMapFile(yaml)).toEqual([
+      `yaml: ${yaml} is 2 MB, more than the 1 MB cavsim reads for it; give the map_server YAML file`,
+    ]);
   });
 });
 
@@ -84,7 +90,11 @@ describe('malformed images', () => {
     ['a zero height', 'P5\n10 0\n255\n', 'PGM header has a bad height: "0" (must be a whole number above 0)'],
     ['a width that is not a number', 'P2\nten 10\n255\n', 'PGM header has a bad width: "ten" (must be a whole number above 0)'],
     ['a fractional width', 'P5\n10.5 10\n255\n', 'PGM header has a bad width: "10.5" (must be a whole number above 0)'],
-    ['a width of a million digits', `P5\n${'9'.repeat(1_000_000)} 10\n255\n`, `PGM header has a bad width: "${'9'.repeat(21)}…" (must be a whole number above 0)`],
+    [
+      'a width of a million digits',
+      `P5\n${'9'.repeat(1_000_000)} 10\n255\n`,
+      `PGM header has a bad width: "${'9'.repeat(21)}…" (must be a whole number above 0)`,
+    ],
     ['maxval 0', 'P5\n3 2\n0\n', 'PGM header has a bad maxval: "0" (must be a whole number above 0)'],
     ['maxval above 65535', 'P5\n3 2\n70000\n', 'PGM maxval 70000 is above 65535'],
     ['a header cut short', 'P5\n3', 'PGM header ends before its height; a header reads e.g. "P5 <width> <height> 255"'],
@@ -92,7 +102,11 @@ describe('malformed images', () => {
     ['a 16-bit raster of 8-bit length', `P5\n3 2\n1000\n${'\x01'.repeat(6)}`, 'PGM raster is truncated: 6 bytes for 3x2 pixels'],
     ['an ASCII raster shorter than width x height', 'P2\n3 2\n255\n0 255 0 255\n', 'PGM raster is truncated: 4 of 3x2 pixels'],
     ['an ASCII pixel that is not a number', 'P2\n3 2\n255\n0 255 x 255 0 0\n', 'PGM pixel 2 is not a number: "x"'],
-    ['a PNG cut off after its signature', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]), 'PNG has no IHDR header chunk after its signature; the file is cut short or damaged'],
+    [
+      'a PNG cut off after its signature',
+      new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]),
+      'PNG has no IHDR header chunk after its signature; the file is cut short or damaged',
+    ],
     ['a PNG of 0 x 5 pixels', forgedPngHeader(0, 5), 'PNG header says 0 x 5 pixels; a map needs at least one'],
   ])('%s', async (_name, image, message) => {
     expect(await problemsOf(image)).toEqual([expect.stringMatching(/^image: ".*m\.pgm" cannot be decoded: /)]);

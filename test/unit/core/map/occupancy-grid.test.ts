@@ -12,7 +12,13 @@ describe('OccupancyGrid', () => {
   });
 
   it('converts world to cell and back with origin offset and resolution', () => {
-    const grid = new OccupancyGrid({ width: 10, height: 4, resolution: 0.05, origin: { x: -0.25, y: -0.1, yaw: 0 }, occupied: new Uint8Array(40) });
+    const grid = new OccupancyGrid({
+      width: 10,
+      height: 4,
+      resolution: 0.05,
+      origin: { x: -0.25, y: -0.1, yaw: 0 },
+      occupied: new Uint8Array(40),
+    });
     expect(grid.worldToCell(-0.25, -0.1)).toEqual({ col: 0, row: 0 });
     expect(grid.worldToCell(0, 0)).toEqual({ col: 5, row: 2 });
     expect(grid.worldToCell(0.224, 0.049)).toEqual({ col: 9, row: 2 });
@@ -22,7 +28,13 @@ describe('OccupancyGrid', () => {
   });
 
   it('applies the origin yaw (map rotated in the world)', () => {
-    const grid = new OccupancyGrid({ width: 4, height: 2, resolution: 1, origin: { x: 10, y: 0, yaw: Math.PI / 2 }, occupied: new Uint8Array(8) });
+    const grid = new OccupancyGrid({
+      width: 4,
+      height: 2,
+      resolution: 1,
+      origin: { x: 10, y: 0, yaw: Math.PI / 2 },
+      occupied: new Uint8Array(8),
+    });
     // map +x points along world +y; map +y along world -x
     expect(grid.worldToCell(10.0 - 1.5, 3.5)).toEqual({ col: 3, row: 1 });
     const c = grid.cellToWorld(3, 1);
@@ -39,7 +51,11 @@ describe('OccupancyGrid', () => {
   });
 
   it('rejects inconsistent sizes', () => {
-    expect(() => new OccupancyGrid({ width: 2, height: 2, resolution: 1, origin: { x: 0, y: 0, yaw: 0 }, occupied: new Uint8Array(3) })).toThrow(/expected 2x2/);
-    expect(() => new OccupancyGrid({ width: 2, height: 2, resolution: 0, origin: { x: 0, y: 0, yaw: 0 }, occupied: new Uint8Array(4) })).toThrow(/resolution/);
+    expect(
+      () => new OccupancyGrid({ width: 2, height: 2, resolution: 1, origin: { x: 0, y: 0, yaw: 0 }, occupied: new Uint8Array(3) }),
+    ).toThrow(/expected 2x2/);
+    expect(
+      () => new OccupancyGrid({ width: 2, height: 2, resolution: 0, origin: { x: 0, y: 0, yaw: 0 }, occupied: new Uint8Array(4) }),
+    ).toThrow(/resolution/);
   });
 });

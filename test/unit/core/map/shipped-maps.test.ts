@@ -16,7 +16,12 @@ function waypoints(file: string): { x: number; y: number; speed: number }[] {
 function car(x: number, y: number, yaw: number): [number, number][] {
   const c = Math.cos(yaw);
   const s = Math.sin(yaw);
-  return [[-0.29, 0.155], [-0.29, -0.155], [0.29, -0.155], [0.29, 0.155]].map(([bx, by]) => [x + c * bx - s * by, y + s * bx + c * by]);
+  return [
+    [-0.29, 0.155],
+    [-0.29, -0.155],
+    [0.29, -0.155],
+    [0.29, 0.155],
+  ].map(([bx, by]) => [x + c * bx - s * by, y + s * bx + c * by]);
 }
 
 const ROUTES: Array<[string, string, number]> = [

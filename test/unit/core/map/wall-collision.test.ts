@@ -9,9 +9,12 @@ type Corner = [number, number];
 function rect(cx: number, cy: number, yaw: number, length: number, width: number): Corner[] {
   const c = Math.cos(yaw);
   const s = Math.sin(yaw);
-  return [[-length / 2, width / 2], [-length / 2, -width / 2], [length / 2, -width / 2], [length / 2, width / 2]].map(
-    ([bx, by]) => [cx + c * bx - s * by, cy + s * bx + c * by] as Corner,
-  );
+  return [
+    [-length / 2, width / 2],
+    [-length / 2, -width / 2],
+    [length / 2, -width / 2],
+    [length / 2, width / 2],
+  ].map(([bx, by]) => [cx + c * bx - s * by, cy + s * bx + c * by] as Corner);
 }
 
 // 20 x 20 cells of 1 m, one occupied cell covering x in [5, 6], y in [5, 6]
@@ -67,8 +70,19 @@ describe('footprintHitsWall', () => {
       // along the edges of the 2 m square map, up to 0.2 m beyond them, in its own frame
       const along = rand() * 2;
       const across = rand() * 0.4 - 0.2;
-      const [mx, my] = [[along, across], [along, 2 + across], [across, along], [2 + across, along]][n % 4];
-      const corners = rect(-1 + mx * Math.cos(0.3) - my * Math.sin(0.3), -1 + mx * Math.sin(0.3) + my * Math.cos(0.3), rand() * 6.3, 0.01 + rand() * 0.1, 0.01 + rand() * 0.05);
+      const [mx, my] = [
+        [along, across],
+        [along, 2 + across],
+        [across, along],
+        [2 + across, along],
+      ][n % 4];
+      const corners = rect(
+        -1 + mx * Math.cos(0.3) - my * Math.sin(0.3),
+        -1 + mx * Math.sin(0.3) + my * Math.cos(0.3),
+        rand() * 6.3,
+        0.01 + rand() * 0.1,
+        0.01 + rand() * 0.05,
+      );
       const expected = referenceHit(corners, grid, 10);
       if (expected) hits++;
       expect(footprintHitsWall(corners, grid)).toBe(expected);
@@ -98,7 +112,12 @@ function referenceHit(corners: Corner[], grid: ReturnType<typeof gridFrom>, marg
   for (let row = -margin; row < grid.height + margin; row++) {
     for (let col = -margin; col < grid.width + margin; col++) {
       if (!grid.isOccupiedCell(col, row)) continue;
-      const square = [[col, row], [col + 1, row], [col + 1, row + 1], [col, row + 1]].map(([mx, my]) => {
+      const square = [
+        [col, row],
+        [col + 1, row],
+        [col + 1, row + 1],
+        [col, row + 1],
+      ].map(([mx, my]) => {
         const x = grid.origin.x + mx * grid.resolution * grid.cosYaw - my * grid.resolution * grid.sinYaw;
         const y = grid.origin.y + mx * grid.resolution * grid.sinYaw + my * grid.resolution * grid.cosYaw;
         return [x, y] as Corner;

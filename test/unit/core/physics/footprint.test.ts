@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { F1TENTH_DEFAULT_PARAMS as P } from '../../../../src/core/physics/defaults.js';
-import { bodyGap, findCollisions, footprintCorners, footprintsOverlap, placeBody, type Pose } from '../../../../src/core/physics/footprint.js';
+import {
+  bodyGap,
+  findCollisions,
+  footprintCorners,
+  footprintsOverlap,
+  type Pose,
+  placeBody,
+} from '../../../../src/core/physics/footprint.js';
 import { GJK_REFERENCE } from './f1tenth-gym-reference.js';
 
 const L = P.length; // 0.58
@@ -10,10 +17,14 @@ const body = (pose: Pose) => footprintCorners(pose, P);
 describe('footprintCorners', () => {
   it('is the length x width rectangle centred on (x, y), in get_vertices order rl, rr, fr, fl', () => {
     expect(Array.from(body({ x: 1, y: 2, yaw: 0 }))).toEqual([
-      1 - L / 2, 2 + W / 2,
-      1 - L / 2, 2 - W / 2,
-      1 + L / 2, 2 - W / 2,
-      1 + L / 2, 2 + W / 2,
+      1 - L / 2,
+      2 + W / 2,
+      1 - L / 2,
+      2 - W / 2,
+      1 + L / 2,
+      2 - W / 2,
+      1 + L / 2,
+      2 + W / 2,
     ]);
   });
 
@@ -40,7 +51,13 @@ describe('footprintsOverlap table', () => {
     { name: 'touching corner to corner', a: { x: 0, y: 0, yaw: 0 }, b: { x: 0.58, y: 0.31, yaw: 0 }, gjk: false, overlap: true },
     { name: '1 cm overlap nose to tail', a: { x: 0, y: 0, yaw: 0 }, b: { x: 0.57, y: 0, yaw: 0 }, gjk: true, overlap: true },
     { name: 'rotated 45 deg, overlapping', a: { x: 0, y: 0, yaw: 0 }, b: { x: 0.5, y: 0, yaw: Math.PI / 4 }, gjk: true, overlap: true },
-    { name: 'rotated 45 deg, corner just inside', a: { x: 0, y: 0, yaw: 0 }, b: { x: 0.6, y: 0, yaw: Math.PI / 4 }, gjk: true, overlap: true },
+    {
+      name: 'rotated 45 deg, corner just inside',
+      a: { x: 0, y: 0, yaw: 0 },
+      b: { x: 0.6, y: 0, yaw: Math.PI / 4 },
+      gjk: true,
+      overlap: true,
+    },
     { name: 'head-on, overlapping', a: { x: 0, y: 0, yaw: 0 }, b: { x: 0.5, y: 0.05, yaw: Math.PI }, gjk: true, overlap: true },
     { name: 'head-on, clear', a: { x: 0, y: 0, yaw: 0 }, b: { x: 0.7, y: 0, yaw: Math.PI }, gjk: false, overlap: false },
     { name: 'same pose', a: { x: 0, y: 0, yaw: 0 }, b: { x: 0, y: 0, yaw: 0 }, gjk: true, overlap: true },
@@ -127,7 +144,13 @@ describe('bodyGap', () => {
     };
     const brute = (a: Float64Array, b: Float64Array) => {
       let best = Infinity;
-      for (const [p, q] of [[a, b], [b, a]]) for (let i = 0; i < 4; i++) for (let e = 0; e < 4; e++) best = Math.min(best, segment(p[2 * i], p[2 * i + 1], q[2 * e], q[2 * e + 1], q[(2 * e + 2) % 8], q[(2 * e + 3) % 8]));
+      for (const [p, q] of [
+        [a, b],
+        [b, a],
+      ])
+        for (let i = 0; i < 4; i++)
+          for (let e = 0; e < 4; e++)
+            best = Math.min(best, segment(p[2 * i], p[2 * i + 1], q[2 * e], q[2 * e + 1], q[(2 * e + 2) % 8], q[(2 * e + 3) % 8]));
       return best;
     };
     for (let k = 0; k < 200; k++) {

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { F1TENTH_DEFAULT_PARAMS as P } from '../../../../src/core/physics/defaults.js';
 import { singleTrackDerivatives } from '../../../../src/core/physics/dynamics.js';
+import type { IntegratorKind } from '../../../../src/core/physics/integration.js';
 import {
+  type Complex,
   isLaterallyStable,
   largestStableTimestep,
   lateralEigenvalues,
   stepAmplification,
-  type Complex,
 } from '../../../../src/core/physics/lateral-stability.js';
-import type { IntegratorKind } from '../../../../src/core/physics/integration.js';
 import type { VehicleParams } from '../../../../src/core/physics/types.js';
-import { VehicleModel, createInitialState } from '../../../../src/core/physics/vehicle-model.js';
+import { createInitialState, VehicleModel } from '../../../../src/core/physics/vehicle-model.js';
 
 /** CommonRoad vehicle 2 (BMW 320i), the full-size car f1tenth_gym's parameters were scaled from. */
 const BMW_320I: VehicleParams = {
@@ -41,8 +41,14 @@ function jacobianEigenvalues(p: VehicleParams, v: number, accel: number): Comple
   const half = (a11 + a22) / 2;
   const disc = half * half - (a11 * a22 - a12 * a21);
   return disc >= 0
-    ? [{ re: half + Math.sqrt(disc), im: 0 }, { re: half - Math.sqrt(disc), im: 0 }]
-    : [{ re: half, im: Math.sqrt(-disc) }, { re: half, im: -Math.sqrt(-disc) }];
+    ? [
+        { re: half + Math.sqrt(disc), im: 0 },
+        { re: half - Math.sqrt(disc), im: 0 },
+      ]
+    : [
+        { re: half, im: Math.sqrt(-disc) },
+        { re: half, im: -Math.sqrt(-disc) },
+      ];
 }
 
 /** Cruises at `speed` with full-lock steering sweeps; true when the state stays finite and the yaw rate below 100 rad/s. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { F1TENTH_DEFAULT_PARAMS } from '../../../../src/core/physics/defaults.js';
 import { singleTrackDerivatives } from '../../../../src/core/physics/dynamics.js';
 import type { VehicleParams } from '../../../../src/core/physics/types.js';
-import { VehicleModel, createInitialState } from '../../../../src/core/physics/vehicle-model.js';
+import { createInitialState, VehicleModel } from '../../../../src/core/physics/vehicle-model.js';
 import { REFERENCE_COMMANDS, REFERENCE_RUNS } from './f1tenth-gym-reference.js';
 
 const FIELDS = ['x', 'y', 'steer', 'v', 'yaw', 'yawRate', 'slip'] as const;
@@ -59,25 +59,19 @@ describe('derivatives agree with the ground truth in f1tenth_gym dynamic_models.
 
   it('dynamic single-track', () => {
     const [x, y, steer, v, yaw, yawRate, slip] = [
-      2.0233348142065677, 0.0041907137716636, 0.0197545248559617, 15.7216236334290116, 0.0025857914776859,
-      0.0529001056654038, 0.0033012170610298,
+      2.0233348142065677, 0.0041907137716636, 0.0197545248559617, 15.7216236334290116, 0.0025857914776859, 0.0529001056654038,
+      0.0033012170610298,
     ];
     const d = singleTrackDerivatives({ x, y, steer, v, yaw, yawRate, slip }, accel, steerVel, params);
     const expected = [
-      15.7213512030862397, 0.0925527979719355, 0.15, 5.3536773276413925, 0.0529001056654038, 0.6435589397748606,
-      0.0313297971641291,
+      15.7213512030862397, 0.0925527979719355, 0.15, 5.3536773276413925, 0.0529001056654038, 0.6435589397748606, 0.0313297971641291,
     ];
     FIELDS.forEach((field, i) => expect(d[field]).toBeCloseTo(expected[i], 12));
   });
 
   it('acceleration above v_switch is cut to a_max*v_switch/v in that ground truth', () => {
     const v = 15.7216236334290116;
-    const d = singleTrackDerivatives(
-      { x: 0, y: 0, steer: 0.02, v, yaw: 0, yawRate: 0, slip: 0 },
-      accel,
-      steerVel,
-      params,
-    );
+    const d = singleTrackDerivatives({ x: 0, y: 0, steer: 0.02, v, yaw: 0, yawRate: 0, slip: 0 }, accel, steerVel, params);
     expect(d.v).toBeCloseTo((11.5 * 7.319) / v, 14);
   });
 });

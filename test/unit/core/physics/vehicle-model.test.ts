@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { F1TENTH_DEFAULT_PARAMS as P, F1TENTH_TIMESTEP } from '../../../../src/core/physics/defaults.js';
+import { F1TENTH_TIMESTEP, F1TENTH_DEFAULT_PARAMS as P } from '../../../../src/core/physics/defaults.js';
 import { KINEMATIC_SWITCH_SPEED, singleTrackDerivatives } from '../../../../src/core/physics/dynamics.js';
 import type { VehicleState } from '../../../../src/core/physics/types.js';
-import { VehicleModel, createInitialState } from '../../../../src/core/physics/vehicle-model.js';
+import { createInitialState, VehicleModel } from '../../../../src/core/physics/vehicle-model.js';
 
 const dt = F1TENTH_TIMESTEP;
 const lwb = P.lf + P.lr;

@@ -1,11 +1,11 @@
-import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
 import { F1TENTH_DEFAULT_PARAMS as P } from '../../../../src/core/physics/defaults.js';
 import type { IntegratorKind } from '../../../../src/core/physics/integration.js';
 import { oversteerCriticalSpeed } from '../../../../src/core/physics/parameter-ranges.js';
 import type { VehicleParams } from '../../../../src/core/physics/types.js';
+import { createInitialState, VehicleModel } from '../../../../src/core/physics/vehicle-model.js';
 import { checkVehicleParams, lateralStabilityWarning } from '../../../../src/core/physics/vehicle-param-checks.js';
-import { VehicleModel, createInitialState } from '../../../../src/core/physics/vehicle-model.js';
 import { vehicleParamsSchema } from '../../../../src/scenario/schema.js';
 
 const RK4_10MS = { timestep: 0.01, integrator: 'rk4' as const };
@@ -18,14 +18,54 @@ describe('checkVehicleParams', () => {
   });
 
   it.each<[string, Partial<VehicleParams>, keyof VehicleParams | undefined, RegExp]>([
-    ['a yaw inertia 470 times too small', { I: 0.0001 }, 'I', /^0\.0001 kg m² does not fit .*; use I from 0\.047 to 0\.4 kg m² \(below 0\.047 the yaw motion is too fast for rk4 at physics\.timestep 10ms\)$/],
-    ['a million-fold too small inertia on a heavy car', { m: 100000, I: 1e-9 }, 'I', /use I from 1300 to 10000 kg m² \(below 1300 the yaw motion is too fast for rk4 at physics\.timestep 10ms\)$/],
-    ['a centre of gravity on the front axle', { lf: 1e-300 }, 'lf', /put 100 % of the weight on the front axle \(real cars 35-65 %\); use lf from 0\.035 to 0\.13 m for this wheelbase$/],
-    ['a centre of gravity so high the car tips', { h: 0.2 }, 'h', /lifts an axle off the ground .*; use h below 0\.16 m or a_max below 7\.7 m\/s²$/],
-    ['a steering rate that jumps past 80°', { sv_max: 200 }, 'sv_max', /overshoots the 0\.419 rad limit to 2\.42 rad .*; use sv_max of at most 41 rad\/s or physics\.timestep below 2ms$/],
-    ['a steering step wider than the lock', { s_min: -0.01, s_max: 0.01, sv_max: 98 }, 'sv_max', /turns the wheels 0\.98 rad: .*; use sv_max of at most 1 rad\/s or physics\.timestep below 0\.1ms$/],
-    ['front tyres much stiffer than the rear', { C_Sf: 10 }, 'C_Sf', /above 6\.39 m\/s it spins out even driving straight .*; use C_Sf of at most 5\.7 1\/rad, or v_max of at most 6\.3 m\/s$/],
-    ['a speed controller that chatters', { a_max: 50, v_max: 2, h: 0 }, 'a_max', /gain 10·a_max\/v_max = 250 1\/s\) overshoots .*; use a_max below 40 m\/s², or physics\.timestep below 8ms$/],
+    [
+      'a yaw inertia 470 times too small',
+      { I: 0.0001 },
+      'I',
+      /^0\.0001 kg m² does not fit .*; use I from 0\.047 to 0\.4 kg m² \(below 0\.047 the yaw motion is too fast for rk4 at physics\.timestep 10ms\)$/,
+    ],
+    [
+      'a million-fold too small inertia on a heavy car',
+      { m: 100000, I: 1e-9 },
+      'I',
+      /use I from 1300 to 10000 kg m² \(below 1300 the yaw motion is too fast for rk4 at physics\.timestep 10ms\)$/,
+    ],
+    [
+      'a centre of gravity on the front axle',
+      { lf: 1e-300 },
+      'lf',
+      /put 100 % of the weight on the front axle \(real cars 35-65 %\); use lf from 0\.035 to 0\.13 m for this wheelbase$/,
+    ],
+    [
+      'a centre of gravity so high the car tips',
+      { h: 0.2 },
+      'h',
+      /lifts an axle off the ground .*; use h below 0\.16 m or a_max below 7\.7 m\/s²$/,
+    ],
+    [
+      'a steering rate that jumps past 80°',
+      { sv_max: 200 },
+      'sv_max',
+      /overshoots the 0\.419 rad limit to 2\.42 rad .*; use sv_max of at most 41 rad\/s or physics\.timestep below 2ms$/,
+    ],
+    [
+      'a steering step wider than the lock',
+      { s_min: -0.01, s_max: 0.01, sv_max: 98 },
+      'sv_max',
+      /turns the wheels 0\.98 rad: .*; use sv_max of at most 1 rad\/s or physics\.timestep below 0\.1ms$/,
+    ],
+    [
+      'front tyres much stiffer than the rear',
+      { C_Sf: 10 },
+      'C_Sf',
+      /above 6\.39 m\/s it spins out even driving straight .*; use C_Sf of at most 5\.7 1\/rad, or v_max of at most 6\.3 m\/s$/,
+    ],
+    [
+      'a speed controller that chatters',
+      { a_max: 50, v_max: 2, h: 0 },
+      'a_max',
+      /gain 10·a_max\/v_max = 250 1\/s\) overshoots .*; use a_max below 40 m\/s², or physics\.timestep below 8ms$/,
+    ],
   ])('refuses %s', (_name, change, param, message) => {
     const problems = checkVehicleParams({ ...P, ...change }, RK4_10MS);
     expect(problems).toHaveLength(1);
@@ -36,8 +76,16 @@ describe('checkVehicleParams', () => {
 
 describe('lateralStabilityWarning: a step that may not integrate a plausible car is said, not refused', () => {
   it.each<[string, Partial<VehicleParams>, RegExp]>([
-    ['tyres too stiff for the timestep', { C_Sf: 40, C_Sr: 40 }, /^at 0\.5 m\/s this car's yaw\/slip dynamics have a mode λ = -2060 1\/s .*too fast for rk4 at physics\.timestep 10ms: .* so the state may diverge \(the run then fails, naming the car and the step\); to be safe use physics\.timestep: 1\.3ms or less$/],
-    ['tyres too stiff for any timestep', { C_Sf: 1000, C_Sr: 1000 }, /so the state may diverge .*; no timestep down to 0\.1ms is small enough; use parameters nearer a real car/],
+    [
+      'tyres too stiff for the timestep',
+      { C_Sf: 40, C_Sr: 40 },
+      /^at 0\.5 m\/s this car's yaw\/slip dynamics have a mode λ = -2060 1\/s .*too fast for rk4 at physics\.timestep 10ms: .* so the state may diverge \(the run then fails, naming the car and the step\); to be safe use physics\.timestep: 1\.3ms or less$/,
+    ],
+    [
+      'tyres too stiff for any timestep',
+      { C_Sf: 1000, C_Sr: 1000 },
+      /so the state may diverge .*; no timestep down to 0\.1ms is small enough; use parameters nearer a real car/,
+    ],
   ])('%s', (_name, change, message) => {
     expect(checkVehicleParams({ ...P, ...change }, RK4_10MS)).toEqual([]);
     expect(lateralStabilityWarning({ ...P, ...change }, RK4_10MS)?.message).toMatch(message);
@@ -45,7 +93,9 @@ describe('lateralStabilityWarning: a step that may not integrate a plausible car
 
   it("f1tenth_gym's own defaults with euler at 10 ms (what the gym runs) are accepted, with the advice", () => {
     expect(checkVehicleParams(P, { timestep: 0.01, integrator: 'euler' })).toEqual([]);
-    expect(lateralStabilityWarning(P, { timestep: 0.01, integrator: 'euler' })?.message).toMatch(/^at 0\.5 m\/s this car's yaw\/slip dynamics have a mode λ = -276 1\/s .* to be safe use physics\.timestep: 7\.2ms or less, or physics\.integrator: rk4, or I of at least 0\.072 kg m²$/);
+    expect(lateralStabilityWarning(P, { timestep: 0.01, integrator: 'euler' })?.message).toMatch(
+      /^at 0\.5 m\/s this car's yaw\/slip dynamics have a mode λ = -276 1\/s .* to be safe use physics\.timestep: 7\.2ms or less, or physics\.integrator: rk4, or I of at least 0\.072 kg m²$/,
+    );
     expect(lateralStabilityWarning(P, { timestep: 0.0072, integrator: 'euler' })).toBeUndefined();
     expect(lateralStabilityWarning({ ...P, I: 0.072 }, { timestep: 0.01, integrator: 'euler' })).toBeUndefined();
     expect(lateralStabilityWarning(P, RK4_10MS)).toBeUndefined();
@@ -97,7 +147,11 @@ describe('every car validation accepts without a stability warning integrates sa
         fc.constantFrom(0.01, 0.001),
         fc.constantFrom<IntegratorKind>('rk4', 'euler'),
         (p, timestep, integrator) => {
-          fc.pre(vehicleParamsSchema.safeParse(p).success && checkVehicleParams(p, { timestep, integrator }).length === 0 && !lateralStabilityWarning(p, { timestep, integrator }));
+          fc.pre(
+            vehicleParamsSchema.safeParse(p).success &&
+              checkVehicleParams(p, { timestep, integrator }).length === 0 &&
+              !lateralStabilityWarning(p, { timestep, integrator }),
+          );
           const model = new VehicleModel(p, createInitialState({ x: 0, y: 0, yaw: 0 }), { timestep, integrator });
           for (let i = 1; i * timestep <= 2; i++) {
             const s = model.step({ speed: p.v_max, steer: (i * timestep) % 0.5 < 0.25 ? p.s_max : p.s_min });

@@ -3,7 +3,7 @@ import { FreeDiscChain } from '../../../../src/core/sensing/free-disc-chain.js';
 
 function seeded(seed: number): () => number {
   let s = seed;
-  return () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
 }
 
 describe('FreeDiscChain', () => {

@@ -18,7 +18,12 @@ function seeded(seed: number): () => number {
 function carCorners(p: Pose2D): [number, number][] {
   const c = Math.cos(p.yaw);
   const s = Math.sin(p.yaw);
-  return [[-0.29, 0.155], [-0.29, -0.155], [0.29, -0.155], [0.29, 0.155]].map(([bx, by]) => [p.x + c * bx - s * by, p.y + s * bx + c * by]);
+  return [
+    [-0.29, 0.155],
+    [-0.29, -0.155],
+    [0.29, -0.155],
+    [0.29, 0.155],
+  ].map(([bx, by]) => [p.x + c * bx - s * by, p.y + s * bx + c * by]);
 }
 
 /** Free lidar poses anywhere on the map, each with cars around it: ahead, beside, straight behind (straddling ±π), far off, and one touching the lidar. */
@@ -26,9 +31,14 @@ function scenes(grid: OccupancyGrid, count: number, random: () => number) {
   const origin = grid.cellToWorld(0, 0);
   const out: { pose: Pose2D; others: [number, number][][] }[] = [];
   while (out.length < count) {
-    const pose = { x: origin.x + random() * grid.width * grid.resolution, y: origin.y + random() * grid.height * grid.resolution, yaw: (random() * 2 - 1) * Math.PI };
+    const pose = {
+      x: origin.x + random() * grid.width * grid.resolution,
+      y: origin.y + random() * grid.height * grid.resolution,
+      yaw: (random() * 2 - 1) * Math.PI,
+    };
     if (grid.isOccupiedWorld(pose.x, pose.y)) continue;
-    const at = (distance: number, bearing: number, yaw: number) => carCorners({ x: pose.x + distance * Math.cos(pose.yaw + bearing), y: pose.y + distance * Math.sin(pose.yaw + bearing), yaw });
+    const at = (distance: number, bearing: number, yaw: number) =>
+      carCorners({ x: pose.x + distance * Math.cos(pose.yaw + bearing), y: pose.y + distance * Math.sin(pose.yaw + bearing), yaw });
     const others = [
       at(0.5 + random() * 8, (random() - 0.5) * 2, random() * 7),
       at(1 + random() * 3, Math.PI, random() * 7),
@@ -73,7 +83,11 @@ describe('the faster lidar gives the ranges the lidar gave before', () => {
       const origin = grid.cellToWorld(0, 0);
       const free = (): Pose2D => {
         for (;;) {
-          const p = { x: origin.x + random() * grid.width * grid.resolution, y: origin.y + random() * grid.height * grid.resolution, yaw: (random() * 2 - 1) * Math.PI };
+          const p = {
+            x: origin.x + random() * grid.width * grid.resolution,
+            y: origin.y + random() * grid.height * grid.resolution,
+            yaw: (random() * 2 - 1) * Math.PI,
+          };
           if (!grid.isOccupiedWorld(p.x, p.y)) return p;
         }
       };

@@ -6,7 +6,7 @@ import { gridFrom } from '../map/ascii-grid.js';
 
 function seeded(seed: number): () => number {
   let s = seed;
-  return () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
 }
 
 /** Padded occupancy: the ring around the grid counts as occupied. */
@@ -19,7 +19,8 @@ function trueClearance(grid: OccupancyGrid, col: number, row: number): number {
   let best = Infinity;
   for (let r = 0; r <= grid.height + 1; r++) {
     for (let c = 0; c <= grid.width + 1; c++) {
-      if (occupiedPadded(grid, c, r)) best = Math.min(best, Math.hypot(Math.max(Math.abs(c - col) - 1, 0), Math.max(Math.abs(r - row) - 1, 0)));
+      if (occupiedPadded(grid, c, r))
+        best = Math.min(best, Math.hypot(Math.max(Math.abs(c - col) - 1, 0), Math.max(Math.abs(r - row) - 1, 0)));
     }
   }
   return best;
@@ -83,7 +84,12 @@ describe('prepareLidarMap', () => {
     for (let row = 0; row <= grid.height + 1; row++) {
       for (let col = 0; col <= grid.width + 1; col++) {
         const k = tiledIndex(col, row, map.tilesWide);
-        expect([map.runRight[k], map.runLeft[k], map.runUp[k], map.runDown[k]]).toEqual([runTo(col, row, 1, 0), runTo(col, row, -1, 0), runTo(col, row, 0, 1), runTo(col, row, 0, -1)]);
+        expect([map.runRight[k], map.runLeft[k], map.runUp[k], map.runDown[k]]).toEqual([
+          runTo(col, row, 1, 0),
+          runTo(col, row, -1, 0),
+          runTo(col, row, 0, 1),
+          runTo(col, row, 0, -1),
+        ]);
       }
     }
   });

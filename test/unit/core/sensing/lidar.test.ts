@@ -11,9 +11,12 @@ type Corner = [number, number];
 function rect(cx: number, cy: number, yaw: number, length: number, width: number): Corner[] {
   const c = Math.cos(yaw);
   const s = Math.sin(yaw);
-  return [[-length / 2, width / 2], [-length / 2, -width / 2], [length / 2, -width / 2], [length / 2, width / 2]].map(
-    ([bx, by]) => [cx + c * bx - s * by, cy + s * bx + c * by] as Corner,
-  );
+  return [
+    [-length / 2, width / 2],
+    [-length / 2, -width / 2],
+    [length / 2, -width / 2],
+    [length / 2, width / 2],
+  ].map(([bx, by]) => [cx + c * bx - s * by, cy + s * bx + c * by] as Corner);
 }
 
 // 10 m x 15 m at 5 cm, one wall cell thick at x in [7.5, 7.55]; the map edge bounds everything else.
@@ -121,7 +124,12 @@ describe('Lidar', () => {
   it('matches a fine-step reference ray march on the loop map', async () => {
     const grid = await loadMap(path.resolve('maps/loop.yaml'));
     const lidar = new Lidar(grid, { beams: 97, noiseStd: 0, rangeMax: 12 });
-    for (const pose of [{ x: 0, y: -8, yaw: 0 }, { x: 10, y: -7.5, yaw: 0.4 }, { x: 15.8, y: 0.3, yaw: 1.6 }, { x: -3, y: 8.6, yaw: 3.1 }]) {
+    for (const pose of [
+      { x: 0, y: -8, yaw: 0 },
+      { x: 10, y: -7.5, yaw: 0.4 },
+      { x: 15.8, y: 0.3, yaw: 1.6 },
+      { x: -3, y: 8.6, yaw: 3.1 },
+    ]) {
       const r = lidar.scan(pose);
       for (let i = 0; i < lidar.beams; i++) {
         const ref = referenceRange(grid, pose, pose.yaw + lidar.angleMin + i * lidar.angleIncrement, 12);
@@ -132,7 +140,7 @@ describe('Lidar', () => {
 
   it('matches the reference in dense random clutter, at any heading, and on a shared LidarMap', () => {
     let seed = 99;
-    const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
     const occupiedCells = new Set<number>();
     for (let k = 0; k < 60 * 50; k++) if (rand() < 0.12) occupiedCells.add(k);
     const grid = gridFrom(60, 50, 0.1, { x: -3, y: -2, yaw: -0.4 }, (c, r) => occupiedCells.has(r * 60 + c));
@@ -159,7 +167,11 @@ describe('Lidar', () => {
     // 50 m x 50 m at 5 cm, free but for two wall cells 45 m from the lidar, along x and along y.
     const grid = gridFrom(1000, 1000, 0.05, { x: 0, y: 0, yaw: 0 }, (c, r) => (c === 950 && r === 20) || (c === 20 && r === 950));
     const lidar = new Lidar(grid, { beams: 41, fov: 0.02, noiseStd: 0, rangeMax: 60 });
-    for (const pose of [{ x: 1.02, y: 1.03, yaw: 0 }, { x: 1.03, y: 1.02, yaw: Math.PI / 2 }, { x: 48.5, y: 1.02, yaw: Math.PI }]) {
+    for (const pose of [
+      { x: 1.02, y: 1.03, yaw: 0 },
+      { x: 1.03, y: 1.02, yaw: Math.PI / 2 },
+      { x: 48.5, y: 1.02, yaw: Math.PI },
+    ]) {
       const r = lidar.scan(pose);
       for (let i = 0; i < lidar.beams; i++) {
         const ref = exactDdaRange(grid, pose, pose.yaw + lidar.angleMin + i * lidar.angleIncrement, 60);
@@ -171,7 +183,7 @@ describe('Lidar', () => {
   it('is deterministic for a seed and noise-free when noiseStd is 0', () => {
     const pose = { x: 2, y: 7.5, yaw: 0.1 };
     const a = new Lidar(wallAt75, { seed: 7 });
-    const b = new Lidar(wallAt75, { seed: 7 }, );
+    const b = new Lidar(wallAt75, { seed: 7 });
     const c = new Lidar(wallAt75, { seed: 8 });
     const exact = new Lidar(wallAt75, { noiseStd: 0 });
     const sa1 = Array.from(a.scan(pose));

@@ -1,10 +1,9 @@
 import { OccupancyGrid } from '../../../../src/core/map/occupancy-grid.js';
-import { packCorners, type FootprintCorners } from '../../../../src/core/map/wall-collision.js';
+import { type FootprintCorners, packCorners } from '../../../../src/core/map/wall-collision.js';
 import { GaussianNoise } from '../../../../src/core/sensing/gaussian-noise.js';
-import type { LidarMap } from '../../../../src/core/sensing/lidar-map.js';
-import { referenceTables, type ReferenceTables } from './reference-lidar-tables.js';
-
 import { F1TENTH_LIDAR_DEFAULTS, type LidarOptions, type Pose2D } from '../../../../src/core/sensing/lidar.js';
+import type { LidarMap } from '../../../../src/core/sensing/lidar-map.js';
+import { type ReferenceTables, referenceTables } from './reference-lidar-tables.js';
 
 // Nudge past a cell boundary so the next lookup lands in the next cell [cells].
 const CELL_EXIT_NUDGE = 1e-6;

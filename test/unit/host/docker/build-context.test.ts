@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { computeContextHash, portableNode, productionPackagePaths, repoBuildContext } from '../../../../src/host/docker/build-context.js';
 import { EnvironmentError } from '../../../../src/errors.js';
+import { computeContextHash, portableNode, productionPackagePaths, repoBuildContext } from '../../../../src/host/docker/build-context.js';
 import { scratchDir } from '../../../support/scratch-dir.js';
 
 const LOCK = {
@@ -73,7 +73,7 @@ describe('build context', () => {
     expect(existsSync(context.dir)).toBe(false);
   });
 
-  it('leaves runtime/ empty when the host has no Node.js that can travel (the image keeps Debian\'s)', async () => {
+  it("leaves runtime/ empty when the host has no Node.js that can travel (the image keeps Debian's)", async () => {
     const context = await repoBuildContext(fakeRepo(), scratchDir('cavsim-ctx-parent-'), null).prepare();
     try {
       expect(readdirSync(join(context.dir, 'runtime'))).toEqual([]);

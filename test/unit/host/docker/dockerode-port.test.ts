@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createDockerPort } from '../../../../src/host/docker/dockerode-port.js';
-import type { ContainerSpec } from '../../../../src/host/docker/docker-port.js';
-import { runLabels } from '../../../../src/host/docker/labels.js';
 import { CavsimError, EnvironmentError } from '../../../../src/errors.js';
+import type { ContainerSpec } from '../../../../src/host/docker/docker-port.js';
+import { createDockerPort } from '../../../../src/host/docker/dockerode-port.js';
+import { runLabels } from '../../../../src/host/docker/labels.js';
 import { engineError, FakeDockerode } from './fake-dockerode.js';
 
 const vehicleSpec = (name = 'cavsim-r1-car1'): ContainerSpec => ({
@@ -11,7 +11,10 @@ const vehicleSpec = (name = 'cavsim-r1-car1'): ContainerSpec => ({
   labels: runLabels('r1', 'vehicle', 'car1'),
   cmd: ['node', 'main.js'],
   env: { CAVSIM_VEHICLE: 'car1' },
-  binds: [{ hostPath: '/work/runs/r1', containerPath: '/run-output' }, { hostPath: '/etc/x', containerPath: '/x', readOnly: true }],
+  binds: [
+    { hostPath: '/work/runs/r1', containerPath: '/run-output' },
+    { hostPath: '/etc/x', containerPath: '/x', readOnly: true },
+  ],
   network: { name: 'cavsim-r1-ctl', ipv4Address: '10.77.0.11' },
   capAdd: ['NET_ADMIN'],
   resources: { nanoCpus: 500_000_000, memoryBytes: 256 * 1024 * 1024 },
@@ -48,7 +51,11 @@ describe('createDockerPort over a dockerode-like client', () => {
       NetworkingConfig: { EndpointsConfig: { 'cavsim-r1-ctl': { IPAMConfig: { IPv4Address: '10.77.0.11' } } } },
     });
     const network = [...fake.networks.values()][0].options;
-    expect(network).toMatchObject({ Name: 'cavsim-r1-ctl', Labels: { 'cavsim.run': 'r1' }, IPAM: { Config: [{ Subnet: '10.77.0.0/24' }] } });
+    expect(network).toMatchObject({
+      Name: 'cavsim-r1-ctl',
+      Labels: { 'cavsim.run': 'r1' },
+      IPAM: { Config: [{ Subnet: '10.77.0.0/24' }] },
+    });
   });
 
   it('reports PID and control-network address of a started container', async () => {
@@ -105,8 +112,13 @@ describe('createDockerPort over a dockerode-like client', () => {
     expect(lines).toEqual(['Step 1/2 : FROM base', 'Step 2/2 : COPY dist ./dist']);
     expect(built).toMatchObject({ tags: ['t:1'], labels: { a: 'b' } });
 
-    fake.buildOutput = [{ stream: 'Step 1/2 : FROM nothing\n' }, { error: 'pull access denied', errorDetail: { message: 'pull access denied' } }];
-    const failure = await port.buildImage({ contextDir: '/tmp/ctx', include: ['dist'], dockerfile: 'Dockerfile', tag: 't:2' }).catch((e) => e);
+    fake.buildOutput = [
+      { stream: 'Step 1/2 : FROM nothing\n' },
+      { error: 'pull access denied', errorDetail: { message: 'pull access denied' } },
+    ];
+    const failure = await port
+      .buildImage({ contextDir: '/tmp/ctx', include: ['dist'], dockerfile: 'Dockerfile', tag: 't:2' })
+      .catch((e) => e);
     expect(failure).toBeInstanceOf(CavsimError);
     expect(failure.message).toContain('pull access denied');
     expect(failure.details).toEqual(['Step 1/2 : FROM nothing']);

@@ -81,8 +81,15 @@ export class FakeDockerode implements DockerodeLike {
     const previous = this.images.get(tag);
     // Like the engine: the tag moves to the new image; the old one stays, untagged, under its id.
     if (previous) this.images.set(previous.Id, { ...previous, RepoTags: [] });
-    this.images.set(tag, { Id: `sha256:${this.id()}`, RepoTags: [tag], Config: { Labels: options.labels }, buildArgs: options.buildargs, dockerfile: options.dockerfile, context });
-    return Readable.from(this.buildOutput.map((m) => JSON.stringify(m) + '\r\n'));
+    this.images.set(tag, {
+      Id: `sha256:${this.id()}`,
+      RepoTags: [tag],
+      Config: { Labels: options.labels },
+      buildArgs: options.buildargs,
+      dockerfile: options.dockerfile,
+      context,
+    });
+    return Readable.from(this.buildOutput.map((m) => `${JSON.stringify(m)}\r\n`));
   };
 
   createNetwork = async (options: Json) => {
@@ -174,7 +181,14 @@ export class FakeDockerode implements DockerodeLike {
     this.call('listContainers');
     return [...this.containers.values()]
       .filter((c) => options.all || c.running)
-      .map((c) => ({ Id: c.id, Names: [`/${c.name}`], Image: c.options.Image, ImageID: this.images.get(c.options.Image)?.Id ?? c.options.Image, Labels: c.options.Labels ?? {}, State: c.running ? 'running' : 'created' }))
+      .map((c) => ({
+        Id: c.id,
+        Names: [`/${c.name}`],
+        Image: c.options.Image,
+        ImageID: this.images.get(c.options.Image)?.Id ?? c.options.Image,
+        Labels: c.options.Labels ?? {},
+        State: c.running ? 'running' : 'created',
+      }))
       .filter((c) => matches(c.Labels, options.filters?.label));
   };
 
@@ -223,7 +237,7 @@ export class FakeDockerode implements DockerodeLike {
 
   private containerJson(c: FakeContainer): Json {
     const network: string | undefined = c.options.HostConfig?.NetworkMode;
-    const ip = network ? c.options.NetworkingConfig?.EndpointsConfig?.[network]?.IPAMConfig?.IPv4Address ?? '10.0.0.99' : undefined;
+    const ip = network ? (c.options.NetworkingConfig?.EndpointsConfig?.[network]?.IPAMConfig?.IPv4Address ?? '10.0.0.99') : undefined;
     return {
       Id: c.id,
       Name: `/${c.name}`,

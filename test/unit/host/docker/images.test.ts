@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { EnvironmentError } from '../../../../src/errors.js';
 import type { BuildContextSource } from '../../../../src/host/docker/build-context.js';
 import { createDockerPort } from '../../../../src/host/docker/dockerode-port.js';
 import { BASE_ID_LABEL, CAVSIM_IMAGES, DEFAULT_BASE_IMAGE, ensureImages, type ImageEvent } from '../../../../src/host/docker/images.js';
-import { EnvironmentError } from '../../../../src/errors.js';
 import { FakeDockerode } from './fake-dockerode.js';
 
 function setup({ withBase = true } = {}) {

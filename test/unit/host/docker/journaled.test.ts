@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDockerPort } from '../../../../src/host/docker/dockerode-port.js';
 import type { DockerPort } from '../../../../src/host/docker/docker-port.js';
+import { createDockerPort } from '../../../../src/host/docker/dockerode-port.js';
 import { createJournaledDocker, dockerUndoers } from '../../../../src/host/docker/journaled.js';
-import { DOCKER_KINDS } from '../../../../src/host/journal/kinds.js';
 import { runLabels } from '../../../../src/host/docker/labels.js';
 import { Journal } from '../../../../src/host/journal/journal.js';
+import { DOCKER_KINDS } from '../../../../src/host/journal/kinds.js';
 import { FakeDockerode } from './fake-dockerode.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'cavsim-journal-'));

@@ -10,7 +10,12 @@ async function hostWithTwoRunsAndAStranger() {
   const port = createDockerPort(fake);
   for (const run of ['a', 'b']) {
     await port.createNetwork({ name: `cavsim-${run}-ctl`, labels: runLabels(run) });
-    await port.createContainer({ name: `cavsim-${run}-sim`, image: 'img', labels: runLabels(run, 'simulator'), network: { name: `cavsim-${run}-ctl` } });
+    await port.createContainer({
+      name: `cavsim-${run}-sim`,
+      image: 'img',
+      labels: runLabels(run, 'simulator'),
+      network: { name: `cavsim-${run}-ctl` },
+    });
     await port.startContainer(`cavsim-${run}-sim`);
   }
   // Named like ours but not labelled: must never be touched.

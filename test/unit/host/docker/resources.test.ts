@@ -1,13 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { parseResources } from '../../../../src/host/docker/resources.js';
 import { UserInputError } from '../../../../src/errors.js';
+import { parseResources } from '../../../../src/host/docker/resources.js';
 
 const MiB = 1024 * 1024;
 
 describe('parseResources', () => {
   it.each([
-    [{ cpus: 0.5, memory: '256m' }, { nanoCpus: 500_000_000, memoryBytes: 256 * MiB }],
-    [{ cpus: '2', memory: '1g' }, { nanoCpus: 2_000_000_000, memoryBytes: 1024 * MiB }],
+    [
+      { cpus: 0.5, memory: '256m' },
+      { nanoCpus: 500_000_000, memoryBytes: 256 * MiB },
+    ],
+    [
+      { cpus: '2', memory: '1g' },
+      { nanoCpus: 2_000_000_000, memoryBytes: 1024 * MiB },
+    ],
     [{ memory: '512MiB' }, { memoryBytes: 512 * MiB }],
     [{ memory: '64mb' }, { memoryBytes: 64 * MiB }],
     [{ memory: '1.5g' }, { memoryBytes: 1536 * MiB }],

@@ -48,7 +48,11 @@ describe('journal teardown', () => {
     const report = await journal.teardown(undoers);
     expect(report.failed.map((f) => [f.entry.id, f.error])).toEqual([['l2', 'l2 would not go']]);
     expect(report.undone.map((e) => e.id)).toEqual(['l4', 'l3', 'l1', 'l0']);
-    expect(Journal.open(journal.path).outstanding().map((e) => e.id)).toEqual(['l2']);
+    expect(
+      Journal.open(journal.path)
+        .outstanding()
+        .map((e) => e.id),
+    ).toEqual(['l2']);
   });
 
   it('reports an entry of a kind nobody can undo, and undoes the rest', async () => {

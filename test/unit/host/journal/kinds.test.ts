@@ -4,7 +4,14 @@ import { DOCKER_KINDS, HOSTNET_KINDS, NS3_PROCESS_KIND } from '../../../../src/h
 describe('journal kinds', () => {
   it('keep the strings written in journals on disk (teardown of older runs reads them)', () => {
     expect(DOCKER_KINDS).toEqual({ container: 'docker-container', network: 'docker-network' });
-    expect(HOSTNET_KINDS).toEqual({ link: 'hostnet.link', links: 'hostnet.links', netns: 'hostnet.netns', iptables: 'hostnet.iptables', iptablesSet: 'hostnet.iptables-set', deviceLink: 'hostnet.device-link' });
+    expect(HOSTNET_KINDS).toEqual({
+      link: 'hostnet.link',
+      links: 'hostnet.links',
+      netns: 'hostnet.netns',
+      iptables: 'hostnet.iptables',
+      iptablesSet: 'hostnet.iptables-set',
+      deviceLink: 'hostnet.device-link',
+    });
     expect(NS3_PROCESS_KIND).toBe('ns3.process');
   });
 

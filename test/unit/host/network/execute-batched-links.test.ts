@@ -8,7 +8,10 @@ function scriptedHost(links: Array<{ name: string; group: number }>) {
   const listing = (only?: number) =>
     links
       .filter((l) => only === undefined || l.group === only)
-      .map((l, i) => `${i + 2}: ${l.name}: <BROADCAST,MULTICAST,UP> mtu 1500 qdisc noqueue state UP mode DEFAULT group default qlen 1000\\    link/ether 02:00:00:00:00:0${i} brd ff:ff:ff:ff:ff:ff`)
+      .map(
+        (l, i) =>
+          `${i + 2}: ${l.name}: <BROADCAST,MULTICAST,UP> mtu 1500 qdisc noqueue state UP mode DEFAULT group default qlen 1000\\    link/ether 02:00:00:00:00:0${i} brd ff:ff:ff:ff:ff:ff`,
+      )
       .join('\n');
   const runner: CommandRunner = {
     async run(argv, opts) {
@@ -18,7 +21,12 @@ function scriptedHost(links: Array<{ name: string; group: number }>) {
       if (a === 'ip -o link show') return { stdout: listing(), stderr: '', exitCode: 0 };
       if (a.startsWith('ip link delete group ')) links = links.filter((l) => l.group !== Number(argv.at(-1)));
       if (a === 'ip -force -batch -') {
-        const gone = new Set(opts!.input!.trim().split('\n').map((line) => line.split(' ').at(-1)));
+        const gone = new Set(
+          opts!
+            .input!.trim()
+            .split('\n')
+            .map((line) => line.split(' ').at(-1)),
+        );
         links = links.filter((l) => !gone.has(l.name));
       }
       return { stdout: '', stderr: '', exitCode: 0 };
@@ -47,15 +55,22 @@ describe('host links in one batch', () => {
   });
 
   it('deletes its group in one kernel batch when every link in the group is its own', async () => {
-    const host = scriptedHost([{ name: 'br-abc-0', group: 77 }, { name: 'cv-abc-0h', group: 77 }, { name: 'eth0', group: 0 }]);
+    const host = scriptedHost([
+      { name: 'br-abc-0', group: 77 },
+      { name: 'cv-abc-0h', group: 77 },
+      { name: 'eth0', group: 0 },
+    ]);
     await executeOperation({ op: 'delete-links', names: ['br-abc-0', 'cv-abc-0h'], group: 77 }, host.runner);
     expect(host.calls.map((c) => c.argv.join(' '))).toContain('ip link delete group 77');
     expect(host.calls.some((c) => c.argv.includes('-force'))).toBe(false);
     expect(host.left()).toEqual(['eth0']);
   });
 
-  it("deletes by name, leaving the group alone, when a link not in its list shares the group number", async () => {
-    const host = scriptedHost([{ name: 'br-abc-0', group: 77 }, { name: 'users-link', group: 77 }]);
+  it('deletes by name, leaving the group alone, when a link not in its list shares the group number', async () => {
+    const host = scriptedHost([
+      { name: 'br-abc-0', group: 77 },
+      { name: 'users-link', group: 77 },
+    ]);
     await executeOperation({ op: 'delete-links', names: ['br-abc-0'], group: 77 }, host.runner);
     expect(host.calls.some((c) => c.argv.join(' ') === 'ip link delete group 77')).toBe(false);
     expect(host.left()).toEqual(['users-link']);
@@ -65,13 +80,29 @@ describe('host links in one batch', () => {
     const gone = scriptedHost([]);
     await expect(executeOperation({ op: 'delete-links', names: ['br-abc-0'], group: 77 }, gone.runner)).resolves.toEqual({ ok: true });
     const stubborn = scriptedHost([{ name: 'br-abc-0', group: 0 }]);
-    stubborn.runner.run = async (argv) => ({ stdout: argv.join(' ') === 'ip -o link show' ? '2: br-abc-0: <UP> mtu 1500' : '', stderr: '', exitCode: 0 });
-    await expect(executeOperation({ op: 'delete-links', names: ['br-abc-0'] }, stubborn.runner)).rejects.toThrow(/could not delete links br-abc-0/);
+    stubborn.runner.run = async (argv) => ({
+      stdout: argv.join(' ') === 'ip -o link show' ? '2: br-abc-0: <UP> mtu 1500' : '',
+      stderr: '',
+      exitCode: 0,
+    });
+    await expect(executeOperation({ op: 'delete-links', names: ['br-abc-0'] }, stubborn.runner)).rejects.toThrow(
+      /could not delete links br-abc-0/,
+    );
   });
 
   it('sets up links inside a namespace in two processes, IPv6 off first', async () => {
     const { calls, runner } = scriptedHost([]);
-    await executeOperation({ op: 'configure-links', netns: { pid: 42 }, links: [{ name: 'eth0', cidr: '10.211.0.10/24' }, { name: 'eth1', mac: '02:ca:00:00:00:01', cidr: '10.210.0.1/24', neighbours: [{ ip: '10.210.0.2', mac: '02:ca:00:00:00:02' }] }] }, runner);
+    await executeOperation(
+      {
+        op: 'configure-links',
+        netns: { pid: 42 },
+        links: [
+          { name: 'eth0', cidr: '10.211.0.10/24' },
+          { name: 'eth1', mac: '02:ca:00:00:00:01', cidr: '10.210.0.1/24', neighbours: [{ ip: '10.210.0.2', mac: '02:ca:00:00:00:02' }] },
+        ],
+      },
+      runner,
+    );
     expect(calls.map((c) => c.argv.slice(0, 3))).toEqual([
       ['nsenter', '--net=/proc/42/ns/net', 'sysctl'],
       ['nsenter', '--net=/proc/42/ns/net', 'ip'],
@@ -84,6 +115,8 @@ describe('host links in one batch', () => {
   it('refuses a link list over the batch limit or a group of 0', async () => {
     const { runner } = scriptedHost([]);
     await expect(executeOperation({ op: 'delete-links', names: ['br-abc-0'], group: 0 }, runner)).rejects.toThrow();
-    await expect(executeOperation({ op: 'delete-links', names: Array.from({ length: 1025 }, (_, i) => `l${i}`) }, runner)).rejects.toThrow();
+    await expect(
+      executeOperation({ op: 'delete-links', names: Array.from({ length: 1025 }, (_, i) => `l${i}`) }, runner),
+    ).rejects.toThrow();
   });
 });

@@ -1,6 +1,6 @@
+import type { Journal } from '../../../../src/host/journal/journal.js';
 import type { HostNetOps } from '../../../../src/host/network/hostnet-port.js';
 import type { HostNetOperation, HostNetResult, NetnsTarget } from '../../../../src/host/network/operation-schema.js';
-import type { Journal } from '../../../../src/host/journal/journal.js';
 
 const nsKey = (t: NetnsTarget | undefined) => (t ? ('pid' in t ? `pid:${t.pid}` : `name:${t.name}`) : 'host');
 
@@ -57,7 +57,13 @@ export class FakeHost implements HostNetOps {
       case 'link-info': {
         const m = this.inside(nsKey(op.netns));
         const master = op.netns ? undefined : this.masters.get(op.name);
-        return { ok: true, exists: m.has(op.name), ...(m.get(op.name) ? { alias: m.get(op.name) } : {}), ...(master ? { master } : {}), up: !op.netns && this.up.has(op.name) };
+        return {
+          ok: true,
+          exists: m.has(op.name),
+          ...(m.get(op.name) ? { alias: m.get(op.name) } : {}),
+          ...(master ? { master } : {}),
+          up: !op.netns && this.up.has(op.name),
+        };
       }
       case 'link-list':
         return { ok: true, links: [...this.inside(nsKey(op.netns))].map(([name, alias]) => (alias ? { name, alias } : { name })) };

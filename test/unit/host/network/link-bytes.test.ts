@@ -1,11 +1,11 @@
-import { describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { readLinkBytes } from '../../../../src/host/network/link-bytes.js';
 
 describe('readLinkBytes', () => {
-  it('reads an interface\'s rx/tx byte counters from sysfs, and undefined for one that is gone', () => {
+  it("reads an interface's rx/tx byte counters from sysfs, and undefined for one that is gone", () => {
     const sysfs = mkdtempSync(join(tmpdir(), 'sysfs-'));
     try {
       mkdirSync(join(sysfs, 'eth9/statistics'), { recursive: true });
@@ -18,7 +18,7 @@ describe('readLinkBytes', () => {
     }
   });
 
-  it('reads this host\'s loopback counters', () => {
+  it("reads this host's loopback counters", () => {
     const lo = readLinkBytes('lo');
     expect(lo?.rx).toBeGreaterThanOrEqual(0);
     expect(lo?.tx).toBeGreaterThanOrEqual(0);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UserInputError } from '../../../../src/errors.js';
 import { IFNAME_PATTERN } from '../../../../src/host/network/names.js';
-import { planHostNetwork, type HostNetInput } from '../../../../src/host/network/plan.js';
+import { type HostNetInput, planHostNetwork } from '../../../../src/host/network/plan.js';
 
 const input = (over: Partial<HostNetInput> = {}): HostNetInput => ({
   runId: 'run-20260101-abc',
@@ -62,12 +62,25 @@ describe('planHostNetwork', () => {
       { chain: 'OUTPUT', out: 'eth0', jump: 'DROP', comment: 'cavsim:run-20260101-abc' },
     ]);
     expect(plan.hostRules).toHaveLength(12);
-    expect(plan.hostRules[3]).toEqual({ chain: 'DOCKER-USER', in: plan.vehicles[3].links.bridge, out: plan.vehicles[3].links.bridge, jump: 'ACCEPT', comment: 'cavsim:run-20260101-abc' });
+    expect(plan.hostRules[3]).toEqual({
+      chain: 'DOCKER-USER',
+      in: plan.vehicles[3].links.bridge,
+      out: plan.vehicles[3].links.bridge,
+      jump: 'ACCEPT',
+      comment: 'cavsim:run-20260101-abc',
+    });
     expect(planHostNetwork(input({ control: undefined })).vehicles[0].rules).toEqual([]);
   });
 
   it('lists the taps the channel program bridges, in vehicle order', () => {
-    const plan = planHostNetwork(input({ vehicles: [{ name: 'a', netns: { name: 'x' } }, { name: 'b', netns: { name: 'y' } }] }));
+    const plan = planHostNetwork(
+      input({
+        vehicles: [
+          { name: 'a', netns: { name: 'x' } },
+          { name: 'b', netns: { name: 'y' } },
+        ],
+      }),
+    );
     expect(plan.channel).toEqual({ taps: [`tap-${plan.tag}-0`, `tap-${plan.tag}-1`] });
   });
 
@@ -76,7 +89,11 @@ describe('planHostNetwork', () => {
       planHostNetwork(
         input({
           runId: 'bad id; rm -rf /',
-          vehicles: [{ name: 'a', netns: { pid: 1 } }, { name: 'a', netns: { pid: 2 } }, { name: '$(x)', netns: { pid: 3 } }],
+          vehicles: [
+            { name: 'a', netns: { pid: 1 } },
+            { name: 'a', netns: { pid: 2 } },
+            { name: '$(x)', netns: { pid: 3 } },
+          ],
           control: { subnet: '10.210.0.0/16', simulatorIp: '10.210.0.1' },
           v2vSubnet: '10.210.5.0/24',
         }),
@@ -92,7 +109,11 @@ describe('planHostNetwork', () => {
 
 describe('planHostNetwork with the control network cavsim plumbs', () => {
   const control = { subnet: '10.211.7.0/24', simulatorIp: '10.211.7.2', hostIp: '10.211.7.1' };
-  const members = [{ ip: '10.211.7.2', netns: { pid: 500 } }, { vehicle: 'car0', ip: '10.211.7.10', netns: { pid: 1000 } }, { vehicle: 'car11', ip: '10.211.7.21', netns: { pid: 1011 } }];
+  const members = [
+    { ip: '10.211.7.2', netns: { pid: 500 } },
+    { vehicle: 'car0', ip: '10.211.7.10', netns: { pid: 1000 } },
+    { vehicle: 'car11', ip: '10.211.7.21', netns: { pid: 1011 } },
+  ];
 
   it('gives the host an address on its own bridge and each member a veth named by the simulator or the vehicle index', () => {
     const plan = planHostNetwork(input({ control: { ...control, members } }));
@@ -102,8 +123,22 @@ describe('planHostNetwork with the control network cavsim plumbs', () => {
       hostCidr: '10.211.7.1/24',
       members: [
         { ip: '10.211.7.2', netns: { pid: 500 }, vethHost: `cv-${t}-csh`, vethPeer: `cv-${t}-csv`, cidr: '10.211.7.2/24' },
-        { vehicle: 'car0', ip: '10.211.7.10', netns: { pid: 1000 }, vethHost: `cv-${t}-c0h`, vethPeer: `cv-${t}-c0v`, cidr: '10.211.7.10/24' },
-        { vehicle: 'car11', ip: '10.211.7.21', netns: { pid: 1011 }, vethHost: `cv-${t}-c11h`, vethPeer: `cv-${t}-c11v`, cidr: '10.211.7.21/24' },
+        {
+          vehicle: 'car0',
+          ip: '10.211.7.10',
+          netns: { pid: 1000 },
+          vethHost: `cv-${t}-c0h`,
+          vethPeer: `cv-${t}-c0v`,
+          cidr: '10.211.7.10/24',
+        },
+        {
+          vehicle: 'car11',
+          ip: '10.211.7.21',
+          netns: { pid: 1011 },
+          vethHost: `cv-${t}-c11h`,
+          vethPeer: `cv-${t}-c11v`,
+          cidr: '10.211.7.21/24',
+        },
       ],
     });
     // bridged frames between vehicles and the simulator pass Docker's FORWARD DROP like the V2V bridges'
@@ -113,18 +148,30 @@ describe('planHostNetwork with the control network cavsim plumbs', () => {
   });
 
   it('refuses addresses outside the control subnet and members that are not vehicles, naming the field', () => {
-    expect(() => planHostNetwork(input({ control: { ...control, hostIp: '10.211.8.1', members: [{ vehicle: 'nobody', ip: '10.211.9.3', netns: { pid: 1 } }] } }))).toThrow(
-      expect.objectContaining({ details: ['control.hostIp: "10.211.8.1" is not an address in 10.211.7.0/24', 'control.members.0.ip: "10.211.9.3" is not an address in 10.211.7.0/24', 'control.members.0.vehicle: "nobody" is not one of the vehicles'] }),
+    expect(() =>
+      planHostNetwork(
+        input({ control: { ...control, hostIp: '10.211.8.1', members: [{ vehicle: 'nobody', ip: '10.211.9.3', netns: { pid: 1 } }] } }),
+      ),
+    ).toThrow(
+      expect.objectContaining({
+        details: [
+          'control.hostIp: "10.211.8.1" is not an address in 10.211.7.0/24',
+          'control.members.0.ip: "10.211.9.3" is not an address in 10.211.7.0/24',
+          'control.members.0.vehicle: "nobody" is not one of the vehicles',
+        ],
+      }),
     );
   });
 });
 
 describe('planHostNetwork with a device', () => {
   it('names a bad interface or MAC by its field', () => {
-    expect(() => planHostNetwork({ runId: 'unit-dev', vehicles: [{ name: 'rc', device: { interface: 'no/slash', mac: '02:00:00:00:00:09' } }] })).toThrow(
-      expect.objectContaining({ details: expect.arrayContaining([expect.stringMatching(/^vehicles\.0\.device\.interface: /)]) }),
-    );
-    expect(() => planHostNetwork({ runId: 'unit-dev', vehicles: [{ name: 'rc', device: { interface: 'enp3s0', mac: '03:00:00:00:00:09' } }] })).toThrow(
+    expect(() =>
+      planHostNetwork({ runId: 'unit-dev', vehicles: [{ name: 'rc', device: { interface: 'no/slash', mac: '02:00:00:00:00:09' } }] }),
+    ).toThrow(expect.objectContaining({ details: expect.arrayContaining([expect.stringMatching(/^vehicles\.0\.device\.interface: /)]) }));
+    expect(() =>
+      planHostNetwork({ runId: 'unit-dev', vehicles: [{ name: 'rc', device: { interface: 'enp3s0', mac: '03:00:00:00:00:09' } }] }),
+    ).toThrow(
       expect.objectContaining({ details: expect.arrayContaining([expect.stringMatching(/^vehicles\.0\.device\.mac: .*unicast/)]) }),
     );
   });

@@ -3,15 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EnvironmentError } from '../../../../src/errors.js';
+import { Journal } from '../../../../src/host/journal/journal.js';
+import { HOSTNET_KINDS } from '../../../../src/host/journal/kinds.js';
 import { planHostNetwork } from '../../../../src/host/network/plan.js';
 import { setUpHostNetwork, teardownHostNet } from '../../../../src/host/network/set-up.js';
-import { HOSTNET_KINDS } from '../../../../src/host/journal/kinds.js';
-import { Journal } from '../../../../src/host/journal/journal.js';
 import { FakeHost } from './fake-host.js';
 
 const plan = planHostNetwork({
   runId: 'unit-run',
-  vehicles: [{ name: 'a', netns: { pid: 101 } }, { name: 'b', netns: { name: 'stand-in-b' } }, { name: 'c', netns: { pid: 103 } }],
+  vehicles: [
+    { name: 'a', netns: { pid: 101 } },
+    { name: 'b', netns: { name: 'stand-in-b' } },
+    { name: 'c', netns: { pid: 103 } },
+  ],
   control: { subnet: '172.18.0.0/16', simulatorIp: '172.18.0.2' },
 });
 const scratch = mkdtempSync(join(tmpdir(), 'cavsim-unit-'));
@@ -56,8 +60,20 @@ describe('setUpHostNetwork against a recording host', () => {
   it('plumbs the control network: the bridge with the host address, eth0 in the simulator and each vehicle; teardown removes it', async () => {
     const withControl = planHostNetwork({
       runId: 'unit-run-control',
-      vehicles: [{ name: 'a', netns: { pid: 101 } }, { name: 'b', netns: { pid: 102 } }],
-      control: { subnet: '10.211.7.0/24', simulatorIp: '10.211.7.2', hostIp: '10.211.7.1', members: [{ ip: '10.211.7.2', netns: { pid: 100 } }, { vehicle: 'a', ip: '10.211.7.10', netns: { pid: 101 } }, { vehicle: 'b', ip: '10.211.7.11', netns: { pid: 102 } }] },
+      vehicles: [
+        { name: 'a', netns: { pid: 101 } },
+        { name: 'b', netns: { pid: 102 } },
+      ],
+      control: {
+        subnet: '10.211.7.0/24',
+        simulatorIp: '10.211.7.2',
+        hostIp: '10.211.7.1',
+        members: [
+          { ip: '10.211.7.2', netns: { pid: 100 } },
+          { vehicle: 'a', ip: '10.211.7.10', netns: { pid: 101 } },
+          { vehicle: 'b', ip: '10.211.7.11', netns: { pid: 102 } },
+        ],
+      },
     });
     const journal = freshJournal();
     const host = new FakeHost(journal);
@@ -100,7 +116,11 @@ describe('setUpHostNetwork against a recording host', () => {
   it.each([
     ['a host link', (h: FakeHost) => h.inside('host').set(plan.vehicles[1].links.tap, undefined), plan.vehicles[1].links.tap],
     ['eth1 inside a vehicle', (h: FakeHost) => h.inside('pid:103').set('eth1', undefined), 'eth1'],
-    ['another run\'s bridge', (h: FakeHost) => h.inside('host').set(plan.vehicles[0].links.bridge, 'cavsim:other-run'), 'another cavsim run'],
+    [
+      "another run's bridge",
+      (h: FakeHost) => h.inside('host').set(plan.vehicles[0].links.bridge, 'cavsim:other-run'),
+      'another cavsim run',
+    ],
   ])('refuses when %s is taken, creating nothing and removing nothing', async (_what, occupy, mention) => {
     const journal = freshJournal();
     const host = new FakeHost(journal);
@@ -113,7 +133,7 @@ describe('setUpHostNetwork against a recording host', () => {
     expect(host.calls.every((c) => c.op === 'link-info' || c.op === 'link-list' || c.op === 'chain-exists')).toBe(true);
   });
 
-  it('leaves other modules\' journal entries for their own undoers', async () => {
+  it("leaves other modules' journal entries for their own undoers", async () => {
     const journal = freshJournal();
     const host = new FakeHost(journal);
     journal.record('docker.container', 'sim', { id: 'abc' });
@@ -128,7 +148,10 @@ describe('setUpHostNetwork against a recording host', () => {
 describe('a device joined to the channel by its host interface', () => {
   const withDevice = planHostNetwork({
     runId: 'unit-dev',
-    vehicles: [{ name: 'a', netns: { pid: 101 } }, { name: 'rc', device: { interface: 'enp3s0', mac: '02:00:00:00:00:09' } }],
+    vehicles: [
+      { name: 'a', netns: { pid: 101 } },
+      { name: 'rc', device: { interface: 'enp3s0', mac: '02:00:00:00:00:09' } },
+    ],
     control: { subnet: '172.18.0.0/16', simulatorIp: '172.18.0.2' },
   });
 
@@ -143,7 +166,12 @@ describe('a device joined to the channel by its host interface', () => {
     expect(host.state().links).not.toContain(`host/${dev.links.vethHost}`);
     expect(dev.rules).toEqual([]);
     expect(withDevice.vehicles[0].neighbours).toContainEqual({ ip: dev.ip, mac: '02:00:00:00:00:09' });
-    expect(journal.outstanding().filter((e) => e.kind === HOSTNET_KINDS.deviceLink).map((e) => e.undo)).toEqual([{ name: 'enp3s0', bridge: dev.links.bridge, wasUp: false }]);
+    expect(
+      journal
+        .outstanding()
+        .filter((e) => e.kind === HOSTNET_KINDS.deviceLink)
+        .map((e) => e.undo),
+    ).toEqual([{ name: 'enp3s0', bridge: dev.links.bridge, wasUp: false }]);
     expect((await net.teardown()).failed).toEqual([]);
     expect(host.state()).toEqual(before);
     expect(host.inside('host').has('enp3s0')).toBe(true);
@@ -163,7 +191,13 @@ describe('a device joined to the channel by its host interface', () => {
   it('refuses a missing interface, one in a bridge, or one of cavsim, before creating anything', async () => {
     for (const [prepare, message] of [
       [() => {}, /no interface "enp3s0"/],
-      [(h: FakeHost) => { h.inside('host').set('enp3s0', undefined); h.masters.set('enp3s0', 'br0'); }, /already belongs to bridge br0/],
+      [
+        (h: FakeHost) => {
+          h.inside('host').set('enp3s0', undefined);
+          h.masters.set('enp3s0', 'br0');
+        },
+        /already belongs to bridge br0/,
+      ],
       [(h: FakeHost) => h.inside('host').set('enp3s0', 'cavsim:other-run'), /was created by cavsim/],
     ] as const) {
       const journal = freshJournal();

@@ -22,7 +22,9 @@ describe('operations through sudo', () => {
 
   it('explains how to grant privileges when sudo wants a password', async () => {
     const runner: CommandRunner = { run: async () => ({ stdout: '', stderr: 'sudo: a password is required', exitCode: 1 }) };
-    const err = await createSudoOps(runner, '/h.js').run({ op: 'chain-exists', chain: 'DOCKER-USER' }).catch((e) => e);
+    const err = await createSudoOps(runner, '/h.js')
+      .run({ op: 'chain-exists', chain: 'DOCKER-USER' })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(EnvironmentError);
     expect((err as EnvironmentError).hint).toContain('/h.js');
   });

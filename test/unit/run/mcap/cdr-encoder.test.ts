@@ -1,27 +1,42 @@
 import { parse } from '@foxglove/rosmsg';
 import { MessageReader, MessageWriter } from '@foxglove/rosmsg2-serialization';
 import { describe, expect, it } from 'vitest';
-import { compileCdrEncoder } from '../../../../src/run/mcap/cdr-encoder.js';
-import { schemaText, type RosTypeName } from '../../../../src/run/mcap/ros-message-types.js';
 import { OccupancyGrid } from '../../../../src/core/map/occupancy-grid.js';
-import { RunMessageBuilder, mapMessage, occupancyPercent, runTopics } from '../../../../src/run/mcap/run-topics.js';
+import { compileCdrEncoder } from '../../../../src/run/mcap/cdr-encoder.js';
+import { type RosTypeName, schemaText } from '../../../../src/run/mcap/ros-message-types.js';
+import { mapMessage, occupancyPercent, RunMessageBuilder, runTopics } from '../../../../src/run/mcap/run-topics.js';
 
 const stamp = { sec: 3, nanosec: 250_000_000 };
 const header = { stamp, frame_id: 'map' };
 const SAMPLES: Record<RosTypeName, unknown> = {
   'rosgraph_msgs/msg/Clock': { clock: stamp },
   'tf2_msgs/msg/TFMessage': {
-    transforms: [{ header, child_frame_id: 'car0/base_link', transform: { translation: { x: 1.5, y: -2, z: 0 }, rotation: { x: 0, y: 0, z: 0.5, w: 0.866 } } }],
+    transforms: [
+      {
+        header,
+        child_frame_id: 'car0/base_link',
+        transform: { translation: { x: 1.5, y: -2, z: 0 }, rotation: { x: 0, y: 0, z: 0.5, w: 0.866 } },
+      },
+    ],
   },
   'nav_msgs/msg/Odometry': {
     header,
     child_frame_id: 'car0/base_link',
-    pose: { pose: { position: { x: 1, y: 2, z: 0 }, orientation: { x: 0, y: 0, z: 0, w: 1 } }, covariance: new Array(36).fill(0).map((_, i) => i) },
+    pose: {
+      pose: { position: { x: 1, y: 2, z: 0 }, orientation: { x: 0, y: 0, z: 0, w: 1 } },
+      covariance: new Array(36).fill(0).map((_, i) => i),
+    },
     twist: { twist: { linear: { x: 10, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0.1 } }, covariance: new Array(36).fill(0.5) },
   },
   'nav_msgs/msg/OccupancyGrid': {
     header,
-    info: { map_load_time: stamp, resolution: 0.05, width: 3, height: 2, origin: { position: { x: -1, y: -2, z: 0 }, orientation: { x: 0, y: 0, z: 0, w: 1 } } },
+    info: {
+      map_load_time: stamp,
+      resolution: 0.05,
+      width: 3,
+      height: 2,
+      origin: { position: { x: -1, y: -2, z: 0 }, orientation: { x: 0, y: 0, z: 0, w: 1 } },
+    },
     data: Int8Array.from([0, 100, 0, 100, 0, 0]),
   },
   'sensor_msgs/msg/LaserScan': {
@@ -36,7 +51,10 @@ const SAMPLES: Record<RosTypeName, unknown> = {
     ranges: Float32Array.from([1, 2.5, 30]),
     intensities: new Float32Array(0),
   },
-  'ackermann_msgs/msg/AckermannDriveStamped': { header, drive: { steering_angle: 0.1, steering_angle_velocity: 0, speed: 7.5, acceleration: 0, jerk: 0 } },
+  'ackermann_msgs/msg/AckermannDriveStamped': {
+    header,
+    drive: { steering_angle: 0.1, steering_angle_velocity: 0, speed: 7.5, acceleration: 0, jerk: 0 },
+  },
   'cavsim_msgs/msg/V2VFrame': {
     header,
     id: 'car0-1',
@@ -70,7 +88,9 @@ describe('CDR encoding of the recorded message types', () => {
     const long = { ...(SAMPLES['cavsim_msgs/msg/V2VFrame'] as object), outcome: 'below-sensitivity', rx_power_dbm: -90 };
     encode(long);
     const again = encode(SAMPLES['cavsim_msgs/msg/V2VFrame']);
-    const reference = new MessageWriter(parse(schemaText('cavsim_msgs/msg/V2VFrame'), { ros2: true })).writeMessage(SAMPLES['cavsim_msgs/msg/V2VFrame']);
+    const reference = new MessageWriter(parse(schemaText('cavsim_msgs/msg/V2VFrame'), { ros2: true })).writeMessage(
+      SAMPLES['cavsim_msgs/msg/V2VFrame'],
+    );
     expect(Buffer.from(again).equals(Buffer.from(reference))).toBe(true);
   });
 });
@@ -88,20 +108,42 @@ describe('CDR encoding of large messages', () => {
 });
 
 describe('run rows as ROS 2 messages', () => {
-  const scenario = { vehicles: [{ name: 'car0', lidar: { rangeMax: 30 } }, { name: 'car1' }], record: { scans: true, mcap: true } } as never;
+  const scenario = {
+    vehicles: [{ name: 'car0', lidar: { rangeMax: 30 } }, { name: 'car1' }],
+    record: { scans: true, mcap: true },
+  } as never;
 
   it('gives each car odometry and a drive command per row, and the clock and one transform message (every car) per step', () => {
     const b = new RunMessageBuilder(scenario, 0n);
     const rows = [
-      ['t_s', 'vehicle', 'x_m', 'y_m', 'yaw_rad', 'speed_mps', 'steer_rad', 'yaw_rate_radps', 'cmd_speed_mps', 'cmd_steer_rad', 'braking', 'collided'],
+      [
+        't_s',
+        'vehicle',
+        'x_m',
+        'y_m',
+        'yaw_rad',
+        'speed_mps',
+        'steer_rad',
+        'yaw_rate_radps',
+        'cmd_speed_mps',
+        'cmd_steer_rad',
+        'braking',
+        'collided',
+      ],
       ['0.01', 'car0', '1', '2', String(Math.PI / 2), '3', '0', '0.2', '4', '0.1', '0', '0'],
       ['0.01', 'car1', '5', '6', '0', '1', '0', '0', '1', '0', '0', '0'],
     ];
     const messages = b.messages('vehicles', rows);
     expect(messages.map((m) => m.topic)).toEqual(['/clock', '/tf', '/car0/odom', '/car0/drive', '/car1/odom', '/car1/drive']);
-    expect((messages[1].message as { transforms: { child_frame_id: string }[] }).transforms.map((t) => t.child_frame_id)).toEqual(['car0/base_link', 'car1/base_link']);
+    expect((messages[1].message as { transforms: { child_frame_id: string }[] }).transforms.map((t) => t.child_frame_id)).toEqual([
+      'car0/base_link',
+      'car1/base_link',
+    ]);
     expect(messages.every((m) => m.timeNs === 10_000_000n)).toBe(true);
-    const odom = messages[2].message as { pose: { pose: { orientation: { z: number; w: number } } }; twist: { twist: { linear: { x: number } } } };
+    const odom = messages[2].message as {
+      pose: { pose: { orientation: { z: number; w: number } } };
+      twist: { twist: { linear: { x: number } } };
+    };
     expect(odom.pose.pose.orientation.z).toBeCloseTo(Math.SQRT1_2, 12);
     expect(odom.twist.twist.linear.x).toBe(3);
   });
@@ -109,7 +151,20 @@ describe('run rows as ROS 2 messages', () => {
   it('sends a broadcast once, naming every receiver, and gives each receiver a received or lost message', () => {
     const b = new RunMessageBuilder(scenario, 1_000_000_000n);
     const messages = b.messages('v2v', [
-      ['id', 'from', 'to', 'type', 'sent_s', 'received_s', 'latency_ms', 'size_bytes', 'outcome', 'distance_m', 'line_of_sight', 'rx_power_dbm'],
+      [
+        'id',
+        'from',
+        'to',
+        'type',
+        'sent_s',
+        'received_s',
+        'latency_ms',
+        'size_bytes',
+        'outcome',
+        'distance_m',
+        'line_of_sight',
+        'rx_power_dbm',
+      ],
       ['b-1', 'car0', 'car1', 'beacon', '1', '1.002', '2', '300', 'delivered', '5', 'true', '-60'],
       ['b-1', 'car0', 'car2', 'beacon', '1', '', '', '300', 'below-sensitivity', '400', 'false', '-95'],
     ]);
@@ -123,7 +178,13 @@ describe('run rows as ROS 2 messages', () => {
   });
 
   it('writes the map as occupancy 100 or 0, rows from the bottom as the grid keeps them', () => {
-    const grid = new OccupancyGrid({ width: 2, height: 2, resolution: 0.5, origin: { x: -1, y: -1, yaw: 0 }, occupied: Uint8Array.from([1, 0, 0, 1]) });
+    const grid = new OccupancyGrid({
+      width: 2,
+      height: 2,
+      resolution: 0.5,
+      origin: { x: -1, y: -1, yaw: 0 },
+      occupied: Uint8Array.from([1, 0, 0, 1]),
+    });
     const m = mapMessage(grid, 0n).message as { data: Int8Array; info: { width: number } };
     expect([...m.data]).toEqual([100, 0, 0, 100]);
     expect(m.info.width).toBe(2);
@@ -131,7 +192,7 @@ describe('run rows as ROS 2 messages', () => {
 
   it('turns any grid of flags into 0/100 as a cell-by-cell loop does (every byte value, every length mod 4)', () => {
     for (let length = 0; length < 600; length += 37) {
-      const flags = Uint8Array.from({ length: length + (length % 4) }, (_, i) => (i * 97 + length) % 256 < 128 ? 0 : (i * 31) % 256);
+      const flags = Uint8Array.from({ length: length + (length % 4) }, (_, i) => ((i * 97 + length) % 256 < 128 ? 0 : (i * 31) % 256));
       flags[0] = 255;
       expect([...occupancyPercent(flags)]).toEqual([...flags].map((f) => (f ? 100 : 0)));
     }

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenario } from '../../../../src/scenario/load-scenario.js';
 import { runTopics } from '../../../../src/run/mcap/run-topics.js';
+import { loadScenario } from '../../../../src/scenario/load-scenario.js';
 
 const ROOT = resolve(import.meta.dirname, '../../../..');
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { McapIndexedReader } from '@mcap/core';
@@ -11,10 +11,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function readBack(path: string) {
   const bytes = readFileSync(path);
   const reader = await McapIndexedReader.Initialize({
-    readable: { size: async () => BigInt(bytes.length), read: async (offset, length) => bytes.subarray(Number(offset), Number(offset + length)) },
+    readable: {
+      size: async () => BigInt(bytes.length),
+      read: async (offset, length) => bytes.subarray(Number(offset), Number(offset + length)),
+    },
   });
   const messages: { topic: string; time: bigint; data: number[] }[] = [];
-  for await (const m of reader.readMessages()) messages.push({ topic: reader.channelsById.get(m.channelId)!.topic, time: m.logTime, data: [...m.data] });
+  for await (const m of reader.readMessages())
+    messages.push({ topic: reader.channelsById.get(m.channelId)!.topic, time: m.logTime, data: [...m.data] });
   return { reader, messages };
 }
 

@@ -1,11 +1,12 @@
-import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { ComponentWatch, containerDeath, type Death } from '../../../../src/runtime/emulated/component-watch.js';
-import { readStartTime } from '../../../../src/host/exec/process-identity.js';
+import { describe, expect, it } from 'vitest';
 import type { DockerPort } from '../../../../src/host/docker/docker-port.js';
+import { readStartTime } from '../../../../src/host/exec/process-identity.js';
 import { ComponentFailedError } from '../../../../src/run/outcome.js';
+import { ComponentWatch, containerDeath, type Death } from '../../../../src/runtime/emulated/component-watch.js';
 
-const death = (ms: number, d: Death | undefined = { exit_status: 1, signal: null, last_log_lines: ['bind EADDRINUSE'] }) => new Promise<Death | undefined>((r) => setTimeout(() => r(d), ms));
+const death = (ms: number, d: Death | undefined = { exit_status: 1, signal: null, last_log_lines: ['bind EADDRINUSE'] }) =>
+  new Promise<Death | undefined>((r) => setTimeout(() => r(d), ms));
 const never = new Promise<never>(() => {});
 
 describe('ComponentWatch', () => {
@@ -58,7 +59,10 @@ describe('ComponentWatch', () => {
     const process = { pid: child.pid!, startTime: readStartTime(child.pid!)! };
     const lost: string[] = [];
     const silentEngine = { waitContainer: () => never, logs: async () => '' } as unknown as DockerPort;
-    const watching = containerDeath(silentEngine, 'cavsim-x-car1', new AbortController().signal, { process, onEngineLost: (m) => lost.push(m) });
+    const watching = containerDeath(silentEngine, 'cavsim-x-car1', new AbortController().signal, {
+      process,
+      onEngineLost: (m) => lost.push(m),
+    });
     setTimeout(() => child.kill('SIGKILL'), 100);
     const d = await watching;
     expect(d).toMatchObject({ exit_status: null, how: expect.stringMatching(/while the Docker engine was not answering/) });
@@ -69,7 +73,10 @@ describe('ComponentWatch', () => {
     const child = spawn('sleep', ['30']);
     const process = { pid: child.pid!, startTime: readStartTime(child.pid!)! };
     let waits = 0;
-    const goneEngine = { waitContainer: async () => (waits++, Promise.reject(new Error('connect ECONNREFUSED /var/run/docker.sock'))), logs: async () => '' } as unknown as DockerPort;
+    const goneEngine = {
+      waitContainer: async () => (waits++, Promise.reject(new Error('connect ECONNREFUSED /var/run/docker.sock'))),
+      logs: async () => '',
+    } as unknown as DockerPort;
     const watch = new ComponentWatch(20);
     const started = Date.now();
     const watching = containerDeath(goneEngine, 'cavsim-x-sim', watch.signal, { process, onEngineLost: watch.engineLost });
@@ -78,6 +85,8 @@ describe('ComponentWatch', () => {
     expect(watch.engineProblem(started)).toBeUndefined();
     child.kill('SIGKILL');
     expect(await watching).toMatchObject({ how: expect.stringMatching(/not answering/) });
-    expect(watch.engineProblem(started)).toMatch(/^the Docker engine stopped answering \d\.\d s into the run \(it did not report the end of cavsim-x-sim\)/);
+    expect(watch.engineProblem(started)).toMatch(
+      /^the Docker engine stopped answering \d\.\d s into the run \(it did not report the end of cavsim-x-sim\)/,
+    );
   }, 10_000);
 });

@@ -1,21 +1,21 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadScenario } from '../../../../src/scenario/load-scenario.js';
-import { runEmulated } from '../../../../src/runtime/emulated/run-emulated.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { teardownRuns } from '../../../../src/api/teardown.js';
+import type { ChannelExit, StartedChannel } from '../../../../src/channel/ns3/realtime-channel.js';
+import { EnvironmentError } from '../../../../src/errors.js';
 import { createDockerPort } from '../../../../src/host/docker/dockerode-port.js';
+import type { CommandRunner } from '../../../../src/host/exec/command-runner.js';
 import { Journal } from '../../../../src/host/journal/journal.js';
 import { NS3_PROCESS_KIND } from '../../../../src/host/journal/kinds.js';
 import { journalCopyOf, listActiveRuns } from '../../../../src/run/active-runs.js';
-import { teardownRuns } from '../../../../src/api/teardown.js';
 import type { ControlLink, EmulatedRunDeps } from '../../../../src/runtime/emulated/emulated-deps.js';
-import type { ChannelExit, StartedChannel } from '../../../../src/channel/ns3/realtime-channel.js';
+import { runEmulated } from '../../../../src/runtime/emulated/run-emulated.js';
 import type { SimulatorStatus } from '../../../../src/runtime/rosbridge/control-topics.js';
-import type { CommandRunner } from '../../../../src/host/exec/command-runner.js';
+import { loadScenario } from '../../../../src/scenario/load-scenario.js';
 import { FakeDockerode } from '../../host/docker/fake-dockerode.js';
-import { EnvironmentError } from '../../../../src/errors.js';
 import { FakeHost } from '../../host/network/fake-host.js';
 
 /**
@@ -56,7 +56,8 @@ interface SimulatorFake {
 
 function fixture(): Fixture {
   const fake = new FakeDockerode();
-  for (const tag of ['cavsim/simulator:latest', 'cavsim/vehicle:latest']) fake.images.set(tag, { Id: `sha256:${tag}`, RepoTags: [tag], Config: { Labels: {} } });
+  for (const tag of ['cavsim/simulator:latest', 'cavsim/vehicle:latest'])
+    fake.images.set(tag, { Id: `sha256:${tag}`, RepoTags: [tag], Config: { Labels: {} } });
   const docker = createDockerPort(fake);
   const host = new FakeHost();
   const containerNamed = (suffix: string) => [...fake.containers.values()].find((c) => c.name.endsWith(suffix))!;
@@ -75,7 +76,10 @@ function fixture(): Fixture {
       // stopped after the run was torn down, or after it died: a no-op, as for a real one
       if (!containerNamed('-sim')?.running) return;
       publish('stopping');
-      writeFileSync(join(runDirOf(), 'summary.json'), JSON.stringify({ ...summaryStub(), status, ...(status === 'interrupted' ? { reason: 'stop requested' } : {}) }));
+      writeFileSync(
+        join(runDirOf(), 'summary.json'),
+        JSON.stringify({ ...summaryStub(), status, ...(status === 'interrupted' ? { reason: 'stop requested' } : {}) }),
+      );
       Object.assign(containerNamed('-sim'), { running: false, exitCode: 0 });
       publish('stopped');
     },
@@ -134,7 +138,26 @@ function fixture(): Fixture {
 }
 
 function summaryStub() {
-  return { schema: 'cavsim.summary/1', run_id: 'x', scenario: scenario.name, runtime: 'docker', seed: 1, duration_s: 1, sim_time_s: 0.5, wall_time_s: 0.5, steps: 50, min_ttc_s: null, min_distance_m: null, collision: false, first_collision_t_s: null, pairs: [], collisions: [], v2v: { sent: 0, received: 0, lost: 0, p50_ms: null, p99_ms: null, max_ms: null, mean_ms: null }, events: [], parameters: scenario };
+  return {
+    schema: 'cavsim.summary/1',
+    run_id: 'x',
+    scenario: scenario.name,
+    runtime: 'docker',
+    seed: 1,
+    duration_s: 1,
+    sim_time_s: 0.5,
+    wall_time_s: 0.5,
+    steps: 50,
+    min_ttc_s: null,
+    min_distance_m: null,
+    collision: false,
+    first_collision_t_s: null,
+    pairs: [],
+    collisions: [],
+    v2v: { sent: 0, received: 0, lost: 0, p50_ms: null, p99_ms: null, max_ms: null, mean_ms: null },
+    events: [],
+    parameters: scenario,
+  };
 }
 
 function expectNothingLeft(f: Fixture, runDir: string) {
@@ -221,7 +244,12 @@ describe('emulated run lifecycle (fakes)', () => {
     f.onStart = () => setTimeout(() => f.killChannel!({ code: null, signal: 'SIGKILL' }), 20);
     const { summary, runDir } = await run(f);
     expect(summary.status).toBe('failed');
-    expect(summary.failed_component).toEqual({ component: 'ns-3 channel', exit_status: null, signal: 'SIGKILL', last_log_lines: ['channel-tap: killed'] });
+    expect(summary.failed_component).toEqual({
+      component: 'ns-3 channel',
+      exit_status: null,
+      signal: 'SIGKILL',
+      last_log_lines: ['channel-tap: killed'],
+    });
     expect(summary.reason).toMatch(/^the ns-3 channel was killed by SIGKILL during the run/);
     expect(summary.steps).toBe(50); // what the simulator measured until it was stopped
     expectNothingLeft(f, runDir);
@@ -241,7 +269,10 @@ describe('emulated run lifecycle (fakes)', () => {
     f.onStart = (sim) =>
       setTimeout(() => {
         const runDir = join(dir, 'runs', listActiveRuns()[0].runId);
-        writeFileSync(join(runDir, 'vehicles.csv'), 't_s,vehicle,x_m,y_m,yaw_rad,speed_mps,steer_rad,yaw_rate_radps,cmd_speed_mps,cmd_steer_rad,braking,collided\n0.01,car0,0,0,0,10,0,0,10,0,0,0\n0.02,car0,0.1,0,0,10,0,0,10,0,0,0\n0.03,car0,0.2');
+        writeFileSync(
+          join(runDir, 'vehicles.csv'),
+          't_s,vehicle,x_m,y_m,yaw_rad,speed_mps,steer_rad,yaw_rate_radps,cmd_speed_mps,cmd_steer_rad,braking,collided\n0.01,car0,0,0,0,10,0,0,10,0,0,0\n0.02,car0,0.1,0,0,10,0,0,10,0,0,0\n0.03,car0,0.2',
+        );
         sim.die(137);
       }, 20);
     const { summary, runDir } = await run(f);

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadScenario } from '../../../../src/scenario/load-scenario.js';
 import { planEmulatedRun } from '../../../../src/runtime/emulated/plan-emulated.js';
+import { loadScenario } from '../../../../src/scenario/load-scenario.js';
 import { packageRoot } from '../../../../src/util/package-root.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cavsim-plan-external-'));
@@ -33,14 +33,21 @@ describe('the plan of an emulated run with an external device', () => {
     expect(p.vehicles.map((v) => v.vehicle)).toEqual(['car0']);
     const clients = JSON.parse(p.simulator.env.CAVSIM_CLIENTS) as Record<string, string>;
     const [device] = p.externals;
-    expect(device).toMatchObject({ vehicle: 'car1', listen: { host: '10.213.5.1', port: 9091 }, from: '10.213.5.2', v2vIp: p.hostNet.vehicles[1].ip });
+    expect(device).toMatchObject({
+      vehicle: 'car1',
+      listen: { host: '10.213.5.1', port: 9091 },
+      from: '10.213.5.2',
+      v2vIp: p.hostNet.vehicles[1].ip,
+    });
     expect(clients[`${device.relayFrom.host}:${device.relayFrom.port}`]).toBe('car1');
     expect(`${device.relayFrom.host}/24`).toBe(p.hostNet.controlNet?.hostCidr);
     expect(p.hostNet.vehicles.map((v) => v.name)).toEqual(['car0', 'car1']);
     expect(p.hostNet.vehicles[1].device).toEqual({ interface: 'enp3s0', mac: '02:de:00:00:00:01' });
     // car0 reaches the device over the channel by the device's own MAC
     expect(p.hostNet.vehicles[0].neighbours).toContainEqual({ ip: p.hostNet.vehicles[1].ip, mac: '02:de:00:00:00:01' });
-    expect(JSON.parse(p.vehicles[0].env.CAVSIM_V2V_PEERS)).toEqual({ car1: `${p.hostNet.vehicles[1].ip}:${p.vehicles[0].env.CAVSIM_V2V_BIND.split(':')[1]}` });
+    expect(JSON.parse(p.vehicles[0].env.CAVSIM_V2V_PEERS)).toEqual({
+      car1: `${p.hostNet.vehicles[1].ip}:${p.vehicles[0].env.CAVSIM_V2V_BIND.split(':')[1]}`,
+    });
   });
 
   it('plans a physical car (role: body) as a controller device: relayed, no container, its interface on the channel', async () => {

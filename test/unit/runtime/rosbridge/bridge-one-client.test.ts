@@ -11,7 +11,9 @@ afterEach(async () => {
 const connect = (port: number) =>
   new Promise<{ ws: WebSocket; closed: Promise<{ code: number; reason: string }> }>((resolve, reject) => {
     const ws = new WebSocket(`ws://127.0.0.1:${port}`);
-    const closed = new Promise<{ code: number; reason: string }>((done) => ws.on('close', (code, reason) => done({ code, reason: reason.toString() })));
+    const closed = new Promise<{ code: number; reason: string }>((done) =>
+      ws.on('close', (code, reason) => done({ code, reason: reason.toString() })),
+    );
     ws.once('open', () => resolve({ ws, closed }));
     ws.once('error', reject);
   });

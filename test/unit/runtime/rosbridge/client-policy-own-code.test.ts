@@ -64,18 +64,40 @@ describe('singleVehiclePolicy', () => {
     expect(p.publish('127.0.0.1', '/car1/v2v/received', {})).toBe('car0 may not publish /car1/v2v/received');
     expect(p.publish('127.0.0.1', '/clock', {})).toBe('car0 may not publish /clock');
     expect(p.publish('127.0.0.1', '/sim_control', {})).toBe('car0 may not publish /sim_control');
-    expect(p.publish('127.0.0.1', '/cavsim/ready', { data: JSON.stringify({ vehicle: 'car1' }) })).toBe('car0 may publish on /cavsim/ready only about itself');
+    expect(p.publish('127.0.0.1', '/cavsim/ready', { data: JSON.stringify({ vehicle: 'car1' }) })).toBe(
+      'car0 may publish on /cavsim/ready only about itself',
+    );
     expect(p.publish('127.0.0.1', '/cavsim/events', { data: JSON.stringify({ vehicle: 'car1' }) })).toMatch(/only about itself/);
   });
 
   it('lets the vehicle subscribe its own topics, /clock, the run topics and the cars it observes', () => {
-    for (const topic of ['/car0/drive', '/car0/odom', '/car0/scan', '/car0/collision', '/car0/v2v/send', '/car0/v2v/received', '/clock', '/sim_control', '/cavsim/status', '/car1/odom']) {
+    for (const topic of [
+      '/car0/drive',
+      '/car0/odom',
+      '/car0/scan',
+      '/car0/collision',
+      '/car0/v2v/send',
+      '/car0/v2v/received',
+      '/clock',
+      '/sim_control',
+      '/cavsim/status',
+      '/car1/odom',
+    ]) {
       expect(p.subscribe('127.0.0.1', topic)).toBeUndefined();
     }
   });
 
   it('refuses subscribing to another car’s scan, V2V topics, drive or unobserved odometry', () => {
-    for (const topic of ['/car1/scan', '/car1/v2v/send', '/car1/v2v/received', '/car1/drive', '/car1/collision', '/car2/odom', '/cavsim/v2v', '/cavsim/events']) {
+    for (const topic of [
+      '/car1/scan',
+      '/car1/v2v/send',
+      '/car1/v2v/received',
+      '/car1/drive',
+      '/car1/collision',
+      '/car2/odom',
+      '/cavsim/v2v',
+      '/cavsim/events',
+    ]) {
       expect(p.subscribe('127.0.0.1', topic)).toBe(`car0 may not subscribe to ${topic}`);
     }
   });

@@ -18,7 +18,9 @@ describe('control-link client policy', () => {
     expect(policy.publish('10.211.7.10', '/car1/drive', {})).toBe('car0 may not publish /car1/drive');
     expect(policy.publish('10.211.7.10', '/car1/odom', {})).toBe('car0 may not publish /car1/odom');
     expect(policy.publish('10.211.7.10', '/sim_control', {})).toBe('car0 may not publish /sim_control');
-    expect(policy.publish('10.211.7.10', '/cavsim/v2v', report({ kind: 'received', from: 'car0', to: 'car1' }))).toBe('car0 may publish on /cavsim/v2v only about itself');
+    expect(policy.publish('10.211.7.10', '/cavsim/v2v', report({ kind: 'received', from: 'car0', to: 'car1' }))).toBe(
+      'car0 may publish on /cavsim/v2v only about itself',
+    );
     expect(policy.publish('10.211.7.10', '/cavsim/events', report({ vehicle: 'car1' }))).toMatch(/only about itself/);
     expect(policy.publish('10.211.7.10', '/cavsim/events', { data: 'not json' })).toMatch(/only about itself/);
     expect(policy.publish('10.211.7.99', '/car0/drive', {})).toBe('10.211.7.99 is not a client of this run');
@@ -27,7 +29,8 @@ describe('control-link client policy', () => {
   });
 
   it('lets a vehicle read its own topics, the run topics and the cars it observes, nothing else', () => {
-    for (const topic of ['/car0/odom', '/car0/scan', '/car0/collision', '/sim_control', '/cavsim/status', '/car1/odom']) expect(policy.subscribe('10.211.7.10', topic)).toBeUndefined();
+    for (const topic of ['/car0/odom', '/car0/scan', '/car0/collision', '/sim_control', '/cavsim/status', '/car1/odom'])
+      expect(policy.subscribe('10.211.7.10', topic)).toBeUndefined();
     expect(policy.subscribe('10.211.7.11', '/car0/odom')).toBe('car1 may not subscribe to /car0/odom');
     expect(policy.subscribe('10.211.7.10', '/car1/scan')).toBe('car0 may not subscribe to /car1/scan');
     expect(policy.subscribe('10.211.7.10', '/cavsim/v2v')).toMatch(/may not subscribe/);
@@ -35,7 +38,14 @@ describe('control-link client policy', () => {
   });
 
   it("shows a vehicle the run's status with its own car and the cars it observes only", () => {
-    const status = { protocol: 'cavsim.control/1', phase: 'running', t_s: 1, cars: [car('car0'), car('car1'), car('car2')], min_ttc_s: 0.4, lateness: null };
+    const status = {
+      protocol: 'cavsim.control/1',
+      phase: 'running',
+      t_s: 1,
+      cars: [car('car0'), car('car1'), car('car2')],
+      min_ttc_s: 0.4,
+      lateness: null,
+    };
     const seen = (address: string) => JSON.parse(String(policy.viewOf!(address, '/cavsim/status', report(status)).data));
     expect(policy.viewed.has('/cavsim/status')).toBe(true);
     expect(seen('10.211.7.10')).toMatchObject({ phase: 'running', t_s: 1, min_ttc_s: null, cars: [car('car0'), car('car1')] });
@@ -50,7 +60,10 @@ function car(name: string) {
 }
 
 describe('a device relayed by the host', () => {
-  const relayed = clientPolicy({ '10.211.7.1': 'orchestrator', '10.211.7.10': 'car0', '10.211.7.1:31001': 'car1' }, { car0: [], car1: ['car0'] });
+  const relayed = clientPolicy(
+    { '10.211.7.1': 'orchestrator', '10.211.7.10': 'car0', '10.211.7.1:31001': 'car1' },
+    { car0: [], car1: ['car0'] },
+  );
 
   it('is known by the gateway address and its relay source port, with a vehicle rights and no more', () => {
     expect(relayed.publish('10.211.7.1:31001', '/car1/drive', {})).toBeUndefined();

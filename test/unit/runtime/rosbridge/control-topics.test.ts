@@ -1,9 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { TOPICS, eventReportSchema, parseCollisionReport, parseJsonData, parseSimControl, v2vReportSchema } from '../../../../src/runtime/rosbridge/control-topics.js';
+import {
+  eventReportSchema,
+  parseCollisionReport,
+  parseJsonData,
+  parseSimControl,
+  TOPICS,
+  v2vReportSchema,
+} from '../../../../src/runtime/rosbridge/control-topics.js';
 
 describe('control topics', () => {
   it('names the thesis topics by car', () => {
-    expect([TOPICS.drive('car0'), TOPICS.odom('car1'), TOPICS.scan('car2'), TOPICS.simControl]).toEqual(['/car0/drive', '/car1/odom', '/car2/scan', '/sim_control']);
+    expect([TOPICS.drive('car0'), TOPICS.odom('car1'), TOPICS.scan('car2'), TOPICS.simControl]).toEqual([
+      '/car0/drive',
+      '/car1/odom',
+      '/car2/scan',
+      '/sim_control',
+    ]);
     expect(TOPICS.collision('car3')).toBe('/car3/collision');
   });
 
@@ -15,7 +27,10 @@ describe('control topics', () => {
   });
 
   it('parses start and stop on /sim_control', () => {
-    expect(parseSimControl('{"cmd":"start","t0_epoch_ns":"1795335745058842000","extra":1}', '/sim_control')).toEqual({ cmd: 'start', t0_epoch_ns: '1795335745058842000' });
+    expect(parseSimControl('{"cmd":"start","t0_epoch_ns":"1795335745058842000","extra":1}', '/sim_control')).toEqual({
+      cmd: 'start',
+      t0_epoch_ns: '1795335745058842000',
+    });
     expect(parseSimControl('{"cmd":"stop"}', '/sim_control')).toEqual({ cmd: 'stop' });
   });
 
@@ -32,9 +47,20 @@ describe('control topics', () => {
   });
 
   it('parses V2V sent and received reports and app events', () => {
-    const received = { kind: 'received', id: 'car0-1', from: 'car0', to: 'car1', type: 'emergency-brake', sent_ns: '100', received_ns: '200', size_bytes: 120 };
+    const received = {
+      kind: 'received',
+      id: 'car0-1',
+      from: 'car0',
+      to: 'car1',
+      type: 'emergency-brake',
+      sent_ns: '100',
+      received_ns: '200',
+      size_bytes: 120,
+    };
     expect(parseJsonData(v2vReportSchema, JSON.stringify(received), '/cavsim/v2v')).toEqual(received);
-    expect(() => parseJsonData(v2vReportSchema, JSON.stringify({ ...received, received_ns: undefined }), '/cavsim/v2v')).toThrow('received_ns');
+    expect(() => parseJsonData(v2vReportSchema, JSON.stringify({ ...received, received_ns: undefined }), '/cavsim/v2v')).toThrow(
+      'received_ns',
+    );
     const event = { vehicle: 'car0', t_s: 1.2, event: 'brake-sent', detail: { ttc_s: 0.69 } };
     expect(parseJsonData(eventReportSchema, JSON.stringify(event), '/cavsim/events')).toEqual(event);
   });

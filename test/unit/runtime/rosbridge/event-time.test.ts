@@ -9,6 +9,7 @@ describe('the time a vehicle reports for its event', () => {
   });
 
   it('is not believed when negative, in the future or not finite: the event is recorded now', () => {
-    for (const reported of [-1e308, -0.5, 1e300, 2, Number.NaN, Number.POSITIVE_INFINITY]) expect(believedEventTime(reported, 1.3, 0.01)).toBe(1.3);
+    for (const reported of [-1e308, -0.5, 1e300, 2, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(believedEventTime(reported, 1.3, 0.01)).toBe(1.3);
   });
 });

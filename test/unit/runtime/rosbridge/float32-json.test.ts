@@ -17,7 +17,7 @@ function sampleValues(): Float32Array {
     return out;
   });
   let seed = 12345;
-  const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const random = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
   const spread = Array.from({ length: 20_000 }, () => 10 ** (random() * 9 - 4)); // 1e-4 .. 1e5
   const lidarLike = Array.from({ length: 20_000 }, () => random() * 30);
   return Float32Array.from([...near, ...spread, ...lidarLike].filter(Number.isFinite));

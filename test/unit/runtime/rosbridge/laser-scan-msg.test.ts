@@ -1,11 +1,22 @@
 import { describe, expect, it } from 'vitest';
+import type { LaserScan } from '../../../../src/core/control/vehicle-context.js';
+import { OccupancyGrid } from '../../../../src/core/map/occupancy-grid.js';
+import { Lidar } from '../../../../src/core/sensing/lidar.js';
 import { LaserScanEncoder, parseLaserScanMsg } from '../../../../src/runtime/rosbridge/laser-scan-msg.js';
 import { encodePublishFrame, encodeServerOp, ProtocolError } from '../../../../src/runtime/rosbridge/protocol.js';
-import { Lidar } from '../../../../src/core/sensing/lidar.js';
-import { OccupancyGrid } from '../../../../src/core/map/occupancy-grid.js';
-import type { LaserScan } from '../../../../src/core/control/vehicle-context.js';
 
-const ROS2_LASER_SCAN_FIELDS = ['header', 'angle_min', 'angle_max', 'angle_increment', 'time_increment', 'scan_time', 'range_min', 'range_max', 'ranges', 'intensities'];
+const ROS2_LASER_SCAN_FIELDS = [
+  'header',
+  'angle_min',
+  'angle_max',
+  'angle_increment',
+  'time_increment',
+  'scan_time',
+  'range_min',
+  'range_max',
+  'ranges',
+  'intensities',
+];
 
 function scanOf(ranges: number[]): LaserScan {
   return { t: 0, angleMin: -2.35, angleIncrement: 4.7 / (ranges.length - 1), rangeMax: 30, ranges: Float32Array.from(ranges) };
@@ -42,7 +53,13 @@ describe('sensor_msgs/LaserScan', () => {
     const scan: LaserScan = { t: 0.5, angleMin: lidar.angleMin, angleIncrement: lidar.angleIncrement, rangeMax: lidar.rangeMax, ranges };
     const back = parseLaserScanMsg(JSON.parse(encoder.encode(scan, 500_000_000n)));
     expect(back.ranges).toEqual(ranges);
-    expect(back).toMatchObject({ t: 0.5, stampNs: 500_000_000n, angleMin: lidar.angleMin, angleIncrement: lidar.angleIncrement, rangeMax: 30 });
+    expect(back).toMatchObject({
+      t: 0.5,
+      stampNs: 500_000_000n,
+      angleMin: lidar.angleMin,
+      angleIncrement: lidar.angleIncrement,
+      rangeMax: 30,
+    });
   });
 
   it('reads null ranges (JSON for inf) as +Infinity', () => {
@@ -66,7 +83,9 @@ describe('sensor_msgs/LaserScan', () => {
   it('a pre-encoded message makes the publish op that encoding the object would', () => {
     const json = encoder.encode(scanOf([1.5, 2.5]), 10_000_000n);
     const msg = JSON.parse(json) as Record<string, unknown>;
-    expect(JSON.parse(encodePublishFrame('/car0/scan', json))).toEqual(JSON.parse(encodeServerOp({ op: 'publish', topic: '/car0/scan', msg })));
+    expect(JSON.parse(encodePublishFrame('/car0/scan', json))).toEqual(
+      JSON.parse(encodeServerOp({ op: 'publish', topic: '/car0/scan', msg })),
+    );
     expect(encodePublishFrame('/car0/scan', '{}')).toBe(encodeServerOp({ op: 'publish', topic: '/car0/scan', msg: {} }));
   });
 });

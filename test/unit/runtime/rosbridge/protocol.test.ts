@@ -3,13 +3,42 @@ import { canonicalType, parseClientOp } from '../../../../src/runtime/rosbridge/
 
 describe('parseClientOp', () => {
   it.each([
-    [{ op: 'advertise', id: 'a1', topic: '/car0/drive', type: 'ackermann_msgs/msg/AckermannDriveStamped' }, { op: 'advertise', id: 'a1', topic: '/car0/drive', type: 'ackermann_msgs/msg/AckermannDriveStamped', latch: false }],
-    [{ op: 'advertise', topic: '/sim_control', type: 'std_msgs/String', latch: true }, { op: 'advertise', topic: '/sim_control', type: 'std_msgs/msg/String', latch: true }],
-    [{ op: 'unadvertise', topic: '/car0/drive' }, { op: 'unadvertise', topic: '/car0/drive' }],
-    [{ op: 'publish', topic: '/sim_control', msg: { data: 'x' } }, { op: 'publish', topic: '/sim_control', msg: { data: 'x' } }],
-    [{ op: 'subscribe', id: 's', topic: '/car1/odom', type: 'nav_msgs/msg/Odometry', throttle_rate: 0, queue_length: 0, compression: 'none' }, { op: 'subscribe', id: 's', topic: '/car1/odom', type: 'nav_msgs/msg/Odometry', compression: 'none' }],
-    [{ op: 'subscribe', topic: '/car1/odom' }, { op: 'subscribe', topic: '/car1/odom' }],
-    [{ op: 'unsubscribe', id: 's', topic: '/car1/odom' }, { op: 'unsubscribe', id: 's', topic: '/car1/odom' }],
+    [
+      { op: 'advertise', id: 'a1', topic: '/car0/drive', type: 'ackermann_msgs/msg/AckermannDriveStamped' },
+      { op: 'advertise', id: 'a1', topic: '/car0/drive', type: 'ackermann_msgs/msg/AckermannDriveStamped', latch: false },
+    ],
+    [
+      { op: 'advertise', topic: '/sim_control', type: 'std_msgs/String', latch: true },
+      { op: 'advertise', topic: '/sim_control', type: 'std_msgs/msg/String', latch: true },
+    ],
+    [
+      { op: 'unadvertise', topic: '/car0/drive' },
+      { op: 'unadvertise', topic: '/car0/drive' },
+    ],
+    [
+      { op: 'publish', topic: '/sim_control', msg: { data: 'x' } },
+      { op: 'publish', topic: '/sim_control', msg: { data: 'x' } },
+    ],
+    [
+      {
+        op: 'subscribe',
+        id: 's',
+        topic: '/car1/odom',
+        type: 'nav_msgs/msg/Odometry',
+        throttle_rate: 0,
+        queue_length: 0,
+        compression: 'none',
+      },
+      { op: 'subscribe', id: 's', topic: '/car1/odom', type: 'nav_msgs/msg/Odometry', compression: 'none' },
+    ],
+    [
+      { op: 'subscribe', topic: '/car1/odom' },
+      { op: 'subscribe', topic: '/car1/odom' },
+    ],
+    [
+      { op: 'unsubscribe', id: 's', topic: '/car1/odom' },
+      { op: 'unsubscribe', id: 's', topic: '/car1/odom' },
+    ],
   ])('accepts %j', (frame, expected) => {
     expect(parseClientOp(JSON.stringify(frame))).toEqual({ ok: true, op: expected });
   });

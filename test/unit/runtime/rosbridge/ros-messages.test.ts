@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { driveMsg, odometryJson, odometryMsg, optionalStampNs, parseDriveMsg, parseOdometryMsg, parseStringMsg, rosTime, rosTimeNs } from '../../../../src/runtime/rosbridge/ros-messages.js';
 import { ProtocolError } from '../../../../src/runtime/rosbridge/protocol.js';
+import {
+  driveMsg,
+  odometryJson,
+  odometryMsg,
+  optionalStampNs,
+  parseDriveMsg,
+  parseOdometryMsg,
+  parseStringMsg,
+  rosTime,
+  rosTimeNs,
+} from '../../../../src/runtime/rosbridge/ros-messages.js';
 
 describe('ROS time', () => {
   it.each([0n, 10_000_000n, 999_999_999n, 1_000_000_000n, 4_990_000_000n, 1_795_335_745_058_842_000n])('round-trips %s ns', (ns) => {
@@ -22,7 +32,15 @@ describe('nav_msgs/Odometry', () => {
   it('is written from its template as the same text JSON.stringify gives the message', () => {
     const values = [0, -0, 1e-7, -3.25, 123456.789, 1e21, 5e-324, Number.NaN, Number.POSITIVE_INFINITY];
     for (const [k, v] of values.entries()) {
-      const state = { t: 0, x: v, y: -v, yaw: v, v: values[(k + 1) % values.length], steer: values[(k + 2) % values.length], yawRate: values[(k + 3) % values.length] };
+      const state = {
+        t: 0,
+        x: v,
+        y: -v,
+        yaw: v,
+        v: values[(k + 1) % values.length],
+        steer: values[(k + 2) % values.length],
+        yawRate: values[(k + 3) % values.length],
+      };
       for (const stamp of [0n, 4_990_000_000n, 1_795_335_745_058_842_000n]) {
         expect(odometryJson('car"7\\', state, stamp)).toBe(JSON.stringify(odometryMsg('car"7\\', state, stamp)));
       }
@@ -77,9 +95,12 @@ describe('ackermann_msgs/AckermannDriveStamped', () => {
     expect(parseDriveMsg({ drive: { speed: 1 } })).toEqual({ speed: 1, steer: 0 });
   });
 
-  it.each([[{}], [{ drive: { steering_angle: 0.1 } }], [{ drive: { speed: 'fast' } }], [{ drive: { speed: 1, steering_angle: null } }]])('rejects %j', (msg) => {
-    expect(() => parseDriveMsg(msg as never)).toThrow(ProtocolError);
-  });
+  it.each([[{}], [{ drive: { steering_angle: 0.1 } }], [{ drive: { speed: 'fast' } }], [{ drive: { speed: 1, steering_angle: null } }]])(
+    'rejects %j',
+    (msg) => {
+      expect(() => parseDriveMsg(msg as never)).toThrow(ProtocolError);
+    },
+  );
 });
 
 describe('std_msgs/String', () => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import { TextWebSocket } from '../../../../src/runtime/rosbridge/text-websocket.js';
 
 /** The `ws` package's server plays the rosbridge server: the client must speak plain RFC 6455 to it. */
@@ -95,7 +95,10 @@ describe('TextWebSocket', () => {
   });
 
   it('rejects a server that does not upgrade, or answers with the wrong key', async () => {
-    for (const answer of ['HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n', 'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: bm90IGl0\r\n\r\n']) {
+    for (const answer of [
+      'HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n',
+      'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: bm90IGl0\r\n\r\n',
+    ]) {
       raw = createServer((s) => s.once('data', () => s.end(answer)));
       await new Promise<void>((ok) => raw!.listen(0, '127.0.0.1', () => ok()));
       const { port } = raw.address() as { port: number };

@@ -1,8 +1,8 @@
-import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runScenarioSimulated } from '../../../../src/api/run-simulated.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -31,7 +31,11 @@ vehicles:${car('we', -15, -1, 0)}${car('ew', 15, 1, Math.PI)}${car('sn', 1, -24,
 `,
 );
 const run = (overrides: string[] = []) => runScenarioSimulated(SCENARIO, { overrides, runsDir: dir });
-const braked = (events: readonly { vehicle: string; event: string }[]) => events.filter((e) => e.event === 'emergency-brake').map((e) => e.vehicle).sort();
+const braked = (events: readonly { vehicle: string; event: string }[]) =>
+  events
+    .filter((e) => e.event === 'emergency-brake')
+    .map((e) => e.vehicle)
+    .sort();
 
 describe('a 4-car intersection with ttc-brake-sender from beacons', () => {
   it('geometric TTC (the default): cars in the opposite lane, 2 m to the side, are no reason to brake', async () => {
@@ -42,7 +46,7 @@ describe('a 4-car intersection with ttc-brake-sender from beacons', () => {
     expect(summary.min_ttc_s).toBeNull();
   });
 
-  it("Eq. 3.7 (ttc: centre-distance) brakes every car for good, as before", async () => {
+  it('Eq. 3.7 (ttc: centre-distance) brakes every car for good, as before', async () => {
     const { summary } = await run(['vehicles.*.apps.ttc-brake-sender.ttc=centre-distance']);
     expect(braked(summary.events)).toEqual(['ew', 'ns', 'sn', 'we']);
     expect(summary.collision).toBe(false);

@@ -1,8 +1,8 @@
-import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runScenarioSimulated } from '../../../../src/api/run-simulated.js';
 import { parseVehicleTrajectory, type TrajectorySample } from '../../../../src/api/waypoints/trajectory.js';
 import { LOOP_CENTRELINE_LENGTH, lapProgress } from '../../../support/lap-progress.js';

@@ -1,11 +1,11 @@
-import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runScenarioSimulated } from '../../../../src/api/run-simulated.js';
-import { loadScenario } from '../../../../src/scenario/load-scenario.js';
 import { CavsimError } from '../../../../src/errors.js';
+import { loadScenario } from '../../../../src/scenario/load-scenario.js';
 import { MAX_VEHICLES } from '../../../../src/scenario/vehicle-limit.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -15,8 +15,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** `n` cars on the open map in rows 3 m apart, every one driving east at 2 m/s and beaconing. */
 function gridOfCars(n: number, duration = '200ms'): string {
   const file = join(dir, `grid-${n}.yaml`);
-  const cars = Array.from({ length: n }, (_, i) => `  - { name: car${i}, start: { x: ${-27 + (i % 18) * 3}, y: ${-27 + Math.floor(i / 18) * 1.5}, yaw: 0, speed: 2 }, controller: { type: open-loop, schedule: [{ t: 0s, speed: 2, steer: 0 }] }, apps: [{ type: beacon, rate: 10Hz }] }`);
-  writeFileSync(file, `name: grid-${n}\nmap: ${join(ROOT, 'maps/open.yaml')}\nduration: ${duration}\nnetwork: { channel: latency, engine: builtin }\nvehicles:\n${cars.join('\n')}\n`);
+  const cars = Array.from(
+    { length: n },
+    (_, i) =>
+      `  - { name: car${i}, start: { x: ${-27 + (i % 18) * 3}, y: ${-27 + Math.floor(i / 18) * 1.5}, yaw: 0, speed: 2 }, controller: { type: open-loop, schedule: [{ t: 0s, speed: 2, steer: 0 }] }, apps: [{ type: beacon, rate: 10Hz }] }`,
+  );
+  writeFileSync(
+    file,
+    `name: grid-${n}\nmap: ${join(ROOT, 'maps/open.yaml')}\nduration: ${duration}\nnetwork: { channel: latency, engine: builtin }\nvehicles:\n${cars.join('\n')}\n`,
+  );
   return file;
 }
 

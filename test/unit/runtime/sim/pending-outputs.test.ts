@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PendingCommands, PendingSends } from '../../../../src/runtime/sim/pending-outputs.js';
 import type { V2VMessage } from '../../../../src/core/control/vehicle-context.js';
+import { PendingCommands, PendingSends } from '../../../../src/runtime/sim/pending-outputs.js';
 import type { WorldCar } from '../../../../src/world/world.js';
 
 const car = (): WorldCar => ({ command: { speed: 0, steer: 0 } }) as unknown as WorldCar;
@@ -49,7 +49,11 @@ describe('PendingCommands', () => {
 
   it('applies the commands in order of due step then issue order', () => {
     const applied: number[] = [];
-    const recorder = { set command(c: { speed: number; steer: number }) { applied.push(c.speed); } } as unknown as WorldCar;
+    const recorder = {
+      set command(c: { speed: number; steer: number }) {
+        applied.push(c.speed);
+      },
+    } as unknown as WorldCar;
     const p = new PendingCommands();
     p.add(recorder, 5, cmd(51));
     p.add(recorder, 2, cmd(21));

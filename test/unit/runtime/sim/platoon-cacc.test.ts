@@ -1,9 +1,9 @@
-import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runScenarioSimulated } from '../../../../src/api/run-simulated.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -17,7 +17,13 @@ describe('platoon-cacc (builtin channel)', () => {
     const { summary, runDir } = await run([]);
     expect(summary.collision).toBe(false);
     const platoon = summary.platoon!;
-    expect(platoon.followers.map((f) => `${f.predecessor}>${f.vehicle}`)).toEqual(['car0>car1', 'car1>car2', 'car2>car3', 'car3>car4', 'car4>car5']);
+    expect(platoon.followers.map((f) => `${f.predecessor}>${f.vehicle}`)).toEqual([
+      'car0>car1',
+      'car1>car2',
+      'car2>car3',
+      'car3>car4',
+      'car4>car5',
+    ]);
     expect(platoon.string_stability!.stable).toBe(true);
     for (const r of platoon.string_stability!.ratios) expect(r.ratio!).toBeLessThanOrEqual(1);
     // moving, each follower kept about its 0.6 s time gap (plus the 2 m standstill)

@@ -1,8 +1,8 @@
-import { describe, expect, it, afterAll } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runScenarioSimulated } from '../../../../src/api/run-simulated.js';
 import { FRAME_OVERHEAD_BYTES } from '../../../../src/channel/frames.js';
 
@@ -108,7 +108,11 @@ describe('simulated runtime, open-loop dynamics', () => {
       `name: ol\nmap: ${join(ROOT, 'maps/open.yaml')}\nduration: 3s\nvehicles:\n  - name: car0\n    start: { x: -20, y: 0, speed: 10 }\n    controller:\n      type: open-loop\n      schedule: [{ t: 0s, speed: 10, steer: 0 }, { t: 1s, speed: 0, steer: 0 }]\n`,
     );
     const { runDir } = await runScenarioSimulated(file, { runsDir });
-    const rows = readFileSync(join(runDir, 'vehicles.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+    const rows = readFileSync(join(runDir, 'vehicles.csv'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','));
     const at = (t: string) => rows.find((r) => r[0] === t)!;
     const xBrake = Number(at('1')[2]);
     const xEnd = Number(at('3')[2]);

@@ -1,9 +1,9 @@
-import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runScenarioSimulated } from '../../../../src/api/run-simulated.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -15,7 +15,10 @@ function beaconScenario(network: string): string {
   const file = join(dir, `beacons-${Math.random().toString(36).slice(2)}.yaml`);
   const car = (name: string, x: number, to = '*') =>
     `  - name: ${name}\n    start: { x: ${x}, y: 0 }\n    apps: [{ type: beacon, rate: 10Hz, size: 300B, to: "${to}" }]\n`;
-  writeFileSync(file, `name: beacons\nmap: ${join(ROOT, 'maps/open.yaml')}\nduration: 10s\nnetwork: ${network}\nvehicles:\n${car('car0', -10)}${car('car1', 0)}${car('car2', 10, 'car0')}`);
+  writeFileSync(
+    file,
+    `name: beacons\nmap: ${join(ROOT, 'maps/open.yaml')}\nduration: 10s\nnetwork: ${network}\nvehicles:\n${car('car0', -10)}${car('car1', 0)}${car('car2', 10, 'car0')}`,
+  );
   return file;
 }
 
@@ -23,21 +26,31 @@ const rowsOf = (runDir: string) => parse(readFileSync(join(runDir, 'v2v.csv'), '
 
 describe('V2V outcomes: a row per transmission and intended receiver', () => {
   it('beacons go out at their rate, padded to their size, to every other car (or the one named)', async () => {
-    const { runDir, summary } = await runScenarioSimulated(beaconScenario('{ engine: builtin, channel: latency, delay: 20ms }'), { runsDir: dir });
+    const { runDir, summary } = await runScenarioSimulated(beaconScenario('{ engine: builtin, channel: latency, delay: 20ms }'), {
+      runsDir: dir,
+    });
     const rows = rowsOf(runDir);
     const from = (name: string) => rows.filter((r) => r.from === name);
     // 10 s at 10 Hz, first beacon at each car's own offset within the first period
     const car0Beacons = new Set(from('car0').map((r) => r.id)).size;
     expect(car0Beacons).toBeGreaterThanOrEqual(99);
     expect(car0Beacons).toBeLessThanOrEqual(100);
-    expect(from('car0').map((r) => r.to).sort()).toEqual([...Array(car0Beacons).fill('car1'), ...Array(car0Beacons).fill('car2')]);
+    expect(
+      from('car0')
+        .map((r) => r.to)
+        .sort(),
+    ).toEqual([...Array(car0Beacons).fill('car1'), ...Array(car0Beacons).fill('car2')]);
     expect(new Set(from('car2').map((r) => r.to))).toEqual(new Set(['car0']));
     expect(rows.every((r) => r.size_bytes === '300' && r.type === 'beacon')).toBe(true);
     // delivered, except what was still in flight when the run ended
     const inFlight = rows.filter((r) => r.outcome === 'run-ended');
     expect(rows.filter((r) => r.outcome !== 'delivered' && r.outcome !== 'run-ended')).toEqual([]);
     expect(inFlight.every((r) => Number(r.sent_s) > 10 - 0.021)).toBe(true);
-    expect(from('car0').filter((r) => r.to === 'car2').every((r) => Math.abs(Number(r.distance_m) - 20) < 1e-9)).toBe(true);
+    expect(
+      from('car0')
+        .filter((r) => r.to === 'car2')
+        .every((r) => Math.abs(Number(r.distance_m) - 20) < 1e-9),
+    ).toBe(true);
     const sendTimes = [...new Set(from('car1').map((r) => Number(r.sent_s)))];
     expect(sendTimes[1] - sendTimes[0]).toBeCloseTo(0.1, 9);
     // what was in flight at the end has no known fate: left out of the ratio, and not lost
@@ -58,7 +71,9 @@ describe('V2V outcomes: a row per transmission and intended receiver', () => {
   });
 
   it('a lost frame keeps its row with the reason, and the summary gives the delivery ratio overall and per pair', async () => {
-    const { runDir, summary } = await runScenarioSimulated(beaconScenario('{ engine: builtin, channel: csma, delay: 5ms, loss: 0.25 }'), { runsDir: dir });
+    const { runDir, summary } = await runScenarioSimulated(beaconScenario('{ engine: builtin, channel: csma, delay: 5ms, loss: 0.25 }'), {
+      runsDir: dir,
+    });
     const rows = rowsOf(runDir);
     const lost = rows.filter((r) => r.outcome !== 'delivered' && r.outcome !== 'run-ended');
     expect(new Set(lost.map((r) => r.outcome))).toEqual(new Set(['channel-loss']));
@@ -70,7 +85,8 @@ describe('V2V outcomes: a row per transmission and intended receiver', () => {
     expect(summary.v2v.delivery_ratio).toBeGreaterThan(0.65);
     expect(summary.v2v.delivery_ratio).toBeLessThan(0.85);
     expect(summary.v2v.lost_by_reason).toMatchObject({ 'channel-loss': lost.length });
-    const inFlightTo = (p: { from: string; to: string }) => rows.filter((r) => r.from === p.from && r.to === p.to && r.outcome === 'run-ended').length;
+    const inFlightTo = (p: { from: string; to: string }) =>
+      rows.filter((r) => r.from === p.from && r.to === p.to && r.outcome === 'run-ended').length;
     for (const p of summary.v2v.pairs!) expect(p.expected).toBe(beacons(p.from) - inFlightTo(p));
   });
 });

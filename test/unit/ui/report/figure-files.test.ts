@@ -1,15 +1,20 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { figurePaths, writeFigure } from '../../../../src/ui/report/render.js';
-import { fieldTitle } from '../../../../src/ui/report/field-names.js';
-import { wilsonInterval } from '../../../../src/sweep/stats.js';
 import type { TopLevelSpec } from 'vega-lite';
+import { describe, expect, it } from 'vitest';
+import { wilsonInterval } from '../../../../src/sweep/stats.js';
+import { fieldTitle } from '../../../../src/ui/report/field-names.js';
+import { figurePaths, writeFigure } from '../../../../src/ui/report/render.js';
 import { scratchDir } from '../../../support/scratch-dir.js';
 
 const SPEC = {
   $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
   title: 'head-on-brake: a test figure',
-  data: { values: [{ x: 1, y: 2 }, { x: 2, y: 3 }] },
+  data: {
+    values: [
+      { x: 1, y: 2 },
+      { x: 2, y: 3 },
+    ],
+  },
   mark: 'line',
   encoding: { x: { field: 'x', type: 'quantitative', title: 'V2V delay [ms]' }, y: { field: 'y', type: 'quantitative', title: 'gap [m]' } },
 } as TopLevelSpec;
@@ -25,7 +30,16 @@ describe('figure files', () => {
     // the fonts are embedded, so it prints the same everywhere
     expect(pdf.toString('latin1')).toMatch(/FontFile2|DejaVu/);
     const spec = JSON.parse(readFileSync(files.spec, 'utf8'));
-    expect(spec).toMatchObject({ $schema: expect.stringContaining('vega-lite'), title: 'head-on-brake: a test figure', data: { values: [{ x: 1, y: 2 }, { x: 2, y: 3 }] } });
+    expect(spec).toMatchObject({
+      $schema: expect.stringContaining('vega-lite'),
+      title: 'head-on-brake: a test figure',
+      data: {
+        values: [
+          { x: 1, y: 2 },
+          { x: 2, y: 3 },
+        ],
+      },
+    });
     expect(spec.config.font).toBe('DejaVu Sans');
     expect(readFileSync(files.svg, 'utf8')).toContain('V2V delay [ms]');
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { kinematicsFigure } from '../../../../src/ui/report/kinematics-figure.js';
-import { vegaLiteToSvg } from '../../../../src/ui/report/render.js';
 import type { RunTraces } from '../../../../src/ui/report/read-run.js';
+import { vegaLiteToSvg } from '../../../../src/ui/report/render.js';
 
 /**
  * A fleet of `n` cars on a line, 8 m apart, 2 s of samples; `platoon` gives each car after the
@@ -9,17 +9,29 @@ import type { RunTraces } from '../../../../src/ui/report/read-run.js';
  */
 function fleet(n: number, platoon: boolean): RunTraces {
   const names = Array.from({ length: n }, (_, i) => `car${i}`);
-  const vehicles = names.map((name, i) => ({ name, apps: platoon && i > 0 ? [{ type: 'cacc', predecessor: names[i - 1] }] : [{ type: 'beacon' }] }));
+  const vehicles = names.map((name, i) => ({
+    name,
+    apps: platoon && i > 0 ? [{ type: 'cacc', predecessor: names[i - 1] }] : [{ type: 'beacon' }],
+  }));
   const ts = Array.from({ length: 21 }, (_, k) => k / 10);
   const pairs = ts.flatMap((t) =>
-    names.flatMap((a, i) => names.slice(i + 1).map((b, k) => {
-      const gap = 8 * (k + 1) - 0.58 - t * (i % 3);
-      return { t, pair: `${a}–${b}`, distance: gap + 0.58, gap, ttc: 5 + i };
-    })),
+    names.flatMap((a, i) =>
+      names.slice(i + 1).map((b, k) => {
+        const gap = 8 * (k + 1) - 0.58 - t * (i % 3);
+        return { t, pair: `${a}–${b}`, distance: gap + 0.58, gap, ttc: 5 + i };
+      }),
+    ),
   );
   return {
     dir: '/nowhere',
-    summary: { run_id: 'r', scenario: 's', duration_s: 2, first_collision_t_s: null, collision: false, parameters: { vehicles } } as unknown as RunTraces['summary'],
+    summary: {
+      run_id: 'r',
+      scenario: 's',
+      duration_s: 2,
+      first_collision_t_s: null,
+      collision: false,
+      parameters: { vehicles },
+    } as unknown as RunTraces['summary'],
     vehicles: ts.flatMap((t) => names.map((vehicle, i) => ({ t, vehicle, speed: 10 - i * 0.1 }))),
     pairs,
     events: [],
@@ -27,7 +39,11 @@ function fleet(n: number, platoon: boolean): RunTraces {
   };
 }
 
-type Spec = { data: { values: { panel: string; series?: string }[] }; hconcat: { spec: { layer: { encoding?: { color?: { scale: { domain: string[] } } } }[] } }[]; title: { subtitle: string[] } };
+type Spec = {
+  data: { values: { panel: string; series?: string }[] };
+  hconcat: { spec: { layer: { encoding?: { color?: { scale: { domain: string[] } } } }[] } }[];
+  title: { subtitle: string[] };
+};
 const seriesIn = (spec: Spec, panel: string) => [...new Set(spec.data.values.filter((d) => d.panel === panel).map((d) => d.series))];
 const legend = (spec: Spec) => spec.hconcat[0].spec.layer[0].encoding!.color!.scale.domain;
 const svgSize = (svg: string) => {

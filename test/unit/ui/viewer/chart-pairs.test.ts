@@ -16,8 +16,13 @@ describe('the viewer charts pairs', () => {
     },
   };
 
-  it("of a platoon: each follower with the car it follows, whatever else came closer", () => {
-    const vehicles = [{ name: 'car0' }, { name: 'car1', follows: 'car0' }, { name: 'car2', follows: 'car1' }, { name: 'car3', follows: 'car2' }];
+  it('of a platoon: each follower with the car it follows, whatever else came closer', () => {
+    const vehicles = [
+      { name: 'car0' },
+      { name: 'car1', follows: 'car0' },
+      { name: 'car2', follows: 'car1' },
+      { name: 'car3', follows: 'car2' },
+    ];
     expect(chartPairs(data, vehicles, 6)).toEqual(['car0|car1', 'car1|car2', 'car2|car3']);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RunDataStore, emptyRunData, mergeRunData } from '../../../../src/ui/viewer/run-data.js';
+import { emptyRunData, mergeRunData, RunDataStore } from '../../../../src/ui/viewer/run-data.js';
 
 const VEHICLES = [
   't_s,vehicle,x_m,y_m,yaw_rad,speed_mps,steer_rad,yaw_rate_radps,cmd_speed_mps,cmd_steer_rad,braking,collided',
@@ -29,6 +29,7 @@ describe('RunDataStore', () => {
       goal: [7, 7],
     });
     expect(store.data.vehicles.car1.collided).toEqual([0, 1]);
+    // biome-ignore lint/suspicious/noApproximativeNumericConstant: the value as rounded in the CSV under test
     expect(store.data.vehicles.car1.yaw).toEqual([3.1416, 3.1416]);
     expect(goals).toEqual(['car0@-20', 'car1@20', 'car0@-19.9', 'car1@19.9']);
     expect(store.lastTime).toBe(0.01);
@@ -49,7 +50,9 @@ describe('RunDataStore', () => {
       { t: 1.3, vehicle: 'car0', event: 'brake-sent', detail: '{"to":"car1"}' },
       { t: 1.51, vehicle: 'car1', event: 'emergency-brake', detail: '' },
     ]);
-    expect(store.data.v2v).toEqual([{ id: 'car0-1', from: 'car0', to: 'car1', type: 'emergency-brake', sent: 1.3, received: 1.51, size: 130 }]);
+    expect(store.data.v2v).toEqual([
+      { id: 'car0-1', from: 'car0', to: 'car1', type: 'emergency-brake', sent: 1.3, received: 1.51, size: 130 },
+    ]);
     expect(store.data.collisions).toEqual([{ t: 2.5, a: 'car0', b: 'car1' }]);
   });
 

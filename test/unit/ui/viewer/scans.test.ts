@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ScanIndex, lastIndexAtOrBefore } from '../../../../src/ui/viewer/scans.js';
+import { lastIndexAtOrBefore, ScanIndex } from '../../../../src/ui/viewer/scans.js';
 
 const ranges = (n: number, base: number) => Array.from({ length: n }, (_, i) => base + i / 1000).join(';');
 

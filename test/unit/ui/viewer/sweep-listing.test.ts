@@ -18,7 +18,15 @@ afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true 
 
 function gridPlan(sets: string[], repeat = 1): PlannedSweep {
   const axes = sets.map((s) => parseAxis(s));
-  return { scenario: '/scenarios/head-on-brake.yaml', runtime: 'sim', fixed: [], axes, repeat, baseSeed: 1, mode: { type: 'grid', points: expandGrid(axes, repeat, 1) } };
+  return {
+    scenario: '/scenarios/head-on-brake.yaml',
+    runtime: 'sim',
+    fixed: [],
+    axes,
+    repeat,
+    baseSeed: 1,
+    mode: { type: 'grid', points: expandGrid(axes, repeat, 1) },
+  };
 }
 
 describe('the sweep page listing', () => {
@@ -30,7 +38,12 @@ describe('the sweep page listing', () => {
     writeFileSync(join(sweepDir, 'runs', 'p000', 'scenario.resolved.json'), '{}');
 
     const listing = readSweepListing(sweepDir);
-    expect(listing).toMatchObject({ id: 'sw1', scenario: 'head-on-brake.yaml', runtime: 'sim', axisColumns: ['network.delay_ms', 'network.loss'] });
+    expect(listing).toMatchObject({
+      id: 'sw1',
+      scenario: 'head-on-brake.yaml',
+      runtime: 'sim',
+      axisColumns: ['network.delay_ms', 'network.loss'],
+    });
     expect(listing.columns.slice(0, 6)).toEqual(['run', 'repeat', 'seed', 'network.delay_ms', 'network.loss', 'status']);
     expect(listing.columns).toEqual(expect.arrayContaining(['collision', 'min_ttc_s', 'min_distance_m', 'min_gap_m']));
     expect(listing.columns).not.toContain('run_dir');
@@ -49,7 +62,12 @@ describe('the sweep page listing', () => {
   it('lists the finished runs of a sweep that is still running or was stopped', async () => {
     const dir = tmp();
     const fake = fakeRuntime();
-    await startSweep(gridPlan(['network.delay=10..50ms:10ms']), dir, { runOne: fake.runOne, jobs: 1, shouldStop: () => fake.calls.length >= 2 }, 'sw2');
+    await startSweep(
+      gridPlan(['network.delay=10..50ms:10ms']),
+      dir,
+      { runOne: fake.runOne, jobs: 1, shouldStop: () => fake.calls.length >= 2 },
+      'sw2',
+    );
     const sweepDir = join(dir, 'sw2');
     // a sweep that is still running has written no tables and no answer yet
     for (const file of ['summary.csv', 'answer.json']) rmSync(join(sweepDir, file));
@@ -62,7 +80,15 @@ describe('the sweep page listing', () => {
     const dir = tmp();
     const plan: PlannedSweep = {
       ...gridPlan([]),
-      mode: { type: 'critical', path: 'network.delay', lo: { text: '10ms', value: 10, unit: 'ms' }, hi: { text: '500ms', value: 500, unit: 'ms' }, tolerance: 50, unit: 'ms', coarse: 3 },
+      mode: {
+        type: 'critical',
+        path: 'network.delay',
+        lo: { text: '10ms', value: 10, unit: 'ms' },
+        hi: { text: '500ms', value: 500, unit: 'ms' },
+        tolerance: 50,
+        unit: 'ms',
+        coarse: 3,
+      },
     };
     await startSweep(plan, dir, { runOne: fakeRuntime().runOne, jobs: 1 }, 'c1');
     const listing = readSweepListing(join(dir, 'c1'));

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
-import { loadScenario } from '../../../../../src/scenario/load-scenario.js';
+import { describe, expect, it } from 'vitest';
 import { gainsFromOptimizingTier } from '../../../../../src/runtime/emulated/containers/optimizing-tier.js';
+import { loadScenario } from '../../../../../src/scenario/load-scenario.js';
 
 const scenario = (file: string) => loadScenario(resolve(import.meta.dirname, '../../../../../scenarios', file));
 

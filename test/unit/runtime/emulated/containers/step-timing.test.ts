@@ -8,8 +8,20 @@ describe('StepTiming', () => {
     const t = new StepTiming(limits, 0.01);
     for (let i = 1; i <= 100; i++) t.add(i / 10, 0.1); // 0.1 .. 10 ms
     const f = t.figures(123n);
-    expect(f).toMatchObject({ steps: 100, step_s: 0.01, t0_epoch_ns: '123', step_lateness_p50_ms: 5, step_lateness_p99_ms: 9.9, step_lateness_max_ms: 10, late_threshold_ms: 5, late_steps: 50, late_fraction: 0.5 });
-    expect(t.invalidReason(f)).toBe('50 of 100 physics steps (50.0 %) started more than 5 ms late; the scenario allows 1.0 % (timing.maxLateFraction)');
+    expect(f).toMatchObject({
+      steps: 100,
+      step_s: 0.01,
+      t0_epoch_ns: '123',
+      step_lateness_p50_ms: 5,
+      step_lateness_p99_ms: 9.9,
+      step_lateness_max_ms: 10,
+      late_threshold_ms: 5,
+      late_steps: 50,
+      late_fraction: 0.5,
+    });
+    expect(t.invalidReason(f)).toBe(
+      '50 of 100 physics steps (50.0 %) started more than 5 ms late; the scenario allows 1.0 % (timing.maxLateFraction)',
+    );
   });
 
   it('keeps a run valid when late steps stay within the allowed fraction', () => {
@@ -24,7 +36,7 @@ describe('StepTiming', () => {
   it('gives a running p99 from its histogram within one 10 µs bin of the exact one', () => {
     const t = new StepTiming(limits, 0.01);
     expect(t.snapshot()).toBeNull();
-    for (let i = 0; i < 1000; i++) t.add((i * 7919) % 1000 / 100, 0); // 0 .. 9.99 ms, shuffled
+    for (let i = 0; i < 1000; i++) t.add(((i * 7919) % 1000) / 100, 0); // 0 .. 9.99 ms, shuffled
     const s = t.snapshot()!;
     expect(s.max_ms).toBe(9.99);
     expect(Math.abs(s.p99_ms - t.figures(0n).step_lateness_p99_ms!)).toBeLessThanOrEqual(0.01);
@@ -33,7 +45,13 @@ describe('StepTiming', () => {
   it('reports the control loop lag of drive commands', () => {
     const t = new StepTiming(limits, 0.01);
     [3, 1, 2].forEach((ms) => t.addControlLag(ms));
-    expect(t.figures(0n)).toMatchObject({ control_commands: 3, control_lag_p50_ms: 2, control_lag_p99_ms: 3, control_lag_max_ms: 3, late_commands: 0 });
+    expect(t.figures(0n)).toMatchObject({
+      control_commands: 3,
+      control_lag_p50_ms: 2,
+      control_lag_p99_ms: 3,
+      control_lag_max_ms: 3,
+      late_commands: 0,
+    });
   });
 
   it('marks a run invalid when too many drive commands missed their step', () => {
@@ -53,7 +71,11 @@ describe('StepTiming', () => {
     for (let i = 0; i < 1000; i++) t.addControlLag(1, 'car0');
     for (let i = 0; i < 234; i++) t.addControlLag(1, 'car1');
     const f = t.figures(0n, { car0: 1001, car1: 1001, car2: 1001 });
-    expect(f.drive_commands_by_car).toEqual({ car0: { received: 1000, expected: 1001 }, car1: { received: 234, expected: 1001 }, car2: { received: 0, expected: 1001 } });
+    expect(f.drive_commands_by_car).toEqual({
+      car0: { received: 1000, expected: 1001 },
+      car1: { received: 234, expected: 1001 },
+      car2: { received: 0, expected: 1001 },
+    });
     expect(t.invalidReason(f)).toBe(
       'car1 answered 234 of 1001 control ticks (76.6 % unanswered): it stalled, was paused or stopped driving; the scenario allows 1.0 % (timing.maxLateFraction)',
     );

@@ -1,6 +1,6 @@
 import { createSocket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
-import { V2VEndpoint, type Arrival } from '../../../../../src/runtime/emulated/v2v/transport.js';
+import { type Arrival, V2VEndpoint } from '../../../../../src/runtime/emulated/v2v/transport.js';
 import { epochNs } from '../../../../../src/runtime/emulated/v2v/wire.js';
 
 const open: V2VEndpoint[] = [];
@@ -45,9 +45,10 @@ describe('V2VEndpoint.send', () => {
     const port = await closedPort();
     const outcomes: string[] = [];
     for (let i = 0; i < 3; i++) {
-      await a
-        .send({ id: `car0-${i}`, to: 'car9', address: '127.0.0.1', port, type: 't', body: {} })
-        .then(() => outcomes.push('sent'), (err: NodeJS.ErrnoException) => outcomes.push(err.code ?? 'error'));
+      await a.send({ id: `car0-${i}`, to: 'car9', address: '127.0.0.1', port, type: 't', body: {} }).then(
+        () => outcomes.push('sent'),
+        (err: NodeJS.ErrnoException) => outcomes.push(err.code ?? 'error'),
+      );
       await new Promise((r) => setTimeout(r, 20));
     }
     expect(outcomes[0]).toBe('sent');

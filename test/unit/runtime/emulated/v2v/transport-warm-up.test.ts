@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { V2VEndpoint, type Arrival } from '../../../../../src/runtime/emulated/v2v/transport.js';
+import { type Arrival, V2VEndpoint } from '../../../../../src/runtime/emulated/v2v/transport.js';
 
 const open: V2VEndpoint[] = [];
 afterEach(async () => {

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { OwnCodeLink, type TickInput } from '../../../../../src/runtime/sim/own-code/own-code-link.js';
 import type { Odometry } from '../../../../../src/core/control/vehicle-context.js';
 import type { V2VReceivedData } from '../../../../../src/runtime/rosbridge/control-topics.js';
+import { OwnCodeLink, type TickInput } from '../../../../../src/runtime/sim/own-code/own-code-link.js';
 import type { ResolvedVehicle } from '../../../../../src/scenario/resolved.js';
 
 type Frame = { op: string; topic?: string; msg?: Record<string, unknown>; level?: string; id?: string };
@@ -80,11 +80,26 @@ class Client {
 const DRIVE = 'ackermann_msgs/msg/AckermannDriveStamped';
 const STRING = 'std_msgs/msg/String';
 
-const spec = { name: 'car0', observes: ['car1'], lidar: undefined, index: 0, controlRate: 100, apps: [], command: ['x'] } as unknown as ResolvedVehicle;
+const spec = {
+  name: 'car0',
+  observes: ['car1'],
+  lidar: undefined,
+  index: 0,
+  controlRate: 100,
+  apps: [],
+  command: ['x'],
+} as unknown as ResolvedVehicle;
 const odom: Odometry = { t: 0.03, x: 1, y: 2, yaw: 0.5, v: 3, steer: 0.1, yawRate: 0.2 };
 const odom2: Odometry = { t: 0.03, x: 10, y: -2, yaw: Math.PI, v: 4, steer: 0, yawRate: 0 };
 const received: V2VReceivedData = { id: 'car1-1', from: 'car1', to: 'car0', type: 'x', body: {}, sent_s: 0.01, received_s: 0.02 };
-const input = (step: number, stampNs: bigint, extra: Partial<TickInput> = {}): TickInput => ({ step, stampNs, own: odom, observed: new Map([['car1', odom2]]), received: [], ...extra });
+const input = (step: number, stampNs: bigint, extra: Partial<TickInput> = {}): TickInput => ({
+  step,
+  stampNs,
+  own: odom,
+  observed: new Map([['car1', odom2]]),
+  received: [],
+  ...extra,
+});
 const drive = (sec: number, nanosec: number, speed: number, steer = 0) => ({
   header: { stamp: { sec, nanosec }, frame_id: 'car0/base_link' },
   drive: { speed, steering_angle: steer, steering_angle_velocity: 0, acceleration: 0, jerk: 0 },
@@ -108,13 +123,15 @@ async function readyPair(): Promise<{ link: OwnCodeLink; client: Client }> {
   client.advertise('/cavsim/ready', STRING);
   client.advertise('/car0/v2v/send', STRING);
   client.advertise('/cavsim/events', STRING);
-  for (const topic of ['/sim_control', '/clock', '/car0/odom', '/car1/odom', '/car0/v2v/received', '/cavsim/status']) client.subscribe(topic);
+  for (const topic of ['/sim_control', '/clock', '/car0/odom', '/car1/odom', '/car0/v2v/received', '/cavsim/status'])
+    client.subscribe(topic);
   client.publish('/cavsim/ready', { data: JSON.stringify({ vehicle: 'car0' }) });
   await link.whenReady();
   return { link, client };
 }
 
-const settles = <T>(p: Promise<T>, ms: number) => Promise.race([p.then(() => 'resolved' as const), new Promise<'pending'>((r) => setTimeout(() => r('pending'), ms))]);
+const settles = <T>(p: Promise<T>, ms: number) =>
+  Promise.race([p.then(() => 'resolved' as const), new Promise<'pending'>((r) => setTimeout(() => r('pending'), ms))]);
 
 describe('OwnCodeLink', () => {
   it('listens on loopback', async () => {
@@ -141,7 +158,9 @@ describe('OwnCodeLink', () => {
     link.start();
     const f = await client.next((x) => x.op === 'publish' && x.topic === '/sim_control');
     expect(JSON.parse(String(f.msg!.data))).toEqual({ cmd: 'start', t0_epoch_ns: '0', clock: 'sim' });
-    const status = await client.next((x) => x.op === 'publish' && x.topic === '/cavsim/status' && JSON.parse(String(x.msg!.data)).phase === 'running');
+    const status = await client.next(
+      (x) => x.op === 'publish' && x.topic === '/cavsim/status' && JSON.parse(String(x.msg!.data)).phase === 'running',
+    );
     expect(JSON.parse(String(status.msg!.data)).ready).toEqual(['car0']);
   });
 
@@ -292,7 +311,10 @@ describe('OwnCodeLink', () => {
   });
 
   it('publishes the scan of a car with a lidar after V2V arrivals and before odometry', async () => {
-    link = await OwnCodeLink.open({ ...spec, lidar: { rate: 10, beams: 3, fov: 1, rangeMax: 30, noiseStd: 0, seed: 1 } } as ResolvedVehicle, 10);
+    link = await OwnCodeLink.open(
+      { ...spec, lidar: { rate: 10, beams: 3, fov: 1, rangeMax: 30, noiseStd: 0, seed: 1 } } as ResolvedVehicle,
+      10,
+    );
     client = await Client.connect(link.url);
     for (const topic of ['/clock', '/car0/scan', '/car0/odom', '/car1/odom', '/car0/v2v/received']) client.subscribe(topic);
     await client.sync();

@@ -1,9 +1,9 @@
-import { afterAll, describe, expect, it } from 'vitest';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join } from 'node:path';
-import { checkOwnCodeRunnable, findProgram, scenarioFolder } from '../../../../../src/runtime/sim/own-code/runnable.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { UserInputError } from '../../../../../src/errors.js';
+import { checkOwnCodeRunnable, findProgram, scenarioFolder } from '../../../../../src/runtime/sim/own-code/runnable.js';
 import type { ResolvedScenario } from '../../../../../src/scenario/resolved.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cavsim-runnable-'));
@@ -91,7 +91,12 @@ describe('scenarioFolder', () => {
 describe('checkOwnCodeRunnable', () => {
   it('accepts programs found relative to the scenario folder or on PATH', () => {
     expect(() =>
-      checkOwnCodeRunnable(scenario([{ name: 'car0', command: ['./bin/drive.sh', '--x'] }, { name: 'car1', command: [process.execPath, 'x.js'] }])),
+      checkOwnCodeRunnable(
+        scenario([
+          { name: 'car0', command: ['./bin/drive.sh', '--x'] },
+          { name: 'car1', command: [process.execPath, 'x.js'] },
+        ]),
+      ),
     ).not.toThrow();
     expect(() => checkOwnCodeRunnable(scenario([{ name: 'car0', command: ['sh', '-c', 'true'] }]))).not.toThrow();
   });
@@ -99,7 +104,12 @@ describe('checkOwnCodeRunnable', () => {
   it('refuses a relative program missing from the scenario folder, naming the vehicle field and program', () => {
     let err: unknown;
     try {
-      checkOwnCodeRunnable(scenario([{ name: 'car0', command: ['./bin/drive.sh'] }, { name: 'car7', command: ['./nope.py', 'a'] }]));
+      checkOwnCodeRunnable(
+        scenario([
+          { name: 'car0', command: ['./bin/drive.sh'] },
+          { name: 'car7', command: ['./nope.py', 'a'] },
+        ]),
+      );
     } catch (e) {
       err = e;
     }
@@ -113,7 +123,9 @@ describe('checkOwnCodeRunnable', () => {
   });
 
   it('refuses a relative program that is not executable', () => {
-    expect(() => checkOwnCodeRunnable(scenario([{ name: 'car3', command: ['./bin/notes.sh'] }]))).toThrow(/vehicles\.car3\.command.*\.\/bin\/notes\.sh/);
+    expect(() => checkOwnCodeRunnable(scenario([{ name: 'car3', command: ['./bin/notes.sh'] }]))).toThrow(
+      /vehicles\.car3\.command.*\.\/bin\/notes\.sh/,
+    );
   });
 
   it('refuses a bare program not on PATH, saying so', () => {
@@ -125,7 +137,13 @@ describe('checkOwnCodeRunnable', () => {
   it('reports the first problem as the message and the others as details', () => {
     let err: UserInputError | undefined;
     try {
-      checkOwnCodeRunnable(scenario([{ name: 'a', command: ['./x1'] }, { name: 'b', command: ['./x2'] }, { name: 'c', command: ['./x3'] }]));
+      checkOwnCodeRunnable(
+        scenario([
+          { name: 'a', command: ['./x1'] },
+          { name: 'b', command: ['./x2'] },
+          { name: 'c', command: ['./x3'] },
+        ]),
+      );
     } catch (e) {
       err = e as UserInputError;
     }
