@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { runResolvedSimulated } from '../src/api/run-simulated.js';
-import { decodeCam, encodeCam } from '../src/core/its/cam.js';
-import { decodeCpm, encodeCpm } from '../src/core/its/cpm.js';
-import { decodeDenm, encodeDenm } from '../src/core/its/denm.js';
+import { decodeCam, encodeCam } from '../src/core/v2x/codec/cam-pdu.js';
+import { decodeCpm, encodeCpm } from '../src/core/v2x/codec/cpm-pdu.js';
+import { decodeDenm, encodeDenm } from '../src/core/v2x/codec/denm-pdu.js';
 import {
   BTP_PORT_CAM,
   BTP_PORT_CPM,
@@ -21,7 +21,7 @@ import {
   decodeShb,
   encodeBroadcast,
   encodeShb,
-} from '../src/core/its/geonetworking.js';
+} from '../src/core/v2x/networking/geonetworking.js';
 import { loadScenario } from '../src/scenario/load-scenario.js';
 import { packageRoot } from '../src/util/package-root.js';
 import type { BenchRow, BenchSuite } from './main.js';

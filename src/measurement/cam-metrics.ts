@@ -1,5 +1,5 @@
 import type { LossReason } from '../channel/frames.js';
-import { CAM_MESSAGE } from '../core/control/cam.js';
+import { CAM_MESSAGE } from '../core/v2x/facilities/ca-service.js';
 import { interpolatedQuantile } from '../util/percentile.js';
 
 /**

@@ -1,4 +1,4 @@
-import { DENM_MESSAGE } from '../core/control/den-service.js';
+import { DENM_MESSAGE } from '../core/v2x/facilities/den-service.js';
 import { type Spread, spread } from './cam-metrics.js';
 
 export interface DenmFigures {

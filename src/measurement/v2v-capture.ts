@@ -1,8 +1,8 @@
 import type { Odometry, V2VMessage } from '../core/control/vehicle-context.js';
-import type { GeoReference } from '../core/its/geo-reference.js';
-import { encodeShb, GN_ETHERTYPE } from '../core/its/geonetworking.js';
-import { stationIdOf, stationMac } from '../core/its/station-id.js';
-import { positionVectorOf } from '../core/its/vehicle-state.js';
+import { positionVectorOf } from '../core/v2x/facilities/vehicle-state.js';
+import type { GeoReference } from '../core/v2x/networking/geo-reference.js';
+import { encodeShb, GN_ETHERTYPE } from '../core/v2x/networking/geonetworking.js';
+import { stationIdOf, stationMac } from '../core/v2x/networking/station-id.js';
 import { BROADCAST_MAC, ethernetFrame, PcapLog } from './pcap-log.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { LossReason } from '../channel/frames.js';
-import { BEACON_MESSAGE } from '../core/control/beacon.js';
+import { BEACON_MESSAGE } from '../core/v2x/apps/beacon.js';
 import type { CamFigures, ChannelBusyFigures } from '../measurement/cam-metrics.js';
 import { type DenmFigures, denmFigures } from '../measurement/denm-metrics.js';
 import { firstPerReceiver, latencySummary, valuesOf } from '../measurement/latency-stats.js';

@@ -2,8 +2,8 @@ import type { GapFollowOptions } from '../core/control/gap-follow.js';
 import type { RrtOptions } from '../core/control/rrt.js';
 import type { WallFollowOptions } from '../core/control/wall-follow.js';
 import type { CommandStep, Waypoint } from '../core/control/waypoints.js';
-import type { GeoReference } from '../core/its/geo-reference.js';
 import type { VehicleParams } from '../core/physics/types.js';
+import type { GeoReference } from '../core/v2x/networking/geo-reference.js';
 import type { AppParsed, PROPAGATION_MODELS } from './schema.js';
 
 /** A scenario after all three validation steps: SI units, defaults filled, files read. Serialisable. */

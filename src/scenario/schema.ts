@@ -1,6 +1,6 @@
-import { DENM_EVENTS, type DenmEvent, TRAFFIC_DIRECTIONS } from '../core/control/denm-events.js';
-import { DEFAULT_GEO_REFERENCE } from '../core/its/geo-reference.js';
 import { PARAM_RANGES, type RangedParam, rangeMessage } from '../core/physics/parameter-ranges.js';
+import { DENM_EVENTS, type DenmEvent, TRAFFIC_DIRECTIONS } from '../core/v2x/facilities/denm-events.js';
+import { DEFAULT_GEO_REFERENCE } from '../core/v2x/networking/geo-reference.js';
 import { z } from '../util/zod.js';
 import {
   type ParseResult,

@@ -1,20 +1,20 @@
-import { createBeacon } from '../core/control/beacon.js';
-import { createCacc } from '../core/control/cacc.js';
-import { createCam } from '../core/control/cam.js';
-import { createCpm } from '../core/control/cpm.js';
-import { createDenm } from '../core/control/denm.js';
-import { createBrakeReceiver, createTtcBrakeSender } from '../core/control/emergency-brake.js';
 import { createGapFollow } from '../core/control/gap-follow.js';
 import { createOpenLoop } from '../core/control/open-loop.js';
 import { createPurePursuit } from '../core/control/pure-pursuit.js';
 import { createRrt } from '../core/control/rrt.js';
-import { createScriptedEvent } from '../core/control/scripted-event.js';
 import type { VehicleApp } from '../core/control/vehicle-context.js';
 import { createWallFollow } from '../core/control/wall-follow.js';
-import { createWarning, createWarningReceiver } from '../core/control/warning.js';
-import { DEFAULT_GEO_REFERENCE, type GeoReference } from '../core/its/geo-reference.js';
-import { stationIdOf } from '../core/its/station-id.js';
 import type { BodySize } from '../core/physics/ttc.js';
+import { createBeacon } from '../core/v2x/apps/beacon.js';
+import { createCacc } from '../core/v2x/apps/cacc.js';
+import { createDenm } from '../core/v2x/apps/denm-triggers.js';
+import { createBrakeReceiver, createTtcBrakeSender } from '../core/v2x/apps/emergency-brake.js';
+import { createScriptedEvent } from '../core/v2x/apps/scripted-event.js';
+import { createWarning, createWarningReceiver } from '../core/v2x/apps/warning.js';
+import { createCam } from '../core/v2x/facilities/ca-service.js';
+import { createCpm } from '../core/v2x/facilities/cp-service.js';
+import { DEFAULT_GEO_REFERENCE, type GeoReference } from '../core/v2x/networking/geo-reference.js';
+import { stationIdOf } from '../core/v2x/networking/station-id.js';
 import { type ResolvedScenario, type ResolvedVehicle, runsOwnCode } from '../scenario/resolved.js';
 
 /** Every car's footprint by name: what the geometric TTC needs of the others (`bodySizes(scenario)`). */

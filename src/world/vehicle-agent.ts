@@ -1,7 +1,7 @@
-import { NeighbourTable } from '../core/control/neighbour-table.js';
 import type { LaserScan, Neighbour, Odometry, V2VMessage, VehicleApp, VehicleContext } from '../core/control/vehicle-context.js';
-import { DEFAULT_GEO_REFERENCE, type GeoReference } from '../core/its/geo-reference.js';
 import type { DriveCommand } from '../core/physics/types.js';
+import { NeighbourTable } from '../core/v2x/apps/neighbour-table.js';
+import { DEFAULT_GEO_REFERENCE, type GeoReference } from '../core/v2x/networking/geo-reference.js';
 
 /** What the agent needs from whichever runtime hosts it. */
 export interface AgentHost {

@@ -1,5 +1,5 @@
-import { gnSourceOf } from '../../core/its/geonetworking.js';
-import { stationIdOf } from '../../core/its/station-id.js';
+import { gnSourceOf } from '../../core/v2x/networking/geonetworking.js';
+import { stationIdOf } from '../../core/v2x/networking/station-id.js';
 
 /** What own code gets with a standard message it received: the GN packet that crossed the channel, base64. */
 export const packetText = (packet: Uint8Array) => Buffer.from(packet.buffer, packet.byteOffset, packet.byteLength).toString('base64');

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { LaserScan, Odometry, V2VMessage } from '../../core/control/vehicle-context.js';
-import { DEFAULT_GEO_REFERENCE } from '../../core/its/geo-reference.js';
 import type { DriveCommand } from '../../core/physics/types.js';
+import { DEFAULT_GEO_REFERENCE } from '../../core/v2x/networking/geo-reference.js';
 import type { Recorder } from '../../measurement/recorder.js';
 import { computeDelay, type TickCost } from '../../world/compute-time.js';
 import { bodySizes, createVehicleApps } from '../../world/create-apps.js';

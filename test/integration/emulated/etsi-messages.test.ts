@@ -6,7 +6,7 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
-import { stationIdOf } from '../../../src/core/its/station-id.js';
+import { stationIdOf } from '../../../src/core/v2x/networking/station-id.js';
 import { PCAP_EPOCH_UNIX_S } from '../../../src/measurement/pcap-log.js';
 import { BTP_PORT_CAVSIM_JSON } from '../../../src/measurement/v2v-capture.js';
 import type { RunSummary } from '../../../src/run/summary.js';

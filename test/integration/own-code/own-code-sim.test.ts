@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
-import { stationIdOf } from '../../../src/core/its/station-id.js';
+import { stationIdOf } from '../../../src/core/v2x/networking/station-id.js';
 import { UserInputError } from '../../../src/errors.js';
 import { writeCamSpeakerScenario } from '../../support/own-code/cam-speaker-scenario.js';
 

@@ -6,10 +6,17 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runResolvedSimulated } from '../../../src/api/run-simulated.js';
 import type { Odometry } from '../../../src/core/control/vehicle-context.js';
-import { decodeCam } from '../../../src/core/its/cam.js';
-import { decodeDenm } from '../../../src/core/its/denm.js';
-import { BTP_PORT_CAM, BTP_PORT_DENM, decodeBroadcast, decodeShb, GN_ETHERTYPE, gnSourceOf } from '../../../src/core/its/geonetworking.js';
-import { stationIdOf } from '../../../src/core/its/station-id.js';
+import { decodeCam } from '../../../src/core/v2x/codec/cam-pdu.js';
+import { decodeDenm } from '../../../src/core/v2x/codec/denm-pdu.js';
+import {
+  BTP_PORT_CAM,
+  BTP_PORT_DENM,
+  decodeBroadcast,
+  decodeShb,
+  GN_ETHERTYPE,
+  gnSourceOf,
+} from '../../../src/core/v2x/networking/geonetworking.js';
+import { stationIdOf } from '../../../src/core/v2x/networking/station-id.js';
 import { BTP_PORT_CAVSIM_JSON } from '../../../src/measurement/v2v-capture.js';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import type { ResolvedScenario } from '../../../src/scenario/resolved.js';

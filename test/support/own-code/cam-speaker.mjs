@@ -7,10 +7,10 @@
 import WebSocket from 'ws';
 
 const dist = new URL('../../../dist/', import.meta.url);
-const { encodeCam, decodeCam } = await import(new URL('core/its/cam.js', dist));
-const { encodeShb, decodeShb, BTP_PORT_CAM } = await import(new URL('core/its/geonetworking.js', dist));
-const { camOf, positionVectorOf } = await import(new URL('core/its/vehicle-state.js', dist));
-const { stationIdOf } = await import(new URL('core/its/station-id.js', dist));
+const { encodeCam, decodeCam } = await import(new URL('core/v2x/codec/cam-pdu.js', dist));
+const { encodeShb, decodeShb, BTP_PORT_CAM } = await import(new URL('core/v2x/networking/geonetworking.js', dist));
+const { camOf, positionVectorOf } = await import(new URL('core/v2x/facilities/vehicle-state.js', dist));
+const { stationIdOf } = await import(new URL('core/v2x/networking/station-id.js', dist));
 
 const args = process.argv.slice(2);
 const forgeAs = args.includes('--forge-as') ? args[args.indexOf('--forge-as') + 1] : undefined;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createTtcBrakeSender } from '../../../src/core/control/emergency-brake.js';
-import { projectedState } from '../../../src/core/control/neighbour-table.js';
-import { createScriptedEvent } from '../../../src/core/control/scripted-event.js';
 import type { Odometry, V2VMessage, VehicleApp } from '../../../src/core/control/vehicle-context.js';
-import { createWarning, createWarningReceiver } from '../../../src/core/control/warning.js';
 import type { DriveCommand } from '../../../src/core/physics/types.js';
+import { createTtcBrakeSender } from '../../../src/core/v2x/apps/emergency-brake.js';
+import { createScriptedEvent } from '../../../src/core/v2x/apps/scripted-event.js';
+import { createWarning, createWarningReceiver } from '../../../src/core/v2x/apps/warning.js';
+import { projectedState } from '../../../src/core/v2x/facilities/projected-state.js';
 import { type AgentHost, VehicleAgent } from '../../../src/world/vehicle-agent.js';
 
 function host(own: Partial<Odometry> = {}) {

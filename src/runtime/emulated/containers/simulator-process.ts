@@ -1,10 +1,10 @@
 import { basename, dirname, join } from 'node:path';
 import { readChannelLosses } from '../../../channel/ns3/channel-losses.js';
 import type { V2VMessage } from '../../../core/control/vehicle-context.js';
-import { DEFAULT_GEO_REFERENCE } from '../../../core/its/geo-reference.js';
 import { loadMap } from '../../../core/map/load-map.js';
 import type { OccupancyGrid } from '../../../core/map/occupancy-grid.js';
 import { centreDistance } from '../../../core/physics/ttc.js';
+import { DEFAULT_GEO_REFERENCE } from '../../../core/v2x/networking/geo-reference.js';
 import { ComputeLog } from '../../../measurement/compute-log.js';
 import { CsvLog } from '../../../measurement/csv-log.js';
 import { platoonLinks } from '../../../measurement/platoon.js';

@@ -1,7 +1,7 @@
-import { CAM_MESSAGE } from '../../../core/control/cam.js';
-import { denmOf } from '../../../core/control/den-service.js';
-import { decodeCam } from '../../../core/its/cam.js';
-import { BTP_PORT_CAM, decodeShb } from '../../../core/its/geonetworking.js';
+import { decodeCam } from '../../../core/v2x/codec/cam-pdu.js';
+import { CAM_MESSAGE } from '../../../core/v2x/facilities/ca-service.js';
+import { denmOf } from '../../../core/v2x/facilities/den-service.js';
+import { BTP_PORT_CAM, decodeShb } from '../../../core/v2x/networking/geonetworking.js';
 
 /**
  * The JSON body a vehicle's own code gets for a standard message that arrived as its GN packet:

@@ -1,6 +1,6 @@
 import { createSocket, type Socket } from 'node:dgram';
-import { gnSourceOf } from '../../../core/its/geonetworking.js';
-import { stationIdOf, stationMac } from '../../../core/its/station-id.js';
+import { gnSourceOf } from '../../../core/v2x/networking/geonetworking.js';
+import { stationIdOf, stationMac } from '../../../core/v2x/networking/station-id.js';
 import { decodeDatagram, encodeDatagram, epochNs, messageBytes, padTo, V2V_PORT, type V2VDatagram } from './wire.js';
 
 const WARM_UP_TYPE = 'warm-up';

@@ -1,12 +1,12 @@
 import { createSocket } from 'node:dgram';
 import { describe, expect, it } from 'vitest';
-import { createCam } from '../../../../../src/core/control/cam.js';
-import { denmOf } from '../../../../../src/core/control/den-service.js';
-import { camState } from '../../../../../src/core/control/neighbour-table.js';
 import type { V2VMessage, VehicleApp } from '../../../../../src/core/control/vehicle-context.js';
-import { createWarning } from '../../../../../src/core/control/warning.js';
-import { DEFAULT_GEO_REFERENCE } from '../../../../../src/core/its/geo-reference.js';
-import { stationIdOf } from '../../../../../src/core/its/station-id.js';
+import { camState } from '../../../../../src/core/v2x/apps/neighbour-table.js';
+import { createWarning } from '../../../../../src/core/v2x/apps/warning.js';
+import { createCam } from '../../../../../src/core/v2x/facilities/ca-service.js';
+import { denmOf } from '../../../../../src/core/v2x/facilities/den-service.js';
+import { DEFAULT_GEO_REFERENCE } from '../../../../../src/core/v2x/networking/geo-reference.js';
+import { stationIdOf } from '../../../../../src/core/v2x/networking/station-id.js';
 import { bodyOfPacket } from '../../../../../src/runtime/emulated/v2v/packet-body.js';
 import { type Arrival, type ForgedArrival, V2VEndpoint } from '../../../../../src/runtime/emulated/v2v/transport.js';
 import { decodeDatagram, encodeDatagram, messageBytes, padTo } from '../../../../../src/runtime/emulated/v2v/wire.js';

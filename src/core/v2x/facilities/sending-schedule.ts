@@ -1,0 +1,31 @@
+import { createRandom, deriveSeed } from '../../../util/random.js';
+import type { Odometry } from '../../control/vehicle-context.js';
+
+/**
+ * The car's longitudinal acceleration, from the speeds of consecutive odometry: what beacons, CAMs
+ * and CPMs report of their sender. Call it once per tick with the car's own odometry.
+ */
+export function accelerationTracker(): (own: Odometry) => number {
+  let previous: { t: number; v: number } | undefined;
+  let acceleration = 0;
+  return (own) => {
+    if (previous && own.t > previous.t) acceleration = (own.v - previous.v) / (own.t - previous.t);
+    previous = { t: own.t, v: own.v };
+    return acceleration;
+  };
+}
+
+/**
+ * A check every `period` seconds, starting at an offset within the first period fixed by `seedName`
+ * (so cars with the same period do not all send in the same instant): true at the first tick at or
+ * after each check time; checks a slow tick has passed are skipped, not made up.
+ */
+export function periodicChecks(seedName: string, period: number): (now: number) => boolean {
+  let next: number | undefined;
+  return (now) => {
+    next ??= now + createRandom(deriveSeed(0, seedName))() * period;
+    if (now + 1e-9 < next) return false;
+    next += period * Math.max(1, Math.floor((now - next) / period + 1e-9) + 1);
+    return true;
+  };
+}
