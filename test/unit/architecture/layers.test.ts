@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { RUN_FILES } from '../../../src/run/run-files.js';
+import { nodesInCycles } from '../../support/cycles.js';
 import { readSources, type SourceFile, stripComments } from '../../support/source-imports.js';
 
 /**
@@ -95,11 +96,11 @@ const RULES: Rule[] = [
   },
   {
     id: 5,
-    rule: 'channel/ imports no runtime/, run/, api/; channel/builtin/ and the contract import no host/',
-    why: 'a channel serves every runtime; the builtin models and the frame contract run in virtual time with no process at all',
+    rule: 'channel/ imports no runtime/, run/, api/; channel/builtin/, channel/radio/ and the contract import no host/',
+    why: 'a channel serves every runtime; the in-process models (builtin/, and the radio models of radio/) and the frame contract run in virtual time with no process at all',
     forbids: (from, to) =>
       (under(from, 'channel') && underAny(to, ['runtime', 'run', 'api'])) ||
-      ((under(from, 'channel/builtin') || from === CHANNEL_CONTRACT) && under(to, 'host')),
+      ((underAny(from, ['channel/builtin', 'channel/radio']) || from === CHANNEL_CONTRACT) && under(to, 'host')),
   },
   {
     id: 6,
@@ -193,7 +194,7 @@ describe('the house plan', () => {
         edges.get(folderOf(f.path))!.add(folderOf(t));
       }
     }
-    expect(foldersInCycles(edges), 'these folders import each other in a cycle: move the file that closes it').toEqual([]);
+    expect(nodesInCycles(edges), 'these folders import each other in a cycle: move the file that closes it').toEqual([]);
   });
 });
 
@@ -208,6 +209,7 @@ describe('the rules themselves', () => {
     expect(broken(3, file('src/measurement/x.ts', 'src/channel/ns3/compile.ts'))).toBe(true);
     expect(broken(4, file('src/host/docker/x.ts', 'src/run/run-folder.ts'))).toBe(true);
     expect(broken(5, file('src/channel/builtin/x.ts', 'src/host/exec/command-runner.ts'))).toBe(true);
+    expect(broken(5, file('src/channel/radio/x.ts', 'src/host/exec/command-runner.ts'))).toBe(true);
     expect(broken(6, file('src/runtime/sim/x.ts', 'src/runtime/emulated/plan-emulated.ts'))).toBe(true);
     expect(broken(7, file('src/run/x.ts', 'src/ui/terminal/run/line-reporter.ts'))).toBe(true);
     expect(broken(8, file('src/cli/x.ts', 'src/host/docker/dockerode-port.ts'))).toBe(true);
@@ -235,43 +237,9 @@ describe('the rules themselves', () => {
       ['c', new Set(['a'])],
       ['d', new Set(['a'])],
     ]);
-    expect(foldersInCycles(edges)).toEqual(['a', 'b', 'c']);
+    expect(nodesInCycles(edges)).toEqual(['a', 'b', 'c']);
   });
 });
-
-/** Folders on some cycle of `edges` (Tarjan's strongly connected components of size > 1), sorted. */
-function foldersInCycles(edges: Map<string, Set<string>>): string[] {
-  let next = 0;
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const inCycle: string[] = [];
-  const visit = (v: string) => {
-    index.set(v, next);
-    low.set(v, next++);
-    stack.push(v);
-    onStack.add(v);
-    for (const w of edges.get(v) ?? []) {
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
-    }
-    if (low.get(v) === index.get(v)) {
-      const component: string[] = [];
-      let w: string;
-      do {
-        w = stack.pop()!;
-        onStack.delete(w);
-        component.push(w);
-      } while (w !== v);
-      if (component.length > 1) inCycle.push(...component);
-    }
-  };
-  for (const v of edges.keys()) if (!index.has(v)) visit(v);
-  return inCycle.sort();
-}
 
 // The source is read once per file; keep the test honest about what it saw.
 it('reads the sources it checks', () => {
