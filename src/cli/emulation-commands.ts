@@ -4,6 +4,7 @@ import type { RuntimeReadiness } from '../api/doctor/index.js';
 import { EXIT_STATUS, UserInputError } from '../errors.js';
 import { checkRunId, defaultRunsDir, newRunId } from '../run/run-folder.js';
 import { planEmulatedRun } from '../runtime/emulated/plan-emulated.js';
+import { kindsWhere } from '../scenario/channel-kinds.js';
 import { loadScenario } from '../scenario/load-scenario.js';
 import { printJson } from './json-output.js';
 import { printWarnings } from './print-warnings.js';
@@ -145,6 +146,6 @@ export function registerEmulationCommands(program: Command): void {
 
 function readinessText({ docker, sim }: RuntimeReadiness): string {
   const emulated = docker.ready ? 'ready' : `not ready (${docker.blocking.join(', ')})`;
-  const engine = sim.engine === 'ns3' ? 'ns-3 in lock-step' : 'the builtin models; wifi-80211p needs ns-3';
+  const engine = sim.engine === 'ns3' ? 'ns-3 in lock-step' : `the builtin models; ${kindsWhere((k) => !k.builtin).join(', ')} needs ns-3`;
   return `emulated runtime (cavsim up): ${emulated}\nsimulated runtime (--runtime sim): ready, channels ${sim.channels.join(', ')} on ${engine}\n`;
 }

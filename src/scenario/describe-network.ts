@@ -1,3 +1,4 @@
+import { isRadio } from './channel-kinds.js';
 import type { ResolvedNetwork } from './resolved.js';
 import { formatDataRate } from './units.js';
 
@@ -5,8 +6,8 @@ const ms = (s: number) => `${+(s * 1000).toFixed(3)} ms`;
 
 /** One line naming the channel and its settings, e.g. `csma, delay 10 ms, 100Mbps` or `wifi-80211p, 20 dBm, log-distance, walls block`. */
 export function describeNetwork(n: ResolvedNetwork): string {
-  if (n.channel === 'wifi-80211p') {
-    return `wifi-80211p, ${n.txPower} dBm, ${n.propagation}, ${formatDataRate(n.rate)}, ${n.obstacles === 'map' ? 'walls block' : 'no obstacles'}`;
+  if (isRadio(n)) {
+    return `${n.channel}, ${n.txPower} dBm, ${n.propagation}, ${formatDataRate(n.rate)}, ${n.obstacles === 'map' ? 'walls block' : 'no obstacles'}`;
   }
   const jitter = n.channel === 'latency' && n.jitter > 0 ? ` + up to ${ms(n.jitter)}` : '';
   const loss = n.loss > 0 ? `, loss ${+(n.loss * 100).toFixed(3)}%` : '';

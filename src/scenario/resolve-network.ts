@@ -1,3 +1,4 @@
+import { channelKind, isRadioKind, kindsWhere } from './channel-kinds.js';
 import type { ResolvedNetwork } from './resolved.js';
 import { type ScenarioParsed, WIFI_80211P_RATES } from './schema.js';
 import type { ScenarioProblem } from './schema-issues.js';
@@ -36,13 +37,17 @@ export function resolveNetwork(
   };
   const extras = { ...(engine !== undefined ? { engine } : {}), ...(script !== undefined ? { script } : {}) };
 
-  if (channel === 'wifi-80211p') {
-    misplaced([...WIRED_FIELDS, 'jitter'], 'channel: csma or latency');
-    if (engine === 'builtin')
+  const onlyInNs3 = () => {
+    if (engine === 'builtin' && !channelKind(channel).builtin)
       problems.push({
         path: ['network', 'engine'],
-        message: 'wifi-80211p runs only in ns-3 (engine: ns3); the builtin engine models csma and latency',
+        message: `${channel} runs only in ns-3 (engine: ns3); the builtin engine models ${kindsWhere((k) => k.builtin).join(' and ')}`,
       });
+  };
+
+  if (isRadioKind(channel)) {
+    misplaced([...WIRED_FIELDS, 'jitter'], `channel: ${kindsWhere((k) => !k.radio).join(' or ')}`);
+    onlyInNs3();
     const rate = parsed.rate ?? WIFI_DEFAULTS.rate;
     if (!WIFI_80211P_RATES.includes(rate)) {
       problems.push({
@@ -63,7 +68,8 @@ export function resolveNetwork(
     return { network, problems };
   }
 
-  misplaced(WIFI_FIELDS, 'channel: wifi-80211p');
+  misplaced(WIFI_FIELDS, `channel: ${kindsWhere((k) => k.radio).join(' or ')}`);
+  onlyInNs3();
   if (channel === 'csma' && parsed.jitter !== undefined) {
     problems.push({
       path: ['network', 'jitter'],

@@ -1,3 +1,4 @@
+import { kindsWhere } from '../../scenario/channel-kinds.js';
 import {
   type Check,
   checkBaseImage,
@@ -59,7 +60,7 @@ export function runtimeReadiness(results: readonly CheckResult[]): RuntimeReadin
   const ns3 = results.some((r) => r.name === 'ns-3 development files' && r.ok);
   return {
     docker: { ready: blocking.length === 0, blocking },
-    sim: { ready: true, engine: ns3 ? 'ns3' : 'builtin', channels: ns3 ? ['csma', 'latency', 'wifi-80211p'] : ['csma', 'latency'] },
+    sim: { ready: true, engine: ns3 ? 'ns3' : 'builtin', channels: kindsWhere((k) => ns3 || k.builtin) },
   };
 }
 

@@ -1,5 +1,6 @@
 import { EnvironmentError } from '../../errors.js';
 import { type CommandRunner, createCommandRunner } from '../../host/exec/command-runner.js';
+import { channelKind } from '../../scenario/channel-kinds.js';
 import type { ChannelEngine, ResolvedNetwork } from '../../scenario/resolved.js';
 
 /** pkg-config modules the lock-step channel program links against: wired channels, and wifi-80211p. */
@@ -25,10 +26,10 @@ export function ns3Installed(runner: CommandRunner = createCommandRunner()): Pro
 
 /**
  * The simulated runtime's channel engine: the scenario's, else ns-3 in lock-step when ns-3 is
- * installed, else the builtin model (which has no wifi-80211p).
+ * installed, else the builtin model (for the kinds it models; the others need ns-3).
  */
 export async function chooseEngine(network: ResolvedNetwork, isInstalled: () => Promise<boolean> = ns3Installed): Promise<ChannelEngine> {
-  const wanted = network.engine ?? ((await isInstalled()) ? 'ns3' : network.channel === 'wifi-80211p' ? 'ns3' : 'builtin');
+  const wanted = network.engine ?? ((await isInstalled()) ? 'ns3' : channelKind(network.channel).builtin ? 'builtin' : 'ns3');
   if (wanted === 'ns3' && !(await isInstalled())) {
     const why = network.engine === 'ns3' ? 'network.engine: ns3 needs ns-3' : `channel ${network.channel} runs only in ns-3`;
     throw new EnvironmentError(`${why}, which is not installed (pkg-config ${LOCKSTEP_NS3_MODULES.join(' ')} gsl, g++)`, NS3_INSTALL_HINT);

@@ -1,3 +1,4 @@
+import { isRadio } from '../../scenario/channel-kinds.js';
 import type { ResolvedNetwork } from '../../scenario/resolved.js';
 import { formatDataRate, formatDuration } from '../../scenario/units.js';
 import { wifiFlags } from './lockstep/lockstep-argv.js';
@@ -30,7 +31,7 @@ const time = (seconds: number) => formatDuration(seconds).replace(/^0ms$/, '0s')
  */
 export function realtimeChannelArgv(a: RealtimeChannelArgs): string[] {
   const n = a.network;
-  if (n.channel === 'wifi-80211p') {
+  if (isRadio(n)) {
     return [
       `--taps=${a.taps.join(',')}`,
       `--channel=${n.channel}`,

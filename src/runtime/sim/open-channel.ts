@@ -10,6 +10,7 @@ import { LockstepChannel, type NodeMotion } from '../../channel/ns3/lockstep/loc
 import { writeObstacleGrid } from '../../channel/ns3/lockstep/obstacle-grid-file.js';
 import type { LockstepProcessPool } from '../../channel/ns3/lockstep/process-pool.js';
 import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
+import { channelKind, isRadio } from '../../scenario/channel-kinds.js';
 import type { ChannelEngine, ResolvedScenario } from '../../scenario/resolved.js';
 import { createRandom, deriveSeed } from '../../util/random.js';
 import { actsOnReceivedMessages } from '../../world/create-apps.js';
@@ -26,10 +27,8 @@ export async function openChannel<T>(
   pool?: LockstepProcessPool,
 ): Promise<V2VChannel<T>> {
   if (engine === 'builtin') return createChannel<T>(scenario.network, deriveSeed(scenario.seed, 'v2v-bus'));
-  const network = scenario.network;
-  const wifi = network.channel === 'wifi-80211p';
-  const binary = await lockstepBinary(wifi);
-  const start = () => startLockstep<T>(scenario, binary, grid, wifi ? motion : undefined, pool);
+  const binary = await lockstepBinary(isRadio(scenario.network));
+  const start = () => startLockstep<T>(scenario, binary, grid, channelKind(scenario.network.channel).positions ? motion : undefined, pool);
   // ns-3 sets up in ~30 ms: a run whose cars have V2V apps starts it at once, in parallel with the
   // physics; one whose cars have none starts it only if a frame is ever sent.
   return scenario.vehicles.some(mayTransmit) ? start() : new DeferredChannel<T>(start);
@@ -44,7 +43,7 @@ const mayTransmit = (v: ResolvedScenario['vehicles'][number]) => v.apps.length >
  */
 export async function prepareChannel(scenario: ResolvedScenario, engine: ChannelEngine, pool: LockstepProcessPool): Promise<void> {
   if (engine !== 'ns3' || !scenario.vehicles.some(mayTransmit)) return;
-  pool.prewarm(await lockstepBinary(scenario.network.channel === 'wifi-80211p'));
+  pool.prewarm(await lockstepBinary(isRadio(scenario.network)));
 }
 
 /**
@@ -67,8 +66,7 @@ function startLockstep<T>(
   pool: LockstepProcessPool | undefined,
 ): V2VChannel<T> {
   const network = scenario.network;
-  const wifi = network.channel === 'wifi-80211p';
-  const scratch = wifi && network.obstacles === 'map' ? mkdtempSync(join(tmpdir(), 'cavsim-obstacles-')) : undefined;
+  const scratch = isRadio(network) && network.obstacles === 'map' ? mkdtempSync(join(tmpdir(), 'cavsim-obstacles-')) : undefined;
   const removeScratch = () => scratch && rmSync(scratch, { recursive: true, force: true });
   try {
     const obstacleFile = scratch && join(scratch, 'walls.grid');

@@ -1,3 +1,4 @@
+import { isRadio } from '../../../scenario/channel-kinds.js';
 import type { ResolvedNetwork, WifiNetwork } from '../../../scenario/resolved.js';
 
 /** ns-3's name of an 802.11p OFDM rate on a 10 MHz channel, e.g. 6e6 -> OfdmRate6MbpsBW10MHz. */
@@ -28,7 +29,7 @@ export function wifiFlags(n: WifiNetwork, obstacleFile: string | undefined): str
 export function lockstepArgv(a: LockstepArgs): string[] {
   const n = a.network;
   const common = [`--channel=${n.channel}`, `--nodes=${a.nodes}`, '--seed=1', `--run=${a.run}`];
-  if (n.channel === 'wifi-80211p') return [...common, ...wifiFlags(n, a.obstacleFile)];
+  if (isRadio(n)) return [...common, ...wifiFlags(n, a.obstacleFile)];
   const ns = (s: number) => Math.round(s * 1e9);
   return [
     ...common,
