@@ -48,13 +48,13 @@ import {
   stringMsg,
 } from '../../rosbridge/ros-messages.js';
 import { BodyLink } from './body-link.js';
-import { rehearseBridge } from './bridge-rehearsal.js';
 import type { CollectGarbage } from './idle-collector.js';
-import { optimizeAsUsual, optimizeEagerly } from './optimizing-tier.js';
 import { defaultMapFile, type HostPort, readResolvedScenario } from './process-env.js';
-import { type ScanSource, scanSources, warmUpSimulator } from './simulator-warm-up.js';
 import { StepTiming } from './step-timing.js';
 import type { WallClock } from './wall-clock.js';
+import { rehearseBridge } from './warm-up/bridge-rehearsal.js';
+import { optimizeAsUsual, optimizeEagerly } from './warm-up/optimizing-tier.js';
+import { type ScanSource, scanSources, warmUpSimulator } from './warm-up/simulator-warm-up.js';
 
 export interface SimulatorProcessConfig {
   runDir: string;

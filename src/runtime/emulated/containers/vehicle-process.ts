@@ -1,10 +1,10 @@
 import { UserInputError } from '../../../errors.js';
 import { BridgeClient } from '../../rosbridge/bridge-client.js';
 import { V2VEndpoint } from '../v2v/transport.js';
-import { rehearseControlLink } from './control-link-rehearsal.js';
-import { gainsFromOptimizingTier, optimizeEagerly, stopOptimizing } from './optimizing-tier.js';
 import { readResolvedScenario } from './process-env.js';
 import { type VehicleOutcome, type VehicleProcessConfig, VehicleSession } from './vehicle-session.js';
+import { type OpenRehearsedSession, rehearseControlLink } from './warm-up/control-link-rehearsal.js';
+import { gainsFromOptimizingTier, optimizeEagerly, stopOptimizing } from './warm-up/optimizing-tier.js';
 
 export type { VehicleOutcome, VehicleProcessConfig } from './vehicle-session.js';
 
@@ -31,7 +31,9 @@ export async function startVehicleProcess(cfg: VehicleProcessConfig): Promise<Ru
   const light = !gainsFromOptimizingTier(spec);
   if (light) optimizeEagerly();
   // Only a warm-up: a car that cannot rehearse (no loopback, say) still drives, compiling in the run.
-  const rehearsal = await rehearseControlLink(scenario, spec, cfg).then(
+  const scratchSession: OpenRehearsedSession = (client, v2v, simUrl) =>
+    new VehicleSession(scenario, spec, client, v2v, { ...cfg, simUrl, log: undefined });
+  const rehearsal = await rehearseControlLink(scenario, spec, scratchSession).then(
     (r) => `rehearsed over ${r.ticks} scratch ticks (${r.answered} drive commands)`,
     (err: unknown) => `not rehearsed (${err instanceof Error ? err.message : String(err)})`,
   );

@@ -1,8 +1,8 @@
-import type { ResolvedScenario } from '../../../scenario/resolved.js';
-import { BridgeClient } from '../../rosbridge/bridge-client.js';
-import { BridgeServer } from '../../rosbridge/bridge-server.js';
-import { driveMsg, MSG_TYPES, odometryJson, optionalStampNs, parseDriveMsg, parseOdometryMsg } from '../../rosbridge/ros-messages.js';
-import { TOPICS } from '../../rosbridge/topic-names.js';
+import type { ResolvedScenario } from '../../../../scenario/resolved.js';
+import { BridgeClient } from '../../../rosbridge/bridge-client.js';
+import { BridgeServer } from '../../../rosbridge/bridge-server.js';
+import { driveMsg, MSG_TYPES, odometryJson, optionalStampNs, parseDriveMsg, parseOdometryMsg } from '../../../rosbridge/ros-messages.js';
+import { TOPICS } from '../../../rosbridge/topic-names.js';
 import { coastingOdometry } from './rehearsal-odometry.js';
 
 export interface BridgeRehearsalLimits {

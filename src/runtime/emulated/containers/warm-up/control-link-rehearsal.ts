@@ -1,20 +1,32 @@
-import type { LaserScan } from '../../../core/control/vehicle-context.js';
-import type { ResolvedScenario, ResolvedVehicle } from '../../../scenario/resolved.js';
-import { stepSchedule } from '../../../world/step-schedule.js';
-import { BridgeClient } from '../../rosbridge/bridge-client.js';
-import { LaserScanEncoder } from '../../rosbridge/laser-scan-msg.js';
-import { encodePublishFrame } from '../../rosbridge/protocol.js';
-import { odometryJson, stringMsg } from '../../rosbridge/ros-messages.js';
-import { TOPICS } from '../../rosbridge/topic-names.js';
-import { decodeDatagram, encodeDatagram } from '../v2v/wire.js';
+import type { LaserScan } from '../../../../core/control/vehicle-context.js';
+import type { ResolvedScenario, ResolvedVehicle } from '../../../../scenario/resolved.js';
+import { stepSchedule } from '../../../../world/step-schedule.js';
+import { BridgeClient } from '../../../rosbridge/bridge-client.js';
+import { LaserScanEncoder } from '../../../rosbridge/laser-scan-msg.js';
+import { encodePublishFrame } from '../../../rosbridge/protocol.js';
+import { odometryJson, stringMsg } from '../../../rosbridge/ros-messages.js';
+import { TOPICS } from '../../../rosbridge/topic-names.js';
+import type { V2VEndpoint } from '../../v2v/transport.js';
+import { decodeDatagram, encodeDatagram } from '../../v2v/wire.js';
 import { coastingOdometry } from './rehearsal-odometry.js';
 import { ScratchBridge, type ScratchPeer } from './scratch-bridge.js';
-import { type SessionV2V, type VehicleProcessConfig, VehicleSession } from './vehicle-session.js';
 
 export interface RehearsalLimits {
   ticks: number;
   budgetMs: number;
 }
+
+/** What the rehearsal ticks: a scratch copy of the car's session (vehicle-session.ts) on the scratch bridge at `simUrl`. */
+export interface RehearsedSession {
+  readonly finished: Promise<unknown>;
+  finish(exitCode: 0 | 1, reason: string): void;
+}
+
+/** The V2V a rehearsed session sends through: encoded and decoded, never sent. */
+export type ScratchV2V = Pick<V2VEndpoint, 'sendStamped' | 'close'>;
+
+/** Opens a scratch session of the car (the vehicle process passes one that makes its own `VehicleSession`). */
+export type OpenRehearsedSession = (client: BridgeClient, v2v: ScratchV2V, simUrl: string) => RehearsedSession;
 
 const DEFAULT_LIMITS: RehearsalLimits = { ticks: 600, budgetMs: 1_000 };
 /** How long a step waits for the car's drive command: an idle car's apps drive only now and then. */
@@ -34,29 +46,29 @@ const WIND_DOWN_MS = 2_000;
 export async function rehearseControlLink(
   scenario: ResolvedScenario,
   spec: ResolvedVehicle,
-  cfg: VehicleProcessConfig,
+  openSession: OpenRehearsedSession,
   limits: RehearsalLimits = DEFAULT_LIMITS,
 ): Promise<{ ticks: number; answered: number }> {
   // Two sessions one after the other, each with half the ticks and the time: code optimized on
   // one session's own closures (its handlers, its apps' callbacks) would be thrown away when the
   // run's session calls its own; after two, V8 optimizes for any session's.
   const half = { ticks: Math.ceil(limits.ticks / 2), budgetMs: limits.budgetMs / 2 };
-  const first = await rehearseOnce(scenario, spec, cfg, half);
-  const second = await rehearseOnce(scenario, spec, cfg, { ticks: limits.ticks - first.ticks, budgetMs: half.budgetMs });
+  const first = await rehearseOnce(scenario, spec, openSession, half);
+  const second = await rehearseOnce(scenario, spec, openSession, { ticks: limits.ticks - first.ticks, budgetMs: half.budgetMs });
   return { ticks: first.ticks + second.ticks, answered: first.answered + second.answered };
 }
 
 async function rehearseOnce(
   scenario: ResolvedScenario,
   spec: ResolvedVehicle,
-  cfg: VehicleProcessConfig,
+  openSession: OpenRehearsedSession,
   limits: RehearsalLimits,
 ): Promise<{ ticks: number; answered: number }> {
   const script = new RehearsalScript(scenario, spec, limits);
   const bridge = await ScratchBridge.listen((text, peer) => script.onText(text, peer));
   try {
     const client = await BridgeClient.connect(bridge.url);
-    const session = new VehicleSession(scenario, spec, client, scratchV2V(spec.name), { ...cfg, simUrl: bridge.url, log: undefined });
+    const session = openSession(client, scratchV2V(spec.name), bridge.url);
     const abandoned = new Promise<void>((resolve) => setTimeout(resolve, limits.budgetMs + WIND_DOWN_MS).unref());
     await Promise.race([session.finished, abandoned]);
     session.finish(0, 'rehearsal over');
@@ -145,7 +157,7 @@ class RehearsalScript {
 }
 
 /** Sends nothing: a datagram is encoded and decoded, as the real send and a peer's receipt would. */
-function scratchV2V(name: string): SessionV2V {
+function scratchV2V(name: string): ScratchV2V {
   return {
     async sendStamped(p) {
       const datagram = {

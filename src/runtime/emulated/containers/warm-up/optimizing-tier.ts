@@ -1,5 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
-import type { ResolvedVehicle } from '../../../scenario/resolved.js';
+import type { ResolvedVehicle } from '../../../../scenario/resolved.js';
 
 /** Controllers whose tick is a few microseconds of arithmetic on the car's odometry. */
 const LIGHT_CONTROLLERS = new Set(['pure-pursuit', 'open-loop', 'idle']);

@@ -1,5 +1,5 @@
-import type { Odometry } from '../../../core/control/vehicle-context.js';
-import type { ResolvedVehicle } from '../../../scenario/resolved.js';
+import type { Odometry } from '../../../../core/control/vehicle-context.js';
+import type { ResolvedVehicle } from '../../../../scenario/resolved.js';
 
 /**
  * 0 on even steps, a small fraction on odd ones: a run's odometry and commands hold whole numbers

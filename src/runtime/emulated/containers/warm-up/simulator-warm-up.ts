@@ -1,16 +1,16 @@
-import type { OccupancyGrid } from '../../../core/map/occupancy-grid.js';
-import { warmUpCsvFormatting } from '../../../measurement/csv-log.js';
-import { platoonLinks } from '../../../measurement/platoon.js';
-import { type CsvLogName, FLUSH_EVERY_STEP, Recorder } from '../../../measurement/recorder.js';
-import { recorderFiles } from '../../../run/run-files.js';
-import type { ResolvedScenario } from '../../../scenario/resolved.js';
-import { createScanners, type Scanner } from '../../../world/scanners.js';
-import { World } from '../../../world/world.js';
-import { eventReportSchema, parseJsonData, v2vReportSchema } from '../../rosbridge/control-topics.js';
-import { LaserScanEncoder } from '../../rosbridge/laser-scan-msg.js';
-import type { JsonObject } from '../../rosbridge/protocol.js';
-import { driveMsg, odometryJson, optionalStampNs, parseDriveMsg } from '../../rosbridge/ros-messages.js';
-import { TOPICS } from '../../rosbridge/topic-names.js';
+import type { OccupancyGrid } from '../../../../core/map/occupancy-grid.js';
+import { warmUpCsvFormatting } from '../../../../measurement/csv-log.js';
+import { platoonLinks } from '../../../../measurement/platoon.js';
+import { type CsvLogName, FLUSH_EVERY_STEP, Recorder } from '../../../../measurement/recorder.js';
+import { recorderFiles } from '../../../../run/run-files.js';
+import type { ResolvedScenario } from '../../../../scenario/resolved.js';
+import { createScanners, type Scanner } from '../../../../world/scanners.js';
+import { World } from '../../../../world/world.js';
+import { eventReportSchema, parseJsonData, v2vReportSchema } from '../../../rosbridge/control-topics.js';
+import { LaserScanEncoder } from '../../../rosbridge/laser-scan-msg.js';
+import type { JsonObject } from '../../../rosbridge/protocol.js';
+import { driveMsg, odometryJson, optionalStampNs, parseDriveMsg } from '../../../rosbridge/ros-messages.js';
+import { TOPICS } from '../../../rosbridge/topic-names.js';
 import { waver } from './rehearsal-odometry.js';
 
 /** A car's lidar with its topic and encoder. */

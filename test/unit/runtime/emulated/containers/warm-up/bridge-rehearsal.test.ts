@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rehearseBridge } from '../../../../../src/runtime/emulated/containers/bridge-rehearsal.js';
-import { loadScenario } from '../../../../../src/scenario/load-scenario.js';
+import { rehearseBridge } from '../../../../../../src/runtime/emulated/containers/warm-up/bridge-rehearsal.js';
+import { loadScenario } from '../../../../../../src/scenario/load-scenario.js';
 
-const scenario = (file: string) => loadScenario(resolve(import.meta.dirname, '../../../../../scenarios', file));
+const scenario = (file: string) => loadScenario(resolve(import.meta.dirname, '../../../../../../scenarios', file));
 
 describe('rehearseBridge', () => {
   it('has every scratch car answer every step, on two scratch bridges', async () => {

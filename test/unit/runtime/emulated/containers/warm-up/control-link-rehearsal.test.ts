@@ -1,27 +1,17 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rehearseControlLink } from '../../../../../src/runtime/emulated/containers/control-link-rehearsal.js';
-import { systemWallClock } from '../../../../../src/runtime/emulated/containers/wall-clock.js';
-import { loadScenario } from '../../../../../src/scenario/load-scenario.js';
-import type { ResolvedScenario, ResolvedVehicle } from '../../../../../src/scenario/resolved.js';
+import { VehicleSession } from '../../../../../../src/runtime/emulated/containers/vehicle-session.js';
+import { systemWallClock } from '../../../../../../src/runtime/emulated/containers/wall-clock.js';
+import { rehearseControlLink } from '../../../../../../src/runtime/emulated/containers/warm-up/control-link-rehearsal.js';
+import { loadScenario } from '../../../../../../src/scenario/load-scenario.js';
+import type { ResolvedScenario, ResolvedVehicle } from '../../../../../../src/scenario/resolved.js';
 
-const scenario = (file: string) => loadScenario(resolve(import.meta.dirname, '../../../../../scenarios', file));
+const scenario = (file: string) => loadScenario(resolve(import.meta.dirname, '../../../../../../scenarios', file));
 
 function rehearse(s: ResolvedScenario, v: ResolvedVehicle, limits: { ticks: number; budgetMs: number }) {
   const peers = s.vehicles.filter((o) => o !== v).map((o, i) => ({ name: o.name, address: `10.0.0.${i + 2}`, port: 7400 }));
-  return rehearseControlLink(
-    s,
-    v,
-    {
-      runDir: '/nonexistent',
-      vehicle: v.name,
-      simUrl: 'ws://unused',
-      peers,
-      bind: { host: '10.0.0.1', port: 7400 },
-      clock: systemWallClock,
-    },
-    limits,
-  );
+  const cfg = { runDir: '/nonexistent', vehicle: v.name, peers, bind: { host: '10.0.0.1', port: 7400 }, clock: systemWallClock };
+  return rehearseControlLink(s, v, (client, v2v, simUrl) => new VehicleSession(s, v, client, v2v, { ...cfg, simUrl }), limits);
 }
 
 describe('rehearseControlLink', () => {

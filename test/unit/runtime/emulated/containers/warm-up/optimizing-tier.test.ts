@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gainsFromOptimizingTier } from '../../../../../src/runtime/emulated/containers/optimizing-tier.js';
-import { loadScenario } from '../../../../../src/scenario/load-scenario.js';
+import { gainsFromOptimizingTier } from '../../../../../../src/runtime/emulated/containers/warm-up/optimizing-tier.js';
+import { loadScenario } from '../../../../../../src/scenario/load-scenario.js';
 
-const scenario = (file: string) => loadScenario(resolve(import.meta.dirname, '../../../../../scenarios', file));
+const scenario = (file: string) => loadScenario(resolve(import.meta.dirname, '../../../../../../scenarios', file));
 
 describe('gainsFromOptimizingTier', () => {
   it('is false for a pure-pursuit car with no lidar and no apps: its tick is the control link', async () => {
