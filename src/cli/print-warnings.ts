@@ -1,4 +1,5 @@
-import type { RunEventBus } from '../run/events.js';
+import type { RunEvent } from '../run/events.js';
+import type { EventBus } from '../util/event-bus.js';
 
 /** Fields the runtime ignores, listed like errors, on stderr so `--json` output stays clean. */
 export function printWarnings(warnings: readonly string[] | undefined, runtime: string): void {
@@ -9,7 +10,7 @@ export function printWarnings(warnings: readonly string[] | undefined, runtime: 
 }
 
 /** With `--json`, no reporter prints the run's warnings; they still belong on stderr. */
-export function printWarningsFromEvents(events: RunEventBus): void {
+export function printWarningsFromEvents(events: EventBus<RunEvent>): void {
   events.on((e) => {
     if (e.type === 'log' && e.level === 'warn') process.stderr.write(`warning: ${e.message}\n`);
   });

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { type Command, Option } from 'commander';
 import { EXIT_STATUS, UserInputError } from '../errors.js';
 import { chosenStateDir } from '../run/active-runs.js';
-import { RunEventBus } from '../run/events.js';
+import type { RunEvent } from '../run/events.js';
 import { FOXGLOVE_DEFAULT_PORT } from '../run/mcap/foxglove-port.js';
 import { RUN_EXIT_STATUS } from '../run/outcome.js';
 import { readRunSummary } from '../run/read-run-folder.js';
@@ -12,6 +12,7 @@ import type { KeptRun } from '../runtime/emulated/run-emulated.js';
 import { SweepFolder } from '../sweep/sweep-folder.js';
 import { createLineReporter } from '../ui/terminal/run/line-reporter.js';
 import { formatSummary } from '../ui/terminal/run/summary-text.js';
+import { EventBus } from '../util/event-bus.js';
 import { checkWritableFolder, chooseFolder } from '../util/writable-folder.js';
 import { printWarningsFromEvents } from './print-warnings.js';
 import { installStopSignals } from './stop-signals.js';
@@ -53,7 +54,7 @@ export function registerRunCommands(program: Command): void {
         },
       ) => {
         const foxglovePort = opts.foxglove === undefined ? undefined : foxglovePortOf(opts.foxglove);
-        const events = new RunEventBus();
+        const events = new EventBus<RunEvent>();
         if (opts.runId !== undefined) checkRunId('--run-id', opts.runId);
         if (opts.keep && opts.runtime === 'sim')
           throw new UserInputError(
@@ -174,7 +175,7 @@ async function startLiveView(runDir: string) {
   return viewer;
 }
 
-async function attachReporter(events: RunEventBus, json: boolean): Promise<{ done: () => Promise<void> }> {
+async function attachReporter(events: EventBus<RunEvent>, json: boolean): Promise<{ done: () => Promise<void> }> {
   if (json) return { done: async () => {} };
   if (process.stdout.isTTY && !process.env.CI) {
     const { createInkReporter } = await import('../ui/terminal/run/ink-reporter.js');

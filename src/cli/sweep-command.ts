@@ -8,7 +8,7 @@ import { findLastScenario } from '../run/last-scenario.js';
 import { RUN_EXIT_STATUS } from '../run/outcome.js';
 import { defaultRunsDir } from '../run/run-folder.js';
 import type { SweepAnswer } from '../sweep/answer.js';
-import { SweepEventBus } from '../sweep/events.js';
+import type { SweepEvent } from '../sweep/events.js';
 import { MAX_REPEAT, MAX_SWEEP_RUNS } from '../sweep/limits.js';
 import { type PlannedSweep, planSweep, type SweepRequest } from '../sweep/plan-sweep.js';
 import { isFinished } from '../sweep/result-row.js';
@@ -19,6 +19,7 @@ import { openSlurm } from '../sweep/slurm/open-slurm.js';
 import { batchScript, planBatch, type SlurmExecutorOptions } from '../sweep/slurm/slurm-executor.js';
 import { newSweepId, type Runtime, SWEEPS_DIR, SweepFolder, type SweepSpec } from '../sweep/sweep-folder.js';
 import { createSweepLineReporter } from '../ui/terminal/sweep/line-reporter.js';
+import { EventBus } from '../util/event-bus.js';
 import { shellQuote } from '../util/shell-quote.js';
 import { checkWritableFolder, chooseFolder } from '../util/writable-folder.js';
 import { wholeNumber } from './flag-values.js';
@@ -161,7 +162,7 @@ export function registerSweepCommand(program: Command): void {
           });
       if (note) process.stderr.write(`note: ${note}\n`);
       const batch = slurm ? await openSlurm(slurm) : undefined;
-      const events = new SweepEventBus();
+      const events = new EventBus<SweepEvent>();
       const reporter = await attachReporter(events);
       let stop = false;
       const onSigint = () => {
@@ -263,7 +264,7 @@ export function registerSweepTaskCommand(program: Command): void {
 }
 
 /** The ink view on an interactive terminal, plain lines otherwise (logs, CI, pipes). Both write to stderr. */
-async function attachReporter(events: SweepEventBus): Promise<{ done: () => Promise<void> }> {
+async function attachReporter(events: EventBus<SweepEvent>): Promise<{ done: () => Promise<void> }> {
   if (process.stderr.isTTY && !process.env.CI) {
     const { createSweepInkReporter } = await import('../ui/terminal/sweep/ink-reporter.js');
     const ink = createSweepInkReporter();

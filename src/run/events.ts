@@ -1,3 +1,4 @@
+import type { EventSink } from '../util/event-bus.js';
 import type { RunSummary } from './summary.js';
 
 /** Typed events a run emits; reporters (ink, plain lines, JSON) subscribe to them. */
@@ -14,19 +15,5 @@ export type RunEvent =
     }
   | { type: 'summary'; summary: RunSummary; runDir: string };
 
-export interface RunEvents {
-  emit(event: RunEvent): void;
-}
-
-export class RunEventBus implements RunEvents {
-  private listeners: ((e: RunEvent) => void)[] = [];
-  on(listener: (e: RunEvent) => void): () => void {
-    this.listeners.push(listener);
-    return () => {
-      this.listeners = this.listeners.filter((l) => l !== listener);
-    };
-  }
-  emit(event: RunEvent): void {
-    for (const l of this.listeners) l(event);
-  }
-}
+/** Where a run's events go (an `EventBus<RunEvent>` from util/event-bus.ts, for one). */
+export type RunEvents = EventSink<RunEvent>;

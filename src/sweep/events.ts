@@ -1,3 +1,4 @@
+import type { EventSink } from '../util/event-bus.js';
 import type { SweepAnswer } from './answer.js';
 import type { CriticalSearchResult } from './critical.js';
 import type { SweepPoint } from './grid.js';
@@ -15,21 +16,7 @@ export type SweepEvent =
   | { type: 'answer'; answer: SweepAnswer }
   | { type: 'sweep-done'; sweepId: string; dir: string; done: number; total: number; stopped: boolean; wallSeconds: number };
 
-export interface SweepEvents {
-  emit(event: SweepEvent): void;
-}
-
-export class SweepEventBus implements SweepEvents {
-  private listeners: ((e: SweepEvent) => void)[] = [];
-  on(listener: (e: SweepEvent) => void): () => void {
-    this.listeners.push(listener);
-    return () => {
-      this.listeners = this.listeners.filter((l) => l !== listener);
-    };
-  }
-  emit(event: SweepEvent): void {
-    for (const l of this.listeners) l(event);
-  }
-}
+/** Where a sweep's events go (an `EventBus<SweepEvent>` from util/event-bus.ts, for one). */
+export type SweepEvents = EventSink<SweepEvent>;
 
 export const silentEvents: SweepEvents = { emit: () => {} };

@@ -2,13 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type RunEvent, RunEventBus } from '../../../src/run/events.js';
+import type { RunEvent } from '../../../src/run/events.js';
 import { readMeasuredSoFar } from '../../../src/run/measured-so-far.js';
 import { RUN_FILES } from '../../../src/run/run-files.js';
 import { RunSession } from '../../../src/run/run-session.js';
 import { type RunSummary, unstartedSummary } from '../../../src/run/summary.js';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import type { ResolvedScenario } from '../../../src/scenario/resolved.js';
+import { EventBus } from '../../../src/util/event-bus.js';
 import { scratchDir } from '../../support/scratch-dir.js';
 
 const HEAD_ON = fileURLToPath(new URL('../../../scenarios/head-on-brake.yaml', import.meta.url));
@@ -18,7 +19,7 @@ beforeAll(async () => {
   scenario = { ...(await loadScenario(HEAD_ON, { runtime: 'sim' })), warnings: ['a warning the user must see'] };
 });
 
-function openSession(events = new RunEventBus()) {
+function openSession(events = new EventBus<RunEvent>()) {
   const seen: RunEvent[] = [];
   events.on((e) => seen.push(e));
   return {

@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UserInputError } from '../../../src/errors.js';
-import { type SweepEvent, SweepEventBus } from '../../../src/sweep/events.js';
+import type { SweepEvent } from '../../../src/sweep/events.js';
 import { expandGrid, parseAxis } from '../../../src/sweep/grid.js';
 import type { PlannedSweep } from '../../../src/sweep/plan-sweep.js';
 import { executeSweep, resumeSweep, startSweep } from '../../../src/sweep/run-sweep.js';
 import { SweepFolder } from '../../../src/sweep/sweep-folder.js';
+import { EventBus } from '../../../src/util/event-bus.js';
 import { fakeRuntime } from './fake-runs.js';
 
 const made: string[] = [];
@@ -36,7 +37,7 @@ describe('sweep execution and resume', () => {
     const dir = tmp();
     const fake = fakeRuntime();
     const events: SweepEvent[] = [];
-    const bus = new SweepEventBus();
+    const bus = new EventBus<SweepEvent>();
     bus.on((e) => events.push(e));
     const out = await startSweep(gridPlan(), dir, { runOne: fake.runOne, jobs: 1, events: bus }, 'sw1');
     expect(out.stopped).toBe(false);
@@ -75,7 +76,7 @@ describe('sweep execution and resume', () => {
 
     const second = fakeRuntime();
     const events: SweepEvent[] = [];
-    const bus = new SweepEventBus();
+    const bus = new EventBus<SweepEvent>();
     bus.on((e) => events.push(e));
     const resumed = await resumeSweep(dir, 'sw2', { runOne: second.runOne, jobs: 1, events: bus });
     expect(second.calls.map((c) => c.runId)).toEqual(['p004', 'p005', 'p006', 'p007', 'p008', 'p009']);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../../src/run/summary.js';
 import { sweepAnswer } from '../../../src/sweep/answer.js';
-import { type SweepEvent, SweepEventBus } from '../../../src/sweep/events.js';
+import type { SweepEvent } from '../../../src/sweep/events.js';
 import { expandGrid, parseAxis } from '../../../src/sweep/grid.js';
 import { calibrationFrom, measuredJobs, writeCalibration } from '../../../src/sweep/jobs-calibration.js';
 import type { PlannedSweep } from '../../../src/sweep/plan-sweep.js';
@@ -15,6 +15,7 @@ import { readBatch, taskResultFile } from '../../../src/sweep/slurm/slurm-batch.
 import { SlurmExecutor } from '../../../src/sweep/slurm/slurm-executor.js';
 import type { SlurmPort } from '../../../src/sweep/slurm/slurm-port.js';
 import { SweepFolder } from '../../../src/sweep/sweep-folder.js';
+import { EventBus } from '../../../src/util/event-bus.js';
 
 const made: string[] = [];
 const tmp = () => {
@@ -138,7 +139,7 @@ describe('the Slurm executor', () => {
     let dir = '';
     const first = fakeSlurm(() => dir, new Set([1]));
     const events: SweepEvent[] = [];
-    const bus = new SweepEventBus();
+    const bus = new EventBus<SweepEvent>();
     bus.on((e) => events.push(e));
     const plan = gridPlan();
     dir = join(sweeps, 'sw');

@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { runScenarioEmulated } from '../../../../src/api/run-emulated.js';
 import { Journal } from '../../../../src/host/journal/journal.js';
 import { NS3_PROCESS_KIND } from '../../../../src/host/journal/kinds.js';
-import { RunEventBus } from '../../../../src/run/events.js';
+import type { RunEvent } from '../../../../src/run/events.js';
 import { newRunId } from '../../../../src/run/run-folder.js';
 import type { EmulatedRunPlan } from '../../../../src/runtime/emulated/plan-emulated.js';
 import type { EmulatedRunOptions, EmulatedRunOutcome } from '../../../../src/runtime/emulated/run-emulated.js';
+import { EventBus } from '../../../../src/util/event-bus.js';
 
 /** An emulated run started through the API, with a hook once its scenario is running in real time. */
 export interface LiveRun {
@@ -22,7 +23,7 @@ export interface LiveRun {
 
 export function startLiveRun(file: string, p: { runsDir: string; overrides?: string[] } & Partial<EmulatedRunOptions>): LiveRun {
   const runId = newRunId();
-  const events = new RunEventBus();
+  const events = new EventBus<RunEvent>();
   const running = new Promise<void>((resolve) => events.on((e) => e.type === 'phase' && e.phase === 'running' && resolve()));
   const runDir = join(p.runsDir, runId);
   const outcome = runScenarioEmulated(file, {
