@@ -1,4 +1,5 @@
 import type { LossReason } from '../channel/frames.js';
+import type { Odometry } from '../core/control/vehicle-context.js';
 import { bodyGap, type PlacedBody, placeBody } from '../core/physics/footprint.js';
 import { centreDistance, closingSpeed, footprintOverlapTtc } from '../core/physics/ttc.js';
 import type { VehicleParams } from '../core/physics/types.js';
@@ -9,14 +10,9 @@ import { BOUND_MARGIN, PAIR_ROW_DISTANCE_M, PAIR_ROW_TTC_S, pairRowKept, ttcLowe
 import { PlatoonFigures, type PlatoonLink } from './platoon.js';
 import { type V2VRowFields, v2vRowFields } from './v2v-row.js';
 
-export interface CarSample {
+/** One car at one recorded step: its odometry (the step's time is recorded beside it), its command and its flags. */
+export interface CarSample extends Omit<Odometry, 't'> {
   name: string;
-  x: number;
-  y: number;
-  yaw: number;
-  v: number;
-  steer: number;
-  yawRate: number;
   cmdSpeed: number;
   cmdSteer: number;
   braking: boolean;
