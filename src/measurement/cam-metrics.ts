@@ -1,23 +1,12 @@
 import type { LossReason } from '../channel/frames.js';
 import { CAM_MESSAGE } from '../core/v2x/facilities/ca-service.js';
 import { interpolatedQuantile } from '../util/percentile.js';
+import type { V2VTransmission } from './recorder.js';
 
 /**
  * CAM reception figures per (sender, receiver) and the channel busy ratio, from what a run sent and
  * what arrived (docs/v2x-messages.md, "Measuring CAMs"). Pure: the recorder's lists in, figures out.
  */
-
-/** A frame handed to the channel: the receivers it was meant for, and whether it is a GN packet. */
-export interface SentFrame {
-  id: string;
-  from: string;
-  to: readonly string[];
-  type: string;
-  sentAt: number;
-  sizeBytes: number;
-  /** The frame's bytes are a GeoNetworking packet (a CAM); else a UDP payload that v2v.pcap wraps in one. */
-  gnPacket?: boolean;
-}
 
 export interface ArrivedFrame {
   id: string;
@@ -125,7 +114,7 @@ export function ageSamples(arrivals: readonly { sentAt: number; receivedAt: numb
  * ended (`run-ended`) counts neither as sent nor as received. Null when no car sent a CAM.
  */
 export function camFigures(
-  frames: readonly SentFrame[],
+  frames: readonly V2VTransmission[],
   arrived: readonly ArrivedFrame[],
   lost: readonly LostFrame[],
   step: number,
@@ -226,7 +215,8 @@ export function onAirSeconds(gnBytes: number, rate = ITS_G5_DEFAULT_RATE): numbe
 }
 
 /** The GN packet a frame is on the air: its own bytes for a standard message, else its payload in a SHB packet. */
-export const gnBytesOf = (f: Pick<SentFrame, 'sizeBytes' | 'gnPacket'>) => (f.gnPacket ? f.sizeBytes : f.sizeBytes + GN_SHB_BTP_BYTES);
+export const gnBytesOf = (f: Pick<V2VTransmission, 'sizeBytes' | 'gnPacket'>) =>
+  f.gnPacket ? f.sizeBytes : f.sizeBytes + GN_SHB_BTP_BYTES;
 
 export interface BusyWindow {
   /** Start of the window [s]. */
@@ -258,7 +248,7 @@ export const CBR_WINDOW_S = 0.1;
  * car's CBR as well as the channel's. `frames` counts the frames sent in the window.
  */
 export function busyWindows(
-  frames: readonly Pick<SentFrame, 'sentAt' | 'sizeBytes' | 'gnPacket'>[],
+  frames: readonly Pick<V2VTransmission, 'sentAt' | 'sizeBytes' | 'gnPacket'>[],
   end: number,
   rate = ITS_G5_DEFAULT_RATE,
   window = CBR_WINDOW_S,

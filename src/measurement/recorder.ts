@@ -4,7 +4,6 @@ import { bodyGap, type PlacedBody, placeBody } from '../core/physics/footprint.j
 import { centreDistance, closingSpeed, footprintOverlapTtc } from '../core/physics/ttc.js';
 import type { VehicleParams } from '../core/physics/types.js';
 import type { CollisionEvent, World } from '../world/world.js';
-import type { SentFrame } from './cam-metrics.js';
 import { CsvLog } from './csv-log.js';
 import { BOUND_MARGIN, PAIR_ROW_DISTANCE_M, PAIR_ROW_TTC_S, pairRowKept, ttcLowerBound } from './pair-rows.js';
 import { PlatoonFigures, type PlatoonLink } from './platoon.js';
@@ -44,7 +43,7 @@ export interface V2VRecord {
   lineOfSight?: boolean;
 }
 
-/** A frame handed to the channel, with the receivers it was meant for. */
+/** A frame handed to the channel: the receivers it was meant for, and whether it is a GN packet. */
 export interface V2VTransmission {
   id: string;
   from: string;
@@ -54,7 +53,7 @@ export interface V2VTransmission {
   sizeBytes: number;
   /** Centre distance to each receiver when the frame was sent [m]. */
   distances?: ReadonlyMap<string, number>;
-  /** The frame is a GeoNetworking packet (a CAM), not a UDP payload. */
+  /** The frame's bytes are a GeoNetworking packet (a CAM); else a UDP payload that v2v.pcap wraps in one. */
   gnPacket?: boolean;
 }
 
@@ -145,8 +144,8 @@ export class Recorder {
   readonly v2v: V2VRecord[] = [];
   readonly v2vLost: V2VLoss[] = [];
   readonly v2vSent = new Set<string>();
-  /** Every frame handed to the channel, in order: CAM figures and the channel busy ratio (cam-metrics.ts). */
-  readonly v2vFrames: SentFrame[] = [];
+  /** Every frame handed to the channel, in order and without its distances: CAM figures and the channel busy ratio (cam-metrics.ts). */
+  readonly v2vFrames: V2VTransmission[] = [];
   /** Transmissions with receivers whose outcome is not known yet: id -> receivers still open. */
   private readonly v2vOpen = new Map<string, { t: V2VTransmission; open: Set<string> }>();
   private readonly settledEarly = new Set<string>();

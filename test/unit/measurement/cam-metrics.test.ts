@@ -7,10 +7,10 @@ import {
   channelBusyFigures,
   type LostFrame,
   onAirSeconds,
-  type SentFrame,
 } from '../../../src/measurement/cam-metrics.js';
+import type { V2VTransmission } from '../../../src/measurement/recorder.js';
 
-const cam = (id: string, from: string, to: string[], sentAt: number, sizeBytes = 85): SentFrame => ({
+const cam = (id: string, from: string, to: string[], sentAt: number, sizeBytes = 85): V2VTransmission => ({
   id,
   from,
   to,
@@ -19,7 +19,7 @@ const cam = (id: string, from: string, to: string[], sentAt: number, sizeBytes =
   sizeBytes,
   gnPacket: true,
 });
-const got = (f: SentFrame, to: string, receivedAt: number): ArrivedFrame => ({
+const got = (f: V2VTransmission, to: string, receivedAt: number): ArrivedFrame => ({
   id: f.id,
   from: f.from,
   to,
