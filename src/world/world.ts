@@ -68,16 +68,6 @@ export class World {
     return this.stepIndex;
   }
 
-  car(name: string): WorldCar {
-    const car = this.cars.find((c) => c.spec.name === name);
-    if (!car) throw new Error(`no car named ${name}`);
-    return car;
-  }
-
-  setCommand(name: string, command: DriveCommand): void {
-    this.car(name).command = command;
-  }
-
   odometry(car: WorldCar): Odometry {
     const s = car.state;
     return { t: this.time, x: s.x, y: s.y, yaw: s.yaw, v: s.v, steer: s.steer, yawRate: s.yawRate };
