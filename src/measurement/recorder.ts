@@ -4,6 +4,7 @@ import { bodyGap, type PlacedBody, placeBody } from '../core/physics/footprint.j
 import { centreDistance, closingSpeed, footprintOverlapTtc } from '../core/physics/ttc.js';
 import type { VehicleParams } from '../core/physics/types.js';
 import type { CollisionEvent, World } from '../world/world.js';
+import { CSV_COLUMNS, type CsvLogName } from './csv-columns.js';
 import { CsvLog } from './csv-log.js';
 import { BOUND_MARGIN, PAIR_ROW_DISTANCE_M, PAIR_ROW_TTC_S, pairRowKept, ttcLowerBound } from './pair-rows.js';
 import { PlatoonFigures, type PlatoonLink } from './platoon.js';
@@ -77,43 +78,6 @@ export interface StepRecording {
   /** A v2v.csv row, as its reader gets it back: thousands a run, so not as text. */
   v2vRow(row: V2VRowFields): void;
 }
-
-export const CSV_COLUMNS = {
-  vehicles: [
-    't_s',
-    'vehicle',
-    'x_m',
-    'y_m',
-    'yaw_rad',
-    'speed_mps',
-    'steer_rad',
-    'yaw_rate_radps',
-    'cmd_speed_mps',
-    'cmd_steer_rad',
-    'braking',
-    'collided',
-  ],
-  pairs: ['t_s', 'a', 'b', 'distance_m', 'gap_m', 'closing_speed_mps', 'ttc_s'],
-  collisions: ['t_s', 'a', 'b', 'speed_a_mps', 'speed_b_mps'],
-  v2v: [
-    'id',
-    'from',
-    'to',
-    'type',
-    'sent_s',
-    'received_s',
-    'latency_ms',
-    'size_bytes',
-    'outcome',
-    'distance_m',
-    'line_of_sight',
-    'rx_power_dbm',
-  ],
-  events: ['t_s', 'vehicle', 'event', 'detail'],
-} as const;
-
-/** The recorder's logs; run/run-files.ts names their files. */
-export type CsvLogName = keyof typeof CSV_COLUMNS;
 
 /**
  * When the per-step CSV rows go to their files: after `everySteps` steps and, when set, at least

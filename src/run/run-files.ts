@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { CsvLogName } from '../measurement/recorder.js';
+import type { CsvLogName } from '../measurement/csv-columns.js';
 
 /**
  * What a run folder holds, by file: the one place their names are spelled (docs/run-folder.md

@@ -1,6 +1,6 @@
 import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
+import { CSV_COLUMNS } from '../../measurement/csv-columns.js';
 import type { CarSample, StepRecording } from '../../measurement/recorder.js';
-import { CSV_COLUMNS } from '../../measurement/recorder.js';
 import { SCAN_COLUMNS } from '../../measurement/scan-log.js';
 import type { V2VRowFields } from '../../measurement/v2v-row.js';
 import { cdrLayout } from './cdr-encoder.js';

@@ -1,7 +1,8 @@
 import type { OccupancyGrid } from '../../../../core/map/occupancy-grid.js';
+import type { CsvLogName } from '../../../../measurement/csv-columns.js';
 import { warmUpCsvFormatting } from '../../../../measurement/csv-log.js';
 import { platoonLinks } from '../../../../measurement/platoon.js';
-import { type CsvLogName, FLUSH_EVERY_STEP, Recorder } from '../../../../measurement/recorder.js';
+import { FLUSH_EVERY_STEP, Recorder } from '../../../../measurement/recorder.js';
 import { recorderFiles } from '../../../../run/run-files.js';
 import type { ResolvedScenario } from '../../../../scenario/resolved.js';
 import { createScanners, type Scanner } from '../../../../world/scanners.js';
