@@ -1,9 +1,9 @@
 import type { MapLoader } from '../core/map/map-loader.js';
 import { checkVehicleParams, lateralStabilityWarning } from '../core/physics/vehicle-param-checks.js';
 import { externalProblems } from './external-device.js';
-import type { ScenarioProblem } from './load-scenario.js';
 import type { ResolvedScenario } from './resolved.js';
 import { reverseSpeedProblems } from './reverse-speeds.js';
+import type { ScenarioProblem } from './scenario-problem.js';
 import { checkStartPlacement } from './start-placement.js';
 
 /** Step 3 of 3: rules that relate fields to each other and to the map. */

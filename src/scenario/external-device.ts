@@ -1,8 +1,8 @@
 import { UserInputError } from '../errors.js';
 import type { RuntimeName } from './ignored-fields.js';
 import type { ResolvedExternal, ResolvedScenario } from './resolved.js';
+import type { ScenarioProblem } from './scenario-problem.js';
 import { BODY_GATE_DEFAULTS, type ExternalParsed, LISTEN_ADDRESS } from './schema.js';
-import type { ScenarioProblem } from './schema-issues.js';
 
 /** Where a device connects when the scenario does not say: loopback, on a port chosen at start. */
 export const DEFAULT_LISTEN = { host: '127.0.0.1', port: 0 };

@@ -1,6 +1,6 @@
 import type { ResolvedScenario } from './resolved.js';
+import type { ScenarioProblem } from './scenario-problem.js';
 import { TIMING_DEFAULTS } from './schema.js';
-import type { ScenarioProblem } from './schema-issues.js';
 
 export type RuntimeName = 'sim' | 'docker';
 

@@ -10,9 +10,10 @@ import { normaliseScenario } from './normalise.js';
 import { asPlatoonProblem, expandPlatoon } from './platoon-block.js';
 import { readLeaderPath } from './platoon-path.js';
 import type { ResolvedScenario } from './resolved.js';
+import type { ScenarioProblem } from './scenario-problem.js';
 import { readScenarioText } from './scenario-text.js';
 import { type ScenarioParsed, scenarioSchema, VEHICLE_NAME } from './schema.js';
-import { describeIssues, type ScenarioProblem, show } from './schema-issues.js';
+import { describeIssues, show } from './schema-issues.js';
 import type { PathSegment } from './yaml-source.js';
 
 export interface LoadScenarioOptions {
@@ -25,8 +26,6 @@ export interface LoadScenarioOptions {
   /** The runtime that will run it: fields it ignores become `warnings`, what it cannot run is refused. */
   runtime?: RuntimeName;
 }
-
-export type { ScenarioProblem } from './schema-issues.js';
 
 export const formatPath = (path: readonly PathSegment[]) =>
   path.reduce<string>((acc, seg) => (typeof seg === 'number' ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), '');

@@ -6,9 +6,9 @@ import { F1TENTH_DEFAULT_PARAMS } from '../core/physics/defaults.js';
 import { deriveSeed } from '../util/random.js';
 import { resolveExternal } from './external-device.js';
 import { type CsvRead, type ScenarioInputs, uncachedInputs } from './input-cache.js';
-import type { ScenarioProblem } from './load-scenario.js';
 import { resolveNetwork } from './resolve-network.js';
 import { type ResolvedController, type ResolvedLidar, type ResolvedScenario, SCAN_CONTROLLERS } from './resolved.js';
+import type { ScenarioProblem } from './scenario-problem.js';
 import type { ControllerParsed, ScenarioParsed } from './schema.js';
 import { type LidarParsed, lidarSchema } from './schema.js';
 

@@ -1,6 +1,6 @@
 import { F1TENTH_DEFAULT_PARAMS } from '../core/physics/defaults.js';
 import { type LeaderPath, poseBehindOnPath } from './platoon-path.js';
-import type { ScenarioProblem } from './schema-issues.js';
+import type { ScenarioProblem } from './scenario-problem.js';
 import { parseDuration } from './units.js';
 import { MAX_VEHICLES } from './vehicle-limit.js';
 

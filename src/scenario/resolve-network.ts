@@ -1,7 +1,7 @@
 import { channelKind, isRadioKind, kindsWhere } from './channel-kinds.js';
 import type { ResolvedNetwork } from './resolved.js';
+import type { ScenarioProblem } from './scenario-problem.js';
 import { type ScenarioParsed, WIFI_80211P_RATES } from './schema.js';
-import type { ScenarioProblem } from './schema-issues.js';
 
 type NetworkParsed = ScenarioParsed['network'];
 type NetworkField = keyof NetworkParsed;

@@ -1,6 +1,6 @@
 import { KINEMATIC_SWITCH_SPEED } from '../core/physics/model-constants.js';
-import type { ScenarioProblem } from './load-scenario.js';
 import type { ResolvedVehicle } from './resolved.js';
+import type { ScenarioProblem } from './scenario-problem.js';
 
 const WHY = `f1tenth_gym's single-track model, which cavsim reproduces, diverges when a car reverses faster than ${KINEMATIC_SWITCH_SPEED} m/s with its wheels turned`;
 

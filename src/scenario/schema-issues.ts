@@ -1,14 +1,8 @@
 import { didYouMean } from '../util/closest-word.js';
 import { z } from '../util/zod.js';
+import type { ScenarioProblem } from './scenario-problem.js';
 import { descriptionOf, objectKeys, schemaAt } from './schema-walk.js';
 import type { PathSegment } from './yaml-source.js';
-
-/** A problem found in a scenario, located by field path (and, once located, YAML line). */
-export interface ScenarioProblem {
-  path: PathSegment[];
-  line?: number;
-  message: string;
-}
 
 type Issue = z.core.$ZodIssue;
 

@@ -1,8 +1,8 @@
 import { loadMapFromDisk, type MapLoader } from '../core/map/map-loader.js';
 import { footprintHitsWall } from '../core/map/wall-collision.js';
 import { footprintCorners, footprintsOverlap } from '../core/physics/footprint.js';
-import type { ScenarioProblem } from './load-scenario.js';
 import type { ResolvedScenario } from './resolved.js';
+import type { ScenarioProblem } from './scenario-problem.js';
 
 /** Every car must start on free ground and clear of every other car. */
 export async function checkStartPlacement(s: ResolvedScenario, loadMap: MapLoader = loadMapFromDisk): Promise<ScenarioProblem[]> {
