@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chooseEngine } from '../../channel/ns3/engine-choice.js';
 import { LockstepProcessPool } from '../../channel/ns3/lockstep/process-pool.js';
@@ -19,6 +19,7 @@ import { writeV2xFiles } from '../../run/v2x-files.js';
 import { refuseUnsupportedExternal } from '../../scenario/external-device.js';
 import type { ScenarioInputs } from '../../scenario/input-cache.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
+import { openExternalDevices } from './external-vehicle.js';
 import { prepareChannel } from './open-channel.js';
 import { type DockerSource, openOwnCodeSession, preflightOwnCode } from './own-code/own-code-session.js';
 import { runSimulated, type SimulatedRunResult } from './run-simulated.js';
@@ -106,7 +107,10 @@ async function runInSession(
       recorder.attachRecording(recording);
       if (scanLog) scanLog.onRow = (cells) => recording.row('scans', cells);
     }
-    const ownCode = openOwnCodeSession(scenario, folder, docker, opts.events);
+    const ownCode = openOwnCodeSession(scenario, folder, docker);
+    const devices = openExternalDevices(scenario, resolve(folder.dir), (message) =>
+      opts.events?.emit({ type: 'log', level: 'info', message }),
+    );
     session.defer('own code', async () => {
       const left = await ownCode.close();
       if (left) opts.events?.emit({ type: 'log', level: 'warn', message: left });
@@ -118,7 +122,10 @@ async function runInSession(
       result = await runSimulated(scenario, grid, recorder, {
         events: opts.events,
         shouldStop: opts.shouldStop,
-        ownCode: ownCode.start,
+        ownCode: (spec, now) => {
+          const external = spec.external;
+          return external ? devices.open({ ...spec, external }, now) : ownCode.start(spec, now);
+        },
         realTime: opts.realTime,
         lockstepPool,
         capture,
@@ -137,7 +144,7 @@ async function runInSession(
         simTime: result.simTime,
         steps: result.steps,
         wallTime: (performance.now() - started) / 1000,
-        ...timingOf(computeLog, ownCode.externalFigures()),
+        ...timingOf(computeLog, devices.figures()),
       },
       failure,
       interrupted: result.interrupted

@@ -6,11 +6,9 @@ import { createJournaledDocker, dockerUndoers } from '../../../host/docker/journ
 import { asRoot } from '../../../host/exec/as-root.js';
 import type { Journal } from '../../../host/journal/journal.js';
 import { openRunJournal, registerActiveRun, unregisterActiveRun } from '../../../run/active-runs.js';
-import type { RunEvents } from '../../../run/events.js';
 import { RUN_FILES } from '../../../run/run-files.js';
 import type { RunFolder } from '../../../run/run-folder.js';
 import type { ResolvedScenario, ResolvedVehicle } from '../../../scenario/resolved.js';
-import { type ExternalFigures, ExternalVehicle } from './external-vehicle.js';
 import { OwnCodeVehicle } from './own-code-vehicle.js';
 import { checkOwnCodeRunnable, scenarioFolder } from './runnable.js';
 import type { VehicleCode } from './vehicle-code.js';
@@ -47,12 +45,11 @@ export async function preflightOwnCode(scenario: ResolvedScenario, docker?: Dock
 /**
  * The own code of one simulated run: starts each vehicle's code (a host process, or a container
  * journaled in the run folder and indexed as an active run, so `cavsim teardown` can always remove
- * it), and at the end undoes the journal.
+ * it), and at the end undoes the journal. External devices are not started: ../external-vehicle.ts.
  */
-export function openOwnCodeSession(scenario: ResolvedScenario, folder: RunFolder, docker: DockerPort | undefined, events?: RunEvents) {
+export function openOwnCodeSession(scenario: ResolvedScenario, folder: RunFolder, docker: DockerPort | undefined) {
   const runDir = resolve(folder.dir);
   let journal: Journal | undefined;
-  const externals: ExternalVehicle[] = [];
   const containers = () => {
     if (!docker) return undefined;
     if (!journal) {
@@ -63,13 +60,6 @@ export function openOwnCodeSession(scenario: ResolvedScenario, folder: RunFolder
   };
   return {
     async start(spec: ResolvedVehicle, now: () => number): Promise<VehicleCode> {
-      const external = spec.external;
-      if (external) {
-        const say = (message: string) => events?.emit({ type: 'log', level: 'info', message });
-        const vehicle = await ExternalVehicle.open({ ...spec, external }, { runDir, duration: scenario.duration, now, say });
-        externals.push(vehicle);
-        return vehicle;
-      }
       const engine = spec.image ? containers() : undefined;
       return OwnCodeVehicle.start(spec, {
         runDir,
@@ -78,10 +68,6 @@ export function openOwnCodeSession(scenario: ResolvedScenario, folder: RunFolder
         now,
         ...(engine ? { containers: engine } : {}),
       });
-    },
-    /** `timing.external` of the summary: each external device's connection and tick figures. */
-    externalFigures(): Record<string, ExternalFigures> | undefined {
-      return externals.length ? Object.fromEntries(externals.map((e) => [e.name, e.figures()])) : undefined;
     },
     /** Removes whatever containers the journal names; a run whose teardown fails stays indexed for `cavsim teardown`. */
     async close(): Promise<string | undefined> {

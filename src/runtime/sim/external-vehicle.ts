@@ -1,12 +1,31 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { EnvironmentError } from '../../../errors.js';
-import { ComponentFailedError } from '../../../run/outcome.js';
-import type { ResolvedExternal, ResolvedVehicle } from '../../../scenario/resolved.js';
-import type { CollisionReport } from '../../rosbridge/control-topics.js';
-import { OwnCodeLink, type TickAnswer, type TickInput } from './own-code-link.js';
-import type { VehicleCode } from './vehicle-code.js';
+import { EnvironmentError } from '../../errors.js';
+import { ComponentFailedError } from '../../run/outcome.js';
+import type { ResolvedExternal, ResolvedScenario, ResolvedVehicle } from '../../scenario/resolved.js';
+import type { CollisionReport } from '../rosbridge/control-topics.js';
+import { OwnCodeLink, type TickAnswer, type TickInput } from './own-code/own-code-link.js';
+import type { VehicleCode } from './own-code/vehicle-code.js';
+
+/**
+ * The external devices of one simulated run. cavsim starts none of them (unlike own code): it
+ * listens for each, and the summary's `timing.external` gathers their link figures.
+ */
+export function openExternalDevices(scenario: ResolvedScenario, runDir: string, say: ExternalContext['say']) {
+  const opened: ExternalVehicle[] = [];
+  return {
+    async open(spec: ResolvedVehicle & { external: ResolvedExternal }, now: () => number): Promise<ExternalVehicle> {
+      const vehicle = await ExternalVehicle.open(spec, { runDir, duration: scenario.duration, now, say });
+      opened.push(vehicle);
+      return vehicle;
+    },
+    /** `timing.external` of the summary: each external device's connection and tick figures. */
+    figures(): Record<string, ExternalFigures> | undefined {
+      return opened.length ? Object.fromEntries(opened.map((e) => [e.name, e.figures()])) : undefined;
+    },
+  };
+}
 
 export interface ExternalContext {
   runDir: string;
