@@ -25,6 +25,7 @@ describe('simulator-main and vehicle-main on loopback: head-on-brake', () => {
     const scenario = await loadScenario(join(repoRoot, 'scenarios/head-on-brake.yaml'), { overrides: ['network.delay=10ms'] });
     const referenceDir = mkdtempSync(join(tmpdir(), 'cavsim-reference-'));
     cleanup.push(referenceDir);
+    if (!('delay' in scenario.network)) throw new Error('the head-on scenario has a channel with a delay');
     const reference = await runResolvedSimulated({ ...scenario, network: { ...scenario.network, delay: 0 } }, { runsDir: referenceDir });
     const run = await runOnLoopback(entry, scenario, { runId: 'loopback-test' });
     const { runDir, summary } = run;

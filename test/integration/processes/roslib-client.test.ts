@@ -1,5 +1,6 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+// @ts-expect-error roslib 2.1's published types re-export ./src/RosLib, which the package does not ship
 import { Ros, Topic } from 'roslib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSimulatorProcess } from '../../../src/runtime/emulated/containers/simulator-process.js';

@@ -106,6 +106,7 @@ describe('figures', () => {
   it('draws speed, TTC and distance per run, with braking and collision markers', async () => {
     const traces: RunTraces = {
       dir: '',
+      deliveries: [],
       summary: {
         duration_s: 2,
         first_collision_t_s: 1.5,
@@ -150,6 +151,7 @@ describe('figures', () => {
   it('bounds the TTC axis when the cars never close head-on, and draws the gap with contact at 0', async () => {
     const traces: RunTraces = {
       dir: '',
+      deliveries: [],
       summary: { duration_s: 2, first_collision_t_s: null, collision: false, parameters: { vehicles: [] } } as unknown as RunSummary,
       vehicles: [{ t: 0, vehicle: 'car0', speed: 5 }],
       pairs: Array.from({ length: 21 }, (_, i) => ({ t: i / 10, pair: 'car0–car1', distance: 3, gap: 2.4, ttc: 1.5e8 })),

@@ -31,7 +31,7 @@ describe('the plan of an emulated run with an external device', () => {
   it('starts no container for the device, relays it from its own source port, and joins its interface to the channel', async () => {
     const p = await plan();
     expect(p.vehicles.map((v) => v.vehicle)).toEqual(['car0']);
-    const clients = JSON.parse(p.simulator.env.CAVSIM_CLIENTS) as Record<string, string>;
+    const clients = JSON.parse(p.simulator.env!.CAVSIM_CLIENTS) as Record<string, string>;
     const [device] = p.externals;
     expect(device).toMatchObject({
       vehicle: 'car1',
@@ -45,8 +45,8 @@ describe('the plan of an emulated run with an external device', () => {
     expect(p.hostNet.vehicles[1].device).toEqual({ interface: 'enp3s0', mac: '02:de:00:00:00:01' });
     // car0 reaches the device over the channel by the device's own MAC
     expect(p.hostNet.vehicles[0].neighbours).toContainEqual({ ip: p.hostNet.vehicles[1].ip, mac: '02:de:00:00:00:01' });
-    expect(JSON.parse(p.vehicles[0].env.CAVSIM_V2V_PEERS)).toEqual({
-      car1: `${p.hostNet.vehicles[1].ip}:${p.vehicles[0].env.CAVSIM_V2V_BIND.split(':')[1]}`,
+    expect(JSON.parse(p.vehicles[0].env!.CAVSIM_V2V_PEERS)).toEqual({
+      car1: `${p.hostNet.vehicles[1].ip}:${p.vehicles[0].env!.CAVSIM_V2V_BIND.split(':')[1]}`,
     });
   });
 

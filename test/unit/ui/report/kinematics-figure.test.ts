@@ -68,7 +68,7 @@ describe('kinematics figure of a fleet', () => {
     const shown = seriesIn(spec, 'distance') as string[];
     expect(shown).toHaveLength(6);
     const closest = new Map<string, number>();
-    for (const p of traces.pairs) closest.set(p.pair, Math.min(closest.get(p.pair) ?? Infinity, p.gap));
+    for (const p of traces.pairs) closest.set(p.pair, Math.min(closest.get(p.pair) ?? Infinity, p.gap ?? Infinity));
     const ranked = [...closest.entries()].sort((a, b) => a[1] - b[1]);
     // every pair drawn comes at least as close as every pair left out
     const worstShown = Math.max(...shown.map((p) => closest.get(p)!));

@@ -34,7 +34,7 @@ describe("the runs of a sweep's kinematics overview", () => {
     expect(losses(picked)).toContain(0.2);
     expect(losses(picked)[0]).toBe(0);
     expect(losses(picked).at(-1)).toBe(0.9);
-    expect(losses(picked)).toEqual([...losses(picked)].sort((a, b) => a - b));
+    expect(losses(picked)).toEqual([...losses(picked)].sort((a, b) => a! - b!));
     expect(leftOut).toHaveLength(4);
     expect([...leftOut, ...losses(picked).map(String)].sort()).toEqual(values.map(String).sort());
   });
