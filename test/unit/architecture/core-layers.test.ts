@@ -1,7 +1,6 @@
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { nodesInCycles } from '../../support/cycles.js';
 import { readSources, type SourceFile } from '../../support/source-imports.js';
 
 /**
@@ -71,13 +70,6 @@ function coreViolations(files: SourceFile[]): string[] {
   });
 }
 
-/** Files in import cycles, counting every import (type-only ones too: they still tie the files together). */
-function filesInCycles(files: SourceFile[]): string[] {
-  const known = new Set(files.map((f) => f.path));
-  const edges = new Map(files.map((f) => [f.path, new Set(f.localImports.filter((t) => known.has(t)))]));
-  return nodesInCycles(edges);
-}
-
 const sources = readSources(ROOT, 'src');
 
 describe('inside core/', () => {
@@ -108,12 +100,6 @@ describe('inside core/', () => {
   });
 });
 
-describe('src/ as files', () => {
-  it('no file-level import cycle', () => {
-    expect(filesInCycles(sources), 'these files import each other in a circle: move what closes it to a file of its own').toEqual([]);
-  });
-});
-
 describe('the checks themselves', () => {
   const file = (path: string, ...targets: string[]): SourceFile => ({ path, imports: [], localImports: targets });
 
@@ -128,12 +114,5 @@ describe('the checks themselves', () => {
       [],
     );
     expect(coreViolations([file('src/core/v2x/networking/x.ts', 'src/core/v2x/codec/uper.ts', 'src/util/random.ts')])).toEqual([]);
-  });
-
-  it('find a file cycle', () => {
-    expect(filesInCycles([file('src/a.ts', 'src/b.ts'), file('src/b.ts', 'src/a.ts'), file('src/c.ts', 'src/a.ts')])).toEqual([
-      'src/a.ts',
-      'src/b.ts',
-    ]);
   });
 });
