@@ -23,6 +23,12 @@ export interface RunOptions {
   mcapByDefault?: boolean;
 }
 
+/** Cleanups released together, ahead of the session's own (see `RunSession.scope`). */
+export interface CleanupScope {
+  defer(what: string, cleanup: () => unknown): void;
+  release(): Promise<void>;
+}
+
 /**
  * One run of either runtime, from its folder to its summary. `open` writes the folder, the
  * resolved scenario and the manifest and says the scenario's warnings; `finish` decides the
@@ -78,9 +84,25 @@ export class RunSession implements AsyncDisposable {
     this.cleanups.defer(what, cleanup);
   }
 
+  /**
+   * Cleanups of their own, for what lives only while the run runs: `release()` runs them (newest
+   * first) before the run is summarised, while what was deferred earlier stays. A scope not released
+   * by `close` is released then, before what was deferred before it. Failures become warnings.
+   */
+  scope(what: string): CleanupScope {
+    const stack = new CleanupStack();
+    const release = async () => this.warnOf(await stack.runAll());
+    this.defer(what, release);
+    return { defer: (w, cleanup) => stack.defer(w, cleanup), release };
+  }
+
   /** Runs the deferred cleanups now (logs flushed before the summary reads them); failures become warnings. */
   async releaseResources(): Promise<void> {
-    for (const f of await this.cleanups.runAll()) {
+    this.warnOf(await this.cleanups.runAll());
+  }
+
+  private warnOf(failed: readonly { what: string; error: unknown }[]): void {
+    for (const f of failed) {
       this.events?.emit({
         type: 'log',
         level: 'warn',

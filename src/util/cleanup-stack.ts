@@ -12,17 +12,24 @@ export class CleanupStack implements AsyncDisposable {
     this.cleanups.push({ what, run });
   }
 
-  /** Runs every cleanup registered so far, newest first; returns what failed. */
+  /** Runs every cleanup registered so far, newest first; returns what failed in this call (a second call does not repeat it). */
   async runAll(): Promise<{ what: string; error: unknown }[]> {
+    const failed: { what: string; error: unknown }[] = [];
     while (this.cleanups.length) {
       const c = this.cleanups.pop()!;
       try {
         await c.run();
       } catch (error) {
-        this.failures.push({ what: c.what, error });
+        failed.push({ what: c.what, error });
       }
     }
-    return [...this.failures];
+    this.failures.push(...failed);
+    return failed;
+  }
+
+  /** Everything that failed so far, the first one first. */
+  get failed(): readonly { what: string; error: unknown }[] {
+    return this.failures;
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

@@ -40,6 +40,24 @@ describe('one run session for both runtimes', () => {
     await session.close(new Error('done with it'));
   });
 
+  it('a scope releases its own cleanups first, once; what it left is released at close before older cleanups; a failure is said once', async () => {
+    const { seen, session: opening } = openSession();
+    const session = await opening;
+    const order: string[] = [];
+    session.defer('host side', () => order.push('host side'));
+    const running = session.scope('the running run');
+    running.defer('link', () => order.push('link'));
+    running.defer('broken timer', () => {
+      throw new Error('timer gone');
+    });
+    await running.release();
+    expect(order).toEqual(['link']);
+    running.defer('late relay', () => order.push('late relay'));
+    await session.close(new Error('cut short'));
+    expect(order).toEqual(['link', 'late relay', 'host side']);
+    expect(seen.filter((e) => e.type === 'log' && e.message === 'closing broken timer failed: timer gone')).toHaveLength(1);
+  });
+
   it('runs deferred cleanups newest first, before the summary, and says the summary last', async () => {
     const { seen, session: opening } = openSession();
     const session = await opening;
