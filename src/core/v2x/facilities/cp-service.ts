@@ -17,18 +17,11 @@ import {
   SENSOR_TYPE,
   type SensorInformation,
 } from '../codec/cpm-pdu.js';
-import { type GeoReference, toLatLon, } from '../networking/geo-reference.js';
+import { type GeoReference, toLatLon } from '../networking/geo-reference.js';
 import { BTP_PORT_CPM, decodeShb, encodeShb } from '../networking/geonetworking.js';
 import { type CpmGenerationParams, CpmGenerationRules } from './cpm-generation.js';
 import { accelerationTracker, periodicChecks } from './sending-schedule.js';
-import {
-  headingUnits,
-  itsMilliseconds,
-  latitudeUnits,
-  positionVectorOf,
-  type StationFacts,
-  speedUnits,
-} from './vehicle-state.js';
+import { headingUnits, itsMilliseconds, latitudeUnits, positionVectorOf, type StationFacts, speedUnits } from './vehicle-state.js';
 
 export const CPM_MESSAGE = 'cpm';
 /** GN traffic class of CPMs: DP2, as CAMs. */
