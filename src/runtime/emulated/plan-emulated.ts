@@ -7,6 +7,7 @@ import { runTag } from '../../host/network/names.js';
 import { type HostNetPlan, type HostNetVehicle, planHostNetwork } from '../../host/network/plan.js';
 import { CONTROL_PORT, V2V_PORT } from '../../ports.js';
 import { RUN_FILES } from '../../run/run-files.js';
+import { isRadio } from '../../scenario/channel-kinds.js';
 import { type ResolvedScenario, runsOwnCode } from '../../scenario/resolved.js';
 
 /** Where the run folder appears inside every container. */
@@ -76,7 +77,7 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
   const controlIp = (host: number) => `10.211.${third}.${host}`;
   const simulatorIp = controlIp(2);
   const network = scenario.network;
-  const obstacleFile = network.channel === 'wifi-80211p' && network.obstacles === 'map' ? join(runDir, 'walls.grid') : undefined;
+  const obstacleFile = isRadio(network) && network.obstacles === 'map' ? join(runDir, 'walls.grid') : undefined;
   // the built-in program says why each lost frame was lost; a user's own takes only the documented argv
   const builtin = scenario.network.script === undefined;
   const outcomesFile = builtin ? join(runDir, RUN_FILES.ns3Losses) : undefined;
@@ -209,7 +210,7 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
       args: realtimeChannelArgv({
         network,
         taps: hostNet.channel.taps,
-        ...(builtin || network.channel === 'wifi-80211p' ? { macs: hostNet.vehicles.map((v) => v.mac) } : {}),
+        ...(builtin || isRadio(network) ? { macs: hostNet.vehicles.map((v) => v.mac) } : {}),
         run: scenario.seed,
         ...(obstacleFile ? { obstacleFile } : {}),
         ...(outcomesFile ? { outcomesFile } : {}),

@@ -8,6 +8,7 @@ import { ComponentFailedError } from '../../run/outcome.js';
 import { RUN_FILES } from '../../run/run-files.js';
 import { type RunOptions, RunSession } from '../../run/run-session.js';
 import type { RunSummary } from '../../run/summary.js';
+import { isRadio } from '../../scenario/channel-kinds.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
 import { percentileOfSorted } from '../../util/percentile.js';
 import { writeFileNoFollow } from '../../util/write-no-follow.js';
@@ -231,7 +232,7 @@ function deviceLinks(scenario: ResolvedScenario): DeviceLink[] {
 
 /** The most the modelled medium carries [bit/s]: the PHY rate on 802.11p, the data rate on wired channels. */
 function channelRate(scenario: ResolvedScenario): number {
-  return scenario.network.channel === 'wifi-80211p' ? scenario.network.rate : scenario.network.dataRate;
+  return isRadio(scenario.network) ? scenario.network.rate : scenario.network.dataRate;
 }
 
 function channelTiming(lagMs: number[], phases: Record<string, number>): Record<string, unknown> {
