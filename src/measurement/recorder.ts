@@ -32,6 +32,19 @@ export interface PairFigures {
   first_collision_t_s: number | null;
 }
 
+/** A pair's figures before its first step: nothing measured yet. */
+export const unmeasuredPair = (a: string, b: string): PairFigures => ({
+  a,
+  b,
+  min_distance_m: Infinity,
+  min_distance_t_s: 0,
+  min_gap_m: null,
+  min_ttc_s: null,
+  min_ttc_t_s: null,
+  collision: false,
+  first_collision_t_s: null,
+});
+
 export interface V2VRecord {
   id: string;
   from: string;
@@ -150,17 +163,7 @@ export class Recorder {
     this.gapStep = new Int32Array(this.rowed.length).fill(-1);
     for (let i = 0; i < carNames.length; i++) {
       for (let j = i + 1; j < carNames.length; j++) {
-        const p: PairFigures = {
-          a: carNames[i],
-          b: carNames[j],
-          min_distance_m: Infinity,
-          min_distance_t_s: 0,
-          min_gap_m: null,
-          min_ttc_s: null,
-          min_ttc_t_s: null,
-          collision: false,
-          first_collision_t_s: null,
-        };
+        const p = unmeasuredPair(carNames[i], carNames[j]);
         this.allPairs.push(p);
         this.pairIndex.set(`${p.a}\0${p.b}`, p);
       }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { PairFigures, Recorder, V2VLoss, V2VRecord } from '../measurement/recorder.js';
+import { type PairFigures, type Recorder, unmeasuredPair, type V2VLoss, type V2VRecord } from '../measurement/recorder.js';
 import { requireCjs } from '../util/require-cjs.js';
 import type { CollisionEvent } from '../world/world.js';
 import { readRunFile } from './read-run-file.js';
@@ -42,17 +42,7 @@ export function readMeasuredSoFar(dir: string, carNames: readonly string[]): Mea
   const byKey = new Map<string, PairFigures>();
   for (let i = 0; i < carNames.length; i++) {
     for (let j = i + 1; j < carNames.length; j++) {
-      const p: PairFigures = {
-        a: carNames[i],
-        b: carNames[j],
-        min_distance_m: Infinity,
-        min_distance_t_s: 0,
-        min_gap_m: null,
-        min_ttc_s: null,
-        min_ttc_t_s: null,
-        collision: false,
-        first_collision_t_s: null,
-      };
+      const p = unmeasuredPair(carNames[i], carNames[j]);
       pairs.push(p);
       byKey.set(`${p.a}\0${p.b}`, p);
     }
