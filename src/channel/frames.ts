@@ -16,12 +16,22 @@ export interface ChannelFrame<T> {
  * Why a frame did not reach one of its receivers:
  * - `channel-loss`: the channel's loss probability (csma, latency);
  * - `below-sensitivity`: received power under the radio's sensitivity (wifi);
- * - `rx-error`: received but not decodable (noise, interference, a collision) (wifi);
+ * - `propagation`: sensed, but its SINR would fail even with no other frame on the air (wifi);
+ * - `collision`: it would have been decoded without the frames that overlapped it (wifi);
+ * - `rx-error`: received but not decodable, cause not told apart (wifi, run folders from before the split);
  * - `receiver-busy`: the receiver was transmitting or locked on another frame (wifi);
  * - `queue-drop`: the sender's transmit queue was full;
  * - `run-ended`: still in flight when the run ended.
  */
-export type LossReason = 'channel-loss' | 'below-sensitivity' | 'rx-error' | 'receiver-busy' | 'queue-drop' | 'run-ended';
+export type LossReason =
+  | 'channel-loss'
+  | 'below-sensitivity'
+  | 'propagation'
+  | 'collision'
+  | 'rx-error'
+  | 'receiver-busy'
+  | 'queue-drop'
+  | 'run-ended';
 
 /** What became of one frame at one receiver: delivered at `at`, or lost at `at` for `lost`. */
 export interface Delivery<T> {
@@ -55,6 +65,11 @@ export interface V2VChannel<T> {
    * it, including those `advanceTo` did not wait for. Without it, `advanceTo(now)` does that.
    */
   settle?(now: number): Promise<void>;
+  /**
+   * For a radio: removes and returns each car's channel busy ratio for every 100 ms window that
+   * ended at or before `now`, in window order. Channels without a medium state have none.
+   */
+  takeChannelBusy?(now: number): ChannelBusySample[];
   /** Removes and returns, in time order, every outcome (delivery or loss) due at or before `now`. */
   deliverDue(now: number): Delivery<T>[];
   /** Ends the channel (a process is stopped); harmless to call twice. */
@@ -63,3 +78,16 @@ export interface V2VChannel<T> {
 
 /** Seconds a frame takes to serialise onto a link of `dataRate` bit/s. */
 export const serialisationTime = (sizeBytes: number, dataRate: number) => ((sizeBytes + FRAME_OVERHEAD_BYTES) * 8) / dataRate;
+
+/** The share of one window a car's radio sensed the medium busy (receiving, sensing energy, or transmitting). */
+export interface ChannelBusySample {
+  car: string;
+  /** Window start and end, virtual time [s]. */
+  start: number;
+  end: number;
+  /** Busy time over window length, 0..1. */
+  busyRatio: number;
+}
+
+/** Channel busy ratio windows, as ETSI TS 102 687 measures CBR: 100 ms. */
+export const CHANNEL_BUSY_WINDOW_S = 0.1;

@@ -14,10 +14,22 @@ export const WIFI_DEFAULTS = {
   antennaHeight: 1.5,
   noiseFigure: 7,
   rate: 6e6,
+  shadowing: 0,
+  csThreshold: -82,
 } as const;
 
 const WIRED_FIELDS: NetworkField[] = ['delay', 'dataRate', 'loss'];
-const WIFI_FIELDS: NetworkField[] = ['txPower', 'propagation', 'obstacles', 'antennaHeight', 'noiseFigure', 'rate'];
+const WIFI_FIELDS: NetworkField[] = [
+  'txPower',
+  'propagation',
+  'obstacles',
+  'antennaHeight',
+  'noiseFigure',
+  'rate',
+  'shadowing',
+  'noiseFloor',
+  'csThreshold',
+];
 
 /**
  * The network block with its defaults filled, and what it asks for that does not fit together:
@@ -63,6 +75,9 @@ export function resolveNetwork(
       antennaHeight: parsed.antennaHeight ?? WIFI_DEFAULTS.antennaHeight,
       noiseFigure: parsed.noiseFigure ?? WIFI_DEFAULTS.noiseFigure,
       rate,
+      shadowing: parsed.shadowing ?? WIFI_DEFAULTS.shadowing,
+      ...(parsed.noiseFloor !== undefined ? { noiseFloor: parsed.noiseFloor } : {}),
+      csThreshold: parsed.csThreshold ?? WIFI_DEFAULTS.csThreshold,
       ...extras,
     };
     return { network, problems };

@@ -43,6 +43,12 @@ export interface WifiNetwork {
   antennaHeight: number;
   noiseFigure: number;
   rate: number;
+  /** Log-normal shadowing standard deviation [dB]; 0 for none. */
+  shadowing: number;
+  /** Receiver noise in the 10 MHz channel [dBm]; when absent, thermal noise plus `noiseFigure`. */
+  noiseFloor?: number;
+  /** Carrier-sense (preamble detection) threshold [dBm]: a weaker frame is not sensed. */
+  csThreshold: number;
 }
 export type PropagationModel = (typeof PROPAGATION_MODELS)[number];
 

@@ -50,6 +50,8 @@ export const byteSize = (description: string) =>
 
 export const payloadSize = (description: string) => quantity(parsePayloadSize, '300B', description, 1, 65507, (v) => `${v}B`);
 export const power = (description: string) => quantity(parsePower, '20dBm', description, -30, 40, (v) => `${v}dBm`);
+/** A power a receiver senses: a noise floor or a threshold. */
+export const receivedPower = (description: string) => quantity(parsePower, '-85dBm', description, -130, -30, (v) => `${v}dBm`);
 export const decibels = (description: string) => quantity(parseDecibels, '7dB', description, 0, 30, (v) => `${v}dB`);
 
 export const finite = (description: string) => z.number().finite().describe(description);

@@ -2,7 +2,7 @@ import { DEFAULT_GEO_REFERENCE } from '../core/v2x/networking/geo-reference.js';
 import { z } from '../util/zod.js';
 import { appSchema } from './app-schema.js';
 import { controllerSchema } from './controller-schema.js';
-import { byteSize, dataRate, decibels, duration, finite, frequency, power, ranged } from './schema-quantities.js';
+import { byteSize, dataRate, decibels, duration, finite, frequency, power, ranged, receivedPower } from './schema-quantities.js';
 import { MAX_VEHICLES } from './vehicle-limit.js';
 
 /**
@@ -14,7 +14,7 @@ import { MAX_VEHICLES } from './vehicle-limit.js';
 
 /** 802.11p's OFDM rates on a 10 MHz channel [bit/s]. */
 export const WIFI_80211P_RATES = [3e6, 4.5e6, 6e6, 9e6, 12e6, 18e6, 24e6, 27e6];
-export const PROPAGATION_MODELS = ['log-distance', 'friis', 'two-ray', '3gpp-v2v-urban', '3gpp-v2v-highway'] as const;
+export const PROPAGATION_MODELS = ['log-distance', 'friis', 'two-ray', '3gpp-v2v-urban', '3gpp-v2v-highway', 'winner-b1'] as const;
 
 /**
  * Every f1tenth_gym vehicle parameter may be overridden; all optional here. Ranges are those of
@@ -245,14 +245,24 @@ export const scenarioSchema = z
           .enum(['builtin', 'ns3'])
           .optional()
           .describe(
-            'simulated runtime: ns3 (ns-3 in lock-step, the default when ns-3 is installed) or builtin (in-process model of csma and latency)',
+            'simulated runtime: ns3 (ns-3 in lock-step, the default when ns-3 is installed) or builtin (in-process model of csma, latency and wifi-80211p)',
           ),
         delay: duration('csma, latency: one-way channel delay (default 10ms)', 0, 10).optional(),
         jitter: duration('latency: extra delay per frame and receiver, uniform in [0, jitter]', 0, 10).optional(),
         dataRate: dataRate('csma, latency: channel data rate (csma: of the bus; latency: of each sender) (default 100Mbps)').optional(),
         loss: z.number().min(0).max(1).optional().describe('csma, latency: probability a frame is lost, per receiver (default 0)'),
         txPower: power('wifi-80211p: transmit power (default 20dBm)').optional(),
-        propagation: z.enum(PROPAGATION_MODELS).optional().describe('wifi-80211p: path-loss model from ns-3 (default log-distance)'),
+        propagation: z
+          .enum(PROPAGATION_MODELS)
+          .optional()
+          .describe('wifi-80211p: path-loss model (default log-distance); winner-b1: WINNER+ B1 line of sight with a free-space floor'),
+        shadowing: decibels('wifi-80211p: log-normal shadowing standard deviation, decorrelated over 25 m (default 0dB: none)').optional(),
+        noiseFloor: receivedPower(
+          'wifi-80211p: receiver noise in the 10 MHz channel (default: thermal noise plus noiseFigure, -97dBm)',
+        ).optional(),
+        csThreshold: receivedPower(
+          'wifi-80211p: carrier-sense threshold: a frame received weaker is not sensed (default -82dBm)',
+        ).optional(),
         obstacles: z
           .enum(['map', 'none'])
           .optional()
