@@ -35,3 +35,9 @@ export const CSV_COLUMNS = {
 
 /** The recorder's logs; run/run-files.ts names their files. */
 export type CsvLogName = keyof typeof CSV_COLUMNS;
+
+/** cbr.csv, the recorder's one log opened only when a row comes (a channel with a medium state): each car's CBR per window. */
+export const CBR_COLUMNS = ['t_start_s', 't_end_s', 'vehicle', 'cbr'] as const;
+
+/** Where the recorder writes: each log's file, and cbr.csv's when the run may have one. */
+export type RecorderFiles = Readonly<Record<CsvLogName, string>> & { readonly cbr?: string };

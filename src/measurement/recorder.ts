@@ -1,10 +1,11 @@
-import type { LossReason } from '../channel/frames.js';
+import type { ChannelBusySample, LossReason } from '../channel/frames.js';
 import type { Odometry } from '../core/control/vehicle-context.js';
 import { bodyGap, type PlacedBody, placeBody } from '../core/physics/footprint.js';
 import { centreDistance, closingSpeed, footprintOverlapTtc } from '../core/physics/ttc.js';
 import type { VehicleParams } from '../core/physics/types.js';
 import type { CollisionEvent, World } from '../world/world.js';
-import { CSV_COLUMNS, type CsvLogName } from './csv-columns.js';
+import { ChannelBusyLog } from './channel-busy-log.js';
+import { CSV_COLUMNS, type CsvLogName, type RecorderFiles } from './csv-columns.js';
 import { CsvLog } from './csv-log.js';
 import { BOUND_MARGIN, PAIR_ROW_DISTANCE_M, PAIR_ROW_TTC_S, pairRowKept, ttcLowerBound } from './pair-rows.js';
 import { PlatoonFigures, type PlatoonLink } from './platoon.js';
@@ -127,6 +128,8 @@ export class Recorder {
   private readonly v2vOpen = new Map<string, { t: V2VTransmission; open: Set<string> }>();
   private readonly settledEarly = new Set<string>();
   readonly events: { t: number; vehicle: string; event: string; detail?: Record<string, unknown> }[] = [];
+  /** cbr.csv and its samples: each car's channel busy ratio per window, from channels that keep a medium state. */
+  private readonly cbr: ChannelBusyLog;
   private pairIndex = new Map<string, PairFigures>();
 
   private stepsSinceFlush = 0;
@@ -147,7 +150,7 @@ export class Recorder {
    * `bodies`: each car's length and width, in carNames order, for the bumper-to-bumper gaps.
    */
   constructor(
-    files: Readonly<Record<CsvLogName, string>>,
+    files: RecorderFiles,
     carNames: readonly string[],
     private readonly flushPolicy: FlushPolicy = FLUSH_EVERY_STEP,
     private readonly bodies?: readonly Pick<VehicleParams, 'length' | 'width'>[],
@@ -158,6 +161,7 @@ export class Recorder {
     this.logs = Object.fromEntries(
       Object.entries(CSV_COLUMNS).map(([name, columns]) => [name, new CsvLog(files[name as CsvLogName], columns)]),
     ) as Record<CsvLogName, CsvLog>;
+    this.cbr = new ChannelBusyLog(files.cbr);
     this.rowed = new Uint8Array((carNames.length * (carNames.length - 1)) / 2);
     this.stepGaps = new Float64Array(this.rowed.length);
     this.gapStep = new Int32Array(this.rowed.length).fill(-1);
@@ -406,6 +410,15 @@ export class Recorder {
     this.logs.events.add([t, vehicle, event, detail ? JSON.stringify(detail) : '']);
   }
 
+  /** Each car's channel busy ratio for windows that have ended, as the channel measured them. */
+  recordChannelBusy(samples: readonly ChannelBusySample[]): void {
+    this.cbr.add(samples);
+  }
+
+  get cbrSamples(): readonly ChannelBusySample[] {
+    return this.cbr.samples;
+  }
+
   /** Lets a recording see each step's cars and every row of the rarer logs as it is written. */
   attachRecording(recording: StepRecording): void {
     this.recording = recording;
@@ -421,9 +434,11 @@ export class Recorder {
     this.stepsSinceFlush = 0;
     if (this.flushPolicy.atLeastMsApart !== undefined) this.lastFlushAt = (this.flushPolicy.now ?? monotonicMs)();
     for (const log of Object.values(this.logs)) log.flush();
+    this.cbr.flush();
   }
 
   close(): void {
     for (const log of Object.values(this.logs)) log.close();
+    this.cbr.close();
   }
 }

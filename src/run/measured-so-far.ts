@@ -11,7 +11,7 @@ const { parse } = requireCjs('csv-parse/sync') as typeof import('csv-parse/sync'
 /** What `buildSummary` reads from a recorder. */
 /** `pairs`: the pairs summary.json lists; `allPairs` (when known): every pair, for the run-wide minima. */
 export type MeasuredFigures = Pick<Recorder, 'pairs' | 'collisions' | 'v2v' | 'v2vLost' | 'v2vSent' | 'events'> &
-  Partial<Pick<Recorder, 'platoon' | 'allPairs' | 'v2vFrames'>>;
+  Partial<Pick<Recorder, 'platoon' | 'allPairs' | 'v2vFrames' | 'cbrSamples'>>;
 
 export interface MeasuredSoFar extends MeasuredFigures {
   /** Time of the last recorded step [s], 0 when none was recorded. */

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { CsvLogName } from '../measurement/csv-columns.js';
+import type { RecorderFiles } from '../measurement/csv-columns.js';
 
 /**
  * What a run folder holds, by file: the one place their names are spelled (docs/run-folder.md
@@ -20,8 +20,10 @@ export const RUN_FILES = {
   pcap: 'v2v.pcap',
   /** Per CAM sender and receiver: delivery, inter-reception time, age of information (docs/v2x-messages.md). */
   camPairs: 'cam-pairs.csv',
-  /** Channel busy ratio per 100 ms window (docs/v2x-messages.md). */
+  /** Channel busy ratio per 100 ms window, estimated from the frames sent (docs/v2x-messages.md). */
   channelBusy: 'channel-busy.csv',
+  /** Each car's channel busy ratio per 100 ms window, as its radio sensed the medium (channels with a medium state). */
+  cbr: 'cbr.csv',
   events: 'events.csv',
   timing: 'timing.csv',
   scans: 'scans.csv',
@@ -40,12 +42,13 @@ export const RUN_FILES = {
 export type RunFile = keyof typeof RUN_FILES;
 
 /** The recorder's CSV logs in the run folder `dir`. */
-export function recorderFiles(dir: string): Record<CsvLogName, string> {
+export function recorderFiles(dir: string): Required<RecorderFiles> {
   return {
     vehicles: join(dir, RUN_FILES.vehicles),
     pairs: join(dir, RUN_FILES.pairs),
     collisions: join(dir, RUN_FILES.collisions),
     v2v: join(dir, RUN_FILES.v2v),
     events: join(dir, RUN_FILES.events),
+    cbr: join(dir, RUN_FILES.cbr),
   };
 }

@@ -1,6 +1,7 @@
 import type { LossReason } from '../channel/frames.js';
 import { BEACON_MESSAGE } from '../core/v2x/apps/beacon.js';
 import type { CamFigures, ChannelBusyFigures } from '../measurement/cam-metrics.js';
+import { type MeasuredCbr, measuredCbr } from '../measurement/channel-busy-log.js';
 import { type DenmFigures, denmFigures } from '../measurement/denm-metrics.js';
 import { firstPerReceiver, latencySummary, valuesOf } from '../measurement/latency-stats.js';
 import type { PlatoonSummary } from '../measurement/platoon.js';
@@ -54,8 +55,13 @@ export interface LatencyFigures {
   beacon_age?: SpreadFigures | null;
   /** Simulated runs with CAMs: rates per sender, delivery, inter-reception time and age of information per pair. */
   cam?: CamFigures;
-  /** Simulated runs that sent anything: channel busy ratio over 100 ms windows (channel-busy.csv). */
+  /**
+   * Simulated runs that sent anything: channel busy ratio over 100 ms windows (channel-busy.csv),
+   * estimated from the frames' sizes as if every car heard every frame: one figure for all cars.
+   */
   channel_busy?: ChannelBusyFigures;
+  /** Channels that keep a medium state (a radio): each car's CBR as its radio sensed it (cbr.csv). */
+  cbr?: MeasuredCbr;
   /** Runs whose cars triggered DENMs: how many, how many were acted on, and the time from event to reception. */
   denm?: DenmFigures;
 }
@@ -304,6 +310,7 @@ export function buildSummary(args: {
     v2v: {
       ...v2vFigures(r.v2vSent, r.v2v, r.v2vLost, { timestep: scenario.physics.timestep, end: args.simTime }),
       ...v2xBlocks(r, scenario, args.simTime),
+      ...cbrBlock(r),
       ...denmBlock(r.events, r.v2v),
     },
     ...(r.platoon ? { platoon: r.platoon.summary(round) } : {}),
@@ -322,6 +329,11 @@ export function buildSummary(args: {
 function v2xBlocks(r: MeasuredFigures, scenario: ResolvedScenario, end: number): Pick<LatencyFigures, 'cam' | 'channel_busy'> {
   const f = v2xFigures(r, scenario, end);
   return f ? { ...(f.cam ? { cam: f.cam } : {}), channel_busy: f.channelBusy } : {};
+}
+
+function cbrBlock(r: MeasuredFigures): Pick<LatencyFigures, 'cbr'> {
+  const cbr = r.cbrSamples && measuredCbr(r.cbrSamples);
+  return cbr ? { cbr } : {};
 }
 
 function denmBlock(events: MeasuredFigures['events'], arrivals: MeasuredFigures['v2v']): Pick<LatencyFigures, 'denm'> {

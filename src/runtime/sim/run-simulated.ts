@@ -119,6 +119,10 @@ export async function runSimulated(
     }
     return outcomes.filter((d) => !d.lost);
   };
+  /** A radio's CBR windows that have ended by `now` go to cbr.csv; other channels have no medium state to report. */
+  const recordChannelBusy = (now: number) => {
+    if (channel?.takeChannelBusy) recorder.recordChannelBusy(channel.takeChannelBusy(now));
+  };
   const { totalSteps } = schedule;
   const progressEvery = opts.progressEverySteps ?? schedule.progressEvery;
 
@@ -152,6 +156,7 @@ export async function runSimulated(
     if (channel.settle) await channel.settle(world.time);
     else if (channel.advanceTo) await channel.advanceTo(world.time);
     logOutcomes(channel.deliverDue(world.time));
+    recordChannelBusy(world.time);
     recorder.closeTransmissions('run-ended');
   } catch (err) {
     failure = err;
@@ -193,6 +198,7 @@ export async function runSimulated(
       const t = world.time;
       if (channel!.advanceTo) await channel!.advanceTo(t);
       for (const d of logOutcomes(channel!.deliverDue(t))) byName.get(d.to)?.inbox.push({ msg: d.payload, at: d.at });
+      recordChannelBusy(t);
       for (const sc of scanners) {
         if (step % sc.period !== 0) continue;
         const scan = sc.scan();
