@@ -17,7 +17,7 @@ export interface ChannelKindTraits {
 export const CHANNEL_KINDS = {
   csma: { builtin: true, radio: false, positions: false },
   latency: { builtin: true, radio: false, positions: false },
-  'wifi-80211p': { builtin: false, radio: true, positions: true },
+  'wifi-80211p': { builtin: true, radio: true, positions: true },
 } as const satisfies Record<ResolvedNetwork['channel'], ChannelKindTraits>;
 
 export type ChannelKind = keyof typeof CHANNEL_KINDS;

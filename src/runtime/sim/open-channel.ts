@@ -26,7 +26,12 @@ export async function openChannel<T>(
   motion: () => readonly NodeMotion[],
   pool?: LockstepProcessPool,
 ): Promise<V2VChannel<T>> {
-  if (engine === 'builtin') return createChannel<T>(scenario.network, deriveSeed(scenario.seed, 'v2v-bus'));
+  if (engine === 'builtin') {
+    const radio = isRadio(scenario.network)
+      ? { names: scenario.vehicles.map((v) => v.name), positions: motion, grid, stackDelay: stackDelay(scenario.seed) }
+      : undefined;
+    return createChannel<T>(scenario.network, deriveSeed(scenario.seed, 'v2v-bus'), radio);
+  }
   const binary = await lockstepBinary(isRadio(scenario.network));
   const start = () => startLockstep<T>(scenario, binary, grid, channelKind(scenario.network.channel).positions ? motion : undefined, pool);
   // ns-3 sets up in ~30 ms: a run whose cars have V2V apps starts it at once, in parallel with the

@@ -1,0 +1,66 @@
+import type { OccupancyGrid } from '../../../core/map/occupancy-grid.js';
+import type { WifiNetwork } from '../../../scenario/resolved.js';
+import { createRandom, deriveSeed } from '../../../util/random.js';
+import { distanceForLoss, modelShadowing, type PathLoss, pathLossModel } from './path-loss.js';
+import { PairShadowing } from './shadowing.js';
+import { WallTracer } from './wall-loss.js';
+
+/** Sommer et al.'s obstacle shadowing, as the ns-3 engine sets it: per wall crossed and per metre inside walls [dB]. */
+const WALL_CUT_DB = 9;
+const WALL_METRE_DB = 0.4;
+/** The decorrelation distance of the scenario's `shadowing` (3GPP TR 37.885's, for highway line of sight) [m]. */
+export const SHADOWING_DECORRELATION_M = 25;
+/** Shadowing above this many sigmas is not looked for when deciding which cars a sender can reach (a 3e-5 tail). */
+const SHADOWING_REACH_SIGMAS = 4;
+/** The carrier frequency both engines use [Hz]: ITS-G5's control channel. */
+export const CARRIER_HZ = 5.9e9;
+/** Thermal noise in 10 MHz at 290 K [dBm]: -174 dBm/Hz + 70 dB. */
+const THERMAL_NOISE_10MHZ_DBM = -174 + 10 * Math.log10(10e6);
+/**
+ * ns-3's YANS channel hands a receiver nothing under its sensitivity (-101 dBm for 20 MHz, so -104 dBm
+ * on 10 MHz): such a signal is neither decoded nor interference. The builtin engine uses the same floor
+ * to decide which cars a transmission reaches.
+ */
+export const REACH_FLOOR_DBM = -101 + 10 * Math.log10(10 / 20);
+
+export const noiseFloorDbm = (n: WifiNetwork) => n.noiseFloor ?? THERMAL_NOISE_10MHZ_DBM + n.noiseFigure;
+
+/** Received power between two cars: path loss, the map's walls (or the 3GPP models' NLOS), and shadowing. */
+export class LinkBudget {
+  private readonly loss: PathLoss;
+  private readonly walls: WallTracer | undefined;
+  private readonly shadowing: PairShadowing;
+  private readonly threeGpp: boolean;
+  /** Beyond this distance no car receives above REACH_FLOOR_DBM [m]. */
+  readonly reach: number;
+
+  constructor(
+    private readonly network: WifiNetwork,
+    grid: OccupancyGrid | undefined,
+    cars: number,
+    seed: number,
+  ) {
+    this.loss = pathLossModel(network.propagation, { frequencyHz: CARRIER_HZ, antennaHeight: network.antennaHeight });
+    this.walls = network.obstacles === 'map' && grid ? new WallTracer(grid) : undefined;
+    this.shadowing = new PairShadowing(cars, createRandom(deriveSeed(seed, 'wifi-shadowing')));
+    this.threeGpp = modelShadowing(network.propagation, true) !== undefined;
+    const sigma = Math.max(network.shadowing, modelShadowing(network.propagation, false)?.sigmaDb ?? 0);
+    this.reach = distanceForLoss(this.loss, network.txPower - REACH_FLOOR_DBM + SHADOWING_REACH_SIGMAS * sigma);
+  }
+
+  /** Whether the walls left the line of sight clear on the last path `rxPowerDbm` looked at; undefined without walls. */
+  lastLineOfSight: boolean | undefined;
+
+  /** Received power [dBm] at `b` of a frame from `a` (allocates nothing: it is called per frame and receiver). */
+  rxPowerDbm(a: number, b: number, ax: number, ay: number, bx: number, by: number, distance: number, odometer: Float64Array): number {
+    const obstruction = this.walls?.between(ax, ay, bx, by);
+    const lineOfSight = obstruction ? obstruction.cuts === 0 : undefined;
+    this.lastLineOfSight = lineOfSight;
+    let dbm = this.network.txPower - this.loss(distance, lineOfSight ?? true);
+    if (obstruction && !this.threeGpp) dbm -= WALL_CUT_DB * obstruction.cuts + WALL_METRE_DB * obstruction.metres;
+    const own = modelShadowing(this.network.propagation, lineOfSight ?? true);
+    if (own) dbm -= this.shadowing.valueDb(a, b, odometer, own.sigmaDb, own.decorrelationM);
+    else if (this.network.shadowing > 0) dbm -= this.shadowing.valueDb(a, b, odometer, this.network.shadowing, SHADOWING_DECORRELATION_M);
+    return dbm;
+  }
+}

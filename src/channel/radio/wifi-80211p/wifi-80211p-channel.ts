@@ -1,0 +1,367 @@
+import type { OccupancyGrid } from '../../../core/map/occupancy-grid.js';
+import type { WifiNetwork } from '../../../scenario/resolved.js';
+import { createRandom, deriveSeed } from '../../../util/random.js';
+import {
+  CHANNEL_BUSY_WINDOW_S,
+  type ChannelBusySample,
+  type ChannelFrame,
+  type Delivery,
+  type LossReason,
+  type V2VChannel,
+} from '../../frames.js';
+import { EventQueue } from '../medium/event-queue.js';
+import { SpatialIndex } from '../medium/spatial-index.js';
+import { type Coding, codingOf } from './error-model.js';
+import { LinkBudget, noiseFloorDbm, REACH_FLOOR_DBM } from './link-budget.js';
+import { DIFS_S, EIFS_S, frameAirTime, MAC_FRAME_OVERHEAD_BYTES, PREAMBLE_DETECTION_S, SLOT_S, SPEED_OF_LIGHT } from './ofdm-timing.js';
+import { Reception } from './reception.js';
+import { Station } from './station.js';
+
+/** Where each car is, in vehicle-index order (the same shape the ns-3 engine is fed). */
+export interface CarPosition {
+  x: number;
+  y: number;
+}
+
+export interface Wifi80211pOptions {
+  network: WifiNetwork;
+  /** Vehicle names in index order. */
+  names: readonly string[];
+  /** Every car's position now. */
+  positions: () => readonly CarPosition[];
+  grid?: OccupancyGrid;
+  seed: number;
+  /** Time from a send call until the frame reaches the MAC [s], drawn per frame. */
+  stackDelay?: () => number;
+}
+
+/** DCF for non-QoS data (ns-3's 802.11p default): the contention window a backoff is drawn from. */
+const CW_MIN = 15;
+/** ns-3's WifiMacQueue: at most 500 frames, none older than 500 ms when it reaches the head. */
+const QUEUE_MAX_FRAMES = 500;
+const QUEUE_MAX_DELAY_S = 0.5;
+/** ns-3's ThresholdPreambleDetectionModel: a frame is locked on when its SNR over noise and interference is at least 4 dB. */
+const PREAMBLE_SNR = 10 ** (4 / 10);
+
+const mw = (dbm: number) => 10 ** (dbm / 10);
+
+interface Transmission<P> {
+  frame: ChannelFrame<P>;
+  from: number;
+  start: number;
+  end: number;
+  /** Receivers the signal reached above the floor, with what they got. */
+  receivers: number[];
+  powersMw: number[];
+  delays: number[];
+  /** 1 for each receiver still owed an outcome. */
+  open: Uint8Array;
+}
+
+type Event<P> =
+  | { kind: 'enqueue'; station: number; frame: ChannelFrame<P> }
+  | { kind: 'access'; station: number; token: number }
+  | { kind: 'end'; tx: Transmission<P> };
+
+/**
+ * The builtin engine's 802.11p: an OFDM 10 MHz PHY and a DCF MAC in virtual time, per frame and
+ * receiver, modelled on what ns-3's YANS wifi does (docs/radio-model.md says where it departs).
+ * A frame waits for the medium (carrier sense, DIFS or EIFS, a backoff frozen while busy), is on the
+ * air for its OFDM duration, and at each car it reaches is sensed, locked on, or lost: under the
+ * carrier-sense threshold (`below-sensitivity`), while the car sends or is locked on another frame
+ * (`receiver-busy`), or decoded by its SINR against ns-3's error tables stretch by stretch
+ * (`propagation` when it would fail with no other frame on the air, else `collision`). Cars beyond
+ * the reach (received power under REACH_FLOOR_DBM even with 4 sigma of shadowing) are skipped
+ * through a spatial index and reported `below-sensitivity` at once.
+ */
+export class Wifi80211pChannel<P> implements V2VChannel<P> {
+  private readonly stations: Station<ChannelFrame<P>, Transmission<P>>[];
+  private readonly indexOf: Map<string, number>;
+  private readonly events = new EventQueue<Event<P>>();
+  /** Outcomes decided, in the order they were; `deliverDue` hands them out by time. */
+  private outcomes: Delivery<P>[] = [];
+  private readonly budget: LinkBudget;
+  private readonly index: SpatialIndex;
+  private readonly x: Float64Array;
+  private readonly y: Float64Array;
+  /** How far each car has driven, for the shadowing's decorrelation [m]. */
+  private readonly odometer: Float64Array;
+  private located = false;
+  private readonly reached: Int32Array;
+  private readonly noiseMw: number;
+  private readonly csThresholdMw: number;
+  private readonly floorMw: number;
+  private readonly coding: Coding;
+  private readonly backoffDraw: () => number;
+  private readonly decodeDraw: () => number;
+  private readonly busyWindows: ChannelBusySample[] = [];
+  private windowStart = 0;
+  private clock = 0;
+  private transmissions = 0;
+
+  constructor(private readonly opts: Wifi80211pOptions) {
+    const n = opts.names.length;
+    this.stations = opts.names.map((name, i) => new Station(i, name));
+    this.indexOf = new Map(opts.names.map((name, i) => [name, i]));
+    this.budget = new LinkBudget(opts.network, opts.grid, n, opts.seed);
+    this.index = new SpatialIndex(n, this.budget.reach);
+    this.x = new Float64Array(n);
+    this.y = new Float64Array(n);
+    this.odometer = new Float64Array(n);
+    this.reached = new Int32Array(n).fill(-1);
+    this.noiseMw = mw(noiseFloorDbm(opts.network));
+    this.csThresholdMw = mw(opts.network.csThreshold);
+    this.floorMw = mw(REACH_FLOOR_DBM);
+    this.coding = codingOf(opts.network.rate);
+    this.backoffDraw = createRandom(deriveSeed(opts.seed, 'wifi-backoff'));
+    this.decodeDraw = createRandom(deriveSeed(opts.seed, 'wifi-decode'));
+  }
+
+  /** How far a transmission can reach a car at all [m]. */
+  get reach(): number {
+    return this.budget.reach;
+  }
+
+  send(frame: ChannelFrame<P>, now: number): void {
+    const station = this.indexOf.get(frame.from);
+    if (station === undefined) throw new Error(`wifi-80211p: no car named ${frame.from}`);
+    this.events.push(Math.max(now + (this.opts.stackDelay?.() ?? 0), this.clock), { kind: 'enqueue', station, frame });
+  }
+
+  deliverDue(now: number): Delivery<P>[] {
+    this.run(now);
+    const due: Delivery<P>[] = [];
+    const later: Delivery<P>[] = [];
+    for (const d of this.outcomes) (d.at <= now ? due : later).push(d);
+    this.outcomes = later;
+    return due.sort((a, b) => a.at - b.at);
+  }
+
+  takeChannelBusy(now: number): ChannelBusySample[] {
+    this.run(now);
+    return this.busyWindows.splice(0, this.busyWindows.length);
+  }
+
+  /** Runs every event up to `now`, with the cars where they are now, closing the CBR windows it passes. */
+  private run(now: number): void {
+    if (now < this.clock) return;
+    this.locateCars();
+    for (;;) {
+      const next = this.events.peekTime();
+      const boundary = this.windowStart + CHANNEL_BUSY_WINDOW_S;
+      if (boundary <= now && boundary <= next) {
+        this.closeWindow(boundary);
+        continue;
+      }
+      if (next > now) break;
+      const event = this.events.pop()!;
+      this.clock = next;
+      if (event.kind === 'enqueue') this.enqueue(event.station, event.frame, next);
+      else if (event.kind === 'access') this.access(event.station, event.token, next);
+      else this.endTransmission(event.tx);
+    }
+    this.clock = now;
+  }
+
+  private locateCars(): void {
+    const positions = this.opts.positions();
+    for (let i = 0; i < this.stations.length; i++) {
+      const { x, y } = positions[i];
+      if (this.located) this.odometer[i] += Math.hypot(x - this.x[i], y - this.y[i]);
+      this.x[i] = x;
+      this.y[i] = y;
+    }
+    this.located = true;
+    this.index.rebuild(this.x, this.y);
+  }
+
+  private closeWindow(end: number): void {
+    for (const s of this.stations) {
+      const total = s.busyTimeAt(end);
+      this.busyWindows.push({
+        car: s.name,
+        start: this.windowStart,
+        end,
+        busyRatio: (total - s.busyAtWindowStart) / CHANNEL_BUSY_WINDOW_S,
+      });
+      s.busyAtWindowStart = total;
+    }
+    this.windowStart = end;
+  }
+
+  // --- MAC: DCF ---------------------------------------------------------------------------------
+
+  private enqueue(i: number, frame: ChannelFrame<P>, t: number): void {
+    const s = this.stations[i];
+    if (s.queued >= QUEUE_MAX_FRAMES) {
+      this.lostEverywhere(frame, 'queue-drop', t);
+      return;
+    }
+    const wasEmpty = s.queued === 0;
+    s.queue.push({ frame, enqueuedAt: t });
+    if (!wasEmpty || s.transmitting) return;
+    // 802.11-2016 10.3.4.2: a frame that finds the medium busy and no backoff running starts one
+    if (s.busy && s.backoff === 0) s.backoff = this.drawBackoff();
+    if (!s.busy) this.scheduleAccess(s, t);
+  }
+
+  private drawBackoff(): number {
+    return Math.floor(this.backoffDraw() * (CW_MIN + 1));
+  }
+
+  /** While idle with a frame queued: access once IFS and the backoff have passed (backoff counted from the idle start). */
+  private scheduleAccess(s: Station<ChannelFrame<P>, Transmission<P>>, t: number): void {
+    const ifs = s.eifs ? EIFS_S : DIFS_S;
+    const at = Math.max(t, s.idleSince + ifs + s.backoff * SLOT_S);
+    s.accessAt = at;
+    this.events.push(at, { kind: 'access', station: s.index, token: ++s.accessToken });
+  }
+
+  private access(i: number, token: number, t: number): void {
+    const s = this.stations[i];
+    if (token !== s.accessToken || Number.isNaN(s.accessAt)) return;
+    s.accessAt = Number.NaN;
+    let item = s.dequeue();
+    while (item && t - item.enqueuedAt > QUEUE_MAX_DELAY_S) {
+      this.lostEverywhere(item.frame, 'queue-drop', t);
+      item = s.dequeue();
+    }
+    s.backoff = 0;
+    if (item) this.startTransmission(s, item.frame, t);
+  }
+
+  /** The medium turns busy or idle at a station: backoff frozen (or an access already committed), CBR time counted. */
+  private refreshBusy(s: Station<ChannelFrame<P>, Transmission<P>>, t: number): void {
+    const busy = s.transmitting !== undefined || s.locked !== undefined || s.sensed > 0;
+    if (busy === s.busy) return;
+    s.busy = busy;
+    if (busy) {
+      s.busySince = t;
+      if (!Number.isNaN(s.accessAt) && s.accessAt >= t + PREAMBLE_DETECTION_S) {
+        const ifs = s.eifs ? EIFS_S : DIFS_S;
+        const counted = Math.floor((t - s.idleSince - ifs) / SLOT_S);
+        if (counted > 0) s.backoff = Math.max(0, s.backoff - counted);
+        s.accessAt = Number.NaN;
+        s.accessToken++;
+      } else if (Number.isNaN(s.accessAt)) {
+        const ifs = s.eifs ? EIFS_S : DIFS_S;
+        const counted = Math.floor((t - s.idleSince - ifs) / SLOT_S);
+        if (counted > 0) s.backoff = Math.max(0, s.backoff - counted);
+      }
+      return;
+    }
+    s.busyTotal += t - s.busySince;
+    s.idleSince = t;
+    if (s.queued > 0 && !s.transmitting && Number.isNaN(s.accessAt)) this.scheduleAccess(s, t);
+  }
+
+  // --- PHY ----------------------------------------------------------------------------------------
+
+  private startTransmission(s: Station<ChannelFrame<P>, Transmission<P>>, frame: ChannelFrame<P>, t: number): void {
+    const air = frameAirTime(frame.sizeBytes + MAC_FRAME_OVERHEAD_BYTES, this.opts.network.rate);
+    const open = new Uint8Array(this.stations.length);
+    const tx: Transmission<P> = { frame, from: s.index, start: t, end: t + air, receivers: [], powersMw: [], delays: [], open };
+    const serial = this.transmissions++;
+    if (frame.broadcast && frame.to.length === this.stations.length - 1) {
+      open.fill(1);
+      open[s.index] = 0;
+    } else {
+      for (const to of frame.to) {
+        const r = this.indexOf.get(to);
+        if (r !== undefined && r !== s.index) open[r] = 1;
+      }
+    }
+    if (s.locked) this.abortReception(s, t);
+    s.transmitting = tx;
+    this.refreshBusy(s, t);
+    this.index.forEachWithin(s.index, this.x, this.y, (r, distance) => {
+      const dbm = this.budget.rxPowerDbm(s.index, r, this.x[s.index], this.y[s.index], this.x[r], this.y[r], distance, this.odometer);
+      const power = mw(dbm);
+      if (power < this.floorMw) return;
+      this.reached[r] = serial;
+      const delay = distance / SPEED_OF_LIGHT;
+      tx.receivers.push(r);
+      tx.powersMw.push(power);
+      tx.delays.push(delay);
+      this.signalStarts(this.stations[r], tx, power, dbm, this.budget.lastLineOfSight, t + delay);
+    });
+    for (let r = 0; r < open.length; r++) {
+      if (open[r] && this.reached[r] !== serial) this.report(tx, r, t, 'below-sensitivity');
+    }
+    this.events.push(tx.end, { kind: 'end', tx });
+  }
+
+  private signalStarts(
+    r: Station<ChannelFrame<P>, Transmission<P>>,
+    tx: Transmission<P>,
+    power: number,
+    dbm: number,
+    lineOfSight: boolean | undefined,
+    t: number,
+  ): void {
+    if (r.locked) r.locked.scoreUntil(t, this.noiseMw, r.energyMw - r.locked.powerMw);
+    r.energyMw += power;
+    r.signals++;
+    if (power >= this.csThresholdMw) r.sensed++;
+    if (r.transmitting || r.locked) this.report(tx, r.index, t, 'receiver-busy', dbm, lineOfSight);
+    else if (power < this.csThresholdMw) this.report(tx, r.index, t, 'below-sensitivity', dbm, lineOfSight);
+    else if (power / (this.noiseMw + r.energyMw - power) >= PREAMBLE_SNR) {
+      r.locked = new Reception(tx, t, t + (tx.end - tx.start), power, dbm, lineOfSight, this.coding, this.opts.network.rate);
+    } else this.report(tx, r.index, t, power / this.noiseMw >= PREAMBLE_SNR ? 'collision' : 'propagation', dbm, lineOfSight);
+    this.refreshBusy(r, t);
+  }
+
+  private endTransmission(tx: Transmission<P>): void {
+    const s = this.stations[tx.from];
+    s.transmitting = undefined;
+    // ns-3 draws a new backoff after every transmission (post-backoff), from CWmin after a broadcast
+    s.backoff = this.drawBackoff();
+    this.refreshBusy(s, tx.end);
+    for (let k = 0; k < tx.receivers.length; k++)
+      this.signalEnds(this.stations[tx.receivers[k]], tx, tx.powersMw[k], tx.end + tx.delays[k]);
+  }
+
+  private signalEnds(r: Station<ChannelFrame<P>, Transmission<P>>, tx: Transmission<P>, power: number, t: number): void {
+    const locked = r.locked;
+    if (locked) locked.scoreUntil(t, this.noiseMw, r.energyMw - locked.powerMw);
+    r.signals--;
+    if (power >= this.csThresholdMw) r.sensed--;
+    r.energyMw = r.signals === 0 ? 0 : r.energyMw - power;
+    if (locked && locked.frame === tx) {
+      r.locked = undefined;
+      const outcome = locked.outcome(this.decodeDraw(), this.noiseMw);
+      r.eifs = outcome !== 'decoded';
+      this.report(tx, r.index, t, outcome === 'decoded' ? undefined : outcome, locked.powerDbm, locked.lineOfSight);
+    }
+    this.refreshBusy(r, t);
+  }
+
+  /** A car starts sending while locked on a frame: that reception is lost (ns-3: RECEPTION_ABORTED_BY_TX). */
+  private abortReception(s: Station<ChannelFrame<P>, Transmission<P>>, t: number): void {
+    const locked = s.locked!;
+    s.locked = undefined;
+    this.report(locked.frame, s.index, t, 'receiver-busy', locked.powerDbm, locked.lineOfSight);
+  }
+
+  /** The outcome of `tx` at receiver `r`, if `r` is one of its addressees still owed one. */
+  private report(
+    tx: Transmission<P>,
+    r: number,
+    at: number,
+    lost: LossReason | undefined,
+    rxPowerDbm?: number,
+    lineOfSight?: boolean,
+  ): void {
+    if (!tx.open[r]) return;
+    tx.open[r] = 0;
+    const delivery: Delivery<P> = { payload: tx.frame.payload, to: this.stations[r].name, at };
+    if (lost) delivery.lost = lost;
+    if (rxPowerDbm !== undefined) delivery.rxPowerDbm = rxPowerDbm;
+    if (lineOfSight !== undefined) delivery.lineOfSight = lineOfSight;
+    this.outcomes.push(delivery);
+  }
+
+  private lostEverywhere(frame: ChannelFrame<P>, reason: LossReason, at: number): void {
+    for (const to of frame.to) if (to !== frame.from) this.outcomes.push({ payload: frame.payload, to, at, lost: reason });
+  }
+}
