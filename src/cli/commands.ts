@@ -20,6 +20,7 @@ const COMMANDS: readonly { names: readonly string[]; load: () => Promise<Registe
   { names: ['mcap'], load: async () => (await import('./mcap-command.js')).registerMcapCommand },
   { names: ['schema'], load: async () => (await import('./schema-command.js')).registerSchemaCommand },
   { names: ['report'], load: async () => (await import('./report-command.js')).registerReportCommand },
+  { names: ['check'], load: async () => (await import('./check-command.js')).registerCheckCommand },
   { names: ['validate'], load: async () => (await import('./validate-command.js')).registerValidateCommand },
   { names: ['up', 'summary'], load: async () => (await import('./run-commands.js')).registerRunCommands },
 ];

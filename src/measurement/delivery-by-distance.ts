@@ -113,7 +113,7 @@ export interface TableDeviation {
   bins: number;
   /** Mean absolute deviation of the delivery ratio; null with no bin in common. */
   delivery: number | null;
-  /** The same for each loss reason either table has (a reason a bin lacks is a share of 0). */
+  /** The same for each loss reason either table has (a reason a bin lacks is a share of 0); none with no bin in common. */
   losses: Record<string, number>;
 }
 
@@ -128,7 +128,7 @@ export function tableDeviation(a: DeliveryTable, b: DeliveryTable): TableDeviati
   return {
     bins: both.length,
     delivery: mad((bin) => bin.delivery!),
-    losses: Object.fromEntries(reasons.map((r) => [r, mad((bin) => bin.losses[r] ?? 0) ?? 0])),
+    losses: both.length ? Object.fromEntries(reasons.map((r) => [r, mad((bin) => bin.losses[r] ?? 0)!])) : {},
   };
 }
 

@@ -111,7 +111,7 @@ describe('mean absolute deviation between two tables', () => {
 
   it('is null with no bin in common; tables of other bins are refused', () => {
     const near = deliveryTable([row(10, 'delivered')]);
-    const far = deliveryTable([row(300, 'delivered')]);
+    const far = deliveryTable([row(300, 'collision')]);
     expect(tableDeviation(near, far)).toEqual({ bins: 0, delivery: null, losses: {} });
     expect(() => tableDeviation(near, deliveryTable([], { binWidth: 25 }))).toThrow(/different bins/);
   });

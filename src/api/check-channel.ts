@@ -1,0 +1,202 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { UserInputError } from '../errors.js';
+import type { MeasuredCbr } from '../measurement/channel-busy-log.js';
+import { CsvLog } from '../measurement/csv-log.js';
+import {
+  broadcastRows,
+  type CbrDeviation,
+  cbrDeviation,
+  type DeliveryTable,
+  type DistanceRow,
+  deliveryTable,
+  orderReasons,
+  type TableDeviation,
+  tableDeviation,
+} from '../measurement/delivery-by-distance.js';
+import { v2vRowFieldsFromText } from '../measurement/v2v-row.js';
+import type { RunEvents } from '../run/events.js';
+import { RUN_EXIT_STATUS } from '../run/outcome.js';
+import { readRunFile } from '../run/read-run-file.js';
+import { RUN_FILES } from '../run/run-files.js';
+import { newRunId } from '../run/run-folder.js';
+import type { RunStatus } from '../run/summary.js';
+import { loadScenario } from '../scenario/load-scenario.js';
+import type { ChannelEngine } from '../scenario/resolved.js';
+import { readCsvRecords } from '../util/csv-records.js';
+import type { FolderSetting } from '../util/writable-folder.js';
+import { writeFileNoFollow } from '../util/write-no-follow.js';
+import { type RunOutcome, type RunScenarioOptions, runScenarioSimulated } from './run-simulated.js';
+
+/** Where checks live: --checks-dir, $CAVSIM_CHECKS_DIR, or checks/ under the current directory. */
+export const CHECKS_DIR: FolderSetting = { flag: '--checks-dir', env: 'CAVSIM_CHECKS_DIR', fallback: 'checks' };
+
+/** A check folder's files besides runs/<engine>/, the two run folders. */
+export const CHECK_FILES = { runs: 'runs', table: 'channel-check.csv', result: 'channel-check.json', plots: 'plots' } as const;
+
+/** The engines compared, in the order the table shows them. */
+export const CHECKED_ENGINES = ['builtin', 'ns3'] as const satisfies readonly ChannelEngine[];
+/** The channel kind both engines model. */
+const RADIO = 'wifi-80211p';
+
+export interface ChannelCheckOptions {
+  overrides?: readonly string[];
+  binWidth?: number;
+  maxDistance?: number;
+  /** The folder checks are made in; the check's own is <checksDir>/<checkId>. */
+  checksDir: string;
+  checkId?: string;
+  /** Delivery MAD and CBR difference above which the check has failed. */
+  maxMad?: number;
+  events?: RunEvents;
+  shouldStop?: () => boolean;
+  stopReason?: () => string | undefined;
+  command?: readonly string[];
+  /** How one engine's run is made (tests pass a fake); default: the simulated runtime, as `cavsim up --runtime sim`. */
+  runSimulated?: (file: string, opts: RunScenarioOptions) => Promise<RunOutcome>;
+}
+
+export interface EngineRun {
+  engine: ChannelEngine;
+  runDir: string;
+  status: RunStatus;
+  /** Why the run did not complete, as its summary says. */
+  reason?: string;
+  exitStatus: number;
+  /** Broadcast (frame, receiver) rows with a known fate within the table's range. */
+  frames: number;
+  table: DeliveryTable;
+  /** The run's measured CBR (summary.json v2v.cbr); absent when its channel reported none. */
+  cbr?: MeasuredCbr;
+}
+
+export interface ChannelCheckResult {
+  checkId: string;
+  dir: string;
+  scenario: string;
+  binWidth: number;
+  maxDistance: number;
+  runs: EngineRun[];
+  /** Set when both runs ran: the deviation of the second engine's table from the first's. */
+  deviation?: TableDeviation;
+  cbrDeviation?: CbrDeviation | null;
+  maxMad?: number;
+  /** Figures over the bound, as sentences; empty when none (or no bound). */
+  exceeded: string[];
+  /** The status `cavsim check channel` exits with: a run's, else 1 over the bound, else 0. */
+  exitStatus: number;
+  files: { table: string; result: string };
+}
+
+/**
+ * `cavsim check channel`: the scenario run twice in the simulated runtime, with the builtin 802.11p
+ * engine and with ns-3, into a check folder (runs/builtin, runs/ns3); then delivery against
+ * distance with each loss reason's share, and the CBR, side by side with their deviations.
+ */
+export async function checkChannel(file: string, opts: ChannelCheckOptions): Promise<ChannelCheckResult> {
+  const overrides = opts.overrides ?? [];
+  const scenario = await loadScenario(file, { overrides, runtime: 'sim' });
+  if (scenario.network.channel !== RADIO)
+    throw new UserInputError(
+      `${file}: network.channel is ${scenario.network.channel}; check channel compares the two engines of ${RADIO}`,
+      ['the builtin and the ns-3 engine are compared on the radio channel only'],
+      `set network.channel: ${RADIO} in the scenario (with its radio settings), or try --set network.channel=${RADIO}`,
+    );
+  const table = { binWidth: opts.binWidth, maxDistance: opts.maxDistance };
+  const checkId = opts.checkId ?? newRunId();
+  const dir = join(opts.checksDir, checkId);
+  const runsDir = join(dir, CHECK_FILES.runs);
+  mkdirSync(runsDir, { recursive: true });
+  const cars = scenario.vehicles.map((v) => v.name);
+  const run = opts.runSimulated ?? runScenarioSimulated;
+  const runs: EngineRun[] = [];
+  for (const engine of CHECKED_ENGINES) {
+    if (runs.length && (opts.shouldStop?.() || runs.at(-1)!.status === 'interrupted')) break;
+    const outcome = await run(file, {
+      overrides: [...overrides, `network.engine=${engine}`],
+      runsDir,
+      runId: engine,
+      events: opts.events,
+      shouldStop: opts.shouldStop,
+      stopReason: opts.stopReason,
+      command: opts.command,
+      mcapByDefault: false,
+    });
+    const rows = broadcastRows(readV2vRows(join(outcome.runDir, RUN_FILES.v2v)), cars);
+    const t = deliveryTable(rows, table);
+    runs.push({
+      engine,
+      runDir: outcome.runDir,
+      status: outcome.summary.status,
+      ...(outcome.summary.reason ? { reason: outcome.summary.reason } : {}),
+      exitStatus: outcome.summary.exit_status ?? RUN_EXIT_STATUS[outcome.summary.status],
+      frames: t.bins.reduce((s, b) => s + b.frames, 0),
+      table: t,
+      ...(outcome.summary.v2v.cbr ? { cbr: outcome.summary.v2v.cbr } : {}),
+    });
+  }
+  const [a, b] = runs;
+  const deviation = b && tableDeviation(a.table, b.table);
+  const cbr = b && cbrDeviation(a.cbr, b.cbr);
+  const exceeded = b && opts.maxMad !== undefined ? overBound(deviation!, cbr!, opts.maxMad) : [];
+  const failedRun = runs.find((r) => r.exitStatus !== 0);
+  const files = { table: join(dir, CHECK_FILES.table), result: join(dir, CHECK_FILES.result) };
+  const result: ChannelCheckResult = {
+    checkId,
+    dir,
+    scenario: scenario.name,
+    binWidth: a.table.binWidth,
+    maxDistance: a.table.maxDistance,
+    runs,
+    ...(b ? { deviation, cbrDeviation: cbr } : {}),
+    ...(opts.maxMad !== undefined ? { maxMad: opts.maxMad } : {}),
+    exceeded,
+    exitStatus: failedRun?.exitStatus ?? (exceeded.length ? 1 : 0),
+    files,
+  };
+  writeTableCsv(files.table, runs);
+  writeFileNoFollow(files.result, `${JSON.stringify(result, null, 2)}\n`);
+  return result;
+}
+
+/** The figures over `bound`: the delivery MAD (none when the runs share no bin) and the CBR means' difference. */
+function overBound(d: TableDeviation, cbr: CbrDeviation | null, bound: number): string[] {
+  const over: string[] = [];
+  if (d.delivery === null) over.push('delivery MAD: the two runs have no distance bin in common, so the bound cannot be shown to hold');
+  else if (d.delivery > bound) over.push(`delivery MAD ${d.delivery} > ${bound}`);
+  if (cbr && cbr.mean > bound) over.push(`CBR mean difference ${cbr.mean} > ${bound}`);
+  return over;
+}
+
+function readV2vRows(path: string): DistanceRow[] {
+  const text = readRunFile(path);
+  if (text === undefined) return [];
+  const [header, ...records] = readCsvRecords(text);
+  const column = new Map(header.cells.map((c, i) => [c, i]));
+  return records.map((r) => v2vRowFieldsFromText((name) => r.cells[column.get(name) ?? -1]));
+}
+
+/** channel-check.csv: a row per bin, each engine's frames, delivery ratio and loss shares side by side. */
+function writeTableCsv(path: string, runs: readonly EngineRun[]): void {
+  const reasons = orderReasons(runs.flatMap((r) => r.table.reasons));
+  const columns = [
+    'from_m',
+    'to_m',
+    ...runs.flatMap((r) => [`${r.engine}_frames`, `${r.engine}_delivery`, ...reasons.map((reason) => `${r.engine}_${reason}`)]),
+  ];
+  const log = new CsvLog(path, columns);
+  try {
+    runs[0].table.bins.forEach((bin, k) => {
+      log.add([
+        bin.from,
+        bin.to,
+        ...runs.flatMap((r) => {
+          const b = r.table.bins[k];
+          return [b.frames, b.delivery ?? undefined, ...reasons.map((reason) => (b.frames ? (b.losses[reason] ?? 0) : undefined))];
+        }),
+      ]);
+    });
+  } finally {
+    log.close();
+  }
+}
