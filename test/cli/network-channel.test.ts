@@ -52,10 +52,21 @@ describe('network.channel: latency on the command line', () => {
     );
   });
 
-  it('the builtin engine for wifi-80211p exits 2 naming the engine', () => {
-    const r = cavsim('validate', HEAD_ON, '--runtime', 'sim', '--set', 'network.channel=wifi-80211p', '--set', 'network.engine=builtin');
-    expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/network\.engine \(from --set\): wifi-80211p runs only in ns-3/);
+  it('the builtin engine takes wifi-80211p; a carrier-sense threshold out of range exits 2 naming it', () => {
+    const ok = cavsim('validate', BLIND_CORNER, '--runtime', 'sim', '--set', 'network.engine=builtin');
+    expect(ok.status).toBe(0);
+    const bad = cavsim(
+      'validate',
+      HEAD_ON,
+      '--runtime',
+      'sim',
+      '--set',
+      'network.channel=wifi-80211p',
+      '--set',
+      'network.csThreshold=5dBm',
+    );
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/network\.csThreshold \(from --set\): 5dBm is out of range/);
   });
 
   it('up --runtime sim runs it', () => {

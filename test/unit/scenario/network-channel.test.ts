@@ -53,7 +53,7 @@ describe('network.channel, jitter and engine', () => {
     expect((await load('{ engine: builtin, channel: latency }', { runtime: 'sim' })).network).toMatchObject({ engine: 'builtin' });
   });
 
-  it('wifi-80211p fills its radio defaults: 20 dBm, log-distance, walls block, 1.5 m antennas, 7 dB noise figure, 6 Mbit/s', async () => {
+  it('wifi-80211p fills its radio defaults: 20 dBm, log-distance, walls block, 1.5 m antennas, 7 dB noise figure, 6 Mbit/s, no shadowing, -82 dBm carrier sense', async () => {
     expect((await load('{ channel: wifi-80211p }')).network).toEqual({
       channel: 'wifi-80211p',
       txPower: 20,
@@ -62,6 +62,8 @@ describe('network.channel, jitter and engine', () => {
       antennaHeight: 1.5,
       noiseFigure: 7,
       rate: 6e6,
+      shadowing: 0,
+      csThreshold: -82,
     });
     expect(
       (await load('{ channel: wifi-80211p, txPower: -5dBm, propagation: 3gpp-v2v-urban, obstacles: none, rate: 12Mbps, noiseFigure: 9dB }'))
@@ -83,8 +85,11 @@ describe('network.channel, jitter and engine', () => {
     expect(await problems('{ channel: latency, txPower: 20dBm }')).toEqual([
       'network.txPower (line 4): txPower applies only to channel: wifi-80211p; remove it or change network.channel',
     ]);
-    expect(await problems('{ channel: wifi-80211p, engine: builtin }')).toEqual([
-      expect.stringMatching(/^network\.engine \(line 4\): wifi-80211p runs only in ns-3/),
+    expect(await problems('{ channel: wifi-80211p, engine: builtin, shadowing: 3dB, csThreshold: -85dBm, noiseFloor: -95dBm }')).toEqual(
+      [],
+    );
+    expect(await problems('{ channel: wifi-80211p, csThreshold: -10dBm }')).toEqual([
+      expect.stringMatching(/^network\.csThreshold \(line 4\): -10dBm is out of range; use a value from -130dBm to -30dBm/),
     ]);
     expect(await problems('{ channel: wifi-80211p, rate: 5Mbps }')).toEqual([
       expect.stringMatching(/5Mbps is not an 802\.11p rate on 10 MHz; use one of 3Mbps, 4\.5Mbps, 6Mbps/),

@@ -30,9 +30,14 @@ describe('channel engine of the simulated runtime', () => {
     await expect(chooseEngine({ ...csma, engine: 'ns3' }, absent)).rejects.toThrow(
       /network\.engine: ns3 needs ns-3, which is not installed/,
     );
-    await expect(chooseEngine(wifi, absent)).rejects.toMatchObject({
-      message: expect.stringMatching(/channel wifi-80211p runs only in ns-3/),
+    await expect(chooseEngine({ ...wifi, engine: 'ns3' }, absent)).rejects.toMatchObject({
+      message: expect.stringMatching(/network\.engine: ns3 needs ns-3/),
       hint: expect.stringMatching(/setup-ns3\.sh/),
     });
+  });
+
+  it('runs wifi-80211p in the builtin engine when ns-3 is absent, and in ns-3 when it is installed', async () => {
+    expect(await chooseEngine(wifi, absent)).toBe('builtin');
+    expect(await chooseEngine(wifi, installed)).toBe('ns3');
   });
 });
