@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { UserInputError } from '../errors.js';
 import type { RunEvent } from '../run/events.js';
 import { checkRunId } from '../run/run-folder.js';
@@ -38,8 +38,8 @@ export function registerCheckCommand(program: Command): void {
       'run a wifi-80211p scenario twice in the simulated runtime, with the builtin engine and with ns-3, and compare delivery against distance (by loss reason) and CBR',
     )
     .argument('<scenario>', 'scenario YAML file, network.channel: wifi-80211p')
-    .option('--bin <length>', 'width of the distance bins', metres('--bin'), 50)
-    .option('--max-distance <length>', 'distance the bins reach', metres('--max-distance'), 500)
+    .addOption(new Option('--bin <length>', 'width of the distance bins').argParser(metres('--bin')).default(50, '50m'))
+    .addOption(new Option('--max-distance <length>', 'distance the bins reach').argParser(metres('--max-distance')).default(500, '500m'))
     .option('--set <path=value>', 'override a field, e.g. network.txPower=20dBm (repeatable)', collect, [])
     .option(
       '--max-mad <mad>',
@@ -50,6 +50,16 @@ export function registerCheckCommand(program: Command): void {
     .option('--check-id <id>', 'name of the check folder; default: date, time and 4 random hex digits')
     .option('--no-plots', 'skip the figure')
     .option('--json', 'print the comparison as JSON')
+    .addHelpText(
+      'after',
+      `
+The two runs go to <checks dir>/<check id>/runs/builtin and runs/ns3, with channel-check.csv,
+channel-check.json and plots/delivery-distance.{svg,png,pdf} beside them (docs/usage.md).
+
+Exit status: 0 both runs completed (the deviations are information), 1 a deviation is over
+--max-mad, 2 bad input (a scenario whose network.channel is not wifi-80211p), 3 ns-3 is not
+installed; a run that did not complete gives its own status (5 failed, 6 invalid, 130 interrupted).`,
+    )
     .action(async (file: string, flags: ChannelCheckFlags) => {
       if (flags.checkId !== undefined) checkRunId('--check-id', flags.checkId);
       const { CHECKS_DIR, checkChannel } = await import('../api/check-channel.js');
