@@ -24,6 +24,7 @@ import type { RunStatus } from '../run/summary.js';
 import { loadScenario } from '../scenario/load-scenario.js';
 import type { ChannelEngine } from '../scenario/resolved.js';
 import { readCsvRecords } from '../util/csv-records.js';
+import { snakeCaseKeys } from '../util/snake-case.js';
 import type { FolderSetting } from '../util/writable-folder.js';
 import { writeFileNoFollow } from '../util/write-no-follow.js';
 import { type RunOutcome, type RunScenarioOptions, runScenarioSimulated } from './run-simulated.js';
@@ -155,7 +156,7 @@ export async function checkChannel(file: string, opts: ChannelCheckOptions): Pro
     files,
   };
   writeTableCsv(files.table, runs);
-  writeFileNoFollow(files.result, `${JSON.stringify(result, null, 2)}\n`);
+  writeFileNoFollow(files.result, `${JSON.stringify(snakeCaseKeys(result), null, 2)}\n`);
   return result;
 }
 

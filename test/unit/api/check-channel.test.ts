@@ -90,7 +90,11 @@ describe('checkChannel', () => {
       'from_m,to_m,builtin_frames,builtin_delivery,builtin_below-sensitivity,builtin_collision,ns3_frames,ns3_delivery,ns3_below-sensitivity,ns3_collision',
     );
     expect(csv[2]).toBe('50,100,4,0.75,0.25,0,4,0.5,0.25,0.25');
-    expect(JSON.parse(readFileSync(join(work, 'both', 'channel-check.json'), 'utf8')).deviation.delivery).toBe(0.0625);
+    const saved = JSON.parse(readFileSync(join(work, 'both', 'channel-check.json'), 'utf8'));
+    expect(saved.deviation.delivery).toBe(0.0625);
+    // keys as summary.json spells them; loss reasons keep their names
+    expect(saved.cbr_deviation).toEqual({ mean: 0.02, per_car: 0.02 });
+    expect(saved.runs[1].table.bins[1].losses).toEqual({ 'below-sensitivity': 0.25, collision: 0.25 });
 
     const text = formatChannelCheck(r);
     expect(text).toMatch(/each cell builtin \/ ns-3/);
