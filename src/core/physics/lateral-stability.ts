@@ -78,14 +78,21 @@ export function worstLateralMode(p: LateralParams, dt: number, kind: IntegratorK
   const high = Math.max(p.v_max, low);
   let worst: WorstMode = { speed: low, accel: 0, eigenvalue: { re: 0, im: 0 }, amplification: 0 };
   for (let i = 0; i < SPEED_SAMPLES; i++) {
-    const speed = low * (high / low) ** (i / (SPEED_SAMPLES - 1));
-    const fullThrottle = speed > p.v_switch ? (p.a_max * p.v_switch) / speed : p.a_max;
-    for (const accel of [0, fullThrottle, -p.a_max]) {
-      for (const eigenvalue of lateralEigenvalues(p, speed, accel)) {
-        if (!(eigenvalue.re < 0)) continue;
-        const amplification = stepAmplification(kind, { re: eigenvalue.re * dt, im: eigenvalue.im * dt });
-        if (amplification > worst.amplification) worst = { speed, accel, eigenvalue, amplification };
-      }
+    const atSpeed = worstLateralModeAt(p, low * (high / low) ** (i / (SPEED_SAMPLES - 1)), dt, kind);
+    if (atSpeed.amplification > worst.amplification) worst = atSpeed;
+  }
+  return worst;
+}
+
+/** worstLateralMode at one speed: for a car that keeps it (cruising traffic). */
+export function worstLateralModeAt(p: LateralParams, speed: number, dt: number, kind: IntegratorKind): WorstMode {
+  let worst: WorstMode = { speed, accel: 0, eigenvalue: { re: 0, im: 0 }, amplification: 0 };
+  const fullThrottle = speed > p.v_switch ? (p.a_max * p.v_switch) / speed : p.a_max;
+  for (const accel of [0, fullThrottle, -p.a_max]) {
+    for (const eigenvalue of lateralEigenvalues(p, speed, accel)) {
+      if (!(eigenvalue.re < 0)) continue;
+      const amplification = stepAmplification(kind, { re: eigenvalue.re * dt, im: eigenvalue.im * dt });
+      if (amplification > worst.amplification) worst = { speed, accel, eigenvalue, amplification };
     }
   }
   return worst;
@@ -96,6 +103,13 @@ const AMPLIFICATION_TOLERANCE = 1 + 1e-9;
 
 export function isLaterallyStable(p: LateralParams, dt: number, kind: IntegratorKind): boolean {
   return worstLateralMode(p, dt, kind).amplification <= AMPLIFICATION_TOLERANCE;
+}
+
+/** Stable at one speed: below KINEMATIC_SWITCH_SPEED (parked) the kinematic model runs, always stable. */
+export function isLaterallyStableAt(p: LateralParams, speed: number, dt: number, kind: IntegratorKind): boolean {
+  return (
+    Math.abs(speed) < KINEMATIC_SWITCH_SPEED || worstLateralModeAt(p, Math.abs(speed), dt, kind).amplification <= AMPLIFICATION_TOLERANCE
+  );
 }
 
 /** The largest timestep in (0, upTo] at which the lateral dynamics integrate stably (0 if none from 1 µs). */
