@@ -64,12 +64,12 @@ describe('802.11p air time and error model (docs/radio-model.md)', () => {
 });
 
 describe('the builtin 802.11p medium', () => {
-  it('delivers a lone frame after its air time, with the received power of the path-loss model', () => {
+  it('delivers a lone frame DIFS and its air time after it was sent (as ns-3), with the received power of the path-loss model', () => {
     const { send, until } = channelAt([0, 20]);
     send(0, 0.1);
     const [d] = until(0.2);
     expect(d.lost).toBeUndefined();
-    expect(d.at - 0.1).toBeCloseTo(384e-6 + 20 / 299792458, 9);
+    expect(d.at - 0.1).toBeCloseTo(58e-6 + 384e-6 + 20 / 299792458, 9);
     expect(d.rxPowerDbm).toBeCloseTo(20 - (46.6777 + 30 * Math.log10(20)), 9);
   });
 

@@ -96,6 +96,7 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
   private readonly decodeDraw: () => number;
   private readonly busyWindows: ChannelBusySample[] = [];
   private windowStart = 0;
+  private windowsClosed = 0;
   private clock = 0;
   private transmissions = 0;
 
@@ -148,7 +149,7 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
     this.locateCars();
     for (;;) {
       const next = this.events.peekTime();
-      const boundary = this.windowStart + CHANNEL_BUSY_WINDOW_S;
+      const boundary = (this.windowsClosed + 1) * CHANNEL_BUSY_WINDOW_S;
       if (boundary <= now && boundary <= next) {
         this.closeWindow(boundary);
         continue;
@@ -187,6 +188,7 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
       s.busyAtWindowStart = total;
     }
     this.windowStart = end;
+    this.windowsClosed++;
   }
 
   // --- MAC: DCF ---------------------------------------------------------------------------------
@@ -202,7 +204,13 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
     if (!wasEmpty || s.transmitting) return;
     // 802.11-2016 10.3.4.2: a frame that finds the medium busy and no backoff running starts one
     if (s.busy && s.backoff === 0) s.backoff = this.drawBackoff();
-    if (!s.busy) this.scheduleAccess(s, t);
+    if (s.busy) return;
+    // as ns-3's DCF: a frame that finds the medium idle and the backoff over waits DIFS from now
+    const ifs = s.eifs ? EIFS_S : DIFS_S;
+    if (s.idleSince + ifs + s.backoff * SLOT_S <= t) {
+      s.backoff = 0;
+      this.scheduleAccess(s, t, t + DIFS_S);
+    } else this.scheduleAccess(s, t);
   }
 
   private drawBackoff(): number {
@@ -210,9 +218,9 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
   }
 
   /** While idle with a frame queued: access once IFS and the backoff have passed (backoff counted from the idle start). */
-  private scheduleAccess(s: Station<ChannelFrame<P>, Transmission<P>>, t: number): void {
+  private scheduleAccess(s: Station<ChannelFrame<P>, Transmission<P>>, t: number, notBefore = t): void {
     const ifs = s.eifs ? EIFS_S : DIFS_S;
-    const at = Math.max(t, s.idleSince + ifs + s.backoff * SLOT_S);
+    const at = Math.max(notBefore, s.idleSince + ifs + s.backoff * SLOT_S);
     s.accessAt = at;
     this.events.push(at, { kind: 'access', station: s.index, token: ++s.accessToken });
   }
@@ -232,7 +240,7 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
 
   /** The medium turns busy or idle at a station: backoff frozen (or an access already committed), CBR time counted. */
   private refreshBusy(s: Station<ChannelFrame<P>, Transmission<P>>, t: number): void {
-    const busy = s.transmitting !== undefined || s.locked !== undefined || s.sensed > 0;
+    const busy = s.transmitting !== undefined || s.locked !== undefined || s.sensed > 0 || s.energyMw >= this.csThresholdMw;
     if (busy === s.busy) return;
     s.busy = busy;
     if (busy) {
