@@ -11,8 +11,8 @@
 //   --dataRate=100Mbps      data rate (any ns3::DataRate string): of the bus, or of each sender
 //   --loss=0                per-receiver frame loss probability
 //   --run=1                 ns-3's RNG run number (cavsim passes the scenario's seed)
-//   --txPower, --propagation, --obstacles, --antennaHeight, --noiseFigure, --rate: wifi-80211p, as the
-//                           lock-step program takes them (docs/ns3-lockstep-protocol.md)
+//   --txPower, --propagation, --obstacles, --antennaHeight, --noiseFigure, --rate, --shadowing,
+//   --noiseFloor, --csThreshold: wifi-80211p, as the lock-step program takes them (docs/ns3-lockstep-protocol.md)
 //   --macs=m0,m1,...        each vehicle's MAC in tap order (wifi: the radio takes it; wired: where unicasts go)
 //   --duration=0            seconds to run; 0 runs until SIGTERM
 //   --frameLog=PATH         optional diagnostics: wall-clock timings of every frame (see below)
@@ -340,6 +340,9 @@ TrackWifiFrame(const NetDeviceContainer* devices, uint32_t node, Ptr<const Packe
     TrackDatagram(psdu, FrameLabel(psdu, 0, header.GetAddr2(), to), node, to.IsGroup(), owner, devices->GetN());
 }
 
+// The shadowing's random stream, clear of the devices' (from 100).
+const int64_t kShadowingStream = 2000;
+
 // 802.11p: ad-hoc devices cannot SendFrom, so each tap is bridged in UseLocal mode (the device
 // takes the MAC of the one vehicle behind the tap); positions arrive on the feed.
 int
@@ -362,6 +365,10 @@ RunWifi(const NodeContainer& nodes,
         std::cerr << "channel-tap: " << e.what() << std::endl;
         return 2;
     }
+    if (wifi.shadowingDb > 0)
+    {
+        propagation.last->AssignStreams(kShadowingStream); // the shadowing link, last before the probe
+    }
     propagation.last->SetNext(CreateObject<cavsim::PowerProbe>());
     static NetDeviceContainer devices;
     devices = cavsim::InstallWifi80211p(nodes, wifi, propagation.first);
@@ -370,7 +377,7 @@ RunWifi(const NodeContainer& nodes,
     {
         DynamicCast<WifiNetDevice>(devices.Get(i))->GetPhy()->TraceConnectWithoutContext("PhyTxBegin", MakeBoundCallback(&TrackWifiFrame, &devices, i));
     }
-    cavsim::ConnectWifiOutcomes(devices, propagation.grid.get(), wifi.minimumRssiDbm);
+    cavsim::ConnectWifiOutcomes(devices, propagation.grid.get(), wifi);
     for (std::size_t i = 0; i < tapNames.size(); ++i)
     {
         cavsim::SetNodeMotion(nodes.Get(i), 0, 0, 0, 0, wifi.antennaHeight);

@@ -11,6 +11,7 @@
 //   out  READY
 //        R <frame> <node> <t> <rx_dbm|nan> <los:1|0|->       delivered to node at t
 //        L <frame> <node> <t> <reason> <rx_dbm|nan> <los>    lost at node; reason as in src/channel/frames.ts
+//        B <node> <end> <busy>                wifi with --cbrWindow: the node's PHY was busy `busy` ns of the window ending at `end`
 //        D <next>                             end of a report: time of the next pending event, -1 if none
 // Built twice: without CAVSIM_WIFI it links only ns-3's core, network and csma modules and is
 // ready about 17 ms after it starts instead of 40 (most runs use a wired channel); with it, also
@@ -20,6 +21,7 @@
 #include "lib/latency-channel.h"
 #include "lib/rng-stream-start.h"
 #ifdef CAVSIM_WIFI
+#include "lib/channel-busy.h"
 #include "lib/wifi-80211p.h"
 #include "lib/wifi-outcomes.h"
 
@@ -77,6 +79,9 @@ std::string g_kind;
 NodeContainer g_nodes;
 NetDeviceContainer g_devices;
 std::ostringstream g_out;
+#ifdef CAVSIM_WIFI
+cavsim::ChannelBusyMeter g_busy;
+#endif
 
 // Outcomes as protocol lines: R for a delivery, L with the reason for a loss.
 void
@@ -173,6 +178,9 @@ ResetRun()
     g_nodes = NodeContainer();
     g_devices = NetDeviceContainer();
     cavsim::Outcomes().Reset();
+#ifdef CAVSIM_WIFI
+    g_busy.Reset();
+#endif
     g_out.str("");
 }
 
@@ -189,6 +197,7 @@ RunOnce(int argc, char* argv[])
     double loss = 0;
 #ifdef CAVSIM_WIFI
     cavsim::WifiSettings wifi;
+    int64_t busyWindowNs = 0;
 #endif
 
     CommandLine cmd(__FILE__);
@@ -202,6 +211,7 @@ RunOnce(int argc, char* argv[])
     cmd.AddValue("loss", "csma, latency: per-receiver loss probability", loss);
 #ifdef CAVSIM_WIFI
     cavsim::AddWifiFlags(cmd, wifi);
+    cmd.AddValue("cbrWindow", "wifi: report each node's channel busy time per window of this length [ns]; 0 for none", busyWindowNs);
 #endif
     cmd.Parse(argc, argv);
 
@@ -256,7 +266,11 @@ RunOnce(int argc, char* argv[])
         g_devices = cavsim::InstallWifi80211p(g_nodes, wifi, propagation.first);
         WifiHelper().AssignStreams(g_devices, stream);
         propagation.first->AssignStreams(stream + 1000);
-        cavsim::ConnectWifiOutcomes(g_devices, propagation.grid.get(), wifi.minimumRssiDbm);
+        cavsim::ConnectWifiOutcomes(g_devices, propagation.grid.get(), wifi);
+        if (busyWindowNs > 0)
+        {
+            g_busy.Connect(g_devices, busyWindowNs);
+        }
 #endif
     }
     for (uint32_t i = 0; i < nodeCount; ++i)
@@ -309,6 +323,12 @@ RunOnce(int argc, char* argv[])
                 }
                 Delay(t);
                 AdvanceTo(t);
+#ifdef CAVSIM_WIFI
+                if (g_busy.Active())
+                {
+                    g_busy.Close(t, [](uint32_t node, int64_t end, int64_t busy) { g_out << "B " << node << ' ' << end << ' ' << busy << '\n'; });
+                }
+#endif
                 g_out << "D " << PeekableScheduler::Instance()->NextTimestamp() << '\n';
                 std::cout << g_out.str() << std::flush;
                 g_out.str("");

@@ -77,6 +77,7 @@ struct TrackedFrame
     OpenReceivers open;
     bool broadcast = false;
     std::vector<double> rxPower; // dBm at each receiver, NaN where not known
+    uint32_t airBytes = 0;       // the frame as the radio sends it (wifi: MAC header to FCS)
 };
 
 // reason is null for a delivery.

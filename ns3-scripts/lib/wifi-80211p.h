@@ -4,6 +4,8 @@
 #pragma once
 
 #include "map-obstacles.h"
+#include "pair-shadowing-loss.h"
+#include "winner-b1-loss.h"
 
 #include "ns3/core-module.h"
 #include "ns3/mobility-module.h"
@@ -11,6 +13,8 @@
 #include "ns3/propagation-module.h"
 #include "ns3/wifi-module.h"
 
+#include <cmath>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -27,24 +31,53 @@ struct WifiSettings
     double wallMetreDb = 0.4;    // Sommer et al. gamma: per metre inside walls
     double antennaHeight = 1.5;
     double noiseFigureDb = 7;
+    // Receiver noise in the channel [dBm]; NaN: thermal noise plus the noise figure.
+    double noiseFloorDbm = std::numeric_limits<double>::quiet_NaN();
+    double shadowingDb = 0; // log-normal sigma; 0 for none
     std::string rate = "OfdmRate6MbpsBW10MHz";
-    // A frame is detected only above this power and 4 dB of SNR (ns-3's ThresholdPreambleDetectionModel;
-    // -82 dBm is also 802.11's minimum sensitivity for 6 Mbit/s on a 10 MHz channel).
+    // The carrier-sense threshold: a frame is detected only above this power and 4 dB of SNR (ns-3's
+    // ThresholdPreambleDetectionModel; -82 dBm is also 802.11's minimum sensitivity for 6 Mbit/s on a
+    // 10 MHz channel).
     double minimumRssiDbm = -82;
     double frequencyHz = 5.9e9;
 };
+
+// ns-3's thermal noise in a 10 MHz channel [dBm]: Boltzmann's constant as its InterferenceHelper has it
+// (1.3803e-23 J/K) at 290 K, about -103.98 dBm.
+inline double
+ThermalNoise10MHzDbm()
+{
+    return 10 * std::log10(1.3803e-23 * 290 * 10e6) + 30;
+}
+
+// The PHY's RxNoiseFigure: ns-3 adds it to the thermal noise, so a given noise floor is that floor
+// less the thermal noise.
+inline double
+EffectiveNoiseFigureDb(const WifiSettings& s)
+{
+    return std::isnan(s.noiseFloorDbm) ? s.noiseFigureDb : s.noiseFloorDbm - ThermalNoise10MHzDbm();
+}
+
+inline double
+NoiseDbm(const WifiSettings& s)
+{
+    return ThermalNoise10MHzDbm() + EffectiveNoiseFigureDb(s);
+}
 
 // The radio's command-line flags, the same in both channel programs (src/channel/ns3/lockstep/lockstep-argv.ts builds them).
 inline void
 AddWifiFlags(ns3::CommandLine& cmd, WifiSettings& s)
 {
     cmd.AddValue("txPower", "wifi: transmit power [dBm]", s.txPowerDbm);
-    cmd.AddValue("propagation", "wifi: log-distance | friis | two-ray | 3gpp-v2v-urban | 3gpp-v2v-highway", s.propagation);
+    cmd.AddValue("propagation", "wifi: log-distance | friis | two-ray | 3gpp-v2v-urban | 3gpp-v2v-highway | winner-b1", s.propagation);
     cmd.AddValue("obstacles", "wifi: occupancy grid file; empty for no obstacles", s.obstacles);
     cmd.AddValue("wallCutLoss", "wifi: attenuation per wall crossed [dB]", s.wallCutDb);
     cmd.AddValue("wallMetreLoss", "wifi: attenuation per metre inside walls [dB]", s.wallMetreDb);
     cmd.AddValue("antennaHeight", "wifi: antenna height [m]", s.antennaHeight);
     cmd.AddValue("noiseFigure", "wifi: receiver noise figure [dB]", s.noiseFigureDb);
+    cmd.AddValue("noiseFloor", "wifi: receiver noise in the channel [dBm]; overrides noiseFigure", s.noiseFloorDbm);
+    cmd.AddValue("shadowing", "wifi: log-normal shadowing sigma [dB]; 0 for none", s.shadowingDb);
+    cmd.AddValue("csThreshold", "wifi: carrier-sense (preamble detection) threshold [dBm]", s.minimumRssiDbm);
     cmd.AddValue("rate", "wifi: ns-3 WifiMode name", s.rate);
     cmd.AddValue("frequency", "wifi: carrier frequency [Hz]", s.frequencyHz);
 }
@@ -110,6 +143,10 @@ BuildPropagation(const WifiSettings& s)
         model->SetChannelConditionModel(condition);
         base = model;
     }
+    else if (s.propagation == "winner-b1")
+    {
+        base = CreateObject<WinnerB1LosLoss>(s.frequencyHz, s.antennaHeight);
+    }
     else
     {
         throw std::invalid_argument("unknown propagation model " + s.propagation);
@@ -122,8 +159,19 @@ BuildPropagation(const WifiSettings& s)
         base->SetNext(walls);
         parts.last = walls;
     }
+    if (s.shadowingDb > 0)
+    {
+        auto shadowing = CreateObject<PairShadowingLoss>(s.shadowingDb);
+        parts.last->SetNext(shadowing);
+        parts.last = shadowing;
+    }
     return parts;
 }
+
+// The SNR a preamble needs to be detected [dB] (ThresholdPreambleDetectionModel's Threshold), and
+// ns-3's default RxSensitivity [dBm].
+const double kPreambleSnrDb = 4;
+const double kNs3RxSensitivityDbm = -101;
 
 // One 802.11p ad-hoc device per node on one YANS channel using `loss`.
 inline ns3::NetDeviceContainer
@@ -137,8 +185,17 @@ InstallWifi80211p(const ns3::NodeContainer& nodes, const WifiSettings& s, ns3::P
     phy.SetChannel(channel);
     phy.Set("TxPowerStart", DoubleValue(s.txPowerDbm));
     phy.Set("TxPowerEnd", DoubleValue(s.txPowerDbm));
-    phy.Set("RxNoiseFigure", DoubleValue(s.noiseFigureDb));
-    phy.SetPreambleDetectionModel("ns3::ThresholdPreambleDetectionModel", "MinimumRssi", DoubleValue(s.minimumRssiDbm), "Threshold", DoubleValue(4));
+    phy.Set("RxNoiseFigure", DoubleValue(EffectiveNoiseFigureDb(s)));
+    phy.SetPreambleDetectionModel("ns3::ThresholdPreambleDetectionModel", "MinimumRssi", DoubleValue(s.minimumRssiDbm), "Threshold",
+                                  DoubleValue(kPreambleSnrDb));
+    // ns-3 takes CcaSensitivity for 20 MHz and scales it to the 10 MHz channel (3 dB lower), as it
+    // does its default, -82 dBm: the threshold keeps that relation to MinimumRssi.
+    phy.Set("CcaSensitivity", DoubleValue(s.minimumRssiDbm));
+    // YANS hands a receiver nothing under RxSensitivity (-101 dBm at 20 MHz): a lower threshold lowers it too.
+    if (s.minimumRssiDbm < kNs3RxSensitivityDbm)
+    {
+        phy.Set("RxSensitivity", DoubleValue(s.minimumRssiDbm));
+    }
     WifiHelper wifi;
     wifi.SetStandard(WIFI_STANDARD_80211p);
     wifi.SetRemoteStationManager("ns3::ConstantRateWifiManager", "DataMode", StringValue(s.rate), "ControlMode", StringValue(s.rate),

@@ -4,6 +4,7 @@
 
 #include "frame-outcomes.h"
 #include "map-obstacles.h"
+#include "wifi-80211p.h"
 
 #include "ns3/core-module.h"
 #include "ns3/mobility-module.h"
@@ -24,6 +25,11 @@ struct WifiOutcomeState
     const ObstacleGrid* grid = nullptr;
     double sensitivityDbm = -101;
     double minimumRssiDbm = -82;
+    double noiseDbm = -97;
+    // What ns-3's PHY judges a frame's payload with (YansWifiPhyHelper's TableBasedErrorRateModel), at
+    // the one rate every frame is sent at.
+    ns3::Ptr<ns3::ErrorRateModel> errorModel;
+    ns3::WifiTxVector txVector;
     uint64_t transmittingUid = 0;
     bool transmitting = false;
     // When each node last transmitted [start, end] in ns; end -1 while it still is.
@@ -74,10 +80,12 @@ WifiTxBegin(uint32_t node, ns3::Ptr<const ns3::Packet> packet, double)
     w.transmitting = true;
     Simulator::ScheduleNow([]() { WifiOutcomes().transmitting = false; });
     uint64_t uid = packet->GetUid();
-    if (TrackedFrameOf(uid) == nullptr)
+    TrackedFrame* tracked = TrackedFrameOf(uid);
+    if (tracked == nullptr)
     {
         return;
     }
+    tracked->airBytes = packet->GetSize();
     Simulator::ScheduleNow([uid]() {
         TrackedFrame* frame = TrackedFrameOf(uid);
         if (frame == nullptr)
@@ -94,6 +102,33 @@ WifiTxBegin(uint32_t node, ns3::Ptr<const ns3::Packet> packet, double)
             }
         }
     });
+}
+
+// Why a frame a receiver sensed was not decoded. ns-3 does not say whether other frames mattered, so
+// the frame is judged again as if it had been alone on the air: its SNR from the power the probe
+// recorded and the receiver's noise, its payload (MAC header to FCS) through the error model the
+// PHY uses, at the frame's rate. `propagation` if it would fail alone: its preamble would not be
+// detected (under MinimumRssi or the 4 dB of SNR detection needs) or it would decode with a
+// probability under one half; otherwise the frames that overlapped it broke it, `collision`. The
+// PHY header, sent at the most robust rate, is left out; `rx-error` when the power is not known.
+inline std::string
+UndecodedReason(uint64_t uid, uint32_t node)
+{
+    using namespace ns3;
+    const WifiOutcomeState& w = WifiOutcomes();
+    const TrackedFrame* f = TrackedFrameOf(uid);
+    double power = f == nullptr ? std::nan("") : RxPower(*f, node);
+    if (std::isnan(power) || !w.errorModel)
+    {
+        return "rx-error";
+    }
+    double snrDb = power - w.noiseDbm;
+    if (power < w.minimumRssiDbm || snrDb < kPreambleSnrDb)
+    {
+        return "propagation";
+    }
+    double success = w.errorModel->GetChunkSuccessRate(w.txVector.GetMode(), w.txVector, std::pow(10, snrDb / 10), 8 * uint64_t{f->airBytes});
+    return success < 0.5 ? "propagation" : "collision";
 }
 
 // A receiver whose PHY reported nothing by the end of the frame (plus propagation) never saw it:
@@ -116,7 +151,7 @@ SettleUnheard(uint64_t uid, int64_t start, int64_t end)
         {
             continue; // the PHY's own reason for this attempt is already recorded
         }
-        ReceptionFailed(uid, node, busy ? "receiver-busy" : "rx-error");
+        ReceptionFailed(uid, node, busy ? "receiver-busy" : UndecodedReason(uid, node));
     }
 }
 
@@ -134,6 +169,7 @@ WifiTxEnd(uint32_t node, ns3::Ptr<const ns3::Packet> packet)
     }
 }
 
+// Receiver-busy, or empty for a frame the receiver was free for but did not decode.
 inline std::string
 WifiDropReason(ns3::WifiPhyRxfailureReason reason)
 {
@@ -149,7 +185,7 @@ WifiDropReason(ns3::WifiPhyRxfailureReason reason)
     case CHANNEL_SWITCHING:
         return "receiver-busy";
     default:
-        return "rx-error";
+        return "";
     }
 }
 
@@ -159,13 +195,14 @@ WifiRxDrop(uint32_t node, ns3::Ptr<const ns3::Packet> packet, ns3::WifiPhyRxfail
     uint64_t uid = packet->GetUid();
     double power = RxPower(uid, node);
     bool tooWeak = reason == ns3::PREAMBLE_DETECT_FAILURE && !std::isnan(power) && power < WifiOutcomes().minimumRssiDbm;
-    ReceptionFailed(uid, node, tooWeak ? "below-sensitivity" : WifiDropReason(reason));
+    std::string busy = WifiDropReason(reason);
+    ReceptionFailed(uid, node, tooWeak ? "below-sensitivity" : !busy.empty() ? busy : UndecodedReason(uid, node));
 }
 
 inline void
 WifiRxError(uint32_t node, ns3::Ptr<const ns3::Packet> packet, double)
 {
-    ReceptionFailed(packet->GetUid(), node, "rx-error");
+    ReceptionFailed(packet->GetUid(), node, UndecodedReason(packet->GetUid(), node));
 }
 
 inline void
@@ -180,20 +217,26 @@ WifiMacDropped(ns3::WifiMacDropReason reason, ns3::Ptr<const ns3::WifiMpdu> mpdu
     for (uint32_t node : f->open.Snapshot())
     {
         auto last = Outcomes().lastFailure.find({uid, node});
-        std::string why = reason == ns3::WIFI_MAC_DROP_REACHED_RETRY_LIMIT ? (last != Outcomes().lastFailure.end() ? last->second : "rx-error") : "queue-drop";
+        std::string why = reason != ns3::WIFI_MAC_DROP_REACHED_RETRY_LIMIT ? "queue-drop"
+                          : last != Outcomes().lastFailure.end()          ? last->second
+                                                                          : UndecodedReason(uid, node);
         ReportLost(uid, node, why);
     }
 }
 
 // Connects the loss traces of every device; the program reports deliveries itself.
 inline void
-ConnectWifiOutcomes(const ns3::NetDeviceContainer& devices, const ObstacleGrid* grid, double minimumRssiDbm)
+ConnectWifiOutcomes(const ns3::NetDeviceContainer& devices, const ObstacleGrid* grid, const WifiSettings& s)
 {
     using namespace ns3;
     WifiOutcomeState& w = WifiOutcomes();
     w = WifiOutcomeState{};
     w.grid = grid;
-    w.minimumRssiDbm = minimumRssiDbm;
+    w.minimumRssiDbm = s.minimumRssiDbm;
+    w.noiseDbm = NoiseDbm(s);
+    w.errorModel = CreateObject<TableBasedErrorRateModel>();
+    w.txVector.SetMode(WifiMode(s.rate));
+    w.txVector.SetChannelWidth(10);
     w.lastTx.assign(devices.GetN(), {-1, -1});
     Outcomes().macRetries = true;
     Outcomes().losKnown = grid != nullptr;

@@ -12,7 +12,15 @@ export interface ChannelLoss {
   lineOfSight?: boolean;
 }
 
-const REASONS: ReadonlySet<string> = new Set<LossReason>(['channel-loss', 'below-sensitivity', 'rx-error', 'receiver-busy', 'queue-drop']);
+const REASONS: ReadonlySet<string> = new Set<LossReason>([
+  'channel-loss',
+  'below-sensitivity',
+  'propagation',
+  'collision',
+  'rx-error',
+  'receiver-busy',
+  'queue-drop',
+]);
 
 /** `lost <id> <node> <reason> <rx_dbm|nan> <los:1|0|->` per line; a line cut short by the process's end is skipped. */
 export function parseChannelLosses(text: string): ChannelLoss[] {

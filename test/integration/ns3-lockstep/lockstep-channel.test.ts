@@ -223,6 +223,8 @@ const wifi = (over: Partial<WifiNetwork> = {}): WifiNetwork => ({
   antennaHeight: 1.5,
   noiseFigure: 7,
   rate: 6e6,
+  shadowing: 0,
+  csThreshold: -82,
   ...over,
 });
 const parked = (xs: number[]) => () => xs.map((x) => ({ x, y: 0, vx: 0, vy: 0 }));

@@ -1,5 +1,6 @@
-import type { ChannelFrame, Delivery, LossReason, V2VChannel } from '../../frames.js';
+import type { ChannelBusySample, ChannelFrame, Delivery, LossReason, V2VChannel } from '../../frames.js';
 import { LineFields } from './line-fields.js';
+import { channelBusyWindowNs } from './lockstep-argv.js';
 import { LockstepProcess, type ProcessEnd } from './lockstep-process.js';
 import type { LockstepProcessPool } from './process-pool.js';
 
@@ -33,6 +34,8 @@ export interface LockstepChannelOptions {
 const LOSS_REASONS: ReadonlySet<string> = new Set<LossReason>([
   'channel-loss',
   'below-sensitivity',
+  'propagation',
+  'collision',
   'rx-error',
   'receiver-busy',
   'queue-drop',
@@ -50,10 +53,11 @@ const BATCH_STEPS = 10;
  * The V2V channel as a real ns-3 process in lock-step virtual time (ns3-scripts/lockstep-channel.cc).
  * Frames are buffered with their send times; `advanceTo(now)` hands them (and the cars' positions)
  * to ns-3, runs it to `now` and collects what each frame did at each receiver. While no frame is
- * in flight and none was sent, ns-3 has nothing to do and is not asked: that keeps a run with few
- * messages almost as fast as the builtin model. In a run where nothing acts on a delivery (beacons
- * that are only measured), Node does not wait at all: ns-3 gets the same commands, batched, and its
- * outcomes are logged as they come back. A process from a pool (process-pool.ts) serves many runs,
+ * in flight and none was sent, ns-3 has nothing to do and is not asked (over wifi, once a 100 ms
+ * window for its channel busy ratios): that keeps a run with few messages almost as fast as the
+ * builtin model. In a run where nothing acts on a delivery (beacons that are only measured), Node
+ * does not wait at all: ns-3 gets the same commands, batched, and its outcomes are logged as they
+ * come back. A process from a pool (process-pool.ts) serves many runs,
  * one at a time: a run that ends cleanly hands it back for the next.
  */
 export class LockstepChannel<T> implements V2VChannel<T> {
@@ -61,6 +65,10 @@ export class LockstepChannel<T> implements V2VChannel<T> {
   private readonly frames = new Map<number, { frame: ChannelFrame<T>; open: number }>();
   private readonly nodeOf: ReadonlyMap<string, number>;
   private readonly outcomes: Delivery<T>[] = [];
+  /** The window ns-3 reports each node's busy time over [ns] (wifi), and the windows reported and not yet taken. */
+  private readonly busyWindowNs: number | undefined;
+  private readonly busy: ChannelBusySample[] = [];
+  private askedNs = 0;
   private pending: string[] = [];
   private readonly fields = new LineFields();
   private nextEventNs = -1;
@@ -88,6 +96,7 @@ export class LockstepChannel<T> implements V2VChannel<T> {
     private readonly opts: LockstepChannelOptions,
   ) {
     this.nodeOf = new Map(opts.names.map((n, i) => [n, i]));
+    this.busyWindowNs = channelBusyWindowNs(opts.argv);
     this.ready = new Promise<void>((resolve, reject) => {
       this.readyResolve = resolve;
       this.readyReject = reject;
@@ -151,9 +160,18 @@ export class LockstepChannel<T> implements V2VChannel<T> {
       if (toNs === nowNs && !this.pending.length) return;
     }
     if (this.exit) throw this.deathError();
-    if (!this.needsSync(nowNs)) return;
+    if (!this.needsSync(nowNs)) {
+      // ns-3 reports a busy window only when asked past its end; no positions, so its motion is what it would have been
+      if (this.busyWindowEndsBy(nowNs)) await this.ask(nowNs);
+      return;
+    }
     this.queuePositions(nowNs);
     await this.ask(nowNs);
+  }
+
+  private busyWindowEndsBy(toNs: number): boolean {
+    const w = this.busyWindowNs;
+    return w !== undefined && Math.floor(toNs / w) > Math.floor(this.askedNs / w);
   }
 
   /**
@@ -199,6 +217,7 @@ export class LockstepChannel<T> implements V2VChannel<T> {
   }
 
   private ask(toNs: number): Promise<void> {
+    this.askedNs = toNs;
     this.pending.push(`A ${toNs}`);
     const text = `${this.pending.join('\n')}\n`;
     this.pending = [];
@@ -206,6 +225,12 @@ export class LockstepChannel<T> implements V2VChannel<T> {
     const answered = new Promise<void>((resolve, reject) => (this.waiting = { resolve, reject }));
     this.process.write(text);
     return answered;
+  }
+
+  takeChannelBusy(now: number): ChannelBusySample[] {
+    let n = 0;
+    while (n < this.busy.length && this.busy[n].end <= now + 1e-12) n++;
+    return n ? this.busy.splice(0, n) : [];
   }
 
   deliverDue(now: number): Delivery<T>[] {
@@ -275,6 +300,7 @@ export class LockstepChannel<T> implements V2VChannel<T> {
       this.isReady = true;
       return this.readyResolve();
     }
+    if (f[0] === 'B') return this.onBusy(f);
     if (f[0] === 'D') {
       this.nextEventNs = Number(f[1]);
       if (this.opts.outcomesOnlyLogged && --this.unanswered > 0) return;
@@ -307,6 +333,17 @@ export class LockstepChannel<T> implements V2VChannel<T> {
     if (power !== 'nan') outcome.rxPowerDbm = Number(power);
     if (los === '1' || los === '0') outcome.lineOfSight = los === '1';
     this.outcomes.push(outcome);
+  }
+
+  /** `B <node> <window end> <busy>`, in ns. */
+  private onBusy(f: string[]): void {
+    const car = this.opts.names[Number(f[1])];
+    const endNs = Number(f[2]);
+    const busyNs = Number(f[3]);
+    const w = this.busyWindowNs;
+    if (car === undefined || w === undefined || !Number.isInteger(endNs) || !(busyNs >= 0 && busyNs <= w))
+      throw new Error('bad busy window');
+    this.busy.push({ car, start: (endNs - w) / 1e9, end: endNs / 1e9, busyRatio: busyNs / w });
   }
 
   private deathError(): Error {

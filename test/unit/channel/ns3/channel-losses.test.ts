@@ -18,11 +18,18 @@ describe("the real-time program's loss file", () => {
       'lost car0-2 1 rx-err',
       'lost car0-3 1 teleported nan -',
       'lost car0-5 x rx-error nan -',
+      'lost car0-6 2 propagation -93.5 -',
+      'lost car0-7 2 collision -70.25 1',
+      'lost car0-8 0 rx-error -80 -',
       '',
     ].join('\n');
     expect(parseChannelLosses(text)).toEqual([
       { id: 'car0-1', node: 1, reason: 'below-sensitivity', rxPowerDbm: -88.193862, lineOfSight: false },
       { id: 'car1-4', node: 0, reason: 'channel-loss' },
+      { id: 'car0-6', node: 2, reason: 'propagation', rxPowerDbm: -93.5 },
+      { id: 'car0-7', node: 2, reason: 'collision', rxPowerDbm: -70.25, lineOfSight: true },
+      // a program from before the split
+      { id: 'car0-8', node: 0, reason: 'rx-error', rxPowerDbm: -80 },
     ]);
     expect(readChannelLosses(join(dir, 'absent.txt'))).toEqual([]);
   });

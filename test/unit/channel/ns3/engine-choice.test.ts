@@ -11,6 +11,8 @@ const wifi: ResolvedNetwork = {
   antennaHeight: 1.5,
   noiseFigure: 7,
   rate: 6e6,
+  shadowing: 0,
+  csThreshold: -82,
 };
 const installed = async () => true;
 const absent = async () => false;

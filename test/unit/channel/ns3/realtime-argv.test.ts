@@ -38,6 +38,8 @@ describe('the real-time channel argv', () => {
         antennaHeight: 1.5,
         noiseFigure: 7,
         rate: 6e6,
+        shadowing: 0,
+        csThreshold: -82,
       },
       taps: ['a'],
       run: 1,
@@ -45,5 +47,37 @@ describe('the real-time channel argv', () => {
     });
     expect(wifi).toContain('--outcomes=/o');
     expect(wifi.some((a) => a.startsWith('--macs'))).toBe(false);
+  });
+
+  it('takes the radio keys as the lock-step program does; the real-time program reports no channel busy ratio', () => {
+    const argv = realtimeChannelArgv({
+      network: {
+        channel: 'wifi-80211p',
+        txPower: 23,
+        propagation: 'winner-b1',
+        obstacles: 'none',
+        antennaHeight: 1.5,
+        noiseFigure: 9,
+        rate: 6e6,
+        shadowing: 3,
+        noiseFloor: -95,
+        csThreshold: -85,
+      },
+      taps: ['a', 'b'],
+      run: 2,
+    });
+    expect(argv).toEqual([
+      '--taps=a,b',
+      '--channel=wifi-80211p',
+      '--txPower=23',
+      '--propagation=winner-b1',
+      '--antennaHeight=1.5',
+      '--noiseFigure=9',
+      '--rate=OfdmRate6MbpsBW10MHz',
+      '--shadowing=3',
+      '--noiseFloor=-95',
+      '--csThreshold=-85',
+      '--run=2',
+    ]);
   });
 });
