@@ -18,6 +18,7 @@ export class Reception<F> {
     readonly powerMw: number,
     readonly powerDbm: number,
     readonly lineOfSight: boolean | undefined,
+    readonly distance: number,
     private readonly coding: Coding,
     private readonly rate: number,
   ) {

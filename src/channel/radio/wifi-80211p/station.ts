@@ -3,6 +3,7 @@ import type { Reception } from './reception.js';
 /** A frame waiting in a car's MAC queue. */
 export interface QueuedFrame<F> {
   frame: F;
+  sentAt: number;
   enqueuedAt: number;
 }
 

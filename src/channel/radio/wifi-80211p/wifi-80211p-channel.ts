@@ -9,6 +9,7 @@ import {
   type LossReason,
   type V2VChannel,
 } from '../../frames.js';
+import type { OutcomeTally } from '../../outcome-tally.js';
 import { EventQueue } from '../medium/event-queue.js';
 import { SpatialIndex } from '../medium/spatial-index.js';
 import { type Coding, codingOf } from './error-model.js';
@@ -33,6 +34,11 @@ export interface Wifi80211pOptions {
   seed: number;
   /** Time from a send call until the frame reaches the MAC [s], drawn per frame. */
   stackDelay?: () => number;
+  /**
+   * Fleets: outcomes are counted here instead of listed; only deliveries to the cars in `listeners`
+   * (whose apps act on what they receive) come out of `deliverDue`.
+   */
+  tally?: { outcomes: OutcomeTally; listeners: ReadonlySet<string> };
 }
 
 /** DCF for non-QoS data (ns-3's 802.11p default): the contention window a backoff is drawn from. */
@@ -47,6 +53,8 @@ const mw = (dbm: number) => 10 ** (dbm / 10);
 
 interface Transmission<P> {
   frame: ChannelFrame<P>;
+  /** When the frame was handed to the channel. */
+  sentAt: number;
   from: number;
   start: number;
   end: number;
@@ -59,7 +67,7 @@ interface Transmission<P> {
 }
 
 type Event<P> =
-  | { kind: 'enqueue'; station: number; frame: ChannelFrame<P> }
+  | { kind: 'enqueue'; station: number; frame: ChannelFrame<P>; sentAt: number }
   | { kind: 'access'; station: number; token: number }
   | { kind: 'end'; tx: Transmission<P> };
 
@@ -126,7 +134,7 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
   send(frame: ChannelFrame<P>, now: number): void {
     const station = this.indexOf.get(frame.from);
     if (station === undefined) throw new Error(`wifi-80211p: no car named ${frame.from}`);
-    this.events.push(Math.max(now + (this.opts.stackDelay?.() ?? 0), this.clock), { kind: 'enqueue', station, frame });
+    this.events.push(Math.max(now + (this.opts.stackDelay?.() ?? 0), this.clock), { kind: 'enqueue', station, frame, sentAt: now });
   }
 
   deliverDue(now: number): Delivery<P>[] {
@@ -157,7 +165,7 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
       if (next > now) break;
       const event = this.events.pop()!;
       this.clock = next;
-      if (event.kind === 'enqueue') this.enqueue(event.station, event.frame, next);
+      if (event.kind === 'enqueue') this.enqueue(event.station, event.frame, event.sentAt, next);
       else if (event.kind === 'access') this.access(event.station, event.token, next);
       else this.endTransmission(event.tx);
     }
@@ -193,14 +201,14 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
 
   // --- MAC: DCF ---------------------------------------------------------------------------------
 
-  private enqueue(i: number, frame: ChannelFrame<P>, t: number): void {
+  private enqueue(i: number, frame: ChannelFrame<P>, sentAt: number, t: number): void {
     const s = this.stations[i];
     if (s.queued >= QUEUE_MAX_FRAMES) {
       this.lostEverywhere(frame, 'queue-drop', t);
       return;
     }
     const wasEmpty = s.queued === 0;
-    s.queue.push({ frame, enqueuedAt: t });
+    s.queue.push({ frame, sentAt, enqueuedAt: t });
     if (!wasEmpty || s.transmitting) return;
     // 802.11-2016 10.3.4.2: a frame that finds the medium busy and no backoff running starts one
     if (s.busy && s.backoff === 0) s.backoff = this.drawBackoff();
@@ -235,7 +243,7 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
       item = s.dequeue();
     }
     s.backoff = 0;
-    if (item) this.startTransmission(s, item.frame, t);
+    if (item) this.startTransmission(s, item.frame, item.sentAt, t);
   }
 
   /** The medium turns busy or idle at a station: backoff frozen (or an access already committed), CBR time counted. */
@@ -265,10 +273,10 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
 
   // --- PHY ----------------------------------------------------------------------------------------
 
-  private startTransmission(s: Station<ChannelFrame<P>, Transmission<P>>, frame: ChannelFrame<P>, t: number): void {
+  private startTransmission(s: Station<ChannelFrame<P>, Transmission<P>>, frame: ChannelFrame<P>, sentAt: number, t: number): void {
     const air = frameAirTime(frame.sizeBytes + MAC_FRAME_OVERHEAD_BYTES, this.opts.network.rate);
     const open = new Uint8Array(this.stations.length);
-    const tx: Transmission<P> = { frame, from: s.index, start: t, end: t + air, receivers: [], powersMw: [], delays: [], open };
+    const tx: Transmission<P> = { frame, sentAt, from: s.index, start: t, end: t + air, receivers: [], powersMw: [], delays: [], open };
     const serial = this.transmissions++;
     if (frame.broadcast && frame.to.length === this.stations.length - 1) {
       open.fill(1);
@@ -291,11 +299,17 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
       tx.receivers.push(r);
       tx.powersMw.push(power);
       tx.delays.push(delay);
-      this.signalStarts(this.stations[r], tx, power, dbm, this.budget.lastLineOfSight, t + delay);
+      this.signalStarts(this.stations[r], tx, power, dbm, this.budget.lastLineOfSight, distance, t + delay);
     });
+    let beyond = 0;
     for (let r = 0; r < open.length; r++) {
-      if (open[r] && this.reached[r] !== serial) this.report(tx, r, t, 'below-sensitivity');
+      if (!open[r] || this.reached[r] === serial) continue;
+      if (this.opts.tally) {
+        open[r] = 0;
+        beyond++;
+      } else this.report(tx, r, t, 'below-sensitivity', Number.NaN);
     }
+    if (beyond) this.opts.tally?.outcomes.addBeyondReach(beyond);
     this.events.push(tx.end, { kind: 'end', tx });
   }
 
@@ -305,17 +319,18 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
     power: number,
     dbm: number,
     lineOfSight: boolean | undefined,
+    distance: number,
     t: number,
   ): void {
     if (r.locked) r.locked.scoreUntil(t, this.noiseMw, r.energyMw - r.locked.powerMw);
     r.energyMw += power;
     r.signals++;
     if (power >= this.csThresholdMw) r.sensed++;
-    if (r.transmitting || r.locked) this.report(tx, r.index, t, 'receiver-busy', dbm, lineOfSight);
-    else if (power < this.csThresholdMw) this.report(tx, r.index, t, 'below-sensitivity', dbm, lineOfSight);
+    if (r.transmitting || r.locked) this.report(tx, r.index, t, 'receiver-busy', distance, dbm, lineOfSight);
+    else if (power < this.csThresholdMw) this.report(tx, r.index, t, 'below-sensitivity', distance, dbm, lineOfSight);
     else if (power / (this.noiseMw + r.energyMw - power) >= PREAMBLE_SNR) {
-      r.locked = new Reception(tx, t, t + (tx.end - tx.start), power, dbm, lineOfSight, this.coding, this.opts.network.rate);
-    } else this.report(tx, r.index, t, power / this.noiseMw >= PREAMBLE_SNR ? 'collision' : 'propagation', dbm, lineOfSight);
+      r.locked = new Reception(tx, t, t + (tx.end - tx.start), power, dbm, lineOfSight, distance, this.coding, this.opts.network.rate);
+    } else this.report(tx, r.index, t, power / this.noiseMw >= PREAMBLE_SNR ? 'collision' : 'propagation', distance, dbm, lineOfSight);
     this.refreshBusy(r, t);
   }
 
@@ -339,7 +354,7 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
       r.locked = undefined;
       const outcome = locked.outcome(this.decodeDraw(), this.noiseMw);
       r.eifs = outcome !== 'decoded';
-      this.report(tx, r.index, t, outcome === 'decoded' ? undefined : outcome, locked.powerDbm, locked.lineOfSight);
+      this.report(tx, r.index, t, outcome === 'decoded' ? undefined : outcome, locked.distance, locked.powerDbm, locked.lineOfSight);
     }
     this.refreshBusy(r, t);
   }
@@ -348,21 +363,29 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
   private abortReception(s: Station<ChannelFrame<P>, Transmission<P>>, t: number): void {
     const locked = s.locked!;
     s.locked = undefined;
-    this.report(locked.frame, s.index, t, 'receiver-busy', locked.powerDbm, locked.lineOfSight);
+    this.report(locked.frame, s.index, t, 'receiver-busy', locked.distance, locked.powerDbm, locked.lineOfSight);
   }
 
   /** The outcome of `tx` at receiver `r`, if `r` is one of its addressees still owed one. */
+  /** The outcome of `tx` at receiver `r` (`distance` NaN when not computed), if `r` is one of its addressees still owed one. */
   private report(
     tx: Transmission<P>,
     r: number,
     at: number,
     lost: LossReason | undefined,
+    distance: number,
     rxPowerDbm?: number,
     lineOfSight?: boolean,
   ): void {
     if (!tx.open[r]) return;
     tx.open[r] = 0;
-    const delivery: Delivery<P> = { payload: tx.frame.payload, to: this.stations[r].name, at };
+    const to = this.stations[r].name;
+    const tally = this.opts.tally;
+    if (tally) {
+      tally.outcomes.add(lost ?? 'delivered', distance, at - tx.sentAt);
+      if (lost || !tally.listeners.has(to)) return;
+    }
+    const delivery: Delivery<P> = { payload: tx.frame.payload, to, at };
     if (lost) delivery.lost = lost;
     if (rxPowerDbm !== undefined) delivery.rxPowerDbm = rxPowerDbm;
     if (lineOfSight !== undefined) delivery.lineOfSight = lineOfSight;
@@ -370,6 +393,11 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
   }
 
   private lostEverywhere(frame: ChannelFrame<P>, reason: LossReason, at: number): void {
-    for (const to of frame.to) if (to !== frame.from) this.outcomes.push({ payload: frame.payload, to, at, lost: reason });
+    const tally = this.opts.tally;
+    for (const to of frame.to) {
+      if (to === frame.from) continue;
+      if (tally) tally.outcomes.add(reason, Number.POSITIVE_INFINITY, 0);
+      else this.outcomes.push({ payload: frame.payload, to, at, lost: reason });
+    }
   }
 }
