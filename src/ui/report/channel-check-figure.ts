@@ -45,13 +45,14 @@ export function channelCheckFigure(r: ChannelCheckResult): TopLevelSpec | undefi
   );
   if (!points.length) return undefined;
   const x = { field: 'distance', type: 'quantitative', title: 'distance between the cars [m]', scale: { domain: [0, r.maxDistance] } };
-  const colour = { field: 'engine', type: 'nominal', title: null, sort: null };
+  const engines = r.runs.map((run) => engineLabel(run.engine));
+  const colour = { field: 'engine', type: 'nominal', title: null, sort: engines };
   // the first engine drawn wide beneath the second: where the two agree, both stay visible
   const width = {
     field: 'engine',
     type: 'nominal',
-    legend: null,
-    sort: r.runs.map((run) => engineLabel(run.engine)),
+    title: null,
+    sort: engines,
     scale: { range: [4, 1.5] },
   };
   const y = (title?: string) => ({ field: 'share', type: 'quantitative', scale: { domain: [0, 1] }, ...(title ? { title } : {}) });
