@@ -97,9 +97,12 @@ function prepareRunDir(dir: string, scenario: ResolvedScenario): string {
   const runDir = join(dir, 'run');
   mkdirSync(join(runDir, 'map'), { recursive: true });
   writeFileSync(join(runDir, 'scenario.resolved.json'), JSON.stringify(scenario));
-  copyFileSync(scenario.mapFile, join(runDir, 'map', basename(scenario.mapFile)));
-  const image = /^image:\s*(\S+)/m.exec(readFileSync(scenario.mapFile, 'utf8'))?.[1];
-  if (image) copyFileSync(resolve(dirname(scenario.mapFile), image), join(runDir, 'map', basename(image)));
+  const { mapFile } = scenario;
+  // a generated road map has no file: the simulator makes it from the scenario
+  if (mapFile === undefined) return runDir;
+  copyFileSync(mapFile, join(runDir, 'map', basename(mapFile)));
+  const image = /^image:\s*(\S+)/m.exec(readFileSync(mapFile, 'utf8'))?.[1];
+  if (image) copyFileSync(resolve(dirname(mapFile), image), join(runDir, 'map', basename(image)));
   return runDir;
 }
 

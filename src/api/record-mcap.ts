@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { loadMapFromDisk } from '../core/map/map-loader.js';
 import { UserInputError } from '../errors.js';
 import { packageVersion } from '../run/host-facts.js';
 import type { McapRecordingFigures } from '../run/mcap/mcap-recording.js';
 import { readRunScenario } from '../run/read-run-folder.js';
 import { RUN_FILES } from '../run/run-files.js';
+import { loadScenarioMap } from '../scenario/scenario-map.js';
 
 /**
  * `cavsim mcap runs/<id>`: writes (or rewrites) run.mcap from a finished run's folder, for runs
@@ -23,7 +23,7 @@ export async function recordMcapOf(runDir: string): Promise<McapRecordingFigures
   return writeRunMcap({
     runDir,
     scenario,
-    grid: await loadMapFromDisk(scenario.mapFile).catch(() => undefined),
+    grid: await loadScenarioMap(scenario).catch(() => undefined),
     timeBaseNs: runtime === 'docker' && t0 !== undefined ? BigInt(t0) : 0n,
     runtime,
     runId: basename(resolve(runDir)) || basename(dirname(resolve(runDir))),

@@ -46,7 +46,7 @@ export async function replayRun(runDir: string, opts: ReplayOptions = {}): Promi
       'restore the file, or run the scenario anew with cavsim up',
     );
   }
-  if (manifest.map.sha256 !== null && mapHash(scenario.mapFile) !== manifest.map.sha256) {
+  if (manifest.map.sha256 !== null && (scenario.mapFile === undefined || mapHash(scenario.mapFile) !== manifest.map.sha256)) {
     throw new UserInputError(
       `map ${scenario.mapFile} changed since run ${manifest.run_id} (or is gone)`,
       [],

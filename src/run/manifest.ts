@@ -26,7 +26,8 @@ export interface RunManifest extends HostFacts {
     /** Of scenario.resolved.json: what actually ran, after overrides and defaults. */
     resolved_sha256: string;
   };
-  map: { file: string; sha256: string | null };
+  /** file null: the map was generated from the scenario's traffic road (the resolved scenario's hash covers it). */
+  map: { file: string | null; sha256: string | null };
   seed: number;
   engine: string | null;
   /** Tag to image id, for every image the run used. */
@@ -59,7 +60,7 @@ export function buildManifest(p: ManifestInput): RunManifest {
       overrides: [...(p.overrides ?? [])],
       resolved_sha256: resolvedHash(s),
     },
-    map: { file: s.mapFile, sha256: mapHash(s.mapFile) },
+    map: s.mapFile === undefined ? { file: null, sha256: null } : { file: s.mapFile, sha256: mapHash(s.mapFile) },
     seed: s.seed,
     engine: s.network.engine ?? null,
     images: { ...(p.images ?? {}) },

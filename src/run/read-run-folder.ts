@@ -83,7 +83,7 @@ function lastTimeIn(file: string): string | undefined {
 
 /**
  * A run folder's scenario.resolved.json, checked for the parts every reader of a run uses (the
- * vehicles with their params and controller, the network, the physics and the map file). Not a
+ * vehicles with their params and controller, the network, the physics and the map file or road). Not a
  * full validation: cavsim wrote the file from a validated scenario; this catches a foreign one.
  */
 export function readRunScenario(dir: string, whenMissing: UserInputError): ResolvedScenario {
@@ -91,7 +91,7 @@ export function readRunScenario(dir: string, whenMissing: UserInputError): Resol
   const s = readJsonFile(file, whenMissing) as Partial<ResolvedScenario> | null;
   const vehicles = Array.isArray(s?.vehicles) ? s.vehicles : undefined;
   const problems = [
-    ...(hasType(s?.mapFile, 'string') ? [] : ['mapFile']),
+    ...(hasType(s?.mapFile, 'string') || hasType(s?.traffic?.road, 'object') ? [] : ['mapFile (or the traffic road it generates)']),
     ...(hasType(s?.network, 'object') && hasType(s?.physics, 'object') ? [] : ['network or physics']),
     ...(vehicles?.every(
       (v) =>

@@ -2,8 +2,8 @@ import { z } from '../util/zod.js';
 import { duration, finite, frequency } from './schema-quantities.js';
 
 /**
- * The scenario schema's `controller` blocks: pure pursuit, open loop, idle, and the scan-driven
- * gap-follow, wall-follow and RRT.
+ * The scenario schema's `controller` blocks: pure pursuit, open loop, idle, lane keeping on a
+ * straight lane, and the scan-driven gap-follow, wall-follow and RRT.
  */
 
 const waypointSchema = z.object({ x: finite('x [m]'), y: finite('y [m]'), speed: finite('target speed [m/s]') }).strict();
@@ -31,6 +31,17 @@ const openLoopSchema = z
   .strict();
 
 const idleSchema = z.object({ type: z.literal('idle') }).strict();
+
+export const laneKeepingSchema = z
+  .object({
+    type: z.literal('lane-keeping'),
+    y: finite("the lane's centre line: the line y = this in the map frame [m]"),
+    direction: z.enum(['+x', '-x']).default('+x').describe('the way the lane is driven along x'),
+    speed: finite('speed to keep [m/s]').nonnegative().max(150),
+    lookaheadTime: duration("the goal point on the centre line lies this far ahead at the car's speed", 0.05, 10).default(1),
+    minLookahead: finite('the goal point lies at least this far ahead [m]').positive().max(100).default(5),
+  })
+  .strict();
 
 const speedBySteerFields = {
   speed: finite('speed when driving straight [m/s]').positive().max(20).default(3),
@@ -95,6 +106,7 @@ export const controllerSchema = z.discriminatedUnion('type', [
   pursuitSchema,
   openLoopSchema,
   idleSchema,
+  laneKeepingSchema,
   gapFollowSchema,
   wallFollowSchema,
   rrtSchema,

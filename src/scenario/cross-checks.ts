@@ -1,7 +1,10 @@
 import type { MapLoader } from '../core/map/map-loader.js';
+import { isLaterallyStableAt } from '../core/physics/lateral-stability.js';
+import type { ParamProblem } from '../core/physics/parameter-ranges.js';
+import type { VehicleParams } from '../core/physics/types.js';
 import { checkVehicleParams, lateralStabilityWarning } from '../core/physics/vehicle-param-checks.js';
 import { externalProblems } from './external-device.js';
-import type { ResolvedScenario } from './resolved.js';
+import type { ResolvedScenario, ResolvedVehicle } from './resolved.js';
 import { reverseSpeedProblems } from './reverse-speeds.js';
 import type { ScenarioProblem } from './scenario-problem.js';
 import { checkStartPlacement } from './start-placement.js';
@@ -23,6 +26,8 @@ export async function crossCheckScenario(s: ResolvedScenario, loadMap?: MapLoade
     problems.push({ path: ['record', 'scans'], message: 'no car has a lidar to record; give a car `lidar: {}`, or drop record.scans' });
   }
 
+  // A traffic block's cars share one params object: checked once.
+  const paramProblems = new Map<VehicleParams, ParamProblem[]>();
   for (const v of s.vehicles) {
     const at = (...rest: (string | number)[]) => ['vehicles', v.index, ...rest];
     v.observes.forEach((o, j) => {
@@ -34,12 +39,15 @@ export async function crossCheckScenario(s: ResolvedScenario, loadMap?: MapLoade
     if (p.s_min >= p.s_max) problems.push({ path: at('params'), message: `s_min (${p.s_min}) must be below s_max (${p.s_max})` });
     if (p.sv_min >= p.sv_max) problems.push({ path: at('params'), message: `sv_min (${p.sv_min}) must be below sv_max (${p.sv_max})` });
     if (p.v_min >= p.v_max) problems.push({ path: at('params'), message: `v_min (${p.v_min}) must be below v_max (${p.v_max})` });
-    for (const problem of checkVehicleParams(p, s.physics)) {
+    if (!paramProblems.has(p)) paramProblems.set(p, checkVehicleParams(p, s.physics));
+    for (const problem of paramProblems.get(p)!) {
       problems.push({ path: problem.param ? at('params', problem.param) : at('params'), message: problem.message });
     }
     if (v.start.speed > p.v_max || v.start.speed < p.v_min) {
       problems.push({ path: at('start', 'speed'), message: `${v.start.speed} m/s is outside the car's limits [${p.v_min}, ${p.v_max}]` });
     }
+    if (v.controller.type === 'lane-keeping' && v.controller.speed > p.v_max)
+      problems.push({ path: at('controller', 'speed'), message: `${v.controller.speed} m/s is above the car's v_max (${p.v_max} m/s)` });
     problems.push(...reverseSpeedProblems(v));
     if (1 / v.controlRate < s.physics.timestep - 1e-12) {
       problems.push({
@@ -165,8 +173,25 @@ function predecessorCycles(s: ResolvedScenario): ScenarioProblem[] {
 
 /** Cars whose lateral dynamics the physics step may not integrate stably: said, and run. */
 export function stabilityWarnings(s: ResolvedScenario): ScenarioProblem[] {
+  const warnings = new Map<VehicleParams, ParamProblem | undefined>();
   return s.vehicles.flatMap((v) => {
-    const w = lateralStabilityWarning(v.params, s.physics);
+    if (keepsStableSpeed(v, s)) return [];
+    if (!warnings.has(v.params)) warnings.set(v.params, lateralStabilityWarning(v.params, s.physics));
+    const w = warnings.get(v.params);
     return w ? [{ path: ['vehicles', v.index, 'params', ...(w.param ? [w.param] : [])], message: w.message }] : [];
   });
+}
+
+/** Apps that only send: a car with no others keeps the speed its controller holds. */
+const SENDING_APPS: ReadonlySet<string> = new Set(['beacon', 'cam', 'cpm']);
+
+/**
+ * A traffic car that only sends keeps its lane's speed for the whole run (or stays parked): the
+ * speeds it never drives at cannot make its physics diverge, so only its own speed is checked.
+ */
+function keepsStableSpeed(v: ResolvedVehicle, s: ResolvedScenario): boolean {
+  const t = s.traffic;
+  if (!t || v.index < t.first || v.index >= t.first + t.count) return false;
+  if (!v.apps.every((a) => SENDING_APPS.has(a.type))) return false;
+  return isLaterallyStableAt(v.params, v.start.speed, s.physics.timestep, s.physics.integrator);
 }

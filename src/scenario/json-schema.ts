@@ -36,5 +36,7 @@ export function scenarioJsonSchema(): JsonSchema {
     description:
       'A cavsim scenario file (YAML): map, duration, vehicles and their controllers and apps, the V2V network. Durations, rates and powers take units ("10ms", "100Mbps", "20dBm").',
     ...rest,
+    // a traffic block brings its road (the map) and its cars
+    anyOf: [{ required: ['map', 'vehicles'] }, { required: ['traffic'] }],
   };
 }

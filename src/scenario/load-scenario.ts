@@ -14,6 +14,7 @@ import type { ScenarioProblem } from './scenario-problem.js';
 import { readScenarioText } from './scenario-text.js';
 import { type ScenarioParsed, scenarioSchema, VEHICLE_NAME } from './schema.js';
 import { describeIssues, show } from './schema-issues.js';
+import { asTrafficProblems } from './traffic-problems.js';
 import type { PathSegment } from './yaml-source.js';
 
 export interface LoadScenarioOptions {
@@ -70,6 +71,7 @@ export async function loadScenario(file: string, options: LoadScenarioOptions = 
       ...(await crossCheckScenario(normalised.scenario, options.loadMap ?? decodedOnce(normalised.scenario.mapFile, normalised.grid))),
     );
   if (normalised.scenario && options.runtime) problems.push(...unsupportedExternal(normalised.scenario, options.runtime));
+  if (normalised.scenario) problems.splice(0, problems.length, ...asTrafficProblems(problems, normalised.scenario));
   if (platoon.followers?.length) {
     const names = ((data as { vehicles?: { name?: unknown }[] }).vehicles ?? []).map((v) => v?.name);
     problems.splice(0, problems.length, ...problems.map((p) => asPlatoonProblem(p, names, platoon.followers!)));
@@ -77,13 +79,13 @@ export async function loadScenario(file: string, options: LoadScenarioOptions = 
   if (problems.length) throw fail(problems.map(located));
   const scenario = normalised.scenario!;
   const runtimeWarnings = options.runtime ? [...ignoredFields(scenario, options.runtime), ...externalNotes(scenario, options.runtime)] : [];
-  const warnings = [...runtimeWarnings, ...stabilityWarnings(scenario)].map(located);
+  const warnings = asTrafficProblems([...runtimeWarnings, ...stabilityWarnings(scenario)], scenario).map(located);
   if (warnings.length) scenario.warnings = warnings;
   return scenario;
 }
 
 /** The map normalisation decoded, for the cross-checks; any other map is loaded from disk. */
-function decodedOnce(mapFile: string, grid: OccupancyGrid | undefined): MapLoader | undefined {
+function decodedOnce(mapFile: string | undefined, grid: OccupancyGrid | undefined): MapLoader | undefined {
   return grid ? (yamlPath) => (yamlPath === mapFile ? Promise.resolve(grid) : loadMapFromDisk(yamlPath)) : undefined;
 }
 
@@ -94,7 +96,7 @@ const shortList = (details: string[]) =>
     ? details
     : [...details.slice(0, MAX_PROBLEMS_SHOWN), `... and ${details.length - MAX_PROBLEMS_SHOWN} more problems`];
 
-const REQUIRED_FIELDS = 'name, map, duration and vehicles';
+const REQUIRED_FIELDS = 'name, map, duration and vehicles (or name, duration and traffic)';
 
 function topLevelProblem(data: unknown): string | undefined {
   if (data === null || data === undefined)

@@ -2,15 +2,24 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { CommandStep, Waypoint } from '../core/control/waypoints.js';
 import type { OccupancyGrid } from '../core/map/occupancy-grid.js';
+import { straightRoadGrid } from '../core/map/straight-road.js';
 import { F1TENTH_DEFAULT_PARAMS } from '../core/physics/defaults.js';
 import { deriveSeed } from '../util/random.js';
 import { resolveExternal } from './external-device.js';
 import { type CsvRead, type ScenarioInputs, uncachedInputs } from './input-cache.js';
 import { resolveNetwork } from './resolve-network.js';
-import { type ResolvedController, type ResolvedLidar, type ResolvedScenario, SCAN_CONTROLLERS } from './resolved.js';
+import {
+  type ResolvedController,
+  type ResolvedLidar,
+  type ResolvedScenario,
+  type ResolvedTraffic,
+  type ResolvedVehicle,
+  SCAN_CONTROLLERS,
+} from './resolved.js';
 import type { ScenarioProblem } from './scenario-problem.js';
 import type { ControllerParsed, ScenarioParsed } from './schema.js';
 import { type LidarParsed, lidarSchema } from './schema.js';
+import { expandTraffic } from './traffic.js';
 
 /**
  * Step 2 of 3: fill defaults, resolve file paths against the scenario's folder, read the files
@@ -25,9 +34,16 @@ export async function normaliseScenario(
 ): Promise<{ scenario?: ResolvedScenario; problems: ScenarioProblem[]; grid?: OccupancyGrid }> {
   const base = dirname(scenarioFile);
   const problems: ScenarioProblem[] = [];
-  const mapFile = resolve(base, parsed.map);
+  const mapFile = parsed.map === undefined ? undefined : resolve(base, parsed.map);
   let grid: OccupancyGrid | undefined;
-  if (!existsSync(mapFile)) {
+  if (mapFile === undefined) {
+    if (!parsed.traffic)
+      problems.push({
+        path: ['map'],
+        message:
+          'give the map_server YAML file the cars drive on, e.g. map: ../maps/corridor.yaml (only a traffic: block brings its own road)',
+      });
+  } else if (!existsSync(mapFile)) {
     problems.push({
       path: ['map'],
       message: `file ${parsed.map} not found (resolved to ${mapFile}); paths are relative to the scenario file`,
@@ -52,7 +68,7 @@ export async function normaliseScenario(
   const network = resolveNetwork(parsed.network, script);
   problems.push(...network.problems);
 
-  const vehicles = [];
+  const vehicles: ResolvedVehicle[] = [];
   const csvFiles: CsvFiles = { inputs, once: new Map() };
   for (const [index, v] of parsed.vehicles.entries()) {
     const controller = await resolveController(
@@ -87,6 +103,19 @@ export async function normaliseScenario(
       ...(v.external ? { external: resolveExternal(v.external, ['vehicles', index, 'external'], problems) } : {}),
     });
   }
+  let traffic: ResolvedTraffic | undefined;
+  if (parsed.traffic) {
+    const expanded = expandTraffic({ ...parsed, traffic: parsed.traffic }, vehicles.length, mapFile === undefined);
+    problems.push(...expanded.problems);
+    vehicles.push(...expanded.vehicles);
+    traffic = expanded.traffic;
+    if (traffic && mapFile === undefined) grid = straightRoadGrid(traffic.road);
+  } else if (!vehicles.length) {
+    problems.push({
+      path: ['vehicles'],
+      message: 'a scenario needs at least one vehicle: list them under vehicles, or generate them with a traffic: block',
+    });
+  }
   fillCaccMaxAge(vehicles);
   const scenario: ResolvedScenario = {
     name: parsed.name,
@@ -100,6 +129,7 @@ export async function normaliseScenario(
     network: network.network,
     timing: parsed.timing,
     vehicles,
+    ...(traffic ? { traffic } : {}),
     record: parsed.record,
   };
   return { scenario: problems.length ? undefined : scenario, problems, grid };

@@ -2,7 +2,9 @@ import type { GapFollowOptions } from '../core/control/gap-follow.js';
 import type { RrtOptions } from '../core/control/rrt.js';
 import type { WallFollowOptions } from '../core/control/wall-follow.js';
 import type { CommandStep, Waypoint } from '../core/control/waypoints.js';
+import type { StraightRoad } from '../core/map/straight-road.js';
 import type { VehicleParams } from '../core/physics/types.js';
+import type { VehiclePresetName } from '../core/physics/vehicle-presets.js';
 import type { GeoReference } from '../core/v2x/networking/geo-reference.js';
 import type { AppParsed, PROPAGATION_MODELS } from './schema.js';
 
@@ -11,7 +13,8 @@ export interface ResolvedScenario {
   name: string;
   description?: string;
   sourceFile: string;
-  mapFile: string;
+  /** The map_server YAML; absent when the map is generated: the straight road of `traffic`. */
+  mapFile?: string;
   duration: number;
   seed: number;
   /** Where the map's origin lies on Earth; absent in scenarios resolved before it existed (then DEFAULT_GEO_REFERENCE). */
@@ -20,10 +23,26 @@ export interface ResolvedScenario {
   network: ResolvedNetwork;
   timing: { maxStepLateness: number; maxLateFraction: number };
   vehicles: ResolvedVehicle[];
+  /** Present when a traffic block generated some of the vehicles. */
+  traffic?: ResolvedTraffic;
   /** Absent in scenarios resolved before it existed: nothing extra is recorded. */
   record?: { scans: boolean; mcap?: boolean };
   /** Fields the chosen runtime ignores, located like errors; set when the runtime was given. */
   warnings?: string[];
+}
+
+/** A traffic block as resolved: its road and lanes, and which of the scenario's vehicles it wrote. */
+export interface ResolvedTraffic {
+  /** `runOut`: as far as the fastest lane drives in the run. */
+  road: StraightRoad;
+  density: number; // vehicles per km, over all lanes
+  vehicle: VehiclePresetName;
+  /** Each lane's speed [m/s], lane 0 first. */
+  laneSpeeds: number[];
+  namePrefix: string;
+  /** The generated cars are vehicles[first] to vehicles[first + count - 1]. */
+  first: number;
+  count: number;
 }
 
 /** Delays in seconds, data rates in bit/s. `engine` is kept only when the scenario names it. */
@@ -121,6 +140,7 @@ export type ResolvedController =
     }
   | { type: 'open-loop'; schedule: CommandStep[] }
   | { type: 'idle' }
+  | { type: 'lane-keeping'; y: number; direction: '+x' | '-x'; speed: number; lookaheadTime: number; minLookahead: number }
   | ({ type: 'gap-follow' } & Omit<GapFollowOptions, 'maxSteer'>)
   | ({ type: 'wall-follow' } & Omit<WallFollowOptions, 'maxSteer'>)
   | ({ type: 'rrt'; loop: boolean } & Omit<RrtOptions, 'maxSteer'>);

@@ -5,10 +5,13 @@ import {
   parseByteSize,
   parseDataRate,
   parseDecibels,
+  parseDensity,
   parseDuration,
   parseFrequency,
+  parseLength,
   parsePayloadSize,
   parsePower,
+  parseSpeed,
 } from './units.js';
 
 /**
@@ -53,6 +56,14 @@ export const power = (description: string) => quantity(parsePower, '20dBm', desc
 /** A power a receiver senses: a noise floor or a threshold. */
 export const receivedPower = (description: string) => quantity(parsePower, '-85dBm', description, -130, -30, (v) => `${v}dBm`);
 export const decibels = (description: string) => quantity(parseDecibels, '7dB', description, 0, 30, (v) => `${v}dB`);
+
+/** Lengths, speeds and densities also take a bare number, in m, m/s and vehicles per km. */
+export const length = (description: string, min: number, max: number, example = '2km') =>
+  quantity(parseLength, example, description, min, max, (v) => (v >= 1000 ? `${v / 1000}km` : `${v}m`));
+export const speed = (description: string, min: number, max: number, example = '25m/s') =>
+  quantity(parseSpeed, example, description, min, max, (v) => `${v}m/s`);
+export const density = (description: string, min: number, max: number) =>
+  quantity(parseDensity, '120/km', description, min, max, (v) => `${v}/km`);
 
 export const finite = (description: string) => z.number().finite().describe(description);
 

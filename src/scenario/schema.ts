@@ -2,8 +2,12 @@ import { DEFAULT_GEO_REFERENCE } from '../core/v2x/networking/geo-reference.js';
 import { z } from '../util/zod.js';
 import { appSchema } from './app-schema.js';
 import { controllerSchema } from './controller-schema.js';
-import { byteSize, dataRate, decibels, duration, finite, frequency, power, ranged, receivedPower } from './schema-quantities.js';
+import { byteSize, dataRate, decibels, duration, finite, frequency, power, receivedPower } from './schema-quantities.js';
+import { trafficSchema } from './traffic-schema.js';
 import { MAX_VEHICLES } from './vehicle-limit.js';
+import { vehicleParamsSchema } from './vehicle-params-schema.js';
+
+export { vehicleParamsSchema } from './vehicle-params-schema.js';
 
 /**
  * Step 1 of 3 of scenario validation: the shape of a scenario file, with units parsed into SI.
@@ -15,34 +19,6 @@ import { MAX_VEHICLES } from './vehicle-limit.js';
 /** 802.11p's OFDM rates on a 10 MHz channel [bit/s]. */
 export const WIFI_80211P_RATES = [3e6, 4.5e6, 6e6, 9e6, 12e6, 18e6, 24e6, 27e6];
 export const PROPAGATION_MODELS = ['log-distance', 'friis', 'two-ray', '3gpp-v2v-urban', '3gpp-v2v-highway', 'winner-b1'] as const;
-
-/**
- * Every f1tenth_gym vehicle parameter may be overridden; all optional here. Ranges are those of
- * real cars (PARAM_RANGES); relations between parameters and the physics step are cross-checked.
- */
-export const vehicleParamsSchema = z
-  .object({
-    mu: finite('surface friction coefficient').positive().max(5),
-    C_Sf: ranged('C_Sf', 'front cornering stiffness [1/rad]'),
-    C_Sr: ranged('C_Sr', 'rear cornering stiffness [1/rad]'),
-    lf: ranged('lf', 'centre of gravity to front axle [m]'),
-    lr: ranged('lr', 'centre of gravity to rear axle [m]'),
-    h: finite('height of centre of gravity [m]').nonnegative().max(5),
-    m: ranged('m', 'mass [kg]'),
-    I: finite('moment of inertia about z [kg m^2]').positive(),
-    s_min: ranged('s_min', 'minimum steering angle [rad]'),
-    s_max: ranged('s_max', 'maximum steering angle [rad]'),
-    sv_min: finite('minimum steering velocity [rad/s]').max(0),
-    sv_max: finite('maximum steering velocity [rad/s]').min(0),
-    v_switch: finite('switching velocity [m/s]').positive(),
-    a_max: finite('maximum longitudinal acceleration [m/s^2]').positive().max(100),
-    v_min: ranged('v_min', 'minimum velocity [m/s]').negative('must be below 0 (the speed controller divides by it); e.g. -5'),
-    v_max: finite('maximum velocity [m/s]').positive().max(150),
-    width: finite('footprint width [m]').positive().max(10),
-    length: finite('footprint length [m]').positive().max(30),
-  })
-  .partial()
-  .strict();
 
 /** Defaults are f1tenth_gym's scan simulator; rate: one scan per default 10 ms physics step, as the gym observes. */
 export const lidarSchema = z
@@ -206,7 +182,11 @@ export const scenarioSchema = z
       .regex(/^[a-zA-Z0-9][a-zA-Z0-9_-]{0,63}$/, 'use letters, digits, - and _ (at most 64)')
       .describe("the scenario's name: figure titles and summaries use it"),
     description: z.string().optional().describe('free text for people; cavsim ignores it'),
-    map: z.string().min(1).describe('map_server YAML file, relative to the scenario file'),
+    map: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('map_server YAML file, relative to the scenario file; may be left out with `traffic:`, whose road is then the map'),
     duration: duration('how long the experiment runs', 0.01, 3600),
     seed: z
       .number()
@@ -290,9 +270,12 @@ export const scenarioSchema = z
       .describe('emulated runtime: when real-time lateness makes a run invalid'),
     vehicles: z
       .array(vehicleSchema)
-      .min(1, 'a scenario needs at least one vehicle')
       .max(MAX_VEHICLES)
-      .describe(`the cars, 1 to ${MAX_VEHICLES}`),
+      .default([])
+      .describe(`the cars, each written out; with traffic's cars 1 to ${MAX_VEHICLES} in all`),
+    traffic: trafficSchema
+      .optional()
+      .describe('cars generated on a straight road at a density (docs/density-studies.md); they join the vehicles'),
     record: z
       .object({
         scans: z

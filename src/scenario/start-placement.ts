@@ -2,11 +2,12 @@ import { loadMapFromDisk, type MapLoader } from '../core/map/map-loader.js';
 import { footprintHitsWall } from '../core/map/wall-collision.js';
 import { footprintCorners, footprintsOverlap } from '../core/physics/footprint.js';
 import type { ResolvedScenario } from './resolved.js';
+import { loadScenarioMap } from './scenario-map.js';
 import type { ScenarioProblem } from './scenario-problem.js';
 
 /** Every car must start on free ground and clear of every other car. */
 export async function checkStartPlacement(s: ResolvedScenario, loadMap: MapLoader = loadMapFromDisk): Promise<ScenarioProblem[]> {
-  const grid = await loadMap(s.mapFile);
+  const grid = await loadScenarioMap(s, loadMap);
   const problems: ScenarioProblem[] = [];
   const prints = s.vehicles.map((v) => footprintCorners(v.start, v.params));
   s.vehicles.forEach((v, i) => {

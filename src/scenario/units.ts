@@ -51,6 +51,39 @@ export const parsePower = (input: unknown) => parseWithUnits(input, POWER_UNITS,
 /** A power ratio in dB, such as a noise figure. */
 export const parseDecibels = (input: unknown) => parseWithUnits(input, DECIBEL_UNITS, 'ratio in dB', '7dB');
 
+const LENGTH_UNITS: Record<string, number> = { m: 1, km: 1000 };
+const SPEED_UNITS: Record<string, number> = { 'm/s': 1, 'km/h': 1 / 3.6 };
+const DENSITY_UNITS: Record<string, number> = { '/km': 1, 'veh/km': 1 };
+
+/**
+ * A quantity whose units may hold a slash (m/s, km/h, /km), or a bare number in the first unit:
+ * a road's length as 2000 or 2km, a speed as 25 or 90km/h.
+ */
+function parseWithSlashUnits(input: unknown, units: Record<string, number>, what: string, example: string): ParseResult {
+  if (typeof input === 'number')
+    return Number.isFinite(input) ? { ok: true, value: input } : { ok: false, message: `${input} is not a ${what}` };
+  if (typeof input !== 'string') return { ok: false, message: `expected a ${what} such as "${example}"` };
+  const text = input.trim();
+  const match = /^(-?\d+(?:\.\d+)?(?:e-?\d+)?)\s*([a-zA-Z/]*)$/.exec(text);
+  if (!match) return { ok: false, message: `"${text}" is not a ${what}; write it like "${example}"` };
+  const unit = match[2].toLowerCase();
+  const factor = unit === '' ? 1 : units[unit];
+  if (factor === undefined) {
+    return {
+      ok: false,
+      message: `unknown unit "${match[2]}" in "${text}"; use one of ${Object.keys(units).join(', ')} (e.g. "${example}")`,
+    };
+  }
+  return { ok: true, value: Number(match[1]) * factor };
+}
+
+/** Metres; a bare number is metres. */
+export const parseLength = (input: unknown) => parseWithSlashUnits(input, LENGTH_UNITS, 'length', '2km');
+/** Metres per second; a bare number is m/s. */
+export const parseSpeed = (input: unknown) => parseWithSlashUnits(input, SPEED_UNITS, 'speed', '25m/s');
+/** Vehicles per kilometre; a bare number is per km. */
+export const parseDensity = (input: unknown) => parseWithSlashUnits(input, DENSITY_UNITS, 'density', '120/km');
+
 export function formatDuration(seconds: number): string {
   if (seconds !== 0 && Math.abs(seconds) < 1) return `${+(seconds * 1e3).toFixed(6)}ms`;
   return `${+seconds.toFixed(9)}s`;

@@ -1,4 +1,5 @@
 import { createGapFollow } from '../core/control/gap-follow.js';
+import { createLaneKeeping } from '../core/control/lane-keeping.js';
 import { createOpenLoop } from '../core/control/open-loop.js';
 import { createPurePursuit } from '../core/control/pure-pursuit.js';
 import { createRrt } from '../core/control/rrt.js';
@@ -36,6 +37,8 @@ export function createVehicleApps(v: ResolvedVehicle, sizes: BodySizes, geoRefer
   const maxSteer = v.params.s_max;
   if (c.type === 'pure-pursuit') apps.push(createPurePursuit({ ...c, maxSteer }));
   else if (c.type === 'open-loop') apps.push(createOpenLoop(c.schedule));
+  else if (c.type === 'lane-keeping')
+    apps.push(createLaneKeeping({ ...c, direction: c.direction === '+x' ? 1 : -1, wheelbase: v.params.lf + v.params.lr, maxSteer }));
   else if (c.type === 'gap-follow') apps.push(createGapFollow({ ...c, maxSteer }));
   else if (c.type === 'wall-follow') apps.push(createWallFollow({ ...c, maxSteer }));
   else if (c.type === 'rrt') apps.push(createRrt({ ...c, maxSteer }));

@@ -15,14 +15,14 @@ import type { VehicleParams } from './types.js';
  * ft, slug ft²); they are converted here with its own factors (1 lbf = 4.4482216152605 N,
  * 1 ft = 0.3048 m) and rounded to 0.01 mm, 1 g and 0.001 kg m².
  */
+const round = (v: number, digits: number) => +v.toFixed(digits);
+
 const SLUG_KG = 4.4482216152605 / 0.3048;
 const FT_M = 0.3048;
 const SLUG_FT2_KG_M2 = 4.4482216152605 * 0.3048;
 
 /** The three sets share CommonRoad's ADAMS tyre: p_dy1 = 1.0489, p_ky1 = -21.92. */
-const TYRE = { mu: 1.0489, C_Sf: 21.92 / 1.0489, C_Sr: 21.92 / 1.0489 };
-
-const round = (v: number, digits: number) => +v.toFixed(digits);
+const TYRE = { mu: 1.0489, C_Sf: round(21.92 / 1.0489, 4), C_Sr: round(21.92 / 1.0489, 4) };
 
 /** Vehicle 1: Ford Escort. */
 export const COMMONROAD_FORD_ESCORT: Readonly<VehicleParams> = Object.freeze({

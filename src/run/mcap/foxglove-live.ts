@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import foxgloveProtocol from '@foxglove/ws-protocol';
 import { WebSocketServer } from 'ws';
-import { loadMapFromDisk } from '../../core/map/map-loader.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
+import { loadScenarioMap } from '../../scenario/scenario-map.js';
 import { csvCells } from '../../util/csv-records.js';
 import { FileTail } from '../../util/file-tail.js';
 import { RUN_FILES } from '../run-files.js';
@@ -100,7 +100,7 @@ async function follow(runDir: string, server: InstanceType<typeof FoxgloveServer
   }
   const scenario = JSON.parse(text) as ResolvedScenario;
   // loaded before the channels are announced: a client subscribes as soon as it hears of /map
-  const grid = await loadMapFromDisk(scenario.mapFile).catch(() => undefined);
+  const grid = await loadScenarioMap(scenario).catch(() => undefined);
   const topics = runTopics(scenario);
   const channelIds = new Map(
     topics.map((t) => [

@@ -2,12 +2,12 @@ import { basename } from 'node:path';
 import { builtinChannelScript } from '../../channel/ns3/compile.js';
 import { writeObstacleGrid } from '../../channel/ns3/lockstep/obstacle-grid-file.js';
 import type { StartedChannel } from '../../channel/ns3/realtime-channel.js';
-import { loadMapFromDisk } from '../../core/map/map-loader.js';
 import { ExternalProcessError } from '../../errors.js';
 import type { Journal } from '../../host/journal/journal.js';
 import { ComponentFailedError } from '../../run/outcome.js';
 import { RUN_FILES } from '../../run/run-files.js';
 import type { RunSession } from '../../run/run-session.js';
+import { loadScenarioMap } from '../../scenario/scenario-map.js';
 import { lastLines } from '../../util/last-lines.js';
 import type { ComponentWatch, Death } from './component-watch.js';
 import type { EmulatedRunDeps } from './emulated-deps.js';
@@ -39,7 +39,7 @@ export class ChannelProcess {
   /** Starts the compiled program; a program that fails to start is the run's failure, named `ns-3 channel`. */
   async start(journal: Journal, watch: ComponentWatch): Promise<StartedChannel> {
     const { plan, session } = this;
-    if (plan.channel.obstacleFile) writeObstacleGrid(await loadMapFromDisk(session.scenario.mapFile), plan.channel.obstacleFile);
+    if (plan.channel.obstacleFile) writeObstacleGrid(await loadScenarioMap(session.scenario), plan.channel.obstacleFile);
     this.emit('channel', `ns-3 ${basename(this.source!)} ${plan.channel.args.join(' ')}`);
     const logPath = session.folder.file(RUN_FILES.ns3Log);
     const started = await watch

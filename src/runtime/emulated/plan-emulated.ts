@@ -173,7 +173,7 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
       labels: runLabels(runId, 'simulator'),
       env: {
         ...commonEnv,
-        CAVSIM_MAP: `${CONTAINER_RUN_DIR}/map/${basename(scenario.mapFile)}`,
+        ...(scenario.mapFile !== undefined ? { CAVSIM_MAP: `${CONTAINER_RUN_DIR}/map/${basename(scenario.mapFile)}` } : {}),
         CAVSIM_BIND: `0.0.0.0:${CONTROL_PORT}`,
         CAVSIM_CLIENTS: JSON.stringify(clients),
       },

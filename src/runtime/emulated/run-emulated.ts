@@ -1,7 +1,6 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { loadMapFromDisk } from '../../core/map/map-loader.js';
 import { RunInterrupted } from '../../run/finish-run.js';
 import { recordRunMcap } from '../../run/mcap/record-run-mcap.js';
 import { ComponentFailedError } from '../../run/outcome.js';
@@ -10,6 +9,7 @@ import { type RunOptions, RunSession } from '../../run/run-session.js';
 import type { RunSummary } from '../../run/summary.js';
 import { isRadio } from '../../scenario/channel-kinds.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
+import { loadScenarioMap } from '../../scenario/scenario-map.js';
 import { percentileOfSorted } from '../../util/percentile.js';
 import { writeFileNoFollow } from '../../util/write-no-follow.js';
 import { ChannelProcess } from './channel-process.js';
@@ -85,7 +85,7 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
     if (opts.shouldStop?.()) throw new RunInterrupted(`${stopReason(opts)} before the run started`);
   };
 
-  copyMap(scenario.mapFile, join(folder.dir, 'map'));
+  if (scenario.mapFile !== undefined) copyMap(scenario.mapFile, join(folder.dir, 'map'));
   const plan = planEmulatedRun(scenario, folder.runId, folder.dir, { keep: opts.keep });
   writeFileNoFollow(folder.file(RUN_FILES.plan), `${JSON.stringify(plan, null, 2)}\n`);
   const host = HostSide.open(session, deps, plan, phases, emit);
@@ -186,7 +186,7 @@ async function recordMcap(session: RunSession, timeBaseNs: bigint | undefined, p
   if (phases.ms.started === undefined) return;
   const problem = await recordRunMcap(session.folder, session.scenario, {
     runtime: 'docker',
-    grid: await loadMapFromDisk(session.scenario.mapFile).catch(() => undefined),
+    grid: await loadScenarioMap(session.scenario).catch(() => undefined),
     timeBaseNs,
     byDefault: opts.mcapByDefault ?? true,
   });

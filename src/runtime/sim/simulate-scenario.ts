@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chooseEngine } from '../../channel/ns3/engine-choice.js';
 import { LockstepProcessPool } from '../../channel/ns3/lockstep/process-pool.js';
-import { loadMapFromDisk, type MapLoader } from '../../core/map/map-loader.js';
+import type { MapLoader } from '../../core/map/map-loader.js';
 import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
 import { DEFAULT_GEO_REFERENCE } from '../../core/v2x/networking/geo-reference.js';
 import type { DockerPort } from '../../host/docker/docker-port.js';
@@ -19,6 +19,7 @@ import { writeV2xFiles } from '../../run/v2x-files.js';
 import { refuseUnsupportedExternal } from '../../scenario/external-device.js';
 import type { ScenarioInputs } from '../../scenario/input-cache.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
+import { loadScenarioMap } from '../../scenario/scenario-map.js';
 import { openExternalDevices } from './external-vehicle.js';
 import { prepareChannel } from './open-channel.js';
 import { type DockerSource, openOwnCodeSession, preflightOwnCode } from './own-code/own-code-session.js';
@@ -63,7 +64,7 @@ export async function simulateScenario(resolved: ResolvedScenario, opts: Simulat
   let session: RunSession;
   try {
     await prepareChannel(scenario, scenario.network.engine ?? 'builtin', lockstepPool);
-    const grid = await (opts.loadMap ?? loadMapFromDisk)(scenario.mapFile);
+    const grid = await loadScenarioMap(scenario, opts.loadMap);
     session = await RunSession.open('sim', scenario, opts, await ownCodeImages(scenario, docker));
     await runInSession(session, scenario, grid, docker, lockstepPool, opts);
   } catch (err) {

@@ -3,6 +3,7 @@ import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
 import { RUN_FILES } from '../../run/run-files.js';
 import { describeNetwork } from '../../scenario/describe-network.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
+import { describeScenarioMap, loadScenarioMap } from '../../scenario/scenario-map.js';
 import { diskTailReader, FileTail, type TailReader } from '../../util/file-tail.js';
 import { goalFinderFor } from './goal-points.js';
 import { emptyRunData, mergeRunData, RUN_FILE_KINDS, type RunData, RunDataStore } from './run-data.js';
@@ -136,9 +137,9 @@ export class RunSource {
     if (text === undefined) return false;
     const scenario = JSON.parse(text) as ResolvedScenario;
     try {
-      this.grid = await this.ports.loadMap(scenario.mapFile);
+      this.grid = await loadScenarioMap(scenario, this.ports.loadMap);
     } catch (err) {
-      this.mapProblem = `map ${scenario.mapFile} could not be loaded: ${err instanceof Error ? err.message : String(err)}`;
+      this.mapProblem = `map ${describeScenarioMap(scenario)} could not be loaded: ${err instanceof Error ? err.message : String(err)}`;
     }
     const reader = this.ports.tailReader ?? diskTailReader;
     for (const kind of RUN_FILE_KINDS) this.tails.set(kind, new FileTail(join(this.runDir, `${kind}.csv`), reader));

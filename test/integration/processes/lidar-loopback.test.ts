@@ -79,7 +79,7 @@ describe('simulator-main and vehicle-main on loopback: loop-gap-follow', () => {
       'intensities',
     ]);
     expect(firstRaw!.header).toEqual({ stamp: { sec: 0, nanosec: 0 }, frame_id: 'car0/base_link' });
-    const grid = await loadMap(scenario.mapFile);
+    const grid = await loadMap(scenario.mapFile!);
     const [scanner] = createScanners(new World(scenario, grid), grid);
     const expected = scanner.scan();
     expect(firstScan!.ranges).toHaveLength(lidar.beams);

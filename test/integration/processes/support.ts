@@ -62,6 +62,8 @@ export function prepareRunDir(scenario: ResolvedScenario): string {
   writeFileSync(join(runDir, 'scenario.resolved.json'), JSON.stringify(scenario, null, 2));
   mkdirSync(join(runDir, 'map'));
   const mapYaml = scenario.mapFile;
+  // a generated road map has no file: the simulator makes it from the scenario
+  if (mapYaml === undefined) return runDir;
   copyFileSync(mapYaml, join(runDir, 'map', basename(mapYaml)));
   const image = /^image:\s*(\S+)/m.exec(readFileSync(mapYaml, 'utf8'))?.[1];
   if (image) copyFileSync(resolve(dirname(mapYaml), image), join(runDir, 'map', basename(image)));

@@ -52,16 +52,16 @@ describe('run manifest', () => {
     });
     expect(m.scenario).toMatchObject({ name: 't', overrides: ['seed=7'], resolved_sha256: resolvedHash(scenario) });
     expect(m.scenario.sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(m.map).toEqual({ file: scenario.mapFile, sha256: mapHash(scenario.mapFile) });
+    expect(m.map).toEqual({ file: scenario.mapFile, sha256: mapHash(scenario.mapFile!) });
     expect(buildManifest({ runId: 'r2', runtime: 'sim', scenario, facts }).command).toBeNull();
   });
 
   it("changes the map's hash when its image changes, not only its YAML", () => {
     const dir = scratchDir('cavsim-manifest-');
     const scenario = scenarioIn(dir);
-    const before = mapHash(scenario.mapFile);
+    const before = mapHash(scenario.mapFile!);
     writeFileSync(join(dir, 'map.pgm'), 'P2\n1 1\n255\n254\n');
-    expect(mapHash(scenario.mapFile)).not.toBe(before);
+    expect(mapHash(scenario.mapFile!)).not.toBe(before);
     expect(mapHash(join(dir, 'missing.yaml'))).toBeNull();
   });
 });

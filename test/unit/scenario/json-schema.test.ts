@@ -28,7 +28,8 @@ describe('the scenario JSON Schema', () => {
       $id: expect.stringMatching(/scenario/),
       title: 'cavsim scenario',
       type: 'object',
-      required: ['name', 'map', 'duration', 'vehicles'],
+      required: ['name', 'duration'],
+      anyOf: [{ required: ['map', 'vehicles'] }, { required: ['traffic'] }],
     });
     expect(schema.additionalProperties).toBe(false);
   });

@@ -81,7 +81,7 @@ describe('scenario validation', () => {
       'an unknown controller type',
       good.replace('type: pure-pursuit', 'type: warp-drive'),
       [
-        'vehicles.car0.controller.type (line 8): "warp-drive" is not a known type; use one of pure-pursuit, open-loop, idle, gap-follow, wall-follow, rrt',
+        'vehicles.car0.controller.type (line 8): "warp-drive" is not a known type; use one of pure-pursuit, open-loop, idle, lane-keeping, gap-follow, wall-follow, rrt',
       ],
     ],
     [

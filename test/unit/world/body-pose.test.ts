@@ -44,7 +44,7 @@ vehicles:
     start: { x: 3, y: -1, yaw: 0, speed: 0 }
 `),
     );
-    const world = new World(s, await loadMap(s.mapFile));
+    const world = new World(s, await loadMap(s.mapFile!));
     const [body, parked] = world.cars;
     expect(body.mirrored).toBe(true);
     expect(parked.mirrored).toBe(false);

@@ -2,6 +2,7 @@ import { basename, dirname } from 'node:path';
 import { loadMap } from '../../../core/map/load-map.js';
 import { RunFolder } from '../../../run/run-folder.js';
 import { unstartedSummary } from '../../../run/summary.js';
+import { loadScenarioMap } from '../../../scenario/scenario-map.js';
 import { BridgeServer } from '../../rosbridge/bridge-server.js';
 import { clientPolicy } from '../../rosbridge/client-policy.js';
 import { defaultMapFile, readResolvedScenario } from './process-env.js';
@@ -23,7 +24,10 @@ export interface RunningSimulator {
 /** Loads the scenario and map, starts the rosbridge server and waits there for `start`. */
 export async function startSimulatorProcess(cfg: SimulatorProcessConfig): Promise<RunningSimulator> {
   const scenario = readResolvedScenario(cfg.runDir);
-  const grid = await loadMap(cfg.mapFile ?? defaultMapFile(cfg.runDir, scenario.mapFile));
+  // The map file's copy in the run folder, or the traffic road the scenario generates.
+  const grid = cfg.mapFile
+    ? await loadMap(cfg.mapFile)
+    : await loadScenarioMap(scenario, (file) => loadMap(defaultMapFile(cfg.runDir, file)));
   const observes = Object.fromEntries(scenario.vehicles.map((v) => [v.name, v.observes]));
   const bodies = new Set(scenario.vehicles.filter((v) => v.external?.role === 'body').map((v) => v.name));
   const policy = cfg.clients ? clientPolicy(cfg.clients, observes, bodies) : undefined;

@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import type { ResolvedVehicle } from '../../../../scenario/resolved.js';
 
 /** Controllers whose tick is a few microseconds of arithmetic on the car's odometry. */
-const LIGHT_CONTROLLERS = new Set(['pure-pursuit', 'open-loop', 'idle']);
+const LIGHT_CONTROLLERS = new Set(['pure-pursuit', 'open-loop', 'idle', 'lane-keeping']);
 
 /**
  * Whether a car's process gains from V8's optimizing compiler. A light car's tick is mostly the
