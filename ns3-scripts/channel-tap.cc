@@ -439,6 +439,7 @@ main(int argc, char* argv[])
     cmd.AddValue("frameLog", "diagnostics: write per-frame wall-clock timings to this file", frameLog);
     cmd.AddValue("outcomes", "write each frame lost at an intended receiver, with the reason, to this file", outcomes);
     cmd.Parse(argc, argv);
+    cavsim::ApplyCarrierSenseThreshold(wifi);
 
     std::vector<std::string> tapNames = SplitCommaList(taps);
     if (tapNames.empty())

@@ -214,6 +214,9 @@ RunOnce(int argc, char* argv[])
     cmd.AddValue("cbrWindow", "wifi: report each node's channel busy time per window of this length [ns]; 0 for none", busyWindowNs);
 #endif
     cmd.Parse(argc, argv);
+#ifdef CAVSIM_WIFI
+    cavsim::ApplyCarrierSenseThreshold(wifi);
+#endif
 
     if (nodeCount == 0)
     {

@@ -15,7 +15,6 @@ export const WIFI_DEFAULTS = {
   noiseFigure: 7,
   rate: 6e6,
   shadowing: 0,
-  csThreshold: -82,
 } as const;
 
 const WIRED_FIELDS: NetworkField[] = ['delay', 'dataRate', 'loss'];
@@ -77,7 +76,7 @@ export function resolveNetwork(
       rate,
       shadowing: parsed.shadowing ?? WIFI_DEFAULTS.shadowing,
       ...(parsed.noiseFloor !== undefined ? { noiseFloor: parsed.noiseFloor } : {}),
-      csThreshold: parsed.csThreshold ?? WIFI_DEFAULTS.csThreshold,
+      ...(parsed.csThreshold !== undefined ? { csThreshold: parsed.csThreshold } : {}),
       ...extras,
     };
     return { network, problems };

@@ -66,8 +66,8 @@ export interface WifiNetwork {
   shadowing: number;
   /** Receiver noise in the 10 MHz channel [dBm]; when absent, thermal noise plus `noiseFigure`. */
   noiseFloor?: number;
-  /** Carrier-sense (preamble detection) threshold [dBm]: a weaker frame is not sensed. */
-  csThreshold: number;
+  /** Carrier-sense threshold [dBm]: a frame this strong is detected and keeps the medium busy; absent: ns-3's (detection -82, busy -85). */
+  csThreshold?: number;
 }
 export type PropagationModel = (typeof PROPAGATION_MODELS)[number];
 

@@ -241,7 +241,7 @@ export const scenarioSchema = z
           'wifi-80211p: receiver noise in the 10 MHz channel (default: thermal noise plus noiseFigure, -97dBm)',
         ).optional(),
         csThreshold: receivedPower(
-          'wifi-80211p: carrier-sense threshold: a frame received weaker is not sensed (default -82dBm)',
+          "wifi-80211p: carrier-sense threshold: a frame received at least this strong is detected and keeps the medium busy (default ns-3's: detection from -82dBm, busy from -85dBm)",
         ).optional(),
         obstacles: z
           .enum(['map', 'none'])

@@ -103,7 +103,6 @@ describe.skipIf(real.skip)('an iperf-style UDP flood between two stand-in vehicl
       noiseFigure: 7,
       rate: 6e6,
       shadowing: 0,
-      csThreshold: -82,
     };
     const { received, expected } = await flood(wifi, 1500, 500);
     const bps = wireThroughput(received);

@@ -224,7 +224,6 @@ const wifi = (over: Partial<WifiNetwork> = {}): WifiNetwork => ({
   noiseFigure: 7,
   rate: 6e6,
   shadowing: 0,
-  csThreshold: -82,
   ...over,
 });
 const parked = (xs: number[]) => () => xs.map((x) => ({ x, y: 0, vx: 0, vy: 0 }));

@@ -26,7 +26,6 @@ export const wifi = (over: Partial<WifiNetwork> = {}): WifiNetwork => ({
   noiseFigure: 7,
   rate: 6e6,
   shadowing: 0,
-  csThreshold: -82,
   ...over,
 });
 

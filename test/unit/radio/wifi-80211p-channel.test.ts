@@ -16,7 +16,6 @@ const NETWORK: WifiNetwork = {
   noiseFigure: 7,
   rate: 6e6,
   shadowing: 0,
-  csThreshold: -82,
 };
 
 function channelAt(xs: number[], network: WifiNetwork = NETWORK) {

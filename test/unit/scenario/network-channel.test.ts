@@ -53,7 +53,7 @@ describe('network.channel, jitter and engine', () => {
     expect((await load('{ engine: builtin, channel: latency }', { runtime: 'sim' })).network).toMatchObject({ engine: 'builtin' });
   });
 
-  it('wifi-80211p fills its radio defaults: 20 dBm, log-distance, walls block, 1.5 m antennas, 7 dB noise figure, 6 Mbit/s, no shadowing, -82 dBm carrier sense', async () => {
+  it('wifi-80211p fills its radio defaults: 20 dBm, log-distance, walls block, 1.5 m antennas, 7 dB noise figure, 6 Mbit/s, no shadowing, the carrier sense of ns-3', async () => {
     expect((await load('{ channel: wifi-80211p }')).network).toEqual({
       channel: 'wifi-80211p',
       txPower: 20,
@@ -63,7 +63,6 @@ describe('network.channel, jitter and engine', () => {
       noiseFigure: 7,
       rate: 6e6,
       shadowing: 0,
-      csThreshold: -82,
     });
     expect(
       (await load('{ channel: wifi-80211p, txPower: -5dBm, propagation: 3gpp-v2v-urban, obstacles: none, rate: 12Mbps, noiseFigure: 9dB }'))

@@ -33,7 +33,7 @@ export function wifiFlags(n: WifiNetwork, obstacleFile: string | undefined): str
     ...(obstacleFile ? [`--obstacles=${obstacleFile}`] : []),
     ...(set(n.shadowing, WIFI_DEFAULTS.shadowing) ? [`--shadowing=${n.shadowing}`] : []),
     ...(n.noiseFloor !== undefined ? [`--noiseFloor=${n.noiseFloor}`] : []),
-    ...(set(n.csThreshold, WIFI_DEFAULTS.csThreshold) ? [`--csThreshold=${n.csThreshold}`] : []),
+    ...(n.csThreshold !== undefined ? [`--csThreshold=${n.csThreshold}`] : []),
   ];
 }
 

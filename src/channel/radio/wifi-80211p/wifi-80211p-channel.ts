@@ -48,6 +48,13 @@ const QUEUE_MAX_FRAMES = 500;
 const QUEUE_MAX_DELAY_S = 0.5;
 /** ns-3's ThresholdPreambleDetectionModel: a frame is locked on when its SNR over noise and interference is at least 4 dB. */
 const PREAMBLE_SNR = 10 ** (4 / 10);
+/**
+ * ns-3's defaults when the scenario sets no csThreshold: preamble detection from -82 dBm (802.11's
+ * minimum sensitivity at 6 Mb/s on 10 MHz), and a CCA sensitivity of -82 dBm that ns-3 takes as a
+ * 20 MHz figure and lowers by 3 dB on 10 MHz.
+ */
+const NS3_PREAMBLE_THRESHOLD_DBM = -82;
+const NS3_BUSY_THRESHOLD_DBM = -82 + 10 * Math.log10(10 / 20);
 
 const mw = (dbm: number) => 10 ** (dbm / 10);
 
@@ -98,6 +105,8 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
   private readonly reached: Int32Array;
   private readonly noiseMw: number;
   private readonly csThresholdMw: number;
+  /** The power from which a frame keeps the medium busy (with no csThreshold, ns-3's: 3 dB under detection). */
+  private readonly busyThresholdMw: number;
   private readonly floorMw: number;
   private readonly coding: Coding;
   private readonly backoffDraw: () => number;
@@ -119,7 +128,9 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
     this.odometer = new Float64Array(n);
     this.reached = new Int32Array(n).fill(-1);
     this.noiseMw = mw(noiseFloorDbm(opts.network));
-    this.csThresholdMw = mw(opts.network.csThreshold);
+    const { csThreshold } = opts.network;
+    this.csThresholdMw = mw(csThreshold ?? NS3_PREAMBLE_THRESHOLD_DBM);
+    this.busyThresholdMw = mw(csThreshold ?? NS3_BUSY_THRESHOLD_DBM);
     this.floorMw = mw(REACH_FLOOR_DBM);
     this.coding = codingOf(opts.network.rate);
     this.backoffDraw = createRandom(deriveSeed(opts.seed, 'wifi-backoff'));
@@ -248,7 +259,7 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
 
   /** The medium turns busy or idle at a station: backoff frozen (or an access already committed), CBR time counted. */
   private refreshBusy(s: Station<ChannelFrame<P>, Transmission<P>>, t: number): void {
-    const busy = s.transmitting !== undefined || s.locked !== undefined || s.sensed > 0 || s.energyMw >= this.csThresholdMw;
+    const busy = s.transmitting !== undefined || s.locked !== undefined || s.sensed > 0 || s.energyMw >= this.busyThresholdMw;
     if (busy === s.busy) return;
     s.busy = busy;
     if (busy) {
@@ -325,7 +336,7 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
     if (r.locked) r.locked.scoreUntil(t, this.noiseMw, r.energyMw - r.locked.powerMw);
     r.energyMw += power;
     r.signals++;
-    if (power >= this.csThresholdMw) r.sensed++;
+    if (power >= this.busyThresholdMw) r.sensed++;
     if (r.transmitting || r.locked) this.report(tx, r.index, t, 'receiver-busy', distance, dbm, lineOfSight);
     else if (power < this.csThresholdMw) this.report(tx, r.index, t, 'below-sensitivity', distance, dbm, lineOfSight);
     else if (power / (this.noiseMw + r.energyMw - power) >= PREAMBLE_SNR) {
@@ -348,7 +359,7 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
     const locked = r.locked;
     if (locked) locked.scoreUntil(t, this.noiseMw, r.energyMw - locked.powerMw);
     r.signals--;
-    if (power >= this.csThresholdMw) r.sensed--;
+    if (power >= this.busyThresholdMw) r.sensed--;
     r.energyMw = r.signals === 0 ? 0 : r.energyMw - power;
     if (locked && locked.frame === tx) {
       r.locked = undefined;

@@ -12,7 +12,6 @@ const wifi: ResolvedNetwork = {
   noiseFigure: 7,
   rate: 6e6,
   shadowing: 0,
-  csThreshold: -82,
 };
 const installed = async () => true;
 const absent = async () => false;

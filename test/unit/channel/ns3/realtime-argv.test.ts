@@ -39,7 +39,6 @@ describe('the real-time channel argv', () => {
         noiseFigure: 7,
         rate: 6e6,
         shadowing: 0,
-        csThreshold: -82,
       },
       taps: ['a'],
       run: 1,
