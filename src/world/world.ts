@@ -6,6 +6,7 @@ import type { DriveCommand, VehicleState } from '../core/physics/types.js';
 import { createInitialState, VehicleModel } from '../core/physics/vehicle-model.js';
 import { CavsimError } from '../errors.js';
 import type { ResolvedScenario, ResolvedVehicle } from '../scenario/resolved.js';
+import { CarContacts } from './car-contacts.js';
 
 export interface CollisionEvent {
   t: number;
@@ -37,6 +38,10 @@ export class World {
   readonly cars: WorldCar[];
   readonly timestep: number;
   private stepIndex = 0;
+  /** From this many cars on, car-car overlaps are looked for by a sweep, not in every pair (the same events). */
+  private static readonly SWEEP_FROM_CARS = 16;
+  private readonly contacts?: CarContacts;
+  private readonly footprints: readonly Footprint[];
 
   constructor(
     readonly scenario: ResolvedScenario,
@@ -57,6 +62,8 @@ export class World {
         footprint: footprintCorners(state, spec.params),
       };
     });
+    this.footprints = this.cars.map((c) => c.footprint);
+    if (this.cars.length >= World.SWEEP_FROM_CARS) this.contacts = new CarContacts(this.cars.length);
   }
 
   /** Simulation time [s]: a whole number of steps, so no rounding drift accumulates. */
@@ -95,9 +102,17 @@ export class World {
     const events: CollisionEvent[] = [];
     const n = this.cars.length;
     const hit = new Set<WorldCar>();
+    // footprints are updated in place, so the cars' own arrays are current
+    const contacts = this.contacts?.find(this.footprints, (i, j) => this.cars[i].collided && this.cars[j].collided);
+    let next = 0;
     for (let i = 0; i < n; i++) {
       const a = this.cars[i];
-      for (let j = i + 1; j < n; j++) {
+      for (; contacts && next < contacts.length && contacts[next][0] === i; next++) {
+        const b = this.cars[contacts[next][1]];
+        events.push({ t: this.time, a: a.spec.name, b: b.spec.name, speedA: a.state.v, speedB: b.state.v });
+        hit.add(a).add(b);
+      }
+      for (let j = contacts ? n : i + 1; j < n; j++) {
         const b = this.cars[j];
         if (a.collided && b.collided) continue;
         if (footprintsOverlap(a.footprint, b.footprint)) {
