@@ -1,13 +1,11 @@
 import type { ChannelBusySample, LossReason } from '../channel/frames.js';
 import type { Odometry } from '../core/control/vehicle-context.js';
-import { bodyGap, type PlacedBody, placeBody } from '../core/physics/footprint.js';
-import { centreDistance, closingSpeed, footprintOverlapTtc } from '../core/physics/ttc.js';
 import type { VehicleParams } from '../core/physics/types.js';
 import type { CollisionEvent, World } from '../world/world.js';
 import { ChannelBusyLog } from './channel-busy-log.js';
 import { CSV_COLUMNS, type CsvLogName, type RecorderFiles } from './csv-columns.js';
 import { CsvLog } from './csv-log.js';
-import { BOUND_MARGIN, PAIR_ROW_DISTANCE_M, PAIR_ROW_TTC_S, pairRowKept, ttcLowerBound } from './pair-rows.js';
+import { type PairFigures, PairTracker } from './pair-tracker.js';
 import { PlatoonFigures, type PlatoonLink } from './platoon.js';
 import { type V2VRowFields, v2vRowFields } from './v2v-row.js';
 
@@ -20,31 +18,7 @@ export interface CarSample extends Omit<Odometry, 't'> {
   collided: boolean;
 }
 
-export interface PairFigures {
-  a: string;
-  b: string;
-  min_distance_m: number;
-  min_distance_t_s: number;
-  /** Smallest bumper-to-bumper gap (0 on contact); null when the cars' bodies are not known. */
-  min_gap_m: number | null;
-  min_ttc_s: number | null;
-  min_ttc_t_s: number | null;
-  collision: boolean;
-  first_collision_t_s: number | null;
-}
-
-/** A pair's figures before its first step: nothing measured yet. */
-export const unmeasuredPair = (a: string, b: string): PairFigures => ({
-  a,
-  b,
-  min_distance_m: Infinity,
-  min_distance_t_s: 0,
-  min_gap_m: null,
-  min_ttc_s: null,
-  min_ttc_t_s: null,
-  collision: false,
-  first_collision_t_s: null,
-});
+export { type PairFigures, unmeasuredPair } from './pair-tracker.js';
 
 export interface V2VRecord {
   id: string;
@@ -114,10 +88,8 @@ const monotonicMs = () => performance.now();
  */
 export class Recorder {
   private readonly logs: Record<CsvLogName, CsvLog>;
-  /** Every pair's running minima, in pair order (car i with each later car j). */
-  readonly allPairs: PairFigures[] = [];
-  /** 1 for the pairs that have had a row in pairs.csv (pair-rows.ts). */
-  private readonly rowed: Uint8Array;
+  /** Each pair's distance, gap and TTC: pairs.csv and the running minima. */
+  private readonly pairTracker: PairTracker;
   readonly collisions: CollisionEvent[] = [];
   readonly v2v: V2VRecord[] = [];
   readonly v2vLost: V2VLoss[] = [];
@@ -130,48 +102,43 @@ export class Recorder {
   readonly events: { t: number; vehicle: string; event: string; detail?: Record<string, unknown> }[] = [];
   /** cbr.csv and its samples: each car's channel busy ratio per window, from channels that keep a medium state. */
   private readonly cbr: ChannelBusyLog;
-  private pairIndex = new Map<string, PairFigures>();
 
   private stepsSinceFlush = 0;
   private lastFlushAt = 0;
   private recording?: StepRecording;
-
-  private readonly placed: PlacedBody[] = [];
   private readonly carIndex: ReadonlyMap<string, number>;
-  /** A pair's gap at the step gapStep says; gaps are taken only where they can matter. */
-  private readonly stepGaps: Float64Array;
-  private readonly gapStep: Int32Array;
-  private steps = 0;
+
   /** Gap errors and headways of the cars with a `cacc` app (and known bodies). */
   readonly platoon?: PlatoonFigures;
 
   /**
    * `flushPolicy`: every step in real time; the simulated runtime batches, it runs far faster than a disk.
    * `bodies`: each car's length and width, in carNames order, for the bumper-to-bumper gaps.
+   * `fleet`: no v2v.csv (its outcomes are counted elsewhere), and only the pairs near enough for a
+   * row in pairs.csv are measured (pair-tracker.ts).
    */
   constructor(
     files: RecorderFiles,
     carNames: readonly string[],
     private readonly flushPolicy: FlushPolicy = FLUSH_EVERY_STEP,
-    private readonly bodies?: readonly Pick<VehicleParams, 'length' | 'width'>[],
+    bodies?: readonly Pick<VehicleParams, 'length' | 'width'>[],
     platoon: readonly PlatoonLink[] = [],
+    { fleet = false }: { fleet?: boolean } = {},
   ) {
     this.carIndex = new Map(carNames.map((n, i) => [n, i]));
     if (platoon.length && bodies) this.platoon = new PlatoonFigures(platoon);
-    this.logs = Object.fromEntries(
-      Object.entries(CSV_COLUMNS).map(([name, columns]) => [name, new CsvLog(files[name as CsvLogName], columns)]),
-    ) as Record<CsvLogName, CsvLog>;
+    const kept = Object.entries(CSV_COLUMNS).filter(([name]) => !(fleet && name === 'v2v'));
+    this.logs = Object.fromEntries(kept.map(([name, columns]) => [name, new CsvLog(files[name as CsvLogName], columns)])) as Record<
+      CsvLogName,
+      CsvLog
+    >;
     this.cbr = new ChannelBusyLog(files.cbr);
-    this.rowed = new Uint8Array((carNames.length * (carNames.length - 1)) / 2);
-    this.stepGaps = new Float64Array(this.rowed.length);
-    this.gapStep = new Int32Array(this.rowed.length).fill(-1);
-    for (let i = 0; i < carNames.length; i++) {
-      for (let j = i + 1; j < carNames.length; j++) {
-        const p = unmeasuredPair(carNames[i], carNames[j]);
-        this.allPairs.push(p);
-        this.pairIndex.set(`${p.a}\0${p.b}`, p);
-      }
-    }
+    this.pairTracker = new PairTracker(carNames, this.logs.pairs, bodies, fleet);
+  }
+
+  /** Every pair's running minima, in pair order (car i with each later car j); in fleets, those of the pairs that came near. */
+  get allPairs(): PairFigures[] {
+    return this.pairTracker.allPairs;
   }
 
   private worldSamples: CarSample[] = [];
@@ -197,15 +164,12 @@ export class Recorder {
 
   /** The pairs that have had a row in pairs.csv or collided, in pair order: those summary.json lists. */
   get pairs(): PairFigures[] {
-    return this.allPairs.filter((p, k) => this.rowed[k] === 1 || p.collision);
+    return this.pairTracker.pairs;
   }
 
   /** The smallest TTC any pair has reached so far, or null. */
   minTtc(): number | null {
-    return this.allPairs.reduce<number | null>(
-      (m, p) => (p.min_ttc_s === null ? m : m === null ? p.min_ttc_s : Math.min(m, p.min_ttc_s)),
-      null,
-    );
+    return this.pairTracker.minTtc();
   }
 
   recordStep(t: number, cars: readonly CarSample[]): void {
@@ -219,91 +183,20 @@ export class Recorder {
         .number(c.collided ? 1 : 0)
         .endRow();
     }
-    const bodies = this.bodies;
-    if (bodies) cars.forEach((c, i) => (this.placed[i] = placeBody(c, bodies[i], this.placed[i])));
-    const step = this.steps++;
-    let k = 0;
-    for (let i = 0; i < cars.length; i++) {
-      const a = cars[i];
-      const ra = bodies ? this.placed[i].radius : 0;
-      for (let j = i + 1; j < cars.length; j++, k++) {
-        const b = cars[j];
-        const pair = this.allPairs[k];
-        const d = centreDistance(a, b);
-        if (d < pair.min_distance_m) {
-          pair.min_distance_m = d;
-          pair.min_distance_t_s = t;
-        }
-        const rb = bodies ? this.placed[j].radius : 0;
-        const near = d <= PAIR_ROW_DISTANCE_M;
-        // The TTC is taken only where it can give a row or a new minimum for the pair.
-        const bound = ttcLowerBound(d, ra, rb, a.v, b.v) / (1 + BOUND_MARGIN);
-        const ttcMatters = near || pair.min_ttc_s === null || bound <= PAIR_ROW_TTC_S || bound <= pair.min_ttc_s;
-        const closing = ttcMatters ? closingSpeed(a, b) : 0;
-        const ttc = ttcMatters ? this.ttcOf(a, b, i, j, d, closing) : undefined;
-        if (ttc !== undefined && (pair.min_ttc_s === null || ttc < pair.min_ttc_s)) {
-          pair.min_ttc_s = ttc;
-          pair.min_ttc_t_s = t;
-        }
-        const kept = pairRowKept(d, ttc);
-        // The gap is at least the distance between the bodies' circumscribed circles.
-        const gap = bodies && (kept || pair.min_gap_m === null || d - ra - rb < pair.min_gap_m) ? this.gapAt(k, i, j, step) : undefined;
-        if (gap !== undefined && (pair.min_gap_m === null || gap < pair.min_gap_m)) pair.min_gap_m = gap;
-        if (!kept) continue;
-        this.rowed[k] = 1;
-        const row = this.logs.pairs.number(t).cell(pair.a).cell(pair.b).number(d);
-        (gap === undefined ? row.cell(undefined) : row.number(gap)).number(closing);
-        (ttc === undefined ? row.cell(undefined) : row.number(ttc)).endRow();
-      }
-    }
+    const step = this.pairTracker.record(t, cars);
     this.platoon?.record(
-      (a, b) => this.gapOf(a, b, step),
+      (a, b) => this.pairTracker.gapOf(a, b, step),
       (car) => cars[this.carIndex.get(car)!].v,
     );
     this.recording?.step(t, cars);
     if (++this.stepsSinceFlush >= this.flushPolicy.everySteps && this.flushIsDue()) this.flush();
   }
 
-  private ttcOf(a: CarSample, b: CarSample, i: number, j: number, d: number, closing: number): number | undefined {
-    const bodies = this.bodies;
-    // footprint overlap when the cars' sizes are known; Eq. 3.7 (centre distance over closing speed) otherwise
-    return bodies ? footprintOverlapTtc(a, bodies[i], b, bodies[j]) : closing > 1e-9 ? d / closing : undefined;
-  }
-
-  /** Pair k's bumper-to-bumper gap at this step, computed once. */
-  private gapAt(k: number, i: number, j: number, step: number): number {
-    if (this.gapStep[k] !== step) {
-      this.stepGaps[k] = bodyGap(this.placed[i], this.placed[j]);
-      this.gapStep[k] = step;
-    }
-    return this.stepGaps[k];
-  }
-
-  private gapOf(a: string, b: string, step: number): number {
-    let i = this.carIndex.get(a)!;
-    let j = this.carIndex.get(b)!;
-    if (i > j) [i, j] = [j, i];
-    return this.gapAt(this.pairOf(a, b), i, j, step);
-  }
-
-  /** Index in `allPairs` of two cars, in either order. */
-  private pairOf(a: string, b: string): number {
-    let i = this.carIndex.get(a)!;
-    let j = this.carIndex.get(b)!;
-    if (i > j) [i, j] = [j, i];
-    const n = this.carIndex.size;
-    return i * n - (i * (i + 1)) / 2 + (j - i - 1);
-  }
-
   recordCollisions(events: readonly CollisionEvent[]): void {
     for (const e of events) {
       this.collisions.push(e);
       this.logs.collisions.add([e.t, e.a, e.b, e.speedA, e.speedB]);
-      const pair = this.pairIndex.get(`${e.a}\0${e.b}`) ?? this.pairIndex.get(`${e.b}\0${e.a}`);
-      if (pair && !pair.collision) {
-        pair.collision = true;
-        pair.first_collision_t_s = e.t;
-      }
+      this.pairTracker.collided(e.a, e.b, e.t);
     }
   }
 
