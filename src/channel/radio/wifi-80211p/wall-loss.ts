@@ -6,6 +6,8 @@ export interface Obstruction {
   metres: number;
 }
 
+const CLEAR: Obstruction = Object.freeze({ cuts: 0, metres: 0 });
+
 /**
  * The map's walls on the path between two antennas, as the ns-3 engine reads them
  * (ns3-scripts/lib/map-obstacles.h): the segment is sampled every half cell; each run of wall samples
@@ -14,16 +16,42 @@ export interface Obstruction {
  */
 export class WallTracer {
   private readonly cache = new Map<string, Obstruction>();
+  /** walls[r * (width + 1) + c]: wall cells in rows < r and columns < c (a summed-area table). */
+  private readonly walls: Int32Array;
 
-  constructor(private readonly grid: OccupancyGrid) {}
+  constructor(private readonly grid: OccupancyGrid) {
+    const { width, height, occupied } = grid;
+    this.walls = new Int32Array((width + 1) * (height + 1));
+    for (let r = 0; r < height; r++) {
+      let row = 0;
+      for (let c = 0; c < width; c++) {
+        row += occupied[r * width + c] !== 0 ? 1 : 0;
+        this.walls[(r + 1) * (width + 1) + c + 1] = this.walls[r * (width + 1) + c + 1] + row;
+      }
+    }
+  }
 
   between(ax: number, ay: number, bx: number, by: number): Obstruction {
+    if (this.clearBox(ax, ay, bx, by)) return CLEAR;
     const key = `${this.cell(ax, ay)}:${this.cell(bx, by)}`;
     const hit = this.cache.get(key);
     if (hit) return hit;
     const o = this.trace(ax, ay, bx, by);
     this.cache.set(key, o);
     return o;
+  }
+
+  /** Whether the box the path spans holds no wall cell (then neither does the path): most paths between cars on a road. */
+  private clearBox(ax: number, ay: number, bx: number, by: number): boolean {
+    const { origin, resolution, width, height } = this.grid;
+    const c0 = Math.max(0, Math.floor((Math.min(ax, bx) - origin.x) / resolution));
+    const c1 = Math.min(width - 1, Math.floor((Math.max(ax, bx) - origin.x) / resolution));
+    const r0 = Math.max(0, Math.floor((Math.min(ay, by) - origin.y) / resolution));
+    const r1 = Math.min(height - 1, Math.floor((Math.max(ay, by) - origin.y) / resolution));
+    if (c0 > c1 || r0 > r1) return true;
+    const w = width + 1;
+    const sum = this.walls[(r1 + 1) * w + c1 + 1] - this.walls[r0 * w + c1 + 1] - this.walls[(r1 + 1) * w + c0] + this.walls[r0 * w + c0];
+    return sum === 0;
   }
 
   private cell(x: number, y: number): number {
@@ -36,7 +64,7 @@ export class WallTracer {
     const col = Math.floor((x - origin.x) / resolution);
     const row = Math.floor((y - origin.y) / resolution);
     if (col < 0 || row < 0 || col >= width || row >= height) return false;
-    return occupied[row * width + col] === 1;
+    return occupied[row * width + col] !== 0;
   }
 
   private trace(ax: number, ay: number, bx: number, by: number): Obstruction {
