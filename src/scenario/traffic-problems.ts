@@ -5,7 +5,7 @@ import type { ScenarioProblem } from './scenario-problem.js';
  * Problems with cars a traffic block wrote, told as the block's: no one wrote `vehicles[412]`, so
  * a problem there points at the field that made it (its params, apps, control rate, name prefix,
  * speed) and is said once, not once per car. A problem with one car's place (a wall of a given
- * map, a written car in the way) keeps the car's name and position.
+ * map, a written car in the way) is said for each car, by name.
  */
 export function asTrafficProblems(
   problems: readonly ScenarioProblem[],
@@ -21,8 +21,7 @@ export function asTrafficProblems(
       out.push(p);
       continue;
     }
-    const car = s.vehicles[index];
-    const moved = relocated(p, car.name, car.start);
+    const moved = relocated(p, s.vehicles[index].name);
     const key = JSON.stringify(moved.path);
     if (said.has(key)) continue;
     if (p.path[2] !== 'start') said.add(key);
@@ -31,14 +30,13 @@ export function asTrafficProblems(
   return out;
 }
 
-function relocated(p: ScenarioProblem, name: string, start: { x: number; y: number }): ScenarioProblem {
+function relocated(p: ScenarioProblem, name: string): ScenarioProblem {
   const [field, ...rest] = p.path.slice(2);
-  const where = `${name} at (${+start.x.toFixed(2)}, ${+start.y.toFixed(2)})`;
   switch (field) {
     case 'name':
       return { path: ['traffic', 'namePrefix'], message: `${p.message}; give traffic.namePrefix another prefix` };
     case 'start':
-      return { path: ['traffic'], message: `${where}: ${p.message}` };
+      return { path: ['traffic'], message: `${name}: ${p.message}` };
     case 'controller':
       return { path: ['traffic', 'speed'], message: p.message };
     default:

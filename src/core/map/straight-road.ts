@@ -12,8 +12,8 @@ export interface StraightRoad {
   runOut: number; // [m]
 }
 
-/** Free road behind x = 0 and beyond the run-out: a car standing at either end is on free ground. */
-export const ROAD_MAP_MARGIN_M = 10;
+/** Free road behind x = 0 and beyond the run-out: a car standing at either end is on free ground, up to the 30 m a car may be long. */
+export const ROAD_MAP_MARGIN_M = 20;
 
 /** The coarsest cell of a generated road map [m]: walls only at the road's edges need no finer grid. */
 export const ROAD_MAP_MAX_RESOLUTION_M = 0.5;

@@ -140,7 +140,7 @@ describe('the traffic block', () => {
     const found = await problems(density(HIGHWAY).replace('duration: 5s', 'duration: 3600s'));
     expect(found).toEqual([
       expect.stringMatching(
-        /^traffic\.speed \(line \d+\): the fastest lane drives 90 km in the run's 3600 s, so the road's map would be 92\.02 km long/,
+        /^traffic\.speed \(line \d+\): the fastest lane drives 90 km in the run's 3600 s, so the road's map would be 92\.04 km long/,
       ),
     ]);
   });
@@ -154,14 +154,20 @@ describe('the traffic block', () => {
     );
   });
 
-  it('on a given map, names a car that lands on a wall, with where it stands', async () => {
+  it('stands the longest car a scenario allows (30 m) at either end of the generated road', async () => {
+    const long = density('  road: { length: 500m, lanes: 2, laneWidth: 3.5m }\n  density: 10/km\n  params: { length: 30 }');
+    const s = await loadScenario(write(long));
+    expect(Math.min(...s.vehicles.map((v) => v.start.x))).toBe(0);
+  });
+
+  it('on a given map, names a car that lands on a wall', async () => {
     const onHighway = density(
       '  road: { length: 150m, lanes: 1, laneWidth: 3.5m }\n  density: 20/km\n  vehicle: commonroad-bmw-320i',
       'map: maps/highway.yaml\n',
     );
     const found = await problems(onHighway);
     expect(found).toEqual([
-      expect.stringMatching(/^traffic \(line \d+\): car2 at \(125, 0\): the car at \(125, 0\) overlaps a wall or lies outside the map/),
+      expect.stringMatching(/^traffic \(line \d+\): car2: the car at \(125, 0\) overlaps a wall or lies outside the map/),
     ]);
   });
 

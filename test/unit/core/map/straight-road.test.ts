@@ -10,7 +10,7 @@ const car = { length: 4.508, width: 1.61 };
 describe('the straight road map', () => {
   it('is a few hundred thousand cells for kilometres of road, with its edges on cell borders', () => {
     const grid = straightRoadGrid(road);
-    // 10.5 m wide in 0.5 m cells; 2000 + 125 + 2 x 10 m long
+    // 10.5 m wide in 0.5 m cells; 2000 m of road, 125 m of run-out and a margin at each end
     expect(grid.resolution).toBe(0.5);
     expect(grid.width).toBe(Math.ceil((2000 + 125 + 2 * ROAD_MAP_MARGIN_M) / 0.5) + 2);
     expect(grid.height).toBe(21 + 2);
