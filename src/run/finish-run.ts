@@ -1,4 +1,5 @@
 import type { ResolvedScenario } from '../scenario/resolved.js';
+import type { FleetV2v } from './fleet-v2v.js';
 import { type MeasuredFigures, readMeasuredSoFar } from './measured-so-far.js';
 import { decideVerdict, RUN_EXIT_STATUS } from './outcome.js';
 import type { RunFolder } from './run-folder.js';
@@ -18,6 +19,8 @@ export interface MeasuredRun {
   steps: number;
   wallTime: number;
   timing?: Record<string, unknown>;
+  /** A fleet run's counted V2V outcomes (fleet-mode.ts). */
+  fleet?: FleetV2v;
 }
 
 /**
@@ -49,7 +52,7 @@ export function finishRun(p: { folder: RunFolder; scenario: ResolvedScenario; ru
   const written = found && !isUnstarted(found) ? found : undefined;
   if (unstarted && p.failure === undefined) p = { ...p, failure: `the simulator could not start: ${unstarted.reason}` };
   const base = p.measured
-    ? summaryOf(p, p.measured.recorder, p.measured.simTime, p.measured.steps, p.measured.wallTime, p.measured.timing)
+    ? summaryOf(p, p.measured.recorder, p.measured.simTime, p.measured.steps, p.measured.wallTime, p.measured.timing, p.measured.fleet)
     : (written ?? fromCsv(p));
   const userStop = p.failure instanceof RunInterrupted ? p.failure.message : undefined;
   const verdict = decideVerdict({
@@ -115,6 +118,7 @@ function summaryOf(
   steps: number,
   wallTime: number,
   timing?: Record<string, unknown>,
+  fleet?: FleetV2v,
 ): RunSummary {
   return buildSummary({
     runId: p.folder.runId,
@@ -126,5 +130,6 @@ function summaryOf(
     wallTime,
     status: 'completed',
     ...(timing ? { timing } : {}),
+    ...(fleet ? { fleet } : {}),
   });
 }

@@ -24,6 +24,8 @@ export const RUN_FILES = {
   channelBusy: 'channel-busy.csv',
   /** Each car's channel busy ratio per 100 ms window, as its radio sensed the medium (channels with a medium state). */
   cbr: 'cbr.csv',
+  /** Fleet runs (no v2v.csv): (frame, receiver) outcomes counted by 10 m of distance (docs/run-folder.md). */
+  deliveryDistance: 'delivery-distance.csv',
   events: 'events.csv',
   timing: 'timing.csv',
   scans: 'scans.csv',

@@ -8,6 +8,8 @@ import type { PlatoonSummary } from '../measurement/platoon.js';
 import type { Recorder } from '../measurement/recorder.js';
 import { ageOfInformation, interArrivalGaps, type SpreadFigures } from '../measurement/update-age.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
+import { FLEET_LEFT_OUT } from './fleet-mode.js';
+import { type FleetV2v, fleetV2vFigures } from './fleet-v2v.js';
 import type { MeasuredFigures } from './measured-so-far.js';
 import type { FailedComponent, RunStatus } from './outcome.js';
 import { RUN_FILES } from './run-files.js';
@@ -64,6 +66,8 @@ export interface LatencyFigures {
   cbr?: MeasuredCbr;
   /** Runs whose cars triggered DENMs: how many, how many were acted on, and the time from event to reception. */
   denm?: DenmFigures;
+  /** Fleet runs: delivery against distance with each loss reason's share (DeliveryTable, keys in snake_case), from the counted outcomes. */
+  delivery_by_distance?: unknown;
 }
 
 export interface PairDelivery {
@@ -126,8 +130,11 @@ export interface RunSummary {
   min_gap_m: number | null;
   collision: boolean;
   first_collision_t_s: number | null;
-  pairs: Recorder['pairs'];
+  /** Null in fleet runs (`fleet` says why). */
+  pairs: Recorder['pairs'] | null;
   collisions: { t_s: number; a: string; b: string; speed_a_mps: number; speed_b_mps: number }[];
+  /** Set when V2V outcomes were counted instead of recorded per frame and receiver (run/fleet-mode.ts). */
+  fleet?: { reason: string; not_written: string[]; per_pair_figures: string };
   v2v: LatencyFigures;
   /** Cars with a `cacc` app: gap errors, headways and string stability. */
   platoon?: PlatoonSummary;
@@ -272,6 +279,8 @@ export function buildSummary(args: {
   status: RunStatus;
   reason?: string;
   timing?: Record<string, unknown>;
+  /** A fleet run's counted V2V outcomes: they replace the per-pair figures. */
+  fleet?: FleetV2v;
 }): RunSummary {
   const { recorder: r, scenario } = args;
   const every = r.allPairs ?? r.pairs;
@@ -297,22 +306,31 @@ export function buildSummary(args: {
     min_gap_m: gaps.length ? round(smallest(gaps)) : null,
     collision: r.collisions.length > 0,
     first_collision_t_s: firstCollision ? round(firstCollision.t) : null,
-    pairs: r.pairs.map((p) => ({
-      ...p,
-      min_distance_t_s: round(p.min_distance_t_s),
-      min_ttc_t_s: p.min_ttc_t_s === null ? null : round(p.min_ttc_t_s),
-      first_collision_t_s: p.first_collision_t_s === null ? null : round(p.first_collision_t_s),
-      min_distance_m: round(p.min_distance_m),
-      min_gap_m: p.min_gap_m === null ? null : round(p.min_gap_m),
-      min_ttc_s: p.min_ttc_s === null ? null : round(p.min_ttc_s),
-    })),
+    pairs: args.fleet
+      ? null
+      : r.pairs.map((p) => ({
+          ...p,
+          min_distance_t_s: round(p.min_distance_t_s),
+          min_ttc_t_s: p.min_ttc_t_s === null ? null : round(p.min_ttc_t_s),
+          first_collision_t_s: p.first_collision_t_s === null ? null : round(p.first_collision_t_s),
+          min_distance_m: round(p.min_distance_m),
+          min_gap_m: p.min_gap_m === null ? null : round(p.min_gap_m),
+          min_ttc_s: p.min_ttc_s === null ? null : round(p.min_ttc_s),
+        })),
     collisions: r.collisions.map((c) => ({ t_s: round(c.t), a: c.a, b: c.b, speed_a_mps: round(c.speedA), speed_b_mps: round(c.speedB) })),
-    v2v: {
-      ...v2vFigures(r.v2vSent, r.v2v, r.v2vLost, { timestep: scenario.physics.timestep, end: args.simTime }),
-      ...v2xBlocks(r, scenario, args.simTime),
-      ...cbrBlock(r),
-      ...denmBlock(r.events, r.v2v),
-    },
+    ...(args.fleet
+      ? {
+          fleet: { reason: args.fleet.reason, not_written: [...FLEET_LEFT_OUT.files], per_pair_figures: FLEET_LEFT_OUT.perPair },
+          v2v: { ...fleetV2vFigures(args.fleet, args.simTime), beacon_age: null, ...cbrBlock(r) },
+        }
+      : {
+          v2v: {
+            ...v2vFigures(r.v2vSent, r.v2v, r.v2vLost, { timestep: scenario.physics.timestep, end: args.simTime }),
+            ...v2xBlocks(r, scenario, args.simTime),
+            ...cbrBlock(r),
+            ...denmBlock(r.events, r.v2v),
+          },
+        }),
     ...(r.platoon ? { platoon: r.platoon.summary(round) } : {}),
     events: r.events.map((e) => ({
       t_s: round(e.t),

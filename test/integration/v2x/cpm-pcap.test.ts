@@ -246,7 +246,7 @@ describe('CPMs in v2v.pcap, decoded by tshark 4.0', () => {
     expect(without.summary.status).toBe('completed');
     expect(without.summary.collision).toBe(true);
     expect(without.summary.events.filter((e) => e.vehicle === 'car0')).toEqual([]);
-    const pair = summary.pairs.find((p) => p.a === 'car0' && p.b === 'car1')!;
+    const pair = summary.pairs!.find((p) => p.a === 'car0' && p.b === 'car1')!;
     console.log(
       `[cpm-pcap] with CPM: car0 brakes at ${brake.t_s} s (TTC ${(brake.detail as { ttc_s: number }).ttc_s.toFixed(2)} s), min distance to car1 ${pair.min_distance_m} m; without: collision at ${without.summary.first_collision_t_s} s`,
     );

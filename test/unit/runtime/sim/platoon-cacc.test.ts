@@ -31,7 +31,7 @@ describe('platoon-cacc (builtin channel)', () => {
     // pairs.csv: the gap is the centre distance less one car length for cars in line
     const first = (parse(readFileSync(join(runDir, 'pairs.csv'), 'utf8'), { columns: true }) as Record<string, string>[])[0];
     expect(Number(first.gap_m)).toBeCloseTo(Number(first.distance_m) - 0.58, 6);
-    expect(summary.min_gap_m).toBe(Math.min(...summary.pairs.map((p) => p.min_gap_m!)));
+    expect(summary.min_gap_m).toBe(Math.min(...summary.pairs!.map((p) => p.min_gap_m!)));
   });
 
   it('the same platoon collides at 400 ms of delay, and loses string stability at 300 ms', async () => {
