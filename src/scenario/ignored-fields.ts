@@ -46,6 +46,11 @@ const IGNORED: Record<RuntimeName, IgnoredField[]> = {
       given: (s) => s.network.engine !== undefined,
       why: "the emulated runtime always runs the channel in ns-3 in real time; engine chooses the simulated runtime's channel model",
     },
+    {
+      pattern: 'record.v2v',
+      given: (s) => s.record?.v2v !== undefined,
+      why: 'the emulated runtime writes v2v.csv for every run; fleets without it are simulated runs',
+    },
   ],
 };
 

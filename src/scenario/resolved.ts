@@ -26,7 +26,7 @@ export interface ResolvedScenario {
   /** Present when a traffic block generated some of the vehicles. */
   traffic?: ResolvedTraffic;
   /** Absent in scenarios resolved before it existed: nothing extra is recorded. */
-  record?: { scans: boolean; mcap?: boolean };
+  record?: { scans: boolean; mcap?: boolean; v2v?: boolean };
   /** Fields the chosen runtime ignores, located like errors; set when the runtime was given. */
   warnings?: string[];
 }

@@ -286,7 +286,13 @@ export const scenarioSchema = z
           .boolean()
           .optional()
           .describe(
-            'write run.mcap, the run as ROS 2 messages for Foxglove and rosbag2 (docs/foxglove.md); default: yes for `cavsim up`, no for the runs of a sweep',
+            'write run.mcap, the run as ROS 2 messages for Foxglove and rosbag2 (docs/foxglove.md); default: yes for `cavsim up`, no for the runs of a sweep and for simulated runs without v2v.csv (record.v2v)',
+          ),
+        v2v: z
+          .boolean()
+          .optional()
+          .describe(
+            'simulated runtime: write v2v.csv, one row per frame and receiver (and its per-pair figures); false counts the outcomes by distance instead (delivery-distance.csv; docs/run-folder.md, "Fleet runs"); default: yes up to 100 cars, no above',
           ),
       })
       .strict()

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fleetNotice, V2V_ROWS_MAX_CARS, v2vRecording } from '../../../src/run/fleet-mode.js';
+import { loadScenario } from '../../../src/scenario/load-scenario.js';
+import { scenarioWorkspace } from '../../support/scenario-workspace.js';
 
 const cars = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `car${i}` })) as never[];
 
@@ -33,5 +35,32 @@ describe('v2vRecording: rows or fleet', () => {
         'or per-pair V2V figures; outcomes counted by distance in delivery-distance.csv',
     );
     expect(fleetNotice(fleet, true)).toMatch(/; no v2v\.pcap or per-pair V2V figures;/);
+  });
+});
+
+describe('record.v2v in a scenario', () => {
+  const { write } = scenarioWorkspace('record-v2v');
+  const yaml = (record: string) => `name: t
+map: maps/corridor.yaml
+duration: 1s
+${record}
+vehicles:
+  - { name: car0, start: { x: 0, y: -1, yaw: 0, speed: 0 } }
+`;
+
+  it('is kept as given, and decides the recording of two cars', async () => {
+    const off = await loadScenario(write(yaml('record: { v2v: false }')));
+    expect(off.record).toEqual({ scans: false, v2v: false });
+    expect(v2vRecording(off).mode).toBe('fleet');
+    const unset = await loadScenario(write(yaml('')));
+    expect(unset.record?.v2v).toBeUndefined();
+    expect(v2vRecording(unset).mode).toBe('rows');
+  });
+
+  it('the emulated runtime ignores it, and says so', async () => {
+    const s = await loadScenario(write(yaml('record: { v2v: false }')), { runtime: 'docker' });
+    expect(s.warnings).toEqual([
+      expect.stringMatching(/^record\.v2v \(line 4\): ignored: the emulated runtime writes v2v\.csv for every run/),
+    ]);
   });
 });
