@@ -1,4 +1,4 @@
-import type { ChannelFrame, Delivery, V2VChannel } from './frames.js';
+import type { ChannelBusySample, ChannelFrame, Delivery, V2VChannel } from './frames.js';
 
 /**
  * A channel opened on its first frame: a run whose cars send nothing (no V2V apps) never starts
@@ -30,6 +30,11 @@ export class DeferredChannel<T> implements V2VChannel<T> {
 
   deliverDue(now: number): Delivery<T>[] {
     return this.inner ? this.inner.deliverDue(now) : [];
+  }
+
+  /** Until a car sends, there is no channel and nothing to measure. */
+  takeChannelBusy(now: number): ChannelBusySample[] {
+    return this.inner?.takeChannelBusy?.(now) ?? [];
   }
 
   async close(): Promise<void> {
