@@ -2,7 +2,7 @@ import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
 import { channelKind } from '../../scenario/channel-kinds.js';
 import type { ResolvedNetwork } from '../../scenario/resolved.js';
 import type { V2VChannel } from '../frames.js';
-import { type CarPosition, Wifi80211pChannel } from '../radio/wifi-80211p/wifi-80211p-channel.js';
+import { type CarPosition, Wifi80211pChannel, type Wifi80211pOptions } from '../radio/wifi-80211p/wifi-80211p-channel.js';
 import { CsmaBus } from './csma-bus.js';
 import { LatencyChannel } from './latency-channel.js';
 
@@ -12,6 +12,8 @@ export interface RadioContext {
   positions: () => readonly CarPosition[];
   grid?: OccupancyGrid;
   stackDelay?: () => number;
+  /** Fleets: outcomes counted instead of listed (Wifi80211pOptions.tally). */
+  tally?: Wifi80211pOptions['tally'];
 }
 
 /** The simulated runtime's builtin model of the scenario's channel kind. */

@@ -9,15 +9,21 @@ import { lockstepArgv } from '../../channel/ns3/lockstep/lockstep-argv.js';
 import { LockstepChannel, type NodeMotion } from '../../channel/ns3/lockstep/lockstep-channel.js';
 import { writeObstacleGrid } from '../../channel/ns3/lockstep/obstacle-grid-file.js';
 import type { LockstepProcessPool } from '../../channel/ns3/lockstep/process-pool.js';
+import type { OutcomeTally } from '../../channel/outcome-tally.js';
 import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
 import { channelKind, isRadio } from '../../scenario/channel-kinds.js';
 import type { ChannelEngine, ResolvedScenario } from '../../scenario/resolved.js';
 import { createRandom, deriveSeed } from '../../util/random.js';
 import { actsOnReceivedMessages } from '../../world/create-apps.js';
 
+/** Whether the channel counts a fleet's outcomes in its tally itself (the builtin radio); others hand out every one. */
+export const channelTallies = (scenario: ResolvedScenario, engine: ChannelEngine) => engine === 'builtin' && isRadio(scenario.network);
+
 /**
  * The simulated runtime's channel: the builtin model, or ns-3 in lock-step (compiled once per
  * machine and source, started per run). `motion` gives every car's position and velocity.
+ * `tally` (fleets): where a channel that tallies (`channelTallies`) counts the outcomes, handing
+ * out only deliveries to the cars whose apps act on what they receive.
  */
 export async function openChannel<T>(
   scenario: ResolvedScenario,
@@ -25,10 +31,18 @@ export async function openChannel<T>(
   grid: OccupancyGrid,
   motion: () => readonly NodeMotion[],
   pool?: LockstepProcessPool,
+  tally?: OutcomeTally,
 ): Promise<V2VChannel<T>> {
   if (engine === 'builtin') {
+    const listeners = () => new Set(scenario.vehicles.filter(actsOnReceivedMessages).map((v) => v.name));
     const radio = isRadio(scenario.network)
-      ? { names: scenario.vehicles.map((v) => v.name), positions: motion, grid, stackDelay: stackDelay(scenario.seed) }
+      ? {
+          names: scenario.vehicles.map((v) => v.name),
+          positions: motion,
+          grid,
+          stackDelay: stackDelay(scenario.seed),
+          ...(tally ? { tally: { outcomes: tally, listeners: listeners() } } : {}),
+        }
       : undefined;
     return createChannel<T>(scenario.network, deriveSeed(scenario.seed, 'v2v-bus'), radio);
   }

@@ -2,12 +2,12 @@ import type { Delivery, V2VChannel } from '../../channel/frames.js';
 import type { LockstepProcessPool } from '../../channel/ns3/lockstep/process-pool.js';
 import type { LaserScan, V2VMessage } from '../../core/control/vehicle-context.js';
 import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
-import { centreDistance } from '../../core/physics/ttc.js';
 import type { ComputeLog } from '../../measurement/compute-log.js';
-import type { CarSample, Recorder, V2VLoss, V2VRecord } from '../../measurement/recorder.js';
+import type { CarSample, Recorder } from '../../measurement/recorder.js';
 import type { ScanLog } from '../../measurement/scan-log.js';
 import type { V2VCapture } from '../../measurement/v2v-capture.js';
 import type { RunEvents } from '../../run/events.js';
+import type { FleetV2v } from '../../run/fleet-v2v.js';
 import type { ResolvedScenario, ResolvedVehicle } from '../../scenario/resolved.js';
 import { firstStepActing } from '../../world/compute-time.js';
 import { createScanners } from '../../world/scanners.js';
@@ -15,16 +15,10 @@ import { stepSchedule } from '../../world/step-schedule.js';
 import type { CollisionEvent } from '../../world/world.js';
 import { World } from '../../world/world.js';
 import { builtinDriver, type CarDriver, ownCodeDriver, type TickOutput } from './car-drivers.js';
-import { openChannel } from './open-channel.js';
+import { channelTallies, openChannel } from './open-channel.js';
 import type { VehicleCode } from './own-code/vehicle-code.js';
 import { PendingCommands, PendingSends } from './pending-outputs.js';
-
-/**
- * Bytes of a message on the wire: a standard V2X message's GeoNetworking packet (GN + BTP + the
- * message), else its JSON's UDP payload, or the size it asked to be padded to.
- */
-const payloadBytes = (msg: V2VMessage) =>
-  msg.packet?.length ?? Math.max(Buffer.byteLength(JSON.stringify({ ...msg, sizeBytes: undefined })), msg.sizeBytes ?? 0);
+import { fleetSink, payloadBytes, rowsSink } from './v2v-sink.js';
 
 export interface SimulatedRunResult {
   simTime: number;
@@ -65,6 +59,8 @@ export async function runSimulated(
     lockstepPool?: LockstepProcessPool;
     /** v2v.pcap: every frame sent, as it went onto the channel. */
     capture?: V2VCapture;
+    /** Fleets (run/fleet-mode.ts): V2V outcomes counted here, not recorded per frame and receiver. */
+    fleet?: FleetV2v;
   } = {},
 ): Promise<SimulatedRunResult> {
   const world = new World(scenario, grid);
@@ -73,52 +69,17 @@ export async function runSimulated(
   const cars = new Map(world.cars.map((c) => [c.spec.name, c]));
   const scanners = createScanners(world, grid);
   const latestScan = new Map<string, LaserScan>();
-
-  /** Each message's payload size, encoded once when sent: a broadcast has an outcome per receiver. */
-  const sizes = new WeakMap<V2VMessage, number>();
+  const engine = scenario.network.engine ?? 'builtin';
+  const sink = opts.fleet ? fleetSink(opts.fleet, world, channelTallies(scenario, engine)) : rowsSink(recorder, world, opts.capture);
+  /** Every car but one, once per sender: a broadcast's receivers (nothing keeps or changes them). */
+  const othersOf = new Map(names.map((n) => [n, names.filter((m) => m !== n)]));
   const transmit = (msg: V2VMessage) => {
-    const car = cars.get(msg.from)!;
     const size = payloadBytes(msg);
-    sizes.set(msg, size);
-    const to = msg.to === '*' ? names.filter((n) => n !== msg.from) : names.includes(msg.to) ? [msg.to] : [];
-    const distances = new Map(to.map((n) => [n, centreDistance(world.odometry(car), world.odometry(cars.get(n)!))]));
-    recorder.recordSent({
-      id: msg.id,
-      from: msg.from,
-      to,
-      type: msg.type,
-      sentAt: msg.sentAt,
-      sizeBytes: size,
-      distances,
-      ...(msg.packet ? { gnPacket: true } : {}),
-    });
-    opts.capture?.sent(msg, world.odometry(car), size);
+    const to = msg.to === '*' ? (othersOf.get(msg.from) ?? names.filter((n) => n !== msg.from)) : names.includes(msg.to) ? [msg.to] : [];
+    sink.sent(msg, size, to);
     if (to.length) channel?.send({ payload: msg, from: msg.from, to, broadcast: msg.to === '*', sizeBytes: size }, msg.sentAt);
   };
-  const logOutcomes = (outcomes: readonly Delivery<V2VMessage>[]) => {
-    for (const d of outcomes) {
-      const msg = d.payload;
-      // built field by field: object spreads cost far more at thousands of outcomes a run
-      const frame: V2VLoss & V2VRecord = {
-        id: msg.id,
-        from: msg.from,
-        to: d.to,
-        type: msg.type,
-        sentAt: msg.sentAt,
-        sizeBytes: sizes.get(msg) ?? payloadBytes(msg),
-      } as V2VLoss & V2VRecord;
-      if (d.rxPowerDbm !== undefined) frame.rxPowerDbm = d.rxPowerDbm;
-      if (d.lineOfSight !== undefined) frame.lineOfSight = d.lineOfSight;
-      if (d.lost) {
-        frame.reason = d.lost;
-        recorder.recordLost(frame);
-      } else {
-        frame.receivedAt = d.at;
-        recorder.recordReceived(frame);
-      }
-    }
-    return outcomes.filter((d) => !d.lost);
-  };
+  const logOutcomes = (outcomes: readonly Delivery<V2VMessage>[]) => sink.outcomes(outcomes);
   /** A radio's CBR windows that have ended by `now` go to cbr.csv; other channels have no medium state to report. */
   const recordChannelBusy = (now: number) => {
     if (channel?.takeChannelBusy) recorder.recordChannelBusy(channel.takeChannelBusy(now));
@@ -133,7 +94,7 @@ export async function runSimulated(
   // A failure (diverged physics, a controller's bug, own code that died) ends the run where it is: what was measured stays.
   let failure: unknown;
   try {
-    channel = await openChannel<V2VMessage>(scenario, scenario.network.engine ?? 'builtin', grid, () => motionOf(world), opts.lockstepPool);
+    channel = await openChannel<V2VMessage>(scenario, engine, grid, () => motionOf(world), opts.lockstepPool, opts.fleet?.tally);
     const codes: VehicleCode[] = [];
     for (const car of world.cars) {
       const observed = car.spec.observes.map((n) => cars.get(n)!);

@@ -11,6 +11,9 @@ import { platoonLinks } from '../../measurement/platoon.js';
 import { type FlushPolicy, Recorder } from '../../measurement/recorder.js';
 import { ScanLog } from '../../measurement/scan-log.js';
 import { V2VCapture } from '../../measurement/v2v-capture.js';
+import { writeDeliveryDistance } from '../../run/delivery-distance-file.js';
+import { fleetNotice, v2vRecording } from '../../run/fleet-mode.js';
+import { FleetV2v } from '../../run/fleet-v2v.js';
 import { openSimRecording, recordsMcap } from '../../run/mcap/record-run-mcap.js';
 import { RUN_FILES, recorderFiles } from '../../run/run-files.js';
 import { type RunOptions, RunSession } from '../../run/run-session.js';
@@ -88,21 +91,27 @@ async function runInSession(
   try {
     const { folder } = session;
     opts.events?.emit({ type: 'phase', phase: 'running', detail: `simulated runtime, run ${folder.runId}` });
+    const v2v = v2vRecording(scenario);
+    // fleets count V2V outcomes instead of recording them per frame and receiver, and leave run.mcap out unless asked
+    const fleet = v2v.mode === 'fleet' ? new FleetV2v(v2v.reason) : undefined;
+    const mcap = recordsMcap(scenario, !fleet && (opts.mcapByDefault ?? true));
+    if (v2v.mode === 'fleet') opts.events?.emit({ type: 'log', level: 'info', message: fleetNotice(v2v, mcap) });
     const recorder = new Recorder(
       recorderFiles(folder.dir),
       scenario.vehicles.map((v) => v.name),
       SIM_FLUSH,
       scenario.vehicles.map((v) => v.params),
       platoonLinks(scenario),
+      { fleet: fleet !== undefined },
     );
     session.defer('vehicles.csv and the other logs', () => recorder.close());
     const computeLog = computeLogFor(scenario, folder.dir);
     if (computeLog) session.defer(RUN_FILES.compute, () => computeLog.close());
-    const capture = new V2VCapture(folder.file(RUN_FILES.pcap), scenario.geoReference ?? DEFAULT_GEO_REFERENCE);
-    session.defer(RUN_FILES.pcap, () => capture.close());
+    const capture = fleet ? undefined : new V2VCapture(folder.file(RUN_FILES.pcap), scenario.geoReference ?? DEFAULT_GEO_REFERENCE);
+    if (capture) session.defer(RUN_FILES.pcap, () => capture.close());
     const scanLog = scenario.record?.scans ? new ScanLog(folder.file(RUN_FILES.scans)) : undefined;
     if (scanLog) session.defer(RUN_FILES.scans, () => scanLog.close());
-    const recording = recordsMcap(scenario, opts.mcapByDefault ?? true) ? await openSimRecording(folder, scenario, grid) : undefined;
+    const recording = mcap ? await openSimRecording(folder, scenario, grid) : undefined;
     if (recording) {
       session.defer(RUN_FILES.mcap, () => recording.close());
       recorder.attachRecording(recording);
@@ -129,7 +138,8 @@ async function runInSession(
         },
         realTime: opts.realTime,
         lockstepPool,
-        capture,
+        ...(capture ? { capture } : {}),
+        ...(fleet ? { fleet } : {}),
         ...(computeLog ? { computeLog } : {}),
         ...(scanLog ? { scanLog } : {}),
       });
@@ -139,6 +149,7 @@ async function runInSession(
     }
     await session.releaseResources();
     writeV2xFiles(folder.dir, recorder, scenario, result.simTime);
+    if (fleet) writeDeliveryDistance(folder.file(RUN_FILES.deliveryDistance), fleet.tally);
     session.finish({
       measured: {
         recorder,
@@ -146,6 +157,7 @@ async function runInSession(
         steps: result.steps,
         wallTime: (performance.now() - started) / 1000,
         ...timingOf(computeLog, devices.figures()),
+        ...(fleet ? { fleet } : {}),
       },
       failure,
       interrupted: result.interrupted
