@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { TALLY_BIN_M } from '../channel/outcome-tally.js';
 import { UserInputError } from '../errors.js';
+import { type BinnedOutcomes, tableOfBinned } from '../measurement/binned-outcomes.js';
 import type { MeasuredCbr } from '../measurement/channel-busy-log.js';
 import { CsvLog } from '../measurement/csv-log.js';
 import {
@@ -15,7 +17,9 @@ import {
   tableDeviation,
 } from '../measurement/delivery-by-distance.js';
 import { v2vRowFieldsFromText } from '../measurement/v2v-row.js';
+import { readDeliveryDistance } from '../run/delivery-distance-file.js';
 import type { RunEvents } from '../run/events.js';
+import { v2vRecording } from '../run/fleet-mode.js';
 import { RUN_EXIT_STATUS } from '../run/outcome.js';
 import { readRunFile } from '../run/read-run-file.js';
 import { RUN_FILES } from '../run/run-files.js';
@@ -104,6 +108,8 @@ export async function checkChannel(file: string, opts: ChannelCheckOptions): Pro
       `set network.channel: ${RADIO} in the scenario (with its radio settings), or try --set network.channel=${RADIO}`,
     );
   const table = { binWidth: opts.binWidth, maxDistance: opts.maxDistance };
+  // a fleet run's outcomes are counted in 10 m bins: bins that do not fit them are refused before anything runs
+  if (v2vRecording(scenario).mode === 'fleet') countedTable({ binWidth: TALLY_BIN_M, counts: {} }, table, file);
   const checkId = opts.checkId ?? newRunId();
   const dir = join(opts.checksDir, checkId);
   const runsDir = join(dir, CHECK_FILES.runs);
@@ -123,8 +129,7 @@ export async function checkChannel(file: string, opts: ChannelCheckOptions): Pro
       command: opts.command,
       mcapByDefault: false,
     });
-    const rows = broadcastRows(readV2vRows(join(outcome.runDir, RUN_FILES.v2v)), cars);
-    const t = deliveryTable(rows, table);
+    const t = runTable(outcome.runDir, cars, table);
     runs.push({
       engine,
       runDir: outcome.runDir,
@@ -169,9 +174,32 @@ function overBound(d: TableDeviation, cbr: CbrDeviation | null, bound: number): 
   return over;
 }
 
-function readV2vRows(path: string): DistanceRow[] {
+/**
+ * A run's delivery table: from its v2v.csv's broadcast rows, or in a fleet run (no v2v.csv) from the
+ * outcomes it counted by distance (delivery-distance.csv: every frame, in 10 m bins).
+ */
+function runTable(runDir: string, cars: readonly string[], bins: { binWidth?: number; maxDistance?: number }): DeliveryTable {
+  const rows = readV2vRows(join(runDir, RUN_FILES.v2v));
+  const counted = rows ? undefined : readDeliveryDistance(join(runDir, RUN_FILES.deliveryDistance));
+  return counted ? countedTable(counted, bins, runDir) : deliveryTable(broadcastRows(rows ?? [], cars), bins);
+}
+
+function countedTable(counted: BinnedOutcomes, bins: { binWidth?: number; maxDistance?: number }, where: string): DeliveryTable {
+  try {
+    return tableOfBinned(counted, bins);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    throw new UserInputError(
+      `${where}: ${err.message}`,
+      [`a fleet run writes no ${RUN_FILES.v2v}; ${RUN_FILES.deliveryDistance} counts its outcomes in ${counted.binWidth} m bins`],
+      `give --bin and --max-distance in multiples of ${counted.binWidth} m, or set record.v2v: true in the scenario`,
+    );
+  }
+}
+
+function readV2vRows(path: string): DistanceRow[] | undefined {
   const text = readRunFile(path);
-  if (text === undefined) return [];
+  if (text === undefined) return undefined;
   const [header, ...records] = readCsvRecords(text);
   const column = new Map(header.cells.map((c, i) => [c, i]));
   return records.map((r) => v2vRowFieldsFromText((name) => r.cells[column.get(name) ?? -1]));
