@@ -54,6 +54,9 @@ export class PairTracker {
   private smallestTtc: number | null = null;
   private readonly sweep?: { boxes: BoxSweep; minX: Float64Array; maxX: Float64Array; minY: Float64Array; maxY: Float64Array };
   private candidates = new Int32Array(1024);
+  /** Each car's velocity this step [m/s]. */
+  private readonly vx: Float64Array;
+  private readonly vy: Float64Array;
 
   constructor(
     private readonly names: readonly string[],
@@ -63,6 +66,8 @@ export class PairTracker {
   ) {
     const n = names.length;
     this.carIndex = new Map(names.map((name, i) => [name, i]));
+    this.vx = new Float64Array(n);
+    this.vy = new Float64Array(n);
     this.rowed = new Uint8Array((n * (n - 1)) / 2);
     this.stepGaps = new Float64Array(this.rowed.length);
     this.gapStep = new Int32Array(this.rowed.length).fill(-1);
@@ -97,6 +102,10 @@ export class PairTracker {
   record(t: number, cars: readonly MovingPose[]): number {
     const bodies = this.bodies;
     if (bodies) cars.forEach((c, i) => (this.placed[i] = placeBody(c, bodies[i], this.placed[i])));
+    for (let i = 0; i < cars.length; i++) {
+      this.vx[i] = cars[i].v * Math.cos(cars[i].yaw);
+      this.vy[i] = cars[i].v * Math.sin(cars[i].yaw);
+    }
     const step = this.steps++;
     if (!this.every) {
       this.recordNear(t, cars, step);
@@ -111,15 +120,18 @@ export class PairTracker {
   private recordNear(t: number, cars: readonly MovingPose[], step: number): void {
     const n = cars.length;
     const { boxes, minX, maxX, minY, maxY } = this.sweep!;
-    let fastest = 0;
     let widest = 0;
+    const v = { minX: Infinity, maxX: -Infinity, minY: Infinity, maxY: -Infinity };
     for (let i = 0; i < n; i++) {
-      const v = Math.abs(cars[i].v);
-      if (v > fastest) fastest = v;
       if (this.bodies && this.placed[i].radius > widest) widest = this.placed[i].radius;
+      v.minX = Math.min(v.minX, this.vx[i]);
+      v.maxX = Math.max(v.maxX, this.vx[i]);
+      v.minY = Math.min(v.minY, this.vy[i]);
+      v.maxY = Math.max(v.maxY, this.vy[i]);
     }
-    // beyond this, a pair is too far for a row and its TTC (at least the bound) exceeds PAIR_ROW_TTC_S
-    const reach = Math.max(PAIR_ROW_DISTANCE_M, PAIR_ROW_TTC_S * 2 * fastest * (1 + 1e-6)) + 2 * widest + 1e-6;
+    // no two cars close faster than this; beyond `reach` a pair is too far for a row and its TTC (at least the bound) exceeds PAIR_ROW_TTC_S
+    const closing = n ? Math.hypot(v.maxX - v.minX, v.maxY - v.minY) : 0;
+    const reach = Math.max(PAIR_ROW_DISTANCE_M, PAIR_ROW_TTC_S * closing * (1 + 1e-6)) + 2 * widest + 1e-6;
     for (let i = 0; i < n; i++) {
       minX[i] = cars[i].x - reach / 2;
       maxX[i] = cars[i].x + reach / 2;
@@ -160,7 +172,9 @@ export class PairTracker {
     const rb = bodies ? this.placed[j].radius : 0;
     const near = d <= PAIR_ROW_DISTANCE_M;
     // The TTC is taken only where it can give a row or a new minimum for the pair.
-    const bound = ttcLowerBound(d, ra, rb, a.v, b.v) / (1 + BOUND_MARGIN);
+    // the gap between the cars shrinks no faster than their relative speed (both TTCs keep each car's velocity)
+    const relative = Math.hypot(this.vx[i] - this.vx[j], this.vy[i] - this.vy[j]);
+    const bound = ttcLowerBound(d, ra, rb, relative, 0) / (1 + BOUND_MARGIN);
     const ttcMatters = near || pair.min_ttc_s === null || bound <= PAIR_ROW_TTC_S || bound <= pair.min_ttc_s;
     const closing = ttcMatters ? closingSpeed(a, b) : 0;
     const ttc = ttcMatters ? this.ttcOf(a, b, i, j, d, closing) : undefined;

@@ -4,7 +4,7 @@ import type { DriveCommand } from '../../core/physics/types.js';
 import { DEFAULT_GEO_REFERENCE } from '../../core/v2x/networking/geo-reference.js';
 import type { Recorder } from '../../measurement/recorder.js';
 import { computeDelay, type TickCost } from '../../world/compute-time.js';
-import { bodySizes, createVehicleApps } from '../../world/create-apps.js';
+import { type BodySizes, bodySizes, createVehicleApps } from '../../world/create-apps.js';
 import { VehicleAgent } from '../../world/vehicle-agent.js';
 import type { World, WorldCar } from '../../world/world.js';
 import { believedEventTime, V2V_REFUSED_EVENT } from '../rosbridge/control-topics.js';
@@ -61,6 +61,14 @@ export interface CarDriver {
 /** What a tick that sent nothing returns: shared, never written to. */
 const NO_SENDS: V2VMessage[] = [];
 
+/** Every car's footprint by name, made once per scenario: each car's apps take the same map. */
+const sizesOf = new WeakMap<World['scenario'], BodySizes>();
+const bodySizesOnce = (scenario: World['scenario']) => {
+  let sizes = sizesOf.get(scenario);
+  if (!sizes) sizesOf.set(scenario, (sizes = bodySizes(scenario)));
+  return sizes;
+};
+
 const restamp = (msgs: V2VMessage[], delay: number) => (delay ? msgs.map((m) => ({ ...m, sentAt: m.sentAt + delay })) : msgs);
 
 /** cavsim's controller and V2V apps, run in-process; a tick's cost is its wall-clock time here. */
@@ -76,7 +84,7 @@ export function builtinDriver(
   const geoReference = world.scenario.geoReference ?? DEFAULT_GEO_REFERENCE;
   const agent = new VehicleAgent(
     car.spec.name,
-    createVehicleApps(car.spec, bodySizes(world.scenario), geoReference),
+    createVehicleApps(car.spec, bodySizesOnce(world.scenario), geoReference),
     {
       now: () => world.time,
       own: () => world.odometry(car),
@@ -89,6 +97,7 @@ export function builtinDriver(
     geoReference,
   );
   const inbox: Arrival[] = [];
+  const timed = car.spec.compute.model !== 'none';
   return {
     name: car.spec.name,
     car,
@@ -96,12 +105,14 @@ export function builtinDriver(
     inbox,
     braking: () => agent.isBraking(),
     tick() {
-      const started = performance.now();
+      // a car without a compute model has no use for what its tick cost (compute.csv lists only cars with one)
+      const started = timed ? performance.now() : 0;
       if (inbox.length) for (const a of inbox.splice(0)) agent.receive(a.msg);
       agent.tick();
-      const cost = { wallS: (performance.now() - started) / 1000 };
-      const delay = computeDelay(car.spec.compute, cost);
-      const out: TickOutput = { sends: sends.length ? restamp(sends, delay) : NO_SENDS, delay, cost };
+      const cost = timed ? { wallS: (performance.now() - started) / 1000 } : undefined;
+      const delay = cost ? computeDelay(car.spec.compute, cost) : 0;
+      const out: TickOutput = { sends: sends.length ? restamp(sends, delay) : NO_SENDS, delay };
+      if (cost) out.cost = cost;
       if (command) out.command = command;
       command = undefined;
       if (sends.length) sends = [];

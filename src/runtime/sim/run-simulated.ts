@@ -1,4 +1,5 @@
 import type { Delivery, V2VChannel } from '../../channel/frames.js';
+import type { NodeMotion } from '../../channel/ns3/lockstep/lockstep-channel.js';
 import type { LockstepProcessPool } from '../../channel/ns3/lockstep/process-pool.js';
 import type { LaserScan, V2VMessage } from '../../core/control/vehicle-context.js';
 import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
@@ -94,7 +95,7 @@ export async function runSimulated(
   // A failure (diverged physics, a controller's bug, own code that died) ends the run where it is: what was measured stays.
   let failure: unknown;
   try {
-    channel = await openChannel<V2VMessage>(scenario, engine, grid, () => motionOf(world), opts.lockstepPool, opts.fleet?.tally);
+    channel = await openChannel<V2VMessage>(scenario, engine, grid, motionOf(world), opts.lockstepPool, opts.fleet?.tally);
     const codes: VehicleCode[] = [];
     for (const car of world.cars) {
       const observed = car.spec.observes.map((n) => cars.get(n)!);
@@ -173,8 +174,9 @@ export async function runSimulated(
       const take = (d: CarDriver, out: TickOutput) => {
         if (out.command) commands.add(d.car, firstStepActing(step, out.delay, world.timestep), out.command);
         sends.add(out.sends);
-        for (const row of out.logged ?? (out.cost ? [{ step, t, cost: out.cost, appliedS: out.delay }] : []))
-          opts.computeLog?.add(row.step, row.t, d.name, row.cost, row.appliedS);
+        if (opts.computeLog)
+          for (const row of out.logged ?? (out.cost ? [{ step, t, cost: out.cost, appliedS: out.delay }] : []))
+            opts.computeLog.add(row.step, row.t, d.name, row.cost, row.appliedS);
       };
       for (const [i, out] of outputs.entries()) take(due[i], out);
       if (freeRunning.length) {
@@ -212,11 +214,21 @@ export async function runSimulated(
 /** Starts a vehicle's own code for the run; the simulated runtime's caller decides how (a host process). */
 export type OwnCodeStarter = (spec: ResolvedVehicle, now: () => number) => Promise<VehicleCode>;
 
-const motionOf = (world: World) =>
-  world.cars.map((c) => {
-    const o = world.odometry(c);
-    return { x: o.x, y: o.y, vx: o.v * Math.cos(o.yaw), vy: o.v * Math.sin(o.yaw) };
-  });
+/** Every car's position and velocity now, in objects kept from call to call: the channel reads them at once, a few times a step. */
+function motionOf(world: World): () => readonly NodeMotion[] {
+  const motion = world.cars.map(() => ({ x: 0, y: 0, vx: 0, vy: 0 }));
+  return () => {
+    world.cars.forEach((c, i) => {
+      const m = motion[i];
+      const s = c.state;
+      m.x = s.x;
+      m.y = s.y;
+      m.vx = s.v * Math.cos(s.yaw);
+      m.vy = s.v * Math.sin(s.yaw);
+    });
+    return motion;
+  };
+}
 
 /** Tells a car's own code it collided, in the step it happened (the car then stops ticking). */
 function reportCollisions(
