@@ -178,7 +178,7 @@ describe('runDoctor', () => {
       ready: false,
       blocking: expect.arrayContaining(['Docker engine', 'Privileges', 'ns-3 development files']),
     });
-    expect(readiness.sim).toEqual({ ready: true, engine: 'builtin', channels: ['csma', 'latency'] });
+    expect(readiness.sim).toEqual({ ready: true, engine: 'builtin', channels: ['csma', 'latency', 'wifi-80211p'] });
   });
 
   it('names each leftover run and how to tear it down', async () => {
