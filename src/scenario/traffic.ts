@@ -42,9 +42,11 @@ export function expandTraffic(
     return fail(['density'], `${t.density}/km on ${round(km)} km of road is no car; use at least ${roundUp(1 / km)}/km, or a longer road`);
   if (first + count > MAX_VEHICLES) {
     const written = first ? ` and the ${first} written under vehicles` : '';
+    const room = MAX_VEHICLES - first;
+    const fix = room > 0 ? `use at most ${roundDown(room / km)}/km, or a shorter traffic.road.length` : 'write fewer vehicles';
     return fail(
       ['density'],
-      `${t.density}/km on ${round(km)} km of road is ${count} cars${written}, more than the ${MAX_VEHICLES} a scenario holds; use at most ${roundDown((MAX_VEHICLES - first) / km)}/km, or a shorter traffic.road.length`,
+      `${t.density}/km on ${round(km)} km of road is ${count} cars${written}, more than the ${MAX_VEHICLES} a scenario holds; ${fix}`,
     );
   }
   if (t.road.laneWidth <= params.width)
@@ -53,12 +55,13 @@ export function expandTraffic(
       `a ${t.road.laneWidth} m lane is too narrow for a ${t.vehicle} (${params.width} m wide): cars in neighbouring lanes would overlap; use at least ${roundUp(params.width + 0.1)}m`,
     );
   const fullest = laneCounts(count, t.road.lanes)[0];
-  if (count > roadCapacity(t.road, params.length)) {
+  const capacity = roadCapacity(t.road, params.length);
+  if (count > capacity) {
+    const fix = capacity > 0 ? `use at most ${roundDown(capacity / km)}/km, or more lanes (traffic.road.lanes)` : 'make the road longer';
     return fail(
       ['density'],
       `${t.density}/km puts a lane's cars ${round(laneSpacing(t.road.length, fullest))} m apart (centre to centre), but a ${t.vehicle} is ` +
-        `${params.length} m long and cars keep at least ${MIN_BUMPER_GAP_M} m between bumpers; use at most ` +
-        `${roundDown(roadCapacity(t.road, params.length) / km)}/km, or more lanes (traffic.road.lanes)`,
+        `${params.length} m long and cars keep at least ${MIN_BUMPER_GAP_M} m between bumpers; ${fix}`,
     );
   }
 

@@ -108,6 +108,11 @@ describe('the traffic block', () => {
       /^traffic\.density \(line \d+\): 120\/km on 10 km of road is 1200 cars, more than the 1000 a scenario holds; use at most 100\/km, or a shorter traffic\.road\.length$/,
     ],
     [
+      'a road shorter than one car and its gap',
+      `${HIGHWAY.replace('2km', '10m')}\n  params: { length: 12 }`,
+      /^traffic\.density \(line \d+\): 120\/km puts a lane's cars 10 m apart .* 12 m long and cars keep at least 1 m between bumpers; make the road longer$/,
+    ],
+    [
       'a road too long',
       HIGHWAY.replace('2km', '30km'),
       /^traffic\.road\.length \(line \d+\): 30km is out of range; use a value from 10m to 20km$/,
