@@ -1,4 +1,4 @@
-import { csvNumber, numberOr } from './csv-log.js';
+import { numberOr } from './csv-log.js';
 
 /**
  * A v2v.csv row as a reader of the file gets it back (numbers as written, to the microunit): what
@@ -23,36 +23,7 @@ export interface V2VRowFields {
   rxPowerDbm: number;
 }
 
-/** What the recorder writes as a v2v.csv row, as V2VRowFields, without writing and reading the text. */
-export function v2vRowFields(row: {
-  id: string;
-  from: string;
-  to: string;
-  type: string;
-  sentAt: number;
-  receivedAt?: number;
-  sizeBytes: number;
-  outcome: string;
-  distance?: number;
-  lineOfSight?: boolean;
-  rxPowerDbm?: number;
-}): V2VRowFields {
-  return {
-    id: row.id,
-    from: row.from,
-    to: row.to,
-    type: row.type,
-    sentS: csvNumber(row.sentAt),
-    receivedS: row.receivedAt === undefined ? 0 : csvNumber(row.receivedAt),
-    sizeBytes: csvNumber(row.sizeBytes),
-    outcome: row.outcome,
-    distanceM: row.distance === undefined ? NaN : csvNumber(row.distance),
-    lineOfSight: row.lineOfSight === undefined ? -1 : row.lineOfSight ? 1 : 0,
-    rxPowerDbm: row.rxPowerDbm === undefined ? NaN : csvNumber(row.rxPowerDbm),
-  };
-}
-
-/** The same from the text of a row's cells (a CSV file's, or a live run's appended lines). */
+/** A row's fields from the text of its cells (a CSV file's, or a live run's appended lines). */
 export function v2vRowFieldsFromText(get: (column: string) => string | undefined): V2VRowFields {
   const los = get('line_of_sight');
   return {

@@ -195,13 +195,17 @@ export class SimRunRecording implements StepRecording {
   }
 
   v2vRow(row: V2VRowFields): void {
-    const out: TopicMessage[] = [];
+    const out = this.rowMessages;
+    out.length = 0;
     this.builder.v2vMessages(row, out);
     for (const m of out) {
       if (m.topic === '/v2v/sent') this.heldBack.push(m);
       else this.mcap.write(m);
     }
   }
+
+  /** A row's messages, in one list kept from row to row. */
+  private readonly rowMessages: TopicMessage[] = [];
 
   /** Finishes run.mcap (also after a failed run: what was recorded stays readable). */
   close(): void {
