@@ -8,6 +8,7 @@ import { type CarSample, Recorder } from '../../../src/measurement/recorder.js';
 import { recorderFiles } from '../../../src/run/run-files.js';
 import { RunFolder } from '../../../src/run/run-folder.js';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
+import { loadScenarioMap } from '../../../src/scenario/scenario-map.js';
 import type { RunData } from '../../../src/ui/viewer/run-data.js';
 import { startViewServer, type ViewServer } from '../../../src/ui/viewer/view-server.js';
 import { headOnRun, newRunsDir, ROOT, readVehicleRows } from './support/run-fixtures.js';
@@ -61,7 +62,7 @@ describe('view server, replay of a finished run', () => {
   it('describes the run: vehicles with sizes and waypoints, the map placement, the summary', async () => {
     const meta = await fetchJson(`${server.url}api/meta`);
     const scenario = await loadScenario(join(ROOT, 'scenarios/head-on-brake.yaml'), { overrides: ['network.delay=200ms'] });
-    const grid = await loadMap(scenario.mapFile);
+    const grid = await loadScenarioMap(scenario);
     expect(meta.live).toBe(false);
     expect(meta.scenario).toMatchObject({ name: 'head-on-brake', channel: 'csma, delay 200 ms, 100Mbps' });
     expect(meta.vehicles.map((v: { name: string }) => v.name)).toEqual(['car0', 'car1']);

@@ -8,6 +8,7 @@ import { loadMap } from '../../../../src/core/map/load-map.js';
 import { footprintCorners } from '../../../../src/core/physics/footprint.js';
 import { Lidar } from '../../../../src/core/sensing/lidar.js';
 import type { ResolvedScenario } from '../../../../src/scenario/resolved.js';
+import { loadScenarioMap } from '../../../../src/scenario/scenario-map.js';
 
 export const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
@@ -69,7 +70,7 @@ export function rowsAt(rows: VehicleRow[], t: number): Map<string, VehicleRow> {
  */
 export async function writeScans(runDir: string, every = 0.1): Promise<void> {
   const scenario = JSON.parse(readFileSync(join(runDir, 'scenario.resolved.json'), 'utf8')) as ResolvedScenario;
-  const grid = await loadMap(scenario.mapFile);
+  const grid = await loadScenarioMap(scenario);
   const lidar = new Lidar(grid, { noiseStd: 0 });
   const rows = readVehicleRows(runDir);
   const byTime = new Map<number, VehicleRow[]>();
