@@ -23,15 +23,20 @@ export interface ChannelFrame<T> {
  * - `queue-drop`: the sender's transmit queue was full;
  * - `run-ended`: still in flight when the run ended.
  */
-export type LossReason =
-  | 'channel-loss'
-  | 'below-sensitivity'
-  | 'propagation'
-  | 'collision'
-  | 'rx-error'
-  | 'receiver-busy'
-  | 'queue-drop'
-  | 'run-ended';
+/** Every loss reason, in this order wherever they are listed (tables, CSV columns, parsers). */
+export const LOSS_REASONS = [
+  'channel-loss',
+  'below-sensitivity',
+  'propagation',
+  'collision',
+  'rx-error',
+  'receiver-busy',
+  'queue-drop',
+  'run-ended',
+] as const;
+export type LossReason = (typeof LOSS_REASONS)[number];
+/** The reasons a channel reports for a frame it handled (`run-ended` is the runtime's, for frames still in flight). */
+export const CHANNEL_LOSS_REASONS: readonly LossReason[] = LOSS_REASONS.filter((r) => r !== 'run-ended');
 
 /** What became of one frame at one receiver: delivered at `at`, or lost at `at` for `lost`. */
 export interface Delivery<T> {

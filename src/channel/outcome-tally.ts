@@ -1,18 +1,8 @@
-import type { LossReason } from './frames.js';
+import { LOSS_REASONS, type LossReason } from './frames.js';
 
 export type FrameOutcome = 'delivered' | LossReason;
 
-const OUTCOMES: readonly FrameOutcome[] = [
-  'delivered',
-  'channel-loss',
-  'below-sensitivity',
-  'propagation',
-  'collision',
-  'rx-error',
-  'receiver-busy',
-  'queue-drop',
-  'run-ended',
-];
+const OUTCOMES: readonly FrameOutcome[] = ['delivered', ...LOSS_REASONS];
 /** Distance bins of the tally [m]. */
 export const TALLY_BIN_M = 10;
 /** Latency bins of the tally [s], up to LATENCY_BINS of them (longer ones count in the last). */

@@ -1,4 +1,4 @@
-import type { LossReason } from '../channel/frames.js';
+import { CHANNEL_LOSS_REASONS, type LossReason } from '../channel/frames.js';
 import type { MeasuredCbr } from './channel-busy-log.js';
 import type { V2VRowFields } from './v2v-row.js';
 
@@ -38,16 +38,7 @@ export const DEFAULT_MAX_DISTANCE_M = 500;
 /** The fate of these rows is unknown: neither delivered nor lost. */
 const IN_FLIGHT = 'run-ended';
 /** frames.ts's loss reasons in its order, then emulation's catch-all. */
-const LOSS_ORDER: readonly (LossReason | 'not-received')[] = [
-  'channel-loss',
-  'below-sensitivity',
-  'propagation',
-  'collision',
-  'rx-error',
-  'receiver-busy',
-  'queue-drop',
-  'not-received',
-];
+const LOSS_ORDER: readonly (LossReason | 'not-received')[] = [...CHANNEL_LOSS_REASONS, 'not-received'];
 
 /** Reasons in LOSS_ORDER, any other after them by name. */
 export function orderReasons(reasons: Iterable<string>): string[] {

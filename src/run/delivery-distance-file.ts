@@ -1,3 +1,4 @@
+import { CHANNEL_LOSS_REASONS } from '../channel/frames.js';
 import type { OutcomeTally } from '../channel/outcome-tally.js';
 import type { BinnedOutcomes } from '../measurement/binned-outcomes.js';
 import { type Cell, CsvLog } from '../measurement/csv-log.js';
@@ -6,16 +7,7 @@ import { FLEET_TALLY_MAX_M, fleetBinned } from './fleet-v2v.js';
 import { readRunFile } from './read-run-file.js';
 
 /** Every outcome a channel reports, in frames.ts's order: delivery-distance.csv's columns after the distance. */
-const OUTCOMES = [
-  'delivered',
-  'channel-loss',
-  'below-sensitivity',
-  'propagation',
-  'collision',
-  'rx-error',
-  'receiver-busy',
-  'queue-drop',
-] as const;
+const OUTCOMES = ['delivered', ...CHANNEL_LOSS_REASONS] as const;
 const column = (outcome: string) => outcome.replaceAll('-', '_');
 
 export const DELIVERY_DISTANCE_COLUMNS = ['from_m', 'to_m', 'frames', ...OUTCOMES.map(column)] as const;

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import type { LossReason } from '../frames.js';
+import { CHANNEL_LOSS_REASONS, type LossReason } from '../frames.js';
 
 /** Where the real-time channel program writes, in the run folder, each frame it lost and why (`--outcomes`). */
 
@@ -12,15 +12,7 @@ export interface ChannelLoss {
   lineOfSight?: boolean;
 }
 
-const REASONS: ReadonlySet<string> = new Set<LossReason>([
-  'channel-loss',
-  'below-sensitivity',
-  'propagation',
-  'collision',
-  'rx-error',
-  'receiver-busy',
-  'queue-drop',
-]);
+const REASONS: ReadonlySet<string> = new Set<LossReason>(CHANNEL_LOSS_REASONS);
 
 /** `lost <id> <node> <reason> <rx_dbm|nan> <los:1|0|->` per line; a line cut short by the process's end is skipped. */
 export function parseChannelLosses(text: string): ChannelLoss[] {

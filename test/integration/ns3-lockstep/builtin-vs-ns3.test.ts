@@ -3,9 +3,9 @@ import { lockstepBinary } from '../../../src/channel/ns3/builtin-programs.js';
 import { lockstepArgv } from '../../../src/channel/ns3/lockstep/lockstep-argv.js';
 import { LockstepChannel } from '../../../src/channel/ns3/lockstep/lockstep-channel.js';
 import { Wifi80211pChannel } from '../../../src/channel/radio/wifi-80211p/wifi-80211p-channel.js';
-import type { WifiNetwork } from '../../../src/scenario/resolved.js';
 import { createRandom, deriveSeed } from '../../../src/util/random.js';
 import { binShares, type FleetOutcome, type FleetSpec, fleetMotion, runFleetOn } from '../../support/radio/fleet-on-channel.js';
+import { REFERENCE_RADIO } from '../../support/radio/networks.js';
 import { ns3LockstepProblem, requireReal } from '../../support/real-components.js';
 
 /**
@@ -15,18 +15,7 @@ import { ns3LockstepProblem, requireReal } from '../../support/real-components.j
  * the whole run, so a bin at low density holds few independent draws: parked cases run without
  * shadowing, moving ones with 3 dB.
  */
-const REFERENCE: WifiNetwork = {
-  channel: 'wifi-80211p',
-  txPower: 23,
-  propagation: 'winner-b1',
-  obstacles: 'none',
-  antennaHeight: 1.5,
-  noiseFigure: 7,
-  noiseFloor: -95,
-  csThreshold: -85,
-  shadowing: 3,
-  rate: 6e6,
-};
+const REFERENCE = REFERENCE_RADIO;
 const MAD_BOUND = 0.03;
 const CBR_BOUND = 0.1;
 const BIN_M = 50;

@@ -7,6 +7,7 @@ import { lockstepArgv } from '../../../src/channel/ns3/lockstep/lockstep-argv.js
 import { LockstepChannel, type NodeMotion } from '../../../src/channel/ns3/lockstep/lockstep-channel.js';
 import { createCommandRunner } from '../../../src/host/exec/command-runner.js';
 import type { WifiNetwork } from '../../../src/scenario/resolved.js';
+import { wifiNetwork } from '../../support/radio/networks.js';
 
 /** The lock-step program with wifi, compiled once per source into the tests' cache. */
 export const compileWifiProgram = () =>
@@ -17,17 +18,7 @@ export const compileWifiProgram = () =>
     cacheDir: join(tmpdir(), 'cavsim-test-ns3-cache'),
   });
 
-export const wifi = (over: Partial<WifiNetwork> = {}): WifiNetwork => ({
-  channel: 'wifi-80211p',
-  txPower: 20,
-  propagation: 'log-distance',
-  obstacles: 'none',
-  antennaHeight: 1.5,
-  noiseFigure: 7,
-  rate: 6e6,
-  shadowing: 0,
-  ...over,
-});
+export const wifi = wifiNetwork;
 
 /** Where the cars are at a virtual time. */
 export type Motion = (now: number) => readonly NodeMotion[];

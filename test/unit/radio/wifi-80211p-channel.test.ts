@@ -5,18 +5,10 @@ import { frameAirTime, MAC_FRAME_OVERHEAD_BYTES } from '../../../src/channel/rad
 import { pathLossModel } from '../../../src/channel/radio/wifi-80211p/path-loss.js';
 import { Wifi80211pChannel } from '../../../src/channel/radio/wifi-80211p/wifi-80211p-channel.js';
 import type { WifiNetwork } from '../../../src/scenario/resolved.js';
+import { wifiNetwork } from '../../support/radio/networks.js';
 import { pathLossDb, SEPULCRE_DEFAULTS } from '../../support/reference/sepulcre-80211p.js';
 
-const NETWORK: WifiNetwork = {
-  channel: 'wifi-80211p',
-  txPower: 20,
-  propagation: 'log-distance',
-  obstacles: 'none',
-  antennaHeight: 1.5,
-  noiseFigure: 7,
-  rate: 6e6,
-  shadowing: 0,
-};
+const NETWORK = wifiNetwork();
 
 function channelAt(xs: number[], network: WifiNetwork = NETWORK) {
   const positions = xs.map((x) => ({ x, y: 0 }));

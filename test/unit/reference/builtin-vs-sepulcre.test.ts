@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { WifiNetwork } from '../../../src/scenario/resolved.js';
 import { runBeaconingFleet, sharesAt } from '../../support/radio/beaconing-fleet.js';
+import { REFERENCE_RADIO } from '../../support/radio/networks.js';
 import { PDR_MAD_BOUND, pdrDeviation, SEPULCRE_REFERENCE } from '../../support/reference/sepulcre-80211p-points.js';
 
 /** The published model's configuration (docs/radio-reference.md) as scenario keys. */
-const REFERENCE_NETWORK: WifiNetwork = {
-  channel: 'wifi-80211p',
-  txPower: 23,
-  propagation: 'winner-b1',
-  obstacles: 'none',
-  antennaHeight: 1.5,
-  noiseFigure: 7,
-  noiseFloor: -95,
-  csThreshold: -85,
-  shadowing: 3,
-  rate: 6e6,
-};
+const REFERENCE_NETWORK = REFERENCE_RADIO;
 /** 190 bytes of payload plus the paper's 30 bytes of headers: 220 bytes on the air, as the engine adds 64 to what it is handed. */
 const REFERENCE_SIZE_BYTES = 190 + 30 - 64;
 

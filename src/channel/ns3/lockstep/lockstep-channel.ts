@@ -1,4 +1,11 @@
-import type { ChannelBusySample, ChannelFrame, Delivery, LossReason, V2VChannel } from '../../frames.js';
+import {
+  CHANNEL_LOSS_REASONS,
+  type ChannelBusySample,
+  type ChannelFrame,
+  type Delivery,
+  type LossReason,
+  type V2VChannel,
+} from '../../frames.js';
 import { LineFields } from './line-fields.js';
 import { channelBusyWindowNs } from './lockstep-argv.js';
 import { LockstepProcess, type ProcessEnd } from './lockstep-process.js';
@@ -31,15 +38,7 @@ export interface LockstepChannelOptions {
   pool?: LockstepProcessPool;
 }
 
-const LOSS_REASONS: ReadonlySet<string> = new Set<LossReason>([
-  'channel-loss',
-  'below-sensitivity',
-  'propagation',
-  'collision',
-  'rx-error',
-  'receiver-busy',
-  'queue-drop',
-]);
+const LOSS_REASONS: ReadonlySet<string> = new Set<LossReason>(CHANNEL_LOSS_REASONS);
 const ns = (seconds: number) => Math.round(seconds * 1e9);
 /** Positions go to ns-3 in integer micrometres (and velocities in um/s): far cheaper than a double's shortest text. */
 const um = (metres: number) => Math.round(metres * 1e6);

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ringScenarioYaml } from '../../../../bench/viewer/ring-scenario.js';
 import { runScenarioSimulated } from '../../../../src/api/run-simulated.js';
-import { loadMap } from '../../../../src/core/map/load-map.js';
 import { footprintCorners } from '../../../../src/core/physics/footprint.js';
 import { Lidar } from '../../../../src/core/sensing/lidar.js';
 import type { ResolvedScenario } from '../../../../src/scenario/resolved.js';

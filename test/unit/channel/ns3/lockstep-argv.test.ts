@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { channelBusyWindowNs, lockstepArgv, wifiFlags } from '../../../../src/channel/ns3/lockstep/lockstep-argv.js';
 import type { WifiNetwork } from '../../../../src/scenario/resolved.js';
+import { wifiNetwork } from '../../../support/radio/networks.js';
 
-const wifi = (over: Partial<WifiNetwork> = {}): WifiNetwork => ({
-  channel: 'wifi-80211p',
-  txPower: 20,
-  propagation: 'log-distance',
-  obstacles: 'none',
-  antennaHeight: 1.5,
-  noiseFigure: 7,
-  rate: 6e6,
-  shadowing: 0,
-  ...over,
-});
+const wifi = wifiNetwork;
 
 describe('the lock-step program argv', () => {
   it('a radio with the default keys gets the flags it had before they existed, and a 100 ms busy window', () => {
