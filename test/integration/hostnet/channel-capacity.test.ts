@@ -10,6 +10,7 @@ import { Journal } from '../../../src/host/journal/journal.js';
 import { createDirectOps } from '../../../src/host/network/hostnet-port.js';
 import type { V2VReceipt } from '../../../src/measurement/receipt-log.js';
 import type { WifiNetwork, WiredNetwork } from '../../../src/scenario/resolved.js';
+import { wifiNetwork } from '../../support/radio/networks.js';
 import { ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
 import { buildEntryPoints } from './support/build.js';
 
@@ -94,16 +95,7 @@ describe.skipIf(real.skip)('an iperf-style UDP flood between two stand-in vehicl
   });
 
   it('802.11p at 6 Mbit/s between two stand-ins carries a UDP flood at over 1 Mbit/s, under its PHY rate', async () => {
-    const wifi: WifiNetwork = {
-      channel: 'wifi-80211p',
-      txPower: 20,
-      propagation: 'log-distance',
-      obstacles: 'none',
-      antennaHeight: 1.5,
-      noiseFigure: 7,
-      rate: 6e6,
-      shadowing: 0,
-    };
+    const wifi = wifiNetwork();
     const { received, expected } = await flood(wifi, 1500, 500);
     const bps = wireThroughput(received);
     console.log(

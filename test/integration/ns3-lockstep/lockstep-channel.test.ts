@@ -13,7 +13,8 @@ import { writeObstacleGrid } from '../../../src/channel/ns3/lockstep/obstacle-gr
 import { LockstepProcessPool } from '../../../src/channel/ns3/lockstep/process-pool.js';
 import { OccupancyGrid } from '../../../src/core/map/occupancy-grid.js';
 import { createCommandRunner } from '../../../src/host/exec/command-runner.js';
-import type { ResolvedNetwork, WifiNetwork } from '../../../src/scenario/resolved.js';
+import type { ResolvedNetwork } from '../../../src/scenario/resolved.js';
+import { wifiNetwork } from '../../support/radio/networks.js';
 import { ns3LockstepProblem, requireReal } from '../../support/real-components.js';
 
 const real = requireReal('ns3-lockstep/lockstep-channel.test.ts', ns3LockstepProblem());
@@ -215,17 +216,7 @@ describe.skipIf(real.skip)('ns-3 in lock-step: csma and latency', () => {
   });
 });
 
-const wifi = (over: Partial<WifiNetwork> = {}): WifiNetwork => ({
-  channel: 'wifi-80211p',
-  txPower: 20,
-  propagation: 'log-distance',
-  obstacles: 'none',
-  antennaHeight: 1.5,
-  noiseFigure: 7,
-  rate: 6e6,
-  shadowing: 0,
-  ...over,
-});
+const wifi = wifiNetwork;
 const parked = (xs: number[]) => () => xs.map((x) => ({ x, y: 0, vx: 0, vy: 0 }));
 const broadcasts = (n: number) => Array.from({ length: n }, (_, i) => ({ at: 0.05 + i * 0.05, frame: frame(i, 'a', ['b'], 300, true) }));
 
