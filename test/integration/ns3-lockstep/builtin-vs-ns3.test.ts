@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { lockstepBinary } from '../../../src/channel/ns3/builtin-programs.js';
 import { lockstepArgv } from '../../../src/channel/ns3/lockstep/lockstep-argv.js';
 import { LockstepChannel } from '../../../src/channel/ns3/lockstep/lockstep-channel.js';
@@ -50,6 +50,7 @@ function deviations(a: FleetOutcome[], b: FleetOutcome[]) {
 }
 
 const real = requireReal('ns3-lockstep/builtin-vs-ns3.test.ts', ns3LockstepProblem());
+beforeAll(() => real.assertPresent());
 
 describe.skipIf(real.skip)('the builtin 802.11p engine against ns-3 (same cars, same frames)', () => {
   for (const c of CASES) {
