@@ -1,5 +1,5 @@
 /**
- * The CA basic service's CAM generation rules (EN 302 637-2 V1.4.1, 6.1.3), without DCC:
+ * The CA basic service's CAM generation rules (EN 302 637-2 V1.4.1, 6.1.3):
  * - checked every T_CheckCamGen (<= T_GenCamMin);
  * - condition 1: at least T_GenCamMin since the last CAM and the heading changed by more than
  *   4 degrees, the position by more than 4 m or the speed by more than 0.5 m/s since it;
@@ -8,7 +8,9 @@
  *   condition 2 it is back at T_GenCamMax;
  * - the low-frequency container goes with the first CAM and then with the first CAM at least
  *   500 ms after the last one that carried it.
- * `fixedInterval` replaces both conditions by a CAM every that many seconds.
+ * `fixedInterval` replaces both conditions by a CAM every that many seconds. With congestion control,
+ * T_GenCam_Dcc (the least interval DCC allows, kept within [T_GenCamMin, T_GenCamMax]) takes
+ * T_GenCamMin's place in condition 1 and bounds condition 2 and the fixed interval from below.
  */
 export interface CamGenerationParams {
   minInterval: number; // T_GenCamMin [s]
@@ -63,9 +65,12 @@ export class CamGenerationRules {
     return this.tGenCam;
   }
 
-  /** One check at `now`: a decision to send a CAM now, or undefined. A decision is taken as sent. */
-  check(now: number, state: CamKinematics): CamDecision | undefined {
-    const trigger = this.trigger(now, state);
+  /**
+   * One check at `now`: a decision to send a CAM now, or undefined. A decision is taken as sent.
+   * `dccInterval`: the least interval congestion control allows now [s] (0: none).
+   */
+  check(now: number, state: CamKinematics, dccInterval = 0): CamDecision | undefined {
+    const trigger = this.trigger(now, state, dccInterval);
     if (!trigger) return undefined;
     const p = this.params;
     if (trigger === 'dynamics') {
@@ -81,12 +86,14 @@ export class CamGenerationRules {
     return { trigger, lowFrequency };
   }
 
-  private trigger(now: number, state: CamKinematics): CamTrigger | undefined {
+  private trigger(now: number, state: CamKinematics, dccInterval: number): CamTrigger | undefined {
     const p = this.params;
     if (!this.last) return p.fixedInterval !== undefined ? 'fixed-rate' : 'first';
     const elapsed = now - this.last.at;
-    if (p.fixedInterval !== undefined) return elapsed >= p.fixedInterval - EPS ? 'fixed-rate' : undefined;
-    if (elapsed < p.minInterval - EPS) return undefined;
+    if (p.fixedInterval !== undefined) return elapsed >= Math.max(p.fixedInterval, dccInterval) - EPS ? 'fixed-rate' : undefined;
+    // T_GenCam_Dcc: T_GenCamMin without congestion control
+    const least = Math.max(p.minInterval, Math.min(dccInterval, p.maxInterval));
+    if (elapsed < least - EPS) return undefined;
     if (this.changedEnough(state)) return 'dynamics';
     return elapsed >= this.tGenCam - EPS ? 'time' : undefined;
   }

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { CAM_GENERATION_DEFAULTS, CamGenerationRules, type CamKinematics } from '../../../../../src/core/v2x/facilities/cam-generation.js';
 
 /** Checks every 100 ms over `seconds` of a motion; returns the CAMs' times and triggers. */
-function run(motion: (t: number) => CamKinematics, seconds: number, params = CAM_GENERATION_DEFAULTS) {
+function run(motion: (t: number) => CamKinematics, seconds: number, params = CAM_GENERATION_DEFAULTS, dcc = (_t: number) => 0) {
   const rules = new CamGenerationRules(params);
   const cams: { t: number; trigger: string; lowFrequency: boolean }[] = [];
   for (let i = 0; i <= Math.round(seconds * 10); i++) {
     const t = i / 10;
-    const d = rules.check(t, motion(t));
+    const d = rules.check(t, motion(t), dcc(t));
     if (d) cams.push({ t, ...d });
   }
   return cams;
@@ -48,5 +48,14 @@ describe('CAM generation rules (EN 302 637-2 6.1.3)', () => {
     const cams = run((t) => ({ x: 40 * t, y: 0, headingDeg: 0, speed: 40 }), 1, { ...CAM_GENERATION_DEFAULTS, fixedInterval: 0.5 });
     expect(cams.map((c) => c.t)).toEqual([0, 0.5, 1]);
     expect(cams.every((c) => c.trigger === 'fixed-rate')).toBe(true);
+  });
+
+  it('with congestion control, waits T_GenCam_Dcc (within T_GenCamMin..T_GenCamMax) instead of T_GenCamMin', () => {
+    const braking = (t: number) => ({ x: 0, y: 0, headingDeg: 0, speed: Math.max(0, 10 - 4 * t) });
+    expect(intervals(run(braking, 2, CAM_GENERATION_DEFAULTS, () => 0.4))).toEqual([0.4, 0.4, 0.4, 0.4, 0.4]);
+    // past T_GenCamMax, DCC waits no longer than T_GenCamMax
+    expect(intervals(run(braking, 2, CAM_GENERATION_DEFAULTS, () => 5))).toEqual([1, 1]);
+    const fixed = { ...CAM_GENERATION_DEFAULTS, fixedInterval: 0.1 };
+    expect(intervals(run(still, 1, fixed, (t) => (t < 0.5 ? 0 : 0.2)))).toEqual([0.1, 0.1, 0.1, 0.1, 0.2, 0.2, 0.2]);
   });
 });
