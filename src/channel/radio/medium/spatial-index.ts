@@ -4,23 +4,29 @@
  */
 export class SpatialIndex {
   private readonly cells = new Map<number, number[]>();
-  private readonly cellOf: Int32Array;
   private readonly cellSize: number;
+  /** The reach squared, a hair wider so that the exact test below decides every car at the edge. */
+  private readonly reachSquaredBound: number;
 
   constructor(
     cars: number,
     private readonly reach: number,
   ) {
-    this.cellOf = new Int32Array(cars);
     this.cellSize = Math.max(reach, 1);
+    this.reachSquaredBound = reach * reach * (1 + 1e-9);
+    this.found = new Int32Array(cars);
+    this.distances = new Float64Array(cars);
   }
+
+  /** What the last `within` found: car indices and their distances, valid up to the count it returned. */
+  readonly found: Int32Array;
+  readonly distances: Float64Array;
 
   /** Re-buckets every car at these positions. */
   rebuild(x: Float64Array, y: Float64Array): void {
     for (const bucket of this.cells.values()) bucket.length = 0;
-    for (let i = 0; i < this.cellOf.length; i++) {
+    for (let i = 0; i < x.length; i++) {
       const key = this.key(Math.floor(x[i] / this.cellSize), Math.floor(y[i] / this.cellSize));
-      this.cellOf[i] = key;
       let bucket = this.cells.get(key);
       if (!bucket) {
         bucket = [];
@@ -30,21 +36,40 @@ export class SpatialIndex {
     }
   }
 
-  /** Calls `visit` for every car other than `car` within the reach of `car`, with the distance. */
-  forEachWithin(car: number, x: Float64Array, y: Float64Array, visit: (other: number, distance: number) => void): void {
+  /**
+   * Every car other than `car` within the reach of `car`, into `found` and `distances` (reused, so a
+   * query allocates nothing); returns how many. The order is fixed (cell by cell, then by index), since
+   * the caller's random draws follow it.
+   */
+  within(car: number, x: Float64Array, y: Float64Array): number {
     const cx = Math.floor(x[car] / this.cellSize);
     const cy = Math.floor(y[car] / this.cellSize);
+    const ox = x[car];
+    const oy = y[car];
+    let count = 0;
     for (let dy = -1; dy <= 1; dy++) {
       for (let dx = -1; dx <= 1; dx++) {
         const bucket = this.cells.get(this.key(cx + dx, cy + dy));
         if (!bucket) continue;
-        for (const other of bucket) {
-          if (other === car) continue;
-          const d = Math.hypot(x[other] - x[car], y[other] - y[car]);
-          if (d <= this.reach) visit(other, d);
+        for (let k = 0; k < bucket.length; k++) {
+          const other = bucket[k];
+          const ddx = x[other] - ox;
+          const ddy = y[other] - oy;
+          if (other === car || ddx * ddx + ddy * ddy > this.reachSquaredBound) continue;
+          const d = Math.hypot(ddx, ddy);
+          if (d > this.reach) continue;
+          this.found[count] = other;
+          this.distances[count++] = d;
         }
       }
     }
+    return count;
+  }
+
+  /** Calls `visit` for every car other than `car` within the reach of `car`, with the distance. */
+  forEachWithin(car: number, x: Float64Array, y: Float64Array, visit: (other: number, distance: number) => void): void {
+    const count = this.within(car, x, y);
+    for (let k = 0; k < count; k++) visit(this.found[k], this.distances[k]);
   }
 
   private key(cx: number, cy: number): number {

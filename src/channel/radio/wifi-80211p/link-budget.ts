@@ -25,24 +25,32 @@ export const REACH_FLOOR_DBM = -101 + 10 * Math.log10(10 / 20);
 
 export const noiseFloorDbm = (n: WifiNetwork) => n.noiseFloor ?? THERMAL_NOISE_10MHZ_DBM + n.noiseFigure;
 
+interface ShadowingParams {
+  sigmaDb: number;
+  decorrelationM: number;
+}
+
 /** Received power between two cars: path loss, the map's walls (or the 3GPP models' NLOS), and shadowing. */
 export class LinkBudget {
   private readonly loss: PathLoss;
   private readonly walls: WallTracer | undefined;
   private readonly shadowing: PairShadowing;
   private readonly threeGpp: boolean;
+  private readonly txPower: number;
+  /** The shadowing a path gets with its line of sight clear and blocked (the same without a 3GPP model); undefined: none. */
+  private readonly shadowingLos: ShadowingParams | undefined;
+  private readonly shadowingNlos: ShadowingParams | undefined;
   /** Beyond this distance no car receives above REACH_FLOOR_DBM [m]. */
   readonly reach: number;
 
-  constructor(
-    private readonly network: WifiNetwork,
-    grid: OccupancyGrid | undefined,
-    cars: number,
-    seed: number,
-  ) {
+  constructor(network: WifiNetwork, grid: OccupancyGrid | undefined, cars: number, seed: number) {
     this.loss = pathLossModel(network.propagation, { frequencyHz: CARRIER_HZ, antennaHeight: network.antennaHeight });
     this.walls = network.obstacles === 'map' && grid ? new WallTracer(grid) : undefined;
     this.shadowing = new PairShadowing(cars, createRandom(deriveSeed(seed, 'wifi-shadowing')));
+    this.txPower = network.txPower;
+    const scenarioShadowing = network.shadowing > 0 ? { sigmaDb: network.shadowing, decorrelationM: SHADOWING_DECORRELATION_M } : undefined;
+    this.shadowingLos = modelShadowing(network.propagation, true) ?? scenarioShadowing;
+    this.shadowingNlos = modelShadowing(network.propagation, false) ?? scenarioShadowing;
     this.threeGpp = modelShadowing(network.propagation, true) !== undefined;
     const sigma = Math.max(network.shadowing, modelShadowing(network.propagation, false)?.sigmaDb ?? 0);
     this.reach = distanceForLoss(this.loss, network.txPower - REACH_FLOOR_DBM + SHADOWING_REACH_SIGMAS * sigma);
@@ -56,11 +64,10 @@ export class LinkBudget {
     const obstruction = this.walls?.between(ax, ay, bx, by);
     const lineOfSight = obstruction ? obstruction.cuts === 0 : undefined;
     this.lastLineOfSight = lineOfSight;
-    let dbm = this.network.txPower - this.loss(distance, lineOfSight ?? true);
+    let dbm = this.txPower - this.loss(distance, lineOfSight ?? true);
     if (obstruction && !this.threeGpp) dbm -= WALL_CUT_DB * obstruction.cuts + WALL_METRE_DB * obstruction.metres;
-    const own = modelShadowing(this.network.propagation, lineOfSight ?? true);
-    if (own) dbm -= this.shadowing.valueDb(a, b, odometer, own.sigmaDb, own.decorrelationM);
-    else if (this.network.shadowing > 0) dbm -= this.shadowing.valueDb(a, b, odometer, this.network.shadowing, SHADOWING_DECORRELATION_M);
+    const shadowing = lineOfSight === false ? this.shadowingNlos : this.shadowingLos;
+    if (shadowing) dbm -= this.shadowing.valueDb(a, b, odometer, shadowing.sigmaDb, shadowing.decorrelationM);
     return dbm;
   }
 }

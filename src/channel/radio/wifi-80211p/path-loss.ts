@@ -47,23 +47,29 @@ export function pathLossModel(model: PropagationModel, ctx: PathLossContext): Pa
     case '3gpp-v2v-highway':
     case '3gpp-v2v-urban': {
       // 3GPP TR 37.885 Table 6.2.1-1; both models take the urban NLOS formula when walls block the path.
-      const los =
-        model === '3gpp-v2v-highway'
-          ? (d: number) => 32.4 + 20 * Math.log10(d) + 20 * Math.log10(fGHz)
-          : (d: number) => 38.77 + 16.7 * Math.log10(d) + 18.2 * Math.log10(fGHz);
-      const nlos = (d: number) => 36.85 + 30 * Math.log10(d) + 18.9 * Math.log10(fGHz);
-      return (d, lineOfSight) => (lineOfSight ? los(Math.max(d, 1)) : nlos(Math.max(d, 1)));
+      // The frequency terms are hoisted out of the per-call path; each sum keeps its order, so the value is the same to the bit.
+      const highway = model === '3gpp-v2v-highway';
+      const losSlope = highway ? 20 : 16.7;
+      const losIntercept = highway ? 32.4 : 38.77;
+      const losFrequency = highway ? 20 * Math.log10(fGHz) : 18.2 * Math.log10(fGHz);
+      const nlosFrequency = 18.9 * Math.log10(fGHz);
+      return (d, lineOfSight) => {
+        const logR = Math.log10(Math.max(d, 1));
+        return lineOfSight ? losIntercept + losSlope * logR + losFrequency : 36.85 + 30 * logR + nlosFrequency;
+      };
     }
     case 'winner-b1': {
       const he = h - WINNER_ENVIRONMENT_HEIGHT;
       const breakpoint = (4 * he * he * ctx.frequencyHz) / SPEED_OF_LIGHT;
+      const nearFrequency = 20 * Math.log10(fGHz);
+      const farHeight = 17.3 * Math.log10(he);
+      const farFrequency = 2.7 * Math.log10(fGHz);
+      const freeFrequency = 20 * Math.log10(fGHz / 5);
       return (d) => {
         const r = Math.max(d, 1);
-        const winner =
-          r < breakpoint
-            ? 22.7 * Math.log10(r) + 27 + 20 * Math.log10(fGHz)
-            : 40 * Math.log10(r) + 7.56 - 17.3 * Math.log10(he) - 17.3 * Math.log10(he) + 2.7 * Math.log10(fGHz);
-        const free = 20 * Math.log10(r) + 46.4 + 20 * Math.log10(fGHz / 5);
+        const logR = Math.log10(r);
+        const winner = r < breakpoint ? 22.7 * logR + 27 + nearFrequency : 40 * logR + 7.56 - farHeight - farHeight + farFrequency;
+        const free = 20 * logR + 46.4 + freeFrequency;
         return free > winner ? free : winner;
       };
     }

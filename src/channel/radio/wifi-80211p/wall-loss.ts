@@ -18,9 +18,20 @@ export class WallTracer {
   private readonly cache = new Map<string, Obstruction>();
   /** walls[r * (width + 1) + c]: wall cells in rows < r and columns < c (a summed-area table). */
   private readonly walls: Int32Array;
+  /** The grid's geometry, copied out of it for the test every path takes. */
+  private readonly originX: number;
+  private readonly originY: number;
+  private readonly resolution: number;
+  private readonly width: number;
+  private readonly height: number;
 
   constructor(private readonly grid: OccupancyGrid) {
     const { width, height, occupied } = grid;
+    this.originX = grid.origin.x;
+    this.originY = grid.origin.y;
+    this.resolution = grid.resolution;
+    this.width = width;
+    this.height = height;
     this.walls = new Int32Array((width + 1) * (height + 1));
     for (let r = 0; r < height; r++) {
       let row = 0;
@@ -43,11 +54,11 @@ export class WallTracer {
 
   /** Whether the box the path spans holds no wall cell (then neither does the path): most paths between cars on a road. */
   private clearBox(ax: number, ay: number, bx: number, by: number): boolean {
-    const { origin, resolution, width, height } = this.grid;
-    const c0 = Math.max(0, Math.floor((Math.min(ax, bx) - origin.x) / resolution));
-    const c1 = Math.min(width - 1, Math.floor((Math.max(ax, bx) - origin.x) / resolution));
-    const r0 = Math.max(0, Math.floor((Math.min(ay, by) - origin.y) / resolution));
-    const r1 = Math.min(height - 1, Math.floor((Math.max(ay, by) - origin.y) / resolution));
+    const { originX, originY, resolution, width, height } = this;
+    const c0 = Math.max(0, Math.floor(((ax < bx ? ax : bx) - originX) / resolution));
+    const c1 = Math.min(width - 1, Math.floor(((ax < bx ? bx : ax) - originX) / resolution));
+    const r0 = Math.max(0, Math.floor(((ay < by ? ay : by) - originY) / resolution));
+    const r1 = Math.min(height - 1, Math.floor(((ay < by ? by : ay) - originY) / resolution));
     if (c0 > c1 || r0 > r1) return true;
     const w = width + 1;
     const sum = this.walls[(r1 + 1) * w + c1 + 1] - this.walls[r0 * w + c1 + 1] - this.walls[(r1 + 1) * w + c0] + this.walls[r0 * w + c0];

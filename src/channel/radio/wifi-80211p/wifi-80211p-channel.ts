@@ -17,6 +17,7 @@ import { LinkBudget, noiseFloorDbm, REACH_FLOOR_DBM } from './link-budget.js';
 import { DIFS_S, EIFS_S, frameAirTime, MAC_FRAME_OVERHEAD_BYTES, PREAMBLE_DETECTION_S, SLOT_S, SPEED_OF_LIGHT } from './ofdm-timing.js';
 import { Reception } from './reception.js';
 import { Station } from './station.js';
+import { Transmission } from './transmission.js';
 
 /** Where each car is, in vehicle-index order (the same shape the ns-3 engine is fed). */
 export interface CarPosition {
@@ -57,21 +58,8 @@ const NS3_PREAMBLE_THRESHOLD_DBM = -82;
 const NS3_BUSY_THRESHOLD_DBM = -82 + 10 * Math.log10(10 / 20);
 
 const mw = (dbm: number) => 10 ** (dbm / 10);
-
-interface Transmission<P> {
-  frame: ChannelFrame<P>;
-  /** When the frame was handed to the channel. */
-  sentAt: number;
-  from: number;
-  start: number;
-  end: number;
-  /** Receivers the signal reached above the floor, with what they got. */
-  receivers: number[];
-  powersMw: number[];
-  delays: number[];
-  /** 1 for each receiver still owed an outcome. */
-  open: Uint8Array;
-}
+/** A power this far under REACH_FLOOR_DBM is under `floorMw` too, whatever 10^x rounds to: no need to convert it. */
+const SURELY_UNDER_FLOOR_DBM = REACH_FLOOR_DBM - 1e-6;
 
 type Event<P> =
   | { kind: 'enqueue'; station: number; frame: ChannelFrame<P>; sentAt: number }
@@ -112,6 +100,8 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
   private readonly backoffDraw: () => number;
   private readonly decodeDraw: () => number;
   private readonly busyWindows: ChannelBusySample[] = [];
+  /** Transmissions that ended, for reuse: each holds arrays over every car, too large to allocate per frame. */
+  private readonly spareTransmissions: Transmission<P>[] = [];
   private windowStart = 0;
   private windowsClosed = 0;
   private clock = 0;
@@ -286,42 +276,58 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
 
   private startTransmission(s: Station<ChannelFrame<P>, Transmission<P>>, frame: ChannelFrame<P>, sentAt: number, t: number): void {
     const air = frameAirTime(frame.sizeBytes + MAC_FRAME_OVERHEAD_BYTES, this.opts.network.rate);
-    const open = new Uint8Array(this.stations.length);
-    const tx: Transmission<P> = { frame, sentAt, from: s.index, start: t, end: t + air, receivers: [], powersMw: [], delays: [], open };
+    const tx = this.newTransmission(frame, sentAt, s.index, t, t + air);
+    const open = tx.open;
     const serial = this.transmissions++;
+    let addressees = 0;
     if (frame.broadcast && frame.to.length === this.stations.length - 1) {
       open.fill(1);
       open[s.index] = 0;
+      addressees = this.stations.length - 1;
     } else {
       for (const to of frame.to) {
         const r = this.indexOf.get(to);
-        if (r !== undefined && r !== s.index) open[r] = 1;
+        if (r === undefined || r === s.index || open[r]) continue;
+        open[r] = 1;
+        addressees++;
       }
     }
     if (s.locked) this.abortReception(s, t);
     s.transmitting = tx;
     this.refreshBusy(s, t);
-    this.index.forEachWithin(s.index, this.x, this.y, (r, distance) => {
-      const dbm = this.budget.rxPowerDbm(s.index, r, this.x[s.index], this.y[s.index], this.x[r], this.y[r], distance, this.odometer);
+    const { found, distances } = this.index;
+    const candidates = this.index.within(s.index, this.x, this.y);
+    const sx = this.x[s.index];
+    const sy = this.y[s.index];
+    let reachedAddressees = 0;
+    for (let k = 0; k < candidates; k++) {
+      const r = found[k];
+      const distance = distances[k];
+      const dbm = this.budget.rxPowerDbm(s.index, r, sx, sy, this.x[r], this.y[r], distance, this.odometer);
+      if (dbm < SURELY_UNDER_FLOOR_DBM) continue;
       const power = mw(dbm);
-      if (power < this.floorMw) return;
+      if (power < this.floorMw) continue;
       this.reached[r] = serial;
       const delay = distance / SPEED_OF_LIGHT;
-      tx.receivers.push(r);
-      tx.powersMw.push(power);
-      tx.delays.push(delay);
+      tx.reach(r, power, delay);
+      reachedAddressees += open[r];
       this.signalStarts(this.stations[r], tx, power, dbm, this.budget.lastLineOfSight, distance, t + delay);
-    });
-    let beyond = 0;
-    for (let r = 0; r < open.length; r++) {
-      if (!open[r] || this.reached[r] === serial) continue;
-      if (this.opts.tally) {
-        open[r] = 0;
-        beyond++;
-      } else this.report(tx, r, t, 'below-sensitivity', Number.NaN);
     }
-    if (beyond) this.opts.tally?.outcomes.addBeyondReach(beyond);
-    this.events.push(tx.end, { kind: 'end', tx });
+    // the addressees it did not reach are below sensitivity; a tally only counts them (nothing reads their `open` again)
+    const tally = this.opts.tally;
+    if (tally) {
+      const beyond = addressees - reachedAddressees;
+      if (beyond) tally.outcomes.addBeyondReach(beyond);
+    } else {
+      for (let r = 0; r < open.length; r++)
+        if (open[r] && this.reached[r] !== serial) this.report(tx, r, t, 'below-sensitivity', Number.NaN);
+    }
+    this.events.push(tx.end, tx.endEvent);
+  }
+
+  private newTransmission(frame: ChannelFrame<P>, sentAt: number, from: number, start: number, end: number): Transmission<P> {
+    const tx = this.spareTransmissions.pop() ?? new Transmission<P>(this.stations.length);
+    return tx.reuse(frame, sentAt, from, start, end);
   }
 
   private signalStarts(
@@ -351,8 +357,9 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
     // ns-3 draws a new backoff after every transmission (post-backoff), from CWmin after a broadcast
     s.backoff = this.drawBackoff();
     this.refreshBusy(s, tx.end);
-    for (let k = 0; k < tx.receivers.length; k++)
-      this.signalEnds(this.stations[tx.receivers[k]], tx, tx.powersMw[k], tx.end + tx.delays[k]);
+    for (let k = 0; k < tx.reachedCount; k++) this.signalEnds(this.stations[tx.receivers[k]], tx, tx.powersMw[k], tx.end + tx.delays[k]);
+    // every receiver's outcome is decided and no station holds it any more
+    this.spareTransmissions.push(tx);
   }
 
   private signalEnds(r: Station<ChannelFrame<P>, Transmission<P>>, tx: Transmission<P>, power: number, t: number): void {
