@@ -8,6 +8,7 @@ import type { PlatoonSummary } from '../measurement/platoon.js';
 import type { Recorder } from '../measurement/recorder.js';
 import { ageOfInformation, interArrivalGaps, type SpreadFigures } from '../measurement/update-age.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
+import { type DccFigures, dccFigures } from './dcc-figures.js';
 import { FLEET_LEFT_OUT } from './fleet-mode.js';
 import { type FleetV2v, fleetV2vFigures } from './fleet-v2v.js';
 import type { MeasuredFigures } from './measured-so-far.js';
@@ -64,6 +65,8 @@ export interface LatencyFigures {
   channel_busy?: ChannelBusyFigures;
   /** Channels that keep a medium state (a radio): each car's CBR as its radio sensed it (cbr.csv). */
   cbr?: MeasuredCbr;
+  /** Cars with reactive DCC (`dcc: reactive`): their share of time in each state. */
+  dcc?: DccFigures;
   /** Runs whose cars triggered DENMs: how many, how many were acted on, and the time from event to reception. */
   denm?: DenmFigures;
   /** Fleet runs: delivery against distance with each loss reason's share (DeliveryTable, keys in snake_case), from the counted outcomes. */
@@ -321,13 +324,14 @@ export function buildSummary(args: {
     ...(args.fleet
       ? {
           fleet: { reason: args.fleet.reason, not_written: [...FLEET_LEFT_OUT.files], per_pair_figures: FLEET_LEFT_OUT.perPair },
-          v2v: { ...fleetV2vFigures(args.fleet, args.simTime), beacon_age: null, ...cbrBlock(r) },
+          v2v: { ...fleetV2vFigures(args.fleet, args.simTime), beacon_age: null, ...cbrBlock(r), ...dccBlock(scenario, r, args.simTime) },
         }
       : {
           v2v: {
             ...v2vFigures(r.v2vSent, r.v2v, r.v2vLost, { timestep: scenario.physics.timestep, end: args.simTime }),
             ...v2xBlocks(r, scenario, args.simTime),
             ...cbrBlock(r),
+            ...dccBlock(scenario, r, args.simTime),
             ...denmBlock(r.events, r.v2v),
           },
         }),
@@ -352,6 +356,11 @@ function v2xBlocks(r: MeasuredFigures, scenario: ResolvedScenario, end: number):
 function cbrBlock(r: MeasuredFigures): Pick<LatencyFigures, 'cbr'> {
   const cbr = r.cbrSamples && measuredCbr(r.cbrSamples);
   return cbr ? { cbr } : {};
+}
+
+function dccBlock(scenario: ResolvedScenario, r: MeasuredFigures, end: number): Pick<LatencyFigures, 'dcc'> {
+  const dcc = dccFigures(scenario, r.events, end);
+  return dcc ? { dcc } : {};
 }
 
 function denmBlock(events: MeasuredFigures['events'], arrivals: MeasuredFigures['v2v']): Pick<LatencyFigures, 'denm'> {

@@ -36,12 +36,19 @@ const brakeSenderSchema = z
   })
   .strict();
 const brakeReceiverSchema = z.object({ type: z.literal('brake-receiver') }).strict();
+const dcc = z
+  .enum(['off', 'reactive'])
+  .optional()
+  .describe(
+    "reactive: ETSI reactive congestion control (TS 102 687, Annex A): the car's channel busy ratio sets the least interval between its packets; needs a radio channel and --runtime sim. Default off",
+  );
 const beaconSchema = z
   .object({
     type: z.literal('beacon'),
     rate: frequency('beacons per second').default(10),
     size: payloadSize('payload bytes per beacon (the state is padded to this)').default(300),
     to: z.string().default('*').describe('vehicle name, or * for broadcast'),
+    dcc,
   })
   .strict();
 const scriptedEventSchema = z
@@ -204,6 +211,7 @@ const camSchema = z
       .default(3)
       .describe('N_GenCam: CAMs sent at a dynamics-shortened interval before it returns to T_GenCamMax'),
     lowFrequencyInterval: duration('the low-frequency container goes out at most this often', 0.01, 60).default(0.5),
+    dcc,
   })
   .strict()
   .refine((c) => c.minInterval <= c.maxInterval, { message: 'minInterval (T_GenCamMin) must not exceed maxInterval (T_GenCamMax)' })

@@ -3,6 +3,7 @@ import { isLaterallyStableAt } from '../core/physics/lateral-stability.js';
 import type { ParamProblem } from '../core/physics/parameter-ranges.js';
 import type { VehicleParams } from '../core/physics/types.js';
 import { checkVehicleParams, lateralStabilityWarning } from '../core/physics/vehicle-param-checks.js';
+import { dccProblems } from './dcc-checks.js';
 import { externalProblems } from './external-device.js';
 import type { ResolvedScenario, ResolvedVehicle } from './resolved.js';
 import { reverseSpeedProblems } from './reverse-speeds.js';
@@ -127,6 +128,7 @@ export async function crossCheckScenario(s: ResolvedScenario, loadMap?: MapLoade
   }
   problems.push(...predecessorCycles(s));
   problems.push(...externalProblems(s));
+  problems.push(...dccProblems(s));
   if (!problems.length) problems.push(...(await checkStartPlacement(s, loadMap)));
   return problems;
 }

@@ -3,6 +3,7 @@ import { loadMapFromDisk, type MapLoader } from '../core/map/map-loader.js';
 import type { OccupancyGrid } from '../core/map/occupancy-grid.js';
 import { UserInputError } from '../errors.js';
 import { crossCheckScenario, stabilityWarnings } from './cross-checks.js';
+import { dccRuntimeProblems } from './dcc-checks.js';
 import { externalNotes, unsupportedExternal } from './external-device.js';
 import { ignoredFields, type RuntimeName } from './ignored-fields.js';
 import { type ScenarioInputs, uncachedInputs } from './input-cache.js';
@@ -70,7 +71,11 @@ export async function loadScenario(file: string, options: LoadScenarioOptions = 
     problems.push(
       ...(await crossCheckScenario(normalised.scenario, options.loadMap ?? decodedOnce(normalised.scenario.mapFile, normalised.grid))),
     );
-  if (normalised.scenario && options.runtime) problems.push(...unsupportedExternal(normalised.scenario, options.runtime));
+  if (normalised.scenario && options.runtime)
+    problems.push(
+      ...unsupportedExternal(normalised.scenario, options.runtime),
+      ...dccRuntimeProblems(normalised.scenario, options.runtime),
+    );
   if (normalised.scenario) problems.splice(0, problems.length, ...asTrafficProblems(problems, normalised.scenario));
   if (platoon.followers?.length) {
     const names = ((data as { vehicles?: { name?: unknown }[] }).vehicles ?? []).map((v) => v?.name);

@@ -12,6 +12,8 @@ export interface AgentHost {
   publishDrive(cmd: DriveCommand): void;
   transmit(msg: V2VMessage): void;
   log(event: string, detail?: Record<string, unknown>): void;
+  /** The least interval between the car's DCC-gated packets now [s] (runtimes with congestion control). */
+  dccInterval?(): number;
 }
 
 /**
@@ -60,6 +62,7 @@ export class VehicleAgent implements VehicleContext {
   others = () => this.host.others();
   scan = () => this.host.scan();
   neighbours = (): ReadonlyMap<string, Neighbour> => this.table.view();
+  dccInterval = () => this.host.dccInterval?.() ?? 0;
 
   drive(cmd: DriveCommand): void {
     this.lastCommand = cmd;

@@ -71,6 +71,11 @@ export interface VehicleContext {
   /** Sends a datagram; `sizeBytes` pads it to at least that many payload bytes; `packet` is its GN packet (V2VMessage). */
   send(to: string, type: string, body: Record<string, unknown>, opts?: { sizeBytes?: number; packet?: Uint8Array }): void;
   log(event: string, detail?: Record<string, unknown>): void;
+  /**
+   * With congestion control (an app's `dcc: reactive`): the least interval between two of the car's
+   * packets that its DCC state allows now [s]; 0 or absent: no limit.
+   */
+  dccInterval?(): number;
 }
 
 /** A controller or V2V app. The runtime calls onTick at the vehicle's control rate. */

@@ -20,6 +20,8 @@ export interface CamOptions {
   checkInterval?: number;
   nGenCam: number;
   lowFrequencyInterval: number;
+  /** reactive: T_GenCam_Dcc follows the car's congestion control. */
+  dcc?: 'off' | 'reactive';
 }
 
 /**
@@ -48,7 +50,8 @@ export function createCam(name: string, opts: CamOptions, station: StationFacts,
       const acceleration = accelerationOf(own);
       const now = ctx.now();
       if (!checkDue(now)) return;
-      const decision = rules.check(now, { x: own.x, y: own.y, headingDeg: headingDegrees(own.yaw), speed: Math.abs(own.v) });
+      const dccInterval = opts.dcc === 'reactive' ? (ctx.dccInterval?.() ?? 0) : 0;
+      const decision = rules.check(now, { x: own.x, y: own.y, headingDeg: headingDegrees(own.yaw), speed: Math.abs(own.v) }, dccInterval);
       if (!decision) return;
       const state = { t: now, x: own.x, y: own.y, yaw: own.yaw, v: own.v, yawRate: own.yawRate, acceleration };
       const cam = camOf(state, station, ref, decision.lowFrequency);
