@@ -9,6 +9,7 @@ import { VehicleAgent } from '../../world/vehicle-agent.js';
 import type { World, WorldCar } from '../../world/world.js';
 import { believedEventTime, V2V_REFUSED_EVENT } from '../rosbridge/control-topics.js';
 import { ownPacket, packetText } from '../rosbridge/own-packet.js';
+import type { CarCongestionControl } from './car-congestion-control.js';
 import type { TickAnswer, TickInput } from './own-code/own-code-link.js';
 import type { VehicleCode } from './own-code/vehicle-code.js';
 
@@ -78,6 +79,8 @@ export function builtinDriver(
   observed: readonly WorldCar[],
   recorder: Recorder,
   latestScan: ReadonlyMap<string, LaserScan>,
+  /** The cars' congestion control, when any car's apps ask for it. */
+  dcc?: Pick<CarCongestionControl, 'interval'>,
 ): CarDriver {
   let command: DriveCommand | undefined;
   let sends: V2VMessage[] = [];
@@ -93,6 +96,7 @@ export function builtinDriver(
       publishDrive: (cmd) => (command = cmd),
       transmit: (msg) => sends.push(msg),
       log: (event, detail) => recorder.recordEvent(world.time, car.spec.name, event, detail),
+      ...(dcc ? { dccInterval: () => dcc.interval(car.spec.name) } : {}),
     },
     geoReference,
   );

@@ -15,6 +15,7 @@ import { createScanners } from '../../world/scanners.js';
 import { stepSchedule } from '../../world/step-schedule.js';
 import type { CollisionEvent } from '../../world/world.js';
 import { World } from '../../world/world.js';
+import { CarCongestionControl } from './car-congestion-control.js';
 import { builtinDriver, type CarDriver, ownCodeDriver, type TickOutput } from './car-drivers.js';
 import { channelTallies, openChannel } from './open-channel.js';
 import type { VehicleCode } from './own-code/vehicle-code.js';
@@ -81,9 +82,15 @@ export async function runSimulated(
     if (to.length) channel?.send({ payload: msg, from: msg.from, to, broadcast: msg.to === '*', sizeBytes: size }, msg.sentAt);
   };
   const logOutcomes = (outcomes: readonly Delivery<V2VMessage>[]) => sink.outcomes(outcomes);
-  /** A radio's CBR windows that have ended by `now` go to cbr.csv; other channels have no medium state to report. */
+  const dcc = new CarCongestionControl(scenario, (car, state, cbr) =>
+    recorder.recordEvent(world.time, car, 'dcc-state', { state, cbr: Math.round(cbr * 1000) / 1000 }),
+  );
+  /** A radio's CBR windows that have ended by `now` go to cbr.csv (and to the cars' DCC); other channels have no medium state to report. */
   const recordChannelBusy = (now: number) => {
-    if (channel?.takeChannelBusy) recorder.recordChannelBusy(channel.takeChannelBusy(now));
+    if (!channel?.takeChannelBusy) return;
+    const samples = channel.takeChannelBusy(now);
+    dcc.observe(samples);
+    recorder.recordChannelBusy(samples);
   };
   const { totalSteps } = schedule;
   const progressEvery = opts.progressEverySteps ?? schedule.progressEvery;
@@ -100,7 +107,7 @@ export async function runSimulated(
     for (const car of world.cars) {
       const observed = car.spec.observes.map((n) => cars.get(n)!);
       if (!car.spec.command && !car.spec.external) {
-        drivers.push(builtinDriver(world, car, observed, recorder, latestScan));
+        drivers.push(builtinDriver(world, car, observed, recorder, latestScan, dcc.active ? dcc : undefined));
         continue;
       }
       if (!opts.ownCode) throw new Error(`${car.spec.name} runs its own code, and this run was given no way to start it`);
