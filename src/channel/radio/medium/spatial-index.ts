@@ -56,7 +56,7 @@ export class SpatialIndex {
           const ddx = x[other] - ox;
           const ddy = y[other] - oy;
           if (other === car || ddx * ddx + ddy * ddy > this.reachSquaredBound) continue;
-          const d = Math.hypot(ddx, ddy);
+          const d = Math.sqrt(ddx * ddx + ddy * ddy);
           if (d > this.reach) continue;
           this.found[count] = other;
           this.distances[count++] = d;

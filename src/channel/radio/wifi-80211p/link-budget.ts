@@ -61,13 +61,77 @@ export class LinkBudget {
 
   /** Received power [dBm] at `b` of a frame from `a` (allocates nothing: it is called per frame and receiver). */
   rxPowerDbm(a: number, b: number, ax: number, ay: number, bx: number, by: number, distance: number, odometer: Float64Array): number {
+    const dbm = this.unshadowedDbm(ax, ay, bx, by, distance);
+    return dbm - this.shadowingDb(a, b, odometer, this.lastLineOfSight !== false);
+  }
+
+  /**
+   * `rxPowerDbm` from `a` at each of the first `count` cars of `to` (at `distances`), into `dbm`, and
+   * each path's line of sight into `lineOfSight` (LINE_OF_SIGHT_*). One call per frame, in two passes
+   * each small enough for the compiler to inline what it calls: a call that is not inlined boxes every
+   * number it passes, per frame and receiver.
+   */
+  rxPowersDbm(
+    a: number,
+    to: Int32Array,
+    distances: Float64Array,
+    count: number,
+    positions: { x: Float64Array; y: Float64Array; odometer: Float64Array },
+    dbm: Float64Array,
+    lineOfSight: Uint8Array,
+  ): void {
+    this.unshadowedPowersDbm(a, to, distances, count, positions.x, positions.y, dbm, lineOfSight);
+    this.subtractShadowing(a, to, count, positions.odometer, dbm, lineOfSight);
+  }
+
+  private unshadowedPowersDbm(
+    a: number,
+    to: Int32Array,
+    distances: Float64Array,
+    count: number,
+    x: Float64Array,
+    y: Float64Array,
+    dbm: Float64Array,
+    lineOfSight: Uint8Array,
+  ): void {
+    for (let k = 0; k < count; k++) {
+      const b = to[k];
+      dbm[k] = this.unshadowedDbm(x[a], y[a], x[b], y[b], distances[k]);
+      const clear = this.lastLineOfSight;
+      lineOfSight[k] = clear === undefined ? LINE_OF_SIGHT_UNKNOWN : clear ? LINE_OF_SIGHT_CLEAR : LINE_OF_SIGHT_BLOCKED;
+    }
+  }
+
+  /** In the order of `to`, as `rxPowerDbm` one by one would: the shadowing's random draws follow it. */
+  private subtractShadowing(
+    a: number,
+    to: Int32Array,
+    count: number,
+    odometer: Float64Array,
+    dbm: Float64Array,
+    lineOfSight: Uint8Array,
+  ): void {
+    for (let k = 0; k < count; k++) dbm[k] -= this.shadowingDb(a, to[k], odometer, lineOfSight[k] !== LINE_OF_SIGHT_BLOCKED);
+  }
+
+  /** Transmit power less path loss and the walls' loss [dBm]; sets `lastLineOfSight`. */
+  private unshadowedDbm(ax: number, ay: number, bx: number, by: number, distance: number): number {
     const obstruction = this.walls?.between(ax, ay, bx, by);
     const lineOfSight = obstruction ? obstruction.cuts === 0 : undefined;
     this.lastLineOfSight = lineOfSight;
     let dbm = this.txPower - this.loss(distance, lineOfSight ?? true);
     if (obstruction && !this.threeGpp) dbm -= WALL_CUT_DB * obstruction.cuts + WALL_METRE_DB * obstruction.metres;
-    const shadowing = lineOfSight === false ? this.shadowingNlos : this.shadowingLos;
-    if (shadowing) dbm -= this.shadowing.valueDb(a, b, odometer, shadowing.sigmaDb, shadowing.decorrelationM);
     return dbm;
   }
+
+  /** The pair's shadowing now [dB] (0 without shadowing: subtracting it changes nothing). */
+  private shadowingDb(a: number, b: number, odometer: Float64Array, lineOfSight: boolean): number {
+    const shadowing = lineOfSight ? this.shadowingLos : this.shadowingNlos;
+    return shadowing ? this.shadowing.valueDb(a, b, odometer, shadowing.sigmaDb, shadowing.decorrelationM) : 0;
+  }
 }
+
+/** `rxPowersDbm`'s line of sight per path: blocked, clear, or not known (no walls). */
+export const LINE_OF_SIGHT_BLOCKED = 0;
+export const LINE_OF_SIGHT_CLEAR = 1;
+export const LINE_OF_SIGHT_UNKNOWN = 2;

@@ -42,27 +42,31 @@ export class WallTracer {
     }
   }
 
+  /**
+   * Most paths between cars on a road span a box that holds no wall cell (then neither does the path):
+   * that test is written out here rather than in a method of its own, since a call that is not inlined
+   * boxes every number it passes, and this runs per frame and receiver.
+   */
   between(ax: number, ay: number, bx: number, by: number): Obstruction {
-    if (this.clearBox(ax, ay, bx, by)) return CLEAR;
+    const { originX, originY, resolution, width, height } = this;
+    const c0 = Math.max(0, Math.floor(((ax < bx ? ax : bx) - originX) / resolution));
+    const c1 = Math.min(width - 1, Math.floor(((ax < bx ? bx : ax) - originX) / resolution));
+    const r0 = Math.max(0, Math.floor(((ay < by ? ay : by) - originY) / resolution));
+    const r1 = Math.min(height - 1, Math.floor(((ay < by ? by : ay) - originY) / resolution));
+    if (c0 > c1 || r0 > r1) return CLEAR;
+    const w = width + 1;
+    const walls = this.walls[(r1 + 1) * w + c1 + 1] - this.walls[r0 * w + c1 + 1] - this.walls[(r1 + 1) * w + c0] + this.walls[r0 * w + c0];
+    return walls === 0 ? CLEAR : this.tracedOnce(ax, ay, bx, by);
+  }
+
+  /** A path whose box holds walls: traced once per pair of cells. */
+  private tracedOnce(ax: number, ay: number, bx: number, by: number): Obstruction {
     const key = `${this.cell(ax, ay)}:${this.cell(bx, by)}`;
     const hit = this.cache.get(key);
     if (hit) return hit;
     const o = this.trace(ax, ay, bx, by);
     this.cache.set(key, o);
     return o;
-  }
-
-  /** Whether the box the path spans holds no wall cell (then neither does the path): most paths between cars on a road. */
-  private clearBox(ax: number, ay: number, bx: number, by: number): boolean {
-    const { originX, originY, resolution, width, height } = this;
-    const c0 = Math.max(0, Math.floor(((ax < bx ? ax : bx) - originX) / resolution));
-    const c1 = Math.min(width - 1, Math.floor(((ax < bx ? bx : ax) - originX) / resolution));
-    const r0 = Math.max(0, Math.floor(((ay < by ? ay : by) - originY) / resolution));
-    const r1 = Math.min(height - 1, Math.floor(((ay < by ? by : ay) - originY) / resolution));
-    if (c0 > c1 || r0 > r1) return true;
-    const w = width + 1;
-    const sum = this.walls[(r1 + 1) * w + c1 + 1] - this.walls[r0 * w + c1 + 1] - this.walls[(r1 + 1) * w + c0] + this.walls[r0 * w + c0];
-    return sum === 0;
   }
 
   private cell(x: number, y: number): number {

@@ -13,7 +13,7 @@ import type { OutcomeTally } from '../../outcome-tally.js';
 import { EventQueue } from '../medium/event-queue.js';
 import { SpatialIndex } from '../medium/spatial-index.js';
 import { type Coding, codingOf } from './error-model.js';
-import { LinkBudget, noiseFloorDbm, REACH_FLOOR_DBM } from './link-budget.js';
+import { LINE_OF_SIGHT_CLEAR, LINE_OF_SIGHT_UNKNOWN, LinkBudget, noiseFloorDbm, REACH_FLOOR_DBM } from './link-budget.js';
 import { DIFS_S, EIFS_S, frameAirTime, MAC_FRAME_OVERHEAD_BYTES, PREAMBLE_DETECTION_S, SLOT_S, SPEED_OF_LIGHT } from './ofdm-timing.js';
 import { Reception } from './reception.js';
 import { Station } from './station.js';
@@ -89,6 +89,11 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
   private readonly y: Float64Array;
   /** How far each car has driven, for the shadowing's decorrelation [m]. */
   private readonly odometer: Float64Array;
+  /** The three above, as the link budget takes them. */
+  private readonly cars: { x: Float64Array; y: Float64Array; odometer: Float64Array };
+  /** What a frame brings to each car the spatial index found (in its order). */
+  private readonly rxDbm: Float64Array;
+  private readonly rxLineOfSight: Uint8Array;
   private located = false;
   private readonly reached: Int32Array;
   private readonly noiseMw: number;
@@ -116,6 +121,9 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
     this.x = new Float64Array(n);
     this.y = new Float64Array(n);
     this.odometer = new Float64Array(n);
+    this.cars = { x: this.x, y: this.y, odometer: this.odometer };
+    this.rxDbm = new Float64Array(n);
+    this.rxLineOfSight = new Uint8Array(n);
     this.reached = new Int32Array(n).fill(-1);
     this.noiseMw = mw(noiseFloorDbm(opts.network));
     const { csThreshold } = opts.network;
@@ -247,10 +255,14 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
     if (item) this.startTransmission(s, item.frame, item.sentAt, t);
   }
 
-  /** The medium turns busy or idle at a station: backoff frozen (or an access already committed), CBR time counted. */
+  /** Whether the medium just turned busy or idle at a station (kept small to inline: most signals change nothing). */
   private refreshBusy(s: Station<ChannelFrame<P>, Transmission<P>>, t: number): void {
     const busy = s.transmitting !== undefined || s.locked !== undefined || s.sensed > 0 || s.energyMw >= this.busyThresholdMw;
-    if (busy === s.busy) return;
+    if (busy !== s.busy) this.busyTurned(s, busy, t);
+  }
+
+  /** The medium turns busy or idle at a station: backoff frozen (or an access already committed), CBR time counted. */
+  private busyTurned(s: Station<ChannelFrame<P>, Transmission<P>>, busy: boolean, t: number): void {
     s.busy = busy;
     if (busy) {
       s.busySince = t;
@@ -297,21 +309,22 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
     this.refreshBusy(s, t);
     const { found, distances } = this.index;
     const candidates = this.index.within(s.index, this.x, this.y);
-    const sx = this.x[s.index];
-    const sy = this.y[s.index];
+    const { rxDbm, rxLineOfSight } = this;
+    this.budget.rxPowersDbm(s.index, found, distances, candidates, this.cars, rxDbm, rxLineOfSight);
     let reachedAddressees = 0;
     for (let k = 0; k < candidates; k++) {
+      const dbm = rxDbm[k];
+      if (dbm < SURELY_UNDER_FLOOR_DBM) continue;
       const r = found[k];
       const distance = distances[k];
-      const dbm = this.budget.rxPowerDbm(s.index, r, sx, sy, this.x[r], this.y[r], distance, this.odometer);
-      if (dbm < SURELY_UNDER_FLOOR_DBM) continue;
       const power = mw(dbm);
       if (power < this.floorMw) continue;
       this.reached[r] = serial;
       const delay = distance / SPEED_OF_LIGHT;
       tx.reach(r, power, delay);
       reachedAddressees += open[r];
-      this.signalStarts(this.stations[r], tx, power, dbm, this.budget.lastLineOfSight, distance, t + delay);
+      const lineOfSight = rxLineOfSight[k] === LINE_OF_SIGHT_UNKNOWN ? undefined : rxLineOfSight[k] === LINE_OF_SIGHT_CLEAR;
+      this.signalStarts(this.stations[r], tx, power, dbm, lineOfSight, distance, t + delay);
     }
     // the addressees it did not reach are below sensitivity; a tally only counts them (nothing reads their `open` again)
     const tally = this.opts.tally;
@@ -343,11 +356,14 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
     r.energyMw += power;
     r.signals++;
     if (power >= this.busyThresholdMw) r.sensed++;
-    if (r.transmitting || r.locked) this.report(tx, r.index, t, 'receiver-busy', distance, dbm, lineOfSight);
-    else if (power < this.csThresholdMw) this.report(tx, r.index, t, 'below-sensitivity', distance, dbm, lineOfSight);
-    else if (power / (this.noiseMw + r.energyMw - power) >= PREAMBLE_SNR) {
-      r.locked = new Reception(tx, t, t + (tx.end - tx.start), power, dbm, lineOfSight, distance, this.coding, this.opts.network.rate);
-    } else this.report(tx, r.index, t, power / this.noiseMw >= PREAMBLE_SNR ? 'collision' : 'propagation', distance, dbm, lineOfSight);
+    let lost: LossReason | undefined;
+    if (r.transmitting || r.locked) lost = 'receiver-busy';
+    else if (power < this.csThresholdMw) lost = 'below-sensitivity';
+    else if (power / (this.noiseMw + r.energyMw - power) < PREAMBLE_SNR)
+      lost = power / this.noiseMw >= PREAMBLE_SNR ? 'collision' : 'propagation';
+    else r.locked = new Reception(tx, t, t + (tx.end - tx.start), power, dbm, lineOfSight, distance, this.coding, this.opts.network.rate);
+    // one call site, so that it inlines (a call per receiver would box the numbers it passes)
+    if (lost) this.report(tx, r.index, t, lost, distance, dbm, lineOfSight);
     this.refreshBusy(r, t);
   }
 
