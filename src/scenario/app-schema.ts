@@ -40,7 +40,7 @@ const dcc = z
   .enum(['off', 'reactive'])
   .optional()
   .describe(
-    "reactive: ETSI reactive congestion control (TS 102 687, Annex A): the car's channel busy ratio sets the least interval between its packets; needs a radio channel and --runtime sim. Default off",
+    "reactive: ETSI reactive congestion control (TS 102 687, Annex A): the car's channel busy ratio sets the least interval between its packets (state changes in events.csv, time per state in summary.json); needs network.channel: wifi-80211p and --runtime sim. Default off",
   );
 const beaconSchema = z
   .object({
