@@ -1,3 +1,4 @@
+import { hostFacts } from '../run/host-facts.js';
 import { type RunOutcome, type SimulatedRunOptions, simulateScenario } from '../runtime/sim/simulate-scenario.js';
 import { loadScenario } from '../scenario/load-scenario.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
@@ -7,6 +8,8 @@ export type RunScenarioOptions = SimulatedRunOptions;
 
 /** `cavsim up --runtime sim`: validate, run in virtual time, write the run folder. */
 export async function runScenarioSimulated(file: string, opts: RunScenarioOptions = {}): Promise<RunOutcome> {
+  // the run's manifest needs them: git and pkg-config answer while the scenario loads
+  hostFacts().catch(() => {});
   const scenario = await loadScenario(file, { overrides: opts.overrides, loadMap: opts.loadMap, inputs: opts.inputs, runtime: 'sim' });
   return runResolvedSimulated(scenario, opts);
 }

@@ -3,6 +3,7 @@ import { platform, release } from 'node:os';
 import { join } from 'node:path';
 import type { CommandRunner } from '../host/exec/command-runner.js';
 import { packageRoot } from '../util/package-root.js';
+import { readHeadCommit } from './git-head.js';
 
 /** What a run's result depends on besides its scenario: this cavsim, Node, the kernel, ns-3. */
 export interface HostFacts {
@@ -19,7 +20,9 @@ let asked: Promise<HostFacts> | undefined;
 
 /**
  * Asked once per process: a sweep writes a manifest for every run without paying for it again.
- * The command runner (execa) is loaded only when asked, off the start of every command.
+ * The command runner (execa) is loaded only when asked, off the start of every command. A command
+ * that will write a manifest asks early (without waiting), so git and pkg-config run while it loads
+ * its scenario.
  */
 export function hostFacts(runner?: CommandRunner): Promise<HostFacts> {
   asked ??= (async () => readHostFacts(runner ?? (await import('../host/exec/command-runner.js')).createCommandRunner()))();
@@ -32,7 +35,7 @@ async function readHostFacts(runner: CommandRunner): Promise<HostFacts> {
     return r?.exitCode === 0 ? r.stdout.trim() : null;
   };
   const [commit, changes, ns3] = await Promise.all([
-    output(['git', '-C', PACKAGE_ROOT, 'rev-parse', 'HEAD']),
+    readHeadCommit(PACKAGE_ROOT) ?? output(['git', '-C', PACKAGE_ROOT, 'rev-parse', 'HEAD']),
     output(['git', '-C', PACKAGE_ROOT, 'status', '--porcelain', '--untracked-files=no']),
     output(['pkg-config', '--modversion', 'ns3-core']),
   ]);

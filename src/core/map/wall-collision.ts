@@ -23,6 +23,42 @@ export function packCorners(corners: FootprintCorners, out: Float64Array): Float
 
 // Scratch space reused across calls: the check runs every physics step for every car.
 const packed = new Float64Array(8);
+
+/** Blocks of 2^BLOCK_BITS x 2^BLOCK_BITS cells, flagged when any of their cells is occupied. */
+const BLOCK_BITS = 3;
+
+interface OccupiedBlocks {
+  columns: number;
+  flags: Uint8Array;
+}
+
+/** Each grid's blocks, found once (a map's cells never change while it is in use). */
+const blocksOf = new WeakMap<OccupancyGrid, OccupiedBlocks>();
+
+function occupiedBlocks(grid: OccupancyGrid): OccupiedBlocks {
+  let blocks = blocksOf.get(grid);
+  if (blocks) return blocks;
+  const { width, height, occupied } = grid;
+  const columns = (width >> BLOCK_BITS) + 1;
+  const flags = new Uint8Array(columns * ((height >> BLOCK_BITS) + 1));
+  for (let row = 0; row < height; row++) {
+    const blockRow = (row >> BLOCK_BITS) * columns;
+    for (let col = 0, at = row * width; col < width; col++, at++) if (occupied[at] !== 0) flags[blockRow + (col >> BLOCK_BITS)] = 1;
+  }
+  blocks = { columns, flags };
+  blocksOf.set(grid, blocks);
+  return blocks;
+}
+
+/** Whether any block holding a cell of rows row0..row1, columns col0..col1 (all in the grid) has an occupied cell. */
+function anyBlockOccupied(blocks: OccupiedBlocks, col0: number, col1: number, row0: number, row1: number): boolean {
+  const { columns, flags } = blocks;
+  const c0 = col0 >> BLOCK_BITS;
+  const c1 = col1 >> BLOCK_BITS;
+  for (let r = row0 >> BLOCK_BITS, r1 = row1 >> BLOCK_BITS; r <= r1; r++)
+    for (let c = c0; c <= c1; c++) if (flags[r * columns + c] !== 0) return true;
+  return false;
+}
 const gx = new Float64Array(4);
 const gy = new Float64Array(4);
 
@@ -70,6 +106,10 @@ export function footprintHitsWall(corners: FootprintCorners, grid: OccupancyGrid
   const col1 = Math.ceil(maxX) - 1;
   const row0 = Math.floor(minY);
   const row1 = Math.ceil(maxY) - 1;
+  // Most footprints lie in free road: no occupied cell in their blocks, nothing to test one by one.
+  if (col0 >= 0 && row0 >= 0 && col1 < width && row1 < height && !anyBlockOccupied(occupiedBlocks(grid), col0, col1, row0, row1)) {
+    return false;
+  }
   for (let row = row0; row <= row1; row++) {
     const rowInside = row >= 0 && row < height;
     const cy = row + 0.5;

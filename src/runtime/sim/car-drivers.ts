@@ -85,12 +85,24 @@ export function builtinDriver(
   let command: DriveCommand | undefined;
   let sends: V2VMessage[] = [];
   const geoReference = world.scenario.geoReference ?? DEFAULT_GEO_REFERENCE;
+  // The car's odometry, made once per step for all its apps (a new object each step: an app may keep it).
+  let own: Odometry | undefined;
+  let ownState: WorldCar['state'] | undefined;
+  let ownStep = -1;
+  const odometry = () => {
+    if (ownStep !== world.steps || ownState !== car.state) {
+      own = world.odometry(car);
+      ownState = car.state;
+      ownStep = world.steps;
+    }
+    return own;
+  };
   const agent = new VehicleAgent(
     car.spec.name,
     createVehicleApps(car.spec, bodySizesOnce(world.scenario), geoReference),
     {
       now: () => world.time,
-      own: () => world.odometry(car),
+      own: odometry,
       others: () => new Map<string, Odometry>(observed.map((o) => [o.spec.name, world.odometry(o)])),
       scan: () => latestScan.get(car.spec.name),
       publishDrive: (cmd) => (command = cmd),

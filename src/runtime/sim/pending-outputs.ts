@@ -32,10 +32,14 @@ export class PendingSends {
   private queue: V2VMessage[] = [];
 
   add(msgs: readonly V2VMessage[]): void {
-    if (!msgs.length) return;
-    this.queue.push(...msgs);
-    // Stable: messages sent at one time keep the order they were sent in.
-    if (msgs.some((m) => m.sentAt !== msgs[0].sentAt) || this.queue.length > msgs.length) this.queue.sort((a, b) => a.sentAt - b.sentAt);
+    // Each goes after every queued message not later than it, as a stable sort would put it: messages
+    // sent at one time keep the order they were sent in. Most belong at the end (a fleet's cars each add theirs).
+    for (const m of msgs) {
+      let i = this.queue.length;
+      while (i > 0 && this.queue[i - 1].sentAt > m.sentAt) i--;
+      if (i === this.queue.length) this.queue.push(m);
+      else this.queue.splice(i, 0, m);
+    }
   }
 
   /** Removes and returns, in time order, the messages that leave before `t`. */

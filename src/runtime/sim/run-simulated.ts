@@ -11,6 +11,7 @@ import type { RunEvents } from '../../run/events.js';
 import type { FleetV2v } from '../../run/fleet-v2v.js';
 import type { ResolvedScenario, ResolvedVehicle } from '../../scenario/resolved.js';
 import { firstStepActing } from '../../world/compute-time.js';
+import { actsOnReceivedMessages } from '../../world/create-apps.js';
 import { createScanners } from '../../world/scanners.js';
 import { stepSchedule } from '../../world/step-schedule.js';
 import type { CollisionEvent } from '../../world/world.js';
@@ -139,6 +140,8 @@ export async function runSimulated(
   async function loop(): Promise<void> {
     const periods = new Map(drivers.map((d) => [d, schedule.controlPeriod(d.car.spec)]));
     const byName = new Map(drivers.map((d) => [d.name, d]));
+    // What reaches a car whose apps never act on it (a beacon's, a CAM sender's) would only fill its unread neighbour table.
+    const listening = new Map(drivers.filter((d) => actsOnReceivedMessages(d.car.spec)).map((d) => [d.name, d]));
     const commands = new PendingCommands();
     const sends = new PendingSends();
     const ownCode = drivers.filter((d) => d.ownCode);
@@ -166,7 +169,7 @@ export async function runSimulated(
       const step = world.steps;
       const t = world.time;
       if (channel!.advanceTo) await channel!.advanceTo(t);
-      for (const d of logOutcomes(channel!.deliverDue(t))) byName.get(d.to)?.inbox.push({ msg: d.payload, at: d.at });
+      for (const d of logOutcomes(channel!.deliverDue(t))) listening.get(d.to)?.inbox.push({ msg: d.payload, at: d.at });
       recordChannelBusy(t);
       for (const sc of scanners) {
         if (step % sc.period !== 0) continue;
@@ -177,7 +180,6 @@ export async function runSimulated(
       const due = drivers.filter((d) => step % periods.get(d)! === 0 && !d.car.collided);
       // Every car computes at once, as real cars would: own code answers in parallel.
       // (cavsim's own controllers answer at once: no promise per car and step)
-      const outputs = ownCode.length ? await Promise.all(due.map((d) => d.tick(step))) : due.map((d) => d.tick(step) as TickOutput);
       const take = (d: CarDriver, out: TickOutput) => {
         if (out.command) commands.add(d.car, firstStepActing(step, out.delay, world.timestep), out.command);
         sends.add(out.sends);
@@ -185,7 +187,13 @@ export async function runSimulated(
           for (const row of out.logged ?? (out.cost ? [{ step, t, cost: out.cost, appliedS: out.delay }] : []))
             opts.computeLog.add(row.step, row.t, d.name, row.cost, row.appliedS);
       };
-      for (const [i, out] of outputs.entries()) take(due[i], out);
+      if (ownCode.length) {
+        const outputs = await Promise.all(due.map((d) => d.tick(step)));
+        for (let i = 0; i < due.length; i++) take(due[i], outputs[i]);
+      } else {
+        // each output taken as it comes: what take() changes acts only after every tick of the step
+        for (const d of due) take(d, d.tick(step) as TickOutput);
+      }
       if (freeRunning.length) {
         // The next step is computed when the wall clock reaches it, with the newest command by then.
         await waitUntil(wallAtZero + (step + 1) * world.timestep * 1000);

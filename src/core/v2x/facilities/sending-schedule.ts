@@ -6,11 +6,16 @@ import type { Odometry } from '../../control/vehicle-context.js';
  * and CPMs report of their sender. Call it once per tick with the car's own odometry.
  */
 export function accelerationTracker(): (own: Odometry) => number {
-  let previous: { t: number; v: number } | undefined;
+  // the previous odometry's time and speed, kept as numbers: called for every car at every tick
+  let seen = false;
+  let previousT = 0;
+  let previousV = 0;
   let acceleration = 0;
   return (own) => {
-    if (previous && own.t > previous.t) acceleration = (own.v - previous.v) / (own.t - previous.t);
-    previous = { t: own.t, v: own.v };
+    if (seen && own.t > previousT) acceleration = (own.v - previousV) / (own.t - previousT);
+    seen = true;
+    previousT = own.t;
+    previousV = own.v;
     return acceleration;
   };
 }

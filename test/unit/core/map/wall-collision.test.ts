@@ -62,6 +62,21 @@ describe('footprintHitsWall', () => {
     expect(hits).toBeLessThan(350);
   });
 
+  it('agrees with the reference among a few isolated walls, where most footprints skip free blocks of cells', () => {
+    // 0.05 m cells, a wall cell here and there: blocks of cells with none and blocks with one side by side
+    const grid = gridFrom(40, 40, 0.05, { x: -1, y: -1, yaw: 0.3 }, (c, r) => (c * 7 + r * 13) % 97 === 0);
+    const rand = lcg(3);
+    let hits = 0;
+    for (let n = 0; n < 2000; n++) {
+      const corners = rect(-0.341 + rand() - 0.5, 0.251 + rand() - 0.5, rand() * 6.3, 0.02 + rand() * 0.2, 0.02 + rand() * 0.1);
+      const expected = referenceHit(corners, grid);
+      if (expected) hits++;
+      expect(footprintHitsWall(corners, grid)).toBe(expected);
+    }
+    expect(hits).toBeGreaterThan(100);
+    expect(hits).toBeLessThan(1900);
+  });
+
   it('agrees with the reference on poses across the map edge, where everything blocks', () => {
     const grid = scatteredWalls();
     const rand = lcg(7);
