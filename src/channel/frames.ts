@@ -15,11 +15,12 @@ export interface ChannelFrame<T> {
 /**
  * Why a frame did not reach one of its receivers:
  * - `channel-loss`: the channel's loss probability (csma, latency);
- * - `below-sensitivity`: received power under the radio's sensitivity (wifi);
- * - `propagation`: sensed, but its SINR would fail even with no other frame on the air (wifi);
- * - `collision`: it would have been decoded without the frames that overlapped it (wifi);
+ * - `below-sensitivity`: received power under the radio's sensitivity (wifi, lte-v2x);
+ * - `propagation`: sensed, but its SINR would fail even with no other frame on the air (wifi, lte-v2x);
+ * - `collision`: it would have been decoded without the frames that overlapped it (wifi, lte-v2x);
  * - `rx-error`: received but not decodable, cause not told apart (wifi, run folders from before the split);
  * - `receiver-busy`: the receiver was transmitting or locked on another frame (wifi);
+ * - `half-duplex`: the receiver transmitted in the same subframe, so heard nothing in it (lte-v2x);
  * - `queue-drop`: the sender's transmit queue was full;
  * - `run-ended`: still in flight when the run ended.
  */
@@ -31,6 +32,7 @@ export const LOSS_REASONS = [
   'collision',
   'rx-error',
   'receiver-busy',
+  'half-duplex',
   'queue-drop',
   'run-ended',
 ] as const;

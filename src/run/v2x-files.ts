@@ -9,7 +9,7 @@ import {
   ITS_G5_DEFAULT_RATE,
 } from '../measurement/cam-metrics.js';
 import { CsvLog } from '../measurement/csv-log.js';
-import { isRadio } from '../scenario/channel-kinds.js';
+import { isWifi } from '../scenario/channel-kinds.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import type { MeasuredFigures } from './measured-so-far.js';
 import { RUN_FILES } from './run-files.js';
@@ -22,7 +22,7 @@ export interface V2xFigures {
 
 /** The rate CBR is estimated at: the scenario's 802.11p rate, else ITS-G5's default 6 Mb/s. */
 export const cbrRate = (scenario: Pick<ResolvedScenario, 'network'>) =>
-  isRadio(scenario.network) ? scenario.network.rate : ITS_G5_DEFAULT_RATE;
+  isWifi(scenario.network) ? scenario.network.rate : ITS_G5_DEFAULT_RATE;
 
 const computed = new WeakMap<object, { end: number; figures: V2xFigures }>();
 

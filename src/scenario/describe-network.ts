@@ -6,6 +6,10 @@ const ms = (s: number) => `${+(s * 1000).toFixed(3)} ms`;
 
 /** One line naming the channel and its settings, e.g. `csma, delay 10 ms, 100Mbps` or `wifi-80211p, 20 dBm, log-distance, walls block`. */
 export function describeNetwork(n: ResolvedNetwork): string {
+  if (n.channel === 'lte-v2x') {
+    const where = n.obstacles === 'map' ? 'walls block' : 'no obstacles';
+    return `lte-v2x, ${n.txPower} dBm, ${n.propagation}, ${n.subchannels} subchannels, MCS ${n.mcs}, RRI ${ms(n.rri)}, ${where}`;
+  }
   if (isRadio(n)) {
     return `${n.channel}, ${n.txPower} dBm, ${n.propagation}, ${formatDataRate(n.rate)}, ${n.obstacles === 'map' ? 'walls block' : 'no obstacles'}`;
   }

@@ -1,4 +1,5 @@
 import { channelKind, isRadioKind, kindsWhere } from './channel-kinds.js';
+import { resolveLteV2x } from './resolve-sidelink.js';
 import type { ResolvedNetwork } from './resolved.js';
 import type { ScenarioProblem } from './scenario-problem.js';
 import { type ScenarioParsed, WIFI_80211P_RATES } from './schema.js';
@@ -18,17 +19,10 @@ export const WIFI_DEFAULTS = {
 } as const;
 
 const WIRED_FIELDS: NetworkField[] = ['delay', 'dataRate', 'loss'];
-const WIFI_FIELDS: NetworkField[] = [
-  'txPower',
-  'propagation',
-  'obstacles',
-  'antennaHeight',
-  'noiseFigure',
-  'rate',
-  'shadowing',
-  'noiseFloor',
-  'csThreshold',
-];
+/** The keys every radio takes, then each radio's own. */
+const RADIO_FIELDS: NetworkField[] = ['txPower', 'propagation', 'obstacles', 'antennaHeight', 'noiseFigure', 'shadowing', 'noiseFloor'];
+const WIFI_ONLY_FIELDS: NetworkField[] = ['rate', 'csThreshold'];
+const SIDELINK_FIELDS: NetworkField[] = ['subchannels', 'rri', 'mcs', 'keepProbability'];
 
 /**
  * The network block with its defaults filled, and what it asks for that does not fit together:
@@ -56,8 +50,15 @@ export function resolveNetwork(
       });
   };
 
+  if (channel === 'lte-v2x') {
+    misplaced([...WIRED_FIELDS, 'jitter'], `channel: ${kindsWhere((k) => !k.radio).join(' or ')}`);
+    misplaced(WIFI_ONLY_FIELDS, 'channel: wifi-80211p');
+    const sidelink = resolveLteV2x(parsed, extras);
+    return { network: sidelink.network, problems: [...problems, ...sidelink.problems] };
+  }
   if (isRadioKind(channel)) {
     misplaced([...WIRED_FIELDS, 'jitter'], `channel: ${kindsWhere((k) => !k.radio).join(' or ')}`);
+    misplaced(SIDELINK_FIELDS, 'channel: lte-v2x');
     onlyInNs3();
     const rate = parsed.rate ?? WIFI_DEFAULTS.rate;
     if (!WIFI_80211P_RATES.includes(rate)) {
@@ -82,7 +83,9 @@ export function resolveNetwork(
     return { network, problems };
   }
 
-  misplaced(WIFI_FIELDS, `channel: ${kindsWhere((k) => k.radio).join(' or ')}`);
+  misplaced(RADIO_FIELDS, `channel: ${kindsWhere((k) => k.radio).join(' or ')}`);
+  misplaced(WIFI_ONLY_FIELDS, 'channel: wifi-80211p');
+  misplaced(SIDELINK_FIELDS, 'channel: lte-v2x');
   onlyInNs3();
   if (channel === 'csma' && parsed.jitter !== undefined) {
     problems.push({

@@ -46,7 +46,7 @@ export interface ResolvedTraffic {
 }
 
 /** Delays in seconds, data rates in bit/s. `engine` is kept only when the scenario names it. */
-export type ResolvedNetwork = (WiredNetwork | WifiNetwork) & { engine?: ChannelEngine; script?: string };
+export type ResolvedNetwork = (WiredNetwork | WifiNetwork | LteV2xNetwork) & { engine?: ChannelEngine; script?: string };
 export type ChannelEngine = 'builtin' | 'ns3';
 export type WiredNetwork = { delay: number; dataRate: number; loss: number } & (
   | { channel: 'csma' }
@@ -70,6 +70,31 @@ export interface WifiNetwork {
   csThreshold?: number;
 }
 export type PropagationModel = (typeof PROPAGATION_MODELS)[number];
+
+/**
+ * LTE-V2X Mode 4 sidelink (docs/sidelink.md): the radio's propagation keys, and its resource pool and
+ * sensing-based semi-persistent scheduling. Power in dBm, noise figure in dB, `rri` in s.
+ */
+export interface LteV2xNetwork {
+  channel: 'lte-v2x';
+  txPower: number;
+  propagation: PropagationModel;
+  obstacles: 'map' | 'none';
+  antennaHeight: number;
+  noiseFigure: number;
+  /** Log-normal shadowing standard deviation [dB]; 0 for none. */
+  shadowing: number;
+  /** Receiver noise in the 10 MHz channel [dBm]; when absent, thermal noise plus `noiseFigure`. */
+  noiseFloor?: number;
+  /** Subchannels the 50 resource blocks of the 10 MHz channel are split into. */
+  subchannels: number;
+  /** Resource reservation interval [s]: how often a reservation recurs; also the packet delay budget. */
+  rri: number;
+  /** PSSCH modulation and coding scheme index (TS 36.213 Table 8.6.1-1), 0-20. */
+  mcs: number;
+  /** Probability of keeping the reservation when its reselection counter runs out (TS 36.321 5.14.1.1 probResourceKeep). */
+  keepProbability: number;
+}
 
 export interface ResolvedVehicle {
   name: string;

@@ -216,29 +216,33 @@ export const scenarioSchema = z
     network: z
       .object({
         channel: z
-          .enum(['csma', 'latency', 'wifi-80211p'])
+          .enum(['csma', 'latency', 'wifi-80211p', 'lte-v2x'])
           .default('csma')
           .describe(
-            "csma: one shared bus that the delay also holds (as ns-3 CSMA); latency: delay without a capacity limit; wifi-80211p: ns-3 802.11p radio driven by the cars' positions",
+            "csma: one shared bus that the delay also holds (as ns-3 CSMA); latency: delay without a capacity limit; wifi-80211p: ns-3 802.11p radio driven by the cars' positions; lte-v2x: LTE-V2X Mode 4 sidelink with sensing-based semi-persistent scheduling (builtin engine only)",
           ),
         engine: z
           .enum(['builtin', 'ns3'])
           .optional()
           .describe(
-            'simulated runtime: ns3 (ns-3 in lock-step, the default when ns-3 is installed) or builtin (in-process model of csma, latency and wifi-80211p)',
+            'simulated runtime: ns3 (ns-3 in lock-step, the default when ns-3 is installed) or builtin (in-process model of csma, latency, wifi-80211p and lte-v2x; lte-v2x has only this one)',
           ),
         delay: duration('csma, latency: one-way channel delay (default 10ms)', 0, 10).optional(),
         jitter: duration('latency: extra delay per frame and receiver, uniform in [0, jitter]', 0, 10).optional(),
         dataRate: dataRate('csma, latency: channel data rate (csma: of the bus; latency: of each sender) (default 100Mbps)').optional(),
         loss: z.number().min(0).max(1).optional().describe('csma, latency: probability a frame is lost, per receiver (default 0)'),
-        txPower: power('wifi-80211p: transmit power (default 20dBm)').optional(),
+        txPower: power('wifi-80211p, lte-v2x: transmit power (default 20dBm)').optional(),
         propagation: z
           .enum(PROPAGATION_MODELS)
           .optional()
-          .describe('wifi-80211p: path-loss model (default log-distance); winner-b1: WINNER+ B1 line of sight with a free-space floor'),
-        shadowing: decibels('wifi-80211p: log-normal shadowing standard deviation, decorrelated over 25 m (default 0dB: none)').optional(),
+          .describe(
+            'wifi-80211p, lte-v2x: path-loss model (default log-distance; lte-v2x: winner-b1); winner-b1: WINNER+ B1 line of sight with a free-space floor',
+          ),
+        shadowing: decibels(
+          'wifi-80211p, lte-v2x: log-normal shadowing standard deviation, decorrelated over 25 m (default 0dB: none; lte-v2x: 3dB)',
+        ).optional(),
         noiseFloor: receivedPower(
-          'wifi-80211p: receiver noise in the 10 MHz channel (default: thermal noise plus noiseFigure, -97dBm)',
+          'wifi-80211p, lte-v2x: receiver noise in the 10 MHz channel (default: thermal noise plus noiseFigure, -97dBm; lte-v2x: -95dBm)',
         ).optional(),
         csThreshold: receivedPower(
           "wifi-80211p: carrier-sense threshold: a frame received at least this strong is detected and keeps the medium busy (default ns-3's: detection from -82dBm, busy from -85dBm)",
@@ -246,10 +250,35 @@ export const scenarioSchema = z
         obstacles: z
           .enum(['map', 'none'])
           .optional()
-          .describe("wifi-80211p: map (the map's walls block line of sight) or none (default map)"),
-        antennaHeight: finite('wifi-80211p: antenna height above the ground [m] (default 1.5)').min(0.05).max(50).optional(),
-        noiseFigure: decibels('wifi-80211p: receiver noise figure (default 7dB)').optional(),
+          .describe("wifi-80211p, lte-v2x: map (the map's walls block line of sight) or none (default map)"),
+        antennaHeight: finite('wifi-80211p, lte-v2x: antenna height above the ground [m] (default 1.5)').min(0.05).max(50).optional(),
+        noiseFigure: decibels('wifi-80211p, lte-v2x: receiver noise figure (default 7dB; lte-v2x: 9dB)').optional(),
         rate: dataRate('wifi-80211p: PHY rate, one of 3, 4.5, 6, 9, 12, 18, 24, 27 Mbps (default 6Mbps)').optional(),
+        subchannels: z
+          .number()
+          .int()
+          .min(1)
+          .max(10)
+          .optional()
+          .describe('lte-v2x: subchannels the 10 MHz channel (50 resource blocks) is split into, 1-10 (default 4)'),
+        rri: duration(
+          'lte-v2x: resource reservation interval, 20ms, 50ms or a multiple of 100ms up to 1s; also the packet delay budget (default 100ms)',
+          0.02,
+          1,
+        ).optional(),
+        mcs: z
+          .number()
+          .int()
+          .min(0)
+          .max(20)
+          .optional()
+          .describe('lte-v2x: PSSCH modulation and coding scheme index, 0-20 (default 9: QPSK, 190 bytes in one 12-block subchannel)'),
+        keepProbability: z
+          .number()
+          .min(0)
+          .max(0.8)
+          .optional()
+          .describe('lte-v2x: probability of keeping the reservation when its reselection counter runs out, 0-0.8 (default 0)'),
         script: z.string().optional().describe('your own ns-3 channel program (emulated runtime)'),
       })
       .strict()

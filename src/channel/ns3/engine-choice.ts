@@ -1,6 +1,6 @@
-import { EnvironmentError } from '../../errors.js';
+import { EnvironmentError, UserInputError } from '../../errors.js';
 import { type CommandRunner, createCommandRunner } from '../../host/exec/command-runner.js';
-import { channelKind } from '../../scenario/channel-kinds.js';
+import { channelKind, noNs3Program } from '../../scenario/channel-kinds.js';
 import type { ChannelEngine, ResolvedNetwork } from '../../scenario/resolved.js';
 
 /** pkg-config modules the lock-step channel program links against: wired channels, and wifi-80211p. */
@@ -26,10 +26,17 @@ export function ns3Installed(runner: CommandRunner = createCommandRunner()): Pro
 
 /**
  * The simulated runtime's channel engine: the scenario's, else ns-3 in lock-step when ns-3 is
- * installed, else the builtin model (for the kinds it models; the others need ns-3).
+ * installed, else the builtin model (for the kinds it models; the others need ns-3). A kind ns-3 has
+ * no program for (lte-v2x) always takes the builtin engine.
  */
 export async function chooseEngine(network: ResolvedNetwork, isInstalled: () => Promise<boolean> = ns3Installed): Promise<ChannelEngine> {
-  const wanted = network.engine ?? ((await isInstalled()) ? 'ns3' : channelKind(network.channel).builtin ? 'builtin' : 'ns3');
+  const kind = channelKind(network.channel);
+  if (!kind.ns3) {
+    if (network.engine === 'ns3')
+      throw new UserInputError(`network.engine: ns3 cannot run it; ${noNs3Program(network.channel)}: set engine: builtin`);
+    return 'builtin';
+  }
+  const wanted = network.engine ?? ((await isInstalled()) ? 'ns3' : kind.builtin ? 'builtin' : 'ns3');
   if (wanted === 'ns3' && !(await isInstalled())) {
     const why = network.engine === 'ns3' ? 'network.engine: ns3 needs ns-3' : `channel ${network.channel} runs only in ns-3`;
     throw new EnvironmentError(`${why}, which is not installed (pkg-config ${LOCKSTEP_NS3_MODULES.join(' ')} gsl, g++)`, NS3_INSTALL_HINT);

@@ -1,4 +1,5 @@
-import { isRadio } from '../../scenario/channel-kinds.js';
+import { UserInputError } from '../../errors.js';
+import { isRadio, isWifi, noNs3Program } from '../../scenario/channel-kinds.js';
 import type { ResolvedNetwork } from '../../scenario/resolved.js';
 import { formatDataRate, formatDuration } from '../../scenario/units.js';
 import { wifiFlags } from './lockstep/lockstep-argv.js';
@@ -32,6 +33,7 @@ const time = (seconds: number) => formatDuration(seconds).replace(/^0ms$/, '0s')
 export function realtimeChannelArgv(a: RealtimeChannelArgs): string[] {
   const n = a.network;
   if (isRadio(n)) {
+    if (!isWifi(n)) throw new UserInputError(noNs3Program(n.channel));
     return [
       `--taps=${a.taps.join(',')}`,
       `--channel=${n.channel}`,

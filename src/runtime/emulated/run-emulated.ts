@@ -1,13 +1,14 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { UserInputError } from '../../errors.js';
 import { RunInterrupted } from '../../run/finish-run.js';
 import { recordRunMcap } from '../../run/mcap/record-run-mcap.js';
 import { ComponentFailedError } from '../../run/outcome.js';
 import { RUN_FILES } from '../../run/run-files.js';
 import { type RunOptions, RunSession } from '../../run/run-session.js';
 import type { RunSummary } from '../../run/summary.js';
-import { isRadio } from '../../scenario/channel-kinds.js';
+import { isRadio, isWifi, noNs3Program } from '../../scenario/channel-kinds.js';
 import type { ResolvedScenario } from '../../scenario/resolved.js';
 import { loadScenarioMap } from '../../scenario/scenario-map.js';
 import { percentileOfSorted } from '../../util/percentile.js';
@@ -232,7 +233,10 @@ function deviceLinks(scenario: ResolvedScenario): DeviceLink[] {
 
 /** The most the modelled medium carries [bit/s]: the PHY rate on 802.11p, the data rate on wired channels. */
 function channelRate(scenario: ResolvedScenario): number {
-  return isRadio(scenario.network) ? scenario.network.rate : scenario.network.dataRate;
+  const n = scenario.network;
+  if (isWifi(n)) return n.rate;
+  if (isRadio(n)) throw new UserInputError(noNs3Program(n.channel));
+  return n.dataRate;
 }
 
 function channelTiming(lagMs: number[], phases: Record<string, number>): Record<string, unknown> {

@@ -66,11 +66,11 @@ describe('a fleet run’s V2V figures from its tally', () => {
     writeDeliveryDistance(path, f.tally);
     const lines = readFileSync(path, 'utf8').trim().split('\n');
     expect(lines[0]).toBe(
-      'from_m,to_m,frames,delivered,channel_loss,below_sensitivity,propagation,collision,rx_error,receiver_busy,queue_drop',
+      'from_m,to_m,frames,delivered,channel_loss,below_sensitivity,propagation,collision,rx_error,receiver_busy,half_duplex,queue_drop',
     );
     expect(lines).toHaveLength(1 + 200 + 1);
-    expect(lines[3]).toBe('20,30,12,12,0,0,0,0,0,0,0');
-    expect(lines.at(-1)).toBe('2000,,4,0,0,3,0,0,0,0,1');
+    expect(lines[3]).toBe('20,30,12,12,0,0,0,0,0,0,0,0');
+    expect(lines.at(-1)).toBe('2000,,4,0,0,3,0,0,0,0,0,1');
     const back = readDeliveryDistance(path)!;
     expect(back.binWidth).toBe(10);
     for (const bins of [{}, { binWidth: 20, maxDistance: 300 }, { binWidth: 100, maxDistance: 1000 }])

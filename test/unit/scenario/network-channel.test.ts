@@ -43,7 +43,7 @@ describe('network.channel, jitter and engine', () => {
   it('an unknown channel names the known ones', async () => {
     expect(await problems('{ channel: latncy }')).toEqual([
       expect.stringMatching(
-        /^network\.channel \(line 4\): "latncy" is not allowed; did you mean "latency"\? use one of csma, latency, wifi-80211p$/,
+        /^network\.channel \(line 4\): "latncy" is not allowed; did you mean "latency"\? use one of csma, latency, wifi-80211p, lte-v2x$/,
       ),
     ]);
   });
@@ -82,7 +82,7 @@ describe('network.channel, jitter and engine', () => {
       'network.loss (line 4): loss applies only to channel: csma or latency; remove it or change network.channel',
     ]);
     expect(await problems('{ channel: latency, txPower: 20dBm }')).toEqual([
-      'network.txPower (line 4): txPower applies only to channel: wifi-80211p; remove it or change network.channel',
+      'network.txPower (line 4): txPower applies only to channel: wifi-80211p or lte-v2x; remove it or change network.channel',
     ]);
     expect(await problems('{ channel: wifi-80211p, engine: builtin, shadowing: 3dB, csThreshold: -85dBm, noiseFloor: -95dBm }')).toEqual(
       [],

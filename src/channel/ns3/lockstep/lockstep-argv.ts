@@ -1,4 +1,5 @@
-import { isRadio } from '../../../scenario/channel-kinds.js';
+import { UserInputError } from '../../../errors.js';
+import { isRadio, isWifi, noNs3Program } from '../../../scenario/channel-kinds.js';
 import { WIFI_DEFAULTS } from '../../../scenario/resolve-network.js';
 import type { ResolvedNetwork, WifiNetwork } from '../../../scenario/resolved.js';
 import { CHANNEL_BUSY_WINDOW_S } from '../../frames.js';
@@ -50,7 +51,10 @@ export function lockstepArgv(a: LockstepArgs): string[] {
   const n = a.network;
   const common = [`--channel=${n.channel}`, `--nodes=${a.nodes}`, '--seed=1', `--run=${a.run}`];
   const ns = (s: number) => Math.round(s * 1e9);
-  if (isRadio(n)) return [...common, ...wifiFlags(n, a.obstacleFile), `${CBR_WINDOW_FLAG}${ns(CHANNEL_BUSY_WINDOW_S)}`];
+  if (isRadio(n)) {
+    if (!isWifi(n)) throw new UserInputError(noNs3Program(n.channel));
+    return [...common, ...wifiFlags(n, a.obstacleFile), `${CBR_WINDOW_FLAG}${ns(CHANNEL_BUSY_WINDOW_S)}`];
+  }
   return [
     ...common,
     `--delay=${ns(n.delay)}`,

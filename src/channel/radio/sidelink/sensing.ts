@@ -1,0 +1,201 @@
+/** The sensing window: a car selects from what it heard over the last 1000 subframes (TS 36.213 14.1.1.6). */
+export const SENSING_WINDOW_SUBFRAMES = 1000;
+/** The exclusion threshold is raised in steps of 3 dB (TS 36.213 14.1.1.6 step 7)... */
+const THRESHOLD_STEP_DB = 3;
+/** ...until this share of the candidates remains, and the ones kept for the random choice are this share, lowest S-RSSI first (steps 7 and 8). */
+const CANDIDATE_SHARE = 0.2;
+/** T1: the earliest subframe after the packet a selection may pick (TS 36.213 14.1.1.6 allows up to 4). */
+const SELECTION_T1 = 1;
+/** T2 is at most 100 subframes, and within the packet delay budget. */
+const SELECTION_T2_MAX = 100;
+
+/** A chosen resource: the subframe of the first transmission and the first of its subchannels. */
+export interface SelectedResource {
+  subframe: number;
+  first: number;
+}
+
+/**
+ * What each car heard over the sensing window, as TS 36.213 14.1.1.6 uses it: the last SCI of every
+ * other car (where it transmitted, what it reserves, at what PSSCH-RSRP) and the S-RSSI of every
+ * subchannel in every subframe (kept in a ring of 1000 subframes per car; a slot written in an older
+ * subframe reads as nothing received). Flat arrays, so that recording a reception allocates nothing.
+ */
+export class SensingMemory {
+  private readonly heardAt: Int32Array;
+  private readonly heardFirst: Uint8Array;
+  private readonly heardLength: Uint8Array;
+  private readonly heardPeriod: Int32Array;
+  private readonly heardRsrp: Float32Array;
+  private readonly rssiMw: Float32Array;
+  private readonly stamp: Int32Array;
+  /** Each car's own transmissions in the window: it heard nothing in those subframes (step 5). */
+  private readonly own: number[][];
+  private excluded = new Uint8Array(0);
+  private metric = new Float64Array(0);
+  private order = new Int32Array(0);
+  private readonly senders: number[] = [];
+
+  constructor(
+    private readonly cars: number,
+    private readonly subchannels: number,
+  ) {
+    this.heardAt = new Int32Array(cars * cars).fill(-SENSING_WINDOW_SUBFRAMES - 1);
+    this.heardFirst = new Uint8Array(cars * cars);
+    this.heardLength = new Uint8Array(cars * cars);
+    this.heardPeriod = new Int32Array(cars * cars);
+    this.heardRsrp = new Float32Array(cars * cars);
+    this.rssiMw = new Float32Array(cars * SENSING_WINDOW_SUBFRAMES * subchannels);
+    this.stamp = new Int32Array(cars * SENSING_WINDOW_SUBFRAMES).fill(-1);
+    this.own = Array.from({ length: cars }, () => []);
+  }
+
+  /** `rx` decoded the SCI of `tx` in `subframe`: its subchannels, its reservation interval (0: none) and PSSCH-RSRP. */
+  recordSci(rx: number, tx: number, subframe: number, first: number, length: number, periodSubframes: number, rsrpDbm: number): void {
+    const k = rx * this.cars + tx;
+    this.heardAt[k] = subframe;
+    this.heardFirst[k] = first;
+    this.heardLength[k] = length;
+    this.heardPeriod[k] = periodSubframes;
+    this.heardRsrp[k] = rsrpDbm;
+  }
+
+  /** `car` received `energyMw[offset + s]` on each subchannel s in `subframe` (its S-RSSI, noise left out). */
+  recordRssi(car: number, subframe: number, energyMw: Float64Array, offset: number): void {
+    const slot = subframe % SENSING_WINDOW_SUBFRAMES;
+    this.stamp[car * SENSING_WINDOW_SUBFRAMES + slot] = subframe;
+    const base = (car * SENSING_WINDOW_SUBFRAMES + slot) * this.subchannels;
+    for (let s = 0; s < this.subchannels; s++) this.rssiMw[base + s] = energyMw[offset + s];
+  }
+
+  recordOwnTransmission(car: number, subframe: number): void {
+    const own = this.own[car];
+    own.push(subframe);
+    if (own.length > 64) own.splice(0, own.length - 64);
+  }
+
+  /**
+   * TS 36.213 14.1.1.6 for `car` with a packet in `subframe` needing `length` subchannels, reserving
+   * every `period` subframes: the candidates of the selection window [n + T1, n + T2], less those in
+   * subframes it transmitted in, less those another car's SCI reserves with an RSRP over the threshold
+   * (raised 3 dB at a time until 20 % remain), then the 20 % of all with the lowest average S-RSSI,
+   * one of them at random.
+   */
+  select(
+    car: number,
+    subframe: number,
+    length: number,
+    period: number,
+    budgetSubframes: number,
+    thresholdDbm: number,
+    draw: () => number,
+  ): SelectedResource {
+    const windowStart = subframe + SELECTION_T1;
+    const windowLength = Math.max(1, Math.min(SELECTION_T2_MAX, budgetSubframes) - SELECTION_T1 + 1);
+    const positions = this.subchannels - length + 1;
+    const total = windowLength * positions;
+    if (this.excluded.length < total) {
+      this.excluded = new Uint8Array(total);
+      this.metric = new Float64Array(total);
+      this.order = new Int32Array(total);
+    }
+    const since = subframe - SENSING_WINDOW_SUBFRAMES;
+    const wanted = Math.ceil(CANDIDATE_SHARE * total);
+    this.heardSenders(car, since);
+    let threshold = thresholdDbm;
+    let remaining = 0;
+    for (let attempt = 0; attempt < 64; attempt++, threshold += THRESHOLD_STEP_DB) {
+      remaining = this.exclude(car, since, windowStart, windowLength, positions, length, period, threshold);
+      if (remaining >= wanted) break;
+    }
+    let kept = 0;
+    for (let c = 0; c < total; c++) {
+      if (this.excluded[c]) continue;
+      this.order[kept++] = c;
+      this.metric[c] = this.averageRssi(car, windowStart + Math.floor(c / positions), c % positions, length, period, since);
+    }
+    // shuffled first, so that equal metrics (nothing heard) come out in random order from the stable sort
+    for (let i = kept - 1; i > 0; i--) {
+      const j = Math.floor(draw() * (i + 1));
+      const t = this.order[i];
+      this.order[i] = this.order[j];
+      this.order[j] = t;
+    }
+    const best = Array.from(this.order.subarray(0, kept)).sort((a, b) => this.metric[a] - this.metric[b]);
+    const pool = Math.max(1, Math.min(kept, wanted));
+    const chosen = kept ? best[Math.floor(draw() * pool)] : Math.floor(draw() * total);
+    return { subframe: windowStart + Math.floor(chosen / positions), first: chosen % positions };
+  }
+
+  /** The cars whose SCI `car` decoded within the sensing window, announcing a reservation. */
+  private heardSenders(car: number, since: number): void {
+    this.senders.length = 0;
+    const row = car * this.cars;
+    for (let s = 0; s < this.cars; s++)
+      if (s !== car && this.heardAt[row + s] >= since && this.heardPeriod[row + s] > 0) this.senders.push(s);
+  }
+
+  /** Marks the excluded candidates at `thresholdDbm`; returns how many remain. */
+  private exclude(
+    car: number,
+    since: number,
+    windowStart: number,
+    windowLength: number,
+    positions: number,
+    length: number,
+    period: number,
+    thresholdDbm: number,
+  ): number {
+    const total = windowLength * positions;
+    this.excluded.fill(0, 0, total);
+    const excludeSubframe = (y: number) => this.excluded.fill(1, (y - windowStart) * positions, (y - windowStart + 1) * positions);
+    for (const z of this.own[car]) {
+      if (z < since) continue;
+      for (let y = windowStart; y < windowStart + windowLength; y++) if ((y - z) % period === 0) excludeSubframe(y);
+    }
+    const row = car * this.cars;
+    for (const s of this.senders) {
+      if (this.heardRsrp[row + s] <= thresholdDbm) continue;
+      const at = this.heardAt[row + s];
+      const every = this.heardPeriod[row + s];
+      const first = this.heardFirst[row + s];
+      const last = first + this.heardLength[row + s] - 1;
+      const lo = Math.max(0, first - length + 1);
+      const hi = Math.min(positions - 1, last);
+      for (let y = windowStart; y < windowStart + windowLength; y++) {
+        if (!this.reservedAgain(y, at, every, period)) continue;
+        const base = (y - windowStart) * positions;
+        for (let f = lo; f <= hi; f++) this.excluded[base + f] = 1;
+      }
+    }
+    let remaining = 0;
+    for (let c = 0; c < total; c++) remaining += 1 - this.excluded[c];
+    return remaining;
+  }
+
+  /** Whether a reservation heard at `at` every `every` subframes falls on candidate `y` or one of its next reselection-counter repeats. */
+  private reservedAgain(y: number, at: number, every: number, period: number): boolean {
+    if (every === period) return (y - at) % every === 0;
+    for (let j = 0; j * period < SENSING_WINDOW_SUBFRAMES; j++) {
+      const d = y + j * period - at;
+      if (d > 0 && d % every === 0) return true;
+    }
+    return false;
+  }
+
+  /** The candidate's linear average S-RSSI over its subchannels in the subframes one reservation step back, over the window (step 8). */
+  private averageRssi(car: number, y: number, first: number, length: number, period: number, since: number): number {
+    const step = Math.min(period, SELECTION_T2_MAX);
+    let sum = 0;
+    let looks = 0;
+    for (let past = y - step; past >= since; past -= step) {
+      if (past >= since + SENSING_WINDOW_SUBFRAMES) continue;
+      looks++;
+      const slot = past % SENSING_WINDOW_SUBFRAMES;
+      if (past < 0 || this.stamp[car * SENSING_WINDOW_SUBFRAMES + slot] !== past) continue;
+      const base = (car * SENSING_WINDOW_SUBFRAMES + slot) * this.subchannels + first;
+      for (let s = 0; s < length; s++) sum += this.rssiMw[base + s];
+    }
+    return looks ? sum / (looks * length) : 0;
+  }
+}
