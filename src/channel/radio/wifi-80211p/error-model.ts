@@ -21,26 +21,37 @@ export interface Coding {
   /** Index into the tables (the HT MCS of the same modulation and code rate). */
   table: number;
   offsetDb: number;
+  /**
+   * A linear SINR above which both tables give PER 0 (0.02 dB past their last entry, which survives
+   * the rounding to 0.01 dB): every stretch decodes, with no logarithm or table to look at.
+   */
+  surelyDecodesSinr: number;
+}
+
+function codingFor(table: number, offsetDb: number): Coding {
+  const lastSnrDb = (t: SnrPerTable) => t[t.length - 1][0];
+  const decodesAboveDb = Math.max(lastSnrDb(PER_TABLES_32_BYTES[table]), lastSnrDb(PER_TABLES_1458_BYTES[table]));
+  return { table, offsetDb, surelyDecodesSinr: 10 ** ((decodesAboveDb + offsetDb + 0.02) / 10) };
 }
 
 /** The coding of each 802.11p rate on 10 MHz [bit/s]. */
 export function codingOf(rate: number): Coding {
   const byRate: Record<number, Coding> = {
-    3e6: { table: 0, offsetDb: 0 },
-    4.5e6: { table: 2, offsetDb: BPSK_3_4_OFFSET_DB },
-    6e6: { table: 1, offsetDb: 0 },
-    9e6: { table: 2, offsetDb: 0 },
-    12e6: { table: 3, offsetDb: 0 },
-    18e6: { table: 4, offsetDb: 0 },
-    24e6: { table: 5, offsetDb: 0 },
-    27e6: { table: 6, offsetDb: 0 },
+    3e6: codingFor(0, 0),
+    4.5e6: codingFor(2, BPSK_3_4_OFFSET_DB),
+    6e6: codingFor(1, 0),
+    9e6: codingFor(2, 0),
+    12e6: codingFor(3, 0),
+    18e6: codingFor(4, 0),
+    24e6: codingFor(5, 0),
+    27e6: codingFor(6, 0),
   };
   const coding = byRate[rate];
   if (!coding) throw new RangeError(`${rate / 1e6} Mb/s is not an 802.11p rate on 10 MHz`);
   return coding;
 }
 
-export const SIGNAL_FIELD_CODING: Coding = { table: 0, offsetDb: 0 };
+export const SIGNAL_FIELD_CODING: Coding = codingFor(0, 0);
 
 function tablePer(table: SnrPerTable, snrDb: number): number {
   if (snrDb < table[0][0]) return 1;
@@ -59,7 +70,7 @@ const ALWAYS_DECODES_DB = Math.max(...[...PER_TABLES_32_BYTES, ...PER_TABLES_145
 
 /** Probability that `bits` sent with `coding` at a linear SINR `sinr` all decode. */
 export function chunkSuccess(coding: Coding, sinr: number, bits: number): number {
-  if (bits <= 0) return 1;
+  if (bits <= 0 || sinr >= coding.surelyDecodesSinr) return 1;
   const snrDb = Math.round((10 * Math.log10(sinr) - coding.offsetDb) * 100) / 100;
   if (snrDb > ALWAYS_DECODES_DB) return 1;
   const bytes = Math.max(1, Math.floor(bits / 8));

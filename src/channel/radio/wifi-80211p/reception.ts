@@ -5,38 +5,57 @@ import { PHY_HEADER_END_S, SIGNAL_FIELD_BITS, SIGNAL_FIELD_S } from './ofdm-timi
  * A frame a receiver has locked on, decoded stretch by stretch as ns-3's interference helper does:
  * whenever another signal starts or ends, the stretch since the last change is scored at its SINR
  * (the SIGNAL field at 3 Mb/s, the data at the frame's rate) and the success probabilities multiply.
+ * A receiver locks on one frame at a time, so each keeps one Reception and `begin`s it anew: a new
+ * object per lock, with its numbers boxed, was much of a run's garbage.
  */
 export class Reception<F> {
-  private lastChange: number;
+  frame!: F;
+  /** When the frame's first bit reached the receiver, and its last [s]. */
+  start = 0;
+  end = 0;
+  powerMw = 0;
+  powerDbm = 0;
+  lineOfSight: boolean | undefined;
+  distance = 0;
+  private lastChange = 0;
   private success = 1;
 
   constructor(
-    readonly frame: F,
-    /** When the frame's first bit reached the receiver, and its last [s]. */
-    readonly start: number,
-    readonly end: number,
-    readonly powerMw: number,
-    readonly powerDbm: number,
-    readonly lineOfSight: boolean | undefined,
-    readonly distance: number,
     private readonly coding: Coding,
     private readonly rate: number,
-  ) {
+    private readonly noiseMw: number,
+  ) {}
+
+  /** Locks on `frame`, with nothing scored yet. */
+  begin(frame: F, start: number, end: number, powerMw: number, powerDbm: number, lineOfSight: boolean | undefined, distance: number): this {
+    this.frame = frame;
+    this.start = start;
+    this.end = end;
+    this.powerMw = powerMw;
+    this.powerDbm = powerDbm;
+    this.lineOfSight = lineOfSight;
+    this.distance = distance;
     this.lastChange = start;
+    this.success = 1;
+    return this;
   }
 
-  /** Scores the stretch up to `until` at the interference it had, before that interference changes. */
-  scoreUntil(until: number, noiseMw: number, interferenceMw: number): void {
+  /**
+   * Scores the stretch up to `until` at the interference it had, before that interference changes:
+   * every signal on the air at the receiver (`energyMw`, this frame's included) but this frame.
+   */
+  scoreUntil(until: number, energyMw: number): void {
     const to = Math.min(until, this.end);
     if (to <= this.lastChange) return;
-    this.success *= this.stretchSuccess(this.lastChange, to, this.powerMw / (noiseMw + Math.max(0, interferenceMw)));
+    const interferenceMw = energyMw - this.powerMw;
+    this.success *= this.stretchSuccess(this.lastChange, to, this.powerMw / (this.noiseMw + Math.max(0, interferenceMw)));
     this.lastChange = to;
   }
 
   /** Whether the frame decodes (a draw `u` in [0, 1)), and if not, whether it would have with no other signal on the air. */
-  outcome(u: number, noiseMw: number): 'decoded' | 'collision' | 'propagation' {
+  outcome(u: number): 'decoded' | 'collision' | 'propagation' {
     if (u < this.success) return 'decoded';
-    return u < this.stretchSuccess(this.start, this.end, this.powerMw / noiseMw) ? 'collision' : 'propagation';
+    return u < this.stretchSuccess(this.start, this.end, this.powerMw / this.noiseMw) ? 'collision' : 'propagation';
   }
 
   private stretchSuccess(from: number, to: number, sinr: number): number {
