@@ -24,6 +24,7 @@ const suites: Array<{ name: string; load: () => Promise<BenchSuite> }> = [
   { name: 'lidar', load: () => import('./lidar-bench.js').then((m) => m.suite) },
   { name: 'fleet', load: () => import('./fleet-bench.js').then((m) => m.suite) },
   { name: 'radio', load: () => import('./radio-bench.js').then((m) => m.suite) },
+  { name: 'sidelink', load: () => import('./sidelink-bench.js').then((m) => m.suite) },
   { name: 'sweep', load: () => import('./sweep-bench.js').then((m) => m.suite) },
   { name: 'lidar-runtime', load: () => import('./lidar-runtime-bench.js').then((m) => m.suite) },
   { name: 'emulation', load: () => import('./emulation-bench.js').then((m) => m.suite) },
