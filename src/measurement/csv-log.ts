@@ -58,8 +58,8 @@ export class CsvLog {
    * first take their comma; `endRow` ends the line.
    */
   number(v: number): this {
-    if (this.column++) this.byte(COMMA);
-    this.reserve(MAX_NUMBER_BYTES);
+    this.reserve(MAX_NUMBER_BYTES + 1);
+    if (this.column++) this.buf[this.len++] = COMMA;
     this.len = writeMicro(this.buf, this.len, v);
     return this;
   }
@@ -171,13 +171,16 @@ export function writeMicro(buf: Buffer, at: number, v: number): number {
   if (negative && (whole !== 0 || frac !== 0)) buf[at++] = MINUS;
   at = writeDigits(buf, at, whole, 0);
   if (frac === 0) return at;
-  let digits = 6;
-  while (frac % 10 === 0) {
-    frac /= 10;
-    digits--;
-  }
   buf[at++] = DOT;
-  return writeDigits(buf, at, frac, digits);
+  // all six decimals, then the trailing zeros taken back (frac is not 0: a nonzero digit stops it)
+  for (let i = at + 5; i >= at; i--) {
+    const q = (frac / 10) | 0;
+    buf[i] = ZERO + (frac - q * 10);
+    frac = q;
+  }
+  let end = at + 6;
+  while (buf[end - 1] === ZERO) end--;
+  return end;
 }
 
 /** `n` (0 <= n < 2^31) in decimal, padded with zeros to `width` digits. */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { platform, release } from 'node:os';
 import { join } from 'node:path';
+import { commandOutput } from '../host/exec/command-output.js';
 import type { CommandRunner } from '../host/exec/command-runner.js';
 import { packageRoot } from '../util/package-root.js';
 import { readHeadCommit } from './git-head.js';
@@ -20,20 +21,20 @@ let asked: Promise<HostFacts> | undefined;
 
 /**
  * Asked once per process: a sweep writes a manifest for every run without paying for it again.
- * The command runner (execa) is loaded only when asked, off the start of every command. A command
- * that will write a manifest asks early (without waiting), so git and pkg-config run while it loads
- * its scenario.
+ * A command that will write a manifest asks early (without waiting), so git and pkg-config run
+ * while it loads its scenario. `runner`: run the commands through it instead (tests).
  */
 export function hostFacts(runner?: CommandRunner): Promise<HostFacts> {
-  asked ??= (async () => readHostFacts(runner ?? (await import('../host/exec/command-runner.js')).createCommandRunner()))();
+  asked ??= readHostFacts(runner ? outputThrough(runner) : commandOutput);
   return asked;
 }
 
-async function readHostFacts(runner: CommandRunner): Promise<HostFacts> {
-  const output = async (argv: string[]) => {
-    const r = await runner.run(argv, { allowFailure: true }).catch(() => undefined);
-    return r?.exitCode === 0 ? r.stdout.trim() : null;
-  };
+const outputThrough = (runner: CommandRunner) => async (argv: readonly string[]) => {
+  const r = await runner.run(argv, { allowFailure: true }).catch(() => undefined);
+  return r?.exitCode === 0 ? r.stdout.trim() : null;
+};
+
+async function readHostFacts(output: (argv: readonly string[]) => Promise<string | null>): Promise<HostFacts> {
   const [commit, changes, ns3] = await Promise.all([
     readHeadCommit(PACKAGE_ROOT) ?? output(['git', '-C', PACKAGE_ROOT, 'rev-parse', 'HEAD']),
     output(['git', '-C', PACKAGE_ROOT, 'status', '--porcelain', '--untracked-files=no']),

@@ -23,44 +23,61 @@ export function packCorners(corners: FootprintCorners, out: Float64Array): Float
 
 // Scratch space reused across calls: the check runs every physics step for every car.
 const packed = new Float64Array(8);
+const gx = new Float64Array(4);
+const gy = new Float64Array(4);
 
-/** Blocks of 2^BLOCK_BITS x 2^BLOCK_BITS cells, flagged when any of their cells is occupied. */
-const BLOCK_BITS = 3;
+/**
+ * Blocks of 2^BLOCK_BITS x 2^BLOCK_BITS cells, each looked at the first time a footprint reaches it
+ * and remembered as free or not. Blocks of 2 x 2: on a generated road (0.5 m cells, a wall row at
+ * each edge) a car in an outer lane still lies in blocks without a wall cell.
+ */
+const BLOCK_BITS = 1;
+const UNSEEN = 0;
+const FREE = 1;
+const OCCUPIED = 2;
 
-interface OccupiedBlocks {
+interface Blocks {
   columns: number;
-  flags: Uint8Array;
+  /** UNSEEN, FREE or OCCUPIED per block. */
+  state: Uint8Array;
 }
 
-/** Each grid's blocks, found once (a map's cells never change while it is in use). */
-const blocksOf = new WeakMap<OccupancyGrid, OccupiedBlocks>();
+/** Each grid's blocks (a map's cells never change while it is in use). */
+const blocksOf = new WeakMap<OccupancyGrid, Blocks>();
 
-function occupiedBlocks(grid: OccupancyGrid): OccupiedBlocks {
+function blocksFor(grid: OccupancyGrid): Blocks {
   let blocks = blocksOf.get(grid);
-  if (blocks) return blocks;
-  const { width, height, occupied } = grid;
-  const columns = (width >> BLOCK_BITS) + 1;
-  const flags = new Uint8Array(columns * ((height >> BLOCK_BITS) + 1));
-  for (let row = 0; row < height; row++) {
-    const blockRow = (row >> BLOCK_BITS) * columns;
-    for (let col = 0, at = row * width; col < width; col++, at++) if (occupied[at] !== 0) flags[blockRow + (col >> BLOCK_BITS)] = 1;
+  if (!blocks) {
+    const columns = (grid.width >> BLOCK_BITS) + 1;
+    blocks = { columns, state: new Uint8Array(columns * ((grid.height >> BLOCK_BITS) + 1)) };
+    blocksOf.set(grid, blocks);
   }
-  blocks = { columns, flags };
-  blocksOf.set(grid, blocks);
   return blocks;
 }
 
 /** Whether any block holding a cell of rows row0..row1, columns col0..col1 (all in the grid) has an occupied cell. */
-function anyBlockOccupied(blocks: OccupiedBlocks, col0: number, col1: number, row0: number, row1: number): boolean {
-  const { columns, flags } = blocks;
+function anyBlockOccupied(grid: OccupancyGrid, col0: number, col1: number, row0: number, row1: number): boolean {
+  const { columns, state } = blocksFor(grid);
   const c0 = col0 >> BLOCK_BITS;
   const c1 = col1 >> BLOCK_BITS;
-  for (let r = row0 >> BLOCK_BITS, r1 = row1 >> BLOCK_BITS; r <= r1; r++)
-    for (let c = c0; c <= c1; c++) if (flags[r * columns + c] !== 0) return true;
+  for (let r = row0 >> BLOCK_BITS, r1 = row1 >> BLOCK_BITS; r <= r1; r++) {
+    for (let c = c0; c <= c1; c++) {
+      const k = r * columns + c;
+      if (state[k] === UNSEEN) state[k] = blockHasWall(grid, r, c) ? OCCUPIED : FREE;
+      if (state[k] === OCCUPIED) return true;
+    }
+  }
   return false;
 }
-const gx = new Float64Array(4);
-const gy = new Float64Array(4);
+
+function blockHasWall(grid: OccupancyGrid, blockRow: number, blockCol: number): boolean {
+  const { width, height, occupied } = grid;
+  const rowEnd = Math.min(height, (blockRow + 1) << BLOCK_BITS);
+  const colEnd = Math.min(width, (blockCol + 1) << BLOCK_BITS);
+  for (let row = blockRow << BLOCK_BITS; row < rowEnd; row++)
+    for (let col = blockCol << BLOCK_BITS; col < colEnd; col++) if (occupied[row * width + col] !== 0) return true;
+  return false;
+}
 
 /**
  * Exact test of whether a rectangle overlaps any occupied cell (cells outside the grid count as
@@ -107,7 +124,7 @@ export function footprintHitsWall(corners: FootprintCorners, grid: OccupancyGrid
   const row0 = Math.floor(minY);
   const row1 = Math.ceil(maxY) - 1;
   // Most footprints lie in free road: no occupied cell in their blocks, nothing to test one by one.
-  if (col0 >= 0 && row0 >= 0 && col1 < width && row1 < height && !anyBlockOccupied(occupiedBlocks(grid), col0, col1, row0, row1)) {
+  if (col0 >= 0 && row0 >= 0 && col1 < width && row1 < height && !anyBlockOccupied(grid, col0, col1, row0, row1)) {
     return false;
   }
   for (let row = row0; row <= row1; row++) {

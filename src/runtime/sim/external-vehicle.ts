@@ -5,7 +5,7 @@ import { EnvironmentError } from '../../errors.js';
 import { ComponentFailedError } from '../../run/outcome.js';
 import type { ResolvedExternal, ResolvedScenario, ResolvedVehicle } from '../../scenario/resolved.js';
 import type { CollisionReport } from '../rosbridge/control-topics.js';
-import { OwnCodeLink, type TickAnswer, type TickInput } from './own-code/own-code-link.js';
+import type { OwnCodeLink, TickAnswer, TickInput } from './own-code/own-code-link.js';
 import type { VehicleCode } from './own-code/vehicle-code.js';
 
 /**
@@ -122,6 +122,8 @@ export class ExternalVehicle implements VehicleCode {
     // The link logs only about clients, which cannot come before the vehicle below exists.
     let vehicle: ExternalVehicle | undefined;
     const { host, port } = spec.external.listen;
+    // loaded by the runs that have an external device, not at every command's start
+    const { OwnCodeLink } = await import('./own-code/own-code-link.js');
     const link = await OwnCodeLink.open(spec, ctx.duration, {
       listen: { host, port },
       oneClient: true,

@@ -75,7 +75,7 @@ export async function runSimulated(
   const engine = scenario.network.engine ?? 'builtin';
   const sink = opts.fleet ? fleetSink(opts.fleet, world, channelTallies(scenario, engine)) : rowsSink(recorder, world, opts.capture);
   /** Every car but one, once per sender: a broadcast's receivers (nothing keeps or changes them). */
-  const othersOf = new Map(names.map((n) => [n, names.filter((m) => m !== n)]));
+  const othersOf = new Map(names.map((n, i) => [n, names.slice(0, i).concat(names.slice(i + 1))]));
   const transmit = (msg: V2VMessage) => {
     const size = payloadBytes(msg);
     const to = msg.to === '*' ? (othersOf.get(msg.from) ?? names.filter((n) => n !== msg.from)) : names.includes(msg.to) ? [msg.to] : [];

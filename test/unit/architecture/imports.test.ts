@@ -49,6 +49,8 @@ const RULES: Rule[] = [
         'a long-lived program spoken to over pipes (ns-3 in lock-step), where the posix_spawn addon is not built',
       'src/runtime/sim/own-code/host-process.ts':
         "a vehicle's own code for the whole run, in its own process group, its output appended to its log",
+      'src/host/exec/command-output.ts':
+        "the two short questions a run's manifest asks (git, pkg-config) before its first step, without loading execa's 130 modules",
     },
     instead: 'take a CommandRunner (src/host/exec/command-runner.ts), or add the file here with its reason',
   },

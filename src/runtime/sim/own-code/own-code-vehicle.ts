@@ -8,7 +8,7 @@ import type { CollisionReport } from '../../rosbridge/control-topics.js';
 import { startContainerRunner } from './container-runner.js';
 import { CpuClock } from './cpu-time.js';
 import { type CodeExit, type OwnCodeRunner, startHostProcess } from './host-process.js';
-import { OwnCodeLink, type TickAnswer, type TickInput } from './own-code-link.js';
+import type { OwnCodeLink, TickAnswer, TickInput } from './own-code-link.js';
 import type { VehicleCode } from './vehicle-code.js';
 
 export interface OwnCodeContext {
@@ -55,6 +55,8 @@ export class OwnCodeVehicle implements VehicleCode {
   }
 
   static async start(spec: ResolvedVehicle, ctx: OwnCodeContext): Promise<OwnCodeVehicle> {
+    // the link (a WebSocket server) is loaded by the runs that have own code, not at every command's start
+    const { OwnCodeLink } = await import('./own-code-link.js');
     const link = await OwnCodeLink.open(spec, ctx.duration);
     const logs = join(ctx.runDir, 'logs');
     mkdirSync(logs, { recursive: true });
