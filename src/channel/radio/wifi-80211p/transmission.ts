@@ -3,7 +3,7 @@ import type { ChannelFrame } from '../../frames.js';
 /**
  * One frame on the air: who sent it, when, and what each car it reached above the floor got. Its
  * arrays span every car, too large to allocate per frame, so the channel reuses a transmission once
- * every receiver has its outcome (`reuse`).
+ * every receiver has its outcome (SpareTransmissions).
  */
 export class Transmission<P> {
   frame!: ChannelFrame<P>;
@@ -47,5 +47,22 @@ export class Transmission<P> {
     this.receivers[slot] = receiver;
     this.powersMw[slot] = powerMw;
     this.delays[slot] = delay;
+  }
+}
+
+/** Transmissions that ended, for the next frames to reuse. */
+export class SpareTransmissions<P> {
+  private readonly spare: Transmission<P>[] = [];
+
+  constructor(private readonly cars: number) {}
+
+  /** A transmission of `frame` with no receiver yet and no car owed an outcome. */
+  take(frame: ChannelFrame<P>, sentAt: number, from: number, start: number, end: number): Transmission<P> {
+    return (this.spare.pop() ?? new Transmission<P>(this.cars)).reuse(frame, sentAt, from, start, end);
+  }
+
+  /** Back for reuse: every receiver has its outcome, and nothing refers to it any more. */
+  give(tx: Transmission<P>): void {
+    this.spare.push(tx);
   }
 }

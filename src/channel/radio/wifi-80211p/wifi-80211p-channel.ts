@@ -13,11 +13,11 @@ import type { OutcomeTally } from '../../outcome-tally.js';
 import { EventQueue } from '../medium/event-queue.js';
 import { SpatialIndex } from '../medium/spatial-index.js';
 import { codingOf } from './error-model.js';
-import { LINE_OF_SIGHT_CLEAR, LINE_OF_SIGHT_UNKNOWN, LinkBudget, noiseFloorDbm, REACH_FLOOR_DBM } from './link-budget.js';
+import { dbmToMw, LinkBudget, lineOfSightOf, noiseFloorDbm, REACH_FLOOR_DBM, SURELY_UNDER_FLOOR_DBM } from './link-budget.js';
 import { DIFS_S, EIFS_S, frameAirTime, MAC_FRAME_OVERHEAD_BYTES, PREAMBLE_DETECTION_S, SLOT_S, SPEED_OF_LIGHT } from './ofdm-timing.js';
 import { Reception } from './reception.js';
 import { Station } from './station.js';
-import { Transmission } from './transmission.js';
+import { SpareTransmissions, type Transmission } from './transmission.js';
 
 /** Where each car is, in vehicle-index order (the same shape the ns-3 engine is fed). */
 export interface CarPosition {
@@ -56,12 +56,6 @@ const PREAMBLE_SNR = 10 ** (4 / 10);
  */
 const NS3_PREAMBLE_THRESHOLD_DBM = -82;
 const NS3_BUSY_THRESHOLD_DBM = -82 + 10 * Math.log10(10 / 20);
-
-/** dBm to mW; through exp, about three times as fast as 10 ** (dbm / 10) and equal to it within a few units in the last place. */
-const MW_PER_DBM_EXPONENT = Math.LN10 / 10;
-const mw = (dbm: number) => Math.exp(dbm * MW_PER_DBM_EXPONENT);
-/** A power this far under REACH_FLOOR_DBM is under `floorMw` too, whatever 10^x rounds to: no need to convert it. */
-const SURELY_UNDER_FLOOR_DBM = REACH_FLOOR_DBM - 1e-6;
 
 type Event<P> =
   | { kind: 'enqueue'; station: number; frame: ChannelFrame<P>; sentAt: number }
@@ -108,8 +102,7 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
   private readonly backoffDraw: () => number;
   private readonly decodeDraw: () => number;
   private readonly busyWindows: ChannelBusySample[] = [];
-  /** Transmissions that ended, for reuse: each holds arrays over every car, too large to allocate per frame. */
-  private readonly spareTransmissions: Transmission<P>[] = [];
+  private readonly spareTransmissions: SpareTransmissions<P>;
   private windowStart = 0;
   private windowsClosed = 0;
   private clock = 0;
@@ -125,14 +118,15 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
     this.y = new Float64Array(n);
     this.odometer = new Float64Array(n);
     this.cars = { x: this.x, y: this.y, odometer: this.odometer };
+    this.spareTransmissions = new SpareTransmissions<P>(n);
     this.rxDbm = new Float64Array(n);
     this.rxLineOfSight = new Uint8Array(n);
     this.reached = new Int32Array(n).fill(-1);
-    this.noiseMw = mw(noiseFloorDbm(opts.network));
+    this.noiseMw = dbmToMw(noiseFloorDbm(opts.network));
     const { csThreshold } = opts.network;
-    this.csThresholdMw = mw(csThreshold ?? NS3_PREAMBLE_THRESHOLD_DBM);
-    this.busyThresholdMw = mw(csThreshold ?? NS3_BUSY_THRESHOLD_DBM);
-    this.floorMw = mw(REACH_FLOOR_DBM);
+    this.csThresholdMw = dbmToMw(csThreshold ?? NS3_PREAMBLE_THRESHOLD_DBM);
+    this.busyThresholdMw = dbmToMw(csThreshold ?? NS3_BUSY_THRESHOLD_DBM);
+    this.floorMw = dbmToMw(REACH_FLOOR_DBM);
     const coding = codingOf(opts.network.rate);
     this.receptions = this.stations.map(() => new Reception<Transmission<P>>(coding, opts.network.rate, this.noiseMw));
     this.backoffDraw = createRandom(deriveSeed(opts.seed, 'wifi-backoff'));
@@ -167,7 +161,8 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
   /** Runs every event up to `now`, with the cars where they are now, closing the CBR windows it passes. */
   private run(now: number): void {
     if (now < this.clock) return;
-    this.locateCars();
+    // called again at the same time (deliverDue, then takeChannelBusy), the cars are where they were
+    if (now > this.clock || !this.located) this.locateCars();
     for (;;) {
       const next = this.events.peekTime();
       const boundary = (this.windowsClosed + 1) * CHANNEL_BUSY_WINDOW_S;
@@ -294,7 +289,7 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
 
   private startTransmission(s: Station<ChannelFrame<P>, Transmission<P>>, frame: ChannelFrame<P>, sentAt: number, t: number): void {
     const air = frameAirTime(frame.sizeBytes + MAC_FRAME_OVERHEAD_BYTES, this.opts.network.rate);
-    const tx = this.newTransmission(frame, sentAt, s.index, t, t + air);
+    const tx = this.spareTransmissions.take(frame, sentAt, s.index, t, t + air);
     const open = tx.open;
     const serial = this.transmissions++;
     let addressees = 0;
@@ -329,9 +324,8 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
   }
 
   /**
-   * The signal reaches each car the link budget put above the floor: it starts there. Apart from
-   * startTransmission so that the compiler inlines what this calls per receiver (a call it does not
-   * inline boxes the numbers it passes). Returns how many of them were owed an outcome.
+   * The signal starts at each car the link budget put above the floor; returns how many were owed an
+   * outcome. Apart from startTransmission so that the compiler inlines what it calls per receiver.
    */
   private reachAbove(tx: Transmission<P>, candidates: number, serial: number, t: number): number {
     const { found, distances } = this.index;
@@ -343,21 +337,15 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
       if (dbm < SURELY_UNDER_FLOOR_DBM) continue;
       const r = found[k];
       const distance = distances[k];
-      const power = mw(dbm);
+      const power = dbmToMw(dbm);
       if (power < this.floorMw) continue;
       this.reached[r] = serial;
       const delay = distance / SPEED_OF_LIGHT;
       tx.reach(r, power, delay);
       reachedAddressees += open[r];
-      const lineOfSight = rxLineOfSight[k] === LINE_OF_SIGHT_UNKNOWN ? undefined : rxLineOfSight[k] === LINE_OF_SIGHT_CLEAR;
-      this.signalStarts(this.stations[r], tx, power, dbm, lineOfSight, distance, t + delay);
+      this.signalStarts(this.stations[r], tx, power, dbm, lineOfSightOf(rxLineOfSight[k]), distance, t + delay);
     }
     return reachedAddressees;
-  }
-
-  private newTransmission(frame: ChannelFrame<P>, sentAt: number, from: number, start: number, end: number): Transmission<P> {
-    const tx = this.spareTransmissions.pop() ?? new Transmission<P>(this.stations.length);
-    return tx.reuse(frame, sentAt, from, start, end);
   }
 
   private signalStarts(
@@ -390,12 +378,16 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
     // ns-3 draws a new backoff after every transmission (post-backoff), from CWmin after a broadcast
     s.backoff = this.drawBackoff();
     this.refreshBusy(s, tx.end);
-    for (let k = 0; k < tx.reachedCount; k++) this.signalEnds(this.stations[tx.receivers[k]], tx, tx.powersMw[k], tx.end + tx.delays[k]);
+    for (let k = 0; k < tx.reachedCount; k++) this.signalEnds(tx, k);
     // every receiver's outcome is decided and no station holds it any more
-    this.spareTransmissions.push(tx);
+    this.spareTransmissions.give(tx);
   }
 
-  private signalEnds(r: Station<ChannelFrame<P>, Transmission<P>>, tx: Transmission<P>, power: number, t: number): void {
+  /** The end of `tx` reaches its `k`th receiver (by index: numbers passed to a call that is not inlined are boxed). */
+  private signalEnds(tx: Transmission<P>, k: number): void {
+    const r = this.stations[tx.receivers[k]];
+    const power = tx.powersMw[k];
+    const t = tx.end + tx.delays[k];
     const locked = r.locked;
     if (locked) locked.scoreUntil(t, r.energyMw);
     r.signals--;
@@ -417,7 +409,6 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
     this.report(locked.frame, s.index, t, 'receiver-busy', locked.distance, locked.powerDbm, locked.lineOfSight);
   }
 
-  /** The outcome of `tx` at receiver `r`, if `r` is one of its addressees still owed one. */
   /** The outcome of `tx` at receiver `r` (`distance` NaN when not computed), if `r` is one of its addressees still owed one. */
   private report(
     tx: Transmission<P>,
