@@ -49,8 +49,9 @@ const FLOOR_UNDER_NOISE_DB = 10;
 /** Shadowing above this many sigmas is not looked for when deciding which cars a sender can reach. */
 const SHADOWING_REACH_SIGMAS = 4;
 
-const mw = (dbm: number) => 10 ** (dbm / 10);
-const dbOf = (mwValue: number) => 10 * Math.log10(mwValue);
+/** dBm to mW and back; exp and log rather than `10 **`, which costs several times more per receiver. */
+const mw = (dbm: number) => Math.exp(dbm * (Math.LN10 / 10));
+const dbOf = (mwValue: number) => (10 / Math.LN10) * Math.log(mwValue);
 
 interface Packet<P> {
   frame: ChannelFrame<P>;

@@ -111,20 +111,37 @@ export class SensingMemory {
     let kept = 0;
     for (let c = 0; c < total; c++) {
       if (this.excluded[c]) continue;
-      this.order[kept++] = c;
-      this.metric[c] = this.averageRssi(car, windowStart + Math.floor(c / positions), c % positions, length, period, since);
+      this.order[kept] = c;
+      this.metric[kept++] = this.averageRssi(car, windowStart + Math.floor(c / positions), c % positions, length, period, since);
     }
-    // shuffled first, so that equal metrics (nothing heard) come out in random order from the stable sort
-    for (let i = kept - 1; i > 0; i--) {
-      const j = Math.floor(draw() * (i + 1));
-      const t = this.order[i];
-      this.order[i] = this.order[j];
-      this.order[j] = t;
-    }
-    const best = Array.from(this.order.subarray(0, kept)).sort((a, b) => this.metric[a] - this.metric[b]);
-    const pool = Math.max(1, Math.min(kept, wanted));
-    const chosen = kept ? best[Math.floor(draw() * pool)] : Math.floor(draw() * total);
+    const chosen = kept ? this.lowestAtRandom(kept, Math.min(kept, wanted), draw) : Math.floor(draw() * total);
     return { subframe: windowStart + Math.floor(chosen / positions), first: chosen % positions };
+  }
+
+  /**
+   * One of the `pool` kept candidates with the lowest metric, uniformly: those under the pool's
+   * highest metric, and as many of the candidates at it (often all alike: nothing heard) as fill the
+   * pool, a random choice among them.
+   */
+  private lowestAtRandom(kept: number, pool: number, draw: () => number): number {
+    const cut = this.metric.slice(0, kept).sort()[pool - 1];
+    let below = 0;
+    let ties = 0;
+    for (let i = 0; i < kept; i++) {
+      if (this.metric[i] < cut) below++;
+      else if (this.metric[i] === cut) ties++;
+    }
+    const pick = Math.floor(draw() * pool);
+    let target = pick < below ? pick : Math.floor(draw() * ties);
+    const wanted = pick < below ? 'below' : 'tie';
+    for (let i = 0; i < kept; i++) {
+      const m = this.metric[i];
+      if (wanted === 'below' ? m < cut : m === cut) {
+        if (target === 0) return this.order[i];
+        target--;
+      }
+    }
+    return this.order[0];
   }
 
   /** The cars whose SCI `car` decoded within the sensing window, announcing a reservation. */
@@ -162,20 +179,22 @@ export class SensingMemory {
       const last = first + this.heardLength[row + s] - 1;
       const lo = Math.max(0, first - length + 1);
       const hi = Math.min(positions - 1, last);
-      for (let y = windowStart; y < windowStart + windowLength; y++) {
-        if (!this.reservedAgain(y, at, every, period)) continue;
+      const mark = (y: number) => {
         const base = (y - windowStart) * positions;
         for (let f = lo; f <= hi; f++) this.excluded[base + f] = 1;
-      }
+      };
+      if (every === period) {
+        // the same interval as ours: its occurrences in the window are the candidates it lands on
+        for (let y = windowStart + ((((at - windowStart) % every) + every) % every); y < windowStart + windowLength; y += every) mark(y);
+      } else for (let y = windowStart; y < windowStart + windowLength; y++) if (this.reservedAgain(y, at, every, period)) mark(y);
     }
     let remaining = 0;
     for (let c = 0; c < total; c++) remaining += 1 - this.excluded[c];
     return remaining;
   }
 
-  /** Whether a reservation heard at `at` every `every` subframes falls on candidate `y` or one of its next reselection-counter repeats. */
+  /** Whether a reservation heard at `at` every `every` subframes falls on candidate `y` or one of its repeats every `period`. */
   private reservedAgain(y: number, at: number, every: number, period: number): boolean {
-    if (every === period) return (y - at) % every === 0;
     for (let j = 0; j * period < SENSING_WINDOW_SUBFRAMES; j++) {
       const d = y + j * period - at;
       if (d > 0 && d % every === 0) return true;
