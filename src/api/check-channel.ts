@@ -25,6 +25,7 @@ import { readRunFile } from '../run/read-run-file.js';
 import { RUN_FILES } from '../run/run-files.js';
 import { newRunId } from '../run/run-folder.js';
 import type { RunStatus } from '../run/summary.js';
+import { channelKind } from '../scenario/channel-kinds.js';
 import { loadScenario } from '../scenario/load-scenario.js';
 import type { ChannelEngine } from '../scenario/resolved.js';
 import { readCsvRecords } from '../util/csv-records.js';
@@ -101,6 +102,12 @@ export interface ChannelCheckResult {
 export async function checkChannel(file: string, opts: ChannelCheckOptions): Promise<ChannelCheckResult> {
   const overrides = opts.overrides ?? [];
   const scenario = await loadScenario(file, { overrides, runtime: 'sim' });
+  if (!channelKind(scenario.network.channel).ns3)
+    throw new UserInputError(
+      `${file}: network.channel is ${scenario.network.channel}, which ns-3 has no program for: check channel compares the builtin engine with ns-3`,
+      [`${scenario.network.channel} is validated against the published analytical model instead (docs/sidelink.md)`],
+      `check a ${RADIO} scenario, or try --set network.channel=${RADIO} to compare the same cars on 802.11p`,
+    );
   if (scenario.network.channel !== RADIO)
     throw new UserInputError(
       `${file}: network.channel is ${scenario.network.channel}; check channel compares the two engines of ${RADIO}`,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checkChannel } from '../../../src/api/check-channel.js';
 import { chooseEngine } from '../../../src/channel/ns3/engine-choice.js';
 import { lockstepArgv } from '../../../src/channel/ns3/lockstep/lockstep-argv.js';
 import { UserInputError } from '../../../src/errors.js';
@@ -70,5 +71,12 @@ describe('network.channel: lte-v2x', () => {
       /network\.engine: ns3 cannot run it; network\.channel: lte-v2x has no ns-3 program/,
     );
     expect(() => lockstepArgv({ network, nodes: 2, run: 1 })).toThrow(UserInputError);
+  });
+
+  it('cavsim check channel refuses it (no ns-3 to compare with) and says where it is validated instead', async () => {
+    const file = workspace.write(withNetwork('{ channel: lte-v2x }'));
+    await expect(checkChannel(file, { checksDir: workspace.dir })).rejects.toThrow(
+      /network\.channel is lte-v2x, which ns-3 has no program for/,
+    );
   });
 });
