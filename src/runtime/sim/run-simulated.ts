@@ -169,7 +169,8 @@ export async function runSimulated(
       const step = world.steps;
       const t = world.time;
       if (channel!.advanceTo) await channel!.advanceTo(t);
-      for (const d of logOutcomes(channel!.deliverDue(t))) listening.get(d.to)?.inbox.push({ msg: d.payload, at: d.at });
+      const delivered = logOutcomes(channel!.deliverDue(t));
+      if (listening.size) for (const d of delivered) listening.get(d.to)?.inbox.push({ msg: d.payload, at: d.at });
       recordChannelBusy(t);
       for (const sc of scanners) {
         if (step % sc.period !== 0) continue;

@@ -102,13 +102,19 @@ export function fleetSink(fleet: FleetV2v, world: World, channelTallies: boolean
     },
     outcomes(due) {
       const delivered: Delivery<V2VMessage>[] = [];
+      // a broadcast's outcomes come one receiver after another: its sender looked up once for them all
+      let msg: V2VMessage | undefined;
+      let at: Float64Array | undefined;
+      let a = 0;
       for (const d of due) {
         if (!channelTallies) {
-          const msg = d.payload;
-          const at = sentWhere.get(msg)!;
-          const a = 2 * index.get(msg.from)!;
+          if (d.payload !== msg) {
+            msg = d.payload;
+            at = sentWhere.get(msg)!;
+            a = 2 * index.get(msg.from)!;
+          }
           const b = 2 * index.get(d.to)!;
-          fleet.tally.add(d.lost ?? 'delivered', Math.hypot(at[a] - at[b], at[a + 1] - at[b + 1]), d.at - msg.sentAt);
+          fleet.tally.add(d.lost ?? 'delivered', Math.hypot(at![a] - at![b], at![a + 1] - at![b + 1]), d.at - msg.sentAt);
         }
         if (!d.lost) delivered.push(d);
       }
