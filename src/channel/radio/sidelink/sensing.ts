@@ -33,6 +33,9 @@ export class SensingMemory {
   private readonly own: number[][];
   private excluded = new Uint8Array(0);
   private metric = new Float64Array(0);
+  /** Per subframe of the window and subchannel: its S-RSSI summed over the looks back (step 8). */
+  private cellRssi = new Float64Array(0);
+  private rowLooks = new Int32Array(0);
   private order = new Int32Array(0);
   private readonly senders: number[] = [];
 
@@ -108,11 +111,16 @@ export class SensingMemory {
       remaining = this.exclude(car, since, windowStart, windowLength, positions, length, period, threshold);
       if (remaining >= wanted) break;
     }
+    this.sumRssi(car, windowStart, windowLength, period, since);
     let kept = 0;
     for (let c = 0; c < total; c++) {
       if (this.excluded[c]) continue;
+      const row = Math.floor(c / positions);
+      const base = row * this.subchannels + (c % positions);
+      let sum = 0;
+      for (let s = 0; s < length; s++) sum += this.cellRssi[base + s];
       this.order[kept] = c;
-      this.metric[kept++] = this.averageRssi(car, windowStart + Math.floor(c / positions), c % positions, length, period, since);
+      this.metric[kept++] = this.rowLooks[row] ? sum / (this.rowLooks[row] * length) : 0;
     }
     const chosen = kept ? this.lowestAtRandom(kept, Math.min(kept, wanted), draw) : Math.floor(draw() * total);
     return { subframe: windowStart + Math.floor(chosen / positions), first: chosen % positions };
@@ -202,19 +210,29 @@ export class SensingMemory {
     return false;
   }
 
-  /** The candidate's linear average S-RSSI over its subchannels in the subframes one reservation step back, over the window (step 8). */
-  private averageRssi(car: number, y: number, first: number, length: number, period: number, since: number): number {
+  /**
+   * Sums each window subframe's S-RSSI per subchannel over the subframes one reservation step back
+   * within the sensing window (step 8's metric, before the average), and how many looks each row has.
+   */
+  private sumRssi(car: number, windowStart: number, windowLength: number, period: number, since: number): void {
+    const S = this.subchannels;
+    if (this.cellRssi.length < windowLength * S) this.cellRssi = new Float64Array(windowLength * S);
+    if (this.rowLooks.length < windowLength) this.rowLooks = new Int32Array(windowLength);
+    this.cellRssi.fill(0, 0, windowLength * S);
     const step = Math.min(period, SELECTION_T2_MAX);
-    let sum = 0;
-    let looks = 0;
-    for (let past = y - step; past >= since; past -= step) {
-      if (past >= since + SENSING_WINDOW_SUBFRAMES) continue;
-      looks++;
-      const slot = past % SENSING_WINDOW_SUBFRAMES;
-      if (past < 0 || this.stamp[car * SENSING_WINDOW_SUBFRAMES + slot] !== past) continue;
-      const base = (car * SENSING_WINDOW_SUBFRAMES + slot) * this.subchannels + first;
-      for (let s = 0; s < length; s++) sum += this.rssiMw[base + s];
+    const now = since + SENSING_WINDOW_SUBFRAMES;
+    for (let i = 0; i < windowLength; i++) {
+      const y = windowStart + i;
+      let count = 0;
+      for (let past = y - step; past >= since; past -= step) {
+        if (past >= now) continue;
+        count++;
+        const slot = past % SENSING_WINDOW_SUBFRAMES;
+        if (past < 0 || this.stamp[car * SENSING_WINDOW_SUBFRAMES + slot] !== past) continue;
+        const base = (car * SENSING_WINDOW_SUBFRAMES + slot) * S;
+        for (let s = 0; s < S; s++) this.cellRssi[i * S + s] += this.rssiMw[base + s];
+      }
+      this.rowLooks[i] = count;
     }
-    return looks ? sum / (looks * length) : 0;
   }
 }
