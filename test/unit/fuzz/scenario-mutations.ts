@@ -101,7 +101,7 @@ const FEATURE_VALUES: Record<string, string[]> = {
   'record.mcap': ['true', 'false', 'x'],
   'vehicles.car0.compute.model': ['none', 'fixed', 'measured', 'x'],
   'vehicles.car0.compute.fixed': ['0ms', '300ms', '-1ms', '1e9s'],
-  'network.channel': ['csma', 'latency', 'wifi-80211p', 'x'],
+  'network.channel': ['csma', 'latency', 'wifi-80211p', 'lte-v2x', 'x'],
   'network.obstacles': ['map', 'none', 'x'],
   'network.script': ['/dev/zero', '/etc/shadow', 'x.cc'],
   'network.txPower': ['20dBm', '-100dBm', '1e9dBm', 'x'],

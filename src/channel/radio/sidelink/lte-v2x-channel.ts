@@ -62,7 +62,8 @@ interface Packet<P> {
 /** One car's transport block in one subframe, and what each car it reached got of it. */
 interface Transmission<P> {
   car: number;
-  packets: { packet: Packet<P>; open: Uint8Array }[];
+  /** Each packet and its addressees still owed an outcome (undefined: every car but the sender; each gets one outcome). */
+  packets: { packet: Packet<P>; open: Uint8Array | undefined }[];
   first: number;
   length: number;
   /** The message's noise over its data blocks [mW], and how much more SINR its MCS needs than the reference [dB]. */
@@ -318,13 +319,9 @@ export class LteV2xChannel<P> implements V2VChannel<P> {
     };
   }
 
-  private addressees(frame: ChannelFrame<P>, from: number): Uint8Array {
+  private addressees(frame: ChannelFrame<P>, from: number): Uint8Array | undefined {
+    if (frame.broadcast && frame.to.length === this.n - 1) return undefined;
     const open = new Uint8Array(this.n);
-    if (frame.broadcast && frame.to.length === this.n - 1) {
-      open.fill(1);
-      open[from] = 0;
-      return open;
-    }
     for (const to of frame.to) {
       const r = this.indexOf.get(to);
       if (r !== undefined && r !== from) open[r] = 1;
@@ -378,15 +375,21 @@ export class LteV2xChannel<P> implements V2VChannel<P> {
       for (const p of tx.packets) this.report(p.packet, p.open, r, at, lost, tx.distances[k], dbm, tx.lineOfSight[k]);
     }
     for (const p of tx.packets) {
+      const tally = this.opts.tally;
+      if (tally && !p.open) {
+        const beyond = this.n - 1 - tx.receivers.length;
+        if (beyond) tally.outcomes.addBeyondReach(beyond);
+        continue;
+      }
       let beyond = 0;
       for (let r = 0; r < this.n; r++) {
-        if (!p.open[r] || this.reachedBy[r] === serial) continue;
-        if (this.opts.tally) {
-          p.open[r] = 0;
+        if (r === tx.car || (p.open && !p.open[r]) || this.reachedBy[r] === serial) continue;
+        if (tally) {
+          p.open![r] = 0;
           beyond++;
         } else this.report(p.packet, p.open, r, at, 'below-sensitivity', Number.NaN);
       }
-      if (beyond) this.opts.tally?.outcomes.addBeyondReach(beyond);
+      if (beyond) tally?.outcomes.addBeyondReach(beyond);
     }
   }
 
@@ -405,7 +408,7 @@ export class LteV2xChannel<P> implements V2VChannel<P> {
 
   private report(
     packet: Packet<P>,
-    open: Uint8Array,
+    open: Uint8Array | undefined,
     r: number,
     at: number,
     lost: LossReason | undefined,
@@ -413,8 +416,10 @@ export class LteV2xChannel<P> implements V2VChannel<P> {
     rxPowerDbm?: number,
     lineOfSight?: boolean,
   ): void {
-    if (!open[r]) return;
-    open[r] = 0;
+    if (open) {
+      if (!open[r]) return;
+      open[r] = 0;
+    }
     const to = this.opts.names[r];
     const tally = this.opts.tally;
     if (tally) {
