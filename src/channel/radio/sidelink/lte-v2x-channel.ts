@@ -15,6 +15,7 @@ import { SpatialIndex } from '../medium/spatial-index.js';
 import { CARRIER_HZ, LinkBudget } from '../wifi-80211p/link-budget.js';
 import { distanceForLoss, modelShadowing, pathLossModel } from '../wifi-80211p/path-loss.js';
 import type { CarPosition } from '../wifi-80211p/wifi-80211p-channel.js';
+import { ReachedCars } from './reached-cars.js';
 import { CHANNEL_BLOCKS, ResourcePool, SUBFRAME_S } from './resource-pool.js';
 import { SensingMemory } from './sensing.js';
 import { blockErrorRate, SENSITIVITY_DBM, sinrShiftDb } from './sidelink-phy.js';
@@ -70,11 +71,7 @@ interface Transmission<P> {
   noiseMw: number;
   shiftDb: number;
   rsrpOffsetDb: number;
-  receivers: number[];
-  powersMw: number[];
-  dbms: number[];
-  distances: number[];
-  lineOfSight: (boolean | undefined)[];
+  reached: ReachedCars;
 }
 
 type Event<P> = { kind: 'arrive'; car: number; packet: Packet<P> } | { kind: 'subframe'; subframe: number };
@@ -116,6 +113,8 @@ export class LteV2xChannel<P> implements V2VChannel<P> {
   private readonly transmittingAt: Int32Array;
   private readonly reachedBy: Int32Array;
   private readonly busyCells: Float64Array;
+  /** Scratch for the cars each transmission of a subframe reached. */
+  private readonly reachedPool: ReachedCars[] = [];
   private outcomes: Delivery<P>[] = [];
   private readonly busyWindows: ChannelBusySample[] = [];
   private windowStart = 0;
@@ -291,7 +290,10 @@ export class LteV2xChannel<P> implements V2VChannel<P> {
       if (!block.length) continue;
       this.transmittingAt[car] = subframe;
       this.sensing.recordOwnTransmission(car, subframe);
-      txs.push(this.transmission(car, sps.first, sps.length, block));
+      this.reachedPool[txs.length] ??= new ReachedCars(this.n);
+      const reached = this.reachedPool[txs.length];
+      reached.count = 0;
+      txs.push(this.transmission(car, sps.first, sps.length, block, reached));
     }
     for (const tx of txs) this.propagate(tx, subframe);
     const at = (subframe + 1) * SUBFRAME_S;
@@ -300,7 +302,7 @@ export class LteV2xChannel<P> implements V2VChannel<P> {
     for (const tx of txs) this.afterTransmission(tx.car, subframe);
   }
 
-  private transmission(car: number, first: number, length: number, block: Packet<P>[]): Transmission<P> {
+  private transmission(car: number, first: number, length: number, block: Packet<P>[], reached: ReachedCars): Transmission<P> {
     const dataBlocks = this.pool.dataBlocks(length);
     const packets = block.map((packet) => ({ packet, open: this.addressees(packet.frame, car) }));
     return {
@@ -311,11 +313,7 @@ export class LteV2xChannel<P> implements V2VChannel<P> {
       noiseMw: (this.noise10MhzMw * dataBlocks) / CHANNEL_BLOCKS,
       shiftDb: sinrShiftDb(this.opts.network.mcs, dataBlocks),
       rsrpOffsetDb: 10 * Math.log10(12 * dataBlocks),
-      receivers: [],
-      powersMw: [],
-      dbms: [],
-      distances: [],
-      lineOfSight: [],
+      reached,
     };
   }
 
@@ -337,11 +335,7 @@ export class LteV2xChannel<P> implements V2VChannel<P> {
       const dbm = this.budget.rxPowerDbm(s, r, this.x[s], this.y[s], this.x[r], this.y[r], distance, this.odometer);
       const power = mw(dbm);
       if (power < this.floorMw) return;
-      tx.receivers.push(r);
-      tx.powersMw.push(power);
-      tx.dbms.push(dbm);
-      tx.distances.push(distance);
-      tx.lineOfSight.push(this.budget.lastLineOfSight);
+      tx.reached.add(r, power, dbm, distance, this.budget.lastLineOfSight);
       if (this.touchedAt[r] !== subframe) {
         this.touchedAt[r] = subframe;
         this.touched.push(r);
@@ -355,11 +349,12 @@ export class LteV2xChannel<P> implements V2VChannel<P> {
   private decide(tx: Transmission<P>, subframe: number, at: number): void {
     const S = this.opts.network.subchannels;
     const serial = ++this.serial;
-    for (let k = 0; k < tx.receivers.length; k++) {
-      const r = tx.receivers[k];
+    const reached = tx.reached;
+    for (let k = 0; k < reached.count; k++) {
+      const r = reached.cars[k];
       this.reachedBy[r] = serial;
-      const power = tx.powersMw[k];
-      const dbm = tx.dbms[k];
+      const power = reached.powersMw[k];
+      const dbm = reached.dbms[k];
       let lost: LossReason | undefined;
       if (this.transmittingAt[r] === subframe) lost = 'half-duplex';
       else if (dbm < SENSITIVITY_DBM) lost = 'below-sensitivity';
@@ -372,12 +367,12 @@ export class LteV2xChannel<P> implements V2VChannel<P> {
         if (u < blockErrorRate(dbOf(power / (tx.noiseMw + interference)), tx.shiftDb))
           lost = u < blockErrorRate(dbOf(power / tx.noiseMw), tx.shiftDb) ? 'propagation' : 'collision';
       }
-      for (const p of tx.packets) this.report(p.packet, p.open, r, at, lost, tx.distances[k], dbm, tx.lineOfSight[k]);
+      for (const p of tx.packets) this.report(p.packet, p.open, r, at, lost, reached.distances[k], dbm, reached.lineOfSight(k));
     }
     for (const p of tx.packets) {
       const tally = this.opts.tally;
       if (tally && !p.open) {
-        const beyond = this.n - 1 - tx.receivers.length;
+        const beyond = this.n - 1 - reached.count;
         if (beyond) tally.outcomes.addBeyondReach(beyond);
         continue;
       }
