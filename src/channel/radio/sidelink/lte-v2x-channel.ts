@@ -10,6 +10,7 @@ import {
   type V2VChannel,
 } from '../../frames.js';
 import type { OutcomeTally } from '../../outcome-tally.js';
+import { DueOutcomes } from '../medium/due-outcomes.js';
 import { EventQueue } from '../medium/event-queue.js';
 import { SpatialIndex } from '../medium/spatial-index.js';
 import { CARRIER_HZ, LinkBudget } from '../wifi-80211p/link-budget.js';
@@ -115,7 +116,7 @@ export class LteV2xChannel<P> implements V2VChannel<P> {
   private readonly busyCells: Float64Array;
   /** Scratch for the cars each transmission of a subframe reached. */
   private readonly reachedPool: ReachedCars[] = [];
-  private outcomes: Delivery<P>[] = [];
+  private readonly outcomes = new DueOutcomes<P>();
   private readonly busyWindows: ChannelBusySample[] = [];
   private windowStart = 0;
   private windowsClosed = 0;
@@ -169,11 +170,7 @@ export class LteV2xChannel<P> implements V2VChannel<P> {
 
   deliverDue(now: number): Delivery<P>[] {
     this.run(now);
-    const due: Delivery<P>[] = [];
-    const later: Delivery<P>[] = [];
-    for (const d of this.outcomes) (d.at <= now ? due : later).push(d);
-    this.outcomes = later;
-    return due.sort((a, b) => a.at - b.at);
+    return this.outcomes.takeDue(now);
   }
 
   takeChannelBusy(now: number): ChannelBusySample[] {

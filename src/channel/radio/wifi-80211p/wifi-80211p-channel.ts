@@ -10,6 +10,7 @@ import {
   type V2VChannel,
 } from '../../frames.js';
 import type { OutcomeTally } from '../../outcome-tally.js';
+import { DueOutcomes } from '../medium/due-outcomes.js';
 import { EventQueue } from '../medium/event-queue.js';
 import { SpatialIndex } from '../medium/spatial-index.js';
 import { codingOf } from './error-model.js';
@@ -80,7 +81,7 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
   private readonly indexOf: Map<string, number>;
   private readonly events = new EventQueue<Event<P>>();
   /** Outcomes decided, in the order they were; `deliverDue` hands them out by time. */
-  private outcomes: Delivery<P>[] = [];
+  private readonly outcomes = new DueOutcomes<P>();
   private readonly budget: LinkBudget;
   private readonly index: SpatialIndex;
   private readonly x: Float64Array;
@@ -146,11 +147,7 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
 
   deliverDue(now: number): Delivery<P>[] {
     this.run(now);
-    const due: Delivery<P>[] = [];
-    const later: Delivery<P>[] = [];
-    for (const d of this.outcomes) (d.at <= now ? due : later).push(d);
-    this.outcomes = later;
-    return due.sort((a, b) => a.at - b.at);
+    return this.outcomes.takeDue(now);
   }
 
   takeChannelBusy(now: number): ChannelBusySample[] {
