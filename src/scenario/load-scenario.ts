@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { loadMapFromDisk, type MapLoader } from '../core/map/map-loader.js';
 import type { OccupancyGrid } from '../core/map/occupancy-grid.js';
 import { UserInputError } from '../errors.js';
+import { channelRuntimeProblems } from './channel-runtime.js';
 import { crossCheckScenario, stabilityWarnings } from './cross-checks.js';
 import { dccRuntimeProblems } from './dcc-checks.js';
 import { externalNotes, unsupportedExternal } from './external-device.js';
@@ -75,6 +76,7 @@ export async function loadScenario(file: string, options: LoadScenarioOptions = 
     problems.push(
       ...unsupportedExternal(normalised.scenario, options.runtime),
       ...dccRuntimeProblems(normalised.scenario, options.runtime),
+      ...channelRuntimeProblems(normalised.scenario, options.runtime),
     );
   if (normalised.scenario) problems.splice(0, problems.length, ...asTrafficProblems(problems, normalised.scenario));
   if (platoon.followers?.length) {

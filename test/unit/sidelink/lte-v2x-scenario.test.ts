@@ -19,7 +19,7 @@ vehicles:
 `;
 
 const load = (network: string, options: LoadScenarioOptions = {}) => loadScenario(workspace.write(withNetwork(network)), options);
-const problems = (network: string) => workspace.problems(withNetwork(network));
+const problems = (network: string, options: LoadScenarioOptions = {}) => workspace.problems(withNetwork(network), options);
 
 describe('network.channel: lte-v2x', () => {
   it("fills the published highway configuration's defaults: 20 dBm, WINNER+ B1, 3 dB shadowing, 9 dB noise figure, 4 subchannels, 100 ms, MCS 9, keep 0", async () => {
@@ -62,6 +62,13 @@ describe('network.channel: lte-v2x', () => {
     ]);
     expect(await problems('{ channel: lte-v2x, subchannels: 11 }')).toHaveLength(1);
     expect(await problems('{ channel: lte-v2x, keepProbability: 0.9 }')).toHaveLength(1);
+  });
+
+  it('is refused for the emulated runtime before anything starts (its channel is an ns-3 process)', async () => {
+    expect(await problems('{ channel: lte-v2x }', { runtime: 'docker' })).toEqual([
+      'network.channel (line 4): lte-v2x has no ns-3 program, and the emulated runtime runs its channel in ns-3: run it with --runtime sim',
+    ]);
+    expect(await problems('{ channel: lte-v2x }', { runtime: 'sim' })).toEqual([]);
   });
 
   it('always takes the builtin engine, even with ns-3 installed, and the ns-3 programs refuse it by name', async () => {
