@@ -1,17 +1,54 @@
-import type { Delivery } from '../../frames.js';
+import type { ChannelFrame, Delivery, LossReason } from '../../frames.js';
+import type { OutcomeTally } from '../../outcome-tally.js';
+
+/** Fleets: outcomes counted here; only deliveries to the cars in `listeners` (whose apps act on them) are listed. */
+export interface FleetTally {
+  outcomes: OutcomeTally;
+  listeners: ReadonlySet<string>;
+}
 
 /**
- * Outcomes a radio decided ahead of the runtime's clock (a frame's end is known when it starts),
- * handed out once due, in time order: what `V2VChannel.deliverDue` returns.
+ * The outcomes a radio decides ahead of the runtime's clock (a frame's end is known when it starts):
+ * counted in a fleet's tally or listed, and handed out once due, in time order (`deliverDue`).
  */
 export class DueOutcomes<P> {
   private pending: Delivery<P>[] = [];
 
-  push(outcome: Delivery<P>): void {
-    this.pending.push(outcome);
+  constructor(private readonly tally: FleetTally | undefined) {}
+
+  /** One addressee's outcome (`lost` undefined: delivered); `distance` NaN when not computed. */
+  settle(
+    payload: P,
+    to: string,
+    sentAt: number,
+    at: number,
+    lost: LossReason | undefined,
+    distance: number,
+    rxPowerDbm?: number,
+    lineOfSight?: boolean,
+  ): void {
+    const tally = this.tally;
+    if (tally) {
+      tally.outcomes.add(lost ?? 'delivered', distance, at - sentAt);
+      if (lost || !tally.listeners.has(to)) return;
+    }
+    const delivery: Delivery<P> = { payload, to, at };
+    if (lost) delivery.lost = lost;
+    if (rxPowerDbm !== undefined) delivery.rxPowerDbm = rxPowerDbm;
+    if (lineOfSight !== undefined) delivery.lineOfSight = lineOfSight;
+    this.pending.push(delivery);
   }
 
-  /** Removes and returns, in time order, every outcome at or before `now`. */
+  /** A frame lost before it reached the air (a queue drop): lost at every addressee. */
+  lostEverywhere(frame: ChannelFrame<P>, reason: LossReason, at: number): void {
+    for (const to of frame.to) {
+      if (to === frame.from) continue;
+      if (this.tally) this.tally.outcomes.add(reason, Number.POSITIVE_INFINITY, 0);
+      else this.pending.push({ payload: frame.payload, to, at, lost: reason });
+    }
+  }
+
+  /** Removes and returns, in time order, every listed outcome at or before `now`. */
   takeDue(now: number): Delivery<P>[] {
     const due: Delivery<P>[] = [];
     const later: Delivery<P>[] = [];

@@ -9,8 +9,7 @@ import {
   type LossReason,
   type V2VChannel,
 } from '../../frames.js';
-import type { OutcomeTally } from '../../outcome-tally.js';
-import { DueOutcomes } from '../medium/due-outcomes.js';
+import { DueOutcomes, type FleetTally } from '../medium/due-outcomes.js';
 import { EventQueue } from '../medium/event-queue.js';
 import { SpatialIndex } from '../medium/spatial-index.js';
 import { CARRIER_HZ, LinkBudget } from '../wifi-80211p/link-budget.js';
@@ -32,7 +31,7 @@ export interface LteV2xOptions {
   /** Time from a send call until the packet reaches the MAC [s], drawn per packet. */
   stackDelay?: () => number;
   /** Fleets: outcomes counted here; only deliveries to `listeners` come out of `deliverDue` (as Wifi80211pOptions.tally). */
-  tally?: { outcomes: OutcomeTally; listeners: ReadonlySet<string> };
+  tally?: FleetTally;
 }
 
 /** Thermal noise in 10 MHz at 290 K [dBm]. */
@@ -116,7 +115,7 @@ export class LteV2xChannel<P> implements V2VChannel<P> {
   private readonly busyCells: Float64Array;
   /** Scratch for the cars each transmission of a subframe reached. */
   private readonly reachedPool: ReachedCars[] = [];
-  private readonly outcomes = new DueOutcomes<P>();
+  private readonly outcomes: DueOutcomes<P>;
   private readonly busyWindows: ChannelBusySample[] = [];
   private windowStart = 0;
   private windowsClosed = 0;
@@ -129,6 +128,7 @@ export class LteV2xChannel<P> implements V2VChannel<P> {
   selections = 0;
 
   constructor(private readonly opts: LteV2xOptions) {
+    this.outcomes = new DueOutcomes(opts.tally);
     const { network } = opts;
     const n = opts.names.length;
     this.n = n;
@@ -224,7 +224,7 @@ export class LteV2xChannel<P> implements V2VChannel<P> {
 
   private arrive(car: number, packet: Packet<P>, t: number): void {
     if (packet.bytes > this.pool.capacityBytes(this.opts.network.subchannels)) {
-      this.lostEverywhere(packet, 'queue-drop', t);
+      this.outcomes.lostEverywhere(packet.frame, 'queue-drop', t);
       return;
     }
     const sps = this.reservations[car];
@@ -412,26 +412,7 @@ export class LteV2xChannel<P> implements V2VChannel<P> {
       if (!open[r]) return;
       open[r] = 0;
     }
-    const to = this.opts.names[r];
-    const tally = this.opts.tally;
-    if (tally) {
-      tally.outcomes.add(lost ?? 'delivered', distance, at - packet.sentAt);
-      if (lost || !tally.listeners.has(to)) return;
-    }
-    const delivery: Delivery<P> = { payload: packet.frame.payload, to, at };
-    if (lost) delivery.lost = lost;
-    if (rxPowerDbm !== undefined) delivery.rxPowerDbm = rxPowerDbm;
-    if (lineOfSight !== undefined) delivery.lineOfSight = lineOfSight;
-    this.outcomes.push(delivery);
-  }
-
-  private lostEverywhere(packet: Packet<P>, reason: LossReason, at: number): void {
-    const tally = this.opts.tally;
-    for (const to of packet.frame.to) {
-      if (to === packet.frame.from) continue;
-      if (tally) tally.outcomes.add(reason, Number.POSITIVE_INFINITY, 0);
-      else this.outcomes.push({ payload: packet.frame.payload, to, at, lost: reason });
-    }
+    this.outcomes.settle(packet.frame.payload, this.opts.names[r], packet.sentAt, at, lost, distance, rxPowerDbm, lineOfSight);
   }
 }
 

@@ -9,8 +9,7 @@ import {
   type LossReason,
   type V2VChannel,
 } from '../../frames.js';
-import type { OutcomeTally } from '../../outcome-tally.js';
-import { DueOutcomes } from '../medium/due-outcomes.js';
+import { DueOutcomes, type FleetTally } from '../medium/due-outcomes.js';
 import { EventQueue } from '../medium/event-queue.js';
 import { SpatialIndex } from '../medium/spatial-index.js';
 import { codingOf } from './error-model.js';
@@ -40,7 +39,7 @@ export interface Wifi80211pOptions {
    * Fleets: outcomes are counted here instead of listed; only deliveries to the cars in `listeners`
    * (whose apps act on what they receive) come out of `deliverDue`.
    */
-  tally?: { outcomes: OutcomeTally; listeners: ReadonlySet<string> };
+  tally?: FleetTally;
 }
 
 /** DCF for non-QoS data (ns-3's 802.11p default): the contention window a backoff is drawn from. */
@@ -81,7 +80,7 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
   private readonly indexOf: Map<string, number>;
   private readonly events = new EventQueue<Event<P>>();
   /** Outcomes decided, in the order they were; `deliverDue` hands them out by time. */
-  private readonly outcomes = new DueOutcomes<P>();
+  private readonly outcomes: DueOutcomes<P>;
   private readonly budget: LinkBudget;
   private readonly index: SpatialIndex;
   private readonly x: Float64Array;
@@ -110,6 +109,7 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
   private transmissions = 0;
 
   constructor(private readonly opts: Wifi80211pOptions) {
+    this.outcomes = new DueOutcomes(opts.tally);
     const n = opts.names.length;
     this.stations = opts.names.map((name, i) => new Station(i, name));
     this.indexOf = new Map(opts.names.map((name, i) => [name, i]));
@@ -211,7 +211,7 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
   private enqueue(i: number, frame: ChannelFrame<P>, sentAt: number, t: number): void {
     const s = this.stations[i];
     if (s.queued >= QUEUE_MAX_FRAMES) {
-      this.lostEverywhere(frame, 'queue-drop', t);
+      this.outcomes.lostEverywhere(frame, 'queue-drop', t);
       return;
     }
     const wasEmpty = s.queued === 0;
@@ -246,7 +246,7 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
     s.accessAt = Number.NaN;
     let item = s.dequeue();
     while (item && t - item.enqueuedAt > QUEUE_MAX_DELAY_S) {
-      this.lostEverywhere(item.frame, 'queue-drop', t);
+      this.outcomes.lostEverywhere(item.frame, 'queue-drop', t);
       item = s.dequeue();
     }
     s.backoff = 0;
@@ -418,25 +418,6 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
   ): void {
     if (!tx.open[r]) return;
     tx.open[r] = 0;
-    const to = this.stations[r].name;
-    const tally = this.opts.tally;
-    if (tally) {
-      tally.outcomes.add(lost ?? 'delivered', distance, at - tx.sentAt);
-      if (lost || !tally.listeners.has(to)) return;
-    }
-    const delivery: Delivery<P> = { payload: tx.frame.payload, to, at };
-    if (lost) delivery.lost = lost;
-    if (rxPowerDbm !== undefined) delivery.rxPowerDbm = rxPowerDbm;
-    if (lineOfSight !== undefined) delivery.lineOfSight = lineOfSight;
-    this.outcomes.push(delivery);
-  }
-
-  private lostEverywhere(frame: ChannelFrame<P>, reason: LossReason, at: number): void {
-    const tally = this.opts.tally;
-    for (const to of frame.to) {
-      if (to === frame.from) continue;
-      if (tally) tally.outcomes.add(reason, Number.POSITIVE_INFINITY, 0);
-      else this.outcomes.push({ payload: frame.payload, to, at, lost: reason });
-    }
+    this.outcomes.settle(tx.frame.payload, this.stations[r].name, tx.sentAt, at, lost, distance, rxPowerDbm, lineOfSight);
   }
 }
