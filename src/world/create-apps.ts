@@ -5,7 +5,9 @@ import { createPurePursuit } from '../core/control/pure-pursuit.js';
 import { createRrt } from '../core/control/rrt.js';
 import type { VehicleApp } from '../core/control/vehicle-context.js';
 import { createWallFollow } from '../core/control/wall-follow.js';
+import type { OccupancyGrid } from '../core/map/occupancy-grid.js';
 import type { BodySize } from '../core/physics/ttc.js';
+import { wallMargin } from '../core/sensing/wall-returns.js';
 import { createBeacon } from '../core/v2x/apps/beacon.js';
 import { createCacc } from '../core/v2x/apps/cacc.js';
 import { createDenm } from '../core/v2x/apps/denm-triggers.js';
@@ -29,9 +31,15 @@ export function bodySizes(scenario: Pick<ResolvedScenario, 'vehicles'>): BodySiz
  * The controller first, then the V2V apps in scenario order; the same list runs in every runtime.
  * `sizes`: every car's footprint by name, for the geometric TTC (in every runtime the same, so a
  * small car and a truck close as they would, not as two copies of this car). `geoReference`:
- * the scenario's, for the positions CAMs carry.
+ * the scenario's, for the positions CAMs carry. `grid`: the scenario's map, whose walls a `cpm`
+ * app leaves out of its objects (without it, every cluster of the scan may be an object).
  */
-export function createVehicleApps(v: ResolvedVehicle, sizes: BodySizes, geoReference: GeoReference = DEFAULT_GEO_REFERENCE): VehicleApp[] {
+export function createVehicleApps(
+  v: ResolvedVehicle,
+  sizes: BodySizes,
+  geoReference: GeoReference = DEFAULT_GEO_REFERENCE,
+  grid?: OccupancyGrid,
+): VehicleApp[] {
   const apps: VehicleApp[] = [];
   const c = v.controller;
   const maxSteer = v.params.s_max;
@@ -59,7 +67,10 @@ export function createVehicleApps(v: ResolvedVehicle, sizes: BodySizes, geoRefer
     else if (app.type === 'warning') apps.push(createWarning(app, { station: stationOf(v), geoReference }));
     else if (app.type === 'warning-receiver') apps.push(createWarningReceiver(app, geoReference));
     else if (app.type === 'denm') apps.push(createDenm(app, stationOf(v), geoReference, { own: v.params, others: sizes }));
-    else if (app.type === 'cpm') apps.push(createCpm(v.name, app, stationOf(v), geoReference));
+    else if (app.type === 'cpm')
+      apps.push(
+        createCpm(v.name, app, stationOf(v), geoReference, grid && { grid, margin: wallMargin(grid.resolution, v.lidar?.noiseStd ?? 0) }),
+      );
     else if (app.type === 'scripted-event')
       apps.push(createScriptedEvent(app.brake !== undefined ? { at: app.at, brake: app.brake } : { at: app.at, speed: app.speed! }));
   }
@@ -75,6 +86,9 @@ const stationOf = (v: ResolvedVehicle) => ({
   length: v.params.length,
   width: v.params.width,
 });
+
+/** Whether a car's apps look at the map (`createVehicleApps`' `grid`): a runtime loads it only for them. */
+export const appsNeedMap = (v: Pick<ResolvedVehicle, 'apps'>): boolean => v.apps.some((app) => app.type === 'cpm');
 
 /** Apps whose behaviour no received message changes: they only send (or act on a clock). */
 const DEAF_APPS: ReadonlySet<string> = new Set(['beacon', 'cam', 'cpm', 'scripted-event']);

@@ -5,7 +5,9 @@
  * Clustering: consecutive beams whose hit points are at most `gap` apart form one cluster; a
  * max-range (or invalid) return ends a cluster. A cluster of fewer than `minPoints` points is
  * noise, one wider than `maxExtent` (its first to its last point) is taken for the static
- * environment (a wall), not an object. An object's position is the centre (mean) of its points.
+ * environment (a wall), not an object. With a map, a return the map explains (`isWall`, e.g.
+ * wall-returns.ts) is the environment too: it ends a cluster and is in none, so a building corner
+ * or a short stretch of wall is never an object. An object's position is the centre (mean) of its points.
  *
  * Tracking: each update associates the clusters with the known objects nearest first (a cluster
  * and an object at most `associationDistance` apart), estimates an associated object's velocity
@@ -41,7 +43,11 @@ export interface ScanCluster {
 /** A return this close to the maximum range (1 % of it, at least 5 cm: the range noise) is "nothing hit". */
 const maxRangeMargin = (rangeMax: number) => Math.max(0.05, 0.01 * rangeMax);
 
-export function clusterScan(scan: ScanLike, opts: ClusterOptions = CLUSTER_DEFAULTS): ScanCluster[] {
+export function clusterScan(
+  scan: ScanLike,
+  opts: ClusterOptions = CLUSTER_DEFAULTS,
+  isWall?: (angle: number, range: number) => boolean,
+): ScanCluster[] {
   const clusters: ScanCluster[] = [];
   let xs: number[] = [];
   let ys: number[] = [];
@@ -64,6 +70,10 @@ export function clusterScan(scan: ScanLike, opts: ClusterOptions = CLUSTER_DEFAU
       continue;
     }
     const a = scan.angleMin + i * scan.angleIncrement;
+    if (isWall?.(a, r)) {
+      close();
+      continue;
+    }
     const x = r * Math.cos(a);
     const y = r * Math.sin(a);
     if (xs.length && Math.hypot(x - xs[xs.length - 1], y - ys[ys.length - 1]) > opts.gap) close();

@@ -99,7 +99,7 @@ export function builtinDriver(
   };
   const agent = new VehicleAgent(
     car.spec.name,
-    createVehicleApps(car.spec, bodySizesOnce(world.scenario), geoReference),
+    createVehicleApps(car.spec, bodySizesOnce(world.scenario), geoReference, world.grid),
     {
       now: () => world.time,
       own: odometry,

@@ -144,7 +144,8 @@ describe('CPMs in v2v.pcap, decoded by tshark 4.0', () => {
         .map((r) => r.id),
     );
     expect(cpms.length).toBe(sentCpms.size);
-    expect(cpms.length).toBeGreaterThan(30);
+    // a CPM at least every second (T_GenCpmMax), more while car1 (the one object: the map's walls are none) is due
+    expect(cpms.length).toBeGreaterThanOrEqual(Math.floor(summary.sim_time_s));
     for (const f of cpms) {
       expect(f.layers['frame.protocols']![0]).toBe('eth:ethertype:gnw:btpb:its');
       expect([num(f, 'its.protocolVersion'), num(f, 'its.messageID'), num(f, 'its.stationID')]).toEqual([1, 14, stationIdOf('car2')]);
@@ -159,7 +160,7 @@ describe('CPMs in v2v.pcap, decoded by tshark 4.0', () => {
     );
   });
 
-  it("carries the lidar's field of view at most once a second, and a CPM every 100 ms to 1 s", () => {
+  it("carries the lidar's field of view once a second or with the first CPM after, and a CPM every 100 ms to 1 s", () => {
     const withSensors = cpms.filter((f) => f.layers['cpm.sensorID'] !== undefined);
     expect(withSensors[0]).toBe(cpms[0]);
     for (const f of withSensors) {
@@ -175,7 +176,8 @@ describe('CPMs in v2v.pcap, decoded by tshark 4.0', () => {
     const gaps = (fs: Frame[]) => fs.slice(1).map((f, i) => f.t - fs[i].t);
     for (const g of gaps(withSensors)) {
       expect(g).toBeGreaterThanOrEqual(1 - EPS);
-      expect(g).toBeLessThanOrEqual(1.1 + EPS);
+      // the first CPM at least T_AddSensorInformation (1 s) after the last, and CPMs are at most 1 s apart
+      expect(g).toBeLessThanOrEqual(2 + EPS);
     }
     for (const g of gaps(cpms)) {
       expect(g).toBeGreaterThanOrEqual(0.1 - EPS);

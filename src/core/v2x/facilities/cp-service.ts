@@ -1,4 +1,5 @@
 import type { LaserScan, Odometry, V2VMessage, VehicleApp } from '../../control/vehicle-context.js';
+import type { OccupancyGrid } from '../../map/occupancy-grid.js';
 import {
   type ClusterOptions,
   clusterScan,
@@ -8,6 +9,7 @@ import {
   toBodyFrame,
   toMapFrame,
 } from '../../sensing/scan-objects.js';
+import { mapWallReturns } from '../../sensing/wall-returns.js';
 import {
   type Cpm,
   DYNAMIC_STATUS,
@@ -83,14 +85,21 @@ export function perceivedObjectOf(o: TrackedObject, own: Odometry, t: number): P
   };
 }
 
+/** The map the lidar sees, and how far beyond a return its wall may be (`wallMargin`) [m]. */
+export interface CpmMap {
+  grid: OccupancyGrid;
+  margin: number;
+}
+
 /**
  * The collective perception service on a car: at every T_GenCpmMin (the first control tick at or
  * after it; each car's checks start at their own offset, fixed by its name) it clusters the
- * latest lidar scan into objects (scan-objects.ts), tracks them on the map, applies the
+ * latest lidar scan into objects (scan-objects.ts), leaving out the returns the map explains (its
+ * walls are never objects: wall-returns.ts), tracks them on the map, applies the
  * generation rules (cpm-generation.ts) and broadcasts a CPM in GeoNetworking single-hop broadcast
  * over BTP-B port 2009: its station data, the lidar's field of view when due, and the objects due.
  */
-export function createCpm(name: string, opts: CpmOptions, station: StationFacts, ref: GeoReference): VehicleApp {
+export function createCpm(name: string, opts: CpmOptions, station: StationFacts, ref: GeoReference, map?: CpmMap): VehicleApp {
   const rules = new CpmGenerationRules(opts);
   const tracker = new ObjectTracker({
     associationDistance: opts.associationDistance,
@@ -114,7 +123,8 @@ export function createCpm(name: string, opts: CpmOptions, station: StationFacts,
       if (!scan) return;
       if (scan.t !== lastScanT) {
         lastScanT = scan.t;
-        const detections = clusterScan(scan, opts).map((c) => ({ ...toMapFrame(own, c), extent: c.extent }));
+        const walls = map && mapWallReturns(map.grid, own, map.margin);
+        const detections = clusterScan(scan, opts, walls).map((c) => ({ ...toMapFrame(own, c), extent: c.extent }));
         seen = tracker.update(scan.t, detections);
         for (const id of everIncluded) {
           if (tracker.has(id)) continue;

@@ -1,4 +1,5 @@
 import type { LaserScan, Odometry, V2VMessage } from '../../../core/control/vehicle-context.js';
+import type { OccupancyGrid } from '../../../core/map/occupancy-grid.js';
 import type { ResolvedScenario, ResolvedVehicle } from '../../../scenario/resolved.js';
 import { bodySizes, createVehicleApps } from '../../../world/create-apps.js';
 import { stepSchedule } from '../../../world/step-schedule.js';
@@ -22,6 +23,8 @@ export interface VehicleProcessConfig {
   clock: WallClock;
   connectTimeoutMs?: number;
   log?: (line: string) => void;
+  /** The scenario's map, for apps that look at it (`appsNeedMap`). */
+  grid?: OccupancyGrid;
 }
 
 export interface VehicleOutcome {
@@ -77,7 +80,7 @@ export class VehicleSession {
     const schedule = stepSchedule(scenario);
     this.period = schedule.controlPeriod(spec);
     this.scanPeriod = schedule.scanPeriod(spec);
-    this.agent = new VehicleAgent(spec.name, createVehicleApps(spec, bodySizes(scenario), scenario.geoReference), {
+    this.agent = new VehicleAgent(spec.name, createVehicleApps(spec, bodySizes(scenario), scenario.geoReference, cfg.grid), {
       now: () => this.now(),
       own: () => this.own,
       others: () => this.observed,
