@@ -3,7 +3,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { UserInputError } from '../errors.js';
 import { compareRunFolders, type RunComparison } from '../run/compare-runs.js';
 import type { RunEvents } from '../run/events.js';
-import { hostFacts } from '../run/host-facts.js';
+import { type HostFacts, hostFacts, hostFactsNeed } from '../run/host-facts.js';
 import { MANIFEST_FILE, mapHash, type RunManifest, resolvedHash } from '../run/manifest.js';
 import { readJsonFile, readRunScenario } from '../run/read-run-folder.js';
 import { RUN_FILES } from '../run/run-files.js';
@@ -53,7 +53,7 @@ export async function replayRun(runDir: string, opts: ReplayOptions = {}): Promi
       'restore the map the run used (its copy may be in the run folder), or run the scenario anew with cavsim up',
     );
   }
-  const notes = await hostDifferences(manifest);
+  const notes = hostDifferences(manifest, await hostFacts(hostFactsNeed(manifest.runtime, scenario)));
   const runsDir = opts.runsDir ?? dirname(originalDir);
   const common = {
     runsDir,
@@ -95,8 +95,8 @@ export function readManifest(runDir: string): RunManifest {
   return readJsonFile(file, new UserInputError(`${runDir} has no ${MANIFEST_FILE}`)) as RunManifest;
 }
 
-async function hostDifferences(m: RunManifest): Promise<string[]> {
-  const now = await hostFacts();
+/** The host facts the run recorded against the same facts asked now. */
+function hostDifferences(m: RunManifest, now: HostFacts): string[] {
   const notes: string[] = [];
   const differs = (what: string, then: unknown, current: unknown) => {
     if (JSON.stringify(then) !== JSON.stringify(current))

@@ -1,4 +1,4 @@
-import { hostFacts } from '../run/host-facts.js';
+import { hostFacts, hostFactsNeed } from '../run/host-facts.js';
 import { type RunOutcome, type SimulatedRunOptions, simulateScenario } from '../runtime/sim/simulate-scenario.js';
 import { loadScenario } from '../scenario/load-scenario.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
@@ -8,9 +8,9 @@ export type RunScenarioOptions = SimulatedRunOptions;
 
 /** `cavsim up --runtime sim`: validate, run in virtual time, write the run folder. */
 export async function runScenarioSimulated(file: string, opts: RunScenarioOptions = {}): Promise<RunOutcome> {
-  // the run's manifest needs them: git and pkg-config answer while the scenario loads
-  hostFacts().catch(() => {});
   const scenario = await loadScenario(file, { overrides: opts.overrides, loadMap: opts.loadMap, inputs: opts.inputs, runtime: 'sim' });
+  // the run's manifest needs them: git and pkg-config (if the run starts processes at all) answer while the run prepares
+  hostFacts(hostFactsNeed('sim', scenario)).catch(() => {});
   return runResolvedSimulated(scenario, opts);
 }
 

@@ -6,7 +6,7 @@ import { RUN_ID_PATTERN } from '../host/network/names.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { chooseFolder, type FolderSetting } from '../util/writable-folder.js';
 import { writeFileNoFollow } from '../util/write-no-follow.js';
-import { hostFacts } from './host-facts.js';
+import { hostFacts, hostFactsNeed } from './host-facts.js';
 import { buildManifest, MANIFEST_FILE, type ManifestInput, type RunManifest } from './manifest.js';
 import { RUN_FILES } from './run-files.js';
 import type { RunSummary, UnstartedSummary } from './summary.js';
@@ -102,7 +102,7 @@ export class RunFolder {
 
 /** Writes the run's manifest.json; the host facts are asked once per process. */
 export async function recordManifest(folder: RunFolder, input: Omit<ManifestInput, 'runId' | 'facts'>): Promise<RunManifest> {
-  const manifest = buildManifest({ ...input, runId: folder.runId, facts: await hostFacts() });
+  const manifest = buildManifest({ ...input, runId: folder.runId, facts: await hostFacts(hostFactsNeed(input.runtime, input.scenario)) });
   folder.writeManifest(manifest);
   return manifest;
 }

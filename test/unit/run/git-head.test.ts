@@ -37,7 +37,21 @@ describe('readHeadCommit', () => {
     expect(readHeadCommit(repo({ HEAD: `${SHA_B}\n` }))).toBe(SHA_B);
   });
 
-  it('leaves to git what it cannot read: no .git, a worktree .git file, an unborn branch', () => {
+  it('reads a linked worktree: HEAD in its own git folder, the branch in the common one', () => {
+    const main = repo({ HEAD: 'ref: refs/heads/main\n', 'refs/heads/main': `${SHA_A}\n`, 'packed-refs': `${SHA_B} refs/heads/wt\n` });
+    const linked = join(main, '.git', 'worktrees', 'wt');
+    mkdirSync(linked, { recursive: true });
+    writeFileSync(join(linked, 'HEAD'), 'ref: refs/heads/wt\n');
+    writeFileSync(join(linked, 'commondir'), '../..\n');
+    const checkout = join(main, 'wt');
+    mkdirSync(checkout);
+    writeFileSync(join(checkout, '.git'), `gitdir: ${linked}\n`);
+    expect(readHeadCommit(checkout)).toBe(SHA_B);
+    writeFileSync(join(main, '.git', 'refs', 'heads', 'wt'), `${SHA_A}\n`);
+    expect(readHeadCommit(checkout)).toBe(SHA_A);
+  });
+
+  it('leaves to git what it cannot read: no .git, a .git file naming no folder, an unborn branch', () => {
     root = mkdtempSync(join(tmpdir(), 'cavsim-git-head-'));
     expect(readHeadCommit(root)).toBeUndefined();
     writeFileSync(join(root, '.git'), 'gitdir: /elsewhere/.git/worktrees/x\n');
