@@ -7,7 +7,7 @@ import { planEmulatedRun } from '../runtime/emulated/plan-emulated.js';
 import { kindsWhere } from '../scenario/channel-kinds.js';
 import { loadScenario } from '../scenario/load-scenario.js';
 import { printJson } from './json-output.js';
-import { printWarnings } from './print-warnings.js';
+import { printLoadWarnings, printWarnings } from './print-warnings.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -139,6 +139,7 @@ export function registerEmulationCommands(program: Command): void {
     .action(async (file: string, opts: { set: string[] }) => {
       const scenario = await loadScenario(file, { overrides: opts.set, runtime: 'docker' });
       printWarnings(scenario.warnings, 'docker');
+      printLoadWarnings(scenario, 'docker');
       const runId = newRunId();
       process.stdout.write(`${JSON.stringify(planEmulatedRun(scenario, runId, join(defaultRunsDir(), runId)), null, 2)}\n`);
     });

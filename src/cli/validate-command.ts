@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { describeNetwork } from '../scenario/describe-network.js';
 import { requireCjs } from '../util/require-cjs.js';
-import { printWarnings } from './print-warnings.js';
+import { printLoadWarnings, printWarnings } from './print-warnings.js';
 
 const { Option } = requireCjs('commander') as typeof import('commander');
 
@@ -20,6 +20,7 @@ export function registerValidateCommand(program: Command): void {
       const { loadScenario } = await import('../scenario/load-scenario.js');
       const scenario = await loadScenario(file, { overrides: opts.set, runtime: opts.runtime });
       printWarnings(scenario.warnings, opts.runtime);
+      printLoadWarnings(scenario, opts.runtime);
       if (opts.json) process.stdout.write(`${JSON.stringify(scenario, null, 2)}\n`);
       else
         process.stdout.write(

@@ -3,6 +3,7 @@ import type { FleetV2v } from './fleet-v2v.js';
 import { type MeasuredFigures, readMeasuredSoFar } from './measured-so-far.js';
 import { decideVerdict, RUN_EXIT_STATUS } from './outcome.js';
 import type { RunFolder } from './run-folder.js';
+import { saturationOf } from './saturation.js';
 import { buildSummary, isUnstarted, type RunSummary } from './summary.js';
 
 /** The user stopped the run (Ctrl-C) before it could start: status `interrupted`. */
@@ -60,10 +61,14 @@ export function finishRun(p: { folder: RunFolder; scenario: ResolvedScenario; ru
     interrupted: userStop ?? (base.status === 'interrupted' ? base.reason : p.interrupted),
     invalid: [base.status === 'invalid' ? base.reason : undefined, p.invalid].filter(Boolean).join('; ') || undefined,
   });
-  const warnings = [...(p.scenario.warnings ?? []), ...(p.warnings ?? [])];
+  const saturation = saturationOf(base.v2v, p.scenario, p.runtime);
+  const warnings = [
+    ...new Set([...(p.scenario.warnings ?? []), ...(p.warnings ?? []), ...(saturation?.warning ? [saturation.warning] : [])]),
+  ];
   const { reason: _reason, failed_component: _component, exit_status: _exit, hint: _hint, ...rest } = base;
   const summary: RunSummary = {
     ...rest,
+    ...(saturation ? { v2v: { ...rest.v2v, saturated: saturation.saturated } } : {}),
     status: verdict.status,
     ...(verdict.reason ? { reason: verdict.reason } : {}),
     ...(verdict.failed_component ? { failed_component: verdict.failed_component } : {}),

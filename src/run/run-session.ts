@@ -1,5 +1,6 @@
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { CleanupStack } from '../util/cleanup-stack.js';
+import { channelLoadWarnings } from './channel-load.js';
 import type { RunEvents } from './events.js';
 import { finishRun, type RunEnd } from './finish-run.js';
 
@@ -57,6 +58,7 @@ export class RunSession implements AsyncDisposable {
   ): Promise<RunSession> {
     const folder = RunFolder.create(opts.runsDir ?? defaultRunsDir(), opts.runId);
     folder.reserveSpace();
+    scenario = withLoadWarnings(scenario, runtime);
     const session = new RunSession(folder, scenario, runtime, { overrides: opts.overrides, command: opts.command }, opts.events);
     folder.writeScenario(scenario);
     await session.recordImages(images);
@@ -131,4 +133,10 @@ export class RunSession implements AsyncDisposable {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
+}
+
+/** The scenario with the channel's offered-load warning (channel-load.ts) among its warnings, once: what `validate` says too. */
+export function withLoadWarnings(scenario: ResolvedScenario, runtime: RunSummary['runtime']): ResolvedScenario {
+  const extra = channelLoadWarnings(scenario, runtime).filter((w) => !scenario.warnings?.includes(w));
+  return extra.length ? { ...scenario, warnings: [...(scenario.warnings ?? []), ...extra] } : scenario;
 }

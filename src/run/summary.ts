@@ -8,6 +8,7 @@ import type { PlatoonSummary } from '../measurement/platoon.js';
 import type { Recorder } from '../measurement/recorder.js';
 import { ageOfInformation, interArrivalGaps, type SpreadFigures } from '../measurement/update-age.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
+import { overdueAfter } from './channel-load.js';
 import { type DccFigures, dccFigures } from './dcc-figures.js';
 import { FLEET_LEFT_OUT } from './fleet-mode.js';
 import { type FleetV2v, fleetV2vFigures } from './fleet-v2v.js';
@@ -37,6 +38,11 @@ export interface LatencyFigures {
   lost: number;
   /** (message, receiver) pairs still in flight when the run ended: fate unknown, `run-ended` in lost_by_reason. */
   in_flight_at_end?: number;
+  /**
+   * Of those, the pairs sent longer before the end than the channel's own delay allows (channel-load.ts's
+   * `overdueAfter`): queued, not delivered; they count in delivery_ratio's denominator.
+   */
+  still_queued_at_end?: number;
   /** Messages no receiver got (a message still in flight to every receiver when the run ended is not one). */
   lost_messages?: number;
   p50_ms: number | null;
@@ -44,10 +50,13 @@ export interface LatencyFigures {
   max_ms: number | null;
   mean_ms: number | null;
   /**
-   * Deliveries over every (message, intended receiver) whose fate is known: frames still in flight
-   * when the run ended (`run-ended`) are left out, as in the delivery-distance figure. Null when none.
+   * Deliveries over every (message, intended receiver) whose fate is known or overdue: the lost, and
+   * those still queued long after they were sent (`still_queued_at_end`); frames sent just before the
+   * end (in flight, fate unknown) are left out, as in the delivery-distance figure. Null when none.
    */
   delivery_ratio?: number | null;
+  /** Set by the run's finish (saturation.ts): whether queues or latencies show the channel carried less than was offered. */
+  saturated?: boolean;
   /** (message, receiver) not delivered, by reason (channel-loss, below-sensitivity, ..., and run-ended for those in flight at the end). */
   lost_by_reason?: Record<string, number>;
   /** The same per sender and receiver. */
@@ -165,8 +174,8 @@ function pooledAge(pairs: readonly PairDelivery[]): SpreadFigures | null {
 export function v2vFigures(
   sentIds: ReadonlySet<string>,
   receipts: readonly { id: string; from: string; to: string; type?: string; sentAt: number; receivedAt: number; sizeBytes?: number }[],
-  losses: readonly { id: string; from: string; to: string; reason: string; sizeBytes?: number }[] = [],
-  run?: { timestep: number; end: number },
+  losses: readonly { id: string; from: string; to: string; reason: string; sizeBytes?: number; sentAt?: number }[] = [],
+  run?: { timestep: number; end: number; overdueAfter?: number },
 ): LatencyFigures {
   type Receipt = (typeof receipts)[number];
   const latency = (rs: readonly Receipt[]) => latencySummary(valuesOf(rs, (r) => (r.receivedAt - r.sentAt) * 1000));
@@ -238,18 +247,21 @@ export function v2vFigures(
   const lostByReason: Record<string, number> = {};
   for (const l of lostPairs) lostByReason[l.reason] = (lostByReason[l.reason] ?? 0) + 1;
   const inFlightOnly = (id: string) => inFlightIds.has(id) && !judgedIds.has(id);
+  const overdueBefore = run?.overdueAfter !== undefined ? run.end - run.overdueAfter : -Infinity;
+  const stillQueued = lostPairs.filter((l) => l.reason === IN_FLIGHT_AT_END && l.sentAt !== undefined && l.sentAt < overdueBefore).length;
   return {
     sent: sentIds.size,
     sent_pairs: receivedPairCount + lostPairs.length,
     received: receivedPairCount,
     lost: judged.length,
     in_flight_at_end: lostPairs.length - judged.length,
+    ...(run?.overdueAfter !== undefined ? { still_queued_at_end: stillQueued } : {}),
     lost_messages: [...sentIds].filter((id) => !receivedIds.has(id) && !inFlightOnly(id)).length,
     p50_ms: round(stats.p50_ms),
     p99_ms: round(stats.p99_ms),
     max_ms: round(stats.max_ms),
     mean_ms: round(stats.mean_ms),
-    delivery_ratio: ratio(receivedPairCount, receivedPairCount + judged.length),
+    delivery_ratio: ratio(receivedPairCount, receivedPairCount + judged.length + stillQueued),
     lost_by_reason: lostByReason,
     pairs,
     ...(run
@@ -328,7 +340,11 @@ export function buildSummary(args: {
         }
       : {
           v2v: {
-            ...v2vFigures(r.v2vSent, r.v2v, r.v2vLost, { timestep: scenario.physics.timestep, end: args.simTime }),
+            ...v2vFigures(r.v2vSent, r.v2v, r.v2vLost, {
+              timestep: scenario.physics.timestep,
+              end: args.simTime,
+              overdueAfter: overdueAfter(scenario.network),
+            }),
             ...v2xBlocks(r, scenario, args.simTime),
             ...cbrBlock(r),
             ...dccBlock(scenario, r, args.simTime),

@@ -1,3 +1,4 @@
+import { SATURATION_WARNING } from '../../../run/saturation.js';
 import type { RunSummary } from '../../../run/summary.js';
 
 const fmt = (v: number | null | undefined, unit: string, digits = 3) =>
@@ -13,6 +14,7 @@ export function formatSummary(s: RunSummary, runDir: string): string {
     `  min distance    ${fmt(s.min_distance_m, 'm')}`,
     `  V2V             ${v2vCounts(s.v2v)}; latency p50 ${fmt(s.v2v.p50_ms, 'ms', 2)}, p99 ${fmt(s.v2v.p99_ms, 'ms', 2)}, max ${fmt(s.v2v.max_ms, 'ms', 2)}`,
   ];
+  for (const w of s.warnings ?? []) if (w.startsWith(SATURATION_WARNING)) lines.push(`  warning         ${w}`);
   for (const e of s.events)
     lines.push(`  t=${e.t_s.toFixed(2)} s  ${e.vehicle} ${e.event}${e.detail ? ` ${JSON.stringify(e.detail)}` : ''}`);
   lines.push(`  results         ${runDir}`);
@@ -31,7 +33,9 @@ export function v2vCounts(v: RunSummary['v2v']): string {
     `${v.received} received`,
     `${v.lost} lost${reasons.length ? ` (${reasons.map(([r, n]) => `${r} ${n}`).join(', ')})` : ''}`,
   ];
-  if (v.in_flight_at_end) parts.push(`${v.in_flight_at_end} in flight at the end`);
+  const queued = v.still_queued_at_end ?? 0;
+  if (queued) parts.push(`${queued} still queued at the end`);
+  if ((v.in_flight_at_end ?? 0) > queued) parts.push(`${(v.in_flight_at_end ?? 0) - queued} in flight at the end`);
   const ratio = v.delivery_ratio != null ? `, ${+(v.delivery_ratio * 100).toFixed(1)}% delivered` : '';
   const none = v.lost_messages ? `; ${v.lost_messages} message${v.lost_messages === 1 ? '' : 's'} reached no receiver` : '';
   return `${messages} to ${v.sent_pairs} receivers: ${parts.join(', ')}${ratio}${none}`;
