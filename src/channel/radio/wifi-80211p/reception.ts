@@ -26,28 +26,30 @@ export class Reception<F> {
     private readonly noiseMw: number,
   ) {}
 
-  /** Locks on `frame`, with nothing scored yet. */
-  begin(frame: F, start: number, end: number, powerMw: number, powerDbm: number, lineOfSight: boolean | undefined, distance: number): this {
+  /**
+   * Locks on `frame`, with nothing scored yet: its numbers (`start`, `end`, `powerMw`, `powerDbm`,
+   * `lineOfSight`, `distance`) are set by the caller first. Numbers passed to a call that the
+   * compiler does not inline are boxed, per frame and receiver; fields take them in place.
+   */
+  begin(frame: F): this {
     this.frame = frame;
-    this.start = start;
-    this.end = end;
-    this.powerMw = powerMw;
-    this.powerDbm = powerDbm;
-    this.lineOfSight = lineOfSight;
-    this.distance = distance;
-    this.lastChange = start;
+    this.lastChange = this.start;
     this.success = 1;
     return this;
   }
 
+  /** Where the stretch `score` scores ends [s], and every signal on the air at the receiver over it [mW]: set by the caller, as `begin`'s numbers are. */
+  scoreTo = 0;
+  energyMw = 0;
+
   /**
-   * Scores the stretch up to `until` at the interference it had, before that interference changes:
+   * Scores the stretch up to `scoreTo` at the interference it had, before that interference changes:
    * every signal on the air at the receiver (`energyMw`, this frame's included) but this frame.
    */
-  scoreUntil(until: number, energyMw: number): void {
-    const to = Math.min(until, this.end);
+  score(): void {
+    const to = Math.min(this.scoreTo, this.end);
     if (to <= this.lastChange) return;
-    const interferenceMw = energyMw - this.powerMw;
+    const interferenceMw = this.energyMw - this.powerMw;
     this.success *= this.stretchSuccess(this.lastChange, to, this.powerMw / (this.noiseMw + Math.max(0, interferenceMw)));
     this.lastChange = to;
   }

@@ -354,16 +354,30 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
     distance: number,
     t: number,
   ): void {
-    if (r.locked) r.locked.scoreUntil(t, r.energyMw);
+    const locked = r.locked;
+    if (locked) {
+      locked.scoreTo = t;
+      locked.energyMw = r.energyMw;
+      locked.score();
+    }
     r.energyMw += power;
     r.signals++;
     if (power >= this.busyThresholdMw) r.sensed++;
     let lost: LossReason | undefined;
-    if (r.transmitting || r.locked) lost = 'receiver-busy';
+    if (r.transmitting || locked) lost = 'receiver-busy';
     else if (power < this.csThresholdMw) lost = 'below-sensitivity';
     else if (power / (this.noiseMw + r.energyMw - power) < PREAMBLE_SNR)
       lost = power / this.noiseMw >= PREAMBLE_SNR ? 'collision' : 'propagation';
-    else r.locked = this.receptions[r.index].begin(tx, t, t + (tx.end - tx.start), power, dbm, lineOfSight, distance);
+    else {
+      const reception = this.receptions[r.index];
+      reception.start = t;
+      reception.end = t + (tx.end - tx.start);
+      reception.powerMw = power;
+      reception.powerDbm = dbm;
+      reception.lineOfSight = lineOfSight;
+      reception.distance = distance;
+      r.locked = reception.begin(tx);
+    }
     // one call site, so that it inlines (a call per receiver would box the numbers it passes)
     if (lost) this.report(tx, r.index, t, lost, distance, dbm, lineOfSight);
     this.refreshBusy(r, t);
@@ -386,7 +400,11 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
     const power = tx.powersMw[k];
     const t = tx.end + tx.delays[k];
     const locked = r.locked;
-    if (locked) locked.scoreUntil(t, r.energyMw);
+    if (locked) {
+      locked.scoreTo = t;
+      locked.energyMw = r.energyMw;
+      locked.score();
+    }
     r.signals--;
     if (power >= this.busyThresholdMw) r.sensed--;
     r.energyMw = r.signals === 0 ? 0 : r.energyMw - power;
