@@ -90,7 +90,8 @@ export class World {
   step(): CollisionEvent[] {
     for (const car of this.cars) {
       if (car.collided || car.mirrored) continue;
-      car.state = car.model.step(car.command);
+      // in place: nothing keeps a car's state object from one step to the next (a mirrored or collided car gets a new one)
+      car.model.stepInto(car.command, car.state);
       if (!isSane(car.state)) throw divergedError(car.spec.name, this.steps + 1, this.time + this.timestep, car.state);
       footprintCorners(car.state, car.spec.params, car.footprint);
     }

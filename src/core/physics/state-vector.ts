@@ -26,6 +26,18 @@ export function packState(state: VehicleState, out: StateVector = new Float64Arr
   return out;
 }
 
+/** unpackState into an existing state (no object per step). */
+export function unpackStateInto(vector: ArrayLike<number>, out: VehicleState): VehicleState {
+  out.x = vector[IX];
+  out.y = vector[IY];
+  out.steer = vector[ISTEER];
+  out.v = vector[IV];
+  out.yaw = vector[IYAW];
+  out.yawRate = vector[IYAW_RATE];
+  out.slip = vector[ISLIP];
+  return out;
+}
+
 export function unpackState(vector: ArrayLike<number>): VehicleState {
   return {
     x: vector[IX],

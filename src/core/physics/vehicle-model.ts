@@ -1,7 +1,7 @@
 import { accelerationForCommand, type DynamicsInputs, steeringVelocityForCommand } from './command-conversion.js';
 import { F1TENTH_DEFAULT_INTEGRATOR, F1TENTH_STEER_DELAY_STEPS, F1TENTH_TIMESTEP } from './defaults.js';
 import { IntegrationScratch, type IntegratorKind, integrateStepInPlace } from './integration.js';
-import { ISLIP, ISTEER, IV, IX, IY, IYAW, IYAW_RATE, packState, STATE_SIZE, unpackState } from './state-vector.js';
+import { ISLIP, ISTEER, IV, IX, IY, IYAW, IYAW_RATE, packState, STATE_SIZE, unpackState, unpackStateInto } from './state-vector.js';
 import { SteerDelayLine } from './steer-delay.js';
 import type { DriveCommand, VehicleParams, VehicleState } from './types.js';
 
@@ -62,11 +62,21 @@ export class VehicleModel {
 
   /** Advances one timestep under `cmd` and returns the new state. */
   step(cmd: DriveCommand): VehicleState {
+    this.advance(cmd);
+    return unpackState(this.x);
+  }
+
+  /** As `step`, with the new state written into `out`: a fleet steps hundreds of cars a step, and an object each is garbage. */
+  stepInto(cmd: DriveCommand, out: VehicleState): VehicleState {
+    this.advance(cmd);
+    return unpackStateInto(this.x, out);
+  }
+
+  private advance(cmd: DriveCommand): void {
     const steerCmd = this.steerDelay.push(cmd.steer);
     this.accel = accelerationForCommand(cmd.speed, this.x[IV], this.params);
     this.steerVel = steeringVelocityForCommand(steerCmd, this.x[ISTEER], this.params);
     integrateStepInPlace(this.integrator, this.x, this.accel, this.steerVel, this.params, this.timestep, this.scratch);
-    return unpackState(this.x);
   }
 
   /** A copy of the current state. */

@@ -49,6 +49,7 @@ export interface CarDriver {
   /** Arrivals not yet handed over; they are at the car's next tick. */
   readonly inbox: Arrival[];
   braking(): boolean;
+  /** The output is read before the car ticks again (a builtin driver writes the same object each tick). */
   tick(step: number): TickOutput | Promise<TickOutput>;
   /**
    * Code that runs without the barrier: what it answered by the time the next physics step is due
@@ -114,6 +115,7 @@ export function builtinDriver(
   );
   const inbox: Arrival[] = [];
   const timed = car.spec.compute.model !== 'none';
+  const out: TickOutput = { sends: NO_SENDS, delay: 0, cost: undefined, command: undefined };
   return {
     name: car.spec.name,
     car,
@@ -127,9 +129,11 @@ export function builtinDriver(
       agent.tick();
       const cost = timed ? { wallS: (performance.now() - started) / 1000 } : undefined;
       const delay = cost ? computeDelay(car.spec.compute, cost) : 0;
-      const out: TickOutput = { sends: sends.length ? restamp(sends, delay) : NO_SENDS, delay };
-      if (cost) out.cost = cost;
-      if (command) out.command = command;
+      // one output object per car, written anew each tick: the loop takes what it says before the next tick
+      out.sends = sends.length ? restamp(sends, delay) : NO_SENDS;
+      out.delay = delay;
+      out.cost = cost;
+      out.command = command;
       command = undefined;
       if (sends.length) sends = [];
       return out;

@@ -186,3 +186,19 @@ describe('VehicleModel bookkeeping', () => {
     expect(model.step({ speed: 0, steer: 0.3 }).steer).toBeCloseTo(P.sv_max * dt, 12);
   });
 });
+
+describe('stepInto', () => {
+  it('writes into the given state exactly what step returns, and hands back that same object', () => {
+    const start = { x: 1, y: -2, yaw: 0.3, speed: 6, steer: 0.05 };
+    const byStep = new VehicleModel(P, createInitialState(start));
+    const byStepInto = new VehicleModel(P, createInitialState(start));
+    const out = createInitialState(start);
+    for (let i = 0; i < 200; i++) {
+      const cmd = { speed: 8 - i * 0.02, steer: 0.2 * Math.sin(i / 20) };
+      const expected = byStep.step(cmd);
+      expect(byStepInto.stepInto(cmd, out)).toBe(out);
+      expect(out).toEqual(expected);
+    }
+    expect(out.x).not.toBe(start.x);
+  });
+});
