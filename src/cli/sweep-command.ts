@@ -22,6 +22,7 @@ import { createSweepLineReporter } from '../ui/terminal/sweep/line-reporter.js';
 import { EventBus } from '../util/event-bus.js';
 import { shellQuote } from '../util/shell-quote.js';
 import { checkWritableFolder, chooseFolder } from '../util/writable-folder.js';
+import { addFigureFlags, figureProgress, figureSize } from './figure-flags.js';
 import { wholeNumber } from './flag-values.js';
 import { printJson } from './json-output.js';
 import { printWarnings } from './print-warnings.js';
@@ -39,7 +40,8 @@ interface SweepFlags {
   repeat: number;
   runtime: Runtime;
   jobs?: number;
-  findCritical?: string;
+  findCritical?: string | true;
+  criterion: string[];
   range?: string;
   tolerance?: string;
   coarse?: number;
@@ -56,10 +58,12 @@ interface SweepFlags {
   runsPerTask: number;
   dryRun?: boolean;
   cavsimOnNodes?: string;
+  figureWidth?: number;
+  fontSize?: number;
 }
 
 export function registerSweepCommand(program: Command): void {
-  program
+  const command = program
     .command('sweep')
     .description('run a scenario over a grid of values (or search the critical value) and write summary.csv and plots')
     .argument('[scenario]', 'scenario YAML file (default: the scenario of the last `cavsim up`)')
@@ -103,7 +107,16 @@ export function registerSweepCommand(program: Command): void {
       'runs at once (default: all cores for sim, 1 for docker; never more than the cores)',
       wholeNumber('--jobs', { min: 1, max: Number.MAX_SAFE_INTEGER }),
     )
-    .option('--find-critical <field>', 'bisect for the value where the outcome flips to collision (delay, or a field path)')
+    .option(
+      '--find-critical [field]',
+      'bisect FIELD (delay, or a path; with --range) for where each criterion flips; without FIELD, read it off the grid per value of the other fields',
+    )
+    .option(
+      '--criterion <name>',
+      'what fails a run: collision (default), string-stability, delivery<0.9, aoi>200ms, gap<2m (repeatable)',
+      collect,
+      [],
+    )
     .option('--range <lo..hi>', 'range searched by --find-critical, e.g. 10..500ms')
     .option('--tolerance <value>', 'stop --find-critical when the bracket is this narrow, e.g. 5ms')
     .option(
@@ -115,107 +128,109 @@ export function registerSweepCommand(program: Command): void {
     .option('--sweeps-dir <dir>', 'where sweep folders are written (default ./sweeps or $CAVSIM_SWEEPS_DIR)')
     .option('--no-plots', 'skip the figures (cavsim report draws them later)')
     .option('--run-plots', "also draw each run's own kinematics figure")
-    .option('--json', 'print the outcome as JSON on stdout')
-    .action(async (scenarioArg: string | undefined, flags: SweepFlags) => {
-      const sweepsDir = chooseFolder(SWEEPS_DIR, flags.sweepsDir);
-      // Everything that can be refused is refused here, before a folder or a worker thread exists.
-      let target: { folder: SweepFolder } | { plan: PlannedSweep };
-      if (flags.resume) {
-        if (scenarioArg || flags.delay || flags.set.length || flags.findCritical)
-          process.stderr.write('note: --resume runs the sweep as recorded in its grid.json; other sweep flags are ignored\n');
-        const folder = SweepFolder.open(sweepsDir.path, flags.resume);
-        checkWritableFolder({ path: folder.dir, origin: `--resume ${flags.resume}` });
-        target = { folder };
+    .option('--json', 'print the outcome as JSON on stdout');
+  addFigureFlags(command).action(async (scenarioArg: string | undefined, flags: SweepFlags) => {
+    const sweepsDir = chooseFolder(SWEEPS_DIR, flags.sweepsDir);
+    // Everything that can be refused is refused here, before a folder or a worker thread exists.
+    let target: { folder: SweepFolder } | { plan: PlannedSweep };
+    if (flags.resume) {
+      if (scenarioArg || flags.delay || flags.set.length || flags.findCritical)
+        process.stderr.write('note: --resume runs the sweep as recorded in its grid.json; other sweep flags are ignored\n');
+      const folder = SweepFolder.open(sweepsDir.path, flags.resume);
+      checkWritableFolder({ path: folder.dir, origin: `--resume ${flags.resume}` });
+      target = { folder };
+    } else {
+      checkWritableFolder(sweepsDir);
+      // Every swept value is validated first (a few ms each): say so, a thousand-point sweep takes seconds here.
+      process.stderr.write('checking every swept value against the scenario...\n');
+      target = { plan: await planSweep(toRequest(scenarioArg ?? lastScenario(), flags)) };
+      printWarnings(target.plan.warnings, target.plan.runtime);
+    }
+    const spec = 'folder' in target ? target.folder.spec : target.plan;
+    const slurm = flags.executor === 'slurm' ? slurmOptions(flags, spec.runtime) : undefined;
+    if (flags.dryRun) {
+      if (!slurm || !('plan' in target) || target.plan.mode.type !== 'grid')
+        throw new UserInputError(
+          '--dry-run prints the Slurm job script of a new grid sweep',
+          [],
+          'use it with --executor slurm and --delay or --set, without --resume or --find-critical',
+        );
+      const id = newSweepId();
+      const preview = {
+        dir: join(sweepsDir.path, id),
+        spec: { ...target.plan, id },
+        runsDir: join(sweepsDir.path, id, 'runs'),
+      } as unknown as SweepFolder;
+      process.stdout.write(batchScript(preview, planBatch(preview, target.plan.mode.points, 0, slurm.runsPerTask), slurm));
+      return;
+    }
+    if (spec.runtime === 'docker') checkWritableFolder(chosenStateDir());
+    const { jobs, note } = slurm
+      ? { jobs: flags.jobs ?? SLURM_PROBES_PER_ROUND, note: undefined }
+      : (await import('../sweep/run-one.js')).chooseJobs({
+          requested: flags.jobs,
+          runtime: spec.runtime,
+          cores: availableParallelism(),
+          runs: spec.mode.type === 'grid' ? spec.mode.points.length : undefined,
+        });
+    if (note) process.stderr.write(`note: ${note}\n`);
+    const batch = slurm ? await openSlurm(slurm) : undefined;
+    const events = new EventBus<SweepEvent>();
+    const reporter = await attachReporter(events);
+    let stop = false;
+    const onSigint = () => {
+      stop = true;
+      process.stderr.write('\nstopping after the runs under way; finished runs are kept\n');
+    };
+    process.once('SIGINT', onSigint);
+    const lanes = batch
+      ? { runOne: noLocalRuns, jobs, where: batch.where, close: async () => {} }
+      : await (await import('../sweep/run-one.js')).openRunLanes(spec.runtime, jobs, () => stop);
+    try {
+      const deps = { runOne: lanes.runOne, ...(batch ? { batch } : {}), jobs: lanes.jobs, events, shouldStop: () => stop };
+      const outcome: SweepOutcome =
+        'folder' in target
+          ? await (await import('../sweep/run-sweep.js')).executeSweep(target.folder, deps)
+          : await (await import('../sweep/run-sweep.js')).startSweep(target.plan, sweepsDir.path, deps);
+      await reporter.done();
+      const report = flags.plots
+        ? await (await import('../ui/report/report.js')).writeSweepReport(SweepFolder.open(sweepsDir.path, outcome.dir), {
+            runPlots: flags.runPlots,
+            size: figureSize(flags),
+            ...figureProgress,
+          })
+        : undefined;
+      if (flags.json) {
+        printJson({
+          sweep: outcome.sweepId,
+          dir: outcome.dir,
+          stopped: outcome.stopped,
+          runs: outcome.results.length,
+          answer: outcome.answer,
+          critical: outcome.critical,
+          files: report,
+        });
       } else {
-        checkWritableFolder(sweepsDir);
-        // Every swept value is validated first (a few ms each): say so, a thousand-point sweep takes seconds here.
-        process.stderr.write('checking every swept value against the scenario...\n');
-        target = { plan: await planSweep(toRequest(scenarioArg ?? lastScenario(), flags)) };
-        printWarnings(target.plan.warnings, target.plan.runtime);
+        process.stdout.write(`${outcome.answer.lines.join('\n')}\n${outcome.dir}/summary.csv\n${outcome.dir}/points.csv\n`);
+        for (const f of report?.figures.filter((f) => f.endsWith('.png')) ?? []) process.stdout.write(`${f}\n`);
+        if (outcome.answer.narrow) process.stderr.write(`narrow it down: ${narrowingCommand(outcome.spec, outcome.answer.narrow)}\n`);
       }
-      const spec = 'folder' in target ? target.folder.spec : target.plan;
-      const slurm = flags.executor === 'slurm' ? slurmOptions(flags, spec.runtime) : undefined;
-      if (flags.dryRun) {
-        if (!slurm || !('plan' in target) || target.plan.mode.type !== 'grid')
-          throw new UserInputError(
-            '--dry-run prints the Slurm job script of a new grid sweep',
-            [],
-            'use it with --executor slurm and --delay or --set, without --resume or --find-critical',
-          );
-        const id = newSweepId();
-        const preview = {
-          dir: join(sweepsDir.path, id),
-          spec: { ...target.plan, id },
-          runsDir: join(sweepsDir.path, id, 'runs'),
-        } as unknown as SweepFolder;
-        process.stdout.write(batchScript(preview, planBatch(preview, target.plan.mode.points, 0, slurm.runsPerTask), slurm));
-        return;
+      const planned = outcome.spec.mode.type === 'grid' ? outcome.spec.mode.points.length : outcome.results.length;
+      const missing = planned - outcome.results.filter(isFinished).length;
+      if (outcome.stopped) {
+        process.stderr.write(`stopped: ${missing} of ${planned} runs not done; \`cavsim sweep --resume ${outcome.sweepId}\` runs them\n`);
+        process.exitCode = RUN_EXIT_STATUS.interrupted;
+      } else if (missing > 0 || outcome.results.some((r) => r.status === 'failed')) {
+        if (missing > 0)
+          process.stderr.write(`${missing} of ${planned} runs not done; \`cavsim sweep --resume ${outcome.sweepId}\` runs them\n`);
+        process.exitCode = RUN_EXIT_STATUS.failed;
       }
-      if (spec.runtime === 'docker') checkWritableFolder(chosenStateDir());
-      const { jobs, note } = slurm
-        ? { jobs: flags.jobs ?? SLURM_PROBES_PER_ROUND, note: undefined }
-        : (await import('../sweep/run-one.js')).chooseJobs({
-            requested: flags.jobs,
-            runtime: spec.runtime,
-            cores: availableParallelism(),
-            runs: spec.mode.type === 'grid' ? spec.mode.points.length : undefined,
-          });
-      if (note) process.stderr.write(`note: ${note}\n`);
-      const batch = slurm ? await openSlurm(slurm) : undefined;
-      const events = new EventBus<SweepEvent>();
-      const reporter = await attachReporter(events);
-      let stop = false;
-      const onSigint = () => {
-        stop = true;
-        process.stderr.write('\nstopping after the runs under way; finished runs are kept\n');
-      };
-      process.once('SIGINT', onSigint);
-      const lanes = batch
-        ? { runOne: noLocalRuns, jobs, where: batch.where, close: async () => {} }
-        : await (await import('../sweep/run-one.js')).openRunLanes(spec.runtime, jobs, () => stop);
-      try {
-        const deps = { runOne: lanes.runOne, ...(batch ? { batch } : {}), jobs: lanes.jobs, events, shouldStop: () => stop };
-        const outcome: SweepOutcome =
-          'folder' in target
-            ? await (await import('../sweep/run-sweep.js')).executeSweep(target.folder, deps)
-            : await (await import('../sweep/run-sweep.js')).startSweep(target.plan, sweepsDir.path, deps);
-        await reporter.done();
-        const report = flags.plots
-          ? await (await import('../ui/report/report.js')).writeSweepReport(SweepFolder.open(sweepsDir.path, outcome.dir), {
-              runPlots: flags.runPlots,
-            })
-          : undefined;
-        if (flags.json) {
-          printJson({
-            sweep: outcome.sweepId,
-            dir: outcome.dir,
-            stopped: outcome.stopped,
-            runs: outcome.results.length,
-            answer: outcome.answer,
-            critical: outcome.critical,
-            files: report,
-          });
-        } else {
-          process.stdout.write(`${outcome.answer.text}\n${outcome.dir}/summary.csv\n${outcome.dir}/points.csv\n`);
-          for (const f of report?.figures.filter((f) => f.endsWith('.png')) ?? []) process.stdout.write(`${f}\n`);
-          if (outcome.answer.narrow) process.stderr.write(`narrow it down: ${narrowingCommand(outcome.spec, outcome.answer.narrow)}\n`);
-        }
-        const planned = outcome.spec.mode.type === 'grid' ? outcome.spec.mode.points.length : outcome.results.length;
-        const missing = planned - outcome.results.filter(isFinished).length;
-        if (outcome.stopped) {
-          process.stderr.write(`stopped: ${missing} of ${planned} runs not done; \`cavsim sweep --resume ${outcome.sweepId}\` runs them\n`);
-          process.exitCode = RUN_EXIT_STATUS.interrupted;
-        } else if (missing > 0 || outcome.results.some((r) => r.status === 'failed')) {
-          if (missing > 0)
-            process.stderr.write(`${missing} of ${planned} runs not done; \`cavsim sweep --resume ${outcome.sweepId}\` runs them\n`);
-          process.exitCode = RUN_EXIT_STATUS.failed;
-        }
-      } finally {
-        process.off('SIGINT', onSigint);
-        await reporter.done();
-        await lanes.close();
-      }
-    });
+    } finally {
+      process.off('SIGINT', onSigint);
+      await reporter.done();
+      await lanes.close();
+    }
+  });
 }
 
 const noLocalRuns: RunOne = () => Promise.reject(new Error('a Slurm sweep runs nothing locally'));
@@ -276,8 +291,23 @@ async function attachReporter(events: EventBus<SweepEvent>): Promise<{ done: () 
 }
 
 function toRequest(scenario: string, flags: SweepFlags): SweepRequest {
-  const request: SweepRequest = { scenario, delay: flags.delay, sets: flags.set, repeat: flags.repeat, runtime: flags.runtime };
-  if (flags.findCritical) {
+  const request: SweepRequest = {
+    scenario,
+    delay: flags.delay,
+    sets: flags.set,
+    repeat: flags.repeat,
+    runtime: flags.runtime,
+    ...(flags.criterion.length ? { criteria: flags.criterion } : {}),
+  };
+  if (flags.findCritical === true) {
+    // Read off the grid: the answer gives each criterion's critical value per value of the other fields.
+    if (flags.range || flags.tolerance || !(flags.delay || flags.set.length))
+      throw new UserInputError(
+        '--find-critical without a field reads the critical value off a grid',
+        [],
+        'give the grid (--delay 10..300ms:30ms, --set network.loss=0,0.2) and no --range, or name the field: --find-critical delay --range 10..500ms --tolerance 5ms',
+      );
+  } else if (flags.findCritical) {
     if (!flags.range || !flags.tolerance)
       throw new UserInputError(
         '--find-critical needs --range and --tolerance',

@@ -6,6 +6,7 @@ import { cachingInputs } from '../scenario/input-cache.js';
 import { loadScenario } from '../scenario/load-scenario.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { stepsPerPeriod } from '../world/step-schedule.js';
+import { parseCriteria } from './criteria.js';
 import { expandGrid, parseAxis, type SweepAxis, splitAxes } from './grid.js';
 import { checkRepeat, checkRunCount } from './limits.js';
 import type { Runtime, SweepSpec } from './sweep-folder.js';
@@ -21,6 +22,8 @@ export interface SweepRequest {
   repeat: number;
   runtime: Runtime;
   critical?: { path: string; range: string; tolerance: string; coarse?: number };
+  /** `--criterion` values (collision when none). */
+  criteria?: string[];
 }
 
 /** Short names accepted by --find-critical. */
@@ -37,6 +40,7 @@ export type PlannedSweep = Omit<SweepSpec, 'schema' | 'id' | 'created'>;
 export async function planSweep(request: SweepRequest): Promise<PlannedSweep> {
   const scenario = resolve(request.scenario);
   checkRepeat(request.repeat);
+  const criteria = request.criteria?.length ? { criteria: parseCriteria(request.criteria).map((c) => c.name) } : {};
   const axes = [
     ...(request.delay === undefined ? [] : [parseAxis(`network.delay=${request.delay}`, '--delay')]),
     ...request.sets.map((s) => parseAxis(s)),
@@ -73,6 +77,7 @@ export async function planSweep(request: SweepRequest): Promise<PlannedSweep> {
       baseSeed,
       mode: { type: 'critical', ...c, ...(resolution ? { resolution } : {}) },
       ...warnings,
+      ...criteria,
     };
   }
   if (!swept.length)
@@ -94,6 +99,7 @@ export async function planSweep(request: SweepRequest): Promise<PlannedSweep> {
     baseSeed,
     mode: { type: 'grid', points, ...(resolution ? { resolution } : {}) },
     ...warnings,
+    ...criteria,
   };
 }
 

@@ -27,6 +27,8 @@ export interface SweepResult {
   delivery_ratio?: number | null;
   beacon_age_mean_ms?: number | null;
   string_stability_worst?: number | null;
+  /** Mean channel busy ratio: each radio's own where the channel keeps one, else the on-air estimate. */
+  cbr_mean?: number | null;
   sim_time_s: number;
   wall_time_s: number;
   /** Numeric timing figures of the run summary (emulated runs: step lateness and the like), flattened. */
@@ -54,8 +56,10 @@ export function resultFromSummary(point: SweepPoint, key: string, summary: RunSu
     v2v_p99_ms: summary.v2v.p99_ms,
     min_gap_m: summary.min_gap_m ?? null,
     delivery_ratio: summary.v2v.delivery_ratio ?? null,
-    beacon_age_mean_ms: summary.v2v.beacon_age?.mean_ms ?? null,
+    // Fixed beacons have their own age figures; a CAM fleet's is the age over every pair it received.
+    beacon_age_mean_ms: summary.v2v.beacon_age?.mean_ms ?? summary.v2v.cam?.all?.age?.mean_ms ?? null,
     string_stability_worst: worstRatio(summary),
+    cbr_mean: summary.v2v.cbr?.mean ?? summary.v2v.channel_busy?.mean ?? null,
     sim_time_s: summary.sim_time_s,
     wall_time_s: summary.wall_time_s,
     timing: flattenNumbers(summary.timing ?? {}),

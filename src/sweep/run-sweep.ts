@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { CavsimError } from '../errors.js';
 import { type SweepAnswer, sweepAnswer } from './answer.js';
+import { type Criterion, parseCriteria } from './criteria.js';
 import { type CriticalSearchResult, findCritical, type Verdict } from './critical.js';
 import { type SweepEvents, silentEvents } from './events.js';
 import { pointKey, type SweepPoint } from './grid.js';
@@ -26,7 +27,9 @@ export interface SweepOutcome {
   dir: string;
   spec: SweepSpec;
   results: SweepResult[];
+  /** `--find-critical FIELD`: the search of the first criterion (`criticalByCriterion` has each). */
   critical?: CriticalSearchResult;
+  criticalByCriterion?: CriticalSearchResult[];
   /** What the sweep found, in words and figures. */
   answer: SweepAnswer;
   /** Stopped early (Ctrl-C): finished runs are recorded, `--resume` completes the rest. */
@@ -59,6 +62,7 @@ export async function executeSweep(folder: SweepFolder, deps: SweepDeps): Promis
   const started = now();
   const { spec } = folder;
   let critical: CriticalSearchResult | undefined;
+  let searches: CriticalSearchResult[] = [];
   let total: number;
   let stopped = false;
 
@@ -76,18 +80,23 @@ export async function executeSweep(folder: SweepFolder, deps: SweepDeps): Promis
     await runPoints(points, ctx, { done: alreadyDone, total });
     stopped = shouldStop();
   } else {
-    const search = await searchCritical(folder, ctx);
-    critical = search.result;
-    total = search.runs;
-    stopped = search.stopped;
-    if (critical) {
-      folder.writeJson('critical.json', critical);
-      events.emit({ type: 'critical-result', result: critical });
+    // One search per criterion; a value probed for one is recorded and not run again for the next.
+    total = 0;
+    for (const [i, criterion] of parseCriteria(spec.criteria).entries()) {
+      const search = await searchCritical(folder, ctx, criterion, i === 0);
+      total = Math.max(total, search.runs);
+      stopped = search.stopped;
+      if (!search.result) break;
+      searches.push(search.result);
+      events.emit({ type: 'critical-result', result: search.result });
     }
+    critical = searches[0];
+    if (critical) folder.writeJson('critical.json', searches.length > 1 ? { ...critical, by_criterion: searches } : critical);
+    if (stopped) searches = [];
   }
 
   const results = writeTables(folder);
-  const answer = sweepAnswer(spec, results, critical);
+  const answer = sweepAnswer(spec, results, searches.length ? searches : undefined);
   folder.writeJson('answer.json', answer);
   events.emit({ type: 'answer', answer });
   events.emit({
@@ -99,7 +108,16 @@ export async function executeSweep(folder: SweepFolder, deps: SweepDeps): Promis
     stopped,
     wallSeconds: (now() - started) / 1000,
   });
-  return { sweepId: spec.id, dir: folder.dir, spec, results, critical, answer, stopped };
+  return {
+    sweepId: spec.id,
+    dir: folder.dir,
+    spec,
+    results,
+    critical,
+    ...(searches.length > 1 ? { criticalByCriterion: searches } : {}),
+    answer,
+    stopped,
+  };
 }
 
 /** (Re)writes summary.csv and points.csv from the recorded results; returns them. */
@@ -121,6 +139,8 @@ class StopRequested extends Error {}
 async function searchCritical(
   folder: SweepFolder,
   ctx: PointRunnerContext,
+  criterion: Criterion,
+  first: boolean,
 ): Promise<{ result?: CriticalSearchResult; runs: number; stopped: boolean }> {
   const { spec } = folder;
   if (spec.mode.type !== 'critical') throw new Error('not a critical search');
@@ -129,15 +149,16 @@ async function searchCritical(
   for (const r of folder.readResults()) indexByText.set(r.values[mode.path]?.text, r.gridIndex);
   const parallel = Math.max(1, Math.floor(ctx.jobs / spec.repeat));
   const progress = { done: 0, total: estimateProbes(mode, parallel) * spec.repeat };
-  ctx.events.emit({
-    type: 'sweep-start',
-    sweepId: spec.id,
-    dir: folder.dir,
-    runtime: spec.runtime,
-    jobs: ctx.jobs,
-    total: progress.total,
-    alreadyDone: 0,
-  });
+  if (first)
+    ctx.events.emit({
+      type: 'sweep-start',
+      sweepId: spec.id,
+      dir: folder.dir,
+      runtime: spec.runtime,
+      jobs: ctx.jobs,
+      total: progress.total,
+      alreadyDone: 0,
+    });
 
   const pointsFor = (value: SweepValue): SweepPoint[] => {
     const gridIndex = indexByText.get(value.text) ?? indexByText.size;
@@ -169,7 +190,8 @@ async function searchCritical(
           r?.reason ? [r.reason] : [],
         );
       }
-      const collided = runs.filter((r) => r!.collision).length;
+      // `collision` here is the criterion's verdict: a run it cannot judge (no platoon) counts as passing.
+      const collided = runs.filter((r) => criterion.fails(r!) === true).length;
       return { collision: collided > 0, ...(collided > 0 && collided < runs.length ? { mixed: true } : {}) };
     });
   };

@@ -54,16 +54,26 @@ export interface MeanInterval {
   mean: number | null;
   /** Half-width of the 95% confidence interval of the mean (Student's t); null below two samples. */
   ci95: number | null;
+  /** The interval's ends, clipped to the metric's range (a ratio's never leaves [0, 1]); null below two samples. */
+  lo95?: number | null;
+  hi95?: number | null;
 }
 
-export function meanInterval(values: readonly (number | null)[]): MeanInterval {
-  const xs = values.filter((v): v is number => v !== null && Number.isFinite(v));
+/** The values a metric can take: an interval of its mean never reaches outside them. */
+export type MetricRange = readonly [number, number];
+export const NON_NEGATIVE: MetricRange = [0, Infinity];
+export const RATIO: MetricRange = [0, 1];
+
+export function meanInterval(values: readonly (number | null | undefined)[], range: MetricRange = [-Infinity, Infinity]): MeanInterval {
+  const xs = values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
   const n = xs.length;
   if (n === 0) return { n, mean: null, ci95: null };
   const mean = xs.reduce((a, b) => a + b, 0) / n;
   if (n < 2) return { n, mean, ci95: null };
   const variance = xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1);
-  return { n, mean, ci95: tQuantile975(n - 1) * Math.sqrt(variance / n) };
+  const ci95 = tQuantile975(n - 1) * Math.sqrt(variance / n);
+  const clip = (v: number) => Math.min(range[1], Math.max(range[0], v));
+  return { n, mean, ci95, lo95: clip(mean - ci95), hi95: clip(mean + ci95) };
 }
 
 /**

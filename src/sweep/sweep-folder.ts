@@ -44,6 +44,8 @@ export interface SweepSpec {
   mode: SweepMode;
   /** Scenario fields this runtime ignores, as `cavsim validate --runtime` lists them. */
   warnings?: string[];
+  /** `--criterion` values, as written; absent: collision (sweeps before criteria). */
+  criteria?: string[];
 }
 
 export const SWEEPS_DIR: FolderSetting = { flag: '--sweeps-dir', env: 'CAVSIM_SWEEPS_DIR', fallback: 'sweeps' };

@@ -1,7 +1,8 @@
 import { stringify } from 'csv-stringify/sync';
 import { groupBy } from '../util/group-by.js';
+import { parseCriteria, pointFails } from './criteria.js';
 import type { SweepResult } from './result-row.js';
-import { type MeanInterval, meanInterval } from './stats.js';
+import { type MeanInterval, meanInterval, NON_NEGATIVE, RATIO, wilsonInterval } from './stats.js';
 import type { SweepSpec } from './sweep-folder.js';
 import type { SweepValue } from './values.js';
 
@@ -60,6 +61,7 @@ export function summaryCsv(spec: SweepSpec, results: readonly SweepResult[]): st
     'delivery_ratio',
     'beacon_age_mean_ms',
     'string_stability_worst',
+    'cbr_mean',
     'sim_time_s',
     'reason',
     'run_dir',
@@ -82,6 +84,7 @@ export function summaryCsv(spec: SweepSpec, results: readonly SweepResult[]): st
     r.delivery_ratio ?? '',
     r.beacon_age_mean_ms ?? '',
     r.string_stability_worst ?? '',
+    r.cbr_mean ?? '',
     r.sim_time_s,
     r.reason ?? '',
     r.runDir,
@@ -98,6 +101,19 @@ export function timingCsv(spec: SweepSpec, results: readonly SweepResult[]): str
   return stringify([header, ...rows]);
 }
 
+/** The figures points.csv averages per point, with the range their interval is clipped to. */
+export const POINT_METRICS = [
+  { column: 'min_ttc_s', range: NON_NEGATIVE, of: (r: SweepResult) => r.min_ttc_s },
+  { column: 'min_distance_m', range: NON_NEGATIVE, of: (r: SweepResult) => r.min_distance_m },
+  { column: 'min_gap_m', range: NON_NEGATIVE, of: (r: SweepResult) => r.min_gap_m },
+  { column: 'v2v_p50_ms', range: NON_NEGATIVE, of: (r: SweepResult) => r.v2v_p50_ms },
+  { column: 'v2v_p99_ms', range: NON_NEGATIVE, of: (r: SweepResult) => r.v2v_p99_ms },
+  { column: 'delivery_ratio', range: RATIO, of: (r: SweepResult) => r.delivery_ratio },
+  { column: 'beacon_age_mean_ms', range: NON_NEGATIVE, of: (r: SweepResult) => r.beacon_age_mean_ms },
+  { column: 'string_stability_worst', range: NON_NEGATIVE, of: (r: SweepResult) => r.string_stability_worst },
+  { column: 'cbr_mean', range: RATIO, of: (r: SweepResult) => r.cbr_mean },
+] as const;
+
 /** The runs of one grid point (same swept values, any seed), with means and 95% intervals. */
 export interface PointStats {
   values: Record<string, SweepValue>;
@@ -111,6 +127,10 @@ export interface PointStats {
   minGap: MeanInterval;
   v2vP50: MeanInterval;
   v2vP99: MeanInterval;
+  /** Every POINT_METRICS column's mean and interval. */
+  metrics: Record<string, MeanInterval>;
+  /** The completed runs, for criteria. */
+  validRuns: SweepResult[];
 }
 
 export function pointStats(spec: SweepSpec, results: readonly SweepResult[]): PointStats[] {
@@ -118,54 +138,70 @@ export function pointStats(spec: SweepSpec, results: readonly SweepResult[]): Po
   const groups = groupBy(orderResults(spec, results), (r) => paths.map((p) => r.values[p]?.text).join('&'));
   return [...groups.values()].map((runs) => {
     const valid = runs.filter((r) => r.status === 'completed');
+    const metrics = Object.fromEntries(POINT_METRICS.map((m) => [m.column, meanInterval(valid.map(m.of), m.range)]));
     return {
       values: runs[0].values,
       runs: runs.length,
       valid: valid.length,
       collisions: valid.filter((r) => r.collision).length,
-      minTtc: meanInterval(valid.map((r) => r.min_ttc_s)),
-      minDistance: meanInterval(valid.map((r) => r.min_distance_m)),
-      minGap: meanInterval(valid.map((r) => r.min_gap_m ?? null)),
-      v2vP50: meanInterval(valid.map((r) => r.v2v_p50_ms)),
-      v2vP99: meanInterval(valid.map((r) => r.v2v_p99_ms)),
+      minTtc: metrics.min_ttc_s,
+      minDistance: metrics.min_distance_m,
+      minGap: metrics.min_gap_m,
+      v2vP50: metrics.v2v_p50_ms,
+      v2vP99: metrics.v2v_p99_ms,
+      metrics,
+      validRuns: valid,
     };
   });
 }
 
-/** points.csv: per grid point, the mean of each figure over its repeats and the 95% interval's half-width. */
+/** A criterion's column stem: `string_unstable`, `delivery_below_0.9`, `aoi_above_200ms`, `gap_below_2m`. */
+const criterionColumn = (name: string) =>
+  name === 'string-stability' ? 'string_unstable' : name.replace('<', '_below_').replace('>', '_above_');
+
+/**
+ * points.csv: per grid point, the runs, the share of runs failing each criterion with its 95%
+ * Wilson interval, and each figure's mean with its 95% interval (Student's t half-width, and its
+ * ends clipped to the figure's range).
+ */
 export function pointsCsv(spec: SweepSpec, results: readonly SweepResult[]): string {
   const paths = sweptPaths(spec);
   const stats = pointStats(spec, results);
-  const num = (v: number | null) => (v === null ? '' : +v.toFixed(6));
+  const criteria = parseCriteria(spec.criteria).filter((c) => c.name !== 'collision');
+  const num = (v: number | null | undefined) => (v === null || v === undefined ? '' : +v.toFixed(6));
+  const rate = (k: number, n: number) => {
+    if (!n) return ['', '', ''];
+    const w = wilsonInterval(k, n);
+    return [num(k / n), num(w.lo), num(w.hi)];
+  };
   const header = [
     ...paths.map((p) => axisColumn(p, results)),
     'runs',
     'valid_runs',
     'collisions',
     'collision_rate',
-    'min_ttc_s_mean',
-    'min_ttc_s_ci95',
-    'min_distance_m_mean',
-    'min_distance_m_ci95',
-    'v2v_p50_ms_mean',
-    'v2v_p50_ms_ci95',
-    'v2v_p99_ms_mean',
-    'v2v_p99_ms_ci95',
+    'collision_rate_lo95',
+    'collision_rate_hi95',
+    ...criteria.flatMap((c) => {
+      const stem = criterionColumn(c.name);
+      return [`${stem}_runs`, `${stem}_measured`, `${stem}_rate`, `${stem}_rate_lo95`, `${stem}_rate_hi95`];
+    }),
+    ...POINT_METRICS.flatMap((m) => [`${m.column}_mean`, `${m.column}_ci95`, `${m.column}_lo95`, `${m.column}_hi95`]),
   ];
   const rows = stats.map((s) => [
     ...paths.map((p) => axisCell(s.values[p])),
     s.runs,
     s.valid,
     s.collisions,
-    s.valid ? num(s.collisions / s.valid) : '',
-    num(s.minTtc.mean),
-    num(s.minTtc.ci95),
-    num(s.minDistance.mean),
-    num(s.minDistance.ci95),
-    num(s.v2vP50.mean),
-    num(s.v2vP50.ci95),
-    num(s.v2vP99.mean),
-    num(s.v2vP99.ci95),
+    ...rate(s.collisions, s.valid),
+    ...criteria.flatMap((c) => {
+      const v = pointFails(c, s.validRuns);
+      return [v.failing, v.measured, ...rate(v.failing, v.measured)];
+    }),
+    ...POINT_METRICS.flatMap((m) => {
+      const i = s.metrics[m.column];
+      return [num(i.mean), num(i.ci95), num(i.lo95), num(i.hi95)];
+    }),
   ]);
   return stringify([header, ...rows]);
 }

@@ -25,11 +25,105 @@ export const FIGURE_CONFIG = {
   view: { stroke: '#bbb' },
 } as const;
 
-export async function vegaLiteToSvg(spec: TopLevelSpec): Promise<string> {
-  const compiled = vegaLite.compile({ ...spec, config: { ...FIGURE_CONFIG, ...(spec.config ?? {}) } } as TopLevelSpec).spec;
+/**
+ * A paper's sizes: a figure as wide as one column (3.5 in) or a two-column page (7.16 in), and the
+ * labels' font size in points. Unset: each figure's own width and the fonts above.
+ */
+export interface FigureSize {
+  /** Inches; `column` and `page` name the usual two. */
+  widthIn?: number;
+  /** Points (1/72 in) of axis and legend labels; titles a little larger. */
+  fontPt?: number;
+}
+
+export const FIGURE_WIDTHS = { column: 3.5, page: 7.16 } as const;
+const PX_PER_IN = 96;
+const PX_PER_PT = 96 / 72;
+
+/** The shared look with the labels at `fontPt` points (titles 1 and 2 pt larger). */
+export function figureConfig(size: FigureSize = {}) {
+  if (size.fontPt === undefined) return FIGURE_CONFIG;
+  const label = size.fontPt * PX_PER_PT;
+  const title = (size.fontPt + 1) * PX_PER_PT;
+  return {
+    ...FIGURE_CONFIG,
+    axis: { ...FIGURE_CONFIG.axis, labelFontSize: label, titleFontSize: title },
+    legend: { ...FIGURE_CONFIG.legend, labelFontSize: label, titleFontSize: label },
+    header: { ...FIGURE_CONFIG.header, labelFontSize: title, titleFontSize: title },
+    title: { ...FIGURE_CONFIG.title, fontSize: (size.fontPt + 2) * PX_PER_PT, subtitleFontSize: label },
+  };
+}
+
+/** Pixels (1/96 in, as SVG counts them) a figure of this size may use across, padding included. */
+export const targetWidthPx = (size: FigureSize) => (size.widthIn === undefined ? undefined : size.widthIn * PX_PER_IN);
+
+/**
+ * Sets the SVG's outer size to `widthIn` inches, the drawing scaled to fit (figures laid out for
+ * the width scale by a few per cent at most; others shrink as a whole, fonts with them).
+ */
+export function fitSvgWidth(svg: string, widthIn: number | undefined): string {
+  if (widthIn === undefined) return svg;
+  const size = /<svg([^>]*)\swidth="([\d.]+)"([^>]*)\sheight="([\d.]+)"/.exec(svg);
+  if (!size) return svg;
+  const [w, h] = [Number(size[2]), Number(size[4])];
+  const width = widthIn * PX_PER_IN;
+  const height = +((h * width) / w).toFixed(2);
+  const head = `<svg${size[1]} width="${+width.toFixed(2)}"${size[3]} height="${height}"`;
+  const openTag = svg.slice(0, svg.indexOf('>') + 1);
+  const withBox = /viewBox=/.test(openTag) ? head : `${head} viewBox="0 0 ${w} ${h}"`;
+  return svg.replace(size[0], withBox);
+}
+
+/** Lines of at most about `maxPx` pixels at `fontPx` (DejaVu Sans averages about 0.58 em a character). */
+export function wrapText(text: string, maxPx: number | undefined, fontPx = 15): string | string[] {
+  if (maxPx === undefined) return text;
+  // Titles start after the first panel's axis: leave that room.
+  const perLine = Math.max(12, Math.floor((maxPx * 0.7) / (fontPx * 0.58)));
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines.at(-1);
+    if (last !== undefined && `${last} ${word}`.length <= perLine) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines.length === 1 ? lines[0] : lines;
+}
+
+/**
+ * A figure laid out for a width: built once for the width, measured, and built again with the
+ * width its axes, labels and legend took beyond the panels given back, so the drawing lands within
+ * a few per cent of the width and the final scaling leaves the fonts at their size.
+ */
+export async function layOut(build: (widthPx?: number) => TopLevelSpec | undefined, size: FigureSize): Promise<TopLevelSpec | undefined> {
+  const target = targetWidthPx(size);
+  let w = target;
+  let spec = build(w);
+  if (target === undefined || w === undefined || !spec) return spec;
+  // The width beyond the panels (axes, titles, legend) moves a little with them: a few rounds settle it.
+  for (let round = 0; round < 3; round++) {
+    const svg = await vegaLiteToSvg(spec, { ...size, widthIn: undefined });
+    const width = Number(/<svg[^>]*\swidth="([\d.]+)"/.exec(svg)?.[1] ?? target);
+    if (Math.abs(width - target) / target < 0.03) break;
+    w = Math.max(target * 0.2, w + target - width);
+    spec = build(w) ?? spec;
+  }
+  return spec;
+}
+
+/** The shared look under a figure's own config, merged one level deep (a figure's legend direction keeps the shared fonts). */
+function mergedConfig(spec: TopLevelSpec, size: FigureSize): Record<string, unknown> {
+  const base: Record<string, unknown> = figureConfig(size);
+  const own = (spec.config ?? {}) as Record<string, unknown>;
+  const out = { ...base };
+  for (const [k, v] of Object.entries(own))
+    out[k] = v && typeof v === 'object' && base[k] && typeof base[k] === 'object' ? { ...(base[k] as object), ...v } : v;
+  return out;
+}
+
+export async function vegaLiteToSvg(spec: TopLevelSpec, size: FigureSize = {}): Promise<string> {
+  const compiled = vegaLite.compile({ ...spec, config: mergedConfig(spec, size) } as TopLevelSpec).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
   try {
-    return await view.toSVG();
+    return fitSvgWidth(await view.toSVG(), size.widthIn);
   } finally {
     view.finalize();
   }
@@ -83,9 +177,9 @@ export async function svgToPdf(svg: string): Promise<Buffer> {
 }
 
 /** Writes `<dir>/<name>.svg`, `.png`, `.pdf` and `.vl.json`; returns their paths. */
-export async function writeFigure(dir: string, name: string, spec: TopLevelSpec): Promise<FigureFiles> {
+export async function writeFigure(dir: string, name: string, spec: TopLevelSpec, size: FigureSize = {}): Promise<FigureFiles> {
   mkdirSync(dir, { recursive: true });
-  const svg = await vegaLiteToSvg(spec);
+  const svg = await vegaLiteToSvg(spec, size);
   const paths = {
     svg: join(dir, `${name}.svg`),
     png: join(dir, `${name}.png`),
@@ -95,7 +189,7 @@ export async function writeFigure(dir: string, name: string, spec: TopLevelSpec)
   writeFileNoFollow(paths.svg, svg);
   writeFileNoFollow(paths.png, svgToPng(svg));
   writeFileNoFollow(paths.pdf, await svgToPdf(svg));
-  writeFileNoFollow(paths.spec, `${JSON.stringify({ ...spec, config: { ...FIGURE_CONFIG, ...(spec.config ?? {}) } }, null, 2)}\n`);
+  writeFileNoFollow(paths.spec, `${JSON.stringify({ ...spec, config: mergedConfig(spec, size) }, null, 2)}\n`);
   return paths;
 }
 

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { TopLevelSpec } from 'vega-lite';
 import { UserInputError } from '../../errors.js';
 import { readJsonFile } from '../../run/read-run-folder.js';
 import { RUN_FILES } from '../../run/run-files.js';
@@ -8,17 +9,24 @@ import { isFinished, type SweepResult } from '../../sweep/result-row.js';
 import { writeTables } from '../../sweep/run-sweep.js';
 import { SweepFolder } from '../../sweep/sweep-folder.js';
 import { sweptPaths } from '../../sweep/tables.js';
+import { criticalMapFigure } from './critical-map-figure.js';
 import { deliveryDistanceFigure } from './delivery-distance-figure.js';
 import { kinematicsFigure, type LabelledRun } from './kinematics-figure.js';
 import { pickKinematicsRuns } from './pick-runs.js';
 import { isRunDir, type RunTraces, readRunTraces } from './read-run.js';
-import { figurePaths, writeFigure } from './render.js';
+import { FIGURE_WIDTHS, type FigureSize, figurePaths, layOut, targetWidthPx, writeFigure } from './render.js';
 import { sweepFigure } from './sweep-figure.js';
 import { v2xFigure } from './v2x-figure.js';
 
 export interface ReportOptions {
   /** Also draw every run's own kinematics figure (runs/<id>/plots/). */
   runPlots?: boolean;
+  /** A paper's width and font size; unset: the critical map and V2X figures are laid out a column wide, the others at their own width. */
+  size?: FigureSize;
+  /** Called before each figure is drawn (a progress line: drawing takes seconds per figure). */
+  onFigure?: (name: string, index: number, total: number) => void;
+  /** Called for a figure left out, with why (e.g. nothing moved). */
+  onSkip?: (name: string, why: string) => void;
 }
 
 /** Paths of the files written. */
@@ -31,14 +39,14 @@ export interface ReportFiles {
 export async function writeReport(dir: string, opts: ReportOptions = {}): Promise<ReportFiles> {
   const abs = resolve(dir);
   if (SweepFolder.isSweepDir(abs)) return writeSweepReport(SweepFolder.open(abs, abs), opts);
-  if (isRunDir(abs)) return writeRunReport(abs);
+  if (isRunDir(abs)) return writeRunReport(abs, opts.size);
   throw new UserInputError(`${dir} is neither a sweep nor a run folder`, [
     `${join(abs, 'grid.json')}: not found`,
     `${join(abs, RUN_FILES.summary)}: not found`,
   ]);
 }
 
-export async function writeRunReport(runDir: string): Promise<ReportFiles> {
+export async function writeRunReport(runDir: string, size: FigureSize = {}): Promise<ReportFiles> {
   const traces = readRunTraces(runDir);
   const network = traces.summary.parameters?.network;
   const label = network === undefined || !('delay' in network) ? traces.summary.run_id : `delay ${+(network.delay * 1000).toFixed(3)} ms`;
@@ -46,6 +54,7 @@ export async function writeRunReport(runDir: string): Promise<ReportFiles> {
     join(runDir, 'plots'),
     'kinematics',
     kinematicsFigure([withVerdict(label, traces)], `${traces.summary.scenario}: speed, time to collision and gap`),
+    size,
   );
   const figures = figurePaths(fig);
   const delivery = deliveryDistanceFigure(
@@ -53,7 +62,7 @@ export async function writeRunReport(runDir: string): Promise<ReportFiles> {
     `${traces.summary.scenario}: V2V delivery against distance`,
   );
   if (delivery) {
-    const files = await writeFigure(join(runDir, 'plots'), 'delivery-distance', delivery);
+    const files = await writeFigure(join(runDir, 'plots'), 'delivery-distance', delivery, size);
     figures.push(...figurePaths(files));
   }
   return { figures, tables: [] };
@@ -67,36 +76,56 @@ export async function writeSweepReport(folder: SweepFolder, opts: ReportOptions 
   const critical = readCritical(folder);
   const plots = join(folder.dir, 'plots');
   const figures: string[] = [];
+  const size = opts.size ?? {};
+  const laidOut = { ...size, widthIn: size.widthIn ?? FIGURE_WIDTHS.column };
   const firstRun = readRunTraces(join(folder.dir, done[0].runDir)).summary;
-  const closest = await writeFigure(plots, 'closest-approach', sweepFigure(folder.spec, done, critical, firstRun.scenario));
-  figures.push(...figurePaths(closest));
-  const v2x = v2xFigure(folder.spec, done, firstRun.parameters?.vehicles?.[0]?.params?.length ?? 0.58);
-  if (v2x) {
-    const files = await writeFigure(plots, 'v2x', v2x);
-    figures.push(...figurePaths(files));
-  }
   const { picked, leftOut } = pickKinematicsRuns(folder.spec, done, critical);
-  const delivery = deliveryDistanceFigure(
-    picked.map((r) => ({ label: runLabel(r), rows: readRunTraces(join(folder.dir, r.runDir)).deliveries })),
-    `${firstRun.scenario}: V2V delivery against distance`,
-  );
-  if (delivery) {
-    const files = await writeFigure(plots, 'delivery-distance', delivery);
-    figures.push(...figurePaths(files));
+  const pickedTraces = picked.map((r) => readRunTraces(join(folder.dir, r.runDir)));
+  const moved = pickedTraces.some(anythingMoved);
+  if (!moved) opts.onSkip?.('kinematics', 'no car changed speed and none collided in the runs it would show');
+  // Each figure is built only when its turn comes; the list is known first, for the progress line.
+  const planned: { name: string; build: (widthPx?: number) => TopLevelSpec | undefined; size: FigureSize; fit?: boolean }[] = [
+    { name: 'critical-map', build: (w) => criticalMapFigure(folder.spec, done, w, targetWidthPx(laidOut)), size: laidOut, fit: true },
+    { name: 'closest-approach', build: () => sweepFigure(folder.spec, done, critical, firstRun.scenario), size },
+    {
+      name: 'v2x',
+      build: (w) => v2xFigure(folder.spec, done, firstRun.parameters?.vehicles?.[0]?.params?.length ?? 0.58, w, targetWidthPx(laidOut)),
+      size: laidOut,
+      fit: true,
+    },
+    {
+      name: 'delivery-distance',
+      build: () =>
+        deliveryDistanceFigure(
+          picked.map((r, i) => ({ label: runLabel(r), rows: pickedTraces[i].deliveries })),
+          `${firstRun.scenario}: V2V delivery against distance`,
+        ),
+      size,
+    },
+  ];
+  if (moved) {
+    const xName = sweptPaths(folder.spec)[0].split('.').pop();
+    const notes = leftOut.length
+      ? [
+          `rows: ${picked.length} of ${picked.length + leftOut.length} values (the ends and either side of each change of outcome); not drawn: ${xName} ${leftOut.length > 8 ? `${leftOut.slice(0, 8).join(', ')} and ${leftOut.length - 8} more` : leftOut.join(', ')}`,
+        ]
+      : [];
+    planned.push({
+      name: 'kinematics',
+      build: () =>
+        kinematicsFigure(
+          picked.map((r, i) => withVerdict(runLabel(r), pickedTraces[i])),
+          `${firstRun.scenario}: speed, time to collision and gap of selected runs`,
+          notes,
+        ),
+      size,
+    });
   }
-  const rows = picked.map((r) => withVerdict(runLabel(r), readRunTraces(join(folder.dir, r.runDir))));
-  const xName = sweptPaths(folder.spec)[0].split('.').pop();
-  const notes = leftOut.length
-    ? [
-        `rows: ${picked.length} of ${picked.length + leftOut.length} values (the ends and either side of each change of outcome); not drawn: ${xName} ${leftOut.length > 8 ? `${leftOut.slice(0, 8).join(', ')} and ${leftOut.length - 8} more` : leftOut.join(', ')}`,
-      ]
-    : [];
-  const kin = await writeFigure(
-    plots,
-    'kinematics',
-    kinematicsFigure(rows, `${firstRun.scenario}: speed, time to collision and gap of selected runs`, notes),
-  );
-  figures.push(...figurePaths(kin));
+  for (const [i, f] of planned.entries()) {
+    opts.onFigure?.(f.name, i + 1, planned.length);
+    const spec = f.fit ? await layOut(f.build, f.size) : f.build();
+    if (spec) figures.push(...figurePaths(await writeFigure(plots, f.name, spec, f.size)));
+  }
   if (opts.runPlots) {
     for (const r of done) {
       const files = await writeRunReport(join(folder.dir, r.runDir));
@@ -104,6 +133,17 @@ export async function writeSweepReport(folder: SweepFolder, opts: ReportOptions 
     }
   }
   return { figures, tables };
+}
+
+/** A kinematics figure of flat lines shows nothing: some car changed speed by 0.1 m/s or more, or cars collided. */
+export function anythingMoved(traces: Pick<RunTraces, 'vehicles' | 'summary'>): boolean {
+  if (traces.summary.collision) return true;
+  const range = new Map<string, [number, number]>();
+  for (const s of traces.vehicles) {
+    const [lo, hi] = range.get(s.vehicle) ?? [Infinity, -Infinity];
+    range.set(s.vehicle, [Math.min(lo, s.speed), Math.max(hi, s.speed)]);
+  }
+  return [...range.values()].some(([lo, hi]) => hi - lo >= 0.1);
 }
 
 function withVerdict(label: string, traces: RunTraces): LabelledRun {

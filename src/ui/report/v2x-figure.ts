@@ -2,7 +2,8 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { SweepResult } from '../../sweep/result-row.js';
 import type { SweepSpec } from '../../sweep/sweep-folder.js';
 import { sweptPaths } from '../../sweep/tables.js';
-import { axisTitle } from './sweep-figure.js';
+import { wrapText } from './render.js';
+import { axisTitle, scenarioFileName } from './sweep-figure.js';
 
 type Metric = 'min_gap_m' | 'beacon_age_mean_ms' | 'delivery_ratio' | 'string_stability_worst';
 
@@ -13,42 +14,75 @@ const PANELS: { metric: Metric; title: string; rule?: (carLength: number) => { y
   { metric: 'string_stability_worst', title: 'worst string-stability ratio', rule: () => ({ y: 1, label: 'stable below' }) },
 ];
 
-/** The V2X figures a sweep has data for, against its first swept field; undefined when it has none. */
-export function v2xFigure(spec: SweepSpec, results: readonly SweepResult[], carLength: number): TopLevelSpec | undefined {
-  const [xPath] = sweptPaths(spec);
+/**
+ * The V2X figures a sweep has data for, against its first swept field, one series (colour and
+ * line) per value of the other fields; undefined when it has none. `widthPx`: the width to lay the
+ * panels out for (two per row below 600 px).
+ */
+export function v2xFigure(
+  spec: SweepSpec,
+  results: readonly SweepResult[],
+  carLength: number,
+  widthPx?: number,
+  titleWidthPx = widthPx,
+): TopLevelSpec | undefined {
+  const [xPath, ...others] = sweptPaths(spec);
+  const groupOf = (r: SweepResult) =>
+    others.length === 1 ? r.values[others[0]]?.text : others.map((p) => `${p.split('.').pop()}=${r.values[p]?.text}`).join(', ');
+  const grouped = others.length > 0;
   const numeric = results.every((r) => r.values[xPath]?.value !== undefined);
   const xOf = (r: SweepResult) => (numeric ? r.values[xPath].value : r.values[xPath].text);
   const verdict = (r: SweepResult) => (r.collision ? 'collision' : 'no collision');
   const panels = PANELS.filter((p) => results.some((r) => typeof r[p.metric] === 'number'));
   if (!panels.length) return undefined;
+  const narrow = titleWidthPx !== undefined && titleWidthPx < 600;
+  // A column holds one panel across: each panel's axes take about 130 px beside it.
+  const columns = narrow ? 1 : panels.length;
+  const panelWidth = widthPx === undefined ? 220 : Math.max(40, widthPx / columns);
   const xEnc = {
     field: 'x',
     type: numeric ? 'quantitative' : 'ordinal',
     title: axisTitle(xPath, results),
     scale: numeric ? { zero: false, nice: false, padding: 14 } : undefined,
   } as const;
-  const colour = {
+  const colour = grouped
+    ? ({ field: 'group', type: 'nominal', title: others.map((p) => axisTitle(p, results)).join(', ') } as const)
+    : ({
+        field: 'verdict',
+        type: 'nominal',
+        title: null,
+        scale: { domain: ['no collision', 'collision'], range: ['#1f77b4', '#d62728'] },
+      } as const);
+  // The series' legend alone at the bottom (a second one beside it would set the figure's width); the subtitle names the crosses.
+  const shape = {
     field: 'verdict',
     type: 'nominal',
     title: null,
-    scale: { domain: ['no collision', 'collision'], range: ['#1f77b4', '#d62728'] },
+    legend: null,
+    scale: { domain: ['no collision', 'collision'], range: ['circle', 'cross'] },
   } as const;
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
-      text: `${spec.scenario
-        .split('/')
-        .pop()!
-        .replace(/\.ya?ml$/, '')}: V2X figures against ${xPath}`,
-      subtitle: `${results.length} runs`,
+      text: wrapText(`${scenarioFileName(spec)}: V2X figures against ${xPath}`, titleWidthPx),
+      subtitle: wrapText(
+        `${results.length} runs${grouped ? `; one line per ${others.join(', ')}; crosses: runs that collided` : ''}`,
+        titleWidthPx,
+        12,
+      ),
       subtitleColor: '#555',
     },
-    hconcat: panels.map((p) => {
-      const values = results.flatMap((r) => (typeof r[p.metric] === 'number' ? [{ x: xOf(r), y: r[p.metric], verdict: verdict(r) }] : []));
+    columns,
+    concat: panels.map((p) => {
+      const values = results.flatMap((r) =>
+        typeof r[p.metric] === 'number' ? [{ x: xOf(r), y: r[p.metric], verdict: verdict(r), group: groupOf(r) || 'all' }] : [],
+      );
       const rule = p.rule?.(carLength);
       return {
-        width: 220,
-        height: 200,
+        // Narrow: the metric's name over the panel, since a vertical axis title longer than the panel sets the row's height.
+        ...(narrow ? { title: { text: p.title, fontSize: 11, fontWeight: 'normal' } } : {}),
+        width: panelWidth,
+        height: narrow ? 110 : 200,
         layer: [
           ...(rule
             ? [
@@ -66,17 +100,27 @@ export function v2xFigure(spec: SweepSpec, results: readonly SweepResult[], carL
             : []),
           {
             data: { values },
-            mark: { type: 'line', color: '#444', strokeWidth: 1 },
-            encoding: { x: xEnc, y: { field: 'y', type: 'quantitative', aggregate: 'mean' } },
+            mark: { type: 'line', strokeWidth: 1, ...(grouped ? {} : { color: '#444' }) },
+            encoding: {
+              x: xEnc,
+              y: { field: 'y', type: 'quantitative', aggregate: 'mean' },
+              ...(grouped ? { color: colour, detail: { field: 'group' } } : {}),
+            },
           },
           {
             data: { values },
-            mark: { type: 'point', filled: true, size: 60 },
-            encoding: { x: xEnc, y: { field: 'y', type: 'quantitative', title: p.title, scale: { zero: true } }, color: colour },
+            mark: { type: 'point', filled: true, size: grouped ? 30 : 60 },
+            encoding: {
+              x: xEnc,
+              y: { field: 'y', type: 'quantitative', title: narrow ? null : p.title, scale: { zero: true } },
+              color: colour,
+              ...(grouped ? { shape } : {}),
+            },
           },
         ],
       };
     }),
-    resolve: { scale: { color: 'shared' } },
+    resolve: { scale: { color: 'shared', shape: 'shared' } },
+    ...(narrow ? { config: { legend: { titleOrient: 'top' } } } : {}),
   } as unknown as TopLevelSpec;
 }

@@ -174,16 +174,16 @@ describe('figures', () => {
       string_stability_worst: 0.9 + d / 1000,
     }));
     const figure = v2xFigure(spec(1), platoon, 0.58) as unknown as {
-      hconcat: { layer: { data: { values: Record<string, unknown>[] }; encoding: { y: { title?: string } } }[] }[];
+      concat: { layer: { data: { values: Record<string, unknown>[] }; encoding: { y: { title?: string } } }[] }[];
     };
-    const titles = figure.hconcat.map((p) => p.layer.at(-1)!.encoding.y.title);
+    const titles = figure.concat.map((p) => p.layer.at(-1)!.encoding.y.title);
     expect(titles).toEqual(['smallest bumper-to-bumper gap [m]', 'beacon age of information, mean [ms]', 'worst string-stability ratio']);
-    expect(figure.hconcat[0].layer[0].data.values).toEqual([{ y: 0.58, label: 'one car length' }]);
-    expect(figure.hconcat[2].layer[0].data.values).toEqual([{ y: 1, label: 'stable below' }]);
-    expect(figure.hconcat[1].layer.at(-1)!.data.values).toEqual([
-      { x: 100, y: 160, verdict: 'no collision' },
-      { x: 300, y: 360, verdict: 'no collision' },
-      { x: 500, y: 560, verdict: 'collision' },
+    expect(figure.concat[0].layer[0].data.values).toEqual([{ y: 0.58, label: 'one car length' }]);
+    expect(figure.concat[2].layer[0].data.values).toEqual([{ y: 1, label: 'stable below' }]);
+    expect(figure.concat[1].layer.at(-1)!.data.values).toEqual([
+      { x: 100, y: 160, verdict: 'no collision', group: 'all' },
+      { x: 300, y: 360, verdict: 'no collision', group: 'all' },
+      { x: 500, y: 560, verdict: 'collision', group: 'all' },
     ]);
     // it renders
     expect(await vegaLiteToSvg(figure as never)).toMatch(/^<svg/);

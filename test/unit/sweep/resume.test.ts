@@ -149,20 +149,29 @@ describe('sweep execution and resume', () => {
       .trim()
       .split('\n')
       .map((l) => l.split(','));
-    expect(points[0].slice(0, 8)).toEqual([
+    expect(points[0].slice(0, 13)).toEqual([
       'network.delay_ms',
       'runs',
       'valid_runs',
       'collisions',
       'collision_rate',
+      'collision_rate_lo95',
+      'collision_rate_hi95',
       'min_ttc_s_mean',
       'min_ttc_s_ci95',
+      'min_ttc_s_lo95',
+      'min_ttc_s_hi95',
       'min_distance_m_mean',
+      'min_distance_m_ci95',
     ]);
     // distances 3.2 + seed/100 for seeds 7, 8, 9: mean 3.28, sd 0.01, half-width 4.303 * 0.01 / sqrt(3)
-    expect(Number(points[1][7])).toBeCloseTo(3.28, 6);
-    expect(Number(points[1][8])).toBeCloseTo((4.303 * 0.01) / Math.sqrt(3), 5);
-    expect(points[2].slice(1, 5)).toEqual(['3', '3', '3', '1']);
+    expect(Number(points[1][11])).toBeCloseTo(3.28, 6);
+    expect(Number(points[1][12])).toBeCloseTo((4.303 * 0.01) / Math.sqrt(3), 5);
+    expect(points[2].slice(1, 7)).toEqual(['3', '3', '3', '1', '0.438503', '1']);
+    // a TTC of 0.6 - 0.3 s at every seed: zero width; at 10 ms the interval's ends sit around the mean
+    const col = (name: string) => points[0].indexOf(name);
+    expect(Number(points[2][col('min_ttc_s_lo95')])).toBeCloseTo(0.3, 6);
+    expect(points[1][col('delivery_ratio_mean')]).toBe('');
   });
 });
 
