@@ -11,7 +11,9 @@ export function describeNetwork(n: ResolvedNetwork): string {
     return `lte-v2x, ${n.txPower} dBm, ${n.propagation}, ${n.subchannels} subchannels, MCS ${n.mcs}, RRI ${ms(n.rri)}, ${where}`;
   }
   if (isRadio(n)) {
-    return `${n.channel}, ${n.txPower} dBm, ${n.propagation}, ${formatDataRate(n.rate)}, ${n.obstacles === 'map' ? 'walls block' : 'no obstacles'}`;
+    const added = [n.delay ? `delay ${ms(n.delay)} added` : '', n.loss ? `loss ${+(n.loss * 100).toFixed(3)}% added` : ''].filter(Boolean);
+    const extra = added.length ? `, ${added.join(', ')}` : '';
+    return `${n.channel}, ${n.txPower} dBm, ${n.propagation}, ${formatDataRate(n.rate)}, ${n.obstacles === 'map' ? 'walls block' : 'no obstacles'}${extra}`;
   }
   const jitter = n.channel === 'latency' && n.jitter > 0 ? ` + up to ${ms(n.jitter)}` : '';
   const loss = n.loss > 0 ? `, loss ${+(n.loss * 100).toFixed(3)}%` : '';

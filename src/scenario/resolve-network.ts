@@ -57,7 +57,8 @@ export function resolveNetwork(
     return { network: sidelink.network, problems: [...problems, ...sidelink.problems] };
   }
   if (isRadioKind(channel)) {
-    misplaced([...WIRED_FIELDS, 'jitter'], `channel: ${kindsWhere((k) => !k.radio).join(' or ')}`);
+    misplaced(['dataRate', 'jitter'], `channel: ${kindsWhere((k) => !k.radio).join(' or ')}`);
+    problems.push(...addedDelayLossProblems(parsed));
     misplaced(SIDELINK_FIELDS, 'channel: lte-v2x');
     onlyInNs3();
     const rate = parsed.rate ?? WIFI_DEFAULTS.rate;
@@ -78,6 +79,8 @@ export function resolveNetwork(
       shadowing: parsed.shadowing ?? WIFI_DEFAULTS.shadowing,
       ...(parsed.noiseFloor !== undefined ? { noiseFloor: parsed.noiseFloor } : {}),
       ...(parsed.csThreshold !== undefined ? { csThreshold: parsed.csThreshold } : {}),
+      ...(parsed.delay !== undefined ? { delay: parsed.delay } : {}),
+      ...(parsed.loss !== undefined ? { loss: parsed.loss } : {}),
       ...extras,
     };
     return { network, problems };
@@ -102,3 +105,19 @@ export function resolveNetwork(
     channel === 'latency' ? { channel, ...wired, jitter: parsed.jitter ?? 0, ...extras } : { channel, ...wired, ...extras };
   return { network, problems };
 }
+
+/**
+ * wifi-80211p's `delay` and `loss` are added on top of the radio by the builtin engine; the ns-3
+ * lock-step and real-time programs do not add them, so naming ns-3 with them is refused.
+ */
+function addedDelayLossProblems(parsed: NetworkParsed): ScenarioProblem[] {
+  const given = (['delay', 'loss'] as const).filter((f) => parsed[f] !== undefined && parsed[f] !== 0);
+  if (parsed.engine !== 'ns3' || !given.length) return [];
+  return given.map((field) => ({
+    path: ['network', field],
+    message: `${field} on wifi-80211p is added on top of the radio by the builtin engine only; set network.engine: builtin, or remove ${field} to run ns-3`,
+  }));
+}
+
+/** wifi-80211p with an added delay or loss: only the builtin engine adds them (the simulated runtime picks it). */
+export const addsDelayOrLoss = (n: ResolvedNetwork): boolean => n.channel === 'wifi-80211p' && ((n.delay ?? 0) > 0 || (n.loss ?? 0) > 0);

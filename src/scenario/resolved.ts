@@ -68,6 +68,10 @@ export interface WifiNetwork {
   noiseFloor?: number;
   /** Carrier-sense threshold [dBm]: a frame this strong is detected and keeps the medium busy; absent: ns-3's (detection -82, busy -85). */
   csThreshold?: number;
+  /** Added on top of the radio's own (builtin engine): an access/processing delay on every delivery [s]; present only when given. */
+  delay?: number;
+  /** Added on top of the radio's own losses (builtin engine): probability a delivered frame is lost, per receiver; present only when given. */
+  loss?: number;
 }
 export type PropagationModel = (typeof PROPAGATION_MODELS)[number];
 

@@ -227,10 +227,21 @@ export const scenarioSchema = z
           .describe(
             'simulated runtime: ns3 (ns-3 in lock-step, the default when ns-3 is installed) or builtin (in-process model of csma, latency, wifi-80211p and lte-v2x; lte-v2x has only this one)',
           ),
-        delay: duration('csma, latency: one-way channel delay (default 10ms)', 0, 10).optional(),
+        delay: duration(
+          'csma, latency: one-way channel delay (default 10ms); wifi-80211p: an access/processing delay added on top of the radio (builtin engine)',
+          0,
+          10,
+        ).optional(),
         jitter: duration('latency: extra delay per frame and receiver, uniform in [0, jitter]', 0, 10).optional(),
         dataRate: dataRate('csma, latency: channel data rate (csma: of the bus; latency: of each sender) (default 100Mbps)').optional(),
-        loss: z.number().min(0).max(1).optional().describe('csma, latency: probability a frame is lost, per receiver (default 0)'),
+        loss: z
+          .number()
+          .min(0)
+          .max(1)
+          .optional()
+          .describe(
+            "csma, latency: probability a frame is lost, per receiver (default 0); wifi-80211p: added on top of the radio's own losses (builtin engine)",
+          ),
         txPower: power('wifi-80211p, lte-v2x: transmit power (default 20dBm)').optional(),
         propagation: z
           .enum(PROPAGATION_MODELS)

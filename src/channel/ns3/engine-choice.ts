@@ -1,6 +1,7 @@
 import { EnvironmentError, UserInputError } from '../../errors.js';
 import { type CommandRunner, createCommandRunner } from '../../host/exec/command-runner.js';
 import { channelKind, noNs3Program } from '../../scenario/channel-kinds.js';
+import { addsDelayOrLoss } from '../../scenario/resolve-network.js';
 import type { ChannelEngine, ResolvedNetwork } from '../../scenario/resolved.js';
 
 /** pkg-config modules the lock-step channel program links against: wired channels, and wifi-80211p. */
@@ -36,6 +37,8 @@ export async function chooseEngine(network: ResolvedNetwork, isInstalled: () => 
       throw new UserInputError(`network.engine: ns3 cannot run it; ${noNs3Program(network.channel)}: set engine: builtin`);
     return 'builtin';
   }
+  // wifi-80211p's added delay and loss: only the builtin engine adds them (resolve-network.ts refuses engine: ns3 with them)
+  if (addsDelayOrLoss(network)) return 'builtin';
   const wanted = network.engine ?? ((await isInstalled()) ? 'ns3' : kind.builtin ? 'builtin' : 'ns3');
   if (wanted === 'ns3' && !(await isInstalled())) {
     const why = network.engine === 'ns3' ? 'network.engine: ns3 needs ns-3' : `channel ${network.channel} runs only in ns-3`;

@@ -49,7 +49,10 @@ export async function writeReport(dir: string, opts: ReportOptions = {}): Promis
 export async function writeRunReport(runDir: string, size: FigureSize = {}): Promise<ReportFiles> {
   const traces = readRunTraces(runDir);
   const network = traces.summary.parameters?.network;
-  const label = network === undefined || !('delay' in network) ? traces.summary.run_id : `delay ${+(network.delay * 1000).toFixed(3)} ms`;
+  const label =
+    network === undefined || !('delay' in network) || network.delay === undefined
+      ? traces.summary.run_id
+      : `delay ${+(network.delay * 1000).toFixed(3)} ms`;
   const fig = await writeFigure(
     join(runDir, 'plots'),
     'kinematics',

@@ -8,13 +8,27 @@ export interface FleetTally {
 }
 
 /**
+ * What the scenario adds on top of the radio's own outcome (wifi-80211p's `delay` and `loss`): each
+ * delivery comes `delay` later, and is lost (`channel-loss`) with probability `loss`, per receiver.
+ */
+export interface AddedDelayLoss {
+  delay: number;
+  loss: number;
+  /** Seeded draws in [0, 1), one per delivery when `loss` > 0. */
+  draw: () => number;
+}
+
+/**
  * The outcomes a radio decides ahead of the runtime's clock (a frame's end is known when it starts):
  * counted in a fleet's tally or listed, and handed out once due, in time order (`deliverDue`).
  */
 export class DueOutcomes<P> {
   private pending: Delivery<P>[] = [];
 
-  constructor(private readonly tally: FleetTally | undefined) {}
+  constructor(
+    private readonly tally: FleetTally | undefined,
+    private readonly added?: AddedDelayLoss,
+  ) {}
 
   /** One addressee's outcome (`lost` undefined: delivered); `distance` NaN when not computed. */
   settle(
@@ -27,6 +41,11 @@ export class DueOutcomes<P> {
     rxPowerDbm?: number,
     lineOfSight?: boolean,
   ): void {
+    const added = this.added;
+    if (added && !lost) {
+      if (added.loss > 0 && added.draw() < added.loss) lost = 'channel-loss';
+      else at += added.delay;
+    }
     const tally = this.tally;
     if (tally) {
       tally.outcomes.add(lost ?? 'delivered', distance, at - sentAt);

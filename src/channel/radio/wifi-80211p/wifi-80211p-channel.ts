@@ -109,7 +109,9 @@ export class Wifi80211pChannel<P> implements V2VChannel<P> {
   private transmissions = 0;
 
   constructor(private readonly opts: Wifi80211pOptions) {
-    this.outcomes = new DueOutcomes(opts.tally);
+    const { delay = 0, loss = 0 } = opts.network;
+    const addedLoss = createRandom(deriveSeed(opts.seed, 'wifi-added-loss'));
+    this.outcomes = new DueOutcomes(opts.tally, delay > 0 || loss > 0 ? { delay, loss, draw: addedLoss } : undefined);
     const n = opts.names.length;
     this.stations = opts.names.map((name, i) => new Station(i, name));
     this.indexOf = new Map(opts.names.map((name, i) => [name, i]));
