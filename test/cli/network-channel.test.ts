@@ -39,7 +39,7 @@ describe('network.channel: latency on the command line', () => {
     const switched = cavsim('validate', HEAD_ON, '--runtime', 'docker', '--set', 'network.channel=wifi-80211p');
     expect(switched.status).toBe(2);
     expect(switched.stderr).toMatch(
-      /network\.delay \(line \d+\): delay applies only to channel: csma or latency; remove it or change network.channel/,
+      /network\.dataRate \(line \d+\): dataRate applies only to channel: csma or latency; remove it or change network.channel/,
     );
   });
 
