@@ -1,6 +1,7 @@
 import { Box, render, Text } from 'ink';
 import { useEffect, useState } from 'react';
 import type { RunEvent } from '../../../run/events.js';
+import { CARS_NAMED_MAX, progressCars } from './progress-cars.js';
 import { formatSummary } from './summary-text.js';
 
 type Listener = (e: RunEvent) => void;
@@ -33,12 +34,19 @@ function RunView({ subscribe }: { subscribe: (l: Listener) => void }) {
             {progress.minTtc === null ? '-' : `${progress.minTtc.toFixed(2)} s`}
             {progress.lateness ? `    step lateness p99 ${progress.lateness.p99_ms.toFixed(2)} ms` : ''}
           </Text>
-          {progress.cars.map((c) => (
-            <Text key={c.name} color={c.collided ? 'red' : c.braking ? 'yellow' : undefined}>
+          {progress.cars.length > CARS_NAMED_MAX ? (
+            <Text>
               {'  '}
-              {c.name.padEnd(8)} {c.v.toFixed(2).padStart(6)} m/s {c.braking ? 'braking' : ''} {c.collided ? 'COLLIDED' : ''}
+              {progressCars(progress.cars)}
             </Text>
-          ))}
+          ) : (
+            progress.cars.map((c) => (
+              <Text key={c.name} color={c.collided ? 'red' : c.braking ? 'yellow' : undefined}>
+                {'  '}
+                {c.name.padEnd(8)} {c.v.toFixed(2).padStart(6)} m/s {c.braking ? 'braking' : ''} {c.collided ? 'COLLIDED' : ''}
+              </Text>
+            ))
+          )}
         </Box>
       )}
       {summary && <Text>{summary}</Text>}

@@ -1,4 +1,5 @@
 import type { RunEvent } from '../../../run/events.js';
+import { progressCars } from './progress-cars.js';
 import { formatSummary } from './summary-text.js';
 
 /** Plain lines for logs and non-TTY output: phases, a progress line per simulated second, the summary. */
@@ -11,7 +12,7 @@ export function createLineReporter(write: (line: string) => void = (l) => proces
       const second = Math.floor(e.t);
       if (second === lastSecond) return;
       lastSecond = second;
-      const cars = e.cars.map((c) => `${c.name} ${c.v.toFixed(1)}m/s${c.braking ? ' BRAKE' : ''}${c.collided ? ' HIT' : ''}`).join(', ');
+      const cars = progressCars(e.cars);
       const lateness = e.lateness ? ` late p99 ${e.lateness.p99_ms.toFixed(2)}ms` : '';
       write(`t=${e.t.toFixed(1)}/${e.duration}s ${cars} minTTC ${e.minTtc === null ? '-' : `${e.minTtc.toFixed(2)}s`}${lateness}`);
     } else if (e.type === 'summary') process.stdout.write(`${formatSummary(e.summary, e.runDir)}\n`);
