@@ -20,7 +20,7 @@ export interface ArrivedFrame {
 export interface LostFrame {
   id: string;
   to: string;
-  reason: LossReason | 'not-received';
+  reason: LossReason | 'not-received' | 'malformed';
 }
 
 /** Mean, median, 95th percentile (interpolated) and maximum [ms]. */
@@ -120,7 +120,8 @@ export function camFigures(
   step: number,
   end: number,
 ): CamFigures | null {
-  const cams = frames.filter((f) => f.type === CAM_MESSAGE);
+  // a malformed "CAM" was never one (message-gate.ts): not sent, not received, in no rate
+  const cams = frames.filter((f) => f.type === CAM_MESSAGE && !f.malformed);
   if (!cams.length) return null;
   const inFlight = new Set(lost.filter((l) => l.reason === 'run-ended').map((l) => `${l.id}\0${l.to}`));
   const key = (from: string, to: string) => `${from}\0${to}`;

@@ -44,9 +44,14 @@ export interface V2VTransmission {
   distances?: ReadonlyMap<string, number>;
   /** The frame's bytes are a GeoNetworking packet (a CAM); else a UDP payload that v2v.pcap wraps in one. */
   gnPacket?: boolean;
+  /** It claims to be a standard message and is none (message-gate.ts): dropped at every receiver, in no message figures. */
+  malformed?: boolean;
 }
 
-/** One (frame, receiver) that did not arrive: a channel's LossReason, or `not-received` when nothing says why. */
+/**
+ * One (frame, receiver) that did not arrive: a channel's LossReason, `malformed` when the receiver
+ * dropped it as no standard message (message-gate.ts), or `not-received` when nothing says why.
+ */
 export interface V2VLoss {
   id: string;
   from: string;
@@ -54,7 +59,7 @@ export interface V2VLoss {
   type: string;
   sentAt: number;
   sizeBytes: number;
-  reason: LossReason | 'not-received';
+  reason: LossReason | 'not-received' | 'malformed';
   rxPowerDbm?: number;
   lineOfSight?: boolean;
 }
@@ -210,6 +215,7 @@ export class Recorder {
       sentAt: t.sentAt,
       sizeBytes: t.sizeBytes,
       ...(t.gnPacket ? { gnPacket: true } : {}),
+      ...(t.malformed ? { malformed: true } : {}),
     });
     // In emulation a receipt can be reported before its send: those receivers are settled already.
     const open = new Set(t.to.filter((to) => !this.settledEarly.delete(`${t.id}\0${to}`)));

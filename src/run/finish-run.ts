@@ -1,3 +1,4 @@
+import type { RefusalFigures } from '../measurement/refusal-log.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import type { FleetV2v } from './fleet-v2v.js';
 import { type MeasuredFigures, readMeasuredSoFar } from './measured-so-far.js';
@@ -44,6 +45,8 @@ export interface RunEnd {
   timing?: Record<string, unknown>;
   /** What the runtime measured that a reader should know, though it does not make the run invalid. */
   warnings?: string[];
+  /** What the run refused from its cars' own code and devices (summary.json `refusals`). */
+  refusals?: RefusalFigures;
 }
 
 export function finishRun(p: { folder: RunFolder; scenario: ResolvedScenario; runtime: RunSummary['runtime'] } & RunEnd): RunSummary {
@@ -75,6 +78,7 @@ export function finishRun(p: { folder: RunFolder; scenario: ResolvedScenario; ru
     exit_status: verdict.exit_status,
     ...(verdict.hint ? { hint: verdict.hint } : {}),
     ...(warnings.length ? { warnings } : {}),
+    ...(p.refusals ? { refusals: p.refusals } : {}),
     ...(p.timing || base.timing ? { timing: { ...(base.timing ?? {}), ...(p.timing ?? {}) } } : {}),
   };
   // keep `parameters` last, as buildSummary writes it

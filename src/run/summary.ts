@@ -6,6 +6,7 @@ import { type DenmFigures, denmFigures } from '../measurement/denm-metrics.js';
 import { firstPerReceiver, latencySummary, valuesOf } from '../measurement/latency-stats.js';
 import type { PlatoonSummary } from '../measurement/platoon.js';
 import type { Recorder } from '../measurement/recorder.js';
+import type { RefusalFigures } from '../measurement/refusal-log.js';
 import { ageOfInformation, interArrivalGaps, type SpreadFigures } from '../measurement/update-age.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { overdueAfter } from './channel-load.js';
@@ -151,6 +152,8 @@ export interface RunSummary {
   /** Cars with a `cacc` app: gap errors, headways and string stability. */
   platoon?: PlatoonSummary;
   events: { t_s: number; vehicle: string; event: string; detail?: Record<string, unknown> }[];
+  /** What the run refused from its cars' own code and devices, per car and reason (measurement/refusal-log.ts). */
+  refusals?: RefusalFigures;
   timing?: Record<string, unknown>;
   parameters: ResolvedScenario;
 }

@@ -35,6 +35,8 @@ export interface V2VMessage {
    * standard V2X messages (a CAM): its length is the message's size.
    */
   packet?: Uint8Array;
+  /** Why this is no standard message though it claims to be (message-gate.ts): every receiver drops it as `malformed`. */
+  malformed?: string;
 }
 
 /** What a car knows of another through its beacons: the latest state it sent (`state.t` is its stamp). */

@@ -87,12 +87,21 @@ export async function writeRunMcap(p: McapRecordingInput): Promise<McapRecording
 function collectMessages(p: McapRecordingInput): TopicMessage[] {
   const builder = new RunMessageBuilder(p.scenario, p.timeBaseNs ?? 0n);
   const messages: TopicMessage[] = p.grid ? [mapMessage(p.grid, p.timeBaseNs ?? 0n)] : [];
+  const channels = new Set(runTopics(p.scenario).map((t) => t.topic));
   for (const kind of RECORDED_FILES) {
     const text = readRunFile(join(p.runDir, RUN_FILES[kind]));
     if (text === undefined) continue;
     const rows = csvRows(RUN_FILES[kind], text);
     // a loop, not push(...): a long run has more messages than a call has room for arguments
-    for (const m of builder.messages(kind, rows)) messages.push(m);
+    for (const m of builder.messages(kind, rows)) {
+      if (!channels.has(m.topic))
+        throw new UserInputError(
+          `${RUN_FILES[kind]} does not match ${RUN_FILES.scenario}: it has a message for ${m.topic}, a topic of no vehicle the run's scenario names`,
+          [],
+          'restore the run folder as the run wrote it, or run the scenario again',
+        );
+      messages.push(m);
+    }
   }
   return messages.sort((a, b) => (a.timeNs < b.timeNs ? -1 : a.timeNs > b.timeNs ? 1 : 0));
 }

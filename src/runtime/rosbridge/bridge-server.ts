@@ -54,6 +54,11 @@ export class BridgeServer {
   dropped = 0;
   /** Told when a client connects, and when it goes (with the WebSocket close code). */
   onClient?: (event: 'connected' | 'disconnected', client: BridgeClientRef, closeCode?: number) => void;
+  /**
+   * Told of every op answered with an error: `notAllowed` when the policy refused its topic, else
+   * the op was malformed or its handler refused it (`topic` when the op got that far).
+   */
+  onRefused?: (refusal: { op?: string; topic?: string; notAllowed: boolean; message: string }) => void;
 
   private constructor(
     private readonly wss: WebSocketServer,
@@ -186,7 +191,10 @@ export class BridgeServer {
     const conn: Connection = { id: this.nextClientId++, remote, address, socket, subscriptions: new Map(), advertised: new Set() };
     this.connections.add(conn);
     socket.on('message', (data, isBinary) => {
-      if (isBinary) return this.status(conn, 'error', 'binary frames are not supported; send JSON text frames');
+      if (isBinary) {
+        this.onRefused?.({ notAllowed: false, message: 'a binary frame' });
+        return this.status(conn, 'error', 'binary frames are not supported; send JSON text frames');
+      }
       this.handle(conn, data.toString());
     });
     socket.on('close', (code) => {
@@ -199,13 +207,17 @@ export class BridgeServer {
 
   private handle(conn: Connection, text: string): void {
     const parsed = parseClientOp(text);
-    if (!parsed.ok) return this.status(conn, 'error', parsed.error, parsed.id);
+    if (!parsed.ok) {
+      this.onRefused?.({ notAllowed: false, message: parsed.error });
+      return this.status(conn, 'error', parsed.error, parsed.id);
+    }
     const op = parsed.op;
     try {
       this.apply(conn, op);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       if (!(err instanceof ProtocolError)) this.log(`bridge: handler for ${op.topic} failed: ${message}`);
+      this.onRefused?.({ op: op.op, topic: op.topic, notAllowed: err instanceof NotAllowedError, message });
       this.status(conn, 'error', `${op.op} ${op.topic}: ${message}`, op.id);
     }
   }
@@ -226,7 +238,7 @@ export class BridgeServer {
         return;
       case 'subscribe': {
         const refused = this.policy?.subscribe(conn.remote, op.topic);
-        if (refused) throw new ProtocolError(refused);
+        if (refused) throw new NotAllowedError(refused);
         const t = this.topic(op.topic);
         if (op.type && t.type && t.type !== op.type) throw new ProtocolError(`topic has type ${t.type}, not ${op.type}`);
         if (op.type) t.type ??= op.type;
@@ -256,7 +268,7 @@ export class BridgeServer {
       }
       case 'publish': {
         const refused = this.policy?.publish(conn.remote, op.topic, op.msg);
-        if (refused) throw new ProtocolError(refused);
+        if (refused) throw new NotAllowedError(refused);
         const t = this.topics.get(op.topic);
         if (!t?.type && !conn.advertised.has(op.topic))
           throw new ProtocolError('topic is not advertised; advertise it with its type first');
@@ -297,3 +309,6 @@ export class BridgeServer {
     this.send(conn, encodeServerOp({ op: 'status', level, msg, ...(id !== undefined ? { id } : {}) }));
   }
 }
+
+/** The policy refused the op's topic to this client. */
+class NotAllowedError extends ProtocolError {}

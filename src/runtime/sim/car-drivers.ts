@@ -1,13 +1,15 @@
 import { performance } from 'node:perf_hooks';
 import type { LaserScan, Odometry, V2VMessage } from '../../core/control/vehicle-context.js';
 import type { DriveCommand } from '../../core/physics/types.js';
+import { standardMessageProblem } from '../../core/v2x/facilities/message-gate.js';
 import { DEFAULT_GEO_REFERENCE } from '../../core/v2x/networking/geo-reference.js';
 import type { Recorder } from '../../measurement/recorder.js';
+import type { RefusalLog } from '../../measurement/refusal-log.js';
 import { computeDelay, type TickCost } from '../../world/compute-time.js';
 import { type BodySizes, bodySizes, createVehicleApps } from '../../world/create-apps.js';
 import { VehicleAgent } from '../../world/vehicle-agent.js';
 import type { World, WorldCar } from '../../world/world.js';
-import { believedEventTime, V2V_REFUSED_EVENT } from '../rosbridge/control-topics.js';
+import { believedEventTime, type V2VSendRequest } from '../rosbridge/control-topics.js';
 import { ownPacket, packetText } from '../rosbridge/own-packet.js';
 import type { CarCongestionControl } from './car-congestion-control.js';
 import type { TickAnswer, TickInput } from './own-code/own-code-link.js';
@@ -155,9 +157,12 @@ export function ownCodeDriver(
   recorder: Recorder,
   latestScan: ReadonlyMap<string, LaserScan>,
   scanSteps: (step: number) => boolean,
+  refusals: RefusalLog,
 ): CarDriver {
   const inbox: Arrival[] = [];
   const name = car.spec.name;
+  const others = new Set(world.cars.map((c) => c.spec.name).filter((n) => n !== name));
+  const limits = car.spec.params;
   const dt = world.timestep;
   const stepNs = BigInt(Math.round(dt * 1e9));
   let seq = 0;
@@ -190,15 +195,34 @@ export function ownCodeDriver(
       if (e.event === 'emergency-brake') braking = true;
       recorder.recordEvent(believedEventTime(e.t_s, t, dt), name, e.event, e.detail);
     }
+    for (const r of code.takeRefusals?.() ?? []) refusals.refuse(t, name, r.reason, r.detail, r.count);
     return answer.sends.flatMap((s) => {
-      const own = s.packet === undefined ? undefined : ownPacket(name, s.packet);
-      if (own && 'problem' in own) {
-        recorder.recordEvent(t, name, V2V_REFUSED_EVENT, { type: s.type, to: s.to, reason: own.problem });
+      const refused = (reason: 'v2v-destination' | 'v2v-source', why: string) => {
+        refusals.refuse(t, name, reason, { type: s.type, to: s.to, reason: why });
         return [];
-      }
+      };
+      const where = destinationProblem(s, name, others);
+      if (where) return refused('v2v-destination', where);
+      const own = s.packet === undefined ? undefined : ownPacket(name, s.packet);
+      if (own && 'problem' in own) return refused('v2v-source', own.problem);
       const wire = own ? { packet: own.packet } : s.size_bytes !== undefined ? { sizeBytes: s.size_bytes } : {};
-      return [{ id: `${name}-${++seq}`, from: name, to: s.to, sentAt, type: s.type, body: s.body, ...wire }];
+      const msg: V2VMessage = { id: `${name}-${++seq}`, from: name, to: s.to, sentAt, type: s.type, body: s.body, ...wire };
+      // on the air as sent; every receiver drops it (v2v.csv `malformed`), and it is counted once here
+      const malformed = standardMessageProblem(s.type, own?.packet);
+      if (malformed) {
+        msg.malformed = malformed;
+        refusals.refuse(t, name, 'malformed', { type: s.type, to: s.to, id: msg.id, reason: malformed });
+      }
+      return [msg];
     });
+  };
+  /** A command outside the car's limits acts clamped to them, and is counted (never written as 1e308). */
+  const withinLimits = (command: DriveCommand, t: number): DriveCommand => {
+    const speed = Math.min(limits.v_max, Math.max(limits.v_min, command.speed));
+    const steer = Math.min(limits.s_max, Math.max(limits.s_min, command.steer));
+    if (speed === command.speed && steer === command.steer) return command;
+    refusals.refuse(t, name, 'drive-clamped', { speed: command.speed, steer: command.steer, applied: { speed, steer } });
+    return { ...command, speed, steer };
   };
   const free = code.freeRunning;
   return {
@@ -216,7 +240,7 @@ export function ownCodeDriver(
       const answer = await code.tick(inputOf(step));
       const cost = { wallS: answer.wallS, ...(answer.cpuS !== undefined ? { cpuS: answer.cpuS } : {}) };
       const delay = computeDelay(car.spec.compute, cost);
-      return { command: answer.command, sends: reportsOf(answer, t, t + delay), delay, cost };
+      return { command: withinLimits(answer.command, t), sends: reportsOf(answer, t, t + delay), delay, cost };
     },
     ...(free
       ? {
@@ -227,11 +251,19 @@ export function ownCodeDriver(
               const answered = Number(stampNs / stepNs);
               return { step: answered, t: answered * dt, cost: { wallS }, appliedS: Math.max(0, step - answered) * dt };
             });
-            return { ...(got.command ? { command: got.command } : {}), sends: reportsOf(got, t, t), delay: 0, logged };
+            const sends = reportsOf(got, t, t);
+            return { ...(got.command ? { command: withinLimits(got.command, t) } : {}), sends, delay: 0, logged };
           },
         }
       : {}),
     collided: (c) => code.collided({ vehicle: name, step: c.step, t_s: c.t, with: c.with, speed_mps: c.speed }),
     close: (reason) => code.close(reason),
   };
+}
+
+/** Why a V2V message's `to` is not `*` or another car of the run (`others`), or undefined. */
+export function destinationProblem(s: Pick<V2VSendRequest, 'to'>, self: string, others: ReadonlySet<string>): string | undefined {
+  if (s.to === '*' || others.has(s.to)) return undefined;
+  if (s.to === self) return 'addressed to the sending car itself';
+  return /^[A-Za-z0-9_-]+$/.test(s.to) ? `${JSON.stringify(s.to)} is no car of this run` : `${JSON.stringify(s.to)} is not a car's name`;
 }

@@ -5,7 +5,7 @@ import { EnvironmentError } from '../../errors.js';
 import { ComponentFailedError } from '../../run/outcome.js';
 import type { ResolvedExternal, ResolvedScenario, ResolvedVehicle } from '../../scenario/resolved.js';
 import type { CollisionReport } from '../rosbridge/control-topics.js';
-import type { OwnCodeLink, TickAnswer, TickInput } from './own-code/own-code-link.js';
+import type { LinkRefusal, OwnCodeLink, TickAnswer, TickInput } from './own-code/own-code-link.js';
 import type { VehicleCode } from './own-code/vehicle-code.js';
 
 /**
@@ -174,6 +174,10 @@ export class ExternalVehicle implements VehicleCode {
 
   collided(report: CollisionReport): void {
     this.link.collided(report);
+  }
+
+  takeRefusals(): LinkRefusal[] {
+    return this.link.takeRefusals();
   }
 
   async close(reason: string): Promise<void> {

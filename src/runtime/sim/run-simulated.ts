@@ -5,6 +5,7 @@ import type { LaserScan, V2VMessage } from '../../core/control/vehicle-context.j
 import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
 import type { ComputeLog } from '../../measurement/compute-log.js';
 import type { CarSample, Recorder } from '../../measurement/recorder.js';
+import { RefusalLog } from '../../measurement/refusal-log.js';
 import type { ScanLog } from '../../measurement/scan-log.js';
 import type { V2VCapture } from '../../measurement/v2v-capture.js';
 import type { RunEvents } from '../../run/events.js';
@@ -64,6 +65,8 @@ export async function runSimulated(
     capture?: V2VCapture;
     /** Fleets (run/fleet-mode.ts): V2V outcomes counted here, not recorded per frame and receiver. */
     fleet?: FleetV2v;
+    /** What the run refuses from own code and devices (default: recorded as events only). */
+    refusals?: RefusalLog;
   } = {},
 ): Promise<SimulatedRunResult> {
   const world = new World(scenario, grid);
@@ -73,12 +76,19 @@ export async function runSimulated(
   const scanners = createScanners(world, grid);
   const latestScan = new Map<string, LaserScan>();
   const engine = scenario.network.engine ?? 'builtin';
+  const refusals = opts.refusals ?? new RefusalLog((t, car, event, detail) => recorder.recordEvent(t, car, event, detail));
   const sink = opts.fleet ? fleetSink(opts.fleet, world, channelTallies(scenario, engine)) : rowsSink(recorder, world, opts.capture);
   /** Every car but one, once per sender: a broadcast's receivers (nothing keeps or changes them). */
   const othersOf = new Map(names.map((n, i) => [n, names.slice(0, i).concat(names.slice(i + 1))]));
   const transmit = (msg: V2VMessage) => {
     const size = payloadBytes(msg);
-    const to = msg.to === '*' ? (othersOf.get(msg.from) ?? names.filter((n) => n !== msg.from)) : names.includes(msg.to) ? [msg.to] : [];
+    // the sender's driver lets through only `*` and other cars of the run (destinationProblem)
+    const to =
+      msg.to === '*'
+        ? (othersOf.get(msg.from) ?? names.filter((n) => n !== msg.from))
+        : msg.to !== msg.from && names.includes(msg.to)
+          ? [msg.to]
+          : [];
     sink.sent(msg, size, to);
     if (to.length) channel?.send({ payload: msg, from: msg.from, to, broadcast: msg.to === '*', sizeBytes: size }, msg.sentAt);
   };
@@ -116,7 +126,16 @@ export async function runSimulated(
       const code = await opts.ownCode(car.spec, () => world.time);
       codes.push(code);
       drivers.push(
-        ownCodeDriver(world, car, observed, code, recorder, latestScan, (step) => scanPeriod !== undefined && step % scanPeriod === 0),
+        ownCodeDriver(
+          world,
+          car,
+          observed,
+          code,
+          recorder,
+          latestScan,
+          (step) => scanPeriod !== undefined && step % scanPeriod === 0,
+          refusals,
+        ),
       );
     }
     await Promise.all(codes.map((c) => c.whenReady()));

@@ -1,3 +1,4 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chooseEngine } from '../../channel/ns3/engine-choice.js';
@@ -9,6 +10,7 @@ import type { DockerPort } from '../../host/docker/docker-port.js';
 import { ComputeLog } from '../../measurement/compute-log.js';
 import { platoonLinks } from '../../measurement/platoon.js';
 import { type FlushPolicy, Recorder } from '../../measurement/recorder.js';
+import { RefusalLog } from '../../measurement/refusal-log.js';
 import { ScanLog } from '../../measurement/scan-log.js';
 import { V2VCapture } from '../../measurement/v2v-capture.js';
 import { writeDeliveryDistance } from '../../run/delivery-distance-file.js';
@@ -125,6 +127,7 @@ async function runInSession(
       const left = await ownCode.close();
       if (left) opts.events?.emit({ type: 'log', level: 'warn', message: left });
     });
+    const refusals = refusalLogOf(recorder, folder.dir);
     const started = performance.now();
     let failure: unknown;
     let result: SimulatedRunResult = { simTime: 0, steps: 0, interrupted: false };
@@ -142,6 +145,7 @@ async function runInSession(
         ...(fleet ? { fleet } : {}),
         ...(computeLog ? { computeLog } : {}),
         ...(scanLog ? { scanLog } : {}),
+        refusals,
       });
       failure = result.failure;
     } catch (err) {
@@ -160,6 +164,8 @@ async function runInSession(
         ...(fleet ? { fleet } : {}),
       },
       failure,
+      invalid: refusals.invalid(),
+      refusals: refusals.figures(),
       interrupted: result.interrupted
         ? `stopped at t=${result.simTime.toFixed(2)} s before the scenario's ${scenario.duration} s`
         : undefined,
@@ -168,6 +174,22 @@ async function runInSession(
     await session.close(err);
     throw err;
   }
+}
+
+/** Refusals as events and, for the first ones, lines of the car's `logs/<car>.log`. */
+function refusalLogOf(recorder: Recorder, dir: string): RefusalLog {
+  const logs = join(dir, 'logs');
+  return new RefusalLog(
+    (t, car, event, detail) => recorder.recordEvent(t, car, event, detail),
+    (car, line) => {
+      try {
+        mkdirSync(logs, { recursive: true });
+        appendFileSync(join(logs, `${car}.log`), `${line}\n`);
+      } catch {
+        // the log is a help, never a reason to fail the run
+      }
+    },
+  );
 }
 
 /** Tag to image id of the own-code images a simulated run starts. */

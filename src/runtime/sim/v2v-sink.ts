@@ -43,6 +43,7 @@ export function rowsSink(recorder: Recorder, world: World, capture: V2VCapture |
         sizeBytes: size,
         distances,
         ...(msg.packet ? { gnPacket: true } : {}),
+        ...(msg.malformed ? { malformed: true } : {}),
       });
       capture?.sent(msg, world.odometry(car), size);
     },
@@ -60,15 +61,16 @@ export function rowsSink(recorder: Recorder, world: World, capture: V2VCapture |
         } as V2VLoss & V2VRecord;
         if (d.rxPowerDbm !== undefined) frame.rxPowerDbm = d.rxPowerDbm;
         if (d.lineOfSight !== undefined) frame.lineOfSight = d.lineOfSight;
-        if (d.lost) {
-          frame.reason = d.lost;
+        // a frame lost on the air never reached the receiver's gate; one that arrived malformed is dropped there
+        if (d.lost || msg.malformed) {
+          frame.reason = d.lost ?? 'malformed';
           recorder.recordLost(frame);
         } else {
           frame.receivedAt = d.at;
           recorder.recordReceived(frame);
         }
       }
-      return due.filter((d) => !d.lost);
+      return due.filter((d) => !d.lost && !d.payload.malformed);
     },
   };
 }
@@ -116,7 +118,7 @@ export function fleetSink(fleet: FleetV2v, world: World, channelTallies: boolean
           const b = 2 * index.get(d.to)!;
           fleet.tally.add(d.lost ?? 'delivered', Math.hypot(at![a] - at![b], at![a + 1] - at![b + 1]), d.at - msg.sentAt);
         }
-        if (!d.lost) delivered.push(d);
+        if (!d.lost && !d.payload.malformed) delivered.push(d);
       }
       return delivered;
     },

@@ -119,11 +119,15 @@ function mergedConfig(spec: TopLevelSpec, size: FigureSize): Record<string, unkn
   return out;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it removes
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
 export async function vegaLiteToSvg(spec: TopLevelSpec, size: FigureSize = {}): Promise<string> {
   const compiled = vegaLite.compile({ ...spec, config: mergedConfig(spec, size) } as TopLevelSpec).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
   try {
-    return fitSvgWidth(await view.toSVG(), size.widthIn);
+    // a label from a damaged run folder (a vehicle named "\u0000") may hold characters XML has no place for
+    return fitSvgWidth((await view.toSVG()).replace(NOT_XML, '\uFFFD'), size.widthIn);
   } finally {
     view.finalize();
   }

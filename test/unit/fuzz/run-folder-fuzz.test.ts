@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,7 +83,6 @@ describe('fuzz: damaged run folders given to mcap, report and replay', () => {
   it(`${RUNS} damaged folders from seed ${SEED}: exit 0, 2, 3 or 5, within a minute, never a crash`, async () => {
     const files = readdirSync(pristine).filter((f) => statSync(join(pristine, f)).isFile());
     const seen: Record<string, number> = {};
-    let n = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.record({ file: fc.nat(), how: fc.nat(), at: fc.nat(), command: fc.constantFrom('mcap', 'report', 'replay') }),
@@ -109,6 +108,36 @@ describe('fuzz: damaged run folders given to mcap, report and replay', () => {
     process.stdout.write(`run-folder fuzz: exits ${JSON.stringify(seen)}\n`);
   }, 900_000);
 });
+
+/** Vehicle names no scenario would pass, written into a run folder's resolved scenario (and, with `everywhere`, its CSVs). */
+const ODD_NAMES = ['1e999', 'NaN', '', 'car 0', '\u0000', '../../etc/x', '__proto__', 'x'.repeat(300), '-1', '0x10'];
+
+describe('fuzz: a run folder whose vehicle has an odd name', () => {
+  it.each(ODD_NAMES.flatMap((name) => [true, false].map((everywhere) => [name, everywhere] as const)))(
+    'vehicle %j (in the CSVs too: %s): mcap, report and replay exit 0, 1, 2, 3 or 5, never 70',
+    (name, everywhere) => {
+      const dir = join(work, 'runs', `odd-${n++}`);
+      cpSync(pristine, dir, { recursive: true });
+      const resolved = join(dir, 'scenario.resolved.json');
+      const scenario = JSON.parse(readFileSync(resolved, 'utf8'));
+      scenario.vehicles[0].name = name;
+      writeFileSync(resolved, JSON.stringify(scenario));
+      if (everywhere)
+        for (const f of readdirSync(dir).filter((f) => f.endsWith('.csv')))
+          writeFileSync(join(dir, f), readFileSync(join(dir, f), 'utf8').replaceAll('car0', name.replaceAll('"', '')));
+      for (const command of ['mcap', 'report', 'replay']) {
+        const r = cavsim([command, dir]);
+        const label = `${command} with vehicle ${JSON.stringify(name)}`;
+        expect(acceptedExits(command), `${label} exited ${r.status}:\n${r.stderr}`).toContain(r.status);
+        expect(r.stderr, label).not.toMatch(/bug in cavsim|bad_alloc|Aborted|core dumped/);
+        if (r.status === 2) expect(r.stderr, label).toMatch(/\.(json|csv)\b/);
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+    120_000,
+  );
+});
+let n = 0;
 
 function readHostname(): string {
   const r = spawnSync('cat', ['/etc/hostname'], { encoding: 'utf8' });

@@ -141,6 +141,8 @@ export class LockstepChannel<T> implements V2VChannel<T> {
   private readyReject!: (e: Error) => void;
 
   send(frame: ChannelFrame<T>, now: number): void {
+    // ns-3 ends on a frame to its own sender: the runtimes refuse those where they are sent, never here
+    if (!frame.broadcast && frame.to[0] === frame.from) throw new Error(`a frame from ${frame.from} to itself is not a channel frame`);
     const number = ++this.frameCount;
     this.frames.set(number, { frame, open: frame.to.length });
     this.queuePositions(ns(now));

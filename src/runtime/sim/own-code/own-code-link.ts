@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { LaserScan, Odometry } from '../../../core/control/vehicle-context.js';
 import type { DriveCommand } from '../../../core/physics/types.js';
+import type { RefusalReason } from '../../../measurement/refusal-log.js';
 import type { ResolvedVehicle } from '../../../scenario/resolved.js';
 import type { TickCost } from '../../../world/compute-time.js';
 import { BridgeServer } from '../../rosbridge/bridge-server.js';
@@ -19,15 +20,8 @@ import {
   v2vSendSchema,
 } from '../../rosbridge/control-topics.js';
 import { LaserScanEncoder } from '../../rosbridge/laser-scan-msg.js';
-import {
-  clockMsg,
-  MSG_TYPES,
-  odometryMsg,
-  optionalStampNs,
-  parseDriveMsg,
-  parseStringMsg,
-  stringMsg,
-} from '../../rosbridge/ros-messages.js';
+import { type JsonObject, ProtocolError } from '../../rosbridge/protocol.js';
+import { clockMsg, MSG_TYPES, odometryMsg, parseDriveMsg, parseStamp, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
 
 export interface TickInput {
   step: number;
@@ -52,6 +46,13 @@ export interface CollectedAnswers {
   answers: { stampNs: bigint; wallS: number }[];
   sends: V2VSendRequest[];
   events: EventReport[];
+}
+
+/** What the link refused from the code, one entry per reason since it was last asked: the first one's detail and how many. */
+export interface LinkRefusal {
+  reason: RefusalReason;
+  detail: Record<string, unknown>;
+  count: number;
 }
 
 export interface LinkOptions {
@@ -91,6 +92,9 @@ export class OwnCodeLink {
   /** Without the barrier: when each recent tick was sent [performance.now() ms], and what came back since. */
   private readonly sentAt = new Map<bigint, number>();
   private collected: CollectedAnswers = { answers: [], sends: [], events: [] };
+  /** The stamp of the newest tick published: a drive command stamped later answers nothing yet sent. */
+  private newestStampNs?: bigint;
+  private refusals = new Map<RefusalReason, LinkRefusal>();
   /** The CPU time of the code's process so far [s], where readable. */
   cpuSeconds: () => number | undefined = () => undefined;
 
@@ -113,7 +117,22 @@ export class OwnCodeLink {
       server.advertise(TOPICS.scan(car), MSG_TYPES.laserScan);
       this.scanEncoder = new LaserScanEncoder({ frameId: `${car}/base_link`, scanTime: 1 / spec.lidar.rate });
     }
-    server.subscribe(TOPICS.drive(car), MSG_TYPES.drive, (msg) => this.onDrive(parseDriveMsg(msg), optionalStampNs(msg)));
+    server.subscribe(TOPICS.drive(car), MSG_TYPES.drive, (msg) => this.onDrive(parseDriveMsg(msg), this.driveStampNs(msg)));
+    server.onRefused = ({ op, topic, notAllowed, message }) => {
+      const reason: RefusalReason = notAllowed
+        ? 'not-allowed'
+        : topic === TOPICS.drive(car) && message.includes('header.stamp')
+          ? 'drive-stamp'
+          : 'bad-request';
+      const known = this.refusals.get(reason);
+      if (known) known.count++;
+      else
+        this.refusals.set(reason, {
+          reason,
+          detail: { ...(op ? { op } : {}), ...(topic ? { topic } : {}), reason: message.slice(0, 300) },
+          count: 1,
+        });
+    };
     server.subscribe(TOPICS.ready, MSG_TYPES.string, (msg) => {
       parseJsonData(readyReportSchema, parseStringMsg(msg), TOPICS.ready);
       this.isReady = true;
@@ -162,6 +181,14 @@ export class OwnCodeLink {
     this.server.publish(TOPICS.simControl, stringMsg(JSON.stringify({ cmd: 'start', t0_epoch_ns: '0', clock: 'sim' })));
   }
 
+  /** What the link refused since the last call, per reason. */
+  takeRefusals(): LinkRefusal[] {
+    if (!this.refusals.size) return [];
+    const out = [...this.refusals.values()];
+    this.refusals = new Map();
+    return out;
+  }
+
   /** Publishes one tick and waits for the code's answer. */
   tick(input: TickInput): Promise<TickAnswer> {
     if (this.broken) return Promise.reject(this.broken);
@@ -193,6 +220,7 @@ export class OwnCodeLink {
 
   private publishTick(input: TickInput): void {
     const car = this.vehicle;
+    this.newestStampNs = input.stampNs;
     this.server.corked(() => {
       this.server.publish(TOPICS.clock, clockMsg(input.stampNs));
       for (const received of input.received) this.server.publish(TOPICS.v2vReceived(car), stringMsg(JSON.stringify(received)));
@@ -226,6 +254,24 @@ export class OwnCodeLink {
 
   close(): Promise<void> {
     return this.server.close();
+  }
+
+  /**
+   * A drive command's stamp: none (no header or no stamp), else a time no later than the newest tick
+   * sent. A stamp that is no time (a string, null, fractions) or from the future is refused with an
+   * error to the code and does not answer any tick.
+   */
+  private driveStampNs(msg: JsonObject): bigint | undefined {
+    const header = msg.header;
+    if (header === undefined) return undefined;
+    if (typeof header !== 'object' || header === null) throw new ProtocolError('header must be an object with a stamp');
+    if (!('stamp' in header)) return undefined;
+    const stamp = parseStamp(msg, 'header');
+    if (this.newestStampNs === undefined || stamp > this.newestStampNs)
+      throw new ProtocolError(
+        `header.stamp ${stamp} ns is ahead of the newest tick sent (${this.newestStampNs ?? 'none yet'} ns): a command answers a tick it has seen`,
+      );
+    return stamp;
   }
 
   private onDrive(command: DriveCommand, stampNs: bigint | undefined): void {

@@ -8,7 +8,7 @@ import type { CollisionReport } from '../../rosbridge/control-topics.js';
 import { startContainerRunner } from './container-runner.js';
 import { CpuClock } from './cpu-time.js';
 import { type CodeExit, type OwnCodeRunner, startHostProcess } from './host-process.js';
-import type { OwnCodeLink, TickAnswer, TickInput } from './own-code-link.js';
+import type { LinkRefusal, OwnCodeLink, TickAnswer, TickInput } from './own-code-link.js';
 import type { VehicleCode } from './vehicle-code.js';
 
 export interface OwnCodeContext {
@@ -98,6 +98,10 @@ export class OwnCodeVehicle implements VehicleCode {
 
   collided(report: CollisionReport): void {
     this.link.collided(report);
+  }
+
+  takeRefusals(): LinkRefusal[] {
+    return this.link.takeRefusals();
   }
 
   /** Tells the code to stop, gives it a moment to exit, then ends it and the link. Harmless twice. */

@@ -1,5 +1,5 @@
 import type { CollisionReport } from '../../rosbridge/control-topics.js';
-import type { CollectedAnswers, TickAnswer, TickInput } from './own-code-link.js';
+import type { CollectedAnswers, LinkRefusal, TickAnswer, TickInput } from './own-code-link.js';
 
 /**
  * A vehicle driven by code outside cavsim's process, as the simulated runtime's step loop sees it:
@@ -15,6 +15,8 @@ export interface VehicleCode {
   /** Without the barrier (an external device with `barrier: false`): ticks are published, answers collected. */
   readonly freeRunning?: { publish(input: TickInput): void; collect(): CollectedAnswers };
   collided(report: CollisionReport): void;
+  /** What the link refused from the code since the last call (the step loop records it at its virtual time). */
+  takeRefusals?(): LinkRefusal[];
   /** Tells the code to stop and ends the link. Harmless twice. */
   close(reason: string): Promise<void>;
 }

@@ -222,14 +222,32 @@ describe('OwnCodeLink', () => {
     expect((await tick).command).toEqual({ speed: 2, steer: 0 });
   });
 
-  it('takes an unstamped drive, or one stamped later, as the answer', async () => {
+  it('takes an unstamped drive as the answer, and refuses one stamped for a tick not yet sent or with a stamp that is no time', async () => {
     const { link, client } = await readyPair();
     const t1 = link.tick(input(1, 10_000_000n));
     client.publish('/car0/drive', { drive: { speed: 4 } });
     expect((await t1).command).toEqual({ speed: 4, steer: 0 });
     const t2 = link.tick(input(2, 20_000_000n));
-    client.publish('/car0/drive', drive(1, 0, 5));
+    await client.next((f) => f.topic === '/car0/odom');
+    const bad = [
+      { sec: 2 ** 53 + 1, nanosec: 0 },
+      { sec: 1e12, nanosec: 0 },
+      { sec: 0, nanosec: 20_000_001 },
+      'yesterday',
+      null,
+      { sec: 0, nanosec: 0.5 },
+    ];
+    for (const stamp of bad) client.publish('/car0/drive', { header: { stamp, frame_id: 'car0' }, drive: { speed: 9, steering_angle: 0 } });
+    await client.sync();
+    const errors = client.frames.filter((f) => f.op === 'status' && String(f.msg).startsWith('publish /car0/drive: header'));
+    expect(errors).toHaveLength(bad.length);
+    expect(await settles(t2, 20)).toBe('pending');
+    client.publish('/car0/drive', drive(0, 20_000_000, 5));
     expect((await t2).command).toEqual({ speed: 5, steer: 0 });
+    expect(link.takeRefusals()).toEqual([
+      expect.objectContaining({ reason: 'drive-stamp', count: bad.length, detail: expect.objectContaining({ topic: '/car0/drive' }) }),
+    ]);
+    expect(link.takeRefusals()).toEqual([]);
   });
 
   it('ignores a drive outside any tick', async () => {
