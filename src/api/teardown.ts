@@ -29,6 +29,9 @@ export interface TeardownResult {
   live: ActiveRun[];
 }
 
+/** The runs the active-run index holds resources for (kept, crashed or running): what `--all` would undo. */
+export const runsHoldingResources = (): ActiveRun[] => listActiveRuns();
+
 /** Journals of the runs to undo: one run by id, or every run the active index knows. */
 function runsToUndo(target: { runId?: string; all?: boolean }, runsDir: string): ActiveRun[] {
   const active = listActiveRuns();

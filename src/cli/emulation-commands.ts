@@ -25,14 +25,19 @@ export function registerEmulationCommands(program: Command): void {
     .addOption(new Option('--force', 'also runs whose cavsim process is still running (ends them)'))
     .option('--json', 'print what was undone as JSON')
     .action(async (opts: { run?: string; all?: boolean; force?: boolean; json?: boolean }) => {
-      if (!opts.run && !opts.all)
-        throw new UserInputError(
-          'say which run to tear down',
-          ['--run <id> or --all'],
-          'see `cavsim status` for the runs that still hold resources',
-        );
       if (opts.run) checkRunId('--run', opts.run, 'see `cavsim status` for the runs that still hold resources');
-      const { teardownRuns } = await import('../api/teardown.js');
+      const { runsHoldingResources, teardownRuns } = await import('../api/teardown.js');
+      if (!opts.run && !opts.all) {
+        const held = runsHoldingResources();
+        if (held.length)
+          throw new UserInputError(
+            'say which run to tear down',
+            ['--run <id> or --all', `runs holding resources: ${held.map((r) => r.runId).join(', ')}`],
+            'see `cavsim status` for the runs that still hold resources',
+          );
+        if (opts.json) return void process.stdout.write(`${JSON.stringify({ runs: [], live: [] }, null, 2)}\n`);
+        return void process.stdout.write('nothing to undo: no run holds resources\n');
+      }
       const { undone, live } = await teardownRuns({ runId: opts.run, all: opts.all, force: opts.force });
       if (undone.some((r) => r.report.failed.length)) process.exitCode = EXIT_STATUS.EXTERNAL_PROCESS;
       if (opts.json) {

@@ -29,6 +29,8 @@ export const CSV_COLUMNS = {
     'distance_m',
     'line_of_sight',
     'rx_power_dbm',
+    'from_station_id',
+    'to_station_id',
   ],
   events: ['t_s', 'vehicle', 'event', 'detail'],
 } as const;

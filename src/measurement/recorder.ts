@@ -1,6 +1,8 @@
 import type { ChannelBusySample, LossReason } from '../channel/frames.js';
 import type { Odometry } from '../core/control/vehicle-context.js';
 import type { VehicleParams } from '../core/physics/types.js';
+import { stationIdOf } from '../core/v2x/networking/station-id.js';
+import { printed, printedFields } from '../util/print-precision.js';
 import type { CollisionEvent, World } from '../world/world.js';
 import { ChannelBusyLog } from './channel-busy-log.js';
 import { CSV_COLUMNS, type CsvLogName, type RecorderFiles } from './csv-columns.js';
@@ -233,6 +235,15 @@ export class Recorder {
     this.v2vRow(l, undefined, l.reason, this.settle(l.id, l.to));
   }
 
+  private readonly stationIds = new Map<string, number>();
+
+  /** A car's ITS station ID (what its CAMs, DENMs and CPMs carry, and v2v.pcap's addresses), hashed once. */
+  private stationId(car: string): number {
+    let id = this.stationIds.get(car);
+    if (id === undefined) this.stationIds.set(car, (id = stationIdOf(car)));
+    return id;
+  }
+
   /** The row's fields for a recording, filled in place: it copies what it keeps. */
   private readonly rowFields = {} as V2VRowFields;
 
@@ -247,6 +258,7 @@ export class Recorder {
     row.cell(f.lineOfSight === undefined ? undefined : String(f.lineOfSight));
     if (f.rxPowerDbm === undefined) row.cell(undefined);
     else row.number(f.rxPowerDbm);
+    row.number(this.stationId(f.from)).number(this.stationId(f.to));
     row.endRow();
     if (!this.recording) return;
     const fields = this.rowFields;
@@ -291,9 +303,12 @@ export class Recorder {
     return entry.t.distances?.get(to);
   }
 
+  /** An app's or the runtime's event, its time and numbers at their printed precision (util/print-precision.ts). */
   recordEvent(t: number, vehicle: string, event: string, detail?: Record<string, unknown>): void {
-    this.events.push({ t, vehicle, event, detail });
-    this.logs.events.add([t, vehicle, event, detail ? JSON.stringify(detail) : '']);
+    const at = printed(t, 's');
+    const shown = detail && printedFields(detail);
+    this.events.push({ t: at, vehicle, event, detail: shown });
+    this.logs.events.add([at, vehicle, event, shown ? JSON.stringify(shown) : '']);
   }
 
   /** Each car's channel busy ratio for windows that have ended, as the channel measured them. */

@@ -9,6 +9,7 @@ import type { Recorder } from '../measurement/recorder.js';
 import type { RefusalFigures } from '../measurement/refusal-log.js';
 import { ageOfInformation, interArrivalGaps, type SpreadFigures } from '../measurement/update-age.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
+import { printed, printedFields } from '../util/print-precision.js';
 import { overdueAfter } from './channel-load.js';
 import { type DccFigures, dccFigures } from './dcc-figures.js';
 import { FLEET_LEFT_OUT } from './fleet-mode.js';
@@ -188,7 +189,7 @@ export function v2vFigures(
   // (message, receiver) pairs nested by receiver, as in firstPerReceiver: no key string per row
   const receivedByReceiver = idsByReceiver(first);
   const receivedPairCount = first.length;
-  const round = (v: number) => (Number.isNaN(v) ? null : +v.toFixed(3));
+  const round = (v: number) => (Number.isNaN(v) ? null : printed(v, 'ms'));
   const ratio = (delivered: number, expected: number) => (expected ? +(delivered / expected).toFixed(6) : null);
   // by sender, then receiver: every receipt, the first per (id, receiver) for latency, and the losses
   const byPair = new Map<string, Map<string, { got: Receipt[]; first: Receipt[]; lost: number }>>();
@@ -306,7 +307,7 @@ export function buildSummary(args: {
   const distances = every.map((p) => p.min_distance_m).filter(Number.isFinite);
   const gaps = every.flatMap((p) => (p.min_gap_m === null ? [] : [p.min_gap_m]));
   const firstCollision = r.collisions[0];
-  const round = (v: number) => +v.toFixed(6);
+  const round = (v: number) => printed(v);
   return {
     schema: 'cavsim.summary/1',
     run_id: args.runId,
@@ -359,7 +360,7 @@ export function buildSummary(args: {
       t_s: round(e.t),
       vehicle: e.vehicle,
       event: e.event,
-      ...(e.detail ? { detail: roundedDetail(e.detail, round) } : {}),
+      ...(e.detail ? { detail: printedFields(e.detail) } : {}),
     })),
     ...(args.timing ? { timing: args.timing } : {}),
     parameters: withoutWaypointLists(scenario),
@@ -388,9 +389,6 @@ function denmBlock(events: MeasuredFigures['events'], arrivals: MeasuredFigures[
 }
 
 /** An event's figures (a TTC of 0.6999999999999977 s) to the summary's 6 decimals; other values as they are. */
-const roundedDetail = (detail: Record<string, unknown>, round: (v: number) => number) =>
-  Object.fromEntries(Object.entries(detail).map(([k, v]) => [k, typeof v === 'number' && Number.isFinite(v) ? round(v) : v]));
-
 /** Math.min of a list too long to spread into arguments (the pairs of hundreds of cars). */
 function smallest(values: readonly number[]): number {
   let min = Infinity;

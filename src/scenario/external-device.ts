@@ -155,7 +155,7 @@ export function externalNotes(s: ResolvedScenario, runtime: RuntimeName): Scenar
     const notes: ScenarioProblem[] = [
       {
         path: at('external', 'barrier'),
-        message: `false: ${v.name}'s device ran without the barrier, at real-time pace, and its car took the last command received when each tick was due; the result depends on this host's and the device's timing and is not reproducible`,
+        message: `false: ${v.name}'s device runs without the barrier, at real-time pace, and its car takes the last command received when each tick is due; the result depends on this host's and the device's timing and is not reproducible`,
       },
     ];
     if (v.compute.model !== 'none')

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { registerActiveRun, unregisterActiveRun } from '../../src/run/active-runs.js';
 
 /** Exit statuses a script can rely on, one per outcome, and output that survives a closed reader. */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -35,15 +36,26 @@ describe('cavsim exit statuses', () => {
   });
 
   it('bad flags exit 2 and name the fix', () => {
+    // with a run holding resources, teardown must be told which
+    registerActiveRun('held-run', join(runsDir, 'held-run', 'journal.jsonl'), stateDir);
     const teardown = cavsim('teardown');
     expect(teardown.status).toBe(2);
     expect(teardown.stderr).toMatch(/--run <id> or --all/);
+    expect(teardown.stderr).toMatch(/runs holding resources: held-run/);
+    unregisterActiveRun('held-run', stateDir);
     const up = cavsim('up', 'scenarios/head-on-brake.yaml', '--runtime', 'sim', '--run-id', 'no spaces allowed');
     expect(up.status).toBe(2);
     expect(up.stderr).toMatch(/--run-id: "no spaces allowed" is not a run id/);
     const keep = cavsim('up', 'scenarios/head-on-brake.yaml', '--runtime', 'sim', '--keep');
     expect(keep.status).toBe(2);
     expect(keep.stderr).toMatch(/--keep applies to emulated runs only/);
+  });
+
+  it('teardown with nothing held and no arguments has nothing to undo: exit 0', () => {
+    const r = cavsim('teardown');
+    expect([r.status, r.stdout]).toEqual([0, 'nothing to undo: no run holds resources\n']);
+    const json = cavsim('teardown', '--json');
+    expect([json.status, JSON.parse(json.stdout)]).toEqual([0, { runs: [], live: [] }]);
   });
 
   it('a completed run exits 0 and --json carries its status and folder', () => {

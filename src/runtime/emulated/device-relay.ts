@@ -1,5 +1,6 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { EnvironmentError } from '../../errors.js';
+import { connectableWsUrl } from '../../util/connect-address.js';
 import type { ExternalDevicePlan } from './plan-emulated.js';
 
 export interface DeviceRelay {
@@ -65,7 +66,7 @@ export function startDeviceRelay(
     });
     server.listen(device.listen.port, device.listen.host, () => {
       resolve({
-        url: `ws://${device.listen.host}:${device.listen.port}`,
+        url: connectableWsUrl(device.listen.host, device.listen.port),
         close() {
           server.close();
           for (const s of sockets) s.destroy();

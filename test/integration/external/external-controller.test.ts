@@ -231,9 +231,9 @@ describe('an external controller device in the simulated runtime', () => {
     );
     expect(run.summary.status, run.summary.reason).toBe('completed');
     expect(run.summary.warnings?.join('\n')).toMatch(
-      /vehicles\.car0\.external\.barrier \(from --set\): false: car0's device ran without the barrier, at real-time pace/,
+      /vehicles\.car0\.external\.barrier \(from --set\): false: car0's device runs without the barrier, at real-time pace/,
     );
-    expect(run.printed.some((m) => /ran without the barrier/.test(m))).toBe(true);
+    expect(run.printed.some((m) => /runs without the barrier/.test(m))).toBe(true);
     const link = externalOf(run.summary);
     expect(link.barrier).toBe(false);
     expect(link.ticks_sent).toBe(500);

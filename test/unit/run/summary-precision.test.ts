@@ -25,5 +25,8 @@ describe('numbers a run reports', () => {
     expect(long).toEqual([]);
     expect(summary.events.find((e) => e.event === 'brake-sent')?.detail?.ttc_s).toBe(0.7);
     expect(formatSummary(summary, runDir)).not.toMatch(/\d\.\d{7,}/);
+    // events.csv's details too, written by the recorder at the same precision (util/print-precision.ts)
+    expect(readFileSync(join(runDir, 'events.csv'), 'utf8')).toMatch(/"ttc_s"":0\.7,/);
+    expect(readFileSync(join(runDir, 'events.csv'), 'utf8')).not.toMatch(/\d\.\d{7,}/);
   });
 });

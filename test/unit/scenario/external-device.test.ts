@@ -47,7 +47,7 @@ describe('scenario: a vehicle with an external device', () => {
       runtime: 'sim',
     });
     expect(s.warnings).toEqual([
-      "vehicles.car0.external.barrier (line 8): false: car0's device ran without the barrier, at real-time pace, and its car took the last command received when each tick was due; the result depends on this host's and the device's timing and is not reproducible",
+      "vehicles.car0.external.barrier (line 8): false: car0's device runs without the barrier, at real-time pace, and its car takes the last command received when each tick is due; the result depends on this host's and the device's timing and is not reproducible",
       "vehicles.car0.compute.model (line 9): ignored without the barrier: the device's real answer time is its compute time (its commands act when they arrive)",
     ]);
   });

@@ -63,7 +63,7 @@ export function createTtcBrakeSender(opts: TtcBrakeSenderOptions, bodies: TtcBod
         if (ttc === undefined || ttc >= opts.threshold) continue;
         sent = true;
         ctx.send(opts.to, BRAKE_MESSAGE, { ttc_s: ttc, about: name });
-        ctx.log('brake-sent', { ttc_s: +ttc.toFixed(6), about: name, to: opts.to });
+        ctx.log('brake-sent', { ttc_s: ttc, about: name, to: opts.to });
         if (opts.brakeSelf) ctx.emergencyBrake(`TTC ${ttc.toFixed(3)} s to ${name}`);
         return;
       }

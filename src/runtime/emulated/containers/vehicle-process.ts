@@ -1,10 +1,7 @@
-import { loadMap } from '../../../core/map/load-map.js';
 import { UserInputError } from '../../../errors.js';
-import { loadScenarioMap } from '../../../scenario/scenario-map.js';
-import { appsNeedMap } from '../../../world/create-apps.js';
 import { BridgeClient } from '../../rosbridge/bridge-client.js';
 import { V2VEndpoint } from '../v2v/transport.js';
-import { defaultMapFile, readResolvedScenario } from './process-env.js';
+import { readResolvedScenario } from './process-env.js';
 import { type VehicleOutcome, type VehicleProcessConfig, VehicleSession } from './vehicle-session.js';
 import { type OpenRehearsedSession, rehearseControlLink } from './warm-up/control-link-rehearsal.js';
 import { gainsFromOptimizingTier, optimizeEagerly, stopOptimizing } from './warm-up/optimizing-tier.js';
@@ -31,8 +28,6 @@ export async function startVehicleProcess(cfg: VehicleProcessConfig): Promise<Ru
     throw new UserInputError(`CAVSIM_VEHICLE=${cfg.vehicle} is not a vehicle of scenario ${scenario.name}`, [
       `vehicles: ${scenario.vehicles.map((v) => v.name).join(', ')}`,
     ]);
-  // The map's copy in the run folder (or the generated road), only for apps that look at it.
-  if (appsNeedMap(spec)) cfg = { ...cfg, grid: await loadScenarioMap(scenario, (file) => loadMap(defaultMapFile(cfg.runDir, file))) };
   const light = !gainsFromOptimizingTier(spec);
   if (light) optimizeEagerly();
   // Only a warm-up: a car that cannot rehearse (no loopback, say) still drives, compiling in the run.

@@ -3,6 +3,7 @@ import type { LaserScan, Odometry } from '../../../core/control/vehicle-context.
 import type { DriveCommand } from '../../../core/physics/types.js';
 import type { RefusalReason } from '../../../measurement/refusal-log.js';
 import type { ResolvedVehicle } from '../../../scenario/resolved.js';
+import { connectableWsUrl } from '../../../util/connect-address.js';
 import type { TickCost } from '../../../world/compute-time.js';
 import { BridgeServer } from '../../rosbridge/bridge-server.js';
 import { singleVehiclePolicy } from '../../rosbridge/client-policy.js';
@@ -105,7 +106,7 @@ export class OwnCodeLink {
     private readonly freeRunning = false,
   ) {
     this.vehicle = spec.name;
-    this.url = `ws://${server.host}:${server.port}`;
+    this.url = connectableWsUrl(server.host, server.port);
     const car = spec.name;
     server.advertise(TOPICS.clock, MSG_TYPES.clock);
     server.advertise(TOPICS.simControl, MSG_TYPES.string, { latch: true });

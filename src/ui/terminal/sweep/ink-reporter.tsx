@@ -28,7 +28,7 @@ function window(ordered: SweepResult[], latest: SweepResult | undefined): SweepR
   return ordered.slice(first, first + TABLE_ROWS);
 }
 
-const cell = (v: number | null, digits: number) => (v === null ? '-' : v.toFixed(digits));
+const cell = (v: number | null, digits: number) => (v === null ? 'none' : v.toFixed(digits));
 
 function bar(done: number, total: number, width = 30): string {
   const filled = total ? Math.round((done / total) * width) : 0;

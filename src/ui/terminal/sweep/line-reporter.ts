@@ -20,7 +20,7 @@ export function formatRunLine(r: SweepResult): string {
   const outcome = r.collision ? 'COLLISION' : 'ok';
   const verdict = r.status === 'completed' ? outcome : r.status === 'invalid' ? `INVALID (${outcome})` : r.status.toUpperCase();
   const seed = Number.isFinite(r.seed) ? ` seed ${r.seed}` : '';
-  return `${describeValues(r)}${seed}: ${verdict}, min TTC ${fmt(r.min_ttc_s)} s, min distance ${fmt(r.min_distance_m)} m, V2V p99 ${fmt(r.v2v_p99_ms, 1)} ms`;
+  return `${describeValues(r)}${seed}: ${verdict}, min TTC ${r.min_ttc_s === null ? 'none' : `${fmt(r.min_ttc_s)} s`}, min distance ${r.min_distance_m === null ? 'none' : `${fmt(r.min_distance_m)} m`}, V2V p99 ${r.v2v_p99_ms === null ? 'none' : `${fmt(r.v2v_p99_ms, 1)} ms`}`;
 }
 
 export function formatCritical(c: CriticalSearchResult): string[] {

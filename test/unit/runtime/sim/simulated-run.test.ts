@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runScenarioSimulated } from '../../../../src/api/run-simulated.js';
 import { FRAME_OVERHEAD_BYTES } from '../../../../src/channel/frames.js';
+import { stationIdOf } from '../../../../src/core/v2x/networking/station-id.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const HEAD_ON = join(ROOT, 'scenarios/head-on-brake.yaml');
@@ -50,8 +51,14 @@ describe('simulated runtime, head-on-brake', () => {
     expect(summary.v2v.p50_ms).toBeGreaterThanOrEqual(200);
     expect(summary.v2v.p50_ms).toBeLessThan(200.1);
     const v2v = readFileSync(join(runDir, 'v2v.csv'), 'utf8').trim().split('\n');
-    expect(v2v[0]).toBe('id,from,to,type,sent_s,received_s,latency_ms,size_bytes,outcome,distance_m,line_of_sight,rx_power_dbm');
-    expect(v2v[1]).toMatch(/^car0-1,car0,car1,emergency-brake,.*,delivered,\d+(\.\d+)?,,$/);
+    expect(v2v[0]).toBe(
+      'id,from,to,type,sent_s,received_s,latency_ms,size_bytes,outcome,distance_m,line_of_sight,rx_power_dbm,from_station_id,to_station_id',
+    );
+    // the sender's and the receiver's ITS station IDs: what their standard messages and v2v.pcap carry
+    expect(v2v[1]).toMatch(
+      new RegExp(`^car0-1,car0,car1,emergency-brake,.*,delivered,\\d+(\\.\\d+)?,,,${stationIdOf('car0')},${stationIdOf('car1')}$`),
+    );
+    expect(new Set([stationIdOf('car0'), stationIdOf('car1')]).size).toBe(2);
   });
 
   it('logs the exact virtual receive time: at 10 ms the latency reads 10 ms plus serialisation, not one step more', async () => {
