@@ -1,8 +1,11 @@
+import type { NetworkInterfaceInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { connectableWsUrl } from '../../../src/util/connect-address.js';
 
-const iface = (address: string, internal: boolean, family: 'IPv4' | 'IPv6' = 'IPv4') =>
-  ({ address, internal, family, netmask: '', mac: '', cidr: null }) as const;
+const iface = (address: string, internal: boolean, family: 'IPv4' | 'IPv6' = 'IPv4'): NetworkInterfaceInfo =>
+  family === 'IPv4'
+    ? { address, internal, family, netmask: '', mac: '', cidr: null }
+    : { address, internal, family, netmask: '', mac: '', cidr: null, scopeid: 0 };
 
 describe('the ws:// address printed to connect to', () => {
   it('is the listening address itself when it is one', () => {
