@@ -21,6 +21,7 @@ export const CHANNEL_KINDS = {
   latency: { builtin: true, radio: false, positions: false, ns3: true },
   'wifi-80211p': { builtin: true, radio: true, positions: true, ns3: true },
   'lte-v2x': { builtin: true, radio: true, positions: true, ns3: false },
+  'nr-v2x': { builtin: true, radio: true, positions: true, ns3: false },
 } as const satisfies Record<ResolvedNetwork['channel'], ChannelKindTraits>;
 
 export type ChannelKind = keyof typeof CHANNEL_KINDS;

@@ -10,6 +10,11 @@ export function describeNetwork(n: ResolvedNetwork): string {
     const where = n.obstacles === 'map' ? 'walls block' : 'no obstacles';
     return `lte-v2x, ${n.txPower} dBm, ${n.propagation}, ${n.subchannels} subchannels, MCS ${n.mcs}, RRI ${ms(n.rri)}, ${where}`;
   }
+  if (n.channel === 'nr-v2x') {
+    const where = n.obstacles === 'map' ? 'walls block' : 'no obstacles';
+    const retx = n.retransmissions ? `, ${n.retransmissions} retransmission${n.retransmissions > 1 ? 's' : ''}` : '';
+    return `nr-v2x, ${n.txPower} dBm, ${n.propagation}, numerology ${n.numerology}, ${n.subchannelSize}-block subchannels, MCS ${n.mcs}, ${n.scheduling} RRI ${ms(n.rri)}${retx}, ${where}`;
+  }
   if (isRadio(n)) {
     const added = [n.delay ? `delay ${ms(n.delay)} added` : '', n.loss ? `loss ${+(n.loss * 100).toFixed(3)}% added` : ''].filter(Boolean);
     const extra = added.length ? `, ${added.join(', ')}` : '';

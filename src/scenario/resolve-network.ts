@@ -1,5 +1,5 @@
 import { channelKind, isRadioKind, kindsWhere } from './channel-kinds.js';
-import { resolveLteV2x } from './resolve-sidelink.js';
+import { resolveLteV2x, resolveNrV2x } from './resolve-sidelink.js';
 import type { ResolvedNetwork } from './resolved.js';
 import type { ScenarioProblem } from './scenario-problem.js';
 import { type ScenarioParsed, WIFI_80211P_RATES } from './schema.js';
@@ -22,7 +22,10 @@ const WIRED_FIELDS: NetworkField[] = ['delay', 'dataRate', 'loss'];
 /** The keys every radio takes, then each radio's own. */
 const RADIO_FIELDS: NetworkField[] = ['txPower', 'propagation', 'obstacles', 'antennaHeight', 'noiseFigure', 'shadowing', 'noiseFloor'];
 const WIFI_ONLY_FIELDS: NetworkField[] = ['rate', 'csThreshold'];
-const SIDELINK_FIELDS: NetworkField[] = ['subchannels', 'rri', 'mcs', 'keepProbability'];
+/** The keys both sidelinks take, then each one's own. */
+const SIDELINK_FIELDS: NetworkField[] = ['rri', 'mcs', 'keepProbability'];
+const LTE_V2X_ONLY_FIELDS: NetworkField[] = ['subchannels'];
+const NR_V2X_ONLY_FIELDS: NetworkField[] = ['numerology', 'subchannelSize', 'scheduling', 'retransmissions'];
 
 /**
  * The network block with its defaults filled, and what it asks for that does not fit together:
@@ -40,6 +43,11 @@ export function resolveNetwork(
         problems.push({ path: ['network', field], message: `${field} applies only to ${belongsTo}; remove it or change network.channel` });
     }
   };
+  const noSidelink = () => {
+    misplaced(SIDELINK_FIELDS, 'channel: lte-v2x or nr-v2x');
+    misplaced(LTE_V2X_ONLY_FIELDS, 'channel: lte-v2x');
+    misplaced(NR_V2X_ONLY_FIELDS, 'channel: nr-v2x');
+  };
   const extras = { ...(engine !== undefined ? { engine } : {}), ...(script !== undefined ? { script } : {}) };
 
   const onlyInNs3 = () => {
@@ -50,16 +58,23 @@ export function resolveNetwork(
       });
   };
 
-  if (channel === 'lte-v2x') {
+  if (channel === 'lte-v2x' || channel === 'nr-v2x') {
     misplaced([...WIRED_FIELDS, 'jitter'], `channel: ${kindsWhere((k) => !k.radio).join(' or ')}`);
     misplaced(WIFI_ONLY_FIELDS, 'channel: wifi-80211p');
-    const sidelink = resolveLteV2x(parsed, extras);
+    if (channel === 'lte-v2x') misplaced(NR_V2X_ONLY_FIELDS, 'channel: nr-v2x');
+    else if (parsed.subchannels !== undefined)
+      problems.push({
+        path: ['network', 'subchannels'],
+        message:
+          'subchannels applies only to channel: lte-v2x; nr-v2x splits its channel by subchannelSize (resource blocks): use subchannelSize',
+      });
+    const sidelink = channel === 'lte-v2x' ? resolveLteV2x(parsed, extras) : resolveNrV2x(parsed, extras);
     return { network: sidelink.network, problems: [...problems, ...sidelink.problems] };
   }
   if (isRadioKind(channel)) {
     misplaced(['dataRate', 'jitter'], `channel: ${kindsWhere((k) => !k.radio).join(' or ')}`);
     problems.push(...addedDelayLossProblems(parsed));
-    misplaced(SIDELINK_FIELDS, 'channel: lte-v2x');
+    noSidelink();
     onlyInNs3();
     const rate = parsed.rate ?? WIFI_DEFAULTS.rate;
     if (!WIFI_80211P_RATES.includes(rate)) {
@@ -88,7 +103,7 @@ export function resolveNetwork(
 
   misplaced(RADIO_FIELDS, `channel: ${kindsWhere((k) => k.radio).join(' or ')}`);
   misplaced(WIFI_ONLY_FIELDS, 'channel: wifi-80211p');
-  misplaced(SIDELINK_FIELDS, 'channel: lte-v2x');
+  noSidelink();
   onlyInNs3();
   if (channel === 'csma' && parsed.jitter !== undefined) {
     problems.push({

@@ -46,7 +46,7 @@ export interface ResolvedTraffic {
 }
 
 /** Delays in seconds, data rates in bit/s. `engine` is kept only when the scenario names it. */
-export type ResolvedNetwork = (WiredNetwork | WifiNetwork | LteV2xNetwork) & { engine?: ChannelEngine; script?: string };
+export type ResolvedNetwork = (WiredNetwork | WifiNetwork | LteV2xNetwork | NrV2xNetwork) & { engine?: ChannelEngine; script?: string };
 export type ChannelEngine = 'builtin' | 'ns3';
 export type WiredNetwork = { delay: number; dataRate: number; loss: number } & (
   | { channel: 'csma' }
@@ -98,6 +98,34 @@ export interface LteV2xNetwork {
   mcs: number;
   /** Probability of keeping the reservation when its reselection counter runs out (TS 36.321 5.14.1.1 probResourceKeep). */
   keepProbability: number;
+}
+
+/**
+ * NR-V2X Mode 2 sidelink (docs/sidelink.md): the radio's propagation keys, a 20 MHz pool of slots by
+ * numerology, sensing-based semi-persistent or dynamic scheduling, blind retransmissions.
+ */
+export interface NrV2xNetwork {
+  channel: 'nr-v2x';
+  txPower: number;
+  propagation: PropagationModel;
+  obstacles: 'map' | 'none';
+  antennaHeight: number;
+  noiseFigure: number;
+  shadowing: number;
+  /** Receiver noise in the 20 MHz channel [dBm]; when absent, thermal noise plus `noiseFigure`. */
+  noiseFloor?: number;
+  /** mu: slots of 1 ms / 2^mu, subcarriers 15 x 2^mu kHz (TS 38.211 4.2), 0-2. */
+  numerology: number;
+  /** Resource blocks per subchannel (TS 38.331 sl-SubchannelSize). */
+  subchannelSize: number;
+  /** Resource reservation interval [s]; also the packet delay budget, at most 100 ms. */
+  rri: number;
+  /** PSSCH MCS index of TS 38.214 Table 5.1.3.1-1, 0-28. */
+  mcs: number;
+  keepProbability: number;
+  scheduling: 'sps' | 'dynamic';
+  /** Blind retransmissions of every transport block, 0-2. */
+  retransmissions: number;
 }
 
 export interface ResolvedVehicle {

@@ -216,16 +216,16 @@ export const scenarioSchema = z
     network: z
       .object({
         channel: z
-          .enum(['csma', 'latency', 'wifi-80211p', 'lte-v2x'])
+          .enum(['csma', 'latency', 'wifi-80211p', 'lte-v2x', 'nr-v2x'])
           .default('csma')
           .describe(
-            "csma: one shared bus that the delay also holds (as ns-3 CSMA); latency: delay without a capacity limit; wifi-80211p: ns-3 802.11p radio driven by the cars' positions; lte-v2x: LTE-V2X Mode 4 sidelink with sensing-based semi-persistent scheduling (builtin engine only)",
+            "csma: one shared bus that the delay also holds (as ns-3 CSMA); latency: delay without a capacity limit; wifi-80211p: ns-3 802.11p radio driven by the cars' positions; lte-v2x: LTE-V2X Mode 4 sidelink with sensing-based semi-persistent scheduling; nr-v2x: NR-V2X Mode 2 sidelink, semi-persistent or dynamic scheduling (both builtin engine only)",
           ),
         engine: z
           .enum(['builtin', 'ns3'])
           .optional()
           .describe(
-            'simulated runtime: ns3 (ns-3 in lock-step, the default when ns-3 is installed) or builtin (in-process model of csma, latency, wifi-80211p and lte-v2x; lte-v2x has only this one)',
+            'simulated runtime: ns3 (ns-3 in lock-step, the default when ns-3 is installed) or builtin (in-process model of csma, latency, wifi-80211p, lte-v2x and nr-v2x; lte-v2x and nr-v2x have only this one)',
           ),
         delay: duration(
           'csma, latency: one-way channel delay (default 10ms); wifi-80211p: an access/processing delay added on top of the radio (builtin engine)',
@@ -242,18 +242,18 @@ export const scenarioSchema = z
           .describe(
             "csma, latency: probability a frame is lost, per receiver (default 0); wifi-80211p: added on top of the radio's own losses (builtin engine)",
           ),
-        txPower: power('wifi-80211p, lte-v2x: transmit power (default 20dBm)').optional(),
+        txPower: power('wifi-80211p, lte-v2x, nr-v2x: transmit power (default 20dBm; nr-v2x: 23dBm)').optional(),
         propagation: z
           .enum(PROPAGATION_MODELS)
           .optional()
           .describe(
-            'wifi-80211p, lte-v2x: path-loss model (default log-distance; lte-v2x: winner-b1); winner-b1: WINNER+ B1 line of sight with a free-space floor',
+            'wifi-80211p, lte-v2x, nr-v2x: path-loss model (default log-distance; lte-v2x, nr-v2x: winner-b1); winner-b1: WINNER+ B1 line of sight with a free-space floor',
           ),
         shadowing: decibels(
-          'wifi-80211p, lte-v2x: log-normal shadowing standard deviation, decorrelated over 25 m (default 0dB: none; lte-v2x: 3dB)',
+          'wifi-80211p, lte-v2x, nr-v2x: log-normal shadowing standard deviation, decorrelated over 25 m (default 0dB: none; lte-v2x, nr-v2x: 3dB)',
         ).optional(),
         noiseFloor: receivedPower(
-          'wifi-80211p, lte-v2x: receiver noise in the 10 MHz channel (default: thermal noise plus noiseFigure, -97dBm; lte-v2x: -95dBm)',
+          'wifi-80211p, lte-v2x, nr-v2x: receiver noise in the channel, 10 MHz (nr-v2x: 20 MHz) (default: thermal noise plus noiseFigure, -97dBm; lte-v2x: -95dBm; nr-v2x: -92dBm)',
         ).optional(),
         csThreshold: receivedPower(
           "wifi-80211p: carrier-sense threshold: a frame received at least this strong is detected and keeps the medium busy (default ns-3's: detection from -82dBm, busy from -85dBm)",
@@ -261,9 +261,12 @@ export const scenarioSchema = z
         obstacles: z
           .enum(['map', 'none'])
           .optional()
-          .describe("wifi-80211p, lte-v2x: map (the map's walls block line of sight) or none (default map)"),
-        antennaHeight: finite('wifi-80211p, lte-v2x: antenna height above the ground [m] (default 1.5)').min(0.05).max(50).optional(),
-        noiseFigure: decibels('wifi-80211p, lte-v2x: receiver noise figure (default 7dB; lte-v2x: 9dB)').optional(),
+          .describe("wifi-80211p, lte-v2x, nr-v2x: map (the map's walls block line of sight) or none (default map)"),
+        antennaHeight: finite('wifi-80211p, lte-v2x, nr-v2x: antenna height above the ground [m] (default 1.5)')
+          .min(0.05)
+          .max(50)
+          .optional(),
+        noiseFigure: decibels('wifi-80211p, lte-v2x, nr-v2x: receiver noise figure (default 7dB; lte-v2x, nr-v2x: 9dB)').optional(),
         rate: dataRate('wifi-80211p: PHY rate, one of 3, 4.5, 6, 9, 12, 18, 24, 27 Mbps (default 6Mbps)').optional(),
         subchannels: z
           .number()
@@ -273,23 +276,52 @@ export const scenarioSchema = z
           .optional()
           .describe('lte-v2x: subchannels the 10 MHz channel (50 resource blocks) is split into, 1-10 (default 4)'),
         rri: duration(
-          'lte-v2x: resource reservation interval, 20ms, 50ms or a multiple of 100ms up to 1s; also the packet delay budget (default 100ms)',
-          0.02,
+          'lte-v2x, nr-v2x: resource reservation interval, 20ms, 50ms (nr-v2x: 1-99ms) or a multiple of 100ms up to 1s; also the packet delay budget, at most 100ms (default 100ms)',
+          0.001,
           1,
         ).optional(),
         mcs: z
           .number()
           .int()
           .min(0)
-          .max(20)
+          .max(28)
           .optional()
-          .describe('lte-v2x: PSSCH modulation and coding scheme index, 0-20 (default 9: QPSK, 190 bytes in one 12-block subchannel)'),
+          .describe(
+            'lte-v2x, nr-v2x: PSSCH modulation and coding scheme index, lte-v2x 0-20 (default 9: QPSK, 190 bytes in one 12-block subchannel), nr-v2x 0-28 of the 64QAM table (default 14: 16QAM, 194 bytes in one 10-block subchannel)',
+          ),
         keepProbability: z
           .number()
           .min(0)
           .max(0.8)
           .optional()
-          .describe('lte-v2x: probability of keeping the reservation when its reselection counter runs out, 0-0.8 (default 0)'),
+          .describe('lte-v2x, nr-v2x: probability of keeping the reservation when its reselection counter runs out, 0-0.8 (default 0)'),
+        numerology: z
+          .number()
+          .int()
+          .min(0)
+          .max(2)
+          .optional()
+          .describe(
+            'nr-v2x: numerology mu: slots of 1ms/2^mu, subcarriers of 15x2^mu kHz, 0-2 (default 1: 0.5ms slots, 30 kHz, 51 resource blocks in 20 MHz)',
+          ),
+        subchannelSize: z
+          .number()
+          .int()
+          .optional()
+          .describe("nr-v2x: resource blocks per subchannel, one of 10, 12, 15, 20, 25, 50, 75, 100, at most the channel's (default 10)"),
+        scheduling: z
+          .enum(['sps', 'dynamic'])
+          .optional()
+          .describe(
+            'nr-v2x: sps (sensing-based semi-persistent reservations every rri) or dynamic (a new resource for every packet) (default sps)',
+          ),
+        retransmissions: z
+          .number()
+          .int()
+          .min(0)
+          .max(2)
+          .optional()
+          .describe('nr-v2x: blind retransmissions of every packet, each on its own resource within the delay budget, 0-2 (default 0)'),
         script: z.string().optional().describe('your own ns-3 channel program (emulated runtime)'),
       })
       .strict()

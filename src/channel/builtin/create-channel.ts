@@ -2,7 +2,7 @@ import type { OccupancyGrid } from '../../core/map/occupancy-grid.js';
 import { channelKind } from '../../scenario/channel-kinds.js';
 import type { ResolvedNetwork } from '../../scenario/resolved.js';
 import type { V2VChannel } from '../frames.js';
-import { LteV2xChannel } from '../radio/sidelink/lte-v2x-channel.js';
+import { LteV2xChannel, NrV2xChannel } from '../radio/sidelink/lte-v2x-channel.js';
 import { type CarPosition, Wifi80211pChannel, type Wifi80211pOptions } from '../radio/wifi-80211p/wifi-80211p-channel.js';
 import { CsmaBus } from './csma-bus.js';
 import { LatencyChannel } from './latency-channel.js';
@@ -27,6 +27,10 @@ export function createChannel<T>(network: ResolvedNetwork, seed: number, radio?:
   if (network.channel === 'lte-v2x') {
     if (!radio) throw new Error('lte-v2x needs the cars and their positions');
     return new LteV2xChannel<T>({ network, seed, ...radio });
+  }
+  if (network.channel === 'nr-v2x') {
+    if (!radio) throw new Error('nr-v2x needs the cars and their positions');
+    return new NrV2xChannel<T>({ network, seed, ...radio });
   }
   const { delay, dataRate, loss } = network;
   if (network.channel === 'latency') return new LatencyChannel<T>({ delay, jitter: network.jitter, dataRate, loss, seed });

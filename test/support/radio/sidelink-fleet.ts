@@ -1,15 +1,18 @@
 import type { ChannelFrame, Delivery } from '../../../src/channel/frames.js';
-import { LteV2xChannel } from '../../../src/channel/radio/sidelink/lte-v2x-channel.js';
-import { LTE_V2X_DEFAULTS } from '../../../src/scenario/resolve-sidelink.js';
-import type { LteV2xNetwork } from '../../../src/scenario/resolved.js';
+import { LteV2xChannel, NrV2xChannel } from '../../../src/channel/radio/sidelink/lte-v2x-channel.js';
+import type { SidelinkChannel } from '../../../src/channel/radio/sidelink/sidelink-channel.js';
+import { LTE_V2X_DEFAULTS, NR_V2X_DEFAULTS } from '../../../src/scenario/resolve-sidelink.js';
+import type { LteV2xNetwork, NrV2xNetwork } from '../../../src/scenario/resolved.js';
 import { createRandom } from '../../../src/util/random.js';
 import type { FleetOutcome } from './beaconing-fleet.js';
 
 /** lte-v2x with its defaults (the published highway configuration), on a road without walls. */
 export const SIDELINK_NETWORK: LteV2xNetwork = { channel: 'lte-v2x', ...LTE_V2X_DEFAULTS, obstacles: 'none' };
+/** nr-v2x with its defaults, on a road without walls. */
+export const NR_SIDELINK_NETWORK: NrV2xNetwork = { channel: 'nr-v2x', ...NR_V2X_DEFAULTS, obstacles: 'none' };
 
 export interface SidelinkFleet {
-  network: LteV2xNetwork;
+  network: LteV2xNetwork | NrV2xNetwork;
   /** Cars per km on one line, and the road's length [m]. */
   densityVehPerKm: number;
   roadM: number;
@@ -21,10 +24,12 @@ export interface SidelinkFleet {
   seed: number;
   /** Cars drive this fast, all the same way (m/s); 0 parks them. */
   speed?: number;
+  /** Aperiodic, variable-size traffic: each car's next packet after `interval` [s], of `bytes` (default: every 1 / rateHz, sizeBytes). */
+  traffic?: (draw: () => number) => { interval: number; bytes: number };
 }
 
 /** A line of cars sending periodic packets through the builtin lte-v2x engine alone; outcomes of the middle third's packets. */
-export function runSidelinkFleet(f: SidelinkFleet): { outcomes: FleetOutcome[]; busyRatios: number[]; channel: LteV2xChannel<number> } {
+export function runSidelinkFleet(f: SidelinkFleet): { outcomes: FleetOutcome[]; busyRatios: number[]; channel: SidelinkChannel<number> } {
   const n = Math.round((f.densityVehPerKm * f.roadM) / 1000);
   const spacing = f.roadM / n;
   const speed = f.speed ?? 0;
@@ -32,11 +37,23 @@ export function runSidelinkFleet(f: SidelinkFleet): { outcomes: FleetOutcome[]; 
   const positions = Array.from({ length: n }, (_, i) => ({ x: i * spacing, y: 0 }));
   const moved = () => positions.map((p) => ({ x: (p.x + speed * now) % (f.roadM + spacing), y: p.y }));
   const names = positions.map((_, i) => `car${i}`);
-  const channel = new LteV2xChannel<number>({ network: f.network, names, positions: speed ? moved : () => positions, seed: f.seed });
+  const where = { names, positions: speed ? moved : () => positions, seed: f.seed };
+  const channel =
+    f.network.channel === 'lte-v2x'
+      ? new LteV2xChannel<number>({ network: f.network, ...where })
+      : new NrV2xChannel<number>({ network: f.network, ...where });
   const phase = createRandom(f.seed ^ 0x5bd1e995);
   const period = 1 / f.rateHz;
-  const sends: { at: number; from: number }[] = [];
-  for (let i = 0; i < n; i++) for (let t = phase() * period; t < f.durationS; t += period) sends.push({ at: t, from: i });
+  const traffic = f.traffic ?? (() => ({ interval: period, bytes: f.sizeBytes }));
+  const sends: { at: number; from: number; bytes: number }[] = [];
+  for (let i = 0; i < n; i++) {
+    let t = phase() * period;
+    while (t < f.durationS) {
+      const next = traffic(phase);
+      sends.push({ at: t, from: i, bytes: next.bytes });
+      t += next.interval;
+    }
+  }
   sends.sort((a, b) => a.at - b.at);
   const measured = (i: number) => i >= n / 3 && i < (2 * n) / 3;
   const outcomes: FleetOutcome[] = [];
@@ -64,7 +81,7 @@ export function runSidelinkFleet(f: SidelinkFleet): { outcomes: FleetOutcome[]; 
         from: names[s.from],
         to: everyoneBut[s.from],
         broadcast: true,
-        sizeBytes: f.sizeBytes,
+        sizeBytes: s.bytes,
       };
       sentAt.set(s.from, s.at);
       channel.send(frame, s.at);

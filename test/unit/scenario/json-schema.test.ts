@@ -42,7 +42,7 @@ describe('the scenario JSON Schema', () => {
   it('takes quantities with units, with an example, and keeps defaults and choices', () => {
     const network = schema.properties!.network.properties!;
     expect(network.delay).toMatchObject({ type: ['string', 'number'], examples: ['10ms'] });
-    expect(network.channel).toMatchObject({ enum: ['csma', 'latency', 'wifi-80211p', 'lte-v2x'], default: 'csma' });
+    expect(network.channel).toMatchObject({ enum: ['csma', 'latency', 'wifi-80211p', 'lte-v2x', 'nr-v2x'], default: 'csma' });
     expect(schema.properties!.seed).toMatchObject({ type: 'integer', default: 1 });
     const car = schema.properties!.vehicles.items!;
     expect(car.required).toEqual(expect.arrayContaining(['name', 'start']));

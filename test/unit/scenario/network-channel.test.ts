@@ -43,7 +43,7 @@ describe('network.channel, jitter and engine', () => {
   it('an unknown channel names the known ones', async () => {
     expect(await problems('{ channel: latncy }')).toEqual([
       expect.stringMatching(
-        /^network\.channel \(line 4\): "latncy" is not allowed; did you mean "latency"\? use one of csma, latency, wifi-80211p, lte-v2x$/,
+        /^network\.channel \(line 4\): "latncy" is not allowed; did you mean "latency"\? use one of csma, latency, wifi-80211p, lte-v2x, nr-v2x$/,
       ),
     ]);
   });
@@ -84,7 +84,7 @@ describe('network.channel, jitter and engine', () => {
     // added on top of the radio by the builtin engine (wifi-delay-loss.test.ts)
     expect(await problems('{ channel: wifi-80211p, delay: 10ms, loss: 0.1 }')).toEqual([]);
     expect(await problems('{ channel: latency, txPower: 20dBm }')).toEqual([
-      'network.txPower (line 4): txPower applies only to channel: wifi-80211p or lte-v2x; remove it or change network.channel',
+      'network.txPower (line 4): txPower applies only to channel: wifi-80211p or lte-v2x or nr-v2x; remove it or change network.channel',
     ]);
     expect(await problems('{ channel: wifi-80211p, engine: builtin, shadowing: 3dB, csThreshold: -85dBm, noiseFloor: -95dBm }')).toEqual(
       [],

@@ -55,7 +55,7 @@ describe('network.channel: lte-v2x', () => {
       'network.subchannels (line 4): subchannels applies only to channel: lte-v2x; remove it or change network.channel',
     ]);
     expect(await problems('{ channel: csma, mcs: 4 }')).toEqual([
-      'network.mcs (line 4): mcs applies only to channel: lte-v2x; remove it or change network.channel',
+      'network.mcs (line 4): mcs applies only to channel: lte-v2x or nr-v2x; remove it or change network.channel',
     ]);
     expect(await problems('{ channel: lte-v2x, rri: 30ms }')).toEqual([
       'network.rri (line 4): 30ms is not an LTE-V2X reservation interval; use 20ms, 50ms or 100ms to 1s in steps of 100ms',

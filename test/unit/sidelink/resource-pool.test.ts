@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { codeRate, modulationOf, ResourcePool, transportBlockBits } from '../../../src/channel/radio/sidelink/resource-pool.js';
-import { blockErrorRate, referenceBler, sinrShiftDb } from '../../../src/channel/radio/sidelink/sidelink-phy.js';
+import {
+  codeRate,
+  modulationOf,
+  ResourcePool,
+  sinrShiftDb,
+  transportBlockBits,
+} from '../../../src/channel/radio/sidelink/resource-pool.js';
+import { blockErrorRate, referenceBler } from '../../../src/channel/radio/sidelink/sidelink-phy.js';
 import { counterRange, SpsReservation } from '../../../src/channel/radio/sidelink/sps-reservation.js';
 
 describe('the sidelink resource pool (TS 36.213 Tables 7.1.7.2.1-1, 8.6.1-1)', () => {

@@ -5,6 +5,8 @@
  * its control (PSCCH, SCI format 1) in the first two blocks of its first subchannel (TS 36.213
  * 14.1.1.4C, adjacent PSCCH and PSSCH).
  */
+import type { SidelinkGrid } from './sidelink-grid.js';
+import { SENSITIVITY_DBM, shannonShiftDb } from './sidelink-phy.js';
 
 export const SUBFRAME_S = 0.001;
 /** Resource blocks in 10 MHz (TS 36.101 Table 5.6-1). */
@@ -43,8 +45,19 @@ export function codeRate(mcs: number, blocks: number): number {
   return (transportBlockBits(mcs, blocks) + CRC_BITS) / (blocks * DATA_ELEMENTS_PER_BLOCK * bitsPerSymbol);
 }
 
-/** The subchannel geometry of a pool, and how many subchannels a message of a given size takes. */
-export class ResourcePool {
+/** How many dB more SINR a transport block at `mcs` on `blocks` data blocks needs than the reference. */
+export function sinrShiftDb(mcs: number, blocks: number): number {
+  return shannonShiftDb(modulationOf(mcs).bitsPerSymbol * codeRate(mcs, blocks));
+}
+
+/** The subchannel geometry of an LTE-V2X pool, and how many subchannels a message of a given size takes. */
+export class ResourcePool implements SidelinkGrid {
+  readonly slotS = SUBFRAME_S;
+  readonly noiseBandwidthHz = 10e6;
+  readonly subchannelNoiseShare: number;
+  readonly sensitivityDbm = SENSITIVITY_DBM;
+  /** The reference's sensing threshold (-90.5 dBm over a one-subchannel message of 10 data blocks) per resource element. */
+  readonly exclusionRsrpDbm = SENSITIVITY_DBM - 10 * Math.log10(12 * 10);
   /** Blocks per subchannel: the 50 blocks shared evenly (the remainder unused, as in the 4 x 12 highway pool). */
   readonly subchannelBlocks: number;
 
@@ -53,6 +66,19 @@ export class ResourcePool {
     readonly mcs: number,
   ) {
     this.subchannelBlocks = Math.floor(CHANNEL_BLOCKS / subchannels);
+    this.subchannelNoiseShare = this.subchannelBlocks / CHANNEL_BLOCKS;
+  }
+
+  noiseShare(length: number): number {
+    return this.dataBlocks(length) / CHANNEL_BLOCKS;
+  }
+
+  shiftDb(length: number): number {
+    return sinrShiftDb(this.mcs, this.dataBlocks(length));
+  }
+
+  rsrpOffsetDb(length: number): number {
+    return 10 * Math.log10(12 * this.dataBlocks(length));
   }
 
   /** Data blocks of a transmission over `length` subchannels. */

@@ -4,10 +4,14 @@ export const SENSING_WINDOW_SUBFRAMES = 1000;
 const THRESHOLD_STEP_DB = 3;
 /** ...until this share of the candidates remains, and the ones kept for the random choice are this share, lowest S-RSSI first (steps 7 and 8). */
 const CANDIDATE_SHARE = 0.2;
-/** T1: the earliest subframe after the packet a selection may pick (TS 36.213 14.1.1.6 allows up to 4). */
+/** T1: the earliest slot after the packet a selection may pick (TS 36.213 14.1.1.6 allows up to 4 subframes). */
 const SELECTION_T1 = 1;
-/** T2 is at most 100 subframes, and within the packet delay budget. */
-const SELECTION_T2_MAX = 100;
+
+/** The other resources one SCI announces besides the one it is sent on (NR: a packet's retransmissions, TS 38.212 SCI format 1-A). */
+export interface AnnouncedResources {
+  slots: number[];
+  firsts: number[];
+}
 
 /** A chosen resource: the subframe of the first transmission and the first of its subchannels. */
 export interface SelectedResource {
@@ -27,6 +31,9 @@ export class SensingMemory {
   private readonly heardLength: Uint8Array;
   private readonly heardPeriod: Int32Array;
   private readonly heardRsrp: Float32Array;
+  private readonly heardMoreCount: Uint8Array;
+  private readonly heardMoreSlot: Int32Array;
+  private readonly heardMoreFirst: Uint8Array;
   private readonly rssiMw: Float32Array;
   private readonly stamp: Int32Array;
   /** Each car's own transmissions in the window: it heard nothing in those subframes (step 5). */
@@ -39,23 +46,55 @@ export class SensingMemory {
   private order = new Int32Array(0);
   private readonly senders: number[] = [];
 
+  /**
+   * `window`: the sensing window [slots] (LTE 1000 subframes; NR 1100 ms of slots, TS 38.214 8.1.4);
+   * `t2Max`: the latest slot of a selection window (100 ms of slots); `announced`: resources one SCI
+   * can announce besides its own (0 in LTE; NR: up to 2, sl-MaxNumPerReserve 3); `rankByRssi`: keep
+   * the 20 % of candidates with the lowest S-RSSI for the random choice (LTE, TS 36.213 14.1.1.6 step
+   * 8), or choose among every candidate left after the exclusion (NR, TS 38.214 8.1.4 and TS 38.321
+   * 5.22.1.1: the MAC picks at random from the set the PHY reports).
+   */
   constructor(
     private readonly cars: number,
     private readonly subchannels: number,
+    private readonly window = SENSING_WINDOW_SUBFRAMES,
+    private readonly t2Max = 100,
+    private readonly announced = 0,
+    private readonly rankByRssi = true,
   ) {
-    this.heardAt = new Int32Array(cars * cars).fill(-SENSING_WINDOW_SUBFRAMES - 1);
+    this.heardMoreCount = new Uint8Array(cars * cars);
+    this.heardMoreSlot = new Int32Array(cars * cars * announced);
+    this.heardMoreFirst = new Uint8Array(cars * cars * announced);
+    this.heardAt = new Int32Array(cars * cars).fill(-window - 1);
     this.heardFirst = new Uint8Array(cars * cars);
     this.heardLength = new Uint8Array(cars * cars);
     this.heardPeriod = new Int32Array(cars * cars);
     this.heardRsrp = new Float32Array(cars * cars);
-    this.rssiMw = new Float32Array(cars * SENSING_WINDOW_SUBFRAMES * subchannels);
-    this.stamp = new Int32Array(cars * SENSING_WINDOW_SUBFRAMES).fill(-1);
+    this.rssiMw = new Float32Array(cars * window * subchannels);
+    this.stamp = new Int32Array(cars * window).fill(-1);
     this.own = Array.from({ length: cars }, () => []);
   }
 
-  /** `rx` decoded the SCI of `tx` in `subframe`: its subchannels, its reservation interval (0: none) and PSSCH-RSRP. */
-  recordSci(rx: number, tx: number, subframe: number, first: number, length: number, periodSubframes: number, rsrpDbm: number): void {
+  /** `rx` decoded the SCI of `tx` in `subframe`: its subchannels, its reservation interval (0: none), PSSCH-RSRP and the other resources it announces. */
+  recordSci(
+    rx: number,
+    tx: number,
+    subframe: number,
+    first: number,
+    length: number,
+    periodSubframes: number,
+    rsrpDbm: number,
+    more?: AnnouncedResources,
+  ): void {
     const k = rx * this.cars + tx;
+    if (this.announced) {
+      const count = Math.min(this.announced, more?.slots.length ?? 0);
+      this.heardMoreCount[k] = count;
+      for (let i = 0; i < count; i++) {
+        this.heardMoreSlot[k * this.announced + i] = more!.slots[i];
+        this.heardMoreFirst[k * this.announced + i] = more!.firsts[i];
+      }
+    }
     this.heardAt[k] = subframe;
     this.heardFirst[k] = first;
     this.heardLength[k] = length;
@@ -65,9 +104,9 @@ export class SensingMemory {
 
   /** `car` received `energyMw[offset + s]` on each subchannel s in `subframe` (its S-RSSI, noise left out). */
   recordRssi(car: number, subframe: number, energyMw: Float64Array, offset: number): void {
-    const slot = subframe % SENSING_WINDOW_SUBFRAMES;
-    this.stamp[car * SENSING_WINDOW_SUBFRAMES + slot] = subframe;
-    const base = (car * SENSING_WINDOW_SUBFRAMES + slot) * this.subchannels;
+    const slot = subframe % this.window;
+    this.stamp[car * this.window + slot] = subframe;
+    const base = (car * this.window + slot) * this.subchannels;
     for (let s = 0; s < this.subchannels; s++) this.rssiMw[base + s] = energyMw[offset + s];
   }
 
@@ -82,7 +121,7 @@ export class SensingMemory {
    * every `period` subframes: the candidates of the selection window [n + T1, n + T2], less those in
    * subframes it transmitted in, less those another car's SCI reserves with an RSRP over the threshold
    * (raised 3 dB at a time until 20 % remain), then the 20 % of all with the lowest average S-RSSI,
-   * one of them at random.
+   * one of them at random. `avoid`: slots already chosen for the same packet (its other copies).
    */
   select(
     car: number,
@@ -92,9 +131,10 @@ export class SensingMemory {
     budgetSubframes: number,
     thresholdDbm: number,
     draw: () => number,
+    avoid?: readonly number[],
   ): SelectedResource {
     const windowStart = subframe + SELECTION_T1;
-    const windowLength = Math.max(1, Math.min(SELECTION_T2_MAX, budgetSubframes) - SELECTION_T1 + 1);
+    const windowLength = Math.max(1, Math.min(this.t2Max, budgetSubframes) - SELECTION_T1 + 1);
     const positions = this.subchannels - length + 1;
     const total = windowLength * positions;
     if (this.excluded.length < total) {
@@ -102,14 +142,23 @@ export class SensingMemory {
       this.metric = new Float64Array(total);
       this.order = new Int32Array(total);
     }
-    const since = subframe - SENSING_WINDOW_SUBFRAMES;
+    const since = subframe - this.window;
     const wanted = Math.ceil(CANDIDATE_SHARE * total);
-    this.heardSenders(car, since);
+    this.heardSenders(car, since, subframe);
     let threshold = thresholdDbm;
     let remaining = 0;
     for (let attempt = 0; attempt < 64; attempt++, threshold += THRESHOLD_STEP_DB) {
-      remaining = this.exclude(car, since, windowStart, windowLength, positions, length, period, threshold);
+      remaining = this.exclude(car, since, windowStart, windowLength, positions, length, period, threshold, avoid);
       if (remaining >= wanted) break;
+    }
+    if (!this.rankByRssi) {
+      let pick = Math.floor(draw() * remaining);
+      for (let c = 0; c < total; c++) {
+        if (this.excluded[c]) continue;
+        if (pick-- === 0) return { subframe: windowStart + Math.floor(c / positions), first: c % positions };
+      }
+      const any = Math.floor(draw() * total);
+      return { subframe: windowStart + Math.floor(any / positions), first: any % positions };
     }
     this.sumRssi(car, windowStart, windowLength, period, since);
     let kept = 0;
@@ -152,12 +201,16 @@ export class SensingMemory {
     return this.order[0];
   }
 
-  /** The cars whose SCI `car` decoded within the sensing window, announcing a reservation. */
-  private heardSenders(car: number, since: number): void {
+  /** The cars whose SCI `car` decoded within the sensing window, announcing a reservation or (period 0) resources still ahead. */
+  private heardSenders(car: number, since: number, now: number): void {
     this.senders.length = 0;
     const row = car * this.cars;
-    for (let s = 0; s < this.cars; s++)
-      if (s !== car && this.heardAt[row + s] >= since && this.heardPeriod[row + s] > 0) this.senders.push(s);
+    for (let s = 0; s < this.cars; s++) {
+      const k = row + s;
+      if (s === car || this.heardAt[k] < since) continue;
+      if (this.heardPeriod[k] > 0 || (this.heardMoreCount[k] && this.heardMoreSlot[k * this.announced + this.heardMoreCount[k] - 1] > now))
+        this.senders.push(s);
+    }
   }
 
   /** Marks the excluded candidates at `thresholdDbm`; returns how many remain. */
@@ -170,40 +223,72 @@ export class SensingMemory {
     length: number,
     period: number,
     thresholdDbm: number,
+    avoid: readonly number[] | undefined,
   ): number {
     const total = windowLength * positions;
     this.excluded.fill(0, 0, total);
     const excludeSubframe = (y: number) => this.excluded.fill(1, (y - windowStart) * positions, (y - windowStart + 1) * positions);
+    for (const y of avoid ?? []) if (y >= windowStart && y < windowStart + windowLength) excludeSubframe(y);
     for (const z of this.own[car]) {
       if (z < since) continue;
       for (let y = windowStart; y < windowStart + windowLength; y++) if ((y - z) % period === 0) excludeSubframe(y);
     }
     const row = car * this.cars;
     for (const s of this.senders) {
-      if (this.heardRsrp[row + s] <= thresholdDbm) continue;
-      const at = this.heardAt[row + s];
-      const every = this.heardPeriod[row + s];
-      const first = this.heardFirst[row + s];
-      const last = first + this.heardLength[row + s] - 1;
-      const lo = Math.max(0, first - length + 1);
-      const hi = Math.min(positions - 1, last);
-      const mark = (y: number) => {
-        const base = (y - windowStart) * positions;
-        for (let f = lo; f <= hi; f++) this.excluded[base + f] = 1;
-      };
-      if (every === period) {
-        // the same interval as ours: its occurrences in the window are the candidates it lands on
-        for (let y = windowStart + ((((at - windowStart) % every) + every) % every); y < windowStart + windowLength; y += every) mark(y);
-      } else for (let y = windowStart; y < windowStart + windowLength; y++) if (this.reservedAgain(y, at, every, period)) mark(y);
+      const k = row + s;
+      if (this.heardRsrp[k] <= thresholdDbm) continue;
+      const every = this.heardPeriod[k];
+      const size = this.heardLength[k];
+      this.excludeReserved(this.heardAt[k], this.heardFirst[k], size, every, windowStart, windowLength, positions, length, period);
+      for (let i = 0; i < this.heardMoreCount[k]; i++) {
+        const at = this.heardMoreSlot[k * this.announced + i];
+        this.excludeReserved(
+          at,
+          this.heardMoreFirst[k * this.announced + i],
+          size,
+          every,
+          windowStart,
+          windowLength,
+          positions,
+          length,
+          period,
+        );
+      }
     }
     let remaining = 0;
     for (let c = 0; c < total; c++) remaining += 1 - this.excluded[c];
     return remaining;
   }
 
+  /** Marks the candidates a resource at `at`, reserved again every `every` slots (0: once), lands on or overlaps. */
+  private excludeReserved(
+    at: number,
+    firstHeard: number,
+    size: number,
+    every: number,
+    windowStart: number,
+    windowLength: number,
+    positions: number,
+    length: number,
+    period: number,
+  ): void {
+    const lo = Math.max(0, firstHeard - length + 1);
+    const hi = Math.min(positions - 1, firstHeard + size - 1);
+    const mark = (y: number) => {
+      const base = (y - windowStart) * positions;
+      for (let f = lo; f <= hi; f++) this.excluded[base + f] = 1;
+    };
+    if (every === 0) {
+      if (at >= windowStart && at < windowStart + windowLength) mark(at);
+    } else if (every === period) {
+      // the same interval as ours: its occurrences in the window are the candidates it lands on
+      for (let y = windowStart + ((((at - windowStart) % every) + every) % every); y < windowStart + windowLength; y += every) mark(y);
+    } else for (let y = windowStart; y < windowStart + windowLength; y++) if (this.reservedAgain(y, at, every, period)) mark(y);
+  }
+
   /** Whether a reservation heard at `at` every `every` subframes falls on candidate `y` or one of its repeats every `period`. */
   private reservedAgain(y: number, at: number, every: number, period: number): boolean {
-    for (let j = 0; j * period < SENSING_WINDOW_SUBFRAMES; j++) {
+    for (let j = 0; j * period < this.window; j++) {
       const d = y + j * period - at;
       if (d > 0 && d % every === 0) return true;
     }
@@ -219,17 +304,17 @@ export class SensingMemory {
     if (this.cellRssi.length < windowLength * S) this.cellRssi = new Float64Array(windowLength * S);
     if (this.rowLooks.length < windowLength) this.rowLooks = new Int32Array(windowLength);
     this.cellRssi.fill(0, 0, windowLength * S);
-    const step = Math.min(period, SELECTION_T2_MAX);
-    const now = since + SENSING_WINDOW_SUBFRAMES;
+    const step = Math.min(period, this.t2Max);
+    const now = since + this.window;
     for (let i = 0; i < windowLength; i++) {
       const y = windowStart + i;
       let count = 0;
       for (let past = y - step; past >= since; past -= step) {
         if (past >= now) continue;
         count++;
-        const slot = past % SENSING_WINDOW_SUBFRAMES;
-        if (past < 0 || this.stamp[car * SENSING_WINDOW_SUBFRAMES + slot] !== past) continue;
-        const base = (car * SENSING_WINDOW_SUBFRAMES + slot) * S;
+        const slot = past % this.window;
+        if (past < 0 || this.stamp[car * this.window + slot] !== past) continue;
+        const base = (car * this.window + slot) * S;
         for (let s = 0; s < S; s++) this.cellRssi[i * S + s] += this.rssiMw[base + s];
       }
       this.rowLooks[i] = count;

@@ -1,5 +1,3 @@
-import { codeRate, modulationOf } from './resource-pool.js';
-
 /**
  * The PHY abstraction: a transport block's block error rate against its SINR. The curve is the one
  * Gonzalez-Martin et al. (IEEE TVT 2019) take from 3GPP R1-160284 (DMRS enhancement of V2V): 190
@@ -10,8 +8,11 @@ import { codeRate, modulationOf } from './resource-pool.js';
 const CURVE_SINR_DB = [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20];
 const CURVE_BLER = [1, 0.9, 0.7, 0.4, 0.13, 0.045, 0.017, 0.007, 1e-3, 1e-3, 1e-3];
 const FLOOR_BLER = 1e-4;
-/** The reference's spectral efficiency [bit per resource element]: QPSK at 0.726 (190 bytes in 10 blocks at MCS 9). */
-const REFERENCE_EFFICIENCY = 2 * codeRate(9, 10);
+/**
+ * The reference's spectral efficiency [bit per resource element]: QPSK at 0.726, LTE's MCS 9 on 10
+ * data blocks (1544 bits and a 24-bit CRC over 10 x 108 elements; resource-pool.ts's codeRate).
+ */
+export const REFERENCE_EFFICIENCY = (2 * (1544 + 24)) / (10 * 108 * 2);
 
 /**
  * The received power under which a car neither decodes a transmission's SCI nor its data: the
@@ -30,9 +31,8 @@ export function referenceBler(sinrDb: number): number {
   return CURVE_BLER[i] + f * (CURVE_BLER[i + 1] - CURVE_BLER[i]);
 }
 
-/** How many dB more SINR a transport block at `mcs` on `blocks` data blocks needs than the reference. */
-export function sinrShiftDb(mcs: number, blocks: number): number {
-  const efficiency = modulationOf(mcs).bitsPerSymbol * codeRate(mcs, blocks);
+/** How many dB more SINR a transport block at `efficiency` bits per resource element needs than the reference (Shannon). */
+export function shannonShiftDb(efficiency: number): number {
   return 10 * Math.log10((2 ** efficiency - 1) / (2 ** REFERENCE_EFFICIENCY - 1));
 }
 

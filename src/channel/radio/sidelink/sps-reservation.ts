@@ -1,14 +1,17 @@
-/** A reservation left unused this long is released (TS 36.321 5.14.1.1: no transmission on it in the last second). */
-const UNUSED_RELEASE_SUBFRAMES = 1000;
+/** A retransmission's resource: `offset` slots after the first transmission, from subchannel `first`. */
+export interface CopyResource {
+  offset: number;
+  first: number;
+}
 
 /**
- * The reselection counter's range for a reservation interval (TS 36.321 5.14.1.1): 5-15 for 100 ms
- * and longer, 10-30 for 50 ms, 25-75 for 20 ms.
+ * The reselection counter's range for a reservation interval [ms] (TS 36.321 5.14.1.1, TS 38.321
+ * 5.22.1.1): 5-15 at 100 ms and longer, else scaled by 100 / max(20, interval): 10-30 at 50 ms, 25-75 at 20 ms.
  */
-export function counterRange(periodSubframes: number): [number, number] {
-  if (periodSubframes >= 100) return [5, 15];
-  if (periodSubframes >= 50) return [10, 30];
-  return [25, 75];
+export function counterRange(intervalMs: number): [number, number] {
+  if (intervalMs >= 100) return [5, 15];
+  const scale = 100 / Math.max(20, intervalMs);
+  return [Math.ceil(5 * scale - 1e-9), Math.floor(15 * scale + 1e-9)];
 }
 
 /** Why a packet cannot go on the car's current reservation (TS 36.321 5.14.1.1's triggers). */
@@ -27,12 +30,18 @@ export class SpsReservation<Q extends { bytes: number }> {
   capacityBytes = 0;
   counter = 0;
   lastUsed = 0;
+  /** The resources of the blind retransmissions, relative to the first transmission (NR; none in LTE). */
+  copies: CopyResource[] = [];
   /** The subframe this car is scheduled to transmit in, or -1. */
   scheduledAt = -1;
   readonly queue: Q[] = [];
   queuedBytes = 0;
 
-  constructor(readonly period: number) {}
+  /** `unusedSlots`: a reservation left unused this long is released (TS 36.321 5.14.1.1, TS 38.321 5.22.1.1: 1 s, sl-ReselectAfter). */
+  constructor(
+    readonly period: number,
+    private readonly unusedSlots = 1000,
+  ) {}
 
   /** The first occurrence at or after `subframe`. */
   occurrenceFrom(subframe: number): number {
@@ -48,14 +57,15 @@ export class SpsReservation<Q extends { bytes: number }> {
   trigger(from: number, budget: number): ReselectionTrigger | undefined {
     if (!this.active) return 'none';
     if (this.counter <= 0) return 'counter';
-    if (from - this.lastUsed > UNUSED_RELEASE_SUBFRAMES) return 'unused';
+    if (from - this.lastUsed > this.unusedSlots) return 'unused';
     if (this.queuedBytes > this.capacityBytes) return 'size';
     if (this.occurrenceFrom(from) - from >= budget) return 'latency';
     return undefined;
   }
 
-  reserve(subframe: number, first: number, length: number, capacityBytes: number, counter: number): void {
+  reserve(subframe: number, first: number, length: number, capacityBytes: number, counter: number, copies: CopyResource[] = []): void {
     this.active = true;
+    this.copies = copies;
     this.next = subframe;
     this.first = first;
     this.length = length;
