@@ -55,10 +55,12 @@ export function inProcessRunOne(shouldStop: () => boolean = () => false, lockste
 
 /**
  * Simulated runs at once by default: what `npm run bench -- sweep` measured pays best on this
- * machine (~/.cache/cavsim/sweep-jobs.json), else one per core. Emulated runs: one.
+ * machine (~/.cache/cavsim/sweep-jobs.json); unmeasured, one per core from three cores up, and one
+ * on two cores, where two worker threads measured slower than one lane (60 platoon runs: 5.52 s
+ * with two, 4.41 s with one; 1.0 to 1.3x in whole sweeps, docs/sweep.md). Emulated runs: one.
  */
 export const defaultJobs = (runtime: Runtime, cores = availableParallelism(), measured = measuredJobs(cores)) =>
-  runtime === 'sim' ? (measured ?? cores) : 1;
+  runtime === 'sim' ? (measured ?? (cores > 2 ? cores : 1)) : 1;
 
 /**
  * Runs at once: what was asked (else the runtime's default), at most one per core (more only

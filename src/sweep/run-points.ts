@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import type { RunOutcome } from '../api/run-simulated.js';
 import { CavsimError } from '../errors.js';
+import { secondsLeft, type TimedRun } from './eta.js';
 import type { SweepEvents } from './events.js';
 import { pointKey, pointOverrides, type SweepPoint } from './grid.js';
 import { failedResult, isFinished, resultFromSummary, type SweepResult } from './result-row.js';
@@ -57,8 +58,10 @@ export async function runPoints(
     const recorded = new Map(ctx.folder.readResults().map((r) => [r.key, r]));
     return points.flatMap((p) => recorded.get(pointKey(p)) ?? []);
   }
-  const started = ctx.now();
-  let finishedHere = 0;
+  const firstPath = ctx.folder.spec.mode.type === 'critical' ? ctx.folder.spec.mode.path : ctx.folder.spec.axes[0]?.path;
+  const xOf = (p: Pick<SweepPoint, 'values'>) => (firstPath ? p.values[firstPath]?.value : undefined);
+  const timedDone: TimedRun[] = [];
+  const finishedKeys = new Set<string>();
   let fatal: unknown;
   let next = 0;
 
@@ -81,7 +84,8 @@ export async function runPoints(
       }
       ctx.folder.appendResult(result);
       known.set(key, result);
-      finishedHere++;
+      finishedKeys.add(key);
+      timedDone.push({ x: xOf(point), wallSeconds: result.wall_time_s });
       progress.done++;
       progress.total = Math.max(progress.total, progress.done);
       if (result.status === 'invalid')
@@ -91,9 +95,10 @@ export async function runPoints(
         });
       if (result.status === 'failed')
         ctx.events.emit({ type: 'warn', message: `run ${point.id} failed: ${result.reason ?? 'no reason given'}` });
-      const perRun = (ctx.now() - started) / 1000 / finishedHere;
-      const left = progress.total - progress.done;
-      ctx.events.emit({ type: 'run-done', result, done: progress.done, total: progress.total, etaSeconds: left > 0 ? perRun * left : 0 });
+      // From the runs' own measured times, so a sweep whose runs grow (more cars) is not promised the pace of its first ones.
+      const left = pending.filter((p) => !finishedKeys.has(pointKey(p))).map((p) => ({ x: xOf(p) }));
+      const eta = progress.total - progress.done > 0 ? secondsLeft(timedDone, left, ctx.jobs) : 0;
+      ctx.events.emit({ type: 'run-done', result, done: progress.done, total: progress.total, etaSeconds: eta });
     }
   };
 
