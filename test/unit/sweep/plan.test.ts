@@ -104,7 +104,7 @@ describe('planning a sweep', () => {
       (e) => e,
     );
     expect(err).toBeInstanceOf(UserInputError);
-    expect(err.details.join('\n')).toMatch(/network\.channel=wifi-80211p: network\.(delay|channel)/);
+    expect(err.details.join('\n')).toMatch(/network\.channel=wifi-80211p: network\.(delay|channel|dataRate)/);
   });
 
   it('carries the warnings for fixed fields the runtime ignores into grid.json', async () => {
