@@ -167,7 +167,7 @@ describe('runDoctor', () => {
   it('says what each runtime can do: a host without Docker or root still runs the simulated runtime, on ns-3 when it is there', async () => {
     expect(runtimeReadiness(await runDoctor(healthyHost().ports))).toEqual({
       docker: { ready: true, blocking: [] },
-      sim: { ready: true, engine: 'ns3', channels: ['csma', 'latency', 'wifi-80211p', 'lte-v2x'] },
+      sim: { ready: true, engine: 'ns3', channels: ['csma', 'latency', 'wifi-80211p', 'lte-v2x', 'nr-v2x'] },
     });
     const light = healthyHost({ uid: 1000 });
     light.stopEngine();
@@ -178,7 +178,7 @@ describe('runDoctor', () => {
       ready: false,
       blocking: expect.arrayContaining(['Docker engine', 'Privileges', 'ns-3 development files']),
     });
-    expect(readiness.sim).toEqual({ ready: true, engine: 'builtin', channels: ['csma', 'latency', 'wifi-80211p', 'lte-v2x'] });
+    expect(readiness.sim).toEqual({ ready: true, engine: 'builtin', channels: ['csma', 'latency', 'wifi-80211p', 'lte-v2x', 'nr-v2x'] });
   });
 
   it('names each leftover run and how to tear it down', async () => {
