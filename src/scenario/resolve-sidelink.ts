@@ -1,3 +1,4 @@
+import { radioKeys } from './radio-keys.js';
 import type { LteV2xNetwork, NrV2xNetwork, ResolvedNetwork } from './resolved.js';
 import type { ScenarioProblem } from './scenario-problem.js';
 import type { ScenarioParsed } from './schema.js';
@@ -60,13 +61,7 @@ export function resolveLteV2x(
     });
   const network: LteV2xNetwork & { engine?: ResolvedNetwork['engine'] } = {
     channel: 'lte-v2x',
-    txPower: parsed.txPower ?? LTE_V2X_DEFAULTS.txPower,
-    propagation: parsed.propagation ?? LTE_V2X_DEFAULTS.propagation,
-    obstacles: parsed.obstacles ?? LTE_V2X_DEFAULTS.obstacles,
-    antennaHeight: parsed.antennaHeight ?? LTE_V2X_DEFAULTS.antennaHeight,
-    noiseFigure: parsed.noiseFigure ?? LTE_V2X_DEFAULTS.noiseFigure,
-    shadowing: parsed.shadowing ?? LTE_V2X_DEFAULTS.shadowing,
-    ...(parsed.noiseFloor !== undefined ? { noiseFloor: parsed.noiseFloor } : {}),
+    ...radioKeys(parsed, LTE_V2X_DEFAULTS),
     subchannels: parsed.subchannels ?? LTE_V2X_DEFAULTS.subchannels,
     rri,
     mcs: parsed.mcs ?? LTE_V2X_DEFAULTS.mcs,
@@ -133,13 +128,7 @@ export function resolveNrV2x(
   }
   const network: NrV2xNetwork & { engine?: ResolvedNetwork['engine'] } = {
     channel: 'nr-v2x',
-    txPower: parsed.txPower ?? NR_V2X_DEFAULTS.txPower,
-    propagation: parsed.propagation ?? NR_V2X_DEFAULTS.propagation,
-    obstacles: parsed.obstacles ?? NR_V2X_DEFAULTS.obstacles,
-    antennaHeight: parsed.antennaHeight ?? NR_V2X_DEFAULTS.antennaHeight,
-    noiseFigure: parsed.noiseFigure ?? NR_V2X_DEFAULTS.noiseFigure,
-    shadowing: parsed.shadowing ?? NR_V2X_DEFAULTS.shadowing,
-    ...(parsed.noiseFloor !== undefined ? { noiseFloor: parsed.noiseFloor } : {}),
+    ...radioKeys(parsed, NR_V2X_DEFAULTS),
     numerology,
     subchannelSize,
     rri,

@@ -53,19 +53,23 @@ export type WiredNetwork = { delay: number; dataRate: number; loss: number } & (
   | { channel: 'latency'; jitter: number }
 );
 
-/** ns-3's 802.11p: power in dBm, noise figure in dB, antenna height in m, PHY rate in bit/s. */
-export interface WifiNetwork {
-  channel: 'wifi-80211p';
+/** The radio keys every wireless channel shares: power in dBm, noise figure and shadowing in dB, antenna height in m. */
+export interface RadioKeys {
   txPower: number;
   propagation: PropagationModel;
   obstacles: 'map' | 'none';
   antennaHeight: number;
   noiseFigure: number;
-  rate: number;
   /** Log-normal shadowing standard deviation [dB]; 0 for none. */
   shadowing: number;
-  /** Receiver noise in the 10 MHz channel [dBm]; when absent, thermal noise plus `noiseFigure`. */
+  /** Receiver noise in the channel's bandwidth [dBm]; when absent, thermal noise plus `noiseFigure`. */
   noiseFloor?: number;
+}
+
+/** ns-3's 802.11p: PHY rate in bit/s. */
+export interface WifiNetwork extends RadioKeys {
+  channel: 'wifi-80211p';
+  rate: number;
   /** Carrier-sense threshold [dBm]: a frame this strong is detected and keeps the medium busy; absent: ns-3's (detection -82, busy -85). */
   csThreshold?: number;
   /** Added on top of the radio's own (builtin engine): an access/processing delay on every delivery [s]; present only when given. */
@@ -79,17 +83,8 @@ export type PropagationModel = (typeof PROPAGATION_MODELS)[number];
  * LTE-V2X Mode 4 sidelink (docs/sidelink.md): the radio's propagation keys, and its resource pool and
  * sensing-based semi-persistent scheduling. Power in dBm, noise figure in dB, `rri` in s.
  */
-export interface LteV2xNetwork {
+export interface LteV2xNetwork extends RadioKeys {
   channel: 'lte-v2x';
-  txPower: number;
-  propagation: PropagationModel;
-  obstacles: 'map' | 'none';
-  antennaHeight: number;
-  noiseFigure: number;
-  /** Log-normal shadowing standard deviation [dB]; 0 for none. */
-  shadowing: number;
-  /** Receiver noise in the 10 MHz channel [dBm]; when absent, thermal noise plus `noiseFigure`. */
-  noiseFloor?: number;
   /** Subchannels the 50 resource blocks of the 10 MHz channel are split into. */
   subchannels: number;
   /** Resource reservation interval [s]: how often a reservation recurs; also the packet delay budget. */
@@ -104,16 +99,8 @@ export interface LteV2xNetwork {
  * NR-V2X Mode 2 sidelink (docs/sidelink.md): the radio's propagation keys, a 20 MHz pool of slots by
  * numerology, sensing-based semi-persistent or dynamic scheduling, blind retransmissions.
  */
-export interface NrV2xNetwork {
+export interface NrV2xNetwork extends RadioKeys {
   channel: 'nr-v2x';
-  txPower: number;
-  propagation: PropagationModel;
-  obstacles: 'map' | 'none';
-  antennaHeight: number;
-  noiseFigure: number;
-  shadowing: number;
-  /** Receiver noise in the 20 MHz channel [dBm]; when absent, thermal noise plus `noiseFigure`. */
-  noiseFloor?: number;
   /** mu: slots of 1 ms / 2^mu, subcarriers 15 x 2^mu kHz (TS 38.211 4.2), 0-2. */
   numerology: number;
   /** Resource blocks per subchannel (TS 38.331 sl-SubchannelSize). */
