@@ -36,7 +36,9 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 
 interface SweepFlags {
   delay?: string;
+  density?: string;
   set: string[];
+  zip?: string | true;
   repeat: number;
   runtime: Runtime;
   jobs?: number;
@@ -68,11 +70,16 @@ export function registerSweepCommand(program: Command): void {
     .description('run a scenario over a grid of values (or search the critical value) and write summary.csv and plots')
     .argument('[scenario]', 'scenario YAML file (default: the scenario of the last `cavsim up`)')
     .option('--delay <values>', 'channel delays, e.g. 10..300ms (ten values), 10..300ms:10ms, 10,100,200,300ms')
+    .option('--density <values>', 'traffic densities (a scenario with a traffic: block), e.g. 20,40,80veh/km or 30..240/km:30/km')
     .option(
       '--set <path=values>',
       'sweep or fix any field, e.g. vehicles.car1.start.speed=5..10:1 (repeatable; several form a grid)',
       collect,
       [],
+    )
+    .option(
+      '--zip [fields]',
+      'swept fields that advance together instead of forming a grid, e.g. delay,network.loss (alone: every swept field); same number of values each',
     )
     .option(
       '--repeat <n>',
@@ -134,7 +141,7 @@ export function registerSweepCommand(program: Command): void {
     // Everything that can be refused is refused here, before a folder or a worker thread exists.
     let target: { folder: SweepFolder } | { plan: PlannedSweep };
     if (flags.resume) {
-      if (scenarioArg || flags.delay || flags.set.length || flags.findCritical)
+      if (scenarioArg || flags.delay || flags.density || flags.set.length || flags.zip || flags.findCritical)
         process.stderr.write('note: --resume runs the sweep as recorded in its grid.json; other sweep flags are ignored\n');
       const folder = SweepFolder.open(sweepsDir.path, flags.resume);
       checkWritableFolder({ path: folder.dir, origin: `--resume ${flags.resume}` });
@@ -294,14 +301,16 @@ function toRequest(scenario: string, flags: SweepFlags): SweepRequest {
   const request: SweepRequest = {
     scenario,
     delay: flags.delay,
+    ...(flags.density === undefined ? {} : { density: flags.density }),
     sets: flags.set,
+    ...(flags.zip === undefined ? {} : { zip: flags.zip === true ? [] : flags.zip.split(',').map((f) => f.trim()) }),
     repeat: flags.repeat,
     runtime: flags.runtime,
     ...(flags.criterion.length ? { criteria: flags.criterion } : {}),
   };
   if (flags.findCritical === true) {
     // Read off the grid: the answer gives each criterion's critical value per value of the other fields.
-    if (flags.range || flags.tolerance || !(flags.delay || flags.set.length))
+    if (flags.range || flags.tolerance || !(flags.delay || flags.density || flags.set.length))
       throw new UserInputError(
         '--find-critical without a field reads the critical value off a grid',
         [],

@@ -39,15 +39,16 @@ export function sweepAnswer(
     .filter(Boolean)
     .join(', ');
   const withCaveat = (text: string) => (caveat ? `${text} (${caveat})` : text);
-  const paths = sweptPaths(spec);
   const valid = orderResults(
     spec,
     results.filter((r) => r.status === 'completed'),
   );
+  const zip = zippedView(spec, valid);
+  const paths = zip.paths;
   const criteria = parseCriteria(spec.criteria);
   const searches = critical === undefined ? [] : Array.isArray(critical) ? critical : [critical as CriticalSearchResult];
   const answers = criteria.map((c, i) =>
-    searches.length ? searchAnswer(c, searches[i] ?? searches[0]) : gridAnswer(spec, c, paths, pointVerdicts(c, paths, valid)),
+    searches.length ? searchAnswer(c, searches[i] ?? searches[0]) : gridAnswer(spec, c, paths, pointVerdicts(c, paths, zip.results)),
   );
   const collision = answers.find((a) => a.criterion === 'collision');
   const points = pointStats(spec, results.filter(isFinished)).filter((p) => p.valid > 0);
@@ -67,6 +68,31 @@ export function sweepAnswer(
     ...(paths.length === 1 || searches.length ? Object.fromEntries(Object.entries(legacy).filter(([, v]) => v !== undefined)) : {}),
     ...base,
     criteria: answers.map(({ narrow: _n, last_safe: _l, first_fail: _f, ...a }) => a),
+  };
+}
+
+/**
+ * A field `--zip` advances with another is one axis for the answer: its path reads
+ * `network.delay+network.loss` and each value `100ms+0.2`, ordered by the first field's number.
+ */
+function zippedView(spec: SweepSpec, results: readonly SweepResult[]): { paths: string[]; results: SweepResult[] } {
+  const paths = sweptPaths(spec);
+  const zips = spec.mode.type === 'grid' ? spec.axes.filter((a) => a.zipped?.length) : [];
+  if (!zips.length) return { paths, results: [...results] };
+  const named = (path: string) => {
+    const axis = zips.find((a) => a.path === path);
+    return axis ? [axis.path, ...axis.zipped!.map((z) => z.path)] : [path];
+  };
+  return {
+    paths: paths.map((p) => named(p).join('+')),
+    results: results.map((r) => {
+      const values = { ...r.values };
+      for (const p of paths) {
+        const members = named(p);
+        if (members.length > 1) values[members.join('+')] = { ...r.values[p], text: members.map((m) => r.values[m]?.text).join('+') };
+      }
+      return { ...r, values };
+    }),
   };
 }
 
@@ -136,7 +162,7 @@ function gridAnswer(spec: SweepSpec, c: Criterion, paths: readonly string[], ver
     const safe = measured[k - 1];
     const hit = measured[k];
     const narrow =
-      c.name === 'collision'
+      c.name === 'collision' && !path.includes('+')
         ? narrowing(path, safe.values[path], hit.values[path], spec.mode.type === 'grid' ? spec.mode.resolution : undefined)
         : undefined;
     return {

@@ -5,6 +5,13 @@ import { parseSweepValues, type SweepValue } from './values.js';
 export interface SweepAxis {
   path: string;
   values: SweepValue[];
+  /** Fields that advance with this one (`--zip`): the i-th value of each goes with the i-th of `values`. */
+  zipped?: ZippedField[];
+}
+
+export interface ZippedField {
+  path: string;
+  values: SweepValue[];
 }
 
 /** One run of a sweep: a value per axis and a seed. Serialisable; recorded in the sweep folder. */
@@ -20,7 +27,7 @@ export interface SweepPoint {
 }
 
 /** `path=VALUES` → axis; the values use the sweep syntax (ranges, steps, lists). `flag` is what the user typed, named in errors. */
-export function parseAxis(assignment: string, flag: '--set' | '--delay' = '--set'): SweepAxis {
+export function parseAxis(assignment: string, flag: '--set' | '--delay' | '--density' = '--set'): SweepAxis {
   const eq = assignment.indexOf('=');
   if (eq <= 0) throw new UserInputError(`--set ${assignment}: write it as path=VALUES, e.g. network.delay=10..300ms`);
   const path = assignment.slice(0, eq).trim();
@@ -50,7 +57,14 @@ export function splitAxes(axes: readonly SweepAxis[]): { swept: SweepAxis[]; fix
 export function expandGrid(axes: readonly SweepAxis[], repeat: number, baseSeed: number): SweepPoint[] {
   if (!Number.isInteger(repeat) || repeat < 1) throw new UserInputError(`--repeat ${repeat}: give a whole number of 1 or more`);
   let combos: Record<string, SweepValue>[] = [{}];
-  for (const axis of axes) combos = combos.flatMap((c) => axis.values.map((v) => ({ ...c, [axis.path]: v })));
+  for (const axis of axes)
+    combos = combos.flatMap((c) =>
+      axis.values.map((v, i) => ({
+        ...c,
+        [axis.path]: v,
+        ...Object.fromEntries((axis.zipped ?? []).map((z) => [z.path, z.values[i]])),
+      })),
+    );
   const width = String(combos.length - 1).length;
   const points: SweepPoint[] = [];
   combos.forEach((values, gridIndex) => {
@@ -75,4 +89,36 @@ export function pointKey(point: Pick<SweepPoint, 'values' | 'seed'>): string {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([path, v]) => `${path}=${v.text}`);
   return `${values.join('&')}#${point.seed ?? 'scenario'}`;
+}
+
+/**
+ * `--zip`: the named swept fields (all of them when `names` is empty) advance together as one
+ * axis, in the place of the first of them. They must have as many values each; `flagOf` names
+ * the flag that gave a field, for the message.
+ */
+export function zipAxes(swept: readonly SweepAxis[], names: readonly string[], flagOf: (path: string) => string): SweepAxis[] {
+  const unknown = names.filter((n) => !swept.some((a) => a.path === n));
+  if (unknown.length)
+    throw new UserInputError(
+      `--zip ${names.join(',')}: ${unknown.join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not swept`,
+      [],
+      `name swept fields (${swept.map((a) => a.path).join(', ') || 'none'}), or give --zip alone to zip every swept field`,
+    );
+  const members = names.length ? swept.filter((a) => names.includes(a.path)) : [...swept];
+  if (members.length < 2)
+    throw new UserInputError(
+      '--zip pairs two or more swept fields; fewer are swept',
+      [],
+      'sweep a second field with more than one value, e.g. --delay 10,100,200ms --set network.loss=0,0.1,0.2 --zip',
+    );
+  const [lead, ...rest] = members;
+  const uneven = rest.filter((a) => a.values.length !== lead.values.length);
+  if (uneven.length)
+    throw new UserInputError(
+      '--zip advances its fields together, so each needs as many values',
+      members.map((a) => `${flagOf(a.path)}: ${a.values.length} value${a.values.length > 1 ? 's' : ''}`),
+      'give each zipped field the same number of values, or drop --zip to sweep every combination',
+    );
+  const zipped: SweepAxis = { ...lead, zipped: rest.map(({ path, values }) => ({ path, values })) };
+  return swept.filter((a) => !rest.includes(a)).map((a) => (a === lead ? zipped : a));
 }

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { cachingMapLoader } from '../core/map/map-loader.js';
 import { UserInputError } from '../errors.js';
 import { whyIgnored } from '../scenario/ignored-fields.js';
@@ -7,7 +9,7 @@ import { loadScenario } from '../scenario/load-scenario.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { stepsPerPeriod } from '../world/step-schedule.js';
 import { parseCriteria } from './criteria.js';
-import { expandGrid, parseAxis, type SweepAxis, splitAxes } from './grid.js';
+import { expandGrid, parseAxis, type SweepAxis, splitAxes, zipAxes } from './grid.js';
 import { checkRepeat, checkRunCount } from './limits.js';
 import type { Runtime, SweepSpec } from './sweep-folder.js';
 import { parseSweepValues, type SweepValue, unitFactor } from './values.js';
@@ -17,8 +19,12 @@ export interface SweepRequest {
   scenario: string;
   /** `--delay VALUES`, the same as `--set network.delay=VALUES`. */
   delay?: string;
+  /** `--density VALUES`, the same as `--set traffic.density=VALUES`. */
+  density?: string;
   /** `path=VALUES` items of `--set`. */
   sets: string[];
+  /** `--zip`: these swept fields advance together (empty: all of them). */
+  zip?: string[];
   repeat: number;
   runtime: Runtime;
   critical?: { path: string; range: string; tolerance: string; coarse?: number };
@@ -27,7 +33,14 @@ export interface SweepRequest {
 }
 
 /** Short names accepted by --find-critical. */
-const FIELD_ALIASES: Record<string, string> = { delay: 'network.delay', loss: 'network.loss', 'data-rate': 'network.dataRate' };
+const FIELD_ALIASES: Record<string, string> = {
+  delay: 'network.delay',
+  loss: 'network.loss',
+  'data-rate': 'network.dataRate',
+  density: 'traffic.density',
+};
+
+export const fieldPath = (name: string) => FIELD_ALIASES[name] ?? name;
 
 export const DEFAULT_COARSE_SAMPLES = 5;
 
@@ -43,16 +56,29 @@ export async function planSweep(request: SweepRequest): Promise<PlannedSweep> {
   const criteria = request.criteria?.length ? { criteria: parseCriteria(request.criteria).map((c) => c.name) } : {};
   const axes = [
     ...(request.delay === undefined ? [] : [parseAxis(`network.delay=${request.delay}`, '--delay')]),
+    ...(request.density === undefined ? [] : [parseAxis(`traffic.density=${request.density}`, '--density')]),
     ...request.sets.map((s) => parseAxis(s)),
   ];
-  const { swept, fixed } = splitAxes(axes);
+  const split = splitAxes(axes);
+  const { fixed } = split;
+  const flagOf = (path: string) =>
+    path === 'network.delay' && request.delay !== undefined
+      ? '--delay'
+      : path === 'traffic.density' && request.density !== undefined
+        ? '--density'
+        : `--set ${path}`;
+  const swept = request.zip ? zipAxes(split.swept, request.zip.map(fieldPath), flagOf) : split.swept;
   const critical = request.critical && planCritical(request.critical);
+  refuseTrafficFieldsWithoutTraffic(scenario, [...axes.map((a) => a.path), ...(critical ? [critical.path] : [])], flagOf);
   refuseIgnoredAxes([...swept.map((a) => a.path), ...(critical ? [critical.path] : [])], request.runtime);
   if (critical) checkRunCount(critical.coarse * request.repeat, [`--coarse ${critical.coarse}`, `--repeat ${request.repeat}`]);
   else
     checkRunCount(
       swept.reduce((n, a) => n * a.values.length, request.repeat),
-      [...swept.map((a) => `${a.values.length} values of ${a.path}`), `--repeat ${request.repeat}`],
+      [
+        ...swept.map((a) => `${a.values.length} values of ${[a.path, ...(a.zipped ?? []).map((z) => z.path)].join('+')}`),
+        `--repeat ${request.repeat}`,
+      ],
     );
   const base = await loadScenario(scenario, { overrides: fixed, runtime: request.runtime });
   const baseSeed = base.seed;
@@ -86,7 +112,7 @@ export async function planSweep(request: SweepRequest): Promise<PlannedSweep> {
       [],
       'give --delay 10..300ms or --set path=VALUES with more than one value, or --find-critical',
     );
-  await checkValues(scenario, request.runtime, fixed, swept);
+  await checkValues(scenario, request.runtime, fixed, [...swept, ...swept.flatMap((a) => a.zipped ?? [])]);
   const points = expandGrid(swept, request.repeat, baseSeed);
   const unit = swept.length === 1 ? swept[0].values[0]?.unit : undefined;
   const resolution = unit ? distinguishableStep(base, swept[0].path, unit) : undefined;
@@ -117,8 +143,31 @@ function refuseIgnoredAxes(paths: string[], runtime: Runtime): void {
     );
 }
 
+/**
+ * A density (or any traffic field) is a property of a `traffic:` block: on a scenario with listed
+ * vehicles only, setting it would add a block without its road and fail on fields never named.
+ */
+function refuseTrafficFieldsWithoutTraffic(scenario: string, paths: string[], flagOf: (path: string) => string): void {
+  const traffic = paths.filter((p) => p === 'traffic' || p.startsWith('traffic.'));
+  if (!traffic.length || hasTrafficBlock(scenario)) return;
+  throw new UserInputError(
+    `${traffic.map(flagOf).join(', ')}: ${scenario} has no traffic: block, so it has no density to sweep`,
+    [],
+    'sweep a scenario with a traffic: block (scenarios/density-highway.yaml; docs/density-studies.md), or add one: traffic: { road: { length: 2km, lanes: 3 }, density: 120/km }',
+  );
+}
+
+function hasTrafficBlock(scenario: string): boolean {
+  try {
+    const doc = parseYaml(readFileSync(scenario, 'utf8')) as unknown;
+    return typeof doc === 'object' && doc !== null && 'traffic' in doc;
+  } catch {
+    return true; // unreadable or not YAML: loading the scenario says what is wrong with it
+  }
+}
+
 function planCritical(c: NonNullable<SweepRequest['critical']>) {
-  const path = FIELD_ALIASES[c.path] ?? c.path;
+  const path = fieldPath(c.path);
   if (!c.range.includes('..')) throw new UserInputError(`--range ${c.range}: write it as lo..hi, e.g. 10..500ms`);
   const range = parseSweepValues(c.range.split(':')[0]);
   if (!range.ok) throw new UserInputError(`--range: ${range.message}`);

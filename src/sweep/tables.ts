@@ -11,10 +11,15 @@ export function sweptPaths(spec: SweepSpec): string[] {
   return spec.mode.type === 'critical' ? [spec.mode.path] : spec.axes.map((a) => a.path);
 }
 
-/** Column header of a swept field: `network.delay_ms` when the values carry a unit. */
+/** The swept fields with, after each, the fields `--zip` advances with it: the columns of summary.csv and points.csv. */
+export function columnPaths(spec: SweepSpec): string[] {
+  return spec.mode.type === 'critical' ? [spec.mode.path] : spec.axes.flatMap((a) => [a.path, ...(a.zipped ?? []).map((z) => z.path)]);
+}
+
+/** Column header of a swept field: `network.delay_ms` when the values carry a unit (`traffic.density_per_km` for /km). */
 export function axisColumn(path: string, results: readonly SweepResult[]): string {
   const unit = results.find((r) => r.values[path]?.unit)?.values[path].unit;
-  return unit ? `${path}_${unit}` : path;
+  return unit ? `${path}_${unit.replace(/^\//, 'per_').replace('/', '_per_')}` : path;
 }
 
 const axisCell = (v: SweepValue | undefined) => (v === undefined ? '' : (v.value ?? v.text));
@@ -41,7 +46,7 @@ function compareValues(a: SweepValue | undefined, b: SweepValue | undefined): nu
  * whichever executor ran it. What the host measured (wall time, timing figures) is in timing.csv.
  */
 export function summaryCsv(spec: SweepSpec, results: readonly SweepResult[]): string {
-  const paths = sweptPaths(spec);
+  const paths = columnPaths(spec);
   const ordered = orderResults(spec, results);
   const header = [
     'run',
@@ -165,7 +170,7 @@ const criterionColumn = (name: string) =>
  * ends clipped to the figure's range).
  */
 export function pointsCsv(spec: SweepSpec, results: readonly SweepResult[]): string {
-  const paths = sweptPaths(spec);
+  const paths = columnPaths(spec);
   const stats = pointStats(spec, results);
   const criteria = parseCriteria(spec.criteria).filter((c) => c.name !== 'collision');
   const num = (v: number | null | undefined) => (v === null || v === undefined ? '' : +v.toFixed(6));

@@ -3,9 +3,11 @@ import {
   parseByteSize,
   parseDataRate,
   parseDecibels,
+  parseDensity,
   parseDuration,
   parseFrequency,
   parsePower,
+  parseSpeed,
 } from '../scenario/units.js';
 import { MAX_SWEEP_RUNS } from './limits.js';
 
@@ -22,7 +24,8 @@ export type ValuesResult = { ok: true; values: SweepValue[] } | { ok: false; mes
 /** Without a step, a range yields this many evenly spaced values including both ends. */
 export const DEFAULT_RANGE_COUNT = 10;
 
-const QUANTITY = /^\s*(-?\d+(?:\.\d+)?(?:e-?\d+)?)\s*([a-zA-Z]*)\s*$/;
+// Units may hold a slash: a density of 120/km or 120veh/km, a speed of 90km/h.
+const QUANTITY = /^\s*(-?\d+(?:\.\d+)?(?:e-?\d+)?)\s*([a-zA-Z]*(?:\/[a-zA-Z]+)?)\s*$/;
 
 interface Quantity {
   value: number;
@@ -58,6 +61,8 @@ const FAMILIES: ((input: unknown) => ParseResult)[] = [
   parseByteSize,
   parsePower,
   parseDecibels,
+  parseDensity,
+  parseSpeed,
 ];
 
 /** Factor that turns a number in `from` into a number in `to` (`ms`→`s` is 0.001); undefined when they do not convert. */

@@ -11,6 +11,9 @@ const NAMES: [RegExp, string][] = [
   [/^network\.antennaHeight$/, 'antenna height'],
   [/^network\.noiseFigure$/, 'noise figure'],
   [/^network\.rate$/, 'PHY rate'],
+  [/^traffic\.density$/, 'traffic density'],
+  [/^traffic\.speed$/, 'traffic speed'],
+  [/^traffic\.road\.lanes$/, 'lanes'],
   [/^seed$/, 'seed'],
   [/^duration$/, 'duration'],
   [/^physics\.timestep$/, 'physics step'],
@@ -30,5 +33,7 @@ const NAMES: [RegExp, string][] = [
 /** "V2V delay [ms]"; an unknown field keeps its path, still with its unit. */
 export function fieldTitle(path: string, unit?: string): string {
   const name = NAMES.find(([pattern]) => pattern.test(path))?.[1] ?? path;
-  return unit ? `${name} [${unit}]` : name;
+  // a density written 120/km counts vehicles
+  const shown = unit?.startsWith('/') && path.startsWith('traffic.') ? `veh${unit}` : unit;
+  return shown ? `${name} [${shown}]` : name;
 }

@@ -88,7 +88,16 @@ export async function writeSweepReport(folder: SweepFolder, opts: ReportOptions 
   if (!moved) opts.onSkip?.('kinematics', 'no car changed speed and none collided in the runs it would show');
   // Each figure is built only when its turn comes; the list is known first, for the progress line.
   const planned: { name: string; build: (widthPx?: number) => TopLevelSpec | undefined; size: FigureSize; fit?: boolean }[] = [
-    { name: 'critical-map', build: (w) => criticalMapFigure(folder.spec, done, w, targetWidthPx(laidOut)), size: laidOut, fit: true },
+    ...(folder.spec.mode.type === 'grid' && sweptPaths(folder.spec).length > 1
+      ? [
+          {
+            name: 'critical-map',
+            build: (w?: number) => criticalMapFigure(folder.spec, done, w, targetWidthPx(laidOut)),
+            size: laidOut,
+            fit: true,
+          },
+        ]
+      : []),
     { name: 'closest-approach', build: () => sweepFigure(folder.spec, done, critical, firstRun.scenario), size },
     {
       name: 'v2x',

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { RUN_FILES } from '../../run/run-files.js';
 import { SweepFolder } from '../../sweep/sweep-folder.js';
-import { axisColumn, summaryCsv, sweptPaths } from '../../sweep/tables.js';
+import { axisColumn, columnPaths, summaryCsv } from '../../sweep/tables.js';
 import { readCsvRecords } from '../../util/csv-records.js';
 
 /** One run of a sweep, as its row of summary.csv has it. */
@@ -38,7 +38,7 @@ export function readSweepListing(sweepDir: string): SweepListing {
   const results = folder.readResults();
   const [header = [], ...rows] = readCsvRecords(summaryCsv(folder.spec, results)).map((r) => r.cells);
   const columns = header.filter((c) => !HIDDEN_COLUMNS.has(c));
-  const axisColumns = sweptPaths(folder.spec).map((path) => axisColumn(path, results));
+  const axisColumns = columnPaths(folder.spec).map((path) => axisColumn(path, results));
   const runs = rows.map((cells): SweepRunRow => {
     const row = Object.fromEntries(header.map((h, i) => [h, cells[i] ?? '']));
     const run = row.run_dir ? basename(row.run_dir) : row.run;
