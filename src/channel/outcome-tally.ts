@@ -1,8 +1,12 @@
 import { LOSS_REASONS, type LossReason } from './frames.js';
 
-export type FrameOutcome = 'delivered' | LossReason;
+/**
+ * `malformed`: the frame reached its receiver, whose gate dropped it as no standard message
+ * (core/v2x/facilities/message-gate.ts); counted apart from the channel's own losses.
+ */
+export type FrameOutcome = 'delivered' | LossReason | 'malformed';
 
-const OUTCOMES: readonly FrameOutcome[] = ['delivered', ...LOSS_REASONS];
+const OUTCOMES: readonly FrameOutcome[] = ['delivered', ...LOSS_REASONS, 'malformed'];
 /** Distance bins of the tally [m]. */
 export const TALLY_BIN_M = 10;
 /** Latency bins of the tally [s], up to LATENCY_BINS of them (longer ones count in the last). */

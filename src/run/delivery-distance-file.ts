@@ -6,8 +6,11 @@ import { readCsvRecords } from '../util/csv-records.js';
 import { FLEET_TALLY_MAX_M, fleetBinned } from './fleet-v2v.js';
 import { readRunFile } from './read-run-file.js';
 
-/** Every outcome a channel reports, in frames.ts's order: delivery-distance.csv's columns after the distance. */
-const OUTCOMES = ['delivered', ...CHANNEL_LOSS_REASONS] as const;
+/**
+ * Every outcome a channel reports, in frames.ts's order, then `malformed` (dropped at the receiver's
+ * gate, outcome-tally.ts): delivery-distance.csv's columns after the distance.
+ */
+const OUTCOMES = ['delivered', ...CHANNEL_LOSS_REASONS, 'malformed'] as const;
 const column = (outcome: string) => outcome.replaceAll('-', '_');
 
 export const DELIVERY_DISTANCE_COLUMNS = ['from_m', 'to_m', 'frames', ...OUTCOMES.map(column)] as const;

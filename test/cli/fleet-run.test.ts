@@ -67,7 +67,7 @@ describe('a fleet run through the CLI', () => {
     // delivery-distance.csv counts every outcome the summary counts
     const [header, ...rows] = readFileSync(join(runDir, 'delivery-distance.csv'), 'utf8').trim().split('\n');
     expect(header).toBe(
-      'from_m,to_m,frames,delivered,channel_loss,below_sensitivity,propagation,collision,rx_error,receiver_busy,half_duplex,queue_drop',
+      'from_m,to_m,frames,delivered,channel_loss,below_sensitivity,propagation,collision,rx_error,receiver_busy,half_duplex,queue_drop,malformed',
     );
     const total = (column: number) => rows.reduce((s, row) => s + Number(row.split(',')[column]), 0);
     expect(total(2)).toBe(v2v.received + v2v.lost);

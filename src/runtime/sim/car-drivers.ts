@@ -257,7 +257,18 @@ export function ownCodeDriver(
         }
       : {}),
     collided: (c) => code.collided({ vehicle: name, step: c.step, t_s: c.t, with: c.with, speed_mps: c.speed }),
-    close: (reason) => code.close(reason),
+    // what the link refused after the last tick (while the run ends, or as the code is told to stop) is recorded too
+    close: async (reason) => {
+      const late = () => {
+        for (const r of code.takeRefusals?.() ?? []) refusals.refuse(world.time, name, r.reason, r.detail, r.count);
+      };
+      late();
+      try {
+        await code.close(reason);
+      } finally {
+        late();
+      }
+    },
   };
 }
 

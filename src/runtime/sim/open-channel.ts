@@ -41,7 +41,7 @@ export async function openChannel<T>(
           positions: motion,
           grid,
           stackDelay: stackDelay(scenario.seed),
-          ...(tally ? { tally: { outcomes: tally, listeners: listeners() } } : {}),
+          ...(tally ? { tally: { outcomes: tally, listeners: listeners(), droppedAtReceiver } } : {}),
         }
       : undefined;
     return createChannel<T>(scenario.network, deriveSeed(scenario.seed, 'v2v-bus'), radio);
@@ -52,6 +52,9 @@ export async function openChannel<T>(
   // physics; one whose cars have none starts it only if a frame is ever sent.
   return scenario.vehicles.some(mayTransmit) ? start() : new DeferredChannel<T>(start);
 }
+
+/** A message that claims to be a CAM, DENM or CPM and is none (V2VMessage.malformed): every receiver drops it. */
+const droppedAtReceiver = (payload: unknown) => (payload as { malformed?: string }).malformed !== undefined;
 
 /** A car with V2V apps, or with its own code or device (which may send at any tick). */
 const mayTransmit = (v: ResolvedScenario['vehicles'][number]) => v.apps.length > 0 || v.command !== undefined || v.external !== undefined;

@@ -116,7 +116,8 @@ export function fleetSink(fleet: FleetV2v, world: World, channelTallies: boolean
             a = 2 * index.get(msg.from)!;
           }
           const b = 2 * index.get(d.to)!;
-          fleet.tally.add(d.lost ?? 'delivered', Math.hypot(at![a] - at![b], at![a + 1] - at![b + 1]), d.at - msg.sentAt);
+          const outcome = d.lost ?? (d.payload.malformed ? 'malformed' : 'delivered');
+          fleet.tally.add(outcome, Math.hypot(at![a] - at![b], at![a + 1] - at![b + 1]), d.at - msg.sentAt);
         }
         if (!d.lost && !d.payload.malformed) delivered.push(d);
       }

@@ -34,15 +34,15 @@ const honestOnly = (r: Row) => !Object.values(r).includes('car3');
 const STANDARD = ['cam', 'denm', 'cpm'];
 
 /** The shipped scenario with car3 added: its own code (`command`), or a device that connects (`external`). */
-function withCar3(shipped: string, car3: 'hostile' | 'honest' | 'device', engine?: 'builtin' | 'ns3'): string {
+function withCar3(shipped: string, car3: 'hostile' | 'honest' | 'device', engine?: 'builtin' | 'ns3', extra = ''): string {
   const text = readFileSync(join(ROOT, 'scenarios', `${shipped}.yaml`), 'utf8').replaceAll('../maps/', join(ROOT, 'maps/'));
   const how =
     car3 === 'device'
       ? '    external: { role: controller, listen: "127.0.0.1:0", connectTimeout: 30s, barrier: true }\n'
       : `    command: ["node", "${HOSTILE}"${car3 === 'honest' ? ', "--honest"' : ''}]\n`;
-  const file = join(workDir, `${shipped}-${car3}-${engine ?? 'default'}.yaml`);
+  const file = join(workDir, `${shipped}-${car3}-${engine ?? 'default'}${extra ? '-extra' : ''}.yaml`);
   const network = engine ? text.replace(/^network:\n/m, `network:\n  engine: ${engine}\n`) : text;
-  writeFileSync(file, `${network.trimEnd()}\n  - name: car3\n    start: { x: 60, y: 1, yaw: 0, speed: 2 }\n${how}`);
+  writeFileSync(file, `${extra}${network.trimEnd()}\n  - name: car3\n    start: { x: 60, y: 1, yaw: 0, speed: 2 }\n${how}`);
   return file;
 }
 
@@ -178,5 +178,33 @@ describe('addressing checked at the sender', () => {
     ]);
     // none of them reached the channel
     expect(builtin.v2v).toEqual([]);
+  });
+});
+
+describe('a fleet run (no v2v.csv)', () => {
+  it('tallies what every receiver dropped as malformed, in summary.json and delivery-distance.csv, never as delivered', async () => {
+    const rowsRun = await run(withCar3('cam-highway', 'hostile', 'builtin'), 'fleet-rows');
+    const malformedPairs = rows(rowsRun.runDir, 'v2v.csv').filter((r) => r.outcome === 'malformed').length;
+    expect(malformedPairs).toBeGreaterThan(60);
+    const fleet = await run(withCar3('cam-highway', 'hostile', 'builtin', 'record: { v2v: false }\n'), 'fleet-tally');
+    const v2v = fleet.summary.v2v as unknown as { received: number; lost_by_reason: Record<string, number> };
+    expect(v2v.lost_by_reason.malformed).toBe(malformedPairs);
+    expect(v2v.received).toBe(rowsRun.summary.v2v.received);
+    expect(fleet.summary.refusals!.cars.car3.by_reason.malformed).toEqual(rowsRun.summary.refusals!.cars.car3.by_reason.malformed);
+    const table = rows(fleet.runDir, 'delivery-distance.csv');
+    expect(table.reduce((n, r) => n + Number(r.malformed), 0)).toBe(malformedPairs);
+  });
+
+  it('with a radio that tallies its own outcomes (builtin 802.11p): malformed, not delivered', async () => {
+    const radio = (text: string) =>
+      text.replace(/^network:\n(?: {2}.*\n)+/m, 'network:\n  channel: wifi-80211p\n').replace(/^duration: .*$/m, 'duration: 3s');
+    const file = withCar3('cam-highway', 'hostile', 'builtin', 'record: { v2v: false }\n');
+    writeFileSync(file, radio(readFileSync(file, 'utf8')));
+    const fleet = await run(file, 'fleet-radio');
+    expect(fleet.summary.parameters.network.channel).toBe('wifi-80211p');
+    const v2v = fleet.summary.v2v as unknown as { lost_by_reason: Record<string, number> };
+    expect(v2v.lost_by_reason.malformed).toBeGreaterThan(20);
+    const table = rows(fleet.runDir, 'delivery-distance.csv');
+    expect(table.reduce((n, r) => n + Number(r.malformed), 0)).toBe(v2v.lost_by_reason.malformed);
   });
 });

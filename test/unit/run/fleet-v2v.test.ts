@@ -66,11 +66,11 @@ describe('a fleet run’s V2V figures from its tally', () => {
     writeDeliveryDistance(path, f.tally);
     const lines = readFileSync(path, 'utf8').trim().split('\n');
     expect(lines[0]).toBe(
-      'from_m,to_m,frames,delivered,channel_loss,below_sensitivity,propagation,collision,rx_error,receiver_busy,half_duplex,queue_drop',
+      'from_m,to_m,frames,delivered,channel_loss,below_sensitivity,propagation,collision,rx_error,receiver_busy,half_duplex,queue_drop,malformed',
     );
     expect(lines).toHaveLength(1 + 200 + 1);
-    expect(lines[3]).toBe('20,30,12,12,0,0,0,0,0,0,0,0');
-    expect(lines.at(-1)).toBe('2000,,4,0,0,3,0,0,0,0,0,1');
+    expect(lines[3]).toBe('20,30,12,12,0,0,0,0,0,0,0,0,0');
+    expect(lines.at(-1)).toBe('2000,,4,0,0,3,0,0,0,0,0,1,0');
     const back = readDeliveryDistance(path)!;
     expect(back.binWidth).toBe(10);
     for (const bins of [{}, { binWidth: 20, maxDistance: 300 }, { binWidth: 100, maxDistance: 1000 }])
@@ -93,5 +93,18 @@ describe('a fleet run’s V2V figures from its tally', () => {
     }
     for (const bins of [{}, { binWidth: 10, maxDistance: 250 }, { binWidth: 100, maxDistance: 600 }])
       expect(fleetDeliveryTable(f.tally, bins)).toEqual(deliveryTable(rows, bins));
+  });
+
+  it('what a receiver dropped as malformed is a loss of its own: in lost_by_reason and its own column, never delivered', () => {
+    const f = tenFrames();
+    for (let i = 0; i < 5; i++) f.tally.add('malformed', 25, 0.001);
+    const v = fleetV2vFigures(f, 2);
+    expect(v).toMatchObject({ received: 16, lost: 19, in_flight_at_end: 5 });
+    expect(v.lost_by_reason.malformed).toBe(5);
+    const path = join(dir, 'delivery-distance-malformed.csv');
+    writeDeliveryDistance(path, f.tally);
+    const lines = readFileSync(path, 'utf8').trim().split('\n');
+    expect(lines[0].split(',').at(-1)).toBe('malformed');
+    expect(lines[3]).toBe('20,30,17,12,0,0,0,0,0,0,0,0,5');
   });
 });

@@ -5,6 +5,8 @@ import type { OutcomeTally } from '../../outcome-tally.js';
 export interface FleetTally {
   outcomes: OutcomeTally;
   listeners: ReadonlySet<string>;
+  /** A payload every receiver drops at its gate (a malformed CAM): counted `malformed`, not `delivered`. */
+  droppedAtReceiver?: (payload: unknown) => boolean;
 }
 
 /**
@@ -48,8 +50,9 @@ export class DueOutcomes<P> {
     }
     const tally = this.tally;
     if (tally) {
-      tally.outcomes.add(lost ?? 'delivered', distance, at - sentAt);
-      if (lost || !tally.listeners.has(to)) return;
+      const dropped = !lost && tally.droppedAtReceiver?.(payload) === true;
+      tally.outcomes.add(lost ?? (dropped ? 'malformed' : 'delivered'), distance, at - sentAt);
+      if (lost || dropped || !tally.listeners.has(to)) return;
     }
     const delivery: Delivery<P> = { payload, to, at };
     if (lost) delivery.lost = lost;
