@@ -6,6 +6,7 @@ import { type ProcessIdentity, readStartTime, stopProcess } from '../../host/exe
 import type { Journal } from '../../host/journal/journal.js';
 import { NS3_PROCESS_KIND } from '../../host/journal/kinds.js';
 import { lastLines } from '../../util/last-lines.js';
+import { loadScaledTimeout } from '../../util/load-scaled-timeout.js';
 import { openForWriting } from '../../util/write-no-follow.js';
 
 export const READY_LINE = 'CAVSIM-READY';
@@ -39,6 +40,7 @@ export interface ChannelStart {
   args: string[];
   logPath: string;
   journal: Pick<Journal, 'record'>;
+  /** How long a quiet machine may take to print READY (default 20 s); scaled by the machine's load (load-scaled-timeout.ts). */
   readyTimeoutMs?: number;
 }
 
@@ -77,13 +79,13 @@ export async function startChannel(p: ChannelStart): Promise<StartedChannel> {
   let stopped: Promise<void> | undefined;
   const stop = () => (stopped ??= hasExited ? Promise.resolve() : stopProcess(identity));
 
-  const timeoutMs = p.readyTimeoutMs ?? 20_000;
-  const outcome = await waitForReady(logText, exited, timeoutMs);
+  const timeout = loadScaledTimeout(p.readyTimeoutMs ?? 20_000);
+  const outcome = await waitForReady(logText, exited, timeout.ms);
   if (outcome !== 'ready') {
     await stop();
     if (outcome === 'exited')
       throw new ExternalProcessError([p.binary, ...p.args], child.exitCode ?? undefined, lastLines(logText(), 12).join('\n'));
-    throw new EnvironmentError(`channel program printed no ${READY_LINE} within ${timeoutMs} ms`, `see ${p.logPath}`);
+    throw new EnvironmentError(`channel program printed no ${READY_LINE} within ${timeout.describe}`, `see ${p.logPath}`);
   }
   return {
     identity,

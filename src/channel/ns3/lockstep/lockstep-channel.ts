@@ -1,3 +1,4 @@
+import { loadScaledTimeout } from '../../../util/load-scaled-timeout.js';
 import {
   CHANNEL_LOSS_REASONS,
   type ChannelBusySample,
@@ -33,11 +34,14 @@ export interface LockstepChannelOptions {
    * not wait for ns-3, whose outcomes are logged as they come back, and `settle` waits at the end.
    */
   outcomesOnlyLogged?: boolean;
+  /** How long a quiet machine may take to set up (default 20 s); scaled by the machine's load (load-scaled-timeout.ts). */
   readyTimeoutMs?: number;
   /** Where the process comes from and goes back to when the run ends cleanly; without one, the run starts its own and ends it. */
   pool?: LockstepProcessPool;
 }
 
+/** ns-3 sets up in ~30 ms; a quiet machine that gives it no READY within this has a broken program. */
+const READY_QUIET_MS = 20_000;
 const LOSS_REASONS: ReadonlySet<string> = new Set<LossReason>(CHANNEL_LOSS_REASONS);
 const ns = (seconds: number) => Math.round(seconds * 1e9);
 /** Positions go to ns-3 in integer micrometres (and velocities in um/s): far cheaper than a double's shortest text. */
@@ -111,11 +115,11 @@ export class LockstepChannel<T> implements V2VChannel<T> {
   static start<T>(opts: LockstepChannelOptions): LockstepChannel<T> {
     const process = opts.pool ? opts.pool.acquire(opts.binary) : LockstepProcess.spawn(opts.binary);
     const channel = new LockstepChannel<T>(process, opts);
-    const timeoutMs = opts.readyTimeoutMs ?? 20_000;
+    const timeout = loadScaledTimeout(opts.readyTimeoutMs ?? READY_QUIET_MS);
     channel.readyTimer = setTimeout(() => {
-      channel.timedOut = `no READY within ${timeoutMs} ms`;
+      channel.timedOut = `no READY within ${timeout.describe}`;
       process.kill();
-    }, timeoutMs);
+    }, timeout.ms);
     try {
       process.beginRun(opts.argv, { line: (text) => channel.onStdoutLine(text), ended: (how) => channel.onEnded(how) });
     } catch (err) {
