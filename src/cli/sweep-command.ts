@@ -9,6 +9,7 @@ import { RUN_EXIT_STATUS } from '../run/outcome.js';
 import { defaultRunsDir } from '../run/run-folder.js';
 import type { SweepAnswer } from '../sweep/answer.js';
 import type { SweepEvent } from '../sweep/events.js';
+import { failedRunLines } from '../sweep/failed-runs.js';
 import { MAX_REPEAT, MAX_SWEEP_RUNS } from '../sweep/limits.js';
 import { type PlannedSweep, planSweep, type SweepRequest } from '../sweep/plan-sweep.js';
 import { isFinished } from '../sweep/result-row.js';
@@ -218,7 +219,8 @@ export function registerSweepCommand(program: Command): void {
           files: report,
         });
       } else {
-        process.stdout.write(`${outcome.answer.lines.join('\n')}\n${outcome.dir}/summary.csv\n${outcome.dir}/points.csv\n`);
+        const lines = [...outcome.answer.lines, ...failedRunLines(outcome.answer.failed ?? [])];
+        process.stdout.write(`${lines.join('\n')}\n${outcome.dir}/summary.csv\n${outcome.dir}/points.csv\n`);
         for (const f of report?.figures.filter((f) => f.endsWith('.png')) ?? []) process.stdout.write(`${f}\n`);
         if (outcome.answer.narrow) process.stderr.write(`narrow it down: ${narrowingCommand(outcome.spec, outcome.answer.narrow)}\n`);
       }

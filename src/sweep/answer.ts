@@ -1,6 +1,7 @@
 import { type Criterion, parseCriteria } from './criteria.js';
 import { type CriterionAnswer, criticalCurve, curveAnswer, type PointVerdict, pointVerdicts } from './criterion-answer.js';
 import type { CriticalSearchResult } from './critical.js';
+import { type FailedRun, failedRuns } from './failed-runs.js';
 import { isFinished, type SweepResult } from './result-row.js';
 import type { SweepSpec } from './sweep-folder.js';
 import { orderResults, pointStats, sweptPaths } from './tables.js';
@@ -22,6 +23,8 @@ export interface SweepAnswer {
   lines: string[];
   /** Each `--criterion`'s answer: where it flips along the first swept field (per value of the others on a grid). */
   criteria: CriterionAnswer[];
+  /** Each failed run: its point, seed and reason (printed after `lines`). */
+  failed: FailedRun[];
 }
 
 const describe = (values: Record<string, SweepValue>, paths: readonly string[]) =>
@@ -57,6 +60,7 @@ export function sweepAnswer(
     points: points.length,
     failed_runs: failed,
     invalid_runs: invalid,
+    failed: failedRuns(results),
     lines: answers.map((a) => withCaveat(a.text)),
   };
   const legacy = collision

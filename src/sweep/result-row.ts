@@ -1,4 +1,5 @@
 import type { RunStatus, RunSummary } from '../run/summary.js';
+import { NO_REASON, reasonOfError } from './failed-runs.js';
 import type { SweepPoint } from './grid.js';
 
 /** What a sweep keeps of one finished run: the figures of summary.csv, plus where the run folder is. */
@@ -45,7 +46,7 @@ export function resultFromSummary(point: SweepPoint, key: string, summary: RunSu
     values: point.values,
     runDir,
     status: summary.status,
-    ...(summary.reason ? { reason: summary.reason } : {}),
+    ...(summary.reason ? { reason: summary.reason } : summary.status === 'failed' ? { reason: NO_REASON } : {}),
     min_ttc_s: summary.min_ttc_s,
     min_distance_m: summary.min_distance_m,
     collision: summary.collision,
@@ -82,7 +83,7 @@ export function failedResult(point: SweepPoint, key: string, error: unknown, run
     values: point.values,
     runDir,
     status: 'failed',
-    reason: error instanceof Error ? error.message : String(error),
+    reason: reasonOfError(error),
     min_ttc_s: null,
     min_distance_m: null,
     collision: false,
