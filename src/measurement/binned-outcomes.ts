@@ -65,3 +65,30 @@ export function tableOfBinned(
   });
   return { binWidth, maxDistance, reasons: orderReasons(seen), bins };
 }
+
+/** The same counts in bins `binWidth` wide, a whole multiple of their own (10 m bins summed into 50 m ones). */
+export function rebinned(b: BinnedOutcomes, binWidth: number): BinnedOutcomes {
+  const per = Math.round(binWidth / b.binWidth);
+  if (per < 1 || Math.abs(per * b.binWidth - binWidth) > 1e-9)
+    throw new RangeError(`counts in ${b.binWidth} m bins cannot be summed into ${binWidth} m bins`);
+  const counts = Object.fromEntries(
+    Object.entries(b.counts).map(([o, c]) => {
+      const out = new Array<number>(Math.ceil(c.length / per)).fill(0);
+      c.forEach((n, k) => (out[Math.floor(k / per)] += n));
+      return [o, out];
+    }),
+  );
+  return { binWidth, counts };
+}
+
+/** Several runs' counts added up, bin by bin (all in the same bins). */
+export function pooled(all: readonly BinnedOutcomes[]): BinnedOutcomes | undefined {
+  if (!all.length) return undefined;
+  const counts: Record<string, number[]> = {};
+  for (const b of all)
+    for (const [o, c] of Object.entries(b.counts)) {
+      const sum = (counts[o] ??= []);
+      c.forEach((n, k) => (sum[k] = (sum[k] ?? 0) + n));
+    }
+  return { binWidth: all[0].binWidth, counts };
+}

@@ -7,6 +7,7 @@ import type { CollisionEvent, World } from '../world/world.js';
 import { ChannelBusyLog } from './channel-busy-log.js';
 import { CSV_COLUMNS, type CsvLogName, type RecorderFiles } from './csv-columns.js';
 import { CsvLog, csvNumber } from './csv-log.js';
+import { DistanceOutcomes } from './distance-outcomes.js';
 import { type PairFigures, PairTracker } from './pair-tracker.js';
 import { PlatoonFigures, type PlatoonLink } from './platoon.js';
 import type { V2VRowFields } from './v2v-row.js';
@@ -101,6 +102,8 @@ export class Recorder {
   readonly v2v: V2VRecord[] = [];
   readonly v2vLost: V2VLoss[] = [];
   readonly v2vSent = new Set<string>();
+  /** v2v.csv's outcomes by distance when sent: delivery-distance.csv beside it. */
+  readonly v2vByDistance = new DistanceOutcomes();
   /** Every frame handed to the channel, in order and without its distances: CAM figures and the channel busy ratio (cam-metrics.ts). */
   readonly v2vFrames: V2VTransmission[] = [];
   /** Transmissions with receivers whose outcome is not known yet: id -> receivers still open. */
@@ -260,6 +263,7 @@ export class Recorder {
     else row.number(f.rxPowerDbm);
     row.number(this.stationId(f.from)).number(this.stationId(f.to));
     row.endRow();
+    if (outcome !== 'run-ended') this.v2vByDistance.add(outcome, distance);
     if (!this.recording) return;
     const fields = this.rowFields;
     fields.id = f.id;

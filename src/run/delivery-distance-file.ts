@@ -2,6 +2,7 @@ import { CHANNEL_LOSS_REASONS } from '../channel/frames.js';
 import type { OutcomeTally } from '../channel/outcome-tally.js';
 import type { BinnedOutcomes } from '../measurement/binned-outcomes.js';
 import { type Cell, CsvLog } from '../measurement/csv-log.js';
+import { DistanceOutcomes } from '../measurement/distance-outcomes.js';
 import { readCsvRecords } from '../util/csv-records.js';
 import { FLEET_TALLY_MAX_M, fleetBinned } from './fleet-v2v.js';
 import { readRunFile } from './read-run-file.js';
@@ -16,13 +17,16 @@ const column = (outcome: string) => outcome.replaceAll('-', '_');
 export const DELIVERY_DISTANCE_COLUMNS = ['from_m', 'to_m', 'frames', ...OUTCOMES.map(column)] as const;
 
 /**
- * delivery-distance.csv: a fleet run's (frame, receiver) outcomes by distance when sent, a row per
- * 10 m bin to FLEET_TALLY_MAX_M, then one with no `to_m` for everything further or of no computed
- * distance (receivers beyond the radio's reach, frames dropped from their sender's queue).
+ * delivery-distance.csv: a run's (frame, receiver) outcomes by distance when sent, then one row with
+ * no `to_m` for everything further or of no computed distance (receivers beyond the radio's reach,
+ * frames dropped from their sender's queue). A fleet run's tally (an OutcomeTally) gives a row per
+ * 10 m bin to FLEET_TALLY_MAX_M; a run with a v2v.csv (DistanceOutcomes) a row per 50 m bin up to
+ * its furthest frame. Frames still in flight at the end are not counted.
  */
-export function writeDeliveryDistance(path: string, tally: OutcomeTally): void {
-  const { binned, beyond } = fleetBinned(tally);
-  const bins = FLEET_TALLY_MAX_M / binned.binWidth;
+export function writeDeliveryDistance(path: string, outcomes: OutcomeTally | DistanceOutcomes): void {
+  const fleet = !(outcomes instanceof DistanceOutcomes);
+  const { binned, beyond } = fleet ? fleetBinned(outcomes) : outcomes.binned();
+  const bins = fleet ? FLEET_TALLY_MAX_M / binned.binWidth : Math.max(...Object.values(binned.counts).map((c) => c.length), 1);
   const log = new CsvLog(path, DELIVERY_DISTANCE_COLUMNS);
   const row = (from: number, to: number | undefined, n: (outcome: string) => number) => {
     const cells: Cell[] = OUTCOMES.map(n);
@@ -30,7 +34,7 @@ export function writeDeliveryDistance(path: string, tally: OutcomeTally): void {
   };
   try {
     for (let k = 0; k < bins; k++) row(k * binned.binWidth, (k + 1) * binned.binWidth, (o) => binned.counts[o]?.[k] ?? 0);
-    row(FLEET_TALLY_MAX_M, undefined, (o) => beyond[o] ?? 0);
+    row(bins * binned.binWidth, undefined, (o) => beyond[o] ?? 0);
   } finally {
     log.close();
   }

@@ -1,8 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { CavsimError } from '../errors.js';
+import { RUN_FILES } from '../run/run-files.js';
 import { type SweepAnswer, sweepAnswer } from './answer.js';
 import { type Criterion, parseCriteria } from './criteria.js';
 import { type CriticalSearchResult, findCritical, type Verdict } from './critical.js';
+import { deliveryDistanceCsv, pointDeliveries } from './delivery-distance-table.js';
 import { type SweepEvents, silentEvents } from './events.js';
 import { pointKey, type SweepPoint } from './grid.js';
 import type { PlannedSweep } from './plan-sweep.js';
@@ -126,6 +128,8 @@ export function writeTables(folder: SweepFolder): SweepResult[] {
   folder.writeText('summary.csv', summaryCsv(folder.spec, results));
   folder.writeText('points.csv', pointsCsv(folder.spec, results));
   folder.writeText('timing.csv', timingCsv(folder.spec, results));
+  const delivery = deliveryDistanceCsv(folder.spec, pointDeliveries(folder.spec, folder.dir, results), results);
+  if (delivery) folder.writeText(RUN_FILES.deliveryDistance, delivery);
   return results;
 }
 

@@ -75,6 +75,17 @@ describe('cavsim sweep --zip and --density', () => {
     // more cars, busier channel
     expect(Number(points[2].cbr_mean_mean)).toBeGreaterThan(Number(points[0].cbr_mean_mean));
     expect(readFileSync(join(dir, 'plots', 'v2x.vl.json'), 'utf8')).toContain('traffic density [veh/km]');
+    // delivery against distance: per run (50 m bins, by loss reason) and per point in the sweep folder, with figures
+    const run = readFileSync(join(dir, 'runs', 'p000', 'delivery-distance.csv'), 'utf8').split('\n');
+    expect(run[0]).toMatch(/^from_m,to_m,frames,delivered,channel_loss,below_sensitivity,/);
+    expect(run[1]).toMatch(/^0,50,[1-9]/);
+    const perPoint = readCsv(join(dir, 'delivery-distance.csv'));
+    expect([...new Set(perPoint.map((p) => p['traffic.density_veh_per_km']))]).toEqual(['20', '40', '80']);
+    expect(perPoint.every((p) => Number(p.to_m) - Number(p.from_m) === 50)).toBe(true);
+    expect(existsSync(join(dir, 'plots', 'delivery-by-point.svg'))).toBe(true);
+    const report = cavsim(['report', join(dir, 'runs', 'p000')]);
+    expect(report.code, report.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'runs', 'p000', 'plots', 'delivery-outcomes.vl.json'), 'utf8')).toMatch(/"outcome": ?"delivered"/);
     const search = cavsim([
       'sweep',
       'scenarios/density-highway.yaml',

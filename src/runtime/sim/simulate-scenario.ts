@@ -154,6 +154,7 @@ async function runInSession(
     await session.releaseResources();
     writeV2xFiles(folder.dir, recorder, scenario, result.simTime);
     if (fleet) writeDeliveryDistance(folder.file(RUN_FILES.deliveryDistance), fleet.tally);
+    else if (!recorder.v2vByDistance.empty) writeDeliveryDistance(folder.file(RUN_FILES.deliveryDistance), recorder.v2vByDistance);
     session.finish({
       measured: {
         recorder,

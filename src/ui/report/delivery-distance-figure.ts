@@ -1,4 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
+import { CHANNEL_LOSS_REASONS } from '../../channel/frames.js';
+import type { BinnedOutcomes } from '../../measurement/binned-outcomes.js';
 
 /** One V2V row as v2v.csv has it: how far apart the cars were when it was sent, and whether it arrived. */
 export interface DeliveryAtDistance {
@@ -61,6 +63,99 @@ export function deliveryDistanceFigure(
           x: { field: 'distance', type: 'quantitative' },
           y: { field: 'ratio', type: 'quantitative' },
           tooltip: [{ field: 'frames' }],
+          ...colour,
+        },
+      },
+    ],
+  } as unknown as TopLevelSpec;
+}
+
+const OUTCOME_ORDER = ['delivered', ...CHANNEL_LOSS_REASONS] as const;
+
+/** Each bin's frames and each outcome's count, bins with no frame left out. */
+function outcomeBins(b: BinnedOutcomes): { from: number; to: number; frames: number; n: Record<string, number> }[] {
+  const bins = Math.max(0, ...Object.values(b.counts).map((c) => c.length));
+  return Array.from({ length: bins }, (_, k) => {
+    const n = Object.fromEntries(OUTCOME_ORDER.map((o) => [o, b.counts[o]?.[k] ?? 0]));
+    return { from: k * b.binWidth, to: (k + 1) * b.binWidth, frames: Object.values(n).reduce((s, v) => s + v, 0), n };
+  }).filter((bin) => bin.frames > 0);
+}
+
+/**
+ * One run's delivery-distance.csv as stacked bars: per distance bin, the share of its frames
+ * delivered and lost for each reason (the shares add up to 1). Undefined with no frame.
+ */
+export function deliveryOutcomesFigure(b: BinnedOutcomes, title: string): TopLevelSpec | undefined {
+  const bins = outcomeBins(b);
+  if (!bins.length) return undefined;
+  // stacked by hand (bottom to top in OUTCOME_ORDER): vega-lite does not stack bars spanning x..x2
+  const values = bins.flatMap((bin) => {
+    let below = 0;
+    return OUTCOME_ORDER.filter((o) => bin.n[o] > 0).map((o) => {
+      const share = bin.n[o] / bin.frames;
+      const bar = { from: bin.from, to: bin.to, outcome: o, low: +below.toFixed(6), high: +(below + share).toFixed(6) };
+      below += share;
+      return { ...bar, share: +share.toFixed(6), frames: bin.frames };
+    });
+  });
+  const seen = OUTCOME_ORDER.filter((o) => values.some((v) => v.outcome === o));
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: {
+      text: title,
+      subtitle: `(frame, receiver) outcomes in ${b.binWidth} m bins of the distance at send time`,
+      subtitleColor: '#555',
+    },
+    width: 420,
+    height: 240,
+    data: { values },
+    mark: { type: 'bar', stroke: 'white', strokeWidth: 0.5 },
+    encoding: {
+      x: { field: 'from', type: 'quantitative', title: 'distance between the cars [m]' },
+      x2: { field: 'to' },
+      y: { field: 'low', type: 'quantitative', title: 'share of frames', scale: { domain: [0, 1] } },
+      y2: { field: 'high' },
+      color: { field: 'outcome', type: 'nominal', title: null, scale: { domain: seen }, legend: { labelLimit: 0 } },
+      tooltip: [{ field: 'outcome' }, { field: 'share' }, { field: 'frames' }],
+    },
+  } as unknown as TopLevelSpec;
+}
+
+/** Delivery ratio per distance bin, one line per series (a sweep's points), from their pooled outcome counts. */
+export function deliveryByPointFigure(
+  series: readonly { label: string; binned: BinnedOutcomes }[],
+  title: string,
+  note?: string,
+): TopLevelSpec | undefined {
+  const values = series.flatMap((s) =>
+    outcomeBins(s.binned).map((bin) => ({
+      series: s.label,
+      distance: (bin.from + bin.to) / 2,
+      ratio: +(bin.n.delivered / bin.frames).toFixed(6),
+      frames: bin.frames,
+    })),
+  );
+  if (!values.length) return undefined;
+  const width = series[0].binned.binWidth;
+  const colour =
+    series.length > 1 ? { color: { field: 'series', type: 'nominal', title: null, sort: null, legend: { labelLimit: 0 } } } : {};
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: {
+      text: title,
+      subtitle: [`each point's runs pooled, frames in ${width} m bins of the distance at send time`, ...(note ? [note] : [])],
+      subtitleColor: '#555',
+    },
+    width: 420,
+    height: 240,
+    data: { values },
+    layer: [
+      {
+        mark: { type: 'line', strokeWidth: 1.5, point: { filled: true, size: 30 } },
+        encoding: {
+          x: { field: 'distance', type: 'quantitative', title: 'distance between the cars [m]' },
+          y: { field: 'ratio', type: 'quantitative', title: 'delivery ratio', scale: { domain: [0, 1] } },
+          tooltip: [{ field: 'series' }, { field: 'ratio' }, { field: 'frames' }],
           ...colour,
         },
       },

@@ -2,15 +2,19 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { UserInputError } from '../../errors.js';
+import { rebinned } from '../../measurement/binned-outcomes.js';
+import { RUN_DISTANCE_BIN_M } from '../../measurement/distance-outcomes.js';
+import { readDeliveryDistance } from '../../run/delivery-distance-file.js';
 import { readJsonFile } from '../../run/read-run-folder.js';
 import { RUN_FILES } from '../../run/run-files.js';
 import type { CriticalSearchResult } from '../../sweep/critical.js';
+import { pointDeliveries } from '../../sweep/delivery-distance-table.js';
 import { isFinished, type SweepResult } from '../../sweep/result-row.js';
 import { writeTables } from '../../sweep/run-sweep.js';
 import { SweepFolder } from '../../sweep/sweep-folder.js';
-import { sweptPaths } from '../../sweep/tables.js';
+import { columnPaths, sweptPaths } from '../../sweep/tables.js';
 import { criticalMapFigure } from './critical-map-figure.js';
-import { deliveryDistanceFigure } from './delivery-distance-figure.js';
+import { deliveryByPointFigure, deliveryDistanceFigure, deliveryOutcomesFigure } from './delivery-distance-figure.js';
 import { kinematicsFigure, type LabelledRun } from './kinematics-figure.js';
 import { pickKinematicsRuns } from './pick-runs.js';
 import { isRunDir, type RunTraces, readRunTraces } from './read-run.js';
@@ -68,6 +72,10 @@ export async function writeRunReport(runDir: string, size: FigureSize = {}): Pro
     const files = await writeFigure(join(runDir, 'plots'), 'delivery-distance', delivery, size);
     figures.push(...figurePaths(files));
   }
+  const counted = readDeliveryDistance(join(runDir, RUN_FILES.deliveryDistance));
+  const outcomes =
+    counted && deliveryOutcomesFigure(rebinned(counted, RUN_DISTANCE_BIN_M), `${traces.summary.scenario}: V2V outcomes against distance`);
+  if (outcomes) figures.push(...figurePaths(await writeFigure(join(runDir, 'plots'), 'delivery-outcomes', outcomes, size)));
   return { figures, tables: [] };
 }
 
@@ -112,6 +120,22 @@ export async function writeSweepReport(folder: SweepFolder, opts: ReportOptions 
           picked.map((r, i) => ({ label: runLabel(r), rows: pickedTraces[i].deliveries })),
           `${firstRun.scenario}: V2V delivery against distance`,
         ),
+      size,
+    },
+    {
+      name: 'delivery-by-point',
+      build: () => {
+        const points = pointDeliveries(folder.spec, folder.dir, done);
+        const shown =
+          points.length <= MAX_DELIVERY_SERIES
+            ? points
+            : points.filter((p) => picked.some((r) => samePoint(folder.spec, r.values, p.values)));
+        return deliveryByPointFigure(
+          shown.map((p) => ({ label: runLabel({ values: p.values, seed: 0, repeat: 0 }), binned: p.binned })),
+          `${firstRun.scenario}: V2V delivery against distance per point`,
+          shown.length < points.length ? `${shown.length} of ${points.length} points (those of the kinematics figure)` : undefined,
+        );
+      },
       size,
     },
   ];
@@ -168,6 +192,12 @@ function readCritical(folder: SweepFolder): CriticalSearchResult | undefined {
 }
 
 /** `delay = 100ms`: the last part of each swept path and its value. */
+/** More points than this get one line each for the kinematics figure's points only. */
+const MAX_DELIVERY_SERIES = 8;
+
+const samePoint = (spec: SweepFolder['spec'], a: SweepResult['values'], b: SweepResult['values']) =>
+  columnPaths(spec).every((p) => a[p]?.text === b[p]?.text);
+
 export function runLabel(r: Pick<SweepResult, 'values' | 'seed' | 'repeat'>): string {
   const parts = Object.entries(r.values).map(
     ([path, v]) => `${path.split('.').pop()} ${v.value === undefined ? v.text : `${+v.value.toPrecision(3)} ${v.unit}`.trim()}`,
