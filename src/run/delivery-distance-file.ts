@@ -11,7 +11,8 @@ import { readRunFile } from './read-run-file.js';
  * Every outcome a channel reports, in frames.ts's order, then `malformed` (dropped at the receiver's
  * gate, outcome-tally.ts): delivery-distance.csv's columns after the distance.
  */
-const OUTCOMES = ['delivered', ...CHANNEL_LOSS_REASONS, 'malformed'] as const;
+export const DELIVERY_OUTCOMES = ['delivered', ...CHANNEL_LOSS_REASONS, 'malformed'] as const;
+const OUTCOMES = DELIVERY_OUTCOMES;
 const column = (outcome: string) => outcome.replaceAll('-', '_');
 
 export const DELIVERY_DISTANCE_COLUMNS = ['from_m', 'to_m', 'frames', ...OUTCOMES.map(column)] as const;

@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { CHANNEL_LOSS_REASONS } from '../channel/frames.js';
 import { type BinnedOutcomes, pooled, rebinned } from '../measurement/binned-outcomes.js';
 import { RUN_DISTANCE_BIN_M } from '../measurement/distance-outcomes.js';
-import { readDeliveryDistance } from '../run/delivery-distance-file.js';
+import { DELIVERY_OUTCOMES, readDeliveryDistance } from '../run/delivery-distance-file.js';
 import { RUN_FILES } from '../run/run-files.js';
 import { groupBy } from '../util/group-by.js';
 import type { SweepResult } from './result-row.js';
@@ -18,7 +17,7 @@ export interface PointDelivery {
   binned: BinnedOutcomes;
 }
 
-const OUTCOMES = ['delivered', ...CHANNEL_LOSS_REASONS] as const;
+const OUTCOMES = DELIVERY_OUTCOMES;
 
 /**
  * Per grid point, the outcomes of its completed runs by distance when sent, pooled over repeats and

@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
-import { CHANNEL_LOSS_REASONS } from '../../channel/frames.js';
 import type { BinnedOutcomes } from '../../measurement/binned-outcomes.js';
+import { DELIVERY_OUTCOMES } from '../../run/delivery-distance-file.js';
 
 /** One V2V row as v2v.csv has it: how far apart the cars were when it was sent, and whether it arrived. */
 export interface DeliveryAtDistance {
@@ -70,7 +70,7 @@ export function deliveryDistanceFigure(
   } as unknown as TopLevelSpec;
 }
 
-const OUTCOME_ORDER = ['delivered', ...CHANNEL_LOSS_REASONS] as const;
+const OUTCOME_ORDER = DELIVERY_OUTCOMES;
 
 /** Each bin's frames and each outcome's count, bins with no frame left out. */
 function outcomeBins(b: BinnedOutcomes): { from: number; to: number; frames: number; n: Record<string, number> }[] {

@@ -28,13 +28,13 @@ describe("a run's delivery against distance (every simulated run with V2V)", () 
     writeDeliveryDistance(file, counted());
     const lines = readFileSync(file, 'utf8').trim().split('\n');
     expect(lines[0]).toBe(
-      'from_m,to_m,frames,delivered,channel_loss,below_sensitivity,propagation,collision,rx_error,receiver_busy,half_duplex,queue_drop',
+      'from_m,to_m,frames,delivered,channel_loss,below_sensitivity,propagation,collision,rx_error,receiver_busy,half_duplex,queue_drop,malformed',
     );
     expect(lines.slice(1)).toEqual([
-      '0,50,9,8,0,0,0,1,0,0,0,0',
-      '50,100,0,0,0,0,0,0,0,0,0,0',
-      '100,150,2,1,0,1,0,0,0,0,0,0',
-      '150,,1,0,0,0,0,0,0,0,0,1',
+      '0,50,9,8,0,0,0,1,0,0,0,0,0',
+      '50,100,0,0,0,0,0,0,0,0,0,0,0',
+      '100,150,2,1,0,1,0,0,0,0,0,0,0',
+      '150,,1,0,0,0,0,0,0,0,0,1,0',
     ]);
     expect(readDeliveryDistance(file)).toEqual({
       binWidth: 50,
