@@ -20,6 +20,7 @@ export type BenchSuite = { name: string; needsRoot?: boolean; run: () => Promise
 const suites: Array<{ name: string; load: () => Promise<BenchSuite> }> = [
   { name: 'simulated-runtime', load: () => import('./sim-bench.js').then((m) => m.suite) },
   { name: 'emulated-runtime', load: () => import('./emulated-bench.js').then((m) => m.suite) },
+  { name: 'emulated-delay', load: () => import('./emulated-delay-bench.js').then((m) => m.suite) },
   { name: 'control-link', load: () => import('./control-link-bench.js').then((m) => m.suite) },
   { name: 'lidar', load: () => import('./lidar-bench.js').then((m) => m.suite) },
   { name: 'fleet', load: () => import('./fleet-bench.js').then((m) => m.suite) },

@@ -18,6 +18,8 @@
 //   --frameLog=PATH         optional diagnostics: wall-clock timings of every frame (see below)
 //   --outcomes=PATH         every cavsim frame lost at an intended receiver, as it happens:
 //                           "lost <id> <node> <reason> <rx_dbm|nan> <los:1|0|->" (reasons as in src/channel/frames.ts)
+// stdin (optional): "delay <ns> <jitter_ns>" sets csma's or latency's delay for frames sent from then
+//   on, answered by "CAVSIM-DELAY ns=<ns> jitter_ns=<ns>" (the host's stack-share calibration).
 // stdout: "CAVSIM-POSITIONS port=<p>" (wifi: where positions go), "CAVSIM-READY" once every tap is attached; "CAVSIM-LAG sim_s=<t> lag_ms=<x>" each second.
 #include "lib/csma-channel.h"
 #include "lib/frame-outcomes.h"
@@ -251,10 +253,61 @@ SpinBeforeDeliveryIn(Time delay)
     Simulator::Schedule(delay - ahead, &SpinUntil, (Simulator::Now() + delay).GetNanoSeconds());
 }
 
+// csma's delay as the channel has it now (the host may change it once at run start).
+Time g_csmaDelay;
+
 void
-SpinBeforeDelivery(Time delay, Ptr<const Packet>)
+SpinBeforeDelivery(Ptr<const Packet>)
 {
-    SpinBeforeDeliveryIn(delay);
+    if (g_csmaDelay.IsStrictlyPositive())
+    {
+        SpinBeforeDeliveryIn(g_csmaDelay);
+    }
+}
+
+// The host's calibration takes the measured stack share out of the channel's delay: it probes the
+// whole path with a small delay first, then says the delay to apply for the run on stdin.
+Channel* g_channel = nullptr;
+
+void
+ApplyDelay(int64_t delayNs, int64_t jitterNs)
+{
+    Ptr<Channel> channel(g_channel);
+    if (auto latency = DynamicCast<cavsim::JitteredSimpleChannel>(channel))
+    {
+        latency->SetDelay(NanoSeconds(delayNs), NanoSeconds(jitterNs));
+    }
+    else
+    {
+        g_csmaDelay = NanoSeconds(delayNs);
+        channel->SetAttribute("Delay", TimeValue(g_csmaDelay));
+    }
+    std::cout << "CAVSIM-DELAY ns=" << delayNs << " jitter_ns=" << jitterNs << std::endl;
+}
+
+// Reads "delay <ns> <jitter_ns>" lines until stdin closes (at once when the host gave none).
+void
+ReadDelayCommands(Ptr<Channel> channel)
+{
+    g_channel = PeekPointer(channel); // the devices keep it alive; the reader thread copies no Ptr
+    std::thread([]() {
+        std::string line;
+        while (std::getline(std::cin, line))
+        {
+            std::istringstream words(line);
+            std::string verb;
+            int64_t delayNs = -1;
+            int64_t jitterNs = 0;
+            if (words >> verb >> delayNs >> jitterNs && verb == "delay" && delayNs >= 0 && jitterNs >= 0)
+            {
+                Simulator::ScheduleWithContext(Simulator::NO_CONTEXT, Seconds(0), &ApplyDelay, delayNs, jitterNs);
+            }
+            else
+            {
+                std::cerr << "channel-tap: ignored stdin line '" << line << "' (expected: delay <ns> <jitter_ns>)" << std::endl;
+            }
+        }
+    }).detach();
 }
 
 // Realtime scheduling lets the simulator thread and the tap readers run the moment a frame or a
@@ -488,6 +541,7 @@ main(int argc, char* argv[])
     nodes.Create(tapNames.size());
 
     Time channelDelay(delay);
+    g_csmaDelay = channelDelay;
     NetDeviceContainer devices;
     int64_t stream = 100;
     if (kind == "csma")
@@ -526,9 +580,9 @@ main(int argc, char* argv[])
         Ptr<NetDevice> device = devices.Get(i);
         bridge->Attach(device);
         // CSMA says when a frame's transmission ends, so its delivery time is known in advance.
-        if (kind == "csma" && channelDelay.IsStrictlyPositive())
+        if (kind == "csma")
         {
-            device->TraceConnectWithoutContext("PhyTxEnd", MakeBoundCallback(&SpinBeforeDelivery, channelDelay));
+            device->TraceConnectWithoutContext("PhyTxEnd", MakeCallback(&SpinBeforeDelivery));
         }
     }
 
@@ -539,6 +593,7 @@ main(int argc, char* argv[])
         Simulator::Stop(Seconds(duration));
     }
     StopOnSignal(); // before Run starts the tap reader threads, which inherit the blocked signals
+    ReadDelayCommands(devices.Get(0)->GetChannel());
     Simulator::Run();
     Simulator::Destroy();
     g_frameLog.close();

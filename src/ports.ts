@@ -4,3 +4,5 @@
  */
 export const CONTROL_PORT = 9090;
 export const V2V_PORT = 7400;
+/** The stack-share probes' UDP port on each car's channel address, used only before a run starts. */
+export const STACK_PROBE_PORT = 7401;

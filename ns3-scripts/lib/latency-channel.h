@@ -43,6 +43,13 @@ class JitteredSimpleChannel : public ns3::SimpleChannel
         m_onDeliveryScheduled = std::move(onDeliveryScheduled);
     }
 
+    // Frames sent from now on take the new delay (cavsim's stack-share calibration, at run start).
+    void SetDelay(ns3::Time delay, ns3::Time jitter)
+    {
+        m_delay = delay;
+        m_jitter = jitter;
+    }
+
     void Add(ns3::Ptr<ns3::SimpleNetDevice> device) override
     {
         m_devices.push_back(device);

@@ -12,6 +12,7 @@ import { openForWriting } from '../../util/write-no-follow.js';
 export const READY_LINE = 'CAVSIM-READY';
 const LAG_LINE = /^CAVSIM-LAG sim_s=(\S+) lag_ms=(\S+)/gm;
 const POSITIONS_LINE = /^CAVSIM-POSITIONS port=(\d+)$/m;
+const DELAY_LINE = /^CAVSIM-DELAY ns=(\d+) jitter_ns=(\d+)$/gm;
 const READY_POLL_MS = 10;
 
 export interface ChannelExit {
@@ -28,6 +29,11 @@ export interface StartedChannel {
   lagSamplesMs(): number[];
   /** The 127.0.0.1 UDP port a radio channel takes the cars' positions on, when it said one. */
   positionsPort(): number | undefined;
+  /**
+   * csma, latency (the built-in program): the delay and jitter [s] for frames sent from now on;
+   * resolves once the program says it applied them. Once per run: stdin is closed after it.
+   */
+  setDelay(delayS: number, jitterS: number, timeoutMs?: number): Promise<void>;
   /** The last lines the program wrote (stdout and stderr). */
   lastLogLines(n?: number): string[];
   /** SIGTERM, then SIGKILL after the grace period. Harmless to call twice. */
@@ -53,7 +59,10 @@ export interface ChannelStart {
 export async function startChannel(p: ChannelStart): Promise<StartedChannel> {
   mkdirSync(dirname(p.logPath), { recursive: true });
   const logFd = openForWriting(p.logPath, 'append');
-  const child = spawn(p.binary, p.args, { stdio: ['ignore', logFd, logFd], detached: true });
+  const child = spawn(p.binary, p.args, { stdio: ['pipe', logFd, logFd], detached: true });
+  // Never keeps this process alive (a kept run outlives it); closing it only ends the program's reader.
+  child.stdin?.on('error', () => {});
+  (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
   closeSync(logFd);
   const pid = child.pid;
   if (pid === undefined) {
@@ -82,6 +91,7 @@ export async function startChannel(p: ChannelStart): Promise<StartedChannel> {
   const timeout = loadScaledTimeout(p.readyTimeoutMs ?? 20_000);
   const outcome = await waitForReady(logText, exited, timeout.ms);
   if (outcome !== 'ready') {
+    child.stdin?.destroy();
     await stop();
     if (outcome === 'exited')
       throw new ExternalProcessError([p.binary, ...p.args], child.exitCode ?? undefined, lastLines(logText(), 12).join('\n'));
@@ -97,7 +107,22 @@ export async function startChannel(p: ChannelStart): Promise<StartedChannel> {
       const m = POSITIONS_LINE.exec(logText());
       return m ? Number(m[1]) : undefined;
     },
-    stop,
+    setDelay: async (delayS, jitterS, timeoutMs = 5000) => {
+      const ns = (s: number) => Math.round(s * 1e9);
+      const applied = () => [...logText().matchAll(DELAY_LINE)].some((m) => Number(m[1]) === ns(delayS) && Number(m[2]) === ns(jitterS));
+      child.stdin?.end(`delay ${ns(delayS)} ${ns(jitterS)}\n`);
+      const deadline = Date.now() + timeoutMs;
+      while (!applied()) {
+        if (hasExited) throw new EnvironmentError('the channel program exited before it applied the calibrated delay', `see ${p.logPath}`);
+        if (Date.now() > deadline)
+          throw new EnvironmentError(`the channel program did not apply the calibrated delay within ${timeoutMs} ms`, `see ${p.logPath}`);
+        await new Promise((r) => setTimeout(r, READY_POLL_MS));
+      }
+    },
+    stop: () => {
+      child.stdin?.destroy();
+      return stop();
+    },
     async [Symbol.asyncDispose]() {
       await stop();
     },

@@ -8,7 +8,8 @@ import { type HostNetPlan, type HostNetVehicle, planHostNetwork } from '../../ho
 import { CONTROL_PORT, V2V_PORT } from '../../ports.js';
 import { RUN_FILES } from '../../run/run-files.js';
 import { isRadio } from '../../scenario/channel-kinds.js';
-import { type ResolvedScenario, runsOwnCode } from '../../scenario/resolved.js';
+import { type ResolvedNetwork, type ResolvedScenario, runsOwnCode, type WiredNetwork } from '../../scenario/resolved.js';
+import { STACK_SHARE } from './stack-share.js';
 
 /** Where the run folder appears inside every container. */
 export const CONTAINER_RUN_DIR = '/run/cavsim';
@@ -38,7 +39,17 @@ export interface EmulatedRunPlan {
    */
   externals: ExternalDevicePlan[];
   /** `obstacleFile`: where the run writes the map's walls for a wifi channel with `obstacles: map`. */
-  channel: { script: string | typeof BUILTIN_CHANNEL; args: string[]; obstacleFile?: string };
+  /**
+   * `calibrate`: csma and latency with the built-in program. ns-3 starts with the stack-share probe
+   * delay (`args`), and is told on stdin the delay to apply for the run once the probes measured
+   * the stack share (stack-calibration.ts): `delayS` less that share, and `jitterS`.
+   */
+  channel: {
+    script: string | typeof BUILTIN_CHANNEL;
+    args: string[];
+    obstacleFile?: string;
+    calibrate?: { delayS: number; jitterS: number };
+  };
   mapDir: string;
 }
 
@@ -69,7 +80,16 @@ export const DROPPED_CAPABILITIES = ['NET_RAW'] as const;
 /** The built-in real-time channel program, ns3-scripts/channel-tap.cc. */
 export const BUILTIN_CHANNEL = 'builtin:channel-tap';
 
-export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDir: string, opts: { keep?: boolean } = {}): EmulatedRunPlan {
+/**
+ * `calibrateDelay: false` leaves the stack share in the measured delays (ns-3 applies the
+ * configured delay from the start): for measuring what the calibration takes out.
+ */
+export function planEmulatedRun(
+  scenario: ResolvedScenario,
+  runId: string,
+  runDir: string,
+  opts: { keep?: boolean; calibrateDelay?: boolean } = {},
+): EmulatedRunPlan {
   const tag = runTag(runId);
   // Control subnet 10.211.X.0/24 beside the V2V subnet 10.210.X.0/24: both private to this run.
   const third = parseInt(tag.slice(0, 2), 16);
@@ -81,6 +101,11 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
   // the built-in program says why each lost frame was lost; a user's own takes only the documented argv
   const builtin = scenario.network.script === undefined;
   const outcomesFile = builtin ? join(runDir, RUN_FILES.ns3Losses) : undefined;
+  // a user's own program takes only the documented argv, so only the built-in one is calibrated
+  const calibrate =
+    builtin && !isRadio(network) && opts.calibrateDelay !== false
+      ? { delayS: network.delay, jitterS: network.channel === 'latency' ? network.jitter : 0 }
+      : undefined;
   const inContainers = scenario.vehicles.map((v, i) => ({ v, i })).filter(({ v }) => !v.external);
   const hostNet = planHostNetwork({
     runId,
@@ -208,7 +233,7 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
     channel: {
       script: scenario.network.script ?? BUILTIN_CHANNEL,
       args: realtimeChannelArgv({
-        network,
+        network: calibrate && !isRadio(network) ? probing(network) : network,
         taps: hostNet.channel.taps,
         ...(builtin || isRadio(network) ? { macs: hostNet.vehicles.map((v) => v.mac) } : {}),
         run: scenario.seed,
@@ -216,8 +241,15 @@ export function planEmulatedRun(scenario: ResolvedScenario, runId: string, runDi
         ...(outcomesFile ? { outcomesFile } : {}),
       }),
       ...(obstacleFile ? { obstacleFile } : {}),
+      ...(calibrate ? { calibrate } : {}),
     },
   };
+}
+
+/** The network ns-3 starts with when the run calibrates its delay: the probe delay, no jitter. */
+function probing(network: WiredNetwork & ResolvedNetwork): ResolvedNetwork {
+  const delay = STACK_SHARE.probeDelayS;
+  return network.channel === 'latency' ? { ...network, delay, jitter: 0 } : { ...network, delay };
 }
 
 /** The host plan with each namespace pointed at its running container: a vehicle's (or its V2V relay's), and the simulator's. */

@@ -23,6 +23,8 @@ import { HostSide } from './host-side.js';
 import { type EmulatedRunPlan, planEmulatedRun } from './plan-emulated.js';
 import { startContainers } from './run-containers.js';
 import { RunPhases } from './run-phases.js';
+import { calibrateChannelDelay } from './stack-calibration.js';
+import type { CalibrationResult } from './stack-share.js';
 
 export { allUndoers } from './host-side.js';
 
@@ -31,6 +33,8 @@ export interface EmulatedRunOptions extends RunOptions {
   keep?: boolean;
   /** How long a failed set-up step waits for a component's death to name the cause (default 800 ms). */
   failureSettleMs?: number;
+  /** false: ns-3 applies network.delay as it is, the stack share stays in the measured delays (benchmarks compare). */
+  calibrateDelay?: boolean;
 }
 
 export interface EmulatedRunOutcome {
@@ -87,7 +91,7 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
   };
 
   if (scenario.mapFile !== undefined) copyMap(scenario.mapFile, join(folder.dir, 'map'));
-  const plan = planEmulatedRun(scenario, folder.runId, folder.dir, { keep: opts.keep });
+  const plan = planEmulatedRun(scenario, folder.runId, folder.dir, { keep: opts.keep, calibrateDelay: opts.calibrateDelay });
   writeFileNoFollow(folder.file(RUN_FILES.plan), `${JSON.stringify(plan, null, 2)}\n`);
   const host = HostSide.open(session, deps, plan, phases, emit);
   const running = session.scope('the running run (component watch, control link, relays, timers)');
@@ -98,6 +102,7 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
   const deviceLoad = new DeviceLinkLoadWatch(deviceLinks(scenario), deps.linkBytes ?? (() => undefined));
 
   let failure: unknown;
+  let calibration: CalibrationResult | undefined;
   try {
     await prepareImages(session, deps, emit);
     phases.mark('images');
@@ -110,6 +115,10 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
     const ns3 = await channel.start(host.journal, watch);
     phases.mark('channel');
     await control.connect(simulator, ns3.positionsPort());
+    // once the cars are up and idle (probes beside their start-up measured it, not the run); a delay below the share is refused before they move
+    calibration = await calibrateChannelDelay(deps.docker, plan, ns3);
+    if (calibration) opts.events?.emit({ type: 'log', level: 'warn', message: calibration.warning });
+    phases.mark('calibrated');
     checkStop();
     await control.start(scenario);
     phases.mark('started');
@@ -131,14 +140,16 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
   session.finish({
     failure,
     interrupted: opts.shouldStop?.() ? stopReason(opts) : undefined,
-    invalid: [channelLagProblem(lag), watch.engineProblem(phases.startedAtMs)].filter(Boolean).join('; ') || undefined,
+    invalid:
+      [channelLagProblem(lag), watch.engineProblem(phases.startedAtMs), calibration?.invalid].filter(Boolean).join('; ') || undefined,
     wallTime: phases.sinceStart(),
     timing: {
       ...channelTiming(lag, phases.ms),
       ...(control.timeBaseNs !== undefined ? { t0_epoch_ns: control.timeBaseNs.toString() } : {}),
       ...(Object.keys(deviceLoads).length ? { external_v2v: deviceLoads } : {}),
+      ...(calibration ? { stack_calibration: calibration.calibration } : {}),
     },
-    warnings: deviceLoadWarnings(deviceLoads),
+    warnings: [...(calibration ? [calibration.warning] : []), ...deviceLoadWarnings(deviceLoads)],
   });
   const kept = opts.keep === true && failure === undefined ? describeKept(plan, channel.pid) : undefined;
   if (kept) host.keep();

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { teardownRuns } from '../../../../src/api/teardown.js';
 import type { ChannelExit, StartedChannel } from '../../../../src/channel/ns3/realtime-channel.js';
 import { EnvironmentError } from '../../../../src/errors.js';
+import type { DockerPort } from '../../../../src/host/docker/docker-port.js';
 import { createDockerPort } from '../../../../src/host/docker/dockerode-port.js';
 import type { CommandRunner } from '../../../../src/host/exec/command-runner.js';
 import { Journal } from '../../../../src/host/journal/journal.js';
@@ -44,6 +45,8 @@ interface Fixture {
   onStart: (sim: SimulatorFake) => void;
   killChannel?: (exit: ChannelExit) => void;
   channelsRunning: number;
+  /** Each delay [s] the run told ns-3 to apply (the stack-share calibration). */
+  delaysSet: number[];
 }
 
 interface SimulatorFake {
@@ -65,6 +68,7 @@ function fixture(): Fixture {
     fake,
     host,
     channelsRunning: 0,
+    delaysSet: [],
     onStart: (sim) => setTimeout(() => sim.finish('completed'), 30),
     deps: undefined as unknown as EmulatedRunDeps,
   };
@@ -127,6 +131,7 @@ function fixture(): Fixture {
           lagSamplesMs: () => [],
           positionsPort: () => undefined,
           lastLogLines: () => ['channel-tap: killed'],
+          setDelay: async (delayS) => void f.delaysSet.push(delayS),
           stop: async () => void f.channelsRunning--,
           [Symbol.asyncDispose]: async () => {},
         };
@@ -135,6 +140,16 @@ function fixture(): Fixture {
     },
   };
   return f;
+}
+
+/** The stack probes (docker exec in each car) answer as if every frame took the probe delay plus `shareMs`. */
+function probesMeasure(f: Fixture, shareMs: number): void {
+  const exec: DockerPort['exec'] = async (_container, cmd) => {
+    const cfg = JSON.parse(cmd.at(-1)!) as { count: number };
+    const received = Array.from({ length: cfg.count }, (_, seq) => ({ seq, latency_ms: 1 + shareMs }));
+    return { exitCode: 0, stdout: JSON.stringify({ sent: cfg.count, received }), stderr: '' };
+  };
+  f.deps = { ...f.deps, docker: Object.assign(Object.create(f.deps.docker), { exec }) };
 }
 
 function summaryStub() {
@@ -176,6 +191,41 @@ describe('emulated run lifecycle (fakes)', () => {
     const { summary, runDir } = await run(f);
     expect(summary.status).toBe('completed');
     expect(summary.steps).toBe(50);
+    expectNothingLeft(f, runDir);
+  });
+
+  it('a delay below the stack share the probes measure fails the run with exit 2 before the cars start, and leaves nothing behind', async () => {
+    const f = fixture();
+    let started = false;
+    f.onStart = (sim) => {
+      started = true;
+      sim.finish('completed');
+    };
+    probesMeasure(f, 12); // head-on-brake's delay is 10 ms
+    const { summary, runDir } = await run(f);
+    expect(summary.status).toBe('failed');
+    expect(summary.exit_status).toBe(2);
+    expect(summary.reason).toMatch(/network\.delay 10 ms is below this machine's stack share, 12 ms measured before the start/);
+    expect(started).toBe(false);
+    expect(f.delaysSet).toEqual([]);
+    expectNothingLeft(f, runDir);
+  });
+
+  it('a calibrated run tells ns-3 the delay less the share, and says the calibration in summary.json', async () => {
+    const f = fixture();
+    probesMeasure(f, 0.6);
+    const { summary, runDir } = await run(f);
+    expect(summary.status).toBe('completed');
+    expect(f.delaysSet).toHaveLength(1);
+    expect(f.delaysSet[0]).toBeCloseTo(0.0094, 9);
+    const written = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8'));
+    expect(written.timing.stack_calibration).toMatchObject({
+      configured_delay_ms: 10,
+      applied_delay_ms: 9.4,
+      stack_share_p50_ms: 0.6,
+      spread_ms: 0,
+    });
+    expect(written.warnings).toContainEqual(expect.stringMatching(/network\.delay 10 ms: ns-3 applies 9\.4 ms/));
     expectNothingLeft(f, runDir);
   });
 
