@@ -29,7 +29,7 @@ describe('network.channel: latency on the command line', () => {
     expect(channel.args).toEqual(
       expect.arrayContaining(['--channel=latency', '--delay=1ms', '--jitter=0s', '--dataRate=100Mbps', '--loss=0']),
     );
-    expect(channel.calibrate).toEqual({ delayS: 0.01, jitterS: 0.002 });
+    expect(channel.calibrate).toMatchObject({ delayS: 0.01, jitterS: 0.002 });
     expect(cavsim('validate', BLIND_CORNER, '--runtime', 'docker').status).toBe(0);
     const wifi = JSON.parse(cavsim('plan', BLIND_CORNER).stdout);
     expect(wifi.channel.args).toEqual(

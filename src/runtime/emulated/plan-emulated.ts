@@ -48,7 +48,7 @@ export interface EmulatedRunPlan {
     script: string | typeof BUILTIN_CHANNEL;
     args: string[];
     obstacleFile?: string;
-    calibrate?: { delayS: number; jitterS: number };
+    calibrate?: { delayS: number; jitterS: number; probeFrameS: number };
   };
   mapDir: string;
 }
@@ -104,7 +104,11 @@ export function planEmulatedRun(
   // a user's own program takes only the documented argv, so only the built-in one is calibrated
   const calibrate =
     builtin && !isRadio(network) && opts.calibrateDelay !== false
-      ? { delayS: network.delay, jitterS: network.channel === 'latency' ? network.jitter : 0 }
+      ? {
+          delayS: network.delay,
+          jitterS: network.channel === 'latency' ? network.jitter : 0,
+          probeFrameS: probeFrameSeconds(network),
+        }
       : undefined;
   const inContainers = scenario.vehicles.map((v, i) => ({ v, i })).filter(({ v }) => !v.external);
   const hostNet = planHostNetwork({
@@ -244,6 +248,15 @@ export function planEmulatedRun(
       ...(calibrate ? { calibrate } : {}),
     },
   };
+}
+
+/**
+ * How long the channel model itself holds a probe: its serialisation at the data rate (IPv4 + UDP
+ * headers on `latency`, whose device sends the IP packet; Ethernet header and trailer too on csma).
+ */
+function probeFrameSeconds(network: WiredNetwork): number {
+  const bytes = STACK_SHARE.sizeBytes + 28 + (network.channel === 'csma' ? 18 : 0);
+  return (bytes * 8) / network.dataRate;
 }
 
 /** The network ns-3 starts with when the run calibrates its delay: the probe delay, no jitter. */

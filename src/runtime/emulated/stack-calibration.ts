@@ -58,7 +58,8 @@ export async function calibrateChannelDelay(
     probeEnds(plan).length < 2
       ? notCalibrated(target.delayS, 'fewer than two cars run in containers, so there is no path to probe')
       : await probeStack(docker, plan).then(
-          (latenciesMs) => calibrateDelay({ delayS: target.delayS, latenciesMs }),
+          (latenciesMs) =>
+            calibrateDelay({ delayS: target.delayS, latenciesMs, probeDelayS: STACK_SHARE.probeDelayS + target.probeFrameS }),
           (err: unknown) => notCalibrated(target.delayS, err instanceof Error ? err.message : String(err)),
         );
   await channel.setDelay(result.calibration.applied_delay_ms / 1000, target.jitterS);

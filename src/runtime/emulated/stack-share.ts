@@ -51,7 +51,8 @@ export interface CalibrationResult {
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 /**
- * From the probes' one-way latencies [ms] (measured while ns-3 applied `probeDelayS`), the delay
+ * From the probes' one-way latencies [ms] (measured while the channel model itself held each probe
+ * `probeDelayS`: the probe delay and the probe's serialisation), the delay
  * ns-3 applies for the run. Throws UserInputError (exit 2) when the configured delay is below the
  * stack share: no delay ns-3 could apply would give it.
  */

@@ -17,8 +17,11 @@ import { CLI, emulatedE2e, ROOT } from './support/e2e.js';
  */
 const { runsDir, real } = await emulatedE2e('delay-calibration');
 const DELAY_MS = 20;
-/** |p50 - setting| allowed: under the uncalibrated excess, over what a busy machine moves the p50. */
-const P50_TOLERANCE_MS = 0.6;
+/**
+ * |p50 - setting| allowed: loose enough for a busy CI machine (measured: +0.46 ms at load 9); that
+ * ns-3 applied the calibrated delay is checked exactly, in its log.
+ */
+const P50_TOLERANCE_MS = 1;
 
 function scenarioFile(): string {
   const car = (name: string, x: number) =>
