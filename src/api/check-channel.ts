@@ -17,6 +17,7 @@ import {
   tableDeviation,
 } from '../measurement/delivery-by-distance.js';
 import { v2vRowFieldsFromText } from '../measurement/v2v-row.js';
+import { readCarCbr } from '../run/cbr-file.js';
 import { readDeliveryDistance } from '../run/delivery-distance-file.js';
 import type { RunEvents } from '../run/events.js';
 import { v2vRecording } from '../run/fleet-mode.js';
@@ -145,7 +146,7 @@ export async function checkChannel(file: string, opts: ChannelCheckOptions): Pro
       exitStatus: outcome.summary.exit_status ?? RUN_EXIT_STATUS[outcome.summary.status],
       frames: t.bins.reduce((s, b) => s + b.frames, 0),
       table: t,
-      ...(outcome.summary.v2v.cbr ? { cbr: outcome.summary.v2v.cbr } : {}),
+      ...(outcome.summary.v2v.cbr ? { cbr: everyCar(outcome.summary.v2v.cbr, outcome.runDir) } : {}),
     });
   }
   const [a, b] = runs;
@@ -235,4 +236,11 @@ function writeTableCsv(path: string, runs: readonly EngineRun[]): void {
   } finally {
     log.close();
   }
+}
+
+/** A large fleet's summary lists its busiest cars only: the per-car comparison takes every car from cbr.csv. */
+function everyCar(cbr: MeasuredCbr, runDir: string): MeasuredCbr {
+  if (cbr.cars === undefined) return cbr;
+  const { cars: _c, car_means: _m, per_car_listed: _l, ...rest } = cbr;
+  return { ...rest, per_car: readCarCbr(join(runDir, RUN_FILES.cbr)) ?? cbr.per_car };
 }

@@ -44,9 +44,26 @@ export interface MeasuredCbr {
   mean: number;
   p95: number;
   max: number;
-  /** Per car, by name: the mean and the largest of its windows. */
-  per_car: { vehicle: string; mean: number; max: number }[];
+  /**
+   * Per car, by name: the mean and the largest of its windows. Above PER_CAR_LISTED_MAX_CARS cars,
+   * only the PER_CAR_BUSIEST with the highest mean (highest first); every car's windows are in cbr.csv.
+   */
+  per_car: CarCbr[];
+  /** Set when per_car lists the busiest cars only: how many cars, and their means' spread. */
+  cars?: number;
+  car_means?: { min: number; p50: number; max: number };
+  per_car_listed?: string;
 }
+
+export interface CarCbr {
+  vehicle: string;
+  mean: number;
+  max: number;
+}
+
+/** Up to this many cars, summary.json lists every car's CBR; beyond, the busiest few (a fleet of 500 would add 30 kB). */
+export const PER_CAR_LISTED_MAX_CARS = 100;
+export const PER_CAR_BUSIEST = 5;
 
 const round = (v: number) => +v.toFixed(6);
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -55,6 +72,19 @@ const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export function measuredCbr(samples: readonly ChannelBusySample[]): MeasuredCbr | undefined {
   if (!samples.length) return undefined;
   const all = Float64Array.from(samples, (s) => s.busyRatio).sort();
+  return {
+    method: 'medium-state',
+    window_s: CHANNEL_BUSY_WINDOW_S,
+    windows: all.length,
+    mean: round(all.reduce((a, b) => a + b, 0) / all.length),
+    p95: round(interpolatedQuantile(all, 0.95)),
+    max: round(all[all.length - 1]),
+    ...perCarFigures(carCbr(samples)),
+  };
+}
+
+/** Each car's mean and largest window, by name. */
+export function carCbr(samples: Iterable<Pick<ChannelBusySample, 'car' | 'busyRatio'>>): CarCbr[] {
   const byCar = new Map<string, { sum: number; n: number; max: number }>();
   for (const s of samples) {
     const c = byCar.get(s.car) ?? { sum: 0, n: 0, max: 0 };
@@ -63,15 +93,18 @@ export function measuredCbr(samples: readonly ChannelBusySample[]): MeasuredCbr 
     c.max = Math.max(c.max, s.busyRatio);
     byCar.set(s.car, c);
   }
+  return [...byCar.entries()]
+    .sort(([a], [b]) => byName(a, b))
+    .map(([vehicle, c]) => ({ vehicle, mean: round(c.sum / c.n), max: round(c.max) }));
+}
+
+function perCarFigures(cars: CarCbr[]): Pick<MeasuredCbr, 'per_car' | 'cars' | 'car_means' | 'per_car_listed'> {
+  if (cars.length <= PER_CAR_LISTED_MAX_CARS) return { per_car: cars };
+  const means = Float64Array.from(cars, (c) => c.mean).sort();
   return {
-    method: 'medium-state',
-    window_s: CHANNEL_BUSY_WINDOW_S,
-    windows: all.length,
-    mean: round(all.reduce((a, b) => a + b, 0) / all.length),
-    p95: round(interpolatedQuantile(all, 0.95)),
-    max: round(all[all.length - 1]),
-    per_car: [...byCar.entries()]
-      .sort(([a], [b]) => byName(a, b))
-      .map(([vehicle, c]) => ({ vehicle, mean: round(c.sum / c.n), max: round(c.max) })),
+    per_car: [...cars].sort((a, b) => b.mean - a.mean || byName(a.vehicle, b.vehicle)).slice(0, PER_CAR_BUSIEST),
+    cars: cars.length,
+    car_means: { min: means[0], p50: round(interpolatedQuantile(means, 0.5)), max: means[means.length - 1] },
+    per_car_listed: `the ${PER_CAR_BUSIEST} busiest of ${cars.length} cars; every car's windows are in cbr.csv`,
   };
 }

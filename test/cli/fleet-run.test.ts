@@ -55,7 +55,10 @@ describe('a fleet run through the CLI', () => {
     expect(v2v.p50_ms).toBeGreaterThan(0);
     expect(v2v.p99_ms).toBeGreaterThanOrEqual(v2v.p50_ms);
     expect(v2v.beacon_age).toBeNull();
-    expect(v2v.cbr.per_car).toHaveLength(150);
+    // a fleet's summary lists its 5 busiest cars' CBR; every car's is in cbr.csv
+    expect(v2v.cbr.per_car).toHaveLength(5);
+    expect(v2v.cbr.cars).toBe(150);
+    expect(v2v.cbr.per_car[0].mean).toBe(v2v.cbr.car_means.max);
     // the table: 50 m bins to 500 m, the nearest delivering best, each bin's shares summing to 1
     const table = v2v.delivery_by_distance;
     expect([table.bin_width, table.max_distance, table.bins.length]).toEqual([50, 500, 10]);

@@ -7,6 +7,7 @@ import { checkChannel } from '../../../src/api/check-channel.js';
 import type { RunOutcome, RunScenarioOptions } from '../../../src/api/run-simulated.js';
 import type { FrameOutcome } from '../../../src/channel/outcome-tally.js';
 import { UserInputError } from '../../../src/errors.js';
+import { ChannelBusyLog, measuredCbr } from '../../../src/measurement/channel-busy-log.js';
 import { writeDeliveryDistance } from '../../../src/run/delivery-distance-file.js';
 import { FleetV2v } from '../../../src/run/fleet-v2v.js';
 import type { RunSummary } from '../../../src/run/summary.js';
@@ -73,5 +74,26 @@ describe('checkChannel on fleet runs (no v2v.csv)', () => {
     expect((early as UserInputError).message).toMatch(/the range \(205 m\) must be multiples of 10 m/);
     expect(calls).toEqual([]);
     expect(existsSync(join(work, 'fleet-early'))).toBe(false);
+  });
+
+  it("compares the CBR of every car, from cbr.csv, when the summaries list only a fleet's busiest cars", async () => {
+    const cars = Array.from({ length: 120 }, (_, k) => `car${String(k).padStart(3, '0')}`);
+    // builtin: car k senses k/1000; ns3: 0.01 more at every car
+    const samples = (extra: number) => cars.map((car, k) => ({ car, start: 0, end: 0.1, busyRatio: k / 1000 + extra }));
+    const withCbr =
+      (extra: number) =>
+      async (file: string, opts: RunScenarioOptions): Promise<RunOutcome> => {
+        const outcome = await run(file, { ...opts, runId: extra ? 'ns3' : 'builtin' });
+        const log = new ChannelBusyLog(join(outcome.runDir, 'cbr.csv'));
+        log.add(samples(extra));
+        log.close();
+        const summary = { ...outcome.summary, v2v: { cbr: measuredCbr(samples(extra)) } } as unknown as RunSummary;
+        return { summary, runDir: outcome.runDir };
+      };
+    let calls = 0;
+    const runner = (file: string, opts: RunScenarioOptions) => withCbr(calls++ ? 0.01 : 0)(file, opts);
+    const r = await checkChannel(WIFI, { checksDir: work, checkId: 'fleet-cbr', runSimulated: runner, binWidth: 50, maxDistance: 200 });
+    expect(r.runs[0].cbr?.per_car).toHaveLength(120);
+    expect(r.cbrDeviation).toEqual({ mean: 0.01, perCar: 0.01 });
   });
 });

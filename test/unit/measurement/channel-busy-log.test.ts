@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ChannelBusySample } from '../../../src/channel/frames.js';
-import { ChannelBusyLog, measuredCbr } from '../../../src/measurement/channel-busy-log.js';
+import { ChannelBusyLog, carCbr, measuredCbr } from '../../../src/measurement/channel-busy-log.js';
 import { Recorder } from '../../../src/measurement/recorder.js';
+import { readCarCbr } from '../../../src/run/cbr-file.js';
 import { recorderFiles } from '../../../src/run/run-files.js';
 import { buildSummary } from '../../../src/run/summary.js';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
@@ -33,6 +34,30 @@ describe('measured CBR figures (summary.json v2v.cbr)', () => {
       { vehicle: 'car0', mean: 0.2, max: 0.3 },
       { vehicle: 'car1', mean: 0.5, max: 0.6 },
     ]);
+  });
+
+  it("above 100 cars lists the 5 busiest (highest mean first), the cars' count and the spread of their means; cbr.csv gives every car back", () => {
+    // car000 .. car119: car k's windows are k/1000 and k/500
+    const many = Array.from({ length: 120 }, (_, k) => [
+      sample(`car${String(k).padStart(3, '0')}`, 0, k / 1000),
+      sample(`car${String(k).padStart(3, '0')}`, 1, k / 500),
+    ]).flat();
+    const f = measuredCbr(many)!;
+    expect(f.per_car.map((c) => c.vehicle)).toEqual(['car119', 'car118', 'car117', 'car116', 'car115']);
+    expect(f.per_car[0]).toEqual({ vehicle: 'car119', mean: 0.1785, max: 0.238 });
+    expect(f.cars).toBe(120);
+    expect(f.car_means).toEqual({ min: 0, p50: 0.08925, max: 0.1785 });
+    expect(f.per_car_listed).toBe("the 5 busiest of 120 cars; every car's windows are in cbr.csv");
+    expect(carCbr(many)).toHaveLength(120);
+    // the 100 cars of a small fleet are all listed, without the fields of a compacted list
+    const hundred = measuredCbr(many.filter((s) => Number(s.car.slice(3)) < 100))!;
+    expect(hundred.per_car).toHaveLength(100);
+    expect(Object.keys(hundred)).not.toContain('cars');
+    const dir = mkdtempSync(join(work, 'many-'));
+    const log = new ChannelBusyLog(join(dir, 'cbr.csv'));
+    log.add(many);
+    log.close();
+    expect(readCarCbr(join(dir, 'cbr.csv'))).toEqual(carCbr(many));
   });
 
   it('is absent without samples', () => {
