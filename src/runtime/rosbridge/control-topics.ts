@@ -26,6 +26,8 @@ export const v2vReportSchema = z.discriminatedUnion('kind', [
       .optional(),
     /** Any other message's body: v2v.pcap wraps its JSON in a GN packet, as the simulated runtime does. */
     body: z.record(z.string(), z.unknown()).optional(),
+    /** It claims to be a CAM, DENM or CPM and is none (message-gate.ts): why. Every receiver drops it. */
+    malformed: z.string().max(500).optional(),
   }),
   z.object({
     kind: z.literal('received'),
@@ -36,6 +38,8 @@ export const v2vReportSchema = z.discriminatedUnion('kind', [
     sent_ns: epochNs,
     received_ns: epochNs,
     size_bytes: z.number().int().nonnegative(),
+    /** The receiver's gate dropped it (message-gate.ts): why. Its apps never saw it; v2v.csv says `malformed`. */
+    malformed: z.string().max(500).optional(),
   }),
 ]);
 export type V2VReport = z.infer<typeof v2vReportSchema>;

@@ -9,8 +9,9 @@ import { computeDelay, type TickCost } from '../../world/compute-time.js';
 import { type BodySizes, bodySizes, createVehicleApps } from '../../world/create-apps.js';
 import { VehicleAgent } from '../../world/vehicle-agent.js';
 import type { World, WorldCar } from '../../world/world.js';
-import { believedEventTime, type V2VSendRequest } from '../rosbridge/control-topics.js';
+import { believedEventTime } from '../rosbridge/control-topics.js';
 import { ownPacket, packetText } from '../rosbridge/own-packet.js';
+import { destinationProblem } from '../rosbridge/v2v-destination.js';
 import type { CarCongestionControl } from './car-congestion-control.js';
 import type { TickAnswer, TickInput } from './own-code/own-code-link.js';
 import type { VehicleCode } from './own-code/vehicle-code.js';
@@ -270,11 +271,4 @@ export function ownCodeDriver(
       }
     },
   };
-}
-
-/** Why a V2V message's `to` is not `*` or another car of the run (`others`), or undefined. */
-export function destinationProblem(s: Pick<V2VSendRequest, 'to'>, self: string, others: ReadonlySet<string>): string | undefined {
-  if (s.to === '*' || others.has(s.to)) return undefined;
-  if (s.to === self) return 'addressed to the sending car itself';
-  return /^[A-Za-z0-9_-]+$/.test(s.to) ? `${JSON.stringify(s.to)} is no car of this run` : `${JSON.stringify(s.to)} is not a car's name`;
 }

@@ -3,9 +3,16 @@ import { readChannelLosses } from '../../../channel/ns3/channel-losses.js';
 import type { V2VMessage } from '../../../core/control/vehicle-context.js';
 import { centreDistance } from '../../../core/physics/ttc.js';
 import type { V2VTransmission } from '../../../measurement/recorder.js';
+import { RefusalLog } from '../../../measurement/refusal-log.js';
 import { RUN_FILES } from '../../../run/run-files.js';
 import type { World } from '../../../world/world.js';
-import { believedEventTime, type EventReport, V2V_FORGED_EVENT, type V2VReport } from '../../rosbridge/control-topics.js';
+import {
+  believedEventTime,
+  type EventReport,
+  V2V_FORGED_EVENT,
+  V2V_REFUSED_EVENT,
+  type V2VReport,
+} from '../../rosbridge/control-topics.js';
 import type { BodyLink } from './body-link.js';
 import type { SimulatorLogs } from './simulator-logs.js';
 
@@ -22,6 +29,8 @@ export class SimulatorReports {
   private readonly eventRate = new Map<string, { second: number; n: number; dropped: number }>();
   /** Datagrams a receiver dropped because their body claimed another sender, by receiver, sender and claim. */
   private readonly forged = new Map<string, number>();
+  /** What the run refused from the cars' own code, via their V2V relays (summary.json `refusals`). */
+  readonly refusals = new RefusalLog((t, car, event, detail) => this.logs.recorder.recordEvent(t, car, event, detail));
 
   constructor(
     private readonly world: World,
@@ -36,12 +45,21 @@ export class SimulatorReports {
     return this.braking.get(car) ?? false;
   }
 
-  /** An app event, unless `car` floods the log with them. */
+  /** An app event, unless `car` floods the log with them; a refusal its V2V relay reports is counted (RefusalLog caps what is logged). */
   recordEvent(e: EventReport): void {
+    const refused = e.event === V2V_REFUSED_EVENT ? e.detail?.refused : undefined;
+    if (refused === 'v2v-destination' || refused === 'v2v-source') {
+      const { refused: _r, ...detail } = e.detail!;
+      return this.refusals.refuse(this.eventTime(e), e.vehicle, refused, detail);
+    }
     if (this.overEventLimit(e.vehicle)) return;
     if (e.event === 'emergency-brake') this.braking.set(e.vehicle, true);
     if (e.event === V2V_FORGED_EVENT) this.countForged(e);
-    this.logs.recorder.recordEvent(believedEventTime(e.t_s, this.world.time, this.world.timestep), e.vehicle, e.event, e.detail);
+    this.logs.recorder.recordEvent(this.eventTime(e), e.vehicle, e.event, e.detail);
+  }
+
+  private eventTime(e: EventReport): number {
+    return believedEventTime(e.t_s, this.world.time, this.world.timestep);
   }
 
   /** A V2V report of a run that started at `t0`. */
@@ -49,20 +67,17 @@ export class SimulatorReports {
     if (r.kind === 'sent') {
       const sentAt = this.sentAtOf(r, t0);
       this.logs.recorder.recordSent(this.transmission(r, sentAt));
+      // a malformed message is counted once, at its sender, as in the simulated runtime
+      if (r.malformed) this.refusals.refuse(sentAt, r.from, 'malformed', { type: r.type, to: r.to, id: r.id, reason: r.malformed });
       return this.captureSent(r, sentAt);
     }
     // A physical car stamps what it sends and receives on its own clock: moved to ours by its measured offset.
     const sentNs = this.bodies.toSimulatorNs(r.from, BigInt(r.sent_ns));
     const receivedNs = this.bodies.toSimulatorNs(r.to, BigInt(r.received_ns));
-    this.logs.recorder.recordReceived({
-      id: r.id,
-      from: r.from,
-      to: r.to,
-      type: r.type,
-      sentAt: Number(sentNs - t0) / 1e9,
-      receivedAt: Number(receivedNs - t0) / 1e9,
-      sizeBytes: r.size_bytes,
-    });
+    const frame = { id: r.id, from: r.from, to: r.to, type: r.type, sentAt: Number(sentNs - t0) / 1e9, sizeBytes: r.size_bytes };
+    // it reached the receiver, whose gate dropped it: v2v.csv `malformed`, in no message figure
+    if (r.malformed) return this.logs.recorder.recordLost({ ...frame, reason: 'malformed' });
+    this.logs.recorder.recordReceived({ ...frame, receivedAt: Number(receivedNs - t0) / 1e9 });
   }
 
   /** Why frames did not arrive, as the built-in channel program wrote it (a user's program writes nothing). */
@@ -132,7 +147,7 @@ export class SimulatorReports {
 
   /** The receivers a sent report meant (every other car for a broadcast), and how far each was (now). */
   private transmission(
-    r: { id: string; from: string; to: string; type: string; size_bytes: number; packet?: string },
+    r: { id: string; from: string; to: string; type: string; size_bytes: number; packet?: string; malformed?: string },
     sentAt: number,
   ): V2VTransmission {
     const sender = this.world.cars.find((c) => c.spec.name === r.from);
@@ -149,6 +164,7 @@ export class SimulatorReports {
       sizeBytes: r.size_bytes,
       ...(distances ? { distances } : {}),
       ...(r.packet !== undefined ? { gnPacket: true } : {}),
+      ...(r.malformed ? { malformed: true } : {}),
     };
   }
 }

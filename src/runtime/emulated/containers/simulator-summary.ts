@@ -49,11 +49,12 @@ export function summarizeSimulatorRun(end: SimulatorRunEnd): { summary: RunSumma
         ...(bodyFigures ? bodies.invalidReasons(bodyFigures) : []),
         reports.forgedReason(),
         reports.floodReason(),
+        reports.refusals.invalid(),
       ]
         .filter(Boolean)
         .join('; ') || undefined,
   });
-  const summary = buildSummary({
+  const built = buildSummary({
     runId: end.runId,
     runtime: 'docker',
     scenario,
@@ -74,6 +75,10 @@ export function summarizeSimulatorRun(end: SimulatorRunEnd): { summary: RunSumma
         }
       : {}),
   });
+  // what the relays refused, before `parameters` (kept last, as buildSummary writes it)
+  const refusals = reports.refusals.figures();
+  const { parameters, ...rest } = built;
+  const summary: RunSummary = refusals ? { ...rest, refusals, parameters } : built;
   try {
     RunFolder.open(dirname(end.runDir), basename(end.runDir)).writeSummary(summary);
   } catch (err) {

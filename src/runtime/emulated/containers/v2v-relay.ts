@@ -6,15 +6,13 @@ import {
   TOPICS,
   V2V_FORGED_EVENT,
   V2V_REFUSED_EVENT,
-  type V2VReceivedData,
   type V2VReport,
   v2vSendSchema,
 } from '../../rosbridge/control-topics.js';
-import { ownPacket, packetText } from '../../rosbridge/own-packet.js';
 import { MSG_TYPES, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
-import { bodyOfPacket } from '../v2v/packet-body.js';
 import { type Arrival, V2VEndpoint } from '../v2v/transport.js';
 import { epochNs } from '../v2v/wire.js';
+import { decideSend, relayArrival } from './v2v-relay-checks.js';
 import type { RunningVehicle, VehicleOutcome, VehicleProcessConfig } from './vehicle-process.js';
 
 const EADDR_WAIT_MS = 600_000;
@@ -35,31 +33,10 @@ export async function startV2VRelay(cfg: VehicleProcessConfig): Promise<RunningV
   const report = (topic: string, data: object) => client?.publish(topic, stringMsg(JSON.stringify(data)));
   const runTime = (ns: bigint) => (t0 === undefined ? 0 : Number(ns - t0) / 1e9);
   const onArrival = (a: Arrival) => {
-    const d = a.datagram;
-    if (t0 === undefined || d.from === car || (d.to !== '*' && d.to !== car)) return;
-    // own code speaks JSON: a standard message's packet is handed over decoded
-    const body = d.packet ? bodyOfPacket(d.type, d.packet) : d.body;
-    const received: V2VReceivedData = {
-      id: d.id,
-      from: d.from,
-      to: car,
-      type: d.type,
-      body,
-      ...(d.packet ? { packet: packetText(d.packet) } : {}),
-      sent_s: runTime(BigInt(d.sentAtNs)),
-      received_s: runTime(a.receivedNs),
-    };
-    report(TOPICS.v2vReceived(car), received);
-    report(TOPICS.v2v, {
-      kind: 'received',
-      id: d.id,
-      from: d.from,
-      to: car,
-      type: d.type,
-      sent_ns: d.sentAtNs,
-      received_ns: a.receivedNs.toString(),
-      size_bytes: a.size,
-    } satisfies V2VReport);
+    if (t0 === undefined) return;
+    const got = relayArrival(a, car, runTime);
+    if (got?.received) report(TOPICS.v2vReceived(car), got.received);
+    if (got) report(TOPICS.v2v, got.receipt satisfies V2VReport);
   };
   const endpoint = await V2VEndpoint.open({
     name: car,
@@ -94,28 +71,27 @@ export async function startV2VRelay(cfg: VehicleProcessConfig): Promise<RunningV
     void Promise.allSettled([endpoint.close(), link.close()]).then(() => resolveFinished({ exitCode, reason }));
   };
 
+  const peerNames = new Set(cfg.peers.map((p) => p.name));
   const send = async (data: string) => {
     const request = parseJsonData(v2vSendSchema, data, TOPICS.v2vSend(car));
     const id = `${car}-${++seq}`;
-    const targets = request.to === '*' ? cfg.peers : cfg.peers.filter((p) => p.name === request.to);
-    if (!targets.length) return log(`v2v relay ${car}: no vehicle named ${request.to}; message ${id} not sent`);
-    const own = request.packet === undefined ? undefined : ownPacket(car, request.packet);
-    if (own && 'problem' in own) {
-      report(TOPICS.events, {
-        vehicle: car,
-        t_s: runTime(epochNs()),
-        event: V2V_REFUSED_EVENT,
-        detail: { type: request.type, to: request.to, reason: own.problem },
-      } satisfies EventReport);
-      return log(`v2v relay ${car}: message ${id} not sent: ${own.problem}`);
+    // checked here, as in the simulated runtime: ns-3 never sees a frame to no other car
+    const decision = decideSend(request, car, peerNames);
+    if ('refused' in decision) {
+      const detail = { refused: decision.refused, type: request.type, to: request.to, reason: decision.reason };
+      report(TOPICS.events, { vehicle: car, t_s: runTime(epochNs()), event: V2V_REFUSED_EVENT, detail } satisfies EventReport);
+      return log(`v2v relay ${car}: message ${id} not sent: ${decision.reason}`);
     }
-    const wire = own ? { packet: own.packet } : request.size_bytes !== undefined ? { sizeBytes: request.size_bytes } : {};
+    const targets = request.to === '*' ? cfg.peers : cfg.peers.filter((p) => p.name === request.to);
+    // a malformed message goes on the air as sent; every receiver's gate drops it, and the simulator counts it once, from this report
+    const { packet, malformed } = decision;
+    const wire = packet ? { packet } : request.size_bytes !== undefined ? { sizeBytes: request.size_bytes } : {};
     const sent = await Promise.all(
       targets.map((p) =>
         endpoint.sendStamped({ id, to: request.to, address: p.address, port: p.port, type: request.type, body: request.body, ...wire }),
       ),
     );
-    const content = own ? { packet: request.packet } : { body: request.body };
+    const content = packet ? { packet: request.packet } : { body: request.body };
     report(TOPICS.v2v, {
       kind: 'sent',
       id,
@@ -125,6 +101,7 @@ export async function startV2VRelay(cfg: VehicleProcessConfig): Promise<RunningV
       size_bytes: sent[0].size,
       sent_ns: sent[0].sentAtNs.toString(),
       ...content,
+      ...(malformed ? { malformed } : {}),
     } satisfies V2VReport);
   };
 

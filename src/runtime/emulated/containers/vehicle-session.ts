@@ -1,5 +1,6 @@
 import type { LaserScan, Odometry, V2VMessage } from '../../../core/control/vehicle-context.js';
 import type { OccupancyGrid } from '../../../core/map/occupancy-grid.js';
+import { standardMessageProblem } from '../../../core/v2x/facilities/message-gate.js';
 import type { ResolvedScenario, ResolvedVehicle } from '../../../scenario/resolved.js';
 import { bodySizes, createVehicleApps } from '../../../world/create-apps.js';
 import { stepSchedule } from '../../../world/step-schedule.js';
@@ -116,16 +117,19 @@ export class VehicleSession {
     if (this.t0 === undefined || this.ending || d.from === this.spec.name) return;
     if (d.to !== '*' && d.to !== this.spec.name) return;
     const sentNs = BigInt(d.sentAtNs);
+    // the receive-side gate: a "CAM" that is none never reaches the apps, and v2v.csv says malformed
+    const malformed = standardMessageProblem(d.type, d.packet);
     // A standard message's GN packet goes to the apps as its bytes arrived, as in the simulated runtime.
-    this.agent.receive({
-      id: d.id,
-      from: d.from,
-      to: d.to,
-      type: d.type,
-      sentAt: Number(sentNs - this.t0) / 1e9,
-      body: d.body,
-      ...(d.packet ? { packet: d.packet } : {}),
-    });
+    if (!malformed)
+      this.agent.receive({
+        id: d.id,
+        from: d.from,
+        to: d.to,
+        type: d.type,
+        sentAt: Number(sentNs - this.t0) / 1e9,
+        body: d.body,
+        ...(d.packet ? { packet: d.packet } : {}),
+      });
     this.report(TOPICS.v2v, {
       kind: 'received',
       id: d.id,
@@ -135,6 +139,7 @@ export class VehicleSession {
       sent_ns: d.sentAtNs,
       received_ns: a.receivedNs.toString(),
       size_bytes: a.size,
+      ...(malformed ? { malformed } : {}),
     } satisfies V2VReport);
   }
 
