@@ -45,6 +45,10 @@ describe('cavsim sweep --zip and --density', () => {
     expect(existsSync(join(dir, 'plots', 'v2x.svg'))).toBe(true);
     // one axis: no heatmap of a grid
     expect(existsSync(join(dir, 'plots', 'critical-map.svg'))).toBe(false);
+    // a platoon's frames all travel less than 50 m: the table is written, a one-point curve is not drawn
+    expect(readCsv(join(dir, 'delivery-distance.csv')).map((p) => p.from_m)).toEqual(['0', '0', '0']);
+    expect(r.stderr).toContain('not drawn: delivery-by-point (every frame was sent within one 50 m bin');
+    expect(existsSync(join(dir, 'plots', 'delivery-by-point.svg'))).toBe(false);
   });
 
   it('refuses zipped flags of different lengths, naming them, exit 2 before anything runs', () => {

@@ -138,7 +138,9 @@ export function deliveryByPointFigure(
   if (!values.length) return undefined;
   const width = series[0].binned.binWidth;
   const colour =
-    series.length > 1 ? { color: { field: 'series', type: 'nominal', title: null, sort: null, legend: { labelLimit: 0 } } } : {};
+    series.length > 1
+      ? { color: { field: 'series', type: 'nominal', title: null, sort: null, legend: { labelLimit: 0, columns: 2 } } }
+      : {};
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {

@@ -94,6 +94,11 @@ export async function writeSweepReport(folder: SweepFolder, opts: ReportOptions 
   const pickedTraces = picked.map((r) => readRunTraces(join(folder.dir, r.runDir)));
   const moved = pickedTraces.some(anythingMoved);
   if (!moved) opts.onSkip?.('kinematics', 'no car changed speed and none collided in the runs it would show');
+  const points = pointDeliveries(folder.spec, folder.dir, done);
+  // a curve needs two distances: a platoon's frames all travel less than one 50 m bin
+  const spread = points.some((p) => Object.values(p.binned.counts).some((c) => c.filter((n) => n > 0).length > 1));
+  if (points.length && !spread)
+    opts.onSkip?.('delivery-by-point', `every frame was sent within one ${RUN_DISTANCE_BIN_M} m bin; delivery-distance.csv has its counts`);
   // Each figure is built only when its turn comes; the list is known first, for the progress line.
   const planned: { name: string; build: (widthPx?: number) => TopLevelSpec | undefined; size: FigureSize; fit?: boolean }[] = [
     ...(folder.spec.mode.type === 'grid' && sweptPaths(folder.spec).length > 1
@@ -122,22 +127,25 @@ export async function writeSweepReport(folder: SweepFolder, opts: ReportOptions 
         ),
       size,
     },
-    {
-      name: 'delivery-by-point',
-      build: () => {
-        const points = pointDeliveries(folder.spec, folder.dir, done);
-        const shown =
-          points.length <= MAX_DELIVERY_SERIES
-            ? points
-            : points.filter((p) => picked.some((r) => samePoint(folder.spec, r.values, p.values)));
-        return deliveryByPointFigure(
-          shown.map((p) => ({ label: runLabel({ values: p.values, seed: 0, repeat: 0 }), binned: p.binned })),
-          `${firstRun.scenario}: V2V delivery against distance per point`,
-          shown.length < points.length ? `${shown.length} of ${points.length} points (those of the kinematics figure)` : undefined,
-        );
-      },
-      size,
-    },
+    ...(spread
+      ? [
+          {
+            name: 'delivery-by-point',
+            build: () => {
+              const shown =
+                points.length <= MAX_DELIVERY_SERIES
+                  ? points
+                  : points.filter((p) => picked.some((r) => samePoint(folder.spec, r.values, p.values)));
+              return deliveryByPointFigure(
+                shown.map((p) => ({ label: runLabel({ values: p.values, seed: 0, repeat: 0 }), binned: p.binned })),
+                `${firstRun.scenario}: V2V delivery against distance per point`,
+                shown.length < points.length ? `${shown.length} of ${points.length} points (those of the kinematics figure)` : undefined,
+              );
+            },
+            size,
+          },
+        ]
+      : []),
   ];
   if (moved) {
     const xName = sweptPaths(folder.spec)[0].split('.').pop();
