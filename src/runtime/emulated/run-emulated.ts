@@ -115,6 +115,7 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
     const ns3 = await channel.start(host.journal, watch);
     phases.mark('channel');
     await control.connect(simulator, ns3.positionsPort());
+    phases.mark('connected');
     // once the cars are up and idle (probes beside their start-up measured it, not the run); a delay below the share is refused before they move
     calibration = await calibrateChannelDelay(deps.docker, plan, ns3);
     if (calibration) opts.events?.emit({ type: 'log', level: 'warn', message: calibration.warning });
