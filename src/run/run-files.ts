@@ -33,6 +33,8 @@ export const RUN_FILES = {
   mcap: 'run.mcap',
   ns3Log: 'ns3.log',
   ns3Losses: 'ns3-losses.txt',
+  /** The map's grid as JSON (core/map/grid-json.ts), for emulated vehicle containers whose apps look at the walls (a CPM). */
+  mapGrid: 'map/grid.json',
   /**
    * The summary's temporary file, filled with 1 MiB while the run goes so the summary can still be
    * written on a full disk. Writing the summary truncates it, so no file is deleted per run (on an

@@ -20,6 +20,7 @@ import { type DeviceLink, DeviceLinkLoadWatch, deviceLoadWarnings } from './devi
 import type { EmulatedRunDeps } from './emulated-deps.js';
 import { prepareImages } from './emulated-images.js';
 import { HostSide } from './host-side.js';
+import { writeMapGrid } from './map-grid-file.js';
 import { type EmulatedRunPlan, planEmulatedRun } from './plan-emulated.js';
 import { startContainers } from './run-containers.js';
 import { RunPhases } from './run-phases.js';
@@ -91,6 +92,7 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
   };
 
   if (scenario.mapFile !== undefined) copyMap(scenario.mapFile, join(folder.dir, 'map'));
+  await writeMapGrid(scenario, folder.dir);
   const plan = planEmulatedRun(scenario, folder.runId, folder.dir, { keep: opts.keep, calibrateDelay: opts.calibrateDelay });
   writeFileNoFollow(folder.file(RUN_FILES.plan), `${JSON.stringify(plan, null, 2)}\n`);
   const host = HostSide.open(session, deps, plan, phases, emit);

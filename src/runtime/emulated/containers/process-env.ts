@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { gridFromJson } from '../../../core/map/grid-json.js';
+import type { OccupancyGrid } from '../../../core/map/occupancy-grid.js';
 import { UserInputError } from '../../../errors.js';
 import { RUN_FILES } from '../../../run/run-files.js';
 import type { ResolvedScenario } from '../../../scenario/resolved.js';
@@ -104,6 +106,20 @@ export function readResolvedScenario(runDir: string): ResolvedScenario {
     return JSON.parse(text) as ResolvedScenario;
   } catch {
     throw new UserInputError(`${file} is not JSON`);
+  }
+}
+
+/** The map's walls as the host wrote them for the car's apps (a CPM): JSON, so the container needs no YAML or image decoder. */
+export function readMapGrid(runDir: string): OccupancyGrid {
+  const file = join(runDir, RUN_FILES.mapGrid);
+  try {
+    return gridFromJson(JSON.parse(readFileSync(file, 'utf8')));
+  } catch (err) {
+    throw new UserInputError(
+      `${file} cannot be read as the map's grid: ${(err as Error).message}`,
+      [],
+      'the host writes it for cars whose apps look at the map',
+    );
   }
 }
 

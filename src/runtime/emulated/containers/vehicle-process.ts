@@ -1,7 +1,8 @@
 import { UserInputError } from '../../../errors.js';
+import { appsNeedMap } from '../../../world/create-apps.js';
 import { BridgeClient } from '../../rosbridge/bridge-client.js';
 import { V2VEndpoint } from '../v2v/transport.js';
-import { readResolvedScenario } from './process-env.js';
+import { readMapGrid, readResolvedScenario } from './process-env.js';
 import { type VehicleOutcome, type VehicleProcessConfig, VehicleSession } from './vehicle-session.js';
 import { type OpenRehearsedSession, rehearseControlLink } from './warm-up/control-link-rehearsal.js';
 import { gainsFromOptimizingTier, optimizeEagerly, stopOptimizing } from './warm-up/optimizing-tier.js';
@@ -28,6 +29,8 @@ export async function startVehicleProcess(cfg: VehicleProcessConfig): Promise<Ru
     throw new UserInputError(`CAVSIM_VEHICLE=${cfg.vehicle} is not a vehicle of scenario ${scenario.name}`, [
       `vehicles: ${scenario.vehicles.map((v) => v.name).join(', ')}`,
     ]);
+  // the map's walls, for apps that look at them (a CPM reports no wall as an object), as the host wrote them
+  if (appsNeedMap(spec)) cfg = { ...cfg, grid: readMapGrid(cfg.runDir) };
   const light = !gainsFromOptimizingTier(spec);
   if (light) optimizeEagerly();
   // Only a warm-up: a car that cannot rehearse (no loopback, say) still drives, compiling in the run.
