@@ -1,3 +1,5 @@
+import { printed } from '../util/print-precision.js';
+
 /**
  * What a run refused from its cars' own code and external devices (docs/run-folder.md,
  * "Refusals"): per car and reason a count with the first and last time, the first
@@ -86,7 +88,7 @@ export class RefusalLog {
       const by_reason: Partial<Record<RefusalReason, RefusalCount>> = {};
       for (const r of REFUSAL_REASONS) {
         const c = byReason.get(r);
-        if (c) by_reason[r] = { ...c };
+        if (c) by_reason[r] = { count: c.count, first_t_s: printed(c.first_t_s, 's'), last_t_s: printed(c.last_t_s, 's') };
       }
       const clamped = byReason.get('drive-clamped')?.count ?? 0;
       const all = [...byReason.values()].reduce((n, c) => n + c.count, 0);

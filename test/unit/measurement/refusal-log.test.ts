@@ -50,4 +50,11 @@ describe('RefusalLog', () => {
     log.refuse(200, 'car0', 'malformed', {});
     expect(log.invalid()).toMatch(/^car0 sent 101 messages/);
   });
+
+  it('times at their printed precision (no float noise in summary.json)', () => {
+    const log = new RefusalLog(() => {});
+    log.refuse(0.05, 'car3', 'malformed', {});
+    log.refuse(9.950000000000001, 'car3', 'malformed', {});
+    expect(log.figures()!.cars.car3.by_reason.malformed).toEqual({ count: 2, first_t_s: 0.05, last_t_s: 9.95 });
+  });
 });
