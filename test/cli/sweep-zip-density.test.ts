@@ -43,6 +43,8 @@ describe('cavsim sweep --zip and --density', () => {
     const points = readCsv(join(dir, 'points.csv'));
     expect(points.map((p) => `${p['network.delay_ms']}/${p['network.loss']}`)).toEqual(['10/0', '100/0.2', '200/0.4']);
     expect(existsSync(join(dir, 'plots', 'v2x.svg'))).toBe(true);
+    // the figures' x axis names both fields of the pair
+    expect(readFileSync(join(dir, 'plots', 'v2x.vl.json'), 'utf8')).toContain('V2V delay [ms] with frame loss probability');
     // one axis: no heatmap of a grid
     expect(existsSync(join(dir, 'plots', 'critical-map.svg'))).toBe(false);
     // a platoon's frames all travel less than 50 m: the table is written, a one-point curve is not drawn

@@ -12,9 +12,11 @@ type Verdict = keyof typeof VERDICT_COLOURS;
 const verdictOf = (r: SweepResult): Verdict | undefined =>
   r.status === 'completed' ? (r.collision ? 'collision' : 'no collision') : r.status === 'invalid' ? 'invalid run' : undefined;
 
-/** Axis title of a swept field, by name and unit: `V2V delay [ms]`. */
-export function axisTitle(path: string, results: readonly SweepResult[]): string {
-  return fieldTitle(path, results.find((r) => r.values[path]?.unit)?.values[path].unit);
+/** Axis title of a swept field, by name and unit: `V2V delay [ms]`; with `spec`, the fields `--zip` advances with it too. */
+export function axisTitle(path: string, results: readonly SweepResult[], spec?: SweepSpec): string {
+  const title = (p: string) => fieldTitle(p, results.find((r) => r.values[p]?.unit)?.values[p].unit);
+  const zipped = spec?.axes.find((a) => a.path === path)?.zipped ?? [];
+  return [title(path), ...zipped.map((z) => title(z.path))].join(' with ');
 }
 
 /**
@@ -85,7 +87,7 @@ export function sweepFigure(
   const xEnc = {
     field: 'x',
     type: numeric ? 'quantitative' : 'ordinal',
-    title: axisTitle(xPath, results),
+    title: axisTitle(xPath, results, spec),
     scale: numeric ? { zero: false, nice: false, padding: 14 } : undefined,
   } as const;
   const shape = {

@@ -42,7 +42,7 @@ export function v2xFigure(
   const xEnc = {
     field: 'x',
     type: numeric ? 'quantitative' : 'ordinal',
-    title: axisTitle(xPath, results),
+    title: axisTitle(xPath, results, spec),
     scale: numeric ? { zero: false, nice: false, padding: 14 } : undefined,
   } as const;
   const colour = grouped
