@@ -16,6 +16,8 @@ import { decideSend, relayArrival } from './v2v-relay-checks.js';
 import type { RunningVehicle, VehicleOutcome, VehicleProcessConfig } from './vehicle-process.js';
 
 const EADDR_WAIT_MS = 600_000;
+/** Sends a car's code makes before the relay knows the run's start, held until it does (more are dropped, and logged). */
+const EARLY_SENDS_HELD = 1000;
 
 /**
  * The V2V half of a vehicle that runs its own code, in emulation: a cavsim container sharing the
@@ -107,14 +109,24 @@ export async function startV2VRelay(cfg: VehicleProcessConfig): Promise<RunningV
 
   link.advertise(TOPICS.v2vReceived(car), MSG_TYPES.string);
   for (const topic of [TOPICS.v2v, TOPICS.events, TOPICS.ready]) link.advertise(topic, MSG_TYPES.string);
+  const sendLogged = (data: string) => send(data).catch((err: unknown) => log(`v2v relay ${car}: send failed: ${(err as Error).message}`));
+  // the car's code may answer the simulator before the start notice reaches this relay: its sends
+  // wait for it (and are checked then), so none is lost unrecorded
+  const early: string[] = [];
+  let earlyDropped = 0;
   link.subscribe(TOPICS.simControl, MSG_TYPES.string, (msg) => {
     const control = parseSimControl(parseStringMsg(msg), TOPICS.simControl);
     if (control.cmd === 'stop') return finish(0, 'stopped by the simulator');
-    t0 ??= BigInt(control.t0_epoch_ns);
+    if (t0 !== undefined) return;
+    t0 = BigInt(control.t0_epoch_ns);
+    if (earlyDropped > 0) log(`v2v relay ${car}: ${earlyDropped} sends before the start dropped (over ${EARLY_SENDS_HELD} held)`);
+    for (const data of early.splice(0)) void sendLogged(data);
   });
   link.subscribe(TOPICS.v2vSend(car), MSG_TYPES.string, (msg) => {
-    if (t0 === undefined || ending) return;
-    send(parseStringMsg(msg)).catch((err: unknown) => log(`v2v relay ${car}: send failed: ${(err as Error).message}`));
+    if (ending) return;
+    if (t0 !== undefined) return void sendLogged(parseStringMsg(msg));
+    if (early.length < EARLY_SENDS_HELD) early.push(parseStringMsg(msg));
+    else earlyDropped++;
   });
   // Woken every step like the car beside it: a relay idle for seconds answered its first request late.
   link.subscribe(TOPICS.clock, MSG_TYPES.clock, () => {});
