@@ -58,7 +58,7 @@ export class BridgeServer {
    * Told of every op answered with an error: `notAllowed` when the policy refused its topic, else
    * the op was malformed or its handler refused it (`topic` when the op got that far).
    */
-  onRefused?: (refusal: { op?: string; topic?: string; notAllowed: boolean; message: string }) => void;
+  onRefused?: (refusal: { op?: string; topic?: string; notAllowed: boolean; message: string; remote: string }) => void;
 
   private constructor(
     private readonly wss: WebSocketServer,
@@ -192,7 +192,7 @@ export class BridgeServer {
     this.connections.add(conn);
     socket.on('message', (data, isBinary) => {
       if (isBinary) {
-        this.onRefused?.({ notAllowed: false, message: 'a binary frame' });
+        this.onRefused?.({ notAllowed: false, message: 'a binary frame', remote });
         return this.status(conn, 'error', 'binary frames are not supported; send JSON text frames');
       }
       this.handle(conn, data.toString());
@@ -208,7 +208,7 @@ export class BridgeServer {
   private handle(conn: Connection, text: string): void {
     const parsed = parseClientOp(text);
     if (!parsed.ok) {
-      this.onRefused?.({ notAllowed: false, message: parsed.error });
+      this.onRefused?.({ notAllowed: false, message: parsed.error, remote: conn.remote });
       return this.status(conn, 'error', parsed.error, parsed.id);
     }
     const op = parsed.op;
@@ -217,7 +217,7 @@ export class BridgeServer {
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       if (!(err instanceof ProtocolError)) this.log(`bridge: handler for ${op.topic} failed: ${message}`);
-      this.onRefused?.({ op: op.op, topic: op.topic, notAllowed: err instanceof NotAllowedError, message });
+      this.onRefused?.({ op: op.op, topic: op.topic, notAllowed: err instanceof NotAllowedError, message, remote: conn.remote });
       this.status(conn, 'error', `${op.op} ${op.topic}: ${message}`, op.id);
     }
   }

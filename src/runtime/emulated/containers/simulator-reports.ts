@@ -9,6 +9,7 @@ import type { World } from '../../../world/world.js';
 import {
   believedEventTime,
   type EventReport,
+  TOPICS,
   V2V_FORGED_EVENT,
   V2V_REFUSED_EVENT,
   type V2VReport,
@@ -39,6 +40,21 @@ export class SimulatorReports {
     private readonly names: readonly string[],
     private readonly runDir: string,
   ) {}
+
+  /**
+   * What the control link answered a car's code with an error (bridge-server.ts `onRefused`),
+   * counted as the simulated runtime's own-code link counts it: `not-allowed` (the policy refused
+   * the topic), `drive-stamp` (its drive command's stamp), else `bad-request`.
+   */
+  recordLinkRefusal(car: string, r: { op?: string; topic?: string; notAllowed: boolean; message: string }): void {
+    const reason = r.notAllowed
+      ? 'not-allowed'
+      : r.topic === TOPICS.drive(car) && r.message.includes('header.stamp')
+        ? 'drive-stamp'
+        : 'bad-request';
+    const detail = { ...(r.op ? { op: r.op } : {}), ...(r.topic ? { topic: r.topic } : {}), reason: r.message.slice(0, 300) };
+    this.refusals.refuse(this.world.time, car, reason, detail);
+  }
 
   /** Whether `car` said it brakes (an emergency-brake event). */
   isBraking(car: string): boolean {

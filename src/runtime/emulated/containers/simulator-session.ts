@@ -85,8 +85,16 @@ export class SimulatorSession {
    * A car driven by a device cavsim does not run has nothing of cavsim's to watch but its
    * connection: once the run has started, the device going away fails the run, naming it.
    */
+  /** Also: what the link refuses a car is counted under it (reports.recordLinkRefusal). */
   private watchExternalDevices(): void {
     const clients = this.cfg.clients;
+    const cars = new Set(this.names);
+    // what the link refused a car's code or device is counted under the car (summary.json refusals)
+    if (clients)
+      this.bridge.onRefused = (r) => {
+        const car = clientOf(clients, r.remote);
+        if (car && cars.has(car)) this.reports.recordLinkRefusal(car, r);
+      };
     const external = new Set(this.scenario.vehicles.filter((v) => v.external).map((v) => v.name));
     if (!clients || !external.size) return;
     this.bridge.onClient = (event, client, closeCode) => {

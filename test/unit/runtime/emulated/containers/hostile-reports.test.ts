@@ -136,4 +136,32 @@ describe('the emulated simulator records what the cars’ gates and relays refus
     const sim = await simulator('quiet');
     expect(sim.summarize().summary.refusals).toBeUndefined();
   });
+
+  it('what the control link refused a car: not-allowed, drive-stamp or bad-request under the car, as in the simulated runtime', async () => {
+    const sim = await simulator('link');
+    sim.reports.recordLinkRefusal('car3', {
+      op: 'publish',
+      topic: '/sim_control',
+      notAllowed: true,
+      message: 'car3 may not publish /sim_control',
+    });
+    sim.reports.recordLinkRefusal('car3', {
+      op: 'publish',
+      topic: '/car3/drive',
+      notAllowed: false,
+      message: 'header.stamp must be a time',
+    });
+    for (let i = 0; i < 3; i++) sim.reports.recordLinkRefusal('car3', { notAllowed: false, message: 'not JSON' });
+    const { summary } = sim.summarize();
+    expect(Object.fromEntries(Object.entries(summary.refusals!.cars.car3.by_reason).map(([r, c]) => [r, c!.count]))).toEqual({
+      'drive-stamp': 1,
+      'not-allowed': 1,
+      'bad-request': 3,
+    });
+    expect(summary.events.find((e) => e.detail?.refused === 'not-allowed')).toMatchObject({
+      vehicle: 'car3',
+      event: 'refused',
+      detail: { op: 'publish', topic: '/sim_control', reason: 'car3 may not publish /sim_control' },
+    });
+  });
 });
