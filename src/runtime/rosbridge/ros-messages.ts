@@ -136,6 +136,24 @@ export function optionalStampNs(msg: JsonObject): bigint | undefined {
   return parseStamp(msg, 'header');
 }
 
+/**
+ * A drive command's stamp, the same rule in both runtimes: none (no header or no stamp), else a time
+ * no later than the newest tick sent. A stamp that is no time (a string, null, fractions) or from
+ * the future is refused with an error to the sender and answers no tick.
+ */
+export function driveStampNs(msg: JsonObject, newestNs: bigint | undefined): bigint | undefined {
+  const header = msg.header;
+  if (header === undefined) return undefined;
+  if (typeof header !== 'object' || header === null) throw new ProtocolError('header must be an object with a stamp');
+  if (!('stamp' in header)) return undefined;
+  const stamp = parseStamp(msg, 'header');
+  if (newestNs === undefined || stamp > newestNs)
+    throw new ProtocolError(
+      `header.stamp ${stamp} ns is ahead of the newest tick sent (${newestNs ?? 'none yet'} ns): a command answers a tick it has seen`,
+    );
+  return stamp;
+}
+
 /** rosgraph_msgs/msg/Clock: simulation time, as ROS's use_sim_time reads it from /clock. */
 export function clockMsg(ns: bigint): { clock: RosTime } {
   return { clock: rosTime(ns) };

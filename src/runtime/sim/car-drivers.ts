@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { LaserScan, Odometry, V2VMessage } from '../../core/control/vehicle-context.js';
+import { withinDriveLimits } from '../../core/physics/drive-limits.js';
 import type { DriveCommand } from '../../core/physics/types.js';
 import { standardMessageProblem } from '../../core/v2x/facilities/message-gate.js';
 import { DEFAULT_GEO_REFERENCE } from '../../core/v2x/networking/geo-reference.js';
@@ -219,11 +220,14 @@ export function ownCodeDriver(
   };
   /** A command outside the car's limits acts clamped to them, and is counted (never written as 1e308). */
   const withinLimits = (command: DriveCommand, t: number): DriveCommand => {
-    const speed = Math.min(limits.v_max, Math.max(limits.v_min, command.speed));
-    const steer = Math.min(limits.s_max, Math.max(limits.s_min, command.steer));
-    if (speed === command.speed && steer === command.steer) return command;
-    refusals.refuse(t, name, 'drive-clamped', { speed: command.speed, steer: command.steer, applied: { speed, steer } });
-    return { ...command, speed, steer };
+    const applied = withinDriveLimits(command, limits);
+    if (applied !== command)
+      refusals.refuse(t, name, 'drive-clamped', {
+        speed: command.speed,
+        steer: command.steer,
+        applied: { speed: applied.speed, steer: applied.steer },
+      });
+    return applied;
   };
   const free = code.freeRunning;
   return {

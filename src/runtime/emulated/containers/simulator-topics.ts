@@ -1,4 +1,5 @@
-import type { ResolvedScenario } from '../../../scenario/resolved.js';
+import { withinDriveLimits } from '../../../core/physics/drive-limits.js';
+import { type ResolvedScenario, runsOwnCode } from '../../../scenario/resolved.js';
 import type { World } from '../../../world/world.js';
 import type { BridgeServer } from '../../rosbridge/bridge-server.js';
 import type { SimulatorStatus } from '../../rosbridge/control-topics.js';
@@ -11,7 +12,7 @@ import {
   v2vReportSchema,
 } from '../../rosbridge/control-topics.js';
 import { ProtocolError } from '../../rosbridge/protocol.js';
-import { MSG_TYPES, optionalStampNs, parseDriveMsg, parseStringMsg } from '../../rosbridge/ros-messages.js';
+import { driveStampNs, MSG_TYPES, parseDriveMsg, parseStringMsg } from '../../rosbridge/ros-messages.js';
 import type { SimulatorLogs } from './simulator-logs.js';
 import type { SimulatorReports } from './simulator-reports.js';
 import type { StepTiming } from './step-timing.js';
@@ -46,6 +47,7 @@ export interface ServedSession {
  * V2V and event reports.
  */
 export function wireSimulatorTopics(s: ServedSession, b: BridgeServer): void {
+  const untrusted = new Set(s.scenario.vehicles.filter(runsOwnCode).map((v) => v.name));
   for (const car of s.world.cars) {
     const name = car.spec.name;
     b.advertise(TOPICS.odom(name), MSG_TYPES.odometry, { latch: true });
@@ -56,9 +58,17 @@ export function wireSimulatorTopics(s: ServedSession, b: BridgeServer): void {
     if (car.spec.lidar) b.advertise(TOPICS.scan(name), MSG_TYPES.laserScan);
     b.subscribe(TOPICS.drive(name), MSG_TYPES.drive, (msg) => {
       if (car.mirrored) throw new ProtocolError(`${name} is a physical car (role: body): cavsim never drives it`);
-      const command = parseDriveMsg(msg);
-      const stampNs = optionalStampNs(msg);
+      const asked = parseDriveMsg(msg);
+      const stampNs = driveStampNs(msg, BigInt(s.world.steps) * s.stepNs);
       if (!s.recording) return;
+      // untrusted code acts within the car's limits, and what asked for more is counted (as in --runtime sim)
+      const command = untrusted.has(name) ? withinDriveLimits(asked, car.spec.params) : asked;
+      if (command !== asked)
+        s.reports.refusals.refuse(s.world.time, name, 'drive-clamped', {
+          speed: asked.speed,
+          steer: asked.steer,
+          applied: { speed: command.speed, steer: command.steer },
+        });
       car.command = command;
       // A vehicle stamps its command with the odometry it answered: how long after that step's
       // scheduled publication the command arrived is the control loop's lag. An answer to the

@@ -21,8 +21,7 @@ import {
   v2vSendSchema,
 } from '../../rosbridge/control-topics.js';
 import { LaserScanEncoder } from '../../rosbridge/laser-scan-msg.js';
-import { type JsonObject, ProtocolError } from '../../rosbridge/protocol.js';
-import { clockMsg, MSG_TYPES, odometryMsg, parseDriveMsg, parseStamp, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
+import { clockMsg, driveStampNs, MSG_TYPES, odometryMsg, parseDriveMsg, parseStringMsg, stringMsg } from '../../rosbridge/ros-messages.js';
 
 export interface TickInput {
   step: number;
@@ -118,7 +117,7 @@ export class OwnCodeLink {
       server.advertise(TOPICS.scan(car), MSG_TYPES.laserScan);
       this.scanEncoder = new LaserScanEncoder({ frameId: `${car}/base_link`, scanTime: 1 / spec.lidar.rate });
     }
-    server.subscribe(TOPICS.drive(car), MSG_TYPES.drive, (msg) => this.onDrive(parseDriveMsg(msg), this.driveStampNs(msg)));
+    server.subscribe(TOPICS.drive(car), MSG_TYPES.drive, (msg) => this.onDrive(parseDriveMsg(msg), driveStampNs(msg, this.newestStampNs)));
     server.onRefused = ({ op, topic, notAllowed, message }) => {
       const reason: RefusalReason = notAllowed
         ? 'not-allowed'
@@ -255,24 +254,6 @@ export class OwnCodeLink {
 
   close(): Promise<void> {
     return this.server.close();
-  }
-
-  /**
-   * A drive command's stamp: none (no header or no stamp), else a time no later than the newest tick
-   * sent. A stamp that is no time (a string, null, fractions) or from the future is refused with an
-   * error to the code and does not answer any tick.
-   */
-  private driveStampNs(msg: JsonObject): bigint | undefined {
-    const header = msg.header;
-    if (header === undefined) return undefined;
-    if (typeof header !== 'object' || header === null) throw new ProtocolError('header must be an object with a stamp');
-    if (!('stamp' in header)) return undefined;
-    const stamp = parseStamp(msg, 'header');
-    if (this.newestStampNs === undefined || stamp > this.newestStampNs)
-      throw new ProtocolError(
-        `header.stamp ${stamp} ns is ahead of the newest tick sent (${this.newestStampNs ?? 'none yet'} ns): a command answers a tick it has seen`,
-      );
-    return stamp;
   }
 
   private onDrive(command: DriveCommand, stampNs: bigint | undefined): void {

@@ -10,7 +10,7 @@ import { World } from '../../../../world/world.js';
 import { eventReportSchema, parseJsonData, v2vReportSchema } from '../../../rosbridge/control-topics.js';
 import { LaserScanEncoder } from '../../../rosbridge/laser-scan-msg.js';
 import type { JsonObject } from '../../../rosbridge/protocol.js';
-import { driveMsg, odometryJson, optionalStampNs, parseDriveMsg } from '../../../rosbridge/ros-messages.js';
+import { driveMsg, driveStampNs, odometryJson, parseDriveMsg } from '../../../rosbridge/ros-messages.js';
 import { TOPICS } from '../../../rosbridge/topic-names.js';
 import { waver } from './rehearsal-odometry.js';
 
@@ -70,7 +70,7 @@ function stepScratchWorld(scenario: ResolvedScenario, grid: OccupancyGrid): void
           JSON.stringify(driveMsg({ speed: car.spec.start.speed + w, steer: w }, stampNs, `${car.spec.name}/base_link`)),
         ) as JsonObject;
         car.command = parseDriveMsg(drive);
-        optionalStampNs(drive);
+        driveStampNs(drive, stampNs);
       }
       for (const s of scans) if (i % s.scanner.period === 0) s.encoder.encode(s.scanner.scan(), stampNs);
       recorder.recordWorld(world, () => false);
