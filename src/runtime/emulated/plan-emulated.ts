@@ -5,7 +5,7 @@ import { CAVSIM_IMAGES } from '../../host/docker/images.js';
 import { runLabels } from '../../host/docker/labels.js';
 import { runTag } from '../../host/network/names.js';
 import { type HostNetPlan, type HostNetVehicle, planHostNetwork } from '../../host/network/plan.js';
-import { CONTROL_PORT, V2V_PORT } from '../../ports.js';
+import { CONTROL_PORT, RELAY_CONTROL_SOURCE_PORT, V2V_PORT } from '../../ports.js';
 import { RUN_FILES } from '../../run/run-files.js';
 import { isRadio } from '../../scenario/channel-kinds.js';
 import { type ResolvedNetwork, type ResolvedScenario, runsOwnCode, type WiredNetwork } from '../../scenario/resolved.js';
@@ -137,12 +137,17 @@ export function planEmulatedRun(
   const binds = [{ hostPath: runDir, containerPath: CONTAINER_RUN_DIR }];
   const vehicleBinds = [{ hostPath: runDir, containerPath: CONTAINER_RUN_DIR, readOnly: true }];
   const commonEnv = { CAVSIM_RUN_DIR: CONTAINER_RUN_DIR, CAVSIM_RUN_ID: runId, ...(opts.keep ? { CAVSIM_KEEP: '1' } : {}) };
-  // Who may publish what on the control link: each vehicle by its address, the host by the gateway's.
+  // Who may publish what on the control link: each vehicle by its address, the host by the gateway's,
+  // an own-code car's V2V relay by its car's address and its privileged source port.
+  const v2vRelayKeys = scenario.vehicles.flatMap((v, i) =>
+    !v.external && runsOwnCode(v) ? [{ key: `${controlIp(10 + i)}:${RELAY_CONTROL_SOURCE_PORT}`, car: v.name }] : [],
+  );
   const clients = {
     [controlIp(1)]: 'orchestrator',
     ...Object.fromEntries(
       scenario.vehicles.map((v, i) => (v.external ? [`${relayFrom(i).host}:${relayFrom(i).port}`, v.name] : [controlIp(10 + i), v.name])),
     ),
+    ...Object.fromEntries(v2vRelayKeys.map((r) => [r.key, r.car])),
   };
   const controlUrl = `ws://${simulatorIp}:${CONTROL_PORT}`;
   const externals: ExternalDevicePlan[] = scenario.vehicles.flatMap((v, i) =>
@@ -175,8 +180,9 @@ export function planEmulatedRun(
     },
     binds: vehicleBinds,
     plumbedByHost: true,
-    // eth1 and the anti-cheat rules are set from the host; the vehicle needs no extra privilege.
-    capDrop: DROPPED_CAPABILITIES,
+    // eth1 and the anti-cheat rules are set from the host; the vehicle needs no extra privilege, and
+    // own code must not bind its relay's privileged source port.
+    capDrop: runsOwnCode(v) ? [...DROPPED_CAPABILITIES, 'NET_BIND_SERVICE'] : DROPPED_CAPABILITIES,
     resources: {
       ...(v.resources.cpus ? { nanoCpus: Math.round(v.resources.cpus * 1e9) } : {}),
       ...(v.resources.memory ? { memoryBytes: v.resources.memory } : {}),
@@ -205,6 +211,7 @@ export function planEmulatedRun(
         ...(scenario.mapFile !== undefined ? { CAVSIM_MAP: `${CONTAINER_RUN_DIR}/map/${basename(scenario.mapFile)}` } : {}),
         CAVSIM_BIND: `0.0.0.0:${CONTROL_PORT}`,
         CAVSIM_CLIENTS: JSON.stringify(clients),
+        ...(v2vRelayKeys.length ? { CAVSIM_V2V_RELAYS: JSON.stringify(v2vRelayKeys.map((r) => r.key)) } : {}),
       },
       capDrop: DROPPED_CAPABILITIES,
       binds,

@@ -11,6 +11,8 @@ export interface ConnectOptions {
   /** Keep retrying a refused or failed connection until this much time has passed [ms]. */
   timeoutMs?: number;
   retryDelayMs?: number;
+  /** The connection's source port (a V2V relay's privileged one, which the simulator knows it by). */
+  localPort?: number;
 }
 
 /**
@@ -33,7 +35,7 @@ export class BridgeClient {
     const deadline = Date.now() + (opts.timeoutMs ?? 0);
     for (;;) {
       try {
-        return new BridgeClient(await TextWebSocket.open(url));
+        return new BridgeClient(await TextWebSocket.open(url, { localPort: opts.localPort }));
       } catch (err) {
         if (Date.now() + (opts.retryDelayMs ?? 200) > deadline) {
           throw new Error(`cannot connect to ${url}: ${err instanceof Error ? err.message : String(err)}`);

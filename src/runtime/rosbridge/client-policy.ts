@@ -19,13 +19,29 @@ export const ORCHESTRATOR = 'orchestrator';
  * own drive commands and reports about itself, and read only its own topics, the run's control
  * topics and the odometry of the cars its scenario lets it observe: the control link is never a
  * path from one vehicle to another.
+ *
+ * `v2vRelays`: the `address:port` of each own-code car's V2V relay, which shares the car's address.
+ * That car's V2V reports (v2v.csv) are taken from its relay alone: its own code could otherwise
+ * report receipts that never crossed the channel.
  */
 export function clientPolicy(
   clients: Record<string, string>,
   observes: Record<string, readonly string[]>,
   bodies: ReadonlySet<string> = new Set(),
+  v2vRelays: ReadonlySet<string> = new Set(),
 ): ClientPolicy {
-  return policyFor((remote) => clientOf(clients, remote), observes, bodies);
+  const relayed = new Set([...v2vRelays].map((key) => clients[key]).filter((car) => car !== undefined));
+  const policy = policyFor((remote) => clientOf(clients, remote), observes, bodies);
+  if (!relayed.size) return policy;
+  return {
+    ...policy,
+    publish(address, topic, msg) {
+      const client = clientOf(clients, address);
+      if (topic === TOPICS.v2v && client !== undefined && relayed.has(client) && !v2vRelays.has(address.replace(/^::ffff:/, '')))
+        return `${client}'s V2V reports come from its V2V relay; its own code may not publish ${TOPICS.v2v}`;
+      return policy.publish(address, topic, msg);
+    },
+  };
 }
 
 /**

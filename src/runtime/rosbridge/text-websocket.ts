@@ -73,8 +73,9 @@ export class TextWebSocket {
   /**
    * Opens `ws://host:port/path`; rejects when the TCP connection or the handshake fails. Attach the
    * listeners as soon as it resolves (before yielding to I/O): nothing is delivered before that.
+   * `localPort`: the connection's source port, for a client the server knows by it.
    */
-  static open(url: string): Promise<TextWebSocket> {
+  static open(url: string, opts: { localPort?: number } = {}): Promise<TextWebSocket> {
     const u = new URL(url);
     if (u.protocol !== 'ws:') return Promise.reject(new Error(`${url}: only ws:// is supported`));
     const port = Number(u.port || 80);
@@ -90,6 +91,7 @@ export class TextWebSocket {
       const socket = connect({
         host: u.hostname.replace(/^\[|\]$/g, ''),
         port,
+        ...(opts.localPort !== undefined ? { localPort: opts.localPort } : {}),
         onread: {
           buffer: readBuffer,
           callback: (n) => {

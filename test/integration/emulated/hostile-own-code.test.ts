@@ -93,7 +93,11 @@ describe.skipIf(real.skip)('a hostile own-code car in the emulated runtime (Dock
     ]);
     // stamped from the future (2^53+1 s, 10^12 s), "yesterday", null, a fraction of a nanosecond: refused by the simulator's link, as in sim
     expect(by['drive-stamp']?.count).toBe(5);
+    // /sim_control, car0's /drive, car0's received messages, and a receipt for itself on /cavsim/v2v,
+    // which only its relay (known by its privileged source port) may report
+    expect(by['not-allowed']?.count).toBe(4);
     const v2v = rows(runDir, 'v2v.csv');
+    expect(v2v.filter((r) => r.id === 'car0-forged')).toEqual([]);
     expect(v2v.filter((r) => r.from === 'car3' && ['car3', 'car9'].includes(r.to))).toEqual([]);
     // every malformed CAM was on the air, dropped by each receiver that got it, and counted once
     const malformedIds = new Set(v2v.filter((r) => r.outcome === 'malformed').map((r) => r.id));

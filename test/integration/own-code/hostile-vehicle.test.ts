@@ -80,6 +80,8 @@ function expectRefused(summary: RunSummary, dir: string): void {
   const v2v = rows(dir, 'v2v.csv');
   const malformedIds = new Set(v2v.filter((r) => r.outcome === 'malformed').map((r) => r.id));
   expect(by.malformed?.count).toBe(malformedIds.size);
+  // its made-up receipt: this runtime logs V2V itself and takes no car's report
+  expect(v2v.filter((r) => r.id === 'car0-forged')).toEqual([]);
   expect(malformedIds.size).toBeGreaterThan(20);
   expect(car3.refused).toBe(Object.values(by).reduce((n, c) => n + c!.count, 0) - car3.clamped);
   // nothing car3 sent arrived as a standard message, and no figure counts it

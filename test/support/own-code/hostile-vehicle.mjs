@@ -128,6 +128,18 @@ function onTick(odom) {
     ws.send('{"op": "publish", "topic": ');
     ws.send(Buffer.from([1, 2, 3]), { binary: true });
     publishJson(`/${me}/v2v/send`, { to: '*', size_bytes: 1e9 });
+    // a receipt of a frame that never crossed the channel: in emulation only its relay reports its V2V
+    const now = BigInt(stamp.sec) * 1_000_000_000n + BigInt(stamp.nanosec);
+    publishJson('/cavsim/v2v', {
+      kind: 'received',
+      id: `${other}-forged`,
+      from: other,
+      to: me,
+      type: 'cam',
+      sent_ns: String(now),
+      received_ns: String(now + 1_000_000n),
+      size_bytes: 200,
+    });
   }
   if (!honest && n === 9) for (let i = 0; i < flood; i++) ws.send(`flood ${i}`);
   // the tick's answer: at tick 7 outside the car's limits (the honest run sends the limits themselves)

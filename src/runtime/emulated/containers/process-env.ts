@@ -18,6 +18,8 @@ export interface SimulatorEnv {
   mapFile?: string;
   bind: HostPort;
   clients?: Record<string, string>;
+  /** The V2V relays' `address:port`, from which alone their cars' V2V reports are taken. */
+  v2vRelays?: string[];
 }
 
 export interface VehicleEnv {
@@ -41,6 +43,7 @@ export function readSimulatorEnv(env: Env): SimulatorEnv {
     ...(env.CAVSIM_MAP ? { mapFile: env.CAVSIM_MAP } : {}),
     bind: parseHostPort(env.CAVSIM_BIND || `0.0.0.0:${DEFAULT_CONTROL_PORT}`, 'CAVSIM_BIND', DEFAULT_CONTROL_PORT),
     ...(env.CAVSIM_CLIENTS ? { clients: parseClients(env.CAVSIM_CLIENTS) } : {}),
+    ...(env.CAVSIM_V2V_RELAYS ? { v2vRelays: parseRelays(env.CAVSIM_V2V_RELAYS) } : {}),
   };
 }
 
@@ -135,4 +138,17 @@ function parseClients(text: string): Record<string, string> {
     throw new UserInputError('CAVSIM_CLIENTS must be a JSON object {address: name}');
   }
   return raw as Record<string, string>;
+}
+
+/** `CAVSIM_V2V_RELAYS`: `["10.211.7.13:907"]`. */
+function parseRelays(text: string): string[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new UserInputError('CAVSIM_V2V_RELAYS is not JSON', [text]);
+  }
+  if (!Array.isArray(raw) || raw.some((v) => typeof v !== 'string' || !/:\d+$/.test(v)))
+    throw new UserInputError('CAVSIM_V2V_RELAYS must be a JSON array of "address:port"');
+  return raw as string[];
 }

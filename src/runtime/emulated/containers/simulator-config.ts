@@ -11,6 +11,8 @@ export interface SimulatorProcessConfig {
   bind: HostPort;
   /** Client addresses and who they are (see bridge/client-policy.ts); without it any client may do anything. */
   clients?: Record<string, string>;
+  /** The V2V relays' `address:port` (see client-policy.ts). */
+  v2vRelays?: readonly string[];
   clock: WallClock;
   /** After `stop`, reports still arriving on /cavsim/* are recorded for this long [ms]. */
   stopGraceMs?: number;

@@ -30,7 +30,7 @@ export async function startSimulatorProcess(cfg: SimulatorProcessConfig): Promis
     : await loadScenarioMap(scenario, (file) => loadMap(defaultMapFile(cfg.runDir, file)));
   const observes = Object.fromEntries(scenario.vehicles.map((v) => [v.name, v.observes]));
   const bodies = new Set(scenario.vehicles.filter((v) => v.external?.role === 'body').map((v) => v.name));
-  const policy = cfg.clients ? clientPolicy(cfg.clients, observes, bodies) : undefined;
+  const policy = cfg.clients ? clientPolicy(cfg.clients, observes, bodies, new Set(cfg.v2vRelays ?? [])) : undefined;
   optimizeEagerly();
   // Only a warm-up: a simulator that cannot rehearse still runs, compiling in the run's first steps.
   const rehearsal = await rehearseBridge(scenario).then(

@@ -1,3 +1,4 @@
+import { RELAY_CONTROL_SOURCE_PORT } from '../../../ports.js';
 import { BridgeClient } from '../../rosbridge/bridge-client.js';
 import {
   type EventReport,
@@ -57,7 +58,7 @@ export async function startV2VRelay(cfg: VehicleProcessConfig): Promise<RunningV
   warmUpRequestParsing(car);
   try {
     await endpoint.connect(cfg.peers);
-    client = await BridgeClient.connect(cfg.simUrl, { timeoutMs: cfg.connectTimeoutMs ?? 30_000 });
+    client = await BridgeClient.connect(cfg.simUrl, { timeoutMs: cfg.connectTimeoutMs ?? 30_000, localPort: RELAY_CONTROL_SOURCE_PORT });
   } catch (err) {
     await endpoint.close();
     throw err;

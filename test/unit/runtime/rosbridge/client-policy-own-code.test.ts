@@ -108,3 +108,35 @@ describe('singleVehiclePolicy', () => {
     expect(lone.subscribe('127.0.0.1', '/car0/odom')).toBe('car3 may not subscribe to /car0/odom');
   });
 });
+
+describe('client policy: an own-code car and its V2V relay share an address', () => {
+  const RELAY = `${CAR1}:907`;
+  const relayed = clientPolicy(
+    { [ORCH]: 'orchestrator', [CAR0]: 'car0', [CAR1]: 'car1', [RELAY]: 'car1' },
+    { car0: [], car1: [] },
+    new Set(),
+    new Set([RELAY]),
+  );
+  const receipt = { data: JSON.stringify({ kind: 'received', id: 'car0-1', from: 'car0', to: 'car1', type: 'cam' }) };
+  const event = { data: JSON.stringify({ vehicle: 'car1', t_s: 1, event: 'brake-sent' }) };
+
+  it('takes the car’s /cavsim/v2v reports from its relay’s source port alone', () => {
+    expect(relayed.publish(`${RELAY}`, '/cavsim/v2v', receipt)).toBeUndefined();
+    expect(relayed.publish(`::ffff:${RELAY}`, '/cavsim/v2v', receipt)).toBeUndefined();
+    expect(relayed.publish(`${CAR1}:41000`, '/cavsim/v2v', receipt)).toBe(
+      "car1's V2V reports come from its V2V relay; its own code may not publish /cavsim/v2v",
+    );
+  });
+
+  it('leaves the rest of the car’s rights as they were, for the code and the relay alike', () => {
+    for (const from of [`${CAR1}:41000`, RELAY]) {
+      expect(relayed.publish(from, '/cavsim/events', event)).toBeUndefined();
+      expect(relayed.publish(from, '/car1/drive', {})).toBeUndefined();
+      expect(relayed.publish(from, '/car0/drive', {})).toBe('car1 may not publish /car0/drive');
+    }
+    // a car without a relay (cavsim's own vehicle program) still reports its own V2V
+    expect(
+      relayed.publish(`${CAR0}:41001`, '/cavsim/v2v', { data: JSON.stringify({ kind: 'sent', id: 'car0-1', from: 'car0' }) }),
+    ).toBeUndefined();
+  });
+});
