@@ -5,19 +5,25 @@
  * 100 and 300 ms; then 2 Mbit/s offered on a 2 Mbit/s `latency` channel at 20 ms. Per case: p50,
  * p99 and min of (measured one-way delay - setting) from v2v.csv, and the run's stack-share
  * calibration (timing.stack_calibration). `latency`/`csma` at 10 ms also run uncalibrated, for
- * the before/after. The machine's timer baseline and load average come with the figures.
- * Needs root, Docker and ns-3.
+ * the before/after. `latency` at 100 ms, and at 105 ms (whose frames leave ns-3 mid-step, not as
+ * every car wakes for the step's odometry), capture the taps and say where the time went: the
+ * sender's share, ns-3's over the delay it applied, the receiver's (bench/delay-split.ts). The
+ * machine's timer baseline and load average come with the figures. Needs root, Docker, ns-3 and
+ * dumpcap/tshark.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEmulatedDeps } from '../src/api/run-emulated.js';
+import type { RunEvent } from '../src/run/events.js';
 import { runEmulated } from '../src/runtime/emulated/run-emulated.js';
 import type { StackCalibration } from '../src/runtime/emulated/stack-share.js';
 import { loadScenario } from '../src/scenario/load-scenario.js';
 import { packageRoot } from '../src/util/package-root.js';
 import { interpolatedQuantile } from '../src/util/percentile.js';
+import { shareQuantiles, splitDelay, type TapFrame } from './delay-split.js';
 import type { BenchRow, BenchSuite } from './main.js';
+import { captureTaps, type TapCapture } from './testbed/tap-capture.js';
 import { measureTimerBaseline } from './timer-baseline.js';
 
 const SUITE = 'emulated-delay';
@@ -38,6 +44,8 @@ interface DelayCase {
   calibrate: boolean;
   /** bit/s: the serialisation of each frame at this rate is reported as taken out too. */
   serialisedAt?: number;
+  /** Capture the taps and say where each frame's time went (sender, ns-3, receiver). */
+  split?: boolean;
 }
 
 /**
@@ -99,10 +107,19 @@ async function runCase(c: DelayCase, dir: string): Promise<BenchRow[]> {
   writeFileSync(file, scenarioYaml(c));
   const scenario = await loadScenario(file);
   const loadBefore = load();
+  let capture: TapCapture | undefined;
+  const events = {
+    emit(e: RunEvent) {
+      const taps = e.type === 'phase' && e.phase === 'channel' ? /--taps=(\S+)/.exec(e.detail ?? '')?.[1] : undefined;
+      if (c.split && taps && !capture) capture = captureTaps(taps.split(','), join(dir, `${c.channel}-${c.delayMs}.pcapng`));
+    },
+  };
   const { summary, runDir } = await runEmulated(scenario, createEmulatedDeps(), {
     runsDir: join(dir, 'runs'),
     calibrateDelay: c.calibrate,
+    events,
   });
+  const frames = await capture?.stop();
   if (summary.status === 'failed')
     return [{ suite: SUITE, name: `${c.label}: run failed`, value: Number.NaN, unit: '', note: summary.reason }];
   const excess = excessesMs(readFileSync(join(runDir, 'v2v.csv'), 'utf8'), c.delayMs, c.serialisedAt).sort((a, b) => a - b);
@@ -138,6 +155,7 @@ async function runCase(c: DelayCase, dir: string): Promise<BenchRow[]> {
     });
   else if (cal?.not_calibrated)
     rows.push({ suite: SUITE, name: `${c.label}: not calibrated`, value: Number.NaN, unit: '', note: cal.not_calibrated });
+  if (frames && cal) rows.push(...splitRows(c, frames, runDir, summary.timing, cal.applied_delay_ms));
   return rows;
 }
 
@@ -160,7 +178,11 @@ export const suite: BenchSuite = {
         },
       ];
       const cases: DelayCase[] = [
-        ...(['latency', 'csma'] as const).flatMap((kind) => DELAYS_MS.map((d) => lightCase(kind, d))),
+        ...(['latency', 'csma'] as const).flatMap((kind) =>
+          DELAYS_MS.map((d) => ({ ...lightCase(kind, d), split: kind === 'latency' && d === 100 })),
+        ),
+        // 5 ms off the 10 ms physics step: frames leave ns-3 mid-step, not as every car wakes
+        { ...lightCase('latency', 105), split: true },
         {
           label: 'latency 20 ms, 2 Mbit/s offered on 2 Mbit/s (100 Hz x 1250 B per car)',
           channel: 'latency',
@@ -182,3 +204,38 @@ export const suite: BenchSuite = {
     }
   },
 };
+
+/** Rows of where the run's frames spent their time (bench/delay-split.ts), from the taps' capture. */
+function splitRows(c: DelayCase, frames: TapFrame[], runDir: string, timing: unknown, appliedMs: number): BenchRow[] {
+  const t0 = (timing as { t0_epoch_ns?: string } | undefined)?.t0_epoch_ns;
+  if (t0 === undefined) return [];
+  const plan = JSON.parse(readFileSync(join(runDir, 'plan.json'), 'utf8')) as { hostNet: { vehicles: { name: string; ip: string }[] } };
+  const ipOf = new Map(plan.hostNet.vehicles.map((v) => [v.name, v.ip]));
+  const [header, ...lines] = readFileSync(join(runDir, 'v2v.csv'), 'utf8').trim().split('\n');
+  const col = Object.fromEntries(header.split(',').map((name, i) => [name, i]));
+  const received = new Map<string, bigint>();
+  for (const f of lines.map((line) => line.split(',')))
+    if (f[col.outcome] === 'delivered' && Number(f[col.sent_s]) >= SETTLE_S)
+      received.set(`${f[col.id]}>${ipOf.get(f[col.to])}`, BigInt(t0) + BigInt(Math.round(Number(f[col.received_s]) * 1e9)));
+  const runIds = new Set([...received.keys()].map((key) => key.split('>')[0]));
+  const split = splitDelay({ frames, appliedMs, received, t0Ns: BigInt(t0), stepNs: 10_000_000n, include: (id) => runIds.has(id) });
+  const rows: BenchRow[] = [];
+  for (const [name, xs] of [
+    ['sender program -> its tap', split.senderToTapMs],
+    ['ns-3 over the delay it applied', split.ns3OverAppliedMs],
+    ['receiving tap -> receiving program', split.tapToAppMs],
+  ] as const) {
+    const q = shareQuantiles(xs);
+    if (q) rows.push({ suite: SUITE, name: `${c.label}: ${name} p50`, value: q.p50, unit: 'ms', note: `p99 ${q.p99}, n=${q.n}` });
+  }
+  const early = split.stepPhaseMs.filter((ph) => ph < 2).length;
+  if (split.stepPhaseMs.length)
+    rows.push({
+      suite: SUITE,
+      name: `${c.label}: frames out of ns-3 in a physics step's first 2 ms`,
+      value: round((100 * early) / split.stepPhaseMs.length),
+      unit: '%',
+      note: "when every car wakes for the step's odometry",
+    });
+  return rows;
+}

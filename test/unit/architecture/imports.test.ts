@@ -43,6 +43,7 @@ const RULES: Rule[] = [
       'src/channel/ns3/realtime-channel.ts':
         'ns-3 runs for the whole run in its own process group, its output streamed to a log; CommandRunner only runs commands to completion',
       'bench/testbed/probe-runner.ts': 'test and bench scaffolding: probes run side by side in namespaces, line-by-line over stdin/stdout',
+      'bench/testbed/tap-capture.ts': "bench scaffolding: dumpcap on a run's taps for as long as it goes, then tshark reads the capture",
       'bench/testbed/loopback-control-link.ts':
         "bench scaffolding: a build's simulator and vehicle programs as host processes, their CPU time read from /proc",
       'src/host/exec/node-piped-process.ts':
