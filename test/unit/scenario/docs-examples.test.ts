@@ -5,13 +5,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { validateMapFile } from '../../../src/core/map/load-map.js';
+import { loadHostsFile } from '../../../src/host/hosts-file/load-hosts-file.js';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
 
 /**
  * Every ```yaml block of README.md and docs/*.md is checked. The line before a block may say what
  * it is: `<!-- example: part of a scenario [on MAP] -->` (top-level fields, added to a small
  * scenario), `<!-- example: part of a vehicle -->`, `<!-- example: vehicles -->` (list items),
- * `<!-- example: map -->`, `<!-- example: comment -->`, or `<!-- example: invalid -->` (must be
+ * `<!-- example: map -->`, `<!-- example: hosts file -->`, `<!-- example: comment -->`, or `<!-- example: invalid -->` (must be
  * refused). Without a marker a block is a whole scenario, its paths relative to the docs folder.
  */
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -59,6 +60,13 @@ function check(kind: string, yaml: string): Promise<unknown> {
     return validateMapFile(join(dir, 'map.yaml')).then((problems) => expect(problems).toEqual([]));
   }
   if (kind === 'comment') return Promise.resolve(expect(data).toBeNull());
+  if (kind === 'hosts file') {
+    // its TLS files, relative to it, as the loader wants them there
+    const dir = mkdtempSync(join(sandbox, 'hosts-'));
+    for (const f of ['ca.pem', 'cert.pem', 'key.pem']) writeFileSync(join(dir, f), 'not read by the loader\n');
+    writeFileSync(join(dir, 'hosts.yaml'), yaml);
+    return loadHostsFile(join(dir, 'hosts.yaml')).then((hosts) => expect(hosts.hosts.length).toBeGreaterThan(0));
+  }
   throw new Error(`unknown example kind "${kind}"`);
 }
 
