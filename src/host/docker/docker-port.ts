@@ -38,6 +38,15 @@ export interface DockerPort {
    * `undefined` when the container does not exist or was removed while waited on.
    */
   waitContainer(nameOrId: string, opts?: { signal?: AbortSignal }): Promise<{ exitCode: number } | undefined>;
+  /** The image as `docker save` writes it (a tar stream), to load into another engine. */
+  saveImage(nameOrId: string): Promise<NodeJS.ReadableStream>;
+  /** Loads a `docker save` tar stream (`docker load`); resolves once the engine has the image. */
+  loadImage(tar: NodeJS.ReadableStream): Promise<void>;
+  /**
+   * Creates the container, feeds it `input` on stdin (then EOF), starts it, waits for it to exit and
+   * removes it: a short-lived helper's output and exit code (a host-side step on a remote host).
+   */
+  runToCompletion(spec: ContainerSpec, opts?: { input?: string }): Promise<ExecResult>;
 }
 
 export type RemoveOutcome = 'removed' | 'absent';
@@ -116,6 +125,10 @@ export interface ContainerSpec {
    */
   plumbedByHost?: boolean;
   capAdd?: readonly string[];
+  /** Join the host's pid namespace (Docker's `--pid host`): `nsenter` into another container's namespaces. */
+  hostPid?: boolean;
+  /** Docker's `--security-opt` values, e.g. `seccomp=unconfined`. */
+  securityOpt?: readonly string[];
   /** Capabilities taken away, e.g. NET_RAW so the container cannot forge frames. */
   capDrop?: readonly string[];
   resources?: ContainerResources;

@@ -15,34 +15,14 @@ import type {
   NetworkSpec,
   RemoveOutcome,
 } from './docker-port.js';
+import type { DockerodeLike } from './dockerode-like.js';
 import { toDockerLabelFilter } from './labels.js';
+import { loadImageInto, runContainerToCompletion } from './one-shot.js';
 import { demuxDockerStream, readJsonLines } from './streams.js';
 
-/* The parts of dockerode cavsim uses. Tests pass a recording fake with the same shape. */
+export type { DockerodeLike } from './dockerode-like.js';
+
 type Json = Record<string, any>;
-export interface DockerodeLike {
-  ping(): Promise<unknown>;
-  getImage(name: string): { inspect(): Promise<Json>; remove(options: Json): Promise<unknown> };
-  listImages(options: Json): Promise<Json[]>;
-  buildImage(context: { context: string; src: string[] }, options: Json): Promise<NodeJS.ReadableStream>;
-  createNetwork(options: Json): Promise<{ id: string }>;
-  getNetwork(id: string): { inspect(): Promise<Json>; remove(): Promise<unknown> };
-  listNetworks(options: Json): Promise<Json[]>;
-  createContainer(options: Json): Promise<{ id: string }>;
-  getContainer(id: string): {
-    start(): Promise<unknown>;
-    stop(options: Json): Promise<unknown>;
-    remove(options: Json): Promise<unknown>;
-    inspect(): Promise<Json>;
-    exec(options: Json): Promise<{
-      start(options: Json): Promise<NodeJS.ReadableStream>;
-      inspect(): Promise<Json>;
-    }>;
-    logs?(options: Json): Promise<Buffer | NodeJS.ReadableStream>;
-    wait(options: Json): Promise<Json>;
-  };
-  listContainers(options: Json): Promise<Json[]>;
-}
 
 const engineHint = () => `Start the engine with \`${asRoot('scripts/setup-docker.sh')}\`, then check with \`cavsim doctor\`.`;
 
@@ -202,6 +182,18 @@ export function createDockerPort(client: DockerodeLike): DockerPort {
       const buf = Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw));
       return demuxBuffer(buf);
     },
+
+    async saveImage(nameOrId) {
+      return engineCall(`save image ${nameOrId}`, () => client.getImage(nameOrId).get());
+    },
+
+    async loadImage(tar) {
+      await engineCall('load image', () => loadImageInto(client, tar));
+    },
+
+    async runToCompletion(spec, opts = {}) {
+      return engineCall(`run container ${spec.name}`, () => runContainerToCompletion(client, containerOptions(spec), opts.input));
+    },
   };
 }
 
@@ -229,7 +221,7 @@ function networkOptions(spec: NetworkSpec): Json {
   };
 }
 
-function containerOptions(spec: ContainerSpec): Json {
+export function containerOptions(spec: ContainerSpec): Json {
   const network = spec.network;
   return {
     name: spec.name,
@@ -245,6 +237,8 @@ function containerOptions(spec: ContainerSpec): Json {
       CapAdd: [...(spec.capAdd ?? [])],
       CapDrop: [...(spec.capDrop ?? [])],
       Init: spec.init ?? false,
+      ...(spec.hostPid ? { PidMode: 'host' } : {}),
+      ...(spec.securityOpt ? { SecurityOpt: [...spec.securityOpt] } : {}),
       ...(spec.resources?.nanoCpus ? { NanoCpus: spec.resources.nanoCpus } : {}),
       ...(spec.resources?.cpuShares ? { CpuShares: spec.resources.cpuShares } : {}),
       // Memory and swap equal: the limit is a hard cap, as on a small on-board computer.

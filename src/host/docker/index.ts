@@ -9,6 +9,7 @@ export {
 } from './build-context.js';
 export type * from './docker-port.js';
 export { connectDocker, createDockerPort, type DockerodeLike } from './dockerode-port.js';
+export { type HostEngine, hostEngines, PING_TIMEOUT_MS, pingHosts } from './host-engines.js';
 export {
   BASE_ID_LABEL,
   CAVSIM_IMAGES,
@@ -23,4 +24,5 @@ export { createJournaledDocker, dockerUndoers, type JournaledDocker } from './jo
 export { type ContainerRole, LABEL, runFilter, runLabels } from './labels.js';
 export { type DockerLeftover, findLeftoversByLabel, removeLeftovers } from './leftovers.js';
 export { parseCpus, parseMemory, parseResources, type ResourceLimits } from './resources.js';
+export { describeShipped, remoteCarImages, type ShippedImage, shipImages } from './ship-image.js';
 export { decideSupersededImages, removeSupersededImages, type SupersededDecision } from './superseded-images.js';

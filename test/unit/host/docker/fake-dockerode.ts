@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { Duplex, Readable } from 'node:stream';
 import type { DockerodeLike } from '../../../../src/host/docker/dockerode-port.js';
 import { dockerFrame } from '../../../../src/host/docker/streams.js';
 
@@ -29,6 +29,9 @@ export class FakeDockerode implements DockerodeLike {
   readonly containers = new Map<string, FakeContainer>();
   buildOutput: Json[] = [{ stream: 'Step 1/2 : FROM base\n' }, { stream: 'Step 2/2 : COPY dist ./dist\n' }];
   reachable = true;
+  /** What a container run by `runToCompletion` got on stdin, by name; and what it answers (exit code, stdout). */
+  readonly stdinOf = new Map<string, string>();
+  oneShot: (options: Json, input: string) => { exitCode: number; stdout: string } = () => ({ exitCode: 0, stdout: '' });
   private failAt?: { n: number; error: Error };
   private nextId = 1;
   private nextPid = 4000;
@@ -59,7 +62,27 @@ export class FakeDockerode implements DockerodeLike {
       }
       this.images.delete(key);
     },
+    /** `docker save`, as this fake's own format: the image's JSON (another fake's loadImage reads it). */
+    get: async () => {
+      this.call(`saveImage ${name}`);
+      const image = this.images.get(this.findImageKey(name) ?? '');
+      if (!image) throw engineError(404, `No such image: ${name}`);
+      return Readable.from([JSON.stringify(image)]);
+    },
   });
+
+  loadImage = async (tar: NodeJS.ReadableStream) => {
+    this.call('loadImage');
+    let text = '';
+    for await (const chunk of tar as AsyncIterable<Buffer | string>) text += chunk.toString();
+    const image = JSON.parse(text) as Json;
+    for (const tag of image.RepoTags ?? []) {
+      const previous = this.images.get(tag);
+      if (previous && previous.Id !== image.Id) this.images.set(previous.Id, { ...previous, RepoTags: [] });
+      this.images.set(tag, image);
+    }
+    return Readable.from([`${JSON.stringify({ stream: `Loaded image: ${image.RepoTags?.[0]}\n` })}\n`]);
+  };
 
   listImages = async (options: Json) => {
     this.call('listImages');
@@ -165,6 +188,28 @@ export class FakeDockerode implements DockerodeLike {
     inspect: async () => {
       this.call(`inspectContainer ${nameOrId}`);
       return this.containerJson(this.requireContainer(nameOrId));
+    },
+    attach: async (_options: Json) => {
+      this.call(`attach ${nameOrId}`);
+      const c = this.requireContainer(nameOrId);
+      let input = '';
+      const stream: Duplex = new Duplex({
+        read() {},
+        write(chunk, _encoding, done) {
+          input += chunk.toString();
+          done();
+        },
+        final: (done) => {
+          this.stdinOf.set(c.name, input);
+          const answer = this.oneShot(c.options, input);
+          c.exitCode = answer.exitCode;
+          c.running = false;
+          stream.push(dockerFrame(1, answer.stdout));
+          stream.push(null);
+          done();
+        },
+      });
+      return stream;
     },
     exec: async (options: Json) => {
       this.call(`exec ${nameOrId} ${options.Cmd.join(' ')}`);
