@@ -14,6 +14,8 @@ import { ScratchBridge, type ScratchPeer } from './scratch-bridge.js';
 export interface RehearsalLimits {
   ticks: number;
   budgetMs: number;
+  /** How long a tick waits for the car's drive command before the next goes out [ms]; default 50. */
+  answerWaitMs?: number;
 }
 
 /** What the rehearsal ticks: a scratch copy of the car's session (vehicle-session.ts) on the scratch bridge at `simUrl`. */
@@ -52,9 +54,9 @@ export async function rehearseControlLink(
   // Two sessions one after the other, each with half the ticks and the time: code optimized on
   // one session's own closures (its handlers, its apps' callbacks) would be thrown away when the
   // run's session calls its own; after two, V8 optimizes for any session's.
-  const half = { ticks: Math.ceil(limits.ticks / 2), budgetMs: limits.budgetMs / 2 };
+  const half = { ...limits, ticks: Math.ceil(limits.ticks / 2), budgetMs: limits.budgetMs / 2 };
   const first = await rehearseOnce(scenario, spec, openSession, half);
-  const second = await rehearseOnce(scenario, spec, openSession, { ticks: limits.ticks - first.ticks, budgetMs: half.budgetMs });
+  const second = await rehearseOnce(scenario, spec, openSession, { ...half, ticks: limits.ticks - first.ticks });
   return { ticks: first.ticks + second.ticks, answered: first.answered + second.answered };
 }
 
@@ -152,7 +154,7 @@ class RehearsalScript {
     const ticking = step % this.period === 0;
     if (ticking) this.ticks++;
     const answer = ticking && this.spec.controller.type !== 'idle';
-    this.wait = setTimeout(() => this.sendStep(), answer ? ANSWER_WAIT_MS.driving : ANSWER_WAIT_MS.idle);
+    this.wait = setTimeout(() => this.sendStep(), answer ? (this.limits.answerWaitMs ?? ANSWER_WAIT_MS.driving) : ANSWER_WAIT_MS.idle);
   }
 }
 

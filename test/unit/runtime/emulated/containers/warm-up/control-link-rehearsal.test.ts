@@ -11,7 +11,11 @@ const scenario = (file: string) => loadScenario(resolve(import.meta.dirname, '..
 function rehearse(s: ResolvedScenario, v: ResolvedVehicle, limits: { ticks: number; budgetMs: number }) {
   const peers = s.vehicles.filter((o) => o !== v).map((o, i) => ({ name: o.name, address: `10.0.0.${i + 2}`, port: 7400 }));
   const cfg = { runDir: '/nonexistent', vehicle: v.name, peers, bind: { host: '10.0.0.1', port: 7400 }, clock: systemWallClock };
-  return rehearseControlLink(s, v, (client, v2v, simUrl) => new VehicleSession(s, v, client, v2v, { ...cfg, simUrl }), limits);
+  // a loaded machine may take longer than a real rehearsal waits for an answer: every tick waits for its own here
+  return rehearseControlLink(s, v, (client, v2v, simUrl) => new VehicleSession(s, v, client, v2v, { ...cfg, simUrl }), {
+    answerWaitMs: 10_000,
+    ...limits,
+  });
 }
 
 describe('rehearseControlLink', () => {
