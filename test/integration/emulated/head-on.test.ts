@@ -46,8 +46,9 @@ describe.skipIf(real.skip)('emulated head-on-brake (Docker + ns-3)', () => {
       expect(s.v2v.delivery_ratio).toBe(1);
       expect(e.v2v.p50_ms!).toBeGreaterThanOrEqual(delayMs - 0.5);
       // One message, so one sample: it must not have waited out a second frame on the bus (a whole
-      // delay more); how close to the setting it comes is the channel-delay bench's to measure.
-      expect(e.v2v.p50_ms!).toBeLessThan(delayMs + Math.max(5, 0.05 * delayMs));
+      // delay more, so half a delay is the bound: a loaded machine once took 327.6 ms at 300);
+      // how close to the setting it comes is the emulated-delay bench's to measure.
+      expect(e.v2v.p50_ms!).toBeLessThan(delayMs + Math.max(5, 0.5 * delayMs));
       expect(e.timing).toHaveProperty('step_lateness_p99_ms');
       expect(readFileSync(join(emulated.runDir, 'v2v.csv'), 'utf8')).toMatch(/car0-1,car0,car1,emergency-brake/);
       // Each vehicle container was told of its car's collision (or of none) and stopped ticking then.
