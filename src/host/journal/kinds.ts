@@ -18,6 +18,7 @@ export const HOSTNET_KINDS = {
   iptables: 'hostnet.iptables', // { rule, netns? }: one filter rule, removed with -D of the same spec
   iptablesSet: 'hostnet.iptables-set', // { rules, netns? }: filter rules added in one iptables-restore, removed together
   deviceLink: 'hostnet.device-link', // { name, bridge, wasUp }: a device's host interface cavsim joined to a run's bridge (released, not deleted)
+  tunnel: 'hostnet.tunnel', // { host, inverse }: one resource of a VXLAN tunnel on the host it names (src/host/network/tunnel-apply.ts)
 } as const;
 
 /** The ns-3 channel process; `undo` is a ProcessIdentity `{ pid, startTime }` (src/host/exec/process-identity.ts). */

@@ -152,13 +152,52 @@ export async function executeOperation(raw: unknown, runner: CommandRunner): Pro
       return { ok: true };
     }
     case 'delete-link': {
-      const r = await runner.run(['ip', 'link', 'delete', 'dev', op.name], { allowFailure: true });
+      if (op.alias) {
+        const shown = await runner.run(inNetns(op.netns, ['ip', '-o', 'link', 'show', 'dev', op.name]), { allowFailure: true });
+        if (shown.exitCode !== 0 || parseLinkState(shown.stdout).alias !== op.alias) return { ok: true };
+      }
+      const r = await runner.run(inNetns(op.netns, ['ip', 'link', 'delete', 'dev', op.name]), { allowFailure: true });
       if (r.exitCode !== 0) {
-        const still = await runner.run(['ip', '-o', 'link', 'show', 'dev', op.name], { allowFailure: true });
+        const still = await runner.run(inNetns(op.netns, ['ip', '-o', 'link', 'show', 'dev', op.name]), { allowFailure: true });
         if (still.exitCode === 0)
           throw new EnvironmentError(`could not delete link ${op.name}: ${r.stderr.trim()}`, 'check `ip -d link show`');
       }
       return { ok: true };
+    }
+    case 'create-vxlan': {
+      const { name, vni, local, remote, port } = op;
+      await ipBatch(runner, undefined, [
+        [
+          'link',
+          'add',
+          'name',
+          name,
+          'type',
+          'vxlan',
+          'id',
+          String(vni),
+          'local',
+          local,
+          'remote',
+          remote,
+          'dstport',
+          String(port),
+          'nolearning',
+        ],
+        ['link', 'set', 'dev', name, 'alias', op.alias],
+        ...(op.mtu ? [['link', 'set', 'dev', name, 'mtu', String(op.mtu)]] : []),
+      ]);
+      await runner.run(ipv6Off(name), { allowFailure: true });
+      if (op.bridge)
+        await ipBatch(runner, undefined, [
+          ['link', 'set', 'dev', name, 'master', op.bridge],
+          ['link', 'set', 'dev', name, 'up'],
+        ]);
+      return { ok: true };
+    }
+    case 'vxlan-list': {
+      const r = await runner.run(['ip', '-d', '-o', 'link', 'show', 'type', 'vxlan']);
+      return { ok: true, vxlans: parseVxlanList(r.stdout) };
     }
     case 'iptables-add':
       await runner.run(inNetns(op.netns, iptablesArgv(op.position === 'insert' ? '-I' : '-A', op.rule)));
@@ -270,4 +309,16 @@ export function parseLinkList(stdout: string): Array<{ name: string; alias?: str
       const alias = /\balias (\S+)/.exec(line)?.[1];
       return alias ? { name, alias } : { name };
     });
+}
+
+/** `ip -d -o link show type vxlan` lines: name, `vxlan id N`, `dstport P` (the kernel's default 8472 when absent), alias. */
+export function parseVxlanList(stdout: string): Array<{ name: string; vni: number; port: number; alias?: string }> {
+  return stdout.split('\n').flatMap((line) => {
+    const name = /^\d+:\s+([^:@\s]+)/.exec(line)?.[1];
+    const vni = /\bvxlan id (\d+)/.exec(line)?.[1];
+    if (!name || !vni) return [];
+    const alias = /\balias (\S+)/.exec(line)?.[1];
+    const port = /\bdstport (\d+)/.exec(line)?.[1];
+    return [{ name, vni: Number(vni), port: Number(port ?? 8472), ...(alias ? { alias } : {}) }];
+  });
 }

@@ -80,7 +80,31 @@ export const hostNetOperationSchema = z.discriminatedUnion('op', [
       neighbours: neighbours.default([]),
     })
     .strict(),
-  z.object({ op: z.literal('delete-link'), name: ifname }).strict(),
+  /**
+   * Deleted if it is there; with `netns`, inside that namespace (one that is gone took its links with it);
+   * with `alias`, only a link that carries it (one of that run's: someone else's link of that name stays).
+   */
+  z.object({ op: z.literal('delete-link'), name: ifname, netns: netnsTargetSchema.optional(), alias: alias.optional() }).strict(),
+  /**
+   * A VXLAN device (a remote car's V2V link, docs/multi-host.md): one fixed peer, learning off, IPv6
+   * off; with `bridge` it joins it and goes up, else it stays down (to be moved into a car's namespace).
+   */
+  z
+    .object({
+      op: z.literal('create-vxlan'),
+      name: ifname,
+      alias,
+      vni: z.number().int().min(1).max(0xffffff),
+      local: z.ipv4(),
+      remote: z.ipv4(),
+      port: z.number().int().min(1).max(65535),
+      /** The device's MTU: the underlay's less VXLAN's 50 bytes (1450 on a 1500 B network). */
+      mtu: z.number().int().min(576).max(9000).optional(),
+      bridge: ifname.optional(),
+    })
+    .strict(),
+  /** The VXLAN devices of the host's namespace, with their VNI and UDP port. */
+  z.object({ op: z.literal('vxlan-list') }).strict(),
   /** Many host links in three processes, whatever their number: created, then IPv6 off, then up. */
   z
     .object({
@@ -136,4 +160,6 @@ export interface HostNetResult {
   up?: boolean;
   /** link-list: every link on the host (or in the namespace), with its alias if it has one. */
   links?: Array<{ name: string; alias?: string }>;
+  /** vxlan-list: the host's VXLAN devices. */
+  vxlans?: Array<{ name: string; vni: number; port: number; alias?: string }>;
 }

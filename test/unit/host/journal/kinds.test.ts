@@ -11,6 +11,7 @@ describe('journal kinds', () => {
       iptables: 'hostnet.iptables',
       iptablesSet: 'hostnet.iptables-set',
       deviceLink: 'hostnet.device-link',
+      tunnel: 'hostnet.tunnel',
     });
     expect(NS3_PROCESS_KIND).toBe('ns3.process');
   });

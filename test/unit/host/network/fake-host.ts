@@ -18,6 +18,8 @@ export class FakeHost implements HostNetOps {
   readonly up = new Set<string>();
   /** Each host link's device group, as `create-links` set it. */
   readonly groups = new Map<string, number>();
+  /** VXLAN devices made by `create-vxlan`: their VNI and port. */
+  readonly vxlans = new Map<string, { vni: number; port: number }>();
   /** `configure-links` calls: the namespace and the links it set up. */
   readonly configured: Array<{ netns: string; links: string[] }> = [];
   /** Links `delete-links` had to delete by name, not as members of its group. */
@@ -149,6 +151,23 @@ export class FakeHost implements HostNetOps {
         for (const [l, b] of this.masters) if (b === op.name) this.masters.delete(l);
         for (const m of this.links.values()) for (const [k, v] of m) if (v === `peer-of:${op.name}`) m.delete(k);
         return { ok: true };
+      case 'create-vxlan':
+        this.journaled(op.name);
+        if (host.has(op.name)) throw new Error(`File exists: ${op.name}`);
+        host.set(op.name, op.alias);
+        this.vxlans.set(op.name, { vni: op.vni, port: op.port });
+        if (op.bridge) {
+          this.masters.set(op.name, op.bridge);
+          this.up.add(op.name);
+        }
+        return { ok: true };
+      case 'vxlan-list':
+        return {
+          ok: true,
+          vxlans: [...this.vxlans]
+            .filter(([name]) => host.has(name))
+            .map(([name, v]) => ({ name, ...v, ...(host.get(name) ? { alias: host.get(name) } : {}) })),
+        };
       case 'iptables-add': {
         const key = `${nsKey(op.netns)} ${JSON.stringify(op.rule)}`;
         this.journaled(JSON.stringify(op.rule).slice(1, -1).split(',')[0]);

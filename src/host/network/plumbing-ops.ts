@@ -1,0 +1,73 @@
+import { EnvironmentError, ExternalProcessError } from '../../errors.js';
+import type { ContainerSpec, DockerPort } from '../docker/docker-port.js';
+import type { CommandRunner } from '../exec/command-runner.js';
+import { executeOperation } from './execute.js';
+import type { HostNetOps } from './hostnet-port.js';
+import { type HostNetOperation, hostNetOperationSchema } from './operation-schema.js';
+
+/**
+ * What a plumbing container may do on a remote host: the host's links, its VXLAN devices, and links
+ * inside a container's namespace by pid. Operations that look at this machine's /proc or /run/netns
+ * (named namespaces, a namespace's existence) would see the wrong machine and are refused.
+ */
+const REMOTE_OPS = new Set<HostNetOperation['op']>([
+  'create-vxlan',
+  'vxlan-list',
+  'move-into-netns',
+  'delete-link',
+  'link-list',
+  'enslave',
+  'link-up',
+]);
+
+/**
+ * A plumbing container's rights (docs/multi-host.md): the host's network and pid namespaces, the
+ * three capabilities `ip`, `nsenter` and `sysctl` need, no seccomp or AppArmor filter and a writable
+ * /proc/sys (IPv6 off on a car's eth1). Not `--privileged`: it asks for every capability and fails on
+ * an engine that lacks one.
+ */
+export const PLUMBING_CAPS = ['NET_ADMIN', 'SYS_ADMIN', 'SYS_PTRACE'] as const;
+export const PLUMBING_SECURITY = ['seccomp=unconfined', 'apparmor=unconfined', 'systempaths=unconfined'] as const;
+
+export interface PlumbingOptions {
+  host: string;
+  /** An image on the host with iproute2, util-linux's nsenter and procps' sysctl (cavsim's base image has them). */
+  image: string;
+  /** Names each short-lived container (unique on the host). */
+  name: () => string;
+  labels?: Record<string, string>;
+}
+
+/**
+ * The privileged operations of a remote host, each command run by the host's own engine in a
+ * short-lived plumbing container (`--network host --pid host`), fed its input on stdin and removed.
+ * cavsim runs nothing of its own on the host beyond what its engine runs.
+ */
+export function createPlumbingOps(docker: Pick<DockerPort, 'runToCompletion'>, options: PlumbingOptions): HostNetOps {
+  const runner: CommandRunner = {
+    async run(argv, opts = {}) {
+      const spec: ContainerSpec = {
+        name: options.name(),
+        image: options.image,
+        labels: { 'cavsim.role': 'plumbing', ...options.labels },
+        cmd: argv,
+        hostNetwork: true,
+        hostPid: true,
+        capAdd: PLUMBING_CAPS,
+        securityOpt: PLUMBING_SECURITY,
+      };
+      const r = await docker.runToCompletion(spec, opts.input !== undefined ? { input: opts.input } : {});
+      if (r.exitCode !== 0 && !opts.allowFailure)
+        throw new ExternalProcessError(argv, r.exitCode, `on ${options.host}: ${r.stderr.trim().split('\n').slice(-8).join('\n')}`);
+      return r;
+    },
+  };
+  return {
+    async run(op) {
+      const valid = hostNetOperationSchema.parse(op);
+      if (!REMOTE_OPS.has(valid.op))
+        throw new EnvironmentError(`${options.host}: ${valid.op} is not done on a remote host`, 'this is a cavsim bug: report it');
+      return executeOperation(valid, runner);
+    },
+  };
+}
