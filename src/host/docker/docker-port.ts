@@ -129,6 +129,8 @@ export interface ContainerSpec {
   hostPid?: boolean;
   /** Docker's `--security-opt` values, e.g. `seccomp=unconfined`. */
   securityOpt?: readonly string[];
+  /** No masked or read-only /proc paths (the CLI's `--security-opt systempaths=unconfined`): /proc/sys writable. */
+  unmaskedPaths?: boolean;
   /** Capabilities taken away, e.g. NET_RAW so the container cannot forge frames. */
   capDrop?: readonly string[];
   resources?: ContainerResources;

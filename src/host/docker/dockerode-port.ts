@@ -239,6 +239,7 @@ export function containerOptions(spec: ContainerSpec): Json {
       Init: spec.init ?? false,
       ...(spec.hostPid ? { PidMode: 'host' } : {}),
       ...(spec.securityOpt ? { SecurityOpt: [...spec.securityOpt] } : {}),
+      ...(spec.unmaskedPaths ? { MaskedPaths: [], ReadonlyPaths: [] } : {}),
       ...(spec.resources?.nanoCpus ? { NanoCpus: spec.resources.nanoCpus } : {}),
       ...(spec.resources?.cpuShares ? { CpuShares: spec.resources.cpuShares } : {}),
       // Memory and swap equal: the limit is a hard cap, as on a small on-board computer.

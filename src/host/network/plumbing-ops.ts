@@ -27,7 +27,7 @@ const REMOTE_OPS = new Set<HostNetOperation['op']>([
  * an engine that lacks one.
  */
 export const PLUMBING_CAPS = ['NET_ADMIN', 'SYS_ADMIN', 'SYS_PTRACE'] as const;
-export const PLUMBING_SECURITY = ['seccomp=unconfined', 'apparmor=unconfined', 'systempaths=unconfined'] as const;
+export const PLUMBING_SECURITY = ['seccomp=unconfined', 'apparmor=unconfined'] as const;
 
 export interface PlumbingOptions {
   host: string;
@@ -46,17 +46,23 @@ export interface PlumbingOptions {
 export function createPlumbingOps(docker: Pick<DockerPort, 'runToCompletion'>, options: PlumbingOptions): HostNetOps {
   const runner: CommandRunner = {
     async run(argv, opts = {}) {
+      const command = withoutSysctl(argv, opts.input);
       const spec: ContainerSpec = {
         name: options.name(),
         image: options.image,
         labels: { 'cavsim.role': 'plumbing', ...options.labels },
-        cmd: argv,
+        cmd: command.argv,
         hostNetwork: true,
         hostPid: true,
         capAdd: PLUMBING_CAPS,
         securityOpt: PLUMBING_SECURITY,
+        unmaskedPaths: true,
       };
-      const r = await docker.runToCompletion(spec, opts.input !== undefined ? { input: opts.input } : {});
+      const r = await docker.runToCompletion(spec, command.input !== undefined ? { input: command.input } : {}).catch((err: Error) => {
+        // The engine refuses to start a program the image lacks: the command's failure, not the engine's.
+        if (/executable file not found/.test(err.message)) return { exitCode: 127, stdout: '', stderr: err.message };
+        throw err;
+      });
       if (r.exitCode !== 0 && !opts.allowFailure)
         throw new ExternalProcessError(argv, r.exitCode, `on ${options.host}: ${r.stderr.trim().split('\n').slice(-8).join('\n')}`);
       return r;
@@ -70,4 +76,23 @@ export function createPlumbingOps(docker: Pick<DockerPort, 'runToCompletion'>, o
       return executeOperation(valid, runner);
     },
   };
+}
+
+/**
+ * `sysctl -q -w net/.../x=1 ...` (optionally after `nsenter --net=...`) as `tee` of the same files
+ * under /proc/sys with the value on stdin: cavsim's base image has coreutils but not procps. A
+ * /proc/sys/net file is the namespace of the process that opens it, so nsenter still applies.
+ */
+export function withoutSysctl(argv: readonly string[], input?: string): { argv: readonly string[]; input?: string } {
+  const at = argv.indexOf('sysctl');
+  const settings = argv.slice(at + 1).filter((a) => a !== '-q' && a !== '-w');
+  const values = new Set(settings.map((a) => a.split('=')[1]));
+  if (
+    at < 0 ||
+    argv.slice(0, at).some((a) => a !== 'nsenter' && !a.startsWith('--net=')) ||
+    values.size !== 1 ||
+    settings.some((a) => !a.includes('='))
+  )
+    return input !== undefined ? { argv, input } : { argv };
+  return { argv: [...argv.slice(0, at), 'tee', ...settings.map((a) => `/proc/sys/${a.split('=')[0]}`)], input: `${[...values][0]}\n` };
 }

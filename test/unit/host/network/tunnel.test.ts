@@ -7,7 +7,7 @@ import { HOSTNET_KINDS } from '../../../../src/host/journal/kinds.js';
 import { executeOperation, parseVxlanList } from '../../../../src/host/network/execute.js';
 import type { HostNetOps } from '../../../../src/host/network/hostnet-port.js';
 import { type HostNetOperation, hostNetOperationSchema } from '../../../../src/host/network/operation-schema.js';
-import { createPlumbingOps } from '../../../../src/host/network/plumbing-ops.js';
+import { createPlumbingOps, withoutSysctl } from '../../../../src/host/network/plumbing-ops.js';
 import { applyTunnelSteps, type TunnelHosts, tunnelUndoers } from '../../../../src/host/network/tunnel-apply.js';
 import {
   assertVnisFree,
@@ -330,8 +330,9 @@ describe('plumbing containers on a remote host', () => {
     await ops.run(planTunnel(car()).remoteSide[0].apply as HostNetOperation);
     expect(seen.map((s) => s.cmd)).toEqual([
       ['ip', '-batch', '-'],
-      ['sysctl', '-q', '-w', 'net/ipv6/conf/vx-abc123-3/disable_ipv6=1'],
+      ['tee', '/proc/sys/net/ipv6/conf/vx-abc123-3/disable_ipv6'],
     ]);
+    expect(seen[1].input).toBe('1\n');
     expect(seen[0].input).toContain(
       `link add name vx-abc123-3 type vxlan id ${carVni(RUN, 3)} local 10.0.0.11 remote 10.0.0.1 dstport 4789 nolearning\n`,
     );
@@ -339,7 +340,9 @@ describe('plumbing containers on a remote host', () => {
       NetworkMode: 'host',
       PidMode: 'host',
       CapAdd: ['NET_ADMIN', 'SYS_ADMIN', 'SYS_PTRACE'],
-      SecurityOpt: ['seccomp=unconfined', 'apparmor=unconfined', 'systempaths=unconfined'],
+      SecurityOpt: ['seccomp=unconfined', 'apparmor=unconfined'],
+      MaskedPaths: [],
+      ReadonlyPaths: [],
     });
     expect(seen[0].host).not.toHaveProperty('Privileged');
     expect(fake.containers.size).toBe(0);
@@ -347,6 +350,31 @@ describe('plumbing containers on a remote host', () => {
       'createContainer cvx-plumb-1',
       'createContainer cvx-plumb-2',
     ]);
+  });
+
+  it('write sysctl settings with tee (the base image has no procps), also inside a namespace', () => {
+    expect(
+      withoutSysctl([
+        'nsenter',
+        '--net=/proc/7/ns/net',
+        'sysctl',
+        '-q',
+        '-w',
+        'net/ipv6/conf/eth1/disable_ipv6=1',
+        'net/ipv6/conf/lo/disable_ipv6=1',
+      ]),
+    ).toEqual({
+      argv: [
+        'nsenter',
+        '--net=/proc/7/ns/net',
+        'tee',
+        '/proc/sys/net/ipv6/conf/eth1/disable_ipv6',
+        '/proc/sys/net/ipv6/conf/lo/disable_ipv6',
+      ],
+      input: '1\n',
+    });
+    expect(withoutSysctl(['ip', '-batch', '-'], 'link show\n')).toEqual({ argv: ['ip', '-batch', '-'], input: 'link show\n' });
+    expect(withoutSysctl(['sysctl', '-w', 'a=1', 'b=0']).argv).toEqual(['sysctl', '-w', 'a=1', 'b=0']);
   });
 
   it('name the host in a failed command, and refuse operations that would look at this machine instead', async () => {
