@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { RunSummary } from '../../src/run/summary.js';
+import { LIGHT_CAR_BUILT, lightControllerText, notLight } from '../../src/runtime/emulated/light-car.js';
 import { epochNs } from '../../src/runtime/emulated/v2v/wire.js';
 import { RunControl } from '../../src/runtime/rosbridge/run-control.js';
 import type { ResolvedScenario } from '../../src/scenario/resolved.js';
@@ -33,7 +34,15 @@ export function vehicleLauncher(buildRoot: string): string[] {
   return cmd.slice(0, cmd.indexOf('node'));
 }
 
-export async function runControlLink(buildRoot: string, scenario: ResolvedScenario): Promise<ControlLinkFigures> {
+/**
+ * `light`: cars run the build's light-car program where they may (src/runtime/emulated/light-car.ts),
+ * as an emulated run starts them.
+ */
+export async function runControlLink(
+  buildRoot: string,
+  scenario: ResolvedScenario,
+  opts: { light?: boolean } = {},
+): Promise<ControlLinkFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'cavsim-control-link-'));
   const children: ChildProcess[] = [];
   try {
@@ -49,14 +58,19 @@ export async function runControlLink(buildRoot: string, scenario: ResolvedScenar
     const names = scenario.vehicles.map((v) => v.name);
     const ports = await freeUdpPorts(names.length);
     const launcher = vehicleLauncher(buildRoot);
-    const cars = names.map((name, i) =>
-      spawnProgram(launcher, program('vehicle-main.js'), {
-        CAVSIM_RUN_DIR: runDir,
-        CAVSIM_VEHICLE: name,
-        CAVSIM_SIM_URL: url,
-        CAVSIM_V2V_BIND: `127.0.0.1:${ports[i]}`,
-        CAVSIM_V2V_PEERS: JSON.stringify(Object.fromEntries(names.flatMap((n, j) => (j === i ? [] : [[n, `127.0.0.1:${ports[j]}`]])))),
-      }),
+    const cars = scenario.vehicles.map((v, i) =>
+      opts.light && notLight(scenario, v) === undefined
+        ? spawn(join(buildRoot, LIGHT_CAR_BUILT), [], {
+            env: { CAVSIM_VEHICLE: v.name, CAVSIM_SIM_URL: url, CAVSIM_LIGHT_CONTROLLER: lightControllerText(scenario, v) },
+            stdio: ['ignore', 'ignore', 'ignore'],
+          })
+        : spawnProgram(launcher, program('vehicle-main.js'), {
+            CAVSIM_RUN_DIR: runDir,
+            CAVSIM_VEHICLE: v.name,
+            CAVSIM_SIM_URL: url,
+            CAVSIM_V2V_BIND: `127.0.0.1:${ports[i]}`,
+            CAVSIM_V2V_PEERS: JSON.stringify(Object.fromEntries(names.flatMap((n, j) => (j === i ? [] : [[n, `127.0.0.1:${ports[j]}`]])))),
+          }),
     );
     children.push(...cars);
     const control = await RunControl.connect(url, { timeoutMs: 120_000 });

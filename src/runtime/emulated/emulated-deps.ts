@@ -41,4 +41,6 @@ export interface EmulatedRunDeps {
   repoRoot: string;
   /** An interface's byte counters, for external devices' V2V links; without it their load is not measured. */
   linkBytes?: (name: string) => LinkBytes | undefined;
+  /** The build has the light-car program (light-car.ts), so cars that may run it do; absent: every car runs Node's. */
+  lightCarProgram?: boolean;
 }

@@ -8,7 +8,14 @@ import { type HostNetPlan, type HostNetVehicle, planHostNetwork } from '../../ho
 import { CONTROL_PORT, RELAY_CONTROL_SOURCE_PORT, V2V_PORT } from '../../ports.js';
 import { RUN_FILES } from '../../run/run-files.js';
 import { isRadio } from '../../scenario/channel-kinds.js';
-import { type ResolvedNetwork, type ResolvedScenario, runsOwnCode, type WiredNetwork } from '../../scenario/resolved.js';
+import {
+  type ResolvedNetwork,
+  type ResolvedScenario,
+  type ResolvedVehicle,
+  runsOwnCode,
+  type WiredNetwork,
+} from '../../scenario/resolved.js';
+import { LIGHT_CAR_PROGRAM, lightControllerText, notLight } from './light-car.js';
 import { STACK_SHARE } from './stack-share.js';
 
 /** Where the run folder appears inside every container. */
@@ -88,7 +95,7 @@ export function planEmulatedRun(
   scenario: ResolvedScenario,
   runId: string,
   runDir: string,
-  opts: { keep?: boolean; calibrateDelay?: boolean } = {},
+  opts: { keep?: boolean; calibrateDelay?: boolean; lightCars?: boolean } = {},
 ): EmulatedRunPlan {
   const tag = runTag(runId);
   // Control subnet 10.211.X.0/24 beside the V2V subnet 10.210.X.0/24: both private to this run.
@@ -165,14 +172,16 @@ export function planEmulatedRun(
       : [],
   );
   const peers = Object.fromEntries(hostNet.vehicles.map((v) => [v.name, `${v.ip}:${V2V_PORT}`]));
+  const light = (v: ResolvedVehicle) => opts.lightCars === true && notLight(scenario, v) === undefined;
   const vehicles = inContainers.map(({ v, i }) => ({
     name: `cavsim-${tag}-${v.name}`,
     vehicle: v.name,
     image: v.image ?? CAVSIM_IMAGES.vehicle,
-    ...(v.command ? { cmd: v.command } : {}),
+    ...(v.command ? { cmd: v.command } : light(v) ? { cmd: [LIGHT_CAR_PROGRAM] } : {}),
     labels: runLabels(runId, 'vehicle', v.name),
     env: {
       ...commonEnv,
+      ...(light(v) ? { CAVSIM_LIGHT_CONTROLLER: lightControllerText(scenario, v) } : {}),
       CAVSIM_VEHICLE: v.name,
       CAVSIM_SIM_URL: controlUrl,
       CAVSIM_V2V_PEERS: JSON.stringify(Object.fromEntries(Object.entries(peers).filter(([n]) => n !== v.name))),

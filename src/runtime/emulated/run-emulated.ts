@@ -36,6 +36,8 @@ export interface EmulatedRunOptions extends RunOptions {
   failureSettleMs?: number;
   /** false: ns-3 applies network.delay as it is, the stack share stays in the measured delays (benchmarks compare). */
   calibrateDelay?: boolean;
+  /** false: every car runs the Node vehicle program, even where the light-car one could (benchmarks compare). */
+  lightCars?: boolean;
 }
 
 export interface EmulatedRunOutcome {
@@ -93,7 +95,11 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
 
   if (scenario.mapFile !== undefined) copyMap(scenario.mapFile, join(folder.dir, 'map'));
   await writeMapGrid(scenario, folder.dir);
-  const plan = planEmulatedRun(scenario, folder.runId, folder.dir, { keep: opts.keep, calibrateDelay: opts.calibrateDelay });
+  const plan = planEmulatedRun(scenario, folder.runId, folder.dir, {
+    keep: opts.keep,
+    calibrateDelay: opts.calibrateDelay,
+    lightCars: opts.lightCars !== false && deps.lightCarProgram === true,
+  });
   writeFileNoFollow(folder.file(RUN_FILES.plan), `${JSON.stringify(plan, null, 2)}\n`);
   const host = HostSide.open(session, deps, plan, phases, emit);
   const running = session.scope('the running run (component watch, control link, relays, timers)');

@@ -14,7 +14,10 @@ import { buildEntryPoints, repoRoot, runOnLoopback } from './support.js';
  * /carN/collision before the odometry of that step, and their vehicle programs must stop ticking
  * their controllers from that step on, as the simulated runtime stops ticking a collided car.
  */
-describe('simulator-main and vehicle-main on loopback: a collision', () => {
+describe.each([
+  { program: 'vehicle-main', light: false },
+  { program: 'the light-car program', light: true },
+])('simulator-main and $program on loopback: a collision', ({ light }) => {
   let entry: ReturnType<typeof buildEntryPoints>;
   const cleanup: string[] = [];
   beforeAll(() => {
@@ -26,7 +29,8 @@ describe('simulator-main and vehicle-main on loopback: a collision', () => {
 
   it("notifies each collided car once, before that step's odometry, and its vehicle sends no command from then on", async () => {
     const base = await loadScenario(join(repoRoot, 'scenarios/head-on-brake.yaml'), { overrides: ['duration=3s'] });
-    const scenario = { ...base, name: 'head-on-no-brake', vehicles: base.vehicles.map((v) => ({ ...v, apps: [] })) };
+    // no apps and no observed car: each car may run the light-car program
+    const scenario = { ...base, name: 'head-on-no-brake', vehicles: base.vehicles.map((v) => ({ ...v, apps: [], observes: [] })) };
     const names = scenario.vehicles.map((v) => v.name);
     const stepNs = BigInt(Math.round(scenario.physics.timestep * 1e9));
 
@@ -37,6 +41,7 @@ describe('simulator-main and vehicle-main on loopback: a collision', () => {
     const drives = new Map(names.map((n) => [n, [] as bigint[]]));
     const run = await runOnLoopback(entry, scenario, {
       runId: 'loopback-collision',
+      light,
       beforeStart: async (url) => {
         observer = await BridgeClient.connect(url, { timeoutMs: 5000 });
         for (const name of names) {

@@ -7,6 +7,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { RunSummary } from '../../../src/run/summary.js';
+import { LIGHT_CAR_BUILT, lightControllerText, notLight } from '../../../src/runtime/emulated/light-car.js';
 import { epochNs } from '../../../src/runtime/emulated/v2v/wire.js';
 import type { SimulatorStatus } from '../../../src/runtime/rosbridge/control-topics.js';
 import { RunControl } from '../../../src/runtime/rosbridge/run-control.js';
@@ -94,7 +95,19 @@ export interface Child {
 }
 
 export function spawnNode(script: string, env: Record<string, string>): Child {
-  const child = spawn(process.execPath, [script], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawnChild([process.execPath, script], env);
+}
+
+/** The build's light-car program (`npm run build` makes it). */
+export function spawnLightCar(env: Record<string, string>): Child {
+  const program = join(repoRoot, LIGHT_CAR_BUILT);
+  if (!existsSync(program))
+    throw new Error(`${program} is missing: run \`npm run build\` (it needs a C compiler; scripts/setup.sh installs one)`);
+  return spawnChild([program], env);
+}
+
+function spawnChild(argv: string[], env: Record<string, string>): Child {
+  const child = spawn(argv[0], argv.slice(1), { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   const exit = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
@@ -147,6 +160,8 @@ export async function runOnLoopback(
      * tells three or more cars apart (on one shared address it can name only one peer).
      */
     addressPerCar?: boolean;
+    /** Cars that may run the light-car program (dist/light-car, `npm run build`) run it, as an emulated run starts them. */
+    light?: boolean;
   },
 ): Promise<LoopbackRun> {
   const runDir = prepareRunDir(scenario);
@@ -154,15 +169,20 @@ export async function runOnLoopback(
   const names = scenario.vehicles.map((v) => v.name);
   const ports = await freeUdpPorts(names.length);
   const address = (i: number) => (opts.addressPerCar ? `127.0.0.${11 + i}` : '127.0.0.1');
-  const vehicles = names.map((name, i) => ({
-    name,
-    child: spawnNode(entry.vehicleMain, {
-      CAVSIM_RUN_DIR: runDir,
-      CAVSIM_VEHICLE: name,
-      CAVSIM_SIM_URL: sim.url,
-      CAVSIM_V2V_BIND: `${address(i)}:${ports[i]}`,
-      CAVSIM_V2V_PEERS: JSON.stringify(Object.fromEntries(names.flatMap((n, j) => (j === i ? [] : [[n, `${address(j)}:${ports[j]}`]])))),
-    }),
+  const vehicles = scenario.vehicles.map((v, i) => ({
+    name: v.name,
+    child:
+      opts.light && notLight(scenario, v) === undefined
+        ? spawnLightCar({ CAVSIM_VEHICLE: v.name, CAVSIM_SIM_URL: sim.url, CAVSIM_LIGHT_CONTROLLER: lightControllerText(scenario, v) })
+        : spawnNode(entry.vehicleMain, {
+            CAVSIM_RUN_DIR: runDir,
+            CAVSIM_VEHICLE: v.name,
+            CAVSIM_SIM_URL: sim.url,
+            CAVSIM_V2V_BIND: `${address(i)}:${ports[i]}`,
+            CAVSIM_V2V_PEERS: JSON.stringify(
+              Object.fromEntries(names.flatMap((n, j) => (j === i ? [] : [[n, `${address(j)}:${ports[j]}`]]))),
+            ),
+          }),
   }));
   const control = await RunControl.connect(sim.url, { timeoutMs: 5000 });
   const ready = await control.waitForReady();

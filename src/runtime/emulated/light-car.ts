@@ -1,0 +1,52 @@
+import type { ResolvedScenario, ResolvedVehicle } from '../../scenario/resolved.js';
+import { runsOwnCode } from '../../scenario/resolved.js';
+import { stepSchedule } from '../../world/step-schedule.js';
+
+/** Where the vehicle image has the light-car program (containers/vehicle/light-car, built into dist/). */
+export const LIGHT_CAR_PROGRAM = '/opt/cavsim/dist/light-car/cavsim-light-car';
+/** The program in a build, relative to its root. */
+export const LIGHT_CAR_BUILT = 'dist/light-car/cavsim-light-car';
+
+const LIGHT_CONTROLLERS: ReadonlySet<string> = new Set(['pure-pursuit', 'open-loop', 'idle']);
+
+/**
+ * Why a car runs the Node vehicle program rather than the light one, or undefined when it may run
+ * the light one: cavsim's pure pursuit, open loop or idle, no apps, no lidar, no observed cars, in a
+ * scenario where no car can send V2V (the light program has no V2V socket, so it would report no
+ * receipts).
+ */
+export function notLight(scenario: ResolvedScenario, v: ResolvedVehicle): string | undefined {
+  if (runsOwnCode(v)) return 'runs its own code';
+  if (!LIGHT_CONTROLLERS.has(v.controller.type)) return `its controller is ${v.controller.type}`;
+  if (v.apps.length) return 'it has apps';
+  if (v.lidar) return 'it has a lidar';
+  if (v.observes.length) return 'it observes other cars';
+  const sender = scenario.vehicles.find((u) => u.apps.length > 0 || runsOwnCode(u));
+  if (sender) return `${sender.name} may send V2V`;
+  return undefined;
+}
+
+/**
+ * CAVSIM_LIGHT_CONTROLLER: the car's controller as the light program reads it. Numbers as JavaScript
+ * prints them (the shortest text that reads back to the same double), so both programs steer
+ * with the same values.
+ */
+export function lightControllerText(scenario: ResolvedScenario, v: ResolvedVehicle): string {
+  const period = stepSchedule(scenario).controlPeriod(v);
+  const head = `cavsim.light-car/1 ${scenario.physics.timestep} ${period}`;
+  const c = v.controller;
+  if (c.type === 'pure-pursuit') {
+    const rows = c.waypoints.map((w) => `${w.x} ${w.y} ${w.speed}`);
+    return [
+      head,
+      `pure-pursuit ${c.lookahead} ${c.lookaheadTolerance} ${c.gain} ${c.speedScale} ${v.params.s_max} ${rows.length}`,
+      ...rows,
+    ].join('\n');
+  }
+  if (c.type === 'open-loop') {
+    const rows = c.schedule.map((s) => `${s.t} ${s.speed} ${s.steer}`);
+    return [head, `open-loop ${rows.length}`, ...rows].join('\n');
+  }
+  if (c.type === 'idle') return `${head}\nidle`;
+  throw new Error(`the light-car program has no ${c.type} controller`);
+}

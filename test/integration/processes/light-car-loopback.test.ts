@@ -1,0 +1,85 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loopScenarioYaml } from '../../../bench/sim-bench.js';
+import { createPurePursuit } from '../../../src/core/control/pure-pursuit.js';
+import type { Odometry, VehicleContext } from '../../../src/core/control/vehicle-context.js';
+import type { DriveCommand } from '../../../src/core/physics/types.js';
+import { notLight } from '../../../src/runtime/emulated/light-car.js';
+import { BridgeClient } from '../../../src/runtime/rosbridge/bridge-client.js';
+import { TOPICS } from '../../../src/runtime/rosbridge/control-topics.js';
+import { MSG_TYPES, optionalStampNs, parseDriveMsg, parseOdometryMsg } from '../../../src/runtime/rosbridge/ros-messages.js';
+import { loadScenario } from '../../../src/scenario/load-scenario.js';
+import type { ResolvedVehicle } from '../../../src/scenario/resolved.js';
+import { buildEntryPoints, runOnLoopback } from './support.js';
+
+/**
+ * Four pure-pursuit cars on the loop, each running the light-car program against the real
+ * simulator on loopback. Every drive command is checked against cavsim's TypeScript pure pursuit
+ * on the odometry it answers, as the simulator sent it: the same controller, whatever the timing.
+ */
+describe('the light-car program on loopback: four cars on the loop', () => {
+  let entry: ReturnType<typeof buildEntryPoints>;
+  const cleanup: string[] = [];
+  beforeAll(() => {
+    entry = buildEntryPoints();
+  });
+  afterAll(() => {
+    for (const d of cleanup) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('answers every control tick with the command cavsim’s pure pursuit gives on that odometry', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cavsim-light-loop-'));
+    cleanup.push(dir);
+    const file = join(dir, 'loop-4.yaml');
+    writeFileSync(file, loopScenarioYaml(4, '3s'));
+    const scenario = await loadScenario(file, { runtime: 'docker' });
+    expect(scenario.vehicles.map((v) => notLight(scenario, v))).toEqual([undefined, undefined, undefined, undefined]);
+    const names = scenario.vehicles.map((v) => v.name);
+    const odometry = new Map(names.map((n) => [n, new Map<bigint, Odometry>()]));
+    const drives = new Map(names.map((n) => [n, [] as { stamp: bigint; cmd: DriveCommand }[]]));
+    let observer: BridgeClient | undefined;
+    const run = await runOnLoopback(entry, scenario, {
+      runId: 'loopback-light-cars',
+      light: true,
+      beforeStart: async (url) => {
+        observer = await BridgeClient.connect(url, { timeoutMs: 5000 });
+        for (const name of names) {
+          observer.subscribe(TOPICS.odom(name), MSG_TYPES.odometry, (m) => {
+            const o = parseOdometryMsg(m);
+            odometry.get(name)!.set(o.stampNs, o);
+          });
+          observer.subscribe(TOPICS.drive(name), MSG_TYPES.drive, (m) =>
+            drives.get(name)!.push({ stamp: optionalStampNs(m)!, cmd: parseDriveMsg(m) }),
+          );
+        }
+      },
+    });
+    await observer?.close();
+    cleanup.push(run.runDir);
+    expect(run.simExit, run.sim.stderr()).toBe(0);
+    const timing = run.summary.timing as Record<string, number>;
+    console.log(`light cars on loopback: ${run.summary.status}, late commands ${timing.late_commands}/${timing.control_commands}`);
+    expect(run.summary.collision).toBe(false);
+    for (const v of run.vehicles) {
+      expect(v.exit, v.child.stderr()).toBe(0);
+      expect(v.child.stderr()).toMatch(/stopped by the simulator \(apps ticked \d+ times, last in step \d+\)/);
+    }
+
+    for (const spec of scenario.vehicles as (ResolvedVehicle & { controller: { type: 'pure-pursuit' } })[]) {
+      const app = createPurePursuit({ ...spec.controller, maxSteer: spec.params.s_max });
+      const sent = drives.get(spec.name)!;
+      // a command for every step the run simulated after t0 (the car ticks at 100 Hz, the physics rate)
+      expect(sent.length, spec.name).toBeGreaterThanOrEqual(run.summary.steps - 5);
+      for (const { stamp, cmd } of sent) {
+        const odom = odometry.get(spec.name)!.get(stamp);
+        expect(odom, `${spec.name} answered odometry ${stamp} it was sent`).toBeDefined();
+        let expected: DriveCommand | undefined;
+        app.onTick?.({ own: () => odom, drive: (c: DriveCommand) => (expected = c) } as unknown as VehicleContext);
+        expect(cmd.speed).toBe(expected!.speed);
+        expect(Math.abs(cmd.steer - expected!.steer)).toBeLessThanOrEqual(1e-12);
+      }
+    }
+  });
+});
