@@ -2,8 +2,9 @@
  * `control-link`: what one control tick costs in CPU, the emulated runtime's limit on a machine
  * with fewer cores than cars. The simulator and vehicle programs run as host processes on loopback
  * (no Docker, no ns-3: the stadium loop, pure pursuit, no V2V), each build's vehicles launched as
- * its image launches them. With BENCH_OLD_BUILD (the root of another checkout, built), every run
- * alternates with the same run of that build: CPU per tick side by side, and their ratio.
+ * its image launches them. This build runs twice per round, its cars on the light-car program and on
+ * Node's vehicle program, side by side, with their ratio. With BENCH_OLD_BUILD (the root of another
+ * checkout, built), the same run of that build (Node cars) alternates with them too.
  * BENCH_CONTROL_LINK_VEHICLES: fleet sizes (default 8,16).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,7 +26,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 export const suite: BenchSuite = {
   name: SUITE,
   async run() {
-    const builds: Array<{ label: string; root: string }> = [{ label: 'this build', root: packageRoot() }];
+    const builds: Array<{ label: string; root: string; light?: boolean }> = [
+      { label: 'this build, light cars', root: packageRoot(), light: true },
+      { label: 'this build', root: packageRoot() },
+    ];
     if (process.env.BENCH_OLD_BUILD) builds.push({ label: 'old build', root: process.env.BENCH_OLD_BUILD });
     const dir = mkdtempSync(join(tmpdir(), 'cavsim-control-link-bench-'));
     const rows: BenchRow[] = [];
@@ -35,7 +39,8 @@ export const suite: BenchSuite = {
         const scenario = await loadScenario(join(dir, `loop-${n}.yaml`));
         const measured = new Map<string, ControlLinkFigures[]>(builds.map((b) => [b.label, []]));
         for (let round = 0; round < ROUNDS; round++) {
-          for (const b of round % 2 ? [...builds].reverse() : builds) measured.get(b.label)!.push(await runControlLink(b.root, scenario));
+          for (const b of round % 2 ? [...builds].reverse() : builds)
+            measured.get(b.label)!.push(await runControlLink(b.root, scenario, { light: b.light }));
         }
         for (const b of builds) {
           const runs = measured.get(b.label)!;
@@ -60,11 +65,23 @@ export const suite: BenchSuite = {
             note: runs.map((r) => r.status).join(' '),
           });
         }
-        if (builds.length === 2) {
-          const ratio = (pick: (r: ControlLinkFigures) => number) =>
-            median(measured.get('this build')!.map(pick)) / median(measured.get('old build')!.map(pick));
-          rows.push({ suite: SUITE, name: `${n} cars: vehicle CPU, this/old`, value: ratio((r) => r.vehicleCpuPerTickUs), unit: 'x' });
-          rows.push({ suite: SUITE, name: `${n} cars: simulator CPU, this/old`, value: ratio((r) => r.simulatorCpuPerStepUs), unit: 'x' });
+        const ratio = (a: string, b: string, pick: (r: ControlLinkFigures) => number) =>
+          median(measured.get(a)!.map(pick)) / median(measured.get(b)!.map(pick));
+        const lightOverNode = ratio('this build, light cars', 'this build', (r) => r.vehicleCpuPerTickUs);
+        rows.push({ suite: SUITE, name: `${n} cars: vehicle CPU, light/Node`, value: lightOverNode, unit: 'x' });
+        if (measured.has('old build')) {
+          rows.push({
+            suite: SUITE,
+            name: `${n} cars: vehicle CPU, this/old`,
+            value: ratio('this build', 'old build', (r) => r.vehicleCpuPerTickUs),
+            unit: 'x',
+          });
+          rows.push({
+            suite: SUITE,
+            name: `${n} cars: simulator CPU, this/old`,
+            value: ratio('this build', 'old build', (r) => r.simulatorCpuPerStepUs),
+            unit: 'x',
+          });
         }
       }
     } finally {
