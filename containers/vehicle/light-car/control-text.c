@@ -42,6 +42,10 @@ int parse_odometry(const char *msg, struct odometry *o) {
   if (!integer_after(&c, "\"stamp\":{\"sec\":", &sec) || !integer_after(&c, "\"nanosec\":", &nanosec)) return 0;
   if (!number_after(&c, "\"position\":{\"x\":", &o->x) || !number_after(&c, "\"y\":", &o->y)) return 0;
   if (!(c = strstr(c, "\"orientation\":")) || !number_after(&c, "\"z\":", &z) || !number_after(&c, "\"w\":", &w)) return 0;
+  if (!number_after(&c, "\"linear\":{\"x\":", &o->v)) return 0;
+  /* optional in the message, 0 when absent, as parseOdometryMsg has it */
+  o->yaw_rate = 0;
+  if ((c = strstr(c, "\"angular\":{"))) number_after(&c, "\"z\":", &o->yaw_rate);
   o->stamp_ns = sec * 1000000000LL + nanosec;
   o->yaw = 2 * atan2(z, w);
   return 1;

@@ -6,7 +6,7 @@
 
 struct odometry {
   long long stamp_ns;
-  double x, y, yaw;
+  double x, y, yaw, v, yaw_rate;
 };
 
 /* The topic of a publish op into topic[size]; 0 when the text is no publish op. */

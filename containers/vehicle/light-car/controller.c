@@ -27,7 +27,7 @@ static int read_word(char **cursor, char *word, size_t size) {
   return 1;
 }
 
-const char *controller_parse(struct controller *c, const char *text) {
+const char *controller_parse(struct controller *c, const char *text, size_t *used) {
   memset(c, 0, sizeof *c);
   char *copy = strdup(text), *cursor = copy, word[32];
   const char *error = NULL;
@@ -58,6 +58,7 @@ const char *controller_parse(struct controller *c, const char *text) {
   c->rows = calloc(c->n_rows * columns + 1, sizeof(double));
   if (!read_numbers(&cursor, c->rows, c->n_rows * columns)) error = "has fewer rows than it says";
 done:
+  *used = (size_t)(cursor - copy);
   free(copy);
   return error;
 }

@@ -20,8 +20,9 @@ struct controller {
 
 struct drive { double speed, steer; };
 
-/* Parses CAVSIM_LIGHT_CONTROLLER (written by src/runtime/emulated/light-car.ts); NULL or an error. */
-const char *controller_parse(struct controller *c, const char *text);
+/* Parses the controller part of CAVSIM_LIGHT_CONTROLLER (written by src/runtime/emulated/light-car.ts):
+   NULL or an error; *used: how many characters it took. */
+const char *controller_parse(struct controller *c, const char *text, size_t *used);
 
 /* One tick at physics step `step` with the car at (x, y, yaw): 1 and *out when it drives, else 0. */
 int controller_tick(struct controller *c, long step, double x, double y, double yaw, struct drive *out);

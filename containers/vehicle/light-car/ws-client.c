@@ -143,39 +143,36 @@ static int send_frame(struct ws *ws, int opcode, const char *data, size_t len) {
 
 int ws_send_text(struct ws *ws, const char *text, size_t len) { return send_frame(ws, OP_TEXT, text, len); }
 
-const char *ws_next_text(struct ws *ws, size_t *len) {
+int ws_read_some(struct ws *ws) { return fill(ws); }
+
+const char *ws_take_text(struct ws *ws, size_t *len, int *closed) {
   if (ws->consumed) ws->buf[ws->consumed] = ws->saved;
   memmove(ws->buf, ws->buf + ws->consumed, ws->len - ws->consumed);
   ws->len -= ws->consumed;
   ws->consumed = 0;
+  *closed = 0;
   for (;;) {
-    size_t need = 2;
-    while (ws->len < need)
-      if (!fill(ws)) return NULL;
+    if (ws->len < 2) return NULL;
     const unsigned char *b = (const unsigned char *)ws->buf;
-    const int opcode = b[0] & 0x0f, fin = b[0] & 0x80, masked = b[1] & 0x80;
+    const int opcode = b[0] & 0x0f, fin = b[0] & 0x80;
     uint64_t size = b[1] & 0x7f;
-    size_t head = 2;
-    if (size == 126) head = 4;
-    if (size == 127) head = 10;
-    if (masked) return NULL; /* a server never masks */
-    while (ws->len < head)
-      if (!fill(ws)) return NULL;
-    b = (const unsigned char *)ws->buf;
+    const size_t head = size == 126 ? 4 : size == 127 ? 10 : 2;
+    /* a server never masks */
+    if (b[1] & 0x80) return *closed = 1, NULL;
+    if (ws->len < head) return NULL;
     if (size >= 126) {
       size = 0;
       for (size_t i = 2; i < head; i++) size = size << 8 | b[i];
     }
-    if (size > (64u << 20)) return NULL;
-    while (ws->len < head + size)
-      if (!fill(ws)) return NULL;
+    if (size > (64u << 20)) return *closed = 1, NULL;
+    if (ws->len < head + size) return NULL;
     char *payload = ws->buf + head;
     const size_t frame = head + (size_t)size;
     if (opcode == OP_PING) {
-      if (send_frame(ws, OP_PONG, payload, (size_t)size) != 0) return NULL;
+      if (send_frame(ws, OP_PONG, payload, (size_t)size) != 0) return *closed = 1, NULL;
     } else if (opcode == OP_CLOSE) {
       send_frame(ws, OP_CLOSE, payload, size >= 2 ? 2 : 0);
-      return NULL;
+      return *closed = 1, NULL;
     } else if ((opcode == OP_TEXT || opcode == OP_BINARY) && fin) {
       /* a NUL after the text lets callers use string functions; the byte it covers is put back next call */
       if (frame >= ws->cap) {

@@ -18,8 +18,11 @@ struct ws {
 const char *ws_connect(struct ws *ws, const char *url, long timeout_ms);
 /* Sends one text message, masked as a client must. 0 on success. */
 int ws_send_text(struct ws *ws, const char *text, size_t len);
-/* Waits for the next text message; its bytes stay valid until the next call. NULL when the link closed. */
-const char *ws_next_text(struct ws *ws, size_t *len);
+/* One read of what the simulator sent (blocks until something came): 0 when the link closed. */
+int ws_read_some(struct ws *ws);
+/* The next whole text message read so far, valid until the next call; NULL when none is whole yet
+   (or *closed, when the link closed or broke the protocol). */
+const char *ws_take_text(struct ws *ws, size_t *len, int *closed);
 void ws_close(struct ws *ws);
 
 #endif

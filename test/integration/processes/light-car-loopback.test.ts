@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,11 +29,11 @@ describe('the light-car program on loopback: four cars on the loop', () => {
     for (const d of cleanup) rmSync(d, { recursive: true, force: true });
   });
 
-  it('answers every control tick with the command cavsim’s pure pursuit gives on that odometry', async () => {
+  it('answers every control tick with the command cavsim’s pure pursuit gives on that odometry, and beacons to every other car', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cavsim-light-loop-'));
     cleanup.push(dir);
     const file = join(dir, 'loop-4.yaml');
-    writeFileSync(file, loopScenarioYaml(4, '3s'));
+    writeFileSync(file, loopScenarioYaml(4, '3s', { apps: '[{ type: beacon, rate: 20Hz, size: 200B }]' }));
     const scenario = await loadScenario(file, { runtime: 'docker' });
     expect(scenario.vehicles.map((v) => notLight(scenario, v))).toEqual([undefined, undefined, undefined, undefined]);
     const names = scenario.vehicles.map((v) => v.name);
@@ -43,6 +43,7 @@ describe('the light-car program on loopback: four cars on the loop', () => {
     const run = await runOnLoopback(entry, scenario, {
       runId: 'loopback-light-cars',
       light: true,
+      addressPerCar: true,
       beforeStart: async (url) => {
         observer = await BridgeClient.connect(url, { timeoutMs: 5000 });
         for (const name of names) {
@@ -79,6 +80,25 @@ describe('the light-car program on loopback: four cars on the loop', () => {
         app.onTick?.({ own: () => odom, drive: (c: DriveCommand) => (expected = c) } as unknown as VehicleContext);
         expect(cmd.speed).toBe(expected!.speed);
         expect(Math.abs(cmd.steer - expected!.steer)).toBeLessThanOrEqual(1e-12);
+      }
+    }
+
+    // 20 Hz for about 3 s from each car, each beacon received by the three others (no channel here: none lost)
+    const rows = readFileSync(join(run.runDir, 'v2v.csv'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','));
+    for (const name of names) {
+      const sent = new Set(rows.filter((r) => r[1] === name).map((r) => r[0]));
+      expect(sent.size, name).toBeGreaterThanOrEqual(55);
+      const delivered = rows.filter((r) => r[1] === name && r[8] === 'delivered');
+      expect(delivered.length, name).toBeGreaterThanOrEqual(3 * (sent.size - 2));
+      expect(new Set(delivered.map((r) => r[2])), name).toEqual(new Set(names.filter((n) => n !== name)));
+      for (const r of delivered) {
+        expect(r[3]).toBe('beacon');
+        expect(Number(r[7])).toBeGreaterThanOrEqual(200); // padded to 200 B, or longer with the state in full digits
+        expect(Number(r[6])).toBeGreaterThan(0);
       }
     }
   });

@@ -169,20 +169,21 @@ export async function runOnLoopback(
   const names = scenario.vehicles.map((v) => v.name);
   const ports = await freeUdpPorts(names.length);
   const address = (i: number) => (opts.addressPerCar ? `127.0.0.${11 + i}` : '127.0.0.1');
+  const v2vEnv = (i: number) => ({
+    CAVSIM_V2V_BIND: `${address(i)}:${ports[i]}`,
+    CAVSIM_V2V_PEERS: JSON.stringify(Object.fromEntries(names.flatMap((n, j) => (j === i ? [] : [[n, `${address(j)}:${ports[j]}`]])))),
+  });
   const vehicles = scenario.vehicles.map((v, i) => ({
     name: v.name,
     child:
       opts.light && notLight(scenario, v) === undefined
-        ? spawnLightCar({ CAVSIM_VEHICLE: v.name, CAVSIM_SIM_URL: sim.url, CAVSIM_LIGHT_CONTROLLER: lightControllerText(scenario, v) })
-        : spawnNode(entry.vehicleMain, {
-            CAVSIM_RUN_DIR: runDir,
+        ? spawnLightCar({
+            ...v2vEnv(i),
             CAVSIM_VEHICLE: v.name,
             CAVSIM_SIM_URL: sim.url,
-            CAVSIM_V2V_BIND: `${address(i)}:${ports[i]}`,
-            CAVSIM_V2V_PEERS: JSON.stringify(
-              Object.fromEntries(names.flatMap((n, j) => (j === i ? [] : [[n, `${address(j)}:${ports[j]}`]]))),
-            ),
-          }),
+            CAVSIM_LIGHT_CONTROLLER: lightControllerText(scenario, v),
+          })
+        : spawnNode(entry.vehicleMain, { ...v2vEnv(i), CAVSIM_RUN_DIR: runDir, CAVSIM_VEHICLE: v.name, CAVSIM_SIM_URL: sim.url }),
   }));
   const control = await RunControl.connect(sim.url, { timeoutMs: 5000 });
   const ready = await control.waitForReady();

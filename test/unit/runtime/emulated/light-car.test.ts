@@ -7,13 +7,14 @@ import { createOpenLoop } from '../../../../src/core/control/open-loop.js';
 import { createPurePursuit } from '../../../../src/core/control/pure-pursuit.js';
 import type { VehicleContext } from '../../../../src/core/control/vehicle-context.js';
 import type { DriveCommand } from '../../../../src/core/physics/types.js';
+import { createBeacon } from '../../../../src/core/v2x/apps/beacon.js';
 import { LIGHT_CAR_BUILT, lightControllerText, notLight } from '../../../../src/runtime/emulated/light-car.js';
 import { planEmulatedRun } from '../../../../src/runtime/emulated/plan-emulated.js';
 import { odometryJson, parseOdometryMsg } from '../../../../src/runtime/rosbridge/ros-messages.js';
 import { loadScenario } from '../../../../src/scenario/load-scenario.js';
 import type { ResolvedScenario, ResolvedVehicle } from '../../../../src/scenario/resolved.js';
 import { packageRoot } from '../../../../src/util/package-root.js';
-import { createRandom } from '../../../../src/util/random.js';
+import { createRandom, deriveSeed } from '../../../../src/util/random.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cavsim-light-car-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -60,14 +61,25 @@ describe('which cars run the light-car program', () => {
     expect(s.vehicles.map((v) => notLight(s, v))).toEqual([undefined, undefined]);
   });
 
-  it('leaves a car on Node when it has apps, a lidar, a scan controller, or another car may send V2V', async () => {
+  it('leaves a car on Node when it has a lidar or an app other than beacons, or another car may send other V2V', async () => {
     const s = await scenarioOf(
-      `${LOOP_CAR('car0', '    lidar: {}\n')}  - name: car1\n    start: { x: 5, y: -8 }\n    apps: [{ type: beacon }]\n  - name: car2\n    start: { x: -5, y: -8 }\n`,
+      `${LOOP_CAR('car0', '    lidar: {}\n')}  - name: car1\n    start: { x: 5, y: -8 }\n    apps: [{ type: cam }]\n  - name: car2\n    start: { x: -5, y: -8 }\n`,
     );
     const [car0, car1, car2] = s.vehicles;
     expect(notLight(s, car0)).toBe('it has a lidar');
-    expect(notLight(s, car1)).toBe('it has apps');
-    expect(notLight(s, car2)).toBe('car1 may send V2V');
+    expect(notLight(s, car1)).toBe('it has a cam app');
+    expect(notLight(s, car2)).toBe('car1 may send V2V other than beacons');
+  });
+
+  it('takes beaconing cars: each beacon with its first offset, and a V2V socket in every car once one beacons', async () => {
+    const s = await scenarioOf(
+      `${LOOP_CAR('car0', '    apps: [{ type: beacon, rate: 20Hz, size: 200B }]\n')}  - name: car1\n    start: { x: 5, y: -8 }\n`,
+    );
+    expect(s.vehicles.map((v) => notLight(s, v))).toEqual([undefined, undefined]);
+    const [car0, car1] = s.vehicles.map((v) => lightControllerText(s, v).split('\n'));
+    const offset = createRandom(deriveSeed(0, 'beacon-car0'))() * (1 / 20);
+    expect(car0.slice(-2)).toEqual([`beacon 20 200 * ${offset}`, 'v2v']);
+    expect(car1.slice(-2)).toEqual(['idle', 'v2v']);
   });
 
   it('is named in the plan: the program as the command, the controller in CAVSIM_LIGHT_CONTROLLER; not with lightCars off', async () => {
@@ -124,6 +136,42 @@ describe('the light-car program steers as cavsim’s TypeScript controllers do',
     expect(lightTicks(lightControllerText(s, v), lines).map(asDoubles)).toEqual(node);
     expect(node[0]).toBe('0 none');
     expect(node.at(-1)).toBe('149 0 0');
+  });
+
+  it('beacons: sent on the same ticks with the same state (yaw within 1e-12 rad, the rest exact)', async () => {
+    const s = await scenarioOf(LOOP_CAR('car0', '    apps: [{ type: beacon, rate: 30Hz, size: 200B }]\n'));
+    const v = s.vehicles[0];
+    const stepNs = BigInt(Math.round(s.physics.timestep * 1e9));
+    const random = createRandom(11);
+    const lines = Array.from({ length: 300 }, (_, k) =>
+      odometryJson(
+        'car0',
+        { t: 0, x: 10 * random(), y: -8 + random(), yaw: (random() - 0.5) * 6, v: 3 + random(), steer: 0, yawRate: random() - 0.5 },
+        BigInt(k) * stepNs,
+      ),
+    );
+    const beacon = createBeacon('car0', v.apps[0] as Parameters<typeof createBeacon>[1]);
+    const node = lines.map((line) => {
+      const odom = parseOdometryMsg(JSON.parse(line));
+      const step = Number(odom.stampNs / stepNs);
+      const own = { ...odom, t: step * s.physics.timestep };
+      let sent: Record<string, number> | undefined;
+      const ctx = { own: () => own, now: () => own.t, send: (_to: string, _type: string, body: Record<string, number>) => (sent = body) };
+      beacon.onTick?.(ctx as unknown as VehicleContext);
+      return sent;
+    });
+    const light = lightTicks(lightControllerText(s, v), lines).map((l) => {
+      const at = l.indexOf(' beacon ');
+      return at < 0 ? undefined : (JSON.parse(l.slice(at + 8)) as Record<string, number>);
+    });
+    expect(light.map((b) => b !== undefined)).toEqual(node.map((b) => b !== undefined));
+    expect(node.filter(Boolean).length).toBe(90);
+    node.forEach((b, i) => {
+      if (!b) return;
+      const { yaw, ...rest } = light[i]!;
+      expect(rest).toEqual(Object.fromEntries(Object.entries(b).filter(([k]) => k !== 'yaw')));
+      expect(Math.abs(yaw - b.yaw)).toBeLessThanOrEqual(1e-12);
+    });
   });
 
   it('refuses a controller text it cannot read, naming what is wrong', () => {
