@@ -63,13 +63,16 @@ async function buildBefore(root: string): Promise<EmulatedBuild> {
  * One loop-track run with `vehicles` cars, 5 s. Never throws: an invalid run is an outcome like any
  * other, and a run that cannot start or fails is reported with its reason.
  */
-async function runLoop(vehicles: number, dir: string, lidar = false, build = THIS_BUILD): Promise<ScalingOutcome> {
-  const extra = lidar ? { extra: 'lidar on every car' } : {};
+async function runLoop(vehicles: number, dir: string, lidar = false, build = THIS_BUILD, nodeCars = false): Promise<ScalingOutcome> {
+  const extra = lidar ? { extra: 'lidar on every car' } : nodeCars ? { extra: "every car on Node's vehicle program" } : {};
   try {
     const file = join(dir, `loop-${vehicles}${lidar ? '-lidar' : ''}.yaml`);
     writeFileSync(file, loopScenarioYaml(vehicles, '5s', lidar ? { lidar: '{}' } : {}));
     const scenario = await build.loadScenario(file, { overrides: ['duration=5s'] });
-    const { summary, phases } = await build.runEmulated(scenario, build.createEmulatedDeps(), { runsDir: join(dir, 'runs') });
+    const { summary, phases } = await build.runEmulated(scenario, build.createEmulatedDeps(), {
+      runsDir: join(dir, 'runs'),
+      ...(nodeCars ? { lightCars: false } : {}),
+    });
     return {
       vehicles,
       ...extra,
@@ -89,6 +92,8 @@ async function runLoop(vehicles: number, dir: string, lidar = false, build = THI
  * (`BENCH_VEHICLES=10,16` runs others): step lateness, drive-command lag, the run's verdict, and
  * the smallest count whose run was not valid; then 48 cars with a lidar each
  * (`BENCH_LIDAR_VEHICLES`, 0 to skip). With BENCH_OLD_BUILD, the same runs again with that build.
+ * With BENCH_NODE_CARS=1, each count again with every car on Node's vehicle program (cars that
+ * may otherwise run the light-car one; docs/containers.md), one after the other.
  */
 export const suite: BenchSuite = {
   name: 'emulated-runtime',
@@ -120,6 +125,7 @@ export const suite: BenchSuite = {
         const outcome = await runLoop(n, dir);
         outcomes.push(outcome);
         rows.push(...scalingRows(outcome, baseline.p99_ms));
+        if (process.env.BENCH_NODE_CARS === '1') rows.push(...scalingRows(await runLoop(n, dir, false, THIS_BUILD, true), baseline.p99_ms));
       }
       rows.push(notValidRow(outcomes));
       // The issue's heaviest case, reported whatever it gives: every car also receives a 1080-beam scan at 40 Hz.

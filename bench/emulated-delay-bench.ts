@@ -46,6 +46,8 @@ interface DelayCase {
   serialisedAt?: number;
   /** Capture the taps and say where each frame's time went (sender, ns-3, receiver). */
   split?: boolean;
+  /** The cars run Node's vehicle program, not the light-car one (docs/containers.md, "Light cars"). */
+  nodeCars?: boolean;
 }
 
 /**
@@ -53,7 +55,7 @@ interface DelayCase {
  * saturate it (docs/scenario.md): its beacons are slowed until the cars' frames cannot meet on the
  * bus, which keeps the load light there too.
  */
-function lightCase(channel: 'latency' | 'csma', delayMs: number, calibrate = true): DelayCase {
+function lightLoadCase(channel: 'latency' | 'csma', delayMs: number, calibrate = true): DelayCase {
   const rateHz = channel === 'csma' ? Math.min(20, Math.floor(10_000 / (2 * (delayMs + 15))) / 10) : 20;
   return {
     label: `${channel} ${delayMs} ms, ${rateHz} Hz${calibrate ? '' : ', uncalibrated'}`,
@@ -103,7 +105,7 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 const load = () => loadavg()[0].toFixed(2);
 
 async function runCase(c: DelayCase, dir: string): Promise<BenchRow[]> {
-  const file = join(dir, `${c.channel}-${c.delayMs}-${c.calibrate}.yaml`);
+  const file = join(dir, `${c.channel}-${c.delayMs}-${c.calibrate}${c.nodeCars ? '-node' : ''}.yaml`);
   writeFileSync(file, scenarioYaml(c));
   const scenario = await loadScenario(file);
   const loadBefore = load();
@@ -111,12 +113,14 @@ async function runCase(c: DelayCase, dir: string): Promise<BenchRow[]> {
   const events = {
     emit(e: RunEvent) {
       const taps = e.type === 'phase' && e.phase === 'channel' ? /--taps=(\S+)/.exec(e.detail ?? '')?.[1] : undefined;
-      if (c.split && taps && !capture) capture = captureTaps(taps.split(','), join(dir, `${c.channel}-${c.delayMs}.pcapng`));
+      if (c.split && taps && !capture)
+        capture = captureTaps(taps.split(','), join(dir, `${c.channel}-${c.delayMs}${c.nodeCars ? '-node' : ''}.pcapng`));
     },
   };
   const { summary, runDir } = await runEmulated(scenario, createEmulatedDeps(), {
     runsDir: join(dir, 'runs'),
     calibrateDelay: c.calibrate,
+    lightCars: !c.nodeCars,
     events,
   });
   const frames = await capture?.stop();
@@ -166,7 +170,7 @@ export const suite: BenchSuite = {
     const dir = mkdtempSync(join(tmpdir(), 'cavsim-bench-delay-'));
     try {
       // the first run may build images and compile ns-3: measure afterwards
-      await runCase({ ...lightCase('latency', 10), durationS: 2 }, dir);
+      await runCase({ ...lightLoadCase('latency', 10), durationS: 2 }, dir);
       const baseline = await measureTimerBaseline(createEmulatedDeps().docker);
       const rows: BenchRow[] = [
         {
@@ -179,10 +183,12 @@ export const suite: BenchSuite = {
       ];
       const cases: DelayCase[] = [
         ...(['latency', 'csma'] as const).flatMap((kind) =>
-          DELAYS_MS.map((d) => ({ ...lightCase(kind, d), split: kind === 'latency' && d === 100 })),
+          DELAYS_MS.map((d) => ({ ...lightLoadCase(kind, d), split: kind === 'latency' && d === 100 })),
         ),
         // 5 ms off the 10 ms physics step: frames leave ns-3 mid-step, not as every car wakes
-        { ...lightCase('latency', 105), split: true },
+        { ...lightLoadCase('latency', 105), split: true },
+        // the same cars on Node's vehicle program, side by side with the light-car one above
+        { ...lightLoadCase('latency', 100), label: 'latency 100 ms, 20 Hz, Node cars', split: true, nodeCars: true },
         {
           label: 'latency 20 ms, 2 Mbit/s offered on 2 Mbit/s (100 Hz x 1250 B per car)',
           channel: 'latency',
@@ -194,8 +200,8 @@ export const suite: BenchSuite = {
           calibrate: true,
           serialisedAt: 2e6,
         },
-        lightCase('latency', 10, false),
-        lightCase('csma', 10, false),
+        lightLoadCase('latency', 10, false),
+        lightLoadCase('csma', 10, false),
       ];
       for (const c of cases) rows.push(...(await runCase(c, dir)));
       return rows;
