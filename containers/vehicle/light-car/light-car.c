@@ -5,7 +5,7 @@
  * and V2V receive stamps from the kernel (docs/containers.md, "Light cars").
  * Environment: CAVSIM_VEHICLE, CAVSIM_SIM_URL, CAVSIM_LIGHT_CONTROLLER, CAVSIM_V2V_BIND,
  * CAVSIM_V2V_PEERS, CAVSIM_CONNECT_TIMEOUT_MS, CAVSIM_KEEP. `--parity` ticks the controller and
- * beacons on odometry messages from stdin, one per line.
+ * beacons on odometry messages from stdin, one per line; `--probe CONFIG` is the stack-share probe.
  */
 #include <errno.h>
 #include <math.h>
@@ -19,6 +19,7 @@
 #include "beacon.h"
 #include "control-text.h"
 #include "controller.h"
+#include "stack-probe.h"
 #include "v2v.h"
 #include "ws-client.h"
 
@@ -247,6 +248,7 @@ static const char *parse_spec(struct session *s, const char *spec) {
 }
 
 int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "--probe") == 0) return stack_probe(argc > 2 ? argv[2] : NULL);
   const char *spec = getenv("CAVSIM_LIGHT_CONTROLLER"), *url = getenv("CAVSIM_SIM_URL"), *timeout = getenv("CAVSIM_CONNECT_TIMEOUT_MS");
   car = getenv("CAVSIM_VEHICLE") ? getenv("CAVSIM_VEHICLE") : car;
   static struct session s = {.t0_ns = -1, .last_ticked = -1, .collided_step = -1};

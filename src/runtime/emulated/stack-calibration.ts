@@ -1,6 +1,7 @@
 import type { StartedChannel } from '../../channel/ns3/realtime-channel.js';
 import type { DockerPort } from '../../host/docker/docker-port.js';
 import { STACK_PROBE_PORT } from '../../ports.js';
+import { LIGHT_CAR_PROGRAM } from './light-car.js';
 import type { EmulatedRunPlan } from './plan-emulated.js';
 import { type CalibrationResult, calibrateDelay, notCalibrated, STACK_SHARE } from './stack-share.js';
 import type { ProbeConfig, ProbeReport } from './v2v/stack-probe.js';
@@ -9,10 +10,18 @@ const PROBE_SCRIPT = '/opt/cavsim/dist/runtime/emulated/containers/stack-probe-m
 /** From the exec calls to the first send: both probe programs start and bind well within it, even on a loaded machine. */
 const START_MARGIN_MS = 1000;
 
-/** Two cars whose V2V socket lives in a cavsim container: their own, or their relay's (a car running its own code). */
-function probeEnds(plan: EmulatedRunPlan): { container: string; vehicle: string; ip: string }[] {
+/**
+ * Two cars whose V2V socket lives in a cavsim container: their own, or their relay's (a car running
+ * its own code); each probed through the program that receives its frames in the run.
+ */
+function probeEnds(plan: EmulatedRunPlan): { container: string; vehicle: string; ip: string; probe: (cfg: string) => string[] }[] {
   const relayOf = new Map(plan.v2vRelays.map((r) => [r.vehicle, r.name]));
-  return plan.vehicles.slice(0, 2).map((v) => ({ container: relayOf.get(v.vehicle) ?? v.name, vehicle: v.vehicle, ip: v.v2vIp }));
+  return plan.vehicles.slice(0, 2).map((v) => ({
+    container: relayOf.get(v.vehicle) ?? v.name,
+    vehicle: v.vehicle,
+    ip: v.v2vIp,
+    probe: (cfg) => (v.cmd?.[0] === LIGHT_CAR_PROGRAM ? [LIGHT_CAR_PROGRAM, '--probe', cfg] : ['node', PROBE_SCRIPT, cfg]),
+  }));
 }
 
 /** Both probes at once, each sending to the other; the one-way latencies [ms] both received, warm-up left out. */
@@ -34,7 +43,7 @@ export async function probeStack(docker: Pick<DockerPort, 'exec'>, plan: Emulate
         sizeBytes: STACK_SHARE.sizeBytes,
         lingerMs: STACK_SHARE.probeDelayS * 1000 + 200,
       };
-      const r = await docker.exec(self.container, ['node', PROBE_SCRIPT, JSON.stringify(cfg)]);
+      const r = await docker.exec(self.container, self.probe(JSON.stringify(cfg)));
       if (r.exitCode !== 0) throw new Error(`the stack probe in ${self.container} failed: ${r.stderr.trim() || `exit ${r.exitCode}`}`);
       return JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}') as ProbeReport;
     }),

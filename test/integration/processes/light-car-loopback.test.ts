@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,13 +7,14 @@ import { loopScenarioYaml } from '../../../bench/sim-bench.js';
 import { createPurePursuit } from '../../../src/core/control/pure-pursuit.js';
 import type { Odometry, VehicleContext } from '../../../src/core/control/vehicle-context.js';
 import type { DriveCommand } from '../../../src/core/physics/types.js';
-import { notLight } from '../../../src/runtime/emulated/light-car.js';
+import { LIGHT_CAR_BUILT, notLight } from '../../../src/runtime/emulated/light-car.js';
+import type { ProbeConfig, ProbeReport } from '../../../src/runtime/emulated/v2v/stack-probe.js';
 import { BridgeClient } from '../../../src/runtime/rosbridge/bridge-client.js';
 import { TOPICS } from '../../../src/runtime/rosbridge/control-topics.js';
 import { MSG_TYPES, optionalStampNs, parseDriveMsg, parseOdometryMsg } from '../../../src/runtime/rosbridge/ros-messages.js';
 import { loadScenario } from '../../../src/scenario/load-scenario.js';
 import type { ResolvedVehicle } from '../../../src/scenario/resolved.js';
-import { buildEntryPoints, runOnLoopback } from './support.js';
+import { buildEntryPoints, repoRoot, runOnLoopback } from './support.js';
 
 /**
  * Four pure-pursuit cars on the loop, each running the light-car program against the real
@@ -100,6 +102,37 @@ describe('the light-car program on loopback: four cars on the loop', () => {
         expect(Number(r[7])).toBeGreaterThanOrEqual(200); // padded to 200 B, or longer with the state in full digits
         expect(Number(r[6])).toBeGreaterThan(0);
       }
+    }
+  });
+
+  it('is the stack-share probe too: both ways, every probe, its one-way latency from the kernel stamp', async () => {
+    const program = join(repoRoot, LIGHT_CAR_BUILT);
+    const startAtMs = Date.now() + 500;
+    const probe = (name: string, bind: string, peer: { name: string; address: string }, offsetMs: number) =>
+      new Promise<ProbeReport>((resolve, reject) => {
+        const cfg: ProbeConfig = {
+          name,
+          bind,
+          port: 7455,
+          peer,
+          count: 20,
+          intervalMs: 10,
+          startAtMs: startAtMs + offsetMs,
+          sizeBytes: 200,
+          lingerMs: 300,
+        };
+        execFile(program, ['--probe', JSON.stringify(cfg)], (err, stdout) =>
+          err ? reject(err) : resolve(JSON.parse(stdout) as ProbeReport),
+        );
+      });
+    const [a, b] = await Promise.all([
+      probe('car0', '127.0.0.21', { name: 'car1', address: '127.0.0.22' }, 0),
+      probe('car1', '127.0.0.22', { name: 'car0', address: '127.0.0.21' }, 5),
+    ]);
+    for (const r of [a, b]) {
+      expect(r.sent).toBe(20);
+      expect(r.received.map((x) => x.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+      for (const x of r.received) expect(x.latency_ms).toBeGreaterThan(0);
     }
   });
 });

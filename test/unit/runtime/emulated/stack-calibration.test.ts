@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EXIT_STATUS, UserInputError } from '../../../../src/errors.js';
 import type { ExecResult } from '../../../../src/host/docker/docker-port.js';
 import { STACK_PROBE_PORT } from '../../../../src/ports.js';
+import { LIGHT_CAR_PROGRAM } from '../../../../src/runtime/emulated/light-car.js';
 import { BUILTIN_CHANNEL, planEmulatedRun } from '../../../../src/runtime/emulated/plan-emulated.js';
 import { calibrateChannelDelay } from '../../../../src/runtime/emulated/stack-calibration.js';
 import { calibrateDelay, STACK_SHARE } from '../../../../src/runtime/emulated/stack-share.js';
@@ -71,12 +72,12 @@ describe('calibrateDelay: the stack share taken out of the delay ns-3 applies', 
 
 /** A docker port whose exec answers as the probe program would, each car receiving `received` from its peer. */
 function fakeDocker(received: (cfg: ProbeConfig) => ProbeReport['received'] | Error) {
-  const calls: { container: string; cfg: ProbeConfig }[] = [];
+  const calls: { container: string; cfg: ProbeConfig; cmd: readonly string[] }[] = [];
   return {
     calls,
     exec: async (container: string, cmd: readonly string[]): Promise<ExecResult> => {
       const cfg = JSON.parse(cmd.at(-1)!) as ProbeConfig;
-      calls.push({ container, cfg });
+      calls.push({ container, cfg, cmd });
       const r = received(cfg);
       if (r instanceof Error) return { exitCode: 1, stdout: '', stderr: r.message };
       return { exitCode: 0, stdout: `${JSON.stringify({ sent: cfg.count, received: r })}\n`, stderr: '' };
@@ -127,6 +128,23 @@ describe('the calibration in an emulated run (fakes)', () => {
     expect(channel.set).toHaveLength(1);
     expect(channel.set[0][0]).toBeCloseTo(0.02 - r!.calibration.stack_share_p50_ms! / 1000, 9);
     expect(channel.set[0][1]).toBe(0);
+  });
+
+  it('probes each car through the program that receives its frames: Node’s probe, or the light-car program’s', async () => {
+    const p = plan({ channel: 'csma', delay: 0.02 });
+    const docker = fakeDocker((cfg) => latencies(cfg, 0.3));
+    await calibrateChannelDelay(docker, p, fakeChannel());
+    expect(docker.calls.map((c) => c.cmd.slice(0, 2))).toEqual([
+      ['node', '/opt/cavsim/dist/runtime/emulated/containers/stack-probe-main.js'],
+      ['node', '/opt/cavsim/dist/runtime/emulated/containers/stack-probe-main.js'],
+    ]);
+    const light = { ...p, vehicles: p.vehicles.map((v) => ({ ...v, cmd: [LIGHT_CAR_PROGRAM] })) };
+    const lightDocker = fakeDocker((cfg) => latencies(cfg, 0.3));
+    await calibrateChannelDelay(lightDocker, light, fakeChannel());
+    expect(lightDocker.calls.map((c) => c.cmd.slice(0, 2))).toEqual([
+      [LIGHT_CAR_PROGRAM, '--probe'],
+      [LIGHT_CAR_PROGRAM, '--probe'],
+    ]);
   });
 
   it('a refused delay sets nothing: the run fails before the cars move', async () => {

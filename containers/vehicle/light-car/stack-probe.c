@@ -1,0 +1,101 @@
+#include "stack-probe.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "v2v.h"
+
+#define MAX_PROBES 4096
+
+struct probe_config {
+  char name[64], bind[48], peer_name[64], peer_address[32];
+  long long start_at_ms;
+  long port, count, interval_ms, size_bytes, linger_ms;
+};
+
+static int text_of(const char *json, const char *key, char *out, size_t size) {
+  const char *at = strstr(json, key);
+  if (!at || !(at = strchr(at + strlen(key), '"'))) return 0;
+  at++;
+  const size_t len = strcspn(at, "\"");
+  if (at[len] != '"' || len >= size) return 0;
+  memcpy(out, at, len);
+  out[len] = '\0';
+  return 1;
+}
+
+static int number_of(const char *json, const char *key, long long *out) {
+  const char *at = strstr(json, key);
+  char *end;
+  if (!at) return 0;
+  *out = strtoll(at + strlen(key), &end, 10);
+  return end != at + strlen(key);
+}
+
+/* ProbeConfig as stackProbe's JSON.stringify writes it; the peer's fields are searched after "peer". */
+static const char *parse_config(const char *json, struct probe_config *c) {
+  long long port, count, interval, start, size, linger;
+  const char *peer = strstr(json, "\"peer\":");
+  if (!text_of(json, "\"name\":", c->name, sizeof c->name) || !text_of(json, "\"bind\":", c->bind, sizeof c->bind) || !peer ||
+      !text_of(peer, "\"name\":", c->peer_name, sizeof c->peer_name) || !text_of(peer, "\"address\":", c->peer_address, sizeof c->peer_address))
+    return "the probe's config lacks name, bind or peer";
+  if (!number_of(json, "\"port\":", &port) || !number_of(json, "\"count\":", &count) || !number_of(json, "\"intervalMs\":", &interval) ||
+      !number_of(json, "\"startAtMs\":", &start) || !number_of(json, "\"sizeBytes\":", &size) || !number_of(json, "\"lingerMs\":", &linger))
+    return "the probe's config lacks a number";
+  if (count < 0 || count > MAX_PROBES) return "the probe's count is out of range";
+  c->port = (long)port, c->count = (long)count, c->interval_ms = (long)interval;
+  c->start_at_ms = start, c->size_bytes = (long)size, c->linger_ms = (long)linger;
+  return NULL;
+}
+
+/* Receives until the epoch time `until_ns`, recording the peer's probes. */
+static void receive_until(struct v2v *v, long long until_ns, long *seqs, double *latencies, long *n) {
+  for (;;) {
+    const long long left_ns = until_ns - epoch_ns();
+    if (left_ns <= 0) return;
+    struct pollfd fd = {.fd = v->fd, .events = POLLIN};
+    if (poll(&fd, 1, (int)((left_ns + 999999) / 1000000)) <= 0) continue;
+    struct v2v_arrival a;
+    int more = 1;
+    while (more) {
+      if (!v2v_receive(v, &a, &more) || a.forged_sender || strcmp(a.type, "stack-probe") != 0 || *n == MAX_PROBES) continue;
+      const char *dash = strrchr(a.id, '-');
+      seqs[*n] = dash ? atol(dash + 1) : -1;
+      latencies[(*n)++] = (double)(a.received_ns - atoll(a.sent_ns)) / 1e6;
+    }
+  }
+}
+
+int stack_probe(const char *config_json) {
+  struct probe_config c;
+  struct v2v v;
+  char bind[64], peers[160], id[96];
+  static long seqs[MAX_PROBES];
+  static double latencies[MAX_PROBES];
+  long received = 0, sent = 0;
+  const char *error = config_json ? parse_config(config_json, &c) : "no config";
+  if (!error) {
+    snprintf(bind, sizeof bind, "%s:%ld", c.bind, c.port);
+    snprintf(peers, sizeof peers, "{\"%s\":\"%s:%ld\"}", c.peer_name, c.peer_address, c.port);
+    error = v2v_open(&v, c.name, bind, peers, 10000);
+  }
+  if (error) {
+    fprintf(stderr, "stack probe: %s\n", error);
+    return 1;
+  }
+  for (long seq = 0; seq < c.count; seq++) {
+    receive_until(&v, (c.start_at_ms + seq * c.interval_ms) * 1000000LL, seqs, latencies, &received);
+    long long sent_ns;
+    snprintf(id, sizeof id, "%s-probe-%ld", c.name, seq);
+    /* a send refused (the peer not bound yet: an ICMP error) is not counted, as in the Node probe */
+    if (v2v_send(&v, id, c.peer_name, "stack-probe", "{}", c.size_bytes, &sent_ns) > 0) sent++;
+  }
+  receive_until(&v, epoch_ns() + c.linger_ms * 1000000LL, seqs, latencies, &received);
+  printf("{\"sent\":%ld,\"received\":[", sent);
+  for (long i = 0; i < received; i++) printf("%s{\"seq\":%ld,\"latency_ms\":%.6f}", i ? "," : "", seqs[i], latencies[i]);
+  printf("]}\n");
+  return 0;
+}
