@@ -7,6 +7,7 @@ import { lastLines } from '../../util/last-lines.js';
 import { type ComponentWatch, containerDeath, signalOfExitStatus } from './component-watch.js';
 import type { EmulatedRunDeps } from './emulated-deps.js';
 import type { HostSide } from './host-side.js';
+import { LIGHT_CAR_PROGRAM } from './light-car.js';
 import { type EmulatedRunPlan, withContainerPids } from './plan-emulated.js';
 import type { RunPhases } from './run-phases.js';
 
@@ -37,9 +38,10 @@ export async function startContainers(
   phases: RunPhases,
   emit: (phase: string, detail?: string) => void,
 ): Promise<WatchedSimulator> {
+  const light = plan.vehicles.filter((v) => v.cmd?.[0] === LIGHT_CAR_PROGRAM).length;
   emit(
     'containers',
-    `simulator and ${plan.vehicles.length} vehicles${plan.v2vRelays.length ? ` (${plan.v2vRelays.length} with a V2V relay)` : ''}`,
+    `simulator and ${plan.vehicles.length} vehicles${plan.v2vRelays.length ? ` (${plan.v2vRelays.length} with a V2V relay)` : ''}${light ? `, ${light} on the light-car program` : ''}`,
   );
   await host.claim();
   await host.docker.createContainer(plan.simulator);
