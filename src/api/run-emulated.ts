@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { compileChannelProgram } from '../channel/ns3/compile.js';
 import { startChannel } from '../channel/ns3/realtime-channel.js';
 import { computeContextHash, repoBuildContext } from '../host/docker/build-context.js';
@@ -7,13 +5,13 @@ import { describePruned, ensureImages, requireVehicleImages } from '../host/dock
 import { readLinkBytes } from '../host/network/link-bytes.js';
 import { connectControlLink } from '../runtime/emulated/control-link.js';
 import type { EmulatedRunDeps } from '../runtime/emulated/emulated-deps.js';
-import { LIGHT_CAR_BUILT } from '../runtime/emulated/light-car.js';
 import { type EmulatedRunOptions, type EmulatedRunOutcome, runEmulated } from '../runtime/emulated/run-emulated.js';
 import { refuseUnsupportedExternal } from '../scenario/external-device.js';
 import { loadScenario } from '../scenario/load-scenario.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { packageRoot } from '../util/package-root.js';
 import { realHostPorts } from './host-ports.js';
+import { lightCarsEnabled } from './light-cars.js';
 
 /** The real ports: Docker engine, host networking (direct as root, sudo otherwise), commands, ns-3. */
 export function createEmulatedDeps(): EmulatedRunDeps {
@@ -26,8 +24,7 @@ export function createEmulatedDeps(): EmulatedRunDeps {
     connectControl: connectControlLink,
     linkBytes: readLinkBytes,
     repoRoot: root,
-    // CAVSIM_LIGHT_CARS=0: every car on Node's vehicle program (to compare the two)
-    lightCarProgram: process.env.CAVSIM_LIGHT_CARS !== '0' && existsSync(join(root, LIGHT_CAR_BUILT)),
+    lightCarProgram: lightCarsEnabled(),
     async prepareImages(report) {
       const contextHash = await computeContextHash(root);
       await ensureImages({ docker, context: repoBuildContext(root) }, { contextHash }, (e) => {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { type Command, Option } from 'commander';
 import type { RuntimeReadiness } from '../api/doctor/index.js';
+import { lightCarsEnabled } from '../api/light-cars.js';
 import { EXIT_STATUS, UserInputError } from '../errors.js';
 import { checkRunId, defaultRunsDir, newRunId } from '../run/run-folder.js';
 import { planEmulatedRun } from '../runtime/emulated/plan-emulated.js';
@@ -146,7 +147,9 @@ export function registerEmulationCommands(program: Command): void {
       printWarnings(scenario.warnings, 'docker');
       printLoadWarnings(scenario, 'docker');
       const runId = newRunId();
-      process.stdout.write(`${JSON.stringify(planEmulatedRun(scenario, runId, join(defaultRunsDir(), runId)), null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify(planEmulatedRun(scenario, runId, join(defaultRunsDir(), runId), { lightCars: lightCarsEnabled() }), null, 2)}\n`,
+      );
     });
 }
 
