@@ -2,6 +2,7 @@ import { compileChannelProgram } from '../channel/ns3/compile.js';
 import { startChannel } from '../channel/ns3/realtime-channel.js';
 import { computeContextHash, repoBuildContext } from '../host/docker/build-context.js';
 import { describePruned, ensureImages, requireVehicleImages } from '../host/docker/images.js';
+import { resolveHostsFile } from '../host/hosts-file/load-hosts-file.js';
 import { readLinkBytes } from '../host/network/link-bytes.js';
 import { connectControlLink } from '../runtime/emulated/control-link.js';
 import type { EmulatedRunDeps } from '../runtime/emulated/emulated-deps.js';
@@ -10,6 +11,7 @@ import { refuseUnsupportedExternal } from '../scenario/external-device.js';
 import { loadScenario } from '../scenario/load-scenario.js';
 import type { ResolvedScenario } from '../scenario/resolved.js';
 import { packageRoot } from '../util/package-root.js';
+import { remoteHosts } from './host-engines.js';
 import { realHostPorts } from './host-ports.js';
 import { lightCarsEnabled } from './light-cars.js';
 
@@ -43,6 +45,8 @@ export function createEmulatedDeps(): EmulatedRunDeps {
 export interface EmulatedScenarioOptions extends EmulatedRunOptions {
   /** Default: this host's real ports (createEmulatedDeps). */
   deps?: EmulatedRunDeps;
+  /** A hosts file (`--hosts`; else `$CAVSIM_HOSTS`): cars are placed on its hosts (docs/multi-host.md). */
+  hostsFile?: string;
 }
 
 /** `cavsim up --runtime docker`: validate, then run emulated in Docker with an ns-3 channel. */
@@ -54,8 +58,11 @@ export async function runScenarioEmulated(file: string, opts: EmulatedScenarioOp
 /** An emulated run of a scenario already resolved (`cavsim replay` runs scenario.resolved.json again). */
 export async function runResolvedEmulated(scenario: ResolvedScenario, opts: EmulatedScenarioOptions = {}): Promise<EmulatedRunOutcome> {
   refuseUnsupportedExternal(scenario, 'docker');
-  const { deps = createEmulatedDeps(), ...options } = opts;
+  const { deps: given, hostsFile, ...options } = opts;
+  const hosts = await resolveHostsFile(hostsFile);
+  const deps = given ?? createEmulatedDeps();
   await deps.docker.ping();
   await requireVehicleImages(deps.docker, scenario.vehicles);
-  return runEmulated(scenario, deps, options);
+  const remote = hosts ? await remoteHosts(hosts) : undefined;
+  return runEmulated(scenario, remote ? { ...deps, remote } : deps, options);
 }

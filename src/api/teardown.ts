@@ -1,8 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserInputError } from '../errors.js';
+import { pingHosts } from '../host/docker/host-engines.js';
 import { findLeftoversByLabel, removeLeftovers } from '../host/docker/leftovers.js';
-import type { TeardownReport } from '../host/journal/journal.js';
+import { loadHostsFile } from '../host/hosts-file/load-hosts-file.js';
+import type { JournalEntry, TeardownReport } from '../host/journal/journal.js';
+import { HOSTS_FILE_KIND } from '../host/journal/kinds.js';
 import {
   type ActiveRun,
   isRunLive,
@@ -15,7 +18,9 @@ import {
 import { RUN_FILES } from '../run/run-files.js';
 import { defaultRunsDir } from '../run/run-folder.js';
 import type { EmulatedRunDeps } from '../runtime/emulated/emulated-deps.js';
+import { hostsFileUndoer, journalHostsFile, type ReachedHost, remoteUndoDeps } from '../runtime/emulated/remote-teardown.js';
 import { allUndoers } from '../runtime/emulated/run-emulated.js';
+import { connectHostEngines } from './host-engines.js';
 import { realHostPorts } from './host-ports.js';
 
 export interface RunTeardown {
@@ -49,6 +54,35 @@ function runsToUndo(target: { runId?: string; all?: boolean }, runsDir: string):
 }
 
 /**
+ * The ports that undo a journal: this host's, and when the run's cars ran on other hosts, each of
+ * those hosts' engines from the hosts file the journal names (one that does not answer is named by
+ * the entries it keeps).
+ */
+async function onEveryHost(
+  deps: Pick<EmulatedRunDeps, 'docker' | 'hostNet'>,
+  runId: string,
+  entries: readonly JournalEntry[],
+): Promise<Pick<EmulatedRunDeps, 'docker' | 'hostNet' | 'tunnelHosts'>> {
+  const named = journalHostsFile(entries);
+  if (!named) return deps;
+  const reached: ReachedHost[] = await loadHostsFile(named.file).then(
+    (file) =>
+      Promise.all(
+        connectHostEngines(file).map(async (e) => {
+          try {
+            await pingHosts([e]);
+            return { name: e.host.name, docker: e.docker };
+          } catch (err) {
+            return { name: e.host.name, problem: (err as Error).message };
+          }
+        }),
+      ),
+    (err: unknown) => named.hosts.map((name) => ({ name, problem: `the hosts file ${named.file}: ${(err as Error).message}` })),
+  );
+  return remoteUndoDeps(deps, runId, entries, reached);
+}
+
+/**
  * `cavsim teardown`: replays each run's journal backwards (idempotent; only what the journal
  * names). A run whose owning process is still alive is live: it is listed and left alone unless
  * `force`. Docker resources labelled with the id of a run being torn down are removed too, as a
@@ -65,7 +99,13 @@ export async function teardownRuns(
   for (const run of candidates.filter((r) => !live.includes(r))) {
     if (isRunLive(run)) markForcedTeardown(run.runId);
     const journalKept = existsSync(run.journal) || existsSync(journalCopyOf(run.runId));
-    const report = journalKept ? await openRunJournal(run).teardown(allUndoers(deps)) : { undone: [], failed: [], leftAlone: [] };
+    const journal = journalKept ? openRunJournal(run) : undefined;
+    const report = journal
+      ? await journal.teardown({
+          ...allUndoers(await onEveryHost(deps, run.runId, journal.outstanding())),
+          [HOSTS_FILE_KIND]: hostsFileUndoer(journal),
+        })
+      : { undone: [], failed: [], leftAlone: [] };
     if (!report.failed.length) unregisterActiveRun(run.runId);
     undone.push({ runId: run.runId, report });
   }

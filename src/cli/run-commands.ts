@@ -34,6 +34,10 @@ export function registerRunCommands(program: Command): void {
       '--keep',
       'emulated runs: after the scenario, leave containers, links, rules and ns-3 up and exit; end with `cavsim teardown --run ID`',
     )
+    .option(
+      '--hosts <file>',
+      'place the cars on the hosts of this file, each reached by its Docker engine (default $CAVSIM_HOSTS; docs/multi-host.md)',
+    )
     .option('--viz', 'watch the run live in the browser (a page on 127.0.0.1); Ctrl-C closes it after the run')
     .option(
       '--foxglove [port]',
@@ -49,6 +53,7 @@ export function registerRunCommands(program: Command): void {
           runsDir?: string;
           runId?: string;
           keep?: boolean;
+          hosts?: string;
           viz?: boolean;
           foxglove?: boolean | string;
         },
@@ -56,6 +61,12 @@ export function registerRunCommands(program: Command): void {
         const foxglovePort = opts.foxglove === undefined ? undefined : foxglovePortOf(opts.foxglove);
         const events = new EventBus<RunEvent>();
         if (opts.runId !== undefined) checkRunId('--run-id', opts.runId);
+        if (opts.hosts !== undefined && opts.runtime === 'sim')
+          throw new UserInputError(
+            '--hosts applies to emulated runs only',
+            ['--runtime sim runs every car in this process'],
+            'drop --hosts, or use --runtime docker',
+          );
         if (opts.keep && opts.runtime === 'sim')
           throw new UserInputError(
             '--keep applies to emulated runs only',
@@ -92,7 +103,11 @@ export function registerRunCommands(program: Command): void {
           const outcome =
             opts.runtime === 'sim'
               ? await (await import('../api/run-simulated.js')).runScenarioSimulated(file, common)
-              : await (await import('../api/run-emulated.js')).runScenarioEmulated(file, { ...common, keep: opts.keep });
+              : await (await import('../api/run-emulated.js')).runScenarioEmulated(file, {
+                  ...common,
+                  keep: opts.keep,
+                  hostsFile: opts.hosts,
+                });
           await reporter.done();
           const kept = (outcome as { kept?: KeptRun }).kept;
           if (opts.json)

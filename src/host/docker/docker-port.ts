@@ -1,3 +1,4 @@
+import type { ArchiveFile } from './tar-archive.js';
 /**
  * The narrow surface through which cavsim talks to the Docker engine. Only `dockerode-port.ts`
  * implements it over dockerode; everything else takes a DockerPort as a parameter.
@@ -47,6 +48,8 @@ export interface DockerPort {
    * removes it: a short-lived helper's output and exit code (a host-side step on a remote host).
    */
   runToCompletion(spec: ContainerSpec, opts?: { input?: string }): Promise<ExecResult>;
+  /** Writes files into a container (created, not necessarily started) under `dir`, which must exist there. */
+  putFiles?(nameOrId: string, dir: string, files: readonly ArchiveFile[]): Promise<void>;
 }
 
 export type RemoveOutcome = 'removed' | 'absent';

@@ -24,6 +24,7 @@ export interface DockerodeLike {
     logs?(options: Json): Promise<Buffer | NodeJS.ReadableStream>;
     wait(options: Json): Promise<Json>;
     attach(options: Json): Promise<NodeJS.ReadWriteStream>;
+    putArchive?(file: Buffer, options: Json): Promise<unknown>;
   };
   listContainers(options: Json): Promise<Json[]>;
 }

@@ -19,6 +19,7 @@ import type { DockerodeLike } from './dockerode-like.js';
 import { toDockerLabelFilter } from './labels.js';
 import { loadImageInto, runContainerToCompletion } from './one-shot.js';
 import { demuxDockerStream, readJsonLines } from './streams.js';
+import { tarArchive } from './tar-archive.js';
 
 export type { DockerodeLike } from './dockerode-like.js';
 
@@ -181,6 +182,11 @@ export function createDockerPort(client: DockerodeLike): DockerPort {
       // Without a TTY the engine multiplexes both streams with 8-byte frame headers.
       const buf = Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw));
       return demuxBuffer(buf);
+    },
+
+    async putFiles(nameOrId, dir, files) {
+      const container = client.getContainer(nameOrId);
+      await engineCall(`put files into ${nameOrId}`, () => container.putArchive!(tarArchive(files), { path: dir }));
     },
 
     async saveImage(nameOrId) {

@@ -8,6 +8,8 @@ import { LABEL } from './labels.js';
 interface DockerUndo {
   name: string;
   runId: string;
+  /** The host (of the run's hosts file) whose engine has it; none: the run's own engine. */
+  host?: string;
 }
 
 /**
@@ -19,12 +21,18 @@ export interface JournaledDocker {
   createContainer(spec: ContainerSpec): Promise<{ id: string }>;
 }
 
-export function createJournaledDocker(port: DockerPort, journal: Pick<Journal, 'record'>, runId: string): JournaledDocker {
+export function createJournaledDocker(
+  port: DockerPort,
+  journal: Pick<Journal, 'record'>,
+  runId: string,
+  hostOf: (name: string) => string | undefined = () => undefined,
+): JournaledDocker {
   const undoFor = (name: string, labels: Record<string, string>): DockerUndo => {
     if (labels[LABEL.run] !== runId) {
       throw new CavsimError('INTERNAL', `${name}: label ${LABEL.run} must be "${runId}", got "${labels[LABEL.run] ?? ''}"`);
     }
-    return { name, runId };
+    const host = hostOf(name);
+    return { name, runId, ...(host !== undefined ? { host } : {}) };
   };
   return {
     async createNetwork(spec) {

@@ -21,5 +21,11 @@ export const HOSTNET_KINDS = {
   tunnel: 'hostnet.tunnel', // { host, inverse }: one resource of a VXLAN tunnel on the host it names (src/host/network/tunnel-apply.ts)
 } as const;
 
+/**
+ * A run whose cars are on other hosts: the hosts file that reaches them (`{ file, hosts }`), so a later
+ * `cavsim teardown` can undo each entry on the host it names. Nothing to undo itself.
+ */
+export const HOSTS_FILE_KIND = 'hosts.file';
+
 /** The ns-3 channel process; `undo` is a ProcessIdentity `{ pid, startTime }` (src/host/exec/process-identity.ts). */
 export const NS3_PROCESS_KIND = 'ns3.process';

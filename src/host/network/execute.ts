@@ -122,7 +122,7 @@ export async function executeOperation(raw: unknown, runner: CommandRunner): Pro
       const where = 'pid' in op.netns ? String(op.netns.pid) : op.netns.name;
       await runner.run(['ip', 'link', 'set', 'dev', op.name, 'netns', where]);
       await runner.run(inNetns(op.netns, ['ip', 'link', 'set', 'dev', op.name, 'name', op.newName]));
-      await configureInside(runner, op.netns, [{ name: op.newName, mac: op.mac, cidr: op.cidr, neighbours: op.neighbours }]);
+      await configureInside(runner, op.netns, [{ name: op.newName, mac: op.mac, cidr: op.cidr, neighbours: op.neighbours, mtu: op.mtu }]);
       return { ok: true };
     }
     case 'create-links':
@@ -236,7 +236,7 @@ const hostLinkNames = async (runner: CommandRunner) =>
 async function configureInside(
   runner: CommandRunner,
   netns: NetnsTarget,
-  links: Array<{ name: string; mac?: string; cidr?: string; neighbours: Array<{ ip: string; mac: string }> }>,
+  links: Array<{ name: string; mac?: string; cidr?: string; neighbours: Array<{ ip: string; mac: string }>; mtu?: number }>,
 ): Promise<void> {
   // Before the link is up, so it never sends IPv6 router solicitations onto the channel.
   await runner.run(inNetns(netns, ipv6Off(...links.map((l) => l.name))), { allowFailure: true });
@@ -247,6 +247,7 @@ async function configureInside(
     netns,
     links.flatMap((l) => [
       ...(l.mac ? [['link', 'set', 'dev', l.name, 'address', l.mac]] : []),
+      ...(l.mtu ? [['link', 'set', 'dev', l.name, 'mtu', String(l.mtu)]] : []),
       ['link', 'set', 'dev', l.name, 'up'],
       ...(l.cidr ? [['addr', 'add', l.cidr, 'dev', l.name]] : []),
       ...l.neighbours.map((n) => ['neigh', 'replace', n.ip, 'lladdr', n.mac, 'dev', l.name, 'nud', 'permanent']),

@@ -25,6 +25,7 @@ function ruleSpec(action: IptablesAction, rule: IptablesRule): string[] {
     ...(rule.source ? ['-s', rule.source] : []),
     ...(rule.destination ? ['-d', rule.destination] : []),
     ...(rule.tcpPort !== undefined ? ['-p', 'tcp', '--dport', String(rule.tcpPort)] : []),
+    ...(rule.udpPort !== undefined ? ['-p', 'udp', '--dport', String(rule.udpPort)] : []),
     '-m',
     'comment',
     '--comment',

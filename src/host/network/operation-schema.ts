@@ -22,6 +22,8 @@ export const iptablesRuleSchema = z
     destination: z.cidrv4().optional(),
     /** Only TCP to this destination port. */
     tcpPort: z.number().int().min(1).max(65535).optional(),
+    /** Only UDP to this destination port (a tunnel's port: only its peer may feed it). */
+    udpPort: z.number().int().min(1).max(65535).optional(),
     jump: z.enum(['ACCEPT', 'DROP']),
     comment: alias,
   })
@@ -49,7 +51,14 @@ export type LinkSpec = z.infer<typeof linkSpecSchema>;
 
 /** A link already inside a namespace, set up there: its MAC, address and permanent neighbours. */
 export const insideLinkSchema = z
-  .object({ name: ifname, mac: mac.optional(), cidr: z.cidrv4().optional(), neighbours: neighbours.default([]) })
+  .object({
+    name: ifname,
+    mac: mac.optional(),
+    cidr: z.cidrv4().optional(),
+    neighbours: neighbours.default([]),
+    /** A remote car's eth0 takes its control tunnel's MTU, so TCP's segments fit the VXLAN. */
+    mtu: z.number().int().min(576).max(9000).optional(),
+  })
   .strict();
 export type InsideLink = z.input<typeof insideLinkSchema>;
 
@@ -78,6 +87,7 @@ export const hostNetOperationSchema = z.discriminatedUnion('op', [
       mac: mac.optional(),
       cidr: z.cidrv4().optional(),
       neighbours: neighbours.default([]),
+      mtu: z.number().int().min(576).max(9000).optional(),
     })
     .strict(),
   /**

@@ -31,7 +31,15 @@ export interface DeviceAttachment {
   mac: string;
 }
 
-export type HostNetVehicle = { name: string; netns: NetnsTarget } | { name: string; device: DeviceAttachment };
+/**
+ * Where a vehicle's eth1 is: a namespace on this host, a device's interface, or (`remote`) a car
+ * container on another host, whose tunnel joins its bridge (src/host/network/tunnel-plan.ts): its
+ * bridge and tap are made here, its veth and namespace rules are not (they are the remote host's).
+ */
+export type HostNetVehicle =
+  | { name: string; netns: NetnsTarget }
+  | { name: string; device: DeviceAttachment }
+  | { name: string; remote: true };
 
 export interface HostNetInput {
   runId: string;
@@ -73,6 +81,8 @@ export interface VehicleNetPlan {
   /** Where eth1 goes: a namespace cavsim plumbs a veth into, or a device's interface joined as it is. */
   netns?: NetnsTarget;
   device?: DeviceAttachment;
+  /** On another host: its `rules` are applied in its namespace there, its eth1 is a tunnel to `links.bridge`. */
+  remote?: true;
   links: VehicleInterfaceNames;
   mac: string;
   ip: string; // eth1 address
@@ -157,7 +167,7 @@ export function planHostNetwork(input: HostNetInput): HostNetPlan {
     (v, index): Omit<VehicleNetPlan, 'neighbours' | 'rules'> => ({
       name: v.name,
       index,
-      ...('device' in v ? { device: v.device } : { netns: v.netns }),
+      ...('device' in v ? { device: v.device } : 'remote' in v ? { remote: true as const } : { netns: v.netns }),
       links: vehicleInterfaceNames(tag, index),
       mac: 'device' in v ? v.device.mac : vehicleMac(tag, index),
       ip: `${base}.${index + 1}`,

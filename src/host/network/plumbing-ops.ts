@@ -18,6 +18,13 @@ const REMOTE_OPS = new Set<HostNetOperation['op']>([
   'link-list',
   'enslave',
   'link-up',
+  'create-bridge',
+  'create-veth',
+  'chain-exists',
+  'iptables-add',
+  'iptables-add-all',
+  'iptables-delete',
+  'iptables-delete-all',
 ]);
 
 /**

@@ -110,7 +110,12 @@ export async function setUpHostNetwork(plan: HostNetPlan, deps: { journal: Journ
     );
     // Each -I goes to the top: inserted last-first, they end up in the planned order, ahead of the host's own.
     await net.addRules([...plan.hostInputRules].reverse(), 'insert');
-    await inParallel(plan.vehicles, PLUMBED_AT_ONCE, (v) => net.addRules(v.rules, 'append', v.netns));
+    // A remote car's rules go into its namespace on its host (runtime/emulated/remote-cars.ts).
+    await inParallel(
+      plan.vehicles.filter((v) => v.netns),
+      PLUMBED_AT_ONCE,
+      (v) => net.addRules(v.rules, 'append', v.netns),
+    );
   } catch (err) {
     const report = await teardownHostNet(journal, ops);
     if (report.failed.length && err instanceof Error) {

@@ -4,6 +4,7 @@ import type { DockerPort } from '../../host/docker/docker-port.js';
 import type { CommandRunner } from '../../host/exec/command-runner.js';
 import type { HostNetOps } from '../../host/network/hostnet-port.js';
 import type { LinkBytes } from '../../host/network/link-bytes.js';
+import type { TunnelHosts } from '../../host/network/tunnel-apply.js';
 import type { SimulatorStatus } from '../rosbridge/control-topics.js';
 
 /** The simulator's control link as the orchestrator on the host uses it. */
@@ -43,4 +44,16 @@ export interface EmulatedRunDeps {
   linkBytes?: (name: string) => LinkBytes | undefined;
   /** The build has the light-car program (light-car.ts), so cars that may run it do; absent: every car runs Node's. */
   lightCarProgram?: boolean;
+  /** The hosts of a hosts file (`cavsim up --hosts`), engines already answering; without it every car runs here. */
+  remote?: { file: string; hosts: RemoteHost[] };
+  /** Set by the run once cars run on other hosts: where each tunnel step's host is, for the journal's undoers. */
+  tunnelHosts?: TunnelHosts;
+}
+
+/** A host of the hosts file: its index there (its control VNI), its tunnel address (none: the run's own engine) and its engine. */
+export interface RemoteHost {
+  name: string;
+  index: number;
+  tunnelAddress?: string;
+  docker: DockerPort;
 }

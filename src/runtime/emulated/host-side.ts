@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { createJournaledDocker, dockerUndoers, type JournaledDocker } from '../../host/docker/journaled.js';
 import { processUndoers } from '../../host/exec/process-identity.js';
 import type { Journal, Undoer } from '../../host/journal/journal.js';
+import { HOSTS_FILE_KIND } from '../../host/journal/kinds.js';
 import { assertPlannedLinksFree } from '../../host/network/set-up.js';
+import { tunnelUndoers } from '../../host/network/tunnel-apply.js';
 import { hostNetUndoers } from '../../host/network/undoers.js';
 import { markRunKept, openRunJournal, registerActiveRun, takeForcedTeardown, unregisterActiveRun } from '../../run/active-runs.js';
 import { RUN_FILES } from '../../run/run-files.js';
@@ -13,8 +15,14 @@ import type { EmulatedRunDeps } from './emulated-deps.js';
 import type { EmulatedRunPlan } from './plan-emulated.js';
 import type { RunPhases } from './run-phases.js';
 
-export function allUndoers(deps: Pick<EmulatedRunDeps, 'docker' | 'hostNet'>): Record<string, Undoer> {
-  return { ...dockerUndoers(deps.docker), ...hostNetUndoers(deps.hostNet), ...processUndoers };
+export function allUndoers(deps: Pick<EmulatedRunDeps, 'docker' | 'hostNet' | 'tunnelHosts'>): Record<string, Undoer> {
+  return {
+    ...dockerUndoers(deps.docker),
+    ...hostNetUndoers(deps.hostNet),
+    ...processUndoers,
+    ...(deps.tunnelHosts ? tunnelUndoers(deps.tunnelHosts) : {}),
+    [HOSTS_FILE_KIND]: async () => {},
+  };
 }
 
 /**
@@ -40,7 +48,8 @@ export class HostSide {
     private readonly emit: (phase: string, detail?: string) => void,
   ) {
     this.journal = openRunJournal({ runId: plan.runId, journal: journalPath });
-    this.docker = createJournaledDocker(deps.docker, this.journal, plan.runId);
+    const hostOf = new Map(plan.vehicles.flatMap((v) => (v.host ? [[v.name, v.host] as const] : [])));
+    this.docker = createJournaledDocker(deps.docker, this.journal, plan.runId, (name) => hostOf.get(name));
   }
 
   static open(

@@ -16,10 +16,13 @@ import {
   type WiredNetwork,
 } from '../../scenario/resolved.js';
 import { LIGHT_CAR_PROGRAM, lightControllerText, notLight } from './light-car.js';
+import type { Placement } from './placement.js';
 import { STACK_SHARE } from './stack-share.js';
 
 /** Where the run folder appears inside every container. */
 export const CONTAINER_RUN_DIR = '/run/cavsim';
+/** The run files a car reads (its scenario, the map's grid), copied into a remote car's CONTAINER_RUN_DIR. */
+export const REMOTE_CAR_FILES = [RUN_FILES.scenario, RUN_FILES.mapGrid];
 
 /**
  * Everything an emulated run will create, decided before anything exists: names, addresses,
@@ -32,7 +35,8 @@ export interface EmulatedRunPlan {
   tag: string;
   runDir: string;
   simulator: ContainerSpec & { ip: string; controlUrl: string };
-  vehicles: (ContainerSpec & { vehicle: string; ip: string; v2vIp: string })[];
+  /** `host`: a remote host's name (docs/multi-host.md): the car runs there and reads its run files from `copyIn`, not a bind. */
+  vehicles: (ContainerSpec & { vehicle: string; ip: string; v2vIp: string; host?: string; copyIn?: string[] })[];
   /**
    * One per vehicle running its own code: cavsim's V2V relay. It owns the network namespace the
    * vehicle's container then joins (`shareNetworkOf`), so the namespace's rules exist before the
@@ -95,8 +99,9 @@ export function planEmulatedRun(
   scenario: ResolvedScenario,
   runId: string,
   runDir: string,
-  opts: { keep?: boolean; calibrateDelay?: boolean; lightCars?: boolean } = {},
+  opts: { keep?: boolean; calibrateDelay?: boolean; lightCars?: boolean; placement?: Placement } = {},
 ): EmulatedRunPlan {
+  const remoteHost = opts.placement?.remote ?? {};
   const tag = runTag(runId);
   // Control subnet 10.211.X.0/24 beside the V2V subnet 10.210.X.0/24: both private to this run.
   const third = parseInt(tag.slice(0, 2), 16);
@@ -121,7 +126,13 @@ export function planEmulatedRun(
   const hostNet = planHostNetwork({
     runId,
     vehicles: scenario.vehicles.flatMap((v): HostNetVehicle[] =>
-      !v.external ? [{ name: v.name, netns: { pid: 0 } }] : v.external.v2v ? [{ name: v.name, device: v.external.v2v }] : [],
+      remoteHost[v.name]
+        ? [{ name: v.name, remote: true }]
+        : !v.external
+          ? [{ name: v.name, netns: { pid: 0 } }]
+          : v.external.v2v
+            ? [{ name: v.name, device: v.external.v2v }]
+            : [],
     ),
     // The control network is cavsim's own bridge, not a Docker network: see `plumbedByHost`.
     control: {
@@ -130,7 +141,10 @@ export function planEmulatedRun(
       hostIp: controlIp(1),
       members: [
         { ip: simulatorIp, netns: { pid: 0 } },
-        ...inContainers.map(({ v, i }) => ({ vehicle: v.name, ip: controlIp(10 + i), netns: { pid: 0 } })),
+        // a remote car's eth0 is plumbed on its host, joined here by its host's control tunnel
+        ...inContainers
+          .filter(({ v }) => !remoteHost[v.name])
+          .map(({ v, i }) => ({ vehicle: v.name, ip: controlIp(10 + i), netns: { pid: 0 } })),
       ],
     },
     guardedDevices: scenario.vehicles.flatMap((v) => (v.external?.from ? [{ from: v.external.from, port: v.external.listen.port }] : [])),
@@ -187,7 +201,8 @@ export function planEmulatedRun(
       CAVSIM_V2V_PEERS: JSON.stringify(Object.fromEntries(Object.entries(peers).filter(([n]) => n !== v.name))),
       CAVSIM_V2V_BIND: `${v2vOf.get(v.name)!.ip}:${V2V_PORT}`,
     },
-    binds: vehicleBinds,
+    // a remote host has no run folder: the files a car reads are copied into its container before it starts
+    ...(remoteHost[v.name] ? { host: remoteHost[v.name], copyIn: REMOTE_CAR_FILES } : { binds: vehicleBinds }),
     plumbedByHost: true,
     // eth1 and the anti-cheat rules are set from the host; the vehicle needs no extra privilege, and
     // own code must not bind its relay's privileged source port.
@@ -286,7 +301,7 @@ export function withContainerPids(plan: HostNetPlan, pids: { vehicles: Record<st
   const pidOf = (vehicle: string | undefined) => (vehicle === undefined ? pids.simulator : pids.vehicles[vehicle]);
   return {
     ...plan,
-    vehicles: plan.vehicles.map((v) => (v.device ? v : { ...v, netns: { pid: pidOf(v.name) } })),
+    vehicles: plan.vehicles.map((v) => (v.device || v.remote ? v : { ...v, netns: { pid: pidOf(v.name) } })),
     ...(plan.controlNet
       ? { controlNet: { ...plan.controlNet, members: plan.controlNet.members.map((m) => ({ ...m, netns: { pid: pidOf(m.vehicle) } })) } }
       : {}),

@@ -9,6 +9,7 @@ import type { EmulatedRunDeps } from './emulated-deps.js';
 import type { HostSide } from './host-side.js';
 import { LIGHT_CAR_PROGRAM } from './light-car.js';
 import { type EmulatedRunPlan, withContainerPids } from './plan-emulated.js';
+import type { RemoteCars } from './remote-cars.js';
 import type { RunPhases } from './run-phases.js';
 
 /** Containers created and started at once: Docker's create and start each wait on the engine, not on this process. */
@@ -37,6 +38,7 @@ export async function startContainers(
   watch: ComponentWatch,
   phases: RunPhases,
   emit: (phase: string, detail?: string) => void,
+  remote?: RemoteCars,
 ): Promise<WatchedSimulator> {
   const light = plan.vehicles.filter((v) => v.cmd?.[0] === LIGHT_CAR_PROGRAM).length;
   emit(
@@ -44,17 +46,20 @@ export async function startContainers(
     `simulator and ${plan.vehicles.length} vehicles${plan.v2vRelays.length ? ` (${plan.v2vRelays.length} with a V2V relay)` : ''}${light ? `, ${light} on the light-car program` : ''}`,
   );
   await host.claim();
+  remote?.recordHosts(host.journal);
   await host.docker.createContainer(plan.simulator);
   await deps.docker.startContainer(plan.simulator.name);
   const simulatorInfo = await deps.docker.inspectContainer(plan.simulator.name);
   const simulator = watchSimulator(deps, plan, watch, simulatorInfo?.pid ? identify(simulatorInfo.pid) : undefined);
   if (!simulatorInfo?.pid) throw await notRunning(deps, plan.simulator.name, 'simulator container', simulatorInfo?.exitCode);
   const pids: Record<string, number> = {};
-  const startWatched = async (spec: ContainerSpec, component: string) => {
+  const startWatched = async (spec: ContainerSpec & { host?: string; copyIn?: string[] }, component: string) => {
     await host.docker.createContainer(spec);
+    if (spec.copyIn) await remote?.copyRunFiles(spec as EmulatedRunPlan['vehicles'][number]);
     await deps.docker.startContainer(spec.name);
     const info = await watch.guard(deps.docker.inspectContainer(spec.name));
-    const process = info?.pid ? identify(info.pid) : undefined;
+    // a remote car's pid is its host's: only its engine watches it
+    const process = info?.pid && !spec.host ? identify(info.pid) : undefined;
     watch.watch(component, containerDeath(deps.docker, spec.name, watch.signal, { process, onEngineLost: watch.engineLost }), {
       graceMs: VEHICLE_EXIT_GRACE_MS,
     });
@@ -77,6 +82,14 @@ export async function startContainers(
       ops: deps.hostNet,
     }),
   );
+  if (remote) {
+    emit(
+      'network',
+      `tunnels, control links and rules for the cars on ${new Set(plan.vehicles.flatMap((v) => v.host ?? [])).size} other hosts`,
+    );
+    await watch.guard(remote.plumb(host.journal, deps.runner));
+    phases.mark('remote');
+  }
   // Code that is not cavsim's starts only now, inside a namespace whose rules already hold.
   await inParallel(
     plan.vehicles.filter((v) => v.shareNetworkOf),

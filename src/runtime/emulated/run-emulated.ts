@@ -2,6 +2,7 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { UserInputError } from '../../errors.js';
+import { CAVSIM_IMAGES } from '../../host/docker/images.js';
 import { RunInterrupted } from '../../run/finish-run.js';
 import { recordRunMcap } from '../../run/mcap/record-run-mcap.js';
 import { ComponentFailedError } from '../../run/outcome.js';
@@ -21,7 +22,9 @@ import type { EmulatedRunDeps } from './emulated-deps.js';
 import { prepareImages } from './emulated-images.js';
 import { HostSide } from './host-side.js';
 import { writeMapGrid } from './map-grid-file.js';
+import { describePlacement, placeVehicles } from './placement.js';
 import { type EmulatedRunPlan, planEmulatedRun } from './plan-emulated.js';
+import { RemoteCars } from './remote-cars.js';
 import { startContainers } from './run-containers.js';
 import { RunPhases } from './run-phases.js';
 import { calibrateChannelDelay } from './stack-calibration.js';
@@ -85,7 +88,7 @@ export async function runEmulated(
   }
 }
 
-async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: EmulatedRunOptions): Promise<EmulatedRunOutcome> {
+async function runInSession(session: RunSession, runDeps: EmulatedRunDeps, opts: EmulatedRunOptions): Promise<EmulatedRunOutcome> {
   const { folder, scenario } = session;
   const phases = new RunPhases();
   const emit = (phase: string, detail?: string) => opts.events?.emit({ type: 'phase', phase, detail });
@@ -95,12 +98,18 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
 
   if (scenario.mapFile !== undefined) copyMap(scenario.mapFile, join(folder.dir, 'map'));
   await writeMapGrid(scenario, folder.dir);
+  const placement = runDeps.remote ? placeVehicles(scenario, runDeps.remote.hosts) : undefined;
   const plan = planEmulatedRun(scenario, folder.runId, folder.dir, {
     keep: opts.keep,
     calibrateDelay: opts.calibrateDelay,
-    lightCars: opts.lightCars !== false && deps.lightCarProgram === true,
+    lightCars: opts.lightCars !== false && runDeps.lightCarProgram === true,
+    ...(placement ? { placement } : {}),
   });
   writeFileNoFollow(folder.file(RUN_FILES.plan), `${JSON.stringify(plan, null, 2)}\n`);
+  // Cars on other hosts: container calls go to each car's engine, tunnel steps to each host.
+  const remote = plan.vehicles.some((v) => v.host) ? new RemoteCars(runDeps, plan) : undefined;
+  const deps = remote?.deps ?? runDeps;
+  if (placement) emit('hosts', describePlacement(placement));
   const host = HostSide.open(session, deps, plan, phases, emit);
   const running = session.scope('the running run (component watch, control link, relays, timers)');
   const watch = new ComponentWatch(opts.failureSettleMs);
@@ -113,12 +122,13 @@ async function runInSession(session: RunSession, deps: EmulatedRunDeps, opts: Em
   let calibration: CalibrationResult | undefined;
   try {
     await prepareImages(session, deps, emit);
+    await remote?.shipImages(CAVSIM_IMAGES.vehicle, (line) => emit('images', line));
     phases.mark('images');
     checkStop();
     await channel.compile();
     phases.mark('compiled');
     checkStop();
-    const simulator = await startContainers(host, deps, plan, watch, phases, emit);
+    const simulator = await startContainers(host, deps, plan, watch, phases, emit, remote);
     checkStop();
     const ns3 = await channel.start(host.journal, watch);
     phases.mark('channel');

@@ -1,0 +1,56 @@
+import { UserInputError } from '../../errors.js';
+import { MAX_REMOTE_HOSTS } from '../../host/network/tunnel-plan.js';
+import { type ResolvedScenario, runsOwnCode } from '../../scenario/resolved.js';
+
+/** A host of the hosts file as placement sees it: no `tunnelAddress` is the run's own engine (unix://). */
+export interface PlacementHost {
+  name: string;
+  tunnelAddress?: string;
+}
+
+/** Which remote host each remote car runs on; every other vehicle stays on the run's host. */
+export interface Placement {
+  /** Vehicle name to the name of the remote host it runs on. */
+  remote: Record<string, string>;
+  /** Vehicles that stay on the run's host although hosts were given, each with why. */
+  local: Array<{ vehicle: string; why: string }>;
+}
+
+/**
+ * Round-robin over the hosts of the file, in its order: the first car that runs cavsim's own vehicle
+ * program goes to the first host, the next to the second, and so on. A host without a tunnel address
+ * is the run's own engine: cars dealt to it stay here. A car running its own image or command (it
+ * shares its V2V relay's namespace) and an external device stay on the run's host, as do the
+ * simulator and ns-3. Pure.
+ */
+export function placeVehicles(scenario: Pick<ResolvedScenario, 'vehicles'>, hosts: readonly PlacementHost[]): Placement {
+  if (hosts.length < 1) throw new UserInputError('the hosts file lists no host', [], 'list at least one host (docs/multi-host.md)');
+  if (hosts.length > MAX_REMOTE_HOSTS)
+    throw new UserInputError(`the hosts file lists ${hosts.length} hosts; a run spans at most ${MAX_REMOTE_HOSTS}`, [], 'list fewer hosts');
+  const remote: Record<string, string> = {};
+  const local: Placement['local'] = [];
+  let next = 0;
+  for (const v of scenario.vehicles) {
+    if (v.external) {
+      local.push({ vehicle: v.name, why: 'an external device joins the run on its host' });
+      continue;
+    }
+    if (runsOwnCode(v)) {
+      local.push({ vehicle: v.name, why: 'a car running its own image or command stays on the run host (not yet placed remotely)' });
+      continue;
+    }
+    const host = hosts[next++ % hosts.length];
+    if (host.tunnelAddress === undefined) local.push({ vehicle: v.name, why: `${host.name} is the run's own engine` });
+    else remote[v.name] = host.name;
+  }
+  return { remote, local };
+}
+
+/** One line for the reporter: which car runs where. */
+export function describePlacement(p: Placement): string {
+  const byHost = new Map<string, string[]>();
+  for (const [car, host] of Object.entries(p.remote)) byHost.set(host, [...(byHost.get(host) ?? []), car]);
+  const remote = [...byHost].map(([host, cars]) => `${cars.join(', ')} on ${host}`);
+  const local = p.local.map((l) => `${l.vehicle} here (${l.why})`);
+  return [...remote, ...local].join('; ') || 'no cars';
+}

@@ -1,0 +1,151 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EnvironmentError } from '../../errors.js';
+import { DEFAULT_BASE_IMAGE } from '../../host/docker/images.js';
+import { routedDocker } from '../../host/docker/routed-port.js';
+import { describeShipped, remoteCarImages, shipImages } from '../../host/docker/ship-image.js';
+import type { ArchiveFile } from '../../host/docker/tar-archive.js';
+import type { Journal } from '../../host/journal/journal.js';
+import { HOSTS_FILE_KIND } from '../../host/journal/kinds.js';
+import type { HostNetOps } from '../../host/network/hostnet-port.js';
+import { applyTunnelSteps, type TunnelHosts } from '../../host/network/tunnel-apply.js';
+import { assertVnisFree } from '../../host/network/tunnel-plan.js';
+import { inParallel } from '../../util/in-parallel.js';
+import type { EmulatedRunDeps, RemoteHost } from './emulated-deps.js';
+import { CONTAINER_RUN_DIR, type EmulatedRunPlan } from './plan-emulated.js';
+import { planRemoteCars, type RemoteCarsPlan, type RemoteEnd, RUN_HOST } from './remote-plan.js';
+import { plumbingOf } from './remote-teardown.js';
+
+/** Remote cars' steps plumbed at once on one host (each step is a short-lived container there). */
+const CARS_AT_ONCE = 4;
+
+/**
+ * The remote hosts of a run that places cars on them: the DockerPort that reaches each car on its
+ * host, each host's privileged operations (plumbing containers of its engine), the images shipped,
+ * and the tunnels, control links and rules that put the cars on the run's channel and control bridge.
+ */
+export class RemoteCars {
+  /** The run's ports with container calls routed to each car's host, and the tunnels' hosts for the journal's undoers. */
+  readonly deps: EmulatedRunDeps;
+  readonly tunnelHosts: TunnelHosts;
+  private readonly hosts: Map<string, RemoteHost & { plumbing: HostNetOps }>;
+  private readonly file: string;
+
+  constructor(
+    deps: EmulatedRunDeps,
+    private readonly plan: EmulatedRunPlan,
+  ) {
+    this.file = deps.remote?.file ?? '';
+    const used = new Set(plan.vehicles.flatMap((v) => (v.host ? [v.host] : [])));
+    this.hosts = new Map(
+      (deps.remote?.hosts ?? [])
+        .filter((h) => used.has(h.name))
+        .map((h) => [
+          h.name,
+          {
+            ...h,
+            plumbing: plumbingOf(h.docker, h.name, plan.runId, 'plumb'),
+          },
+        ]),
+    );
+    const hostOf = new Map(plan.vehicles.flatMap((v) => (v.host ? [[v.name, v.host] as const] : [])));
+    const engineOf = (container: string) => {
+      const host = hostOf.get(container);
+      return host === undefined ? undefined : this.hosts.get(host)?.docker;
+    };
+    const docker = routedDocker(deps.docker, engineOf);
+    this.tunnelHosts = {
+      ops: (host) => (host === RUN_HOST ? deps.hostNet : this.host(host).plumbing),
+      pidOf: async (host, container) => {
+        const c = await (host === RUN_HOST ? deps.docker : this.host(host).docker).inspectContainer(container);
+        return c?.running ? c.pid : undefined;
+      },
+    };
+    this.deps = { ...deps, docker, tunnelHosts: this.tunnelHosts };
+  }
+
+  private host(name: string) {
+    const h = this.hosts.get(name);
+    if (!h) throw new EnvironmentError(`${name}: not a host of this run`, 'this is a cavsim bug: report it');
+    return h;
+  }
+
+  /** Before the first remote resource: which hosts file reaches the run's hosts, for a later `cavsim teardown`. */
+  recordHosts(journal: Journal): void {
+    journal.record(HOSTS_FILE_KIND, this.file, { file: this.file, hosts: [...this.hosts.keys()] });
+  }
+
+  /** Each remote host gets the base and vehicle images as built here (same image id), shipped by save -> load when not. */
+  async shipImages(vehicleImage: string, report: (line: string) => void): Promise<void> {
+    await Promise.all(
+      [...this.hosts.values()].map(async (h) => {
+        const shipped = await shipImages(this.deps.docker, h.docker, h.name, remoteCarImages(vehicleImage, DEFAULT_BASE_IMAGE));
+        for (const line of describeShipped(h.name, shipped)) report(line);
+      }),
+    );
+  }
+
+  /** The run files a remote car reads, copied into its container (created, not started) where a local car has the run folder. */
+  async copyRunFiles(spec: EmulatedRunPlan['vehicles'][number]): Promise<void> {
+    const files: ArchiveFile[] = (spec.copyIn ?? []).flatMap((name) => {
+      try {
+        return [{ path: `${CONTAINER_RUN_DIR.slice(1)}/${name}`, content: readFileSync(join(this.plan.runDir, name)) }];
+      } catch {
+        return []; // a file the run did not write (no map): the car does not read it either
+      }
+    });
+    if (files.length) await this.deps.docker.putFiles!(spec.name, '/', files);
+  }
+
+  /**
+   * Once the cars run and the run's bridges exist: per host, the tunnel port's rules and the control
+   * bridge, then each car's rules, eth0 and eth1 tunnel; here, each tunnel's end on its bridge. VNIs
+   * are checked free on every host first. Each step is journaled (host and inverse) before it runs.
+   */
+  async plumb(journal: Journal, runner: EmulatedRunDeps['runner']): Promise<RemoteCarsPlan> {
+    const ends: RemoteEnd[] = await Promise.all(
+      [...this.hosts.values()].map(async (h) => ({
+        name: h.name,
+        index: h.index,
+        address: h.tunnelAddress!,
+        runAddress: await sourceAddressTo(runner, h.tunnelAddress!, h.name),
+      })),
+    );
+    const remote = planRemoteCars(this.plan, ends);
+    const vnis = (host: string, list: number[]) => async () => {
+      const existing = (await this.tunnelHosts.ops(host).run({ op: 'vxlan-list' })).vxlans ?? [];
+      assertVnisFree(
+        host === RUN_HOST ? "the run's host" : host,
+        list.map((vni) => ({ vni, port: remote.port })),
+        existing,
+      );
+    };
+    await Promise.all([
+      vnis(
+        RUN_HOST,
+        remote.hosts.flatMap((h) => h.vnis),
+      )(),
+      ...remote.hosts.map((h) => vnis(h.host, h.vnis)()),
+    ]);
+    await Promise.all([
+      applyTunnelSteps(remote.runSide, journal, this.tunnelHosts),
+      ...remote.hosts.map(async (h) => {
+        await applyTunnelSteps(h.setUp, journal, this.tunnelHosts);
+        await inParallel(h.cars, CARS_AT_ONCE, (car) => applyTunnelSteps(car.steps, journal, this.tunnelHosts));
+      }),
+    ]);
+    return remote;
+  }
+}
+
+/** This host's address toward a remote host's tunnel address: the source of the kernel's route to it. */
+async function sourceAddressTo(runner: EmulatedRunDeps['runner'], address: string, host: string): Promise<string> {
+  const r = await runner.run(['ip', '-4', '-o', 'route', 'get', address], { allowFailure: true });
+  const src = /\bsrc (\d+\.\d+\.\d+\.\d+)/.exec(r.stdout)?.[1];
+  if (r.exitCode !== 0 || !src)
+    throw new EnvironmentError(
+      `${host}: this host has no route to its tunnel address ${address} (${r.stderr.trim() || 'no source address'})`,
+      "check the hosts file's tunnelAddress and this host's routes (`ip route get ADDRESS`)",
+    );
+  return src;
+}

@@ -1,0 +1,175 @@
+/**
+ * `cavsim up --hosts` for real: a head-on run whose two cars run on two local hosts
+ * (scripts/local-hosts.sh: Docker engines in containers, over TLS), the simulator and ns-3 here.
+ * Bad input (a missing hosts file, an engine that does not answer) is refused naming it, before
+ * anything exists; the run over the hosts ends as the same run on one host; V2V crosses ns-3 both
+ * ways through the tunnels; afterwards every host's links, rules and containers are as before.
+ * Needs root, a running dockerd and ns-3; outside CI a missing one skips this file, in CI it fails.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
+import { connectDocker } from '../../../src/host/docker/dockerode-port.js';
+import { machineState, networkState } from '../../support/machine-state.js';
+import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const SCRIPT = join(ROOT, 'scripts/local-hosts.sh');
+const CLI = join(ROOT, 'dist/cli/main.js');
+const real = requireReal('hosts/run-over-hosts.test.ts', rootProblem() ?? (await dockerProblem(connectDocker())) ?? ns3Problem());
+const script = (...args: string[]) => spawnSync('bash', [SCRIPT, ...args], { encoding: 'utf8' });
+const HOSTS = ['cavsim-host-1', 'cavsim-host-2'];
+const onHost = (host: string) => (file: string, args: string[]) => {
+  const r = spawnSync('docker', ['exec', host, file, ...args], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${host}: ${file} ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+};
+const hostState = (host: string) => ({
+  ...networkState(onHost(host)),
+  containers: onHost(host)('docker', ['ps', '-a', '--format', '{{.Names}}']).trim(),
+});
+
+const work = mkdtempSync(join(tmpdir(), 'cavsim-over-hosts-'));
+const runsDir = join(work, 'runs');
+/** head-on-brake with car1 also sending (it observes car0): emergency-brake messages both ways. */
+function bothWaysScenario(): string {
+  const text = readFileSync(join(ROOT, 'scenarios/head-on-brake.yaml'), 'utf8')
+    .replaceAll('../maps/', `${join(ROOT, 'maps')}/`)
+    .replace(
+      '    apps:\n      - type: brake-receiver',
+      '    observes: [car0]\n    apps:\n      - type: brake-receiver\n      - type: ttc-brake-sender\n        threshold: 700ms\n        to: car0\n        ttc: centre-distance',
+    );
+  const file = join(work, 'head-on-both-ways.yaml');
+  writeFileSync(file, text);
+  return file;
+}
+
+describe.skipIf(real.skip)('cavsim up --hosts over two local hosts', () => {
+  let hostsFile: string;
+  let started = false;
+  let machineBefore: ReturnType<typeof machineState>;
+  let hostsBefore: Array<ReturnType<typeof hostState>>;
+
+  beforeAll(() => {
+    real.assertPresent();
+    expect(script('list').stdout, 'local hosts are already started: run scripts/local-hosts.sh stop first').toBe('');
+    machineBefore = machineState();
+    const start = script('start', '2');
+    started = true;
+    expect(start.status, start.stderr).toBe(0);
+    hostsFile = /^export CAVSIM_HOSTS=(\S+)$/m.exec(start.stdout)![1];
+    hostsBefore = HOSTS.map(hostState);
+  });
+
+  afterAll(() => {
+    if (started) script('stop');
+  });
+
+  it('refuses a missing hosts file and a host whose engine does not answer (exit 2, named), creating nothing', async () => {
+    const file = bothWaysScenario();
+    await expect(runScenarioEmulated(file, { runsDir, hostsFile: join(work, 'nope.yaml') })).rejects.toMatchObject({
+      code: 'USER_INPUT',
+      message: expect.stringContaining('nope.yaml'),
+    });
+    const dead = join(work, 'dead.yaml');
+    const tls = join(hostsFile, '..', 'tls');
+    writeFileSync(
+      dead,
+      `hosts:\n  - name: cvh-nobody\n    engine: tcp://127.0.0.1:9\n    tls: { ca: ${tls}/ca.pem, cert: ${tls}/cert.pem, key: ${tls}/key.pem }\n`,
+    );
+    await expect(runScenarioEmulated(file, { runsDir, hostsFile: dead })).rejects.toMatchObject({
+      code: 'USER_INPUT',
+      message: expect.stringMatching(/cvh-nobody \(tcp:\/\/127\.0\.0\.1:9\)/),
+    });
+    expect(() => readdirSync(runsDir)).toThrow();
+    expect(HOSTS.map(hostState)).toEqual(hostsBefore);
+  });
+
+  it('runs head-on with a car on each host: the verdict of one host, V2V both ways through ns-3, every host as before', async () => {
+    const file = bothWaysScenario();
+    const here = await runScenarioEmulated(file, { runsDir, runId: 'one-host' });
+    const over = await runScenarioEmulated(file, { runsDir, runId: 'two-hosts', hostsFile });
+    const plan = JSON.parse(readFileSync(join(over.runDir, 'plan.json'), 'utf8')) as {
+      vehicles: Array<{ vehicle: string; host?: string }>;
+    };
+    expect(plan.vehicles.map((v) => [v.vehicle, v.host])).toEqual([
+      ['car0', 'cavsim-host-1'],
+      ['car1', 'cavsim-host-2'],
+    ]);
+    console.log(
+      `[over-hosts] one host: ${here.summary.status} ${here.summary.reason ?? ''}; two hosts: ${over.summary.status} ${over.summary.reason ?? ''}`,
+    );
+    console.log(`[over-hosts] phases ms: ${JSON.stringify(over.phases)}`);
+    // the verdict on the scenario's question: they stop apart on both
+    for (const s of [here.summary, over.summary]) {
+      expect(['completed', 'invalid']).toContain(s.status);
+      expect(s.collision).toBe(false);
+    }
+    expect(over.summary.min_distance_m).toBeCloseTo(here.summary.min_distance_m!, 0);
+    const rows = parse(readFileSync(join(over.runDir, 'v2v.csv'), 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    const delivered = rows.filter((r) => r.outcome === 'delivered').map((r) => `${r.from}->${r.to}`);
+    expect(new Set(delivered)).toEqual(new Set(['car0->car1', 'car1->car0']));
+    expect(readFileSync(join(over.runDir, 'ns3.log'), 'utf8').length).toBeGreaterThan(0);
+    expect(over.leftovers).toBeUndefined();
+    expect(HOSTS.map(hostState)).toEqual(hostsBefore);
+    expect(networkState().iptables.join('\n')).not.toContain('cavsim:two-hosts');
+  }, 600_000);
+
+  it('after kill -9 of cavsim up --hosts mid-run, cavsim teardown restores every host; a host that does not answer is named and its entries kept', async () => {
+    const child = spawn(
+      'node',
+      [CLI, 'up', bothWaysScenario(), '--set', 'duration=30s', '--runs-dir', runsDir, '--run-id', 'killed', '--hosts', hostsFile],
+      {
+        env: { ...process.env, CI: 'true' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the run never started:\n${output}`)), 400_000);
+      const onData = (d: Buffer) => {
+        output += d.toString();
+        if (output.includes('[running]')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+    });
+    expect(HOSTS.map(hostState)).not.toEqual(hostsBefore);
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+
+    // cavsim-host-2's engine does not answer: host 1 and this machine are restored, host 2's entries stay
+    spawnSync('docker', ['pause', HOSTS[1]]);
+    let first: ReturnType<typeof spawnSync>;
+    try {
+      first = spawnSync('node', [CLI, 'teardown', '--run', 'killed'], { encoding: 'utf8' });
+    } finally {
+      spawnSync('docker', ['unpause', HOSTS[1]]);
+    }
+    expect(first.status, String(first.stderr)).not.toBe(0);
+    expect(String(first.stdout)).toMatch(/cavsim-host-2: its Docker engine does not answer/);
+    expect(hostState(HOSTS[0])).toEqual(hostsBefore[0]);
+    expect(hostState(HOSTS[1])).not.toEqual(hostsBefore[1]);
+
+    const second = spawnSync('node', [CLI, 'teardown', '--run', 'killed'], { encoding: 'utf8' });
+    expect(second.status, `${second.stdout}${second.stderr}`).toBe(0);
+    expect(second.stdout).toMatch(/killed: undid \d+ resource/);
+    expect(HOSTS.map(hostState)).toEqual(hostsBefore);
+    expect(networkState().iptables.join('\n')).not.toContain('cavsim:killed');
+  }, 600_000);
+
+  it('stop leaves this machine as it was', () => {
+    const stop = script('stop');
+    expect(stop.status, stop.stderr).toBe(0);
+    started = false;
+    expect(machineState()).toEqual(machineBefore);
+  });
+});
