@@ -47,6 +47,12 @@ const char *controller_parse(struct controller *c, const char *text, size_t *use
     c->kind = CONTROLLER_PURE_PURSUIT;
     if (!read_numbers(&cursor, p, 5)) { error = "pure-pursuit lacks lookahead, tolerance, gain, speed scale, max steer"; goto done; }
     c->lookahead = p[0], c->tolerance = p[1], c->gain = p[2], c->speed_scale = p[3], c->max_steer = p[4];
+  } else if (strcmp(word, "lane-keeping") == 0) {
+    double p[7];
+    c->kind = CONTROLLER_LANE_KEEPING;
+    if (!read_numbers(&cursor, p, 7)) error = "lane-keeping lacks y, direction, speed, lookahead time, min lookahead, wheelbase, max steer";
+    else c->lane_y = p[0], c->direction = p[1], c->speed = p[2], c->lookahead_time = p[3], c->min_lookahead = p[4], c->wheelbase = p[5], c->max_steer = p[6];
+    goto done;
   } else if (strcmp(word, "open-loop") == 0) {
     c->kind = CONTROLLER_OPEN_LOOP;
   } else {
@@ -96,7 +102,22 @@ static long goal_point(const struct controller *c, double x, double y, double ya
   return best;
 }
 
-int controller_tick(struct controller *c, long step, double x, double y, double yaw, struct drive *out) {
+/* laneKeepingSteer of src/core/control/lane-keeping.ts, the same operations in the same order. */
+static double lane_keeping_steer(const struct controller *c, double y, double yaw, double v) {
+  const double lookahead = fmax(c->min_lookahead, c->lookahead_time * fabs(v));
+  const double dx = c->direction * lookahead, dy = c->lane_y - y;
+  const double co = cos(yaw), si = sin(yaw);
+  const double local_x = co * dx + si * dy, local_y = -si * dx + co * dy;
+  const double curvature = (2 * local_y) / (local_x * local_x + local_y * local_y);
+  return fmax(-c->max_steer, fmin(c->max_steer, atan(c->wheelbase * curvature)));
+}
+
+int controller_tick(struct controller *c, long step, double x, double y, double yaw, double v, struct drive *out) {
+  if (c->kind == CONTROLLER_LANE_KEEPING) {
+    out->speed = c->speed;
+    out->steer = lane_keeping_steer(c, y, yaw, v);
+    return 1;
+  }
   if (c->kind == CONTROLLER_PURE_PURSUIT) {
     double lx, ly;
     const long goal = goal_point(c, x, y, yaw, &lx, &ly);

@@ -1,5 +1,5 @@
 /*
- * cavsim's vehicle program for a light car: cavsim's own pure pursuit, open loop or idle, beacons
+ * cavsim's vehicle program for a light car: cavsim's own pure pursuit, lane keeping, open loop or idle, beacons
  * as its only apps, no lidar. It does what vehicle-main.js does for such a car, waking on poll()
  * instead of Node's event loop: a fraction of the CPU per control tick, so more cars fit on a core,
  * and V2V receive stamps from the kernel (docs/containers.md, "Light cars").
@@ -122,7 +122,7 @@ static int send_beacon(struct session *s, const struct beacon *b, const char *bo
 static int tick(struct session *s, const struct odometry *o, long step) {
   struct drive d;
   const double now = (double)step * s->controller.timestep;
-  if (controller_tick(&s->controller, step, o->x, o->y, o->yaw, &d) && publish_drive(&s->ws, o->stamp_ns, &d) != 0) return -1;
+  if (controller_tick(&s->controller, step, o->x, o->y, o->yaw, o->v, &d) && publish_drive(&s->ws, o->stamp_ns, &d) != 0) return -1;
   const struct car_state own = {.t = now, .x = o->x, .y = o->y, .yaw = o->yaw, .v = o->v, .yaw_rate = o->yaw_rate};
   char body[1024];
   for (int i = 0; i < s->n_beacons; i++)
@@ -218,7 +218,7 @@ static int parity(struct session *s) {
       continue;
     }
     const long step = step_of(o.stamp_ns, s->step_ns);
-    if (controller_tick(&s->controller, step, o.x, o.y, o.yaw, &d)) printf("%ld %.17g %.17g", step, d.speed, d.steer);
+    if (controller_tick(&s->controller, step, o.x, o.y, o.yaw, o.v, &d)) printf("%ld %.17g %.17g", step, d.speed, d.steer);
     else printf("%ld none", step);
     const double now = (double)step * s->controller.timestep;
     const struct car_state own = {.t = now, .x = o.x, .y = o.y, .yaw = o.yaw, .v = o.v, .yaw_rate = o.yaw_rate};

@@ -8,14 +8,14 @@ export const LIGHT_CAR_PROGRAM = '/opt/cavsim/dist/light-car/cavsim-light-car';
 /** The program in a build, relative to its root. */
 export const LIGHT_CAR_BUILT = 'dist/light-car/cavsim-light-car';
 
-const LIGHT_CONTROLLERS: ReadonlySet<string> = new Set(['pure-pursuit', 'open-loop', 'idle']);
+const LIGHT_CONTROLLERS: ReadonlySet<string> = new Set(['pure-pursuit', 'lane-keeping', 'open-loop', 'idle']);
 
 type BeaconApp = Extract<ResolvedVehicle['apps'][number], { type: 'beacon' }>;
 const isBeacon = (app: ResolvedVehicle['apps'][number]): app is BeaconApp => app.type === 'beacon';
 
 /**
  * Why a car runs the Node vehicle program rather than the light one, or undefined when it may run
- * the light one: cavsim's pure pursuit, open loop or idle, beacons as its only apps, no lidar, no
+ * the light one: cavsim's pure pursuit, lane keeping, open loop or idle, beacons as its only apps, no lidar, no
  * observed cars, in a scenario where every car that sends V2V sends only beacons (the light program
  * reads no standard message, so it could not drop a malformed one as the Node program does).
  */
@@ -48,6 +48,12 @@ export function lightControllerText(scenario: ResolvedScenario, v: ResolvedVehic
       ...rows,
       ...v2vLines(scenario, v),
     ].join('\n');
+  }
+  if (c.type === 'lane-keeping') {
+    const direction = c.direction === '+x' ? 1 : -1;
+    const wheelbase = v.params.lf + v.params.lr;
+    const line = `lane-keeping ${c.y} ${direction} ${c.speed} ${c.lookaheadTime} ${c.minLookahead} ${wheelbase} ${v.params.s_max}`;
+    return [head, line, ...v2vLines(scenario, v)].join('\n');
   }
   if (c.type === 'open-loop') {
     const rows = c.schedule.map((s) => `${s.t} ${s.speed} ${s.steer}`);

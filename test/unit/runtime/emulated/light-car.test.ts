@@ -1,8 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createLaneKeeping } from '../../../../src/core/control/lane-keeping.js';
 import { createOpenLoop } from '../../../../src/core/control/open-loop.js';
 import { createPurePursuit } from '../../../../src/core/control/pure-pursuit.js';
 import type { VehicleContext } from '../../../../src/core/control/vehicle-context.js';
@@ -34,8 +35,10 @@ const LOOP_CAR = (name: string, extra = '') =>
 function lightTicks(spec: string, odometryLines: string[]): string[] {
   if (!existsSync(program))
     throw new Error(`${program} is missing: run \`npm run build\` (it needs a C compiler, scripts/setup.sh installs one)`);
-  const out = execFileSync(program, ['--parity'], { input: `${odometryLines.join('\n')}\n`, env: { CAVSIM_LIGHT_CONTROLLER: spec } });
-  return out.toString().trim().split('\n');
+  // spawnSync rather than execFileSync: a program that refuses its input exits before reading stdin (EPIPE here)
+  const r = spawnSync(program, ['--parity'], { input: `${odometryLines.join('\n')}\n`, env: { CAVSIM_LIGHT_CONTROLLER: spec } });
+  if (r.status !== 0) throw new Error(`exit ${r.status}: ${r.stderr}`);
+  return r.stdout.toString().trim().split('\n');
 }
 
 /** A controller ticked as the vehicle session ticks it: the odometry parsed back, the step's time. */
@@ -56,7 +59,7 @@ const asDoubles = (line: string) =>
     .join(' ');
 
 describe('which cars run the light-car program', () => {
-  it('takes pure pursuit, open loop and idle cars with nothing else, in a scenario where no car sends V2V', async () => {
+  it('takes pure pursuit, lane keeping, open loop and idle cars with nothing else, in a scenario where no car sends V2V', async () => {
     const s = await scenarioOf(`${LOOP_CAR('car0')}  - name: car1\n    start: { x: 5, y: -8 }\n`);
     expect(s.vehicles.map((v) => notLight(s, v))).toEqual([undefined, undefined]);
   });
@@ -119,6 +122,37 @@ describe('the light-car program steers as cavsim’s TypeScript controllers do',
       const [lStep, lSpeed, lSteer] = light[i].split(' ').map(Number);
       expect([lStep, lSpeed]).toEqual([step, speed]);
       expect(Math.abs(lSteer - steer)).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(steer)));
+    }
+  });
+
+  it('lane keeping: the same command on 2,000 poses at speeds from 0 to 30 m/s', async () => {
+    const s = await scenarioOf(
+      `  - name: car0\n    start: { x: 0, y: -8 }\n    controller: { type: lane-keeping, y: -8, direction: -x, speed: 12 }\n`,
+    );
+    const v = s.vehicles[0] as ResolvedVehicle & { controller: { type: 'lane-keeping' } };
+    const stepNs = BigInt(Math.round(s.physics.timestep * 1e9));
+    const random = createRandom(5);
+    const lines = Array.from({ length: 2000 }, (_, k) =>
+      odometryJson(
+        'car0',
+        { t: 0, x: 30 * random(), y: -8 + 4 * (random() - 0.5), yaw: Math.PI + random() - 0.5, v: 30 * random(), steer: 0, yawRate: 0 },
+        BigInt(k) * stepNs,
+      ),
+    );
+    const c = v.controller;
+    const app = createLaneKeeping({
+      ...c,
+      direction: c.direction === '+x' ? 1 : -1,
+      wheelbase: v.params.lf + v.params.lr,
+      maxSteer: v.params.s_max,
+    });
+    const node = lines.map((line) => nodeTick(app, line, stepNs, s.physics.timestep));
+    const light = lightTicks(lightControllerText(s, v), lines).map(asDoubles);
+    for (let i = 0; i < node.length; i++) {
+      const [step, speed, steer] = node[i].split(' ').map(Number);
+      const [lStep, lSpeed, lSteer] = light[i].split(' ').map(Number);
+      expect([lStep, lSpeed]).toEqual([step, speed]);
+      expect(Math.abs(lSteer - steer)).toBeLessThanOrEqual(1e-12);
     }
   });
 
