@@ -7,9 +7,7 @@
  * CAVSIM_V2V_PEERS, CAVSIM_CONNECT_TIMEOUT_MS, CAVSIM_KEEP. `--parity` ticks the controller and
  * beacons on odometry messages from stdin, one per line; `--probe CONFIG` is the stack-share probe.
  */
-#define _GNU_SOURCE /* SCHED_BATCH */
 #include <errno.h>
-#include <sched.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -274,11 +272,6 @@ int main(int argc, char **argv) {
   if ((error = ws_connect(&s.ws, url, timeout ? atol(timeout) : 30000))) {
     say("cannot reach the simulator: %s", error);
     return 1;
-  }
-  /* an experiment (docs/benchmarks.md): a woken SCHED_BATCH car does not preempt the simulator mid-step */
-  if (getenv("CAVSIM_LIGHT_CAR_BATCH")) {
-    struct sched_param batch = {0};
-    sched_setscheduler(0, SCHED_BATCH, &batch);
   }
   const int code = open_session(&s.ws) != 0 ? 1 : drive(&s);
   char detail[200], last[48] = "";
