@@ -78,13 +78,13 @@ describe.skipIf(real.skip)('the emulated V2V delay is the setting: stack share c
   });
 
   it('cavsim up refuses a delay below the stack share with exit 2, naming network.delay and the figure, before the cars move', () => {
-    const up = spawnSync('node', [CLI, 'up', file, '--runtime', 'docker', '--set', 'network.delay=0.05ms', '--runs-dir', runsDir], {
+    const up = spawnSync('node', [CLI, 'up', file, '--runtime', 'docker', '--set', 'network.delay=0.001ms', '--runs-dir', runsDir], {
       encoding: 'utf8',
       env: { ...process.env, CI: 'true' },
     });
     const output = up.stdout + up.stderr;
     expect(up.status, output).toBe(2);
-    expect(output).toMatch(/network\.delay 0\.05 ms is below this machine's stack share, [\d.]+ ms measured before the start/);
+    expect(output).toMatch(/network\.delay 0\.001 ms is below this machine's stack share, [\d.]+ ms measured before the start/);
     expect(output).not.toMatch(/\[running\]/);
     expect(emulatedHostState()).toEqual(before);
     expect(listActiveRuns()).toEqual([]);
