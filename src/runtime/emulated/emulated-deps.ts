@@ -2,6 +2,7 @@ import type { ChannelStart, StartedChannel } from '../../channel/ns3/realtime-ch
 import type { Odometry } from '../../core/control/vehicle-context.js';
 import type { DockerPort } from '../../host/docker/docker-port.js';
 import type { CommandRunner } from '../../host/exec/command-runner.js';
+import type { JournalEntry } from '../../host/journal/journal.js';
 import type { HostNetOps } from '../../host/network/hostnet-port.js';
 import type { LinkBytes } from '../../host/network/link-bytes.js';
 import type { TunnelHosts } from '../../host/network/tunnel-apply.js';
@@ -48,6 +49,11 @@ export interface EmulatedRunDeps {
   remote?: { file: string; hosts: RemoteHost[] };
   /** Set by the run once cars run on other hosts: where each tunnel step's host is, for the journal's undoers. */
   tunnelHosts?: TunnelHosts;
+  /**
+   * Set by the run once cars run on other hosts: the ports for its logs and teardown, each host's
+   * engine pinged first, so one that stopped answering is named (its entries kept) instead of waited on.
+   */
+  endPorts?: (entries: readonly JournalEntry[]) => Promise<Pick<EmulatedRunDeps, 'docker' | 'hostNet' | 'tunnelHosts'>>;
 }
 
 /** A host of the hosts file: its index there (its control VNI), its tunnel address (none: the run's own engine) and its engine. */

@@ -13,6 +13,7 @@ import type { RunSession } from '../../run/run-session.js';
 import { writeFileNoFollow } from '../../util/write-no-follow.js';
 import type { EmulatedRunDeps } from './emulated-deps.js';
 import type { EmulatedRunPlan } from './plan-emulated.js';
+import { hostsFileUndoer } from './remote-teardown.js';
 import type { RunPhases } from './run-phases.js';
 
 export function allUndoers(deps: Pick<EmulatedRunDeps, 'docker' | 'hostNet' | 'tunnelHosts'>): Record<string, Undoer> {
@@ -83,13 +84,17 @@ export class HostSide {
   }
 
   private async end(logsDir: string): Promise<void> {
-    await saveContainerLogs(this.deps, this.plan, logsDir);
+    // cars on other hosts: a host that stopped answering is named and its entries kept, not waited on
+    const ports = this.deps.endPorts ? await this.deps.endPorts(this.journal.outstanding()) : this.deps;
+    await saveContainerLogs(ports, this.plan, logsDir);
     if (this.kept) {
       markRunKept(this.plan.runId);
       this.emit('kept', `still up; undo with: cavsim teardown --run ${this.plan.runId}`);
     } else if (this.registered) {
       this.emit('teardown', 'undoing everything the run created');
-      const report = await this.phases.time('teardown', () => this.journal.teardown(allUndoers(this.deps)));
+      const report = await this.phases.time('teardown', () =>
+        this.journal.teardown({ ...allUndoers(ports), [HOSTS_FILE_KIND]: hostsFileUndoer(this.journal) }),
+      );
       if (!report.failed.length) unregisterActiveRun(this.plan.runId);
       else
         this.leftovers = `teardown left ${report.failed.map((f) => `${f.entry.kind} ${f.entry.id} (${f.error})`).join('; ')}; undo them with \`cavsim teardown --run ${this.plan.runId}\``;
@@ -97,7 +102,7 @@ export class HostSide {
   }
 }
 
-async function saveContainerLogs(deps: EmulatedRunDeps, plan: EmulatedRunPlan, dir: string): Promise<void> {
+async function saveContainerLogs(deps: Pick<EmulatedRunDeps, 'docker'>, plan: EmulatedRunPlan, dir: string): Promise<void> {
   mkdirSync(dir, { recursive: true });
   for (const c of [plan.simulator, ...plan.vehicles, ...plan.v2vRelays]) {
     try {

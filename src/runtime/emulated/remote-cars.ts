@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EnvironmentError } from '../../errors.js';
+import type { DockerPort } from '../../host/docker/docker-port.js';
 import { DEFAULT_BASE_IMAGE } from '../../host/docker/images.js';
 import { routedDocker } from '../../host/docker/routed-port.js';
 import { describeShipped, remoteCarImages, shipImages } from '../../host/docker/ship-image.js';
@@ -11,10 +12,11 @@ import type { HostNetOps } from '../../host/network/hostnet-port.js';
 import { applyTunnelSteps, type TunnelHosts } from '../../host/network/tunnel-apply.js';
 import { assertVnisFree } from '../../host/network/tunnel-plan.js';
 import { inParallel } from '../../util/in-parallel.js';
+import type { ComponentWatch, Death } from './component-watch.js';
 import type { EmulatedRunDeps, RemoteHost } from './emulated-deps.js';
 import { CONTAINER_RUN_DIR, type EmulatedRunPlan } from './plan-emulated.js';
 import { planRemoteCars, type RemoteCarsPlan, type RemoteEnd, RUN_HOST } from './remote-plan.js';
-import { plumbingOf } from './remote-teardown.js';
+import { plumbingOf, remoteUndoDeps } from './remote-teardown.js';
 
 /** Remote cars' steps plumbed at once on one host (each step is a short-lived container there). */
 const CARS_AT_ONCE = 4;
@@ -61,7 +63,26 @@ export class RemoteCars {
         return c?.running ? c.pid : undefined;
       },
     };
-    this.deps = { ...deps, docker, tunnelHosts: this.tunnelHosts };
+    this.deps = {
+      ...deps,
+      docker,
+      tunnelHosts: this.tunnelHosts,
+      endPorts: async (entries) => {
+        const reached = await Promise.all(
+          [...this.hosts.values()].map(async (h) => {
+            const problem = await Promise.race([
+              h.docker.ping().then(
+                () => undefined,
+                (err: Error) => err.message,
+              ),
+              new Promise<string>((r) => setTimeout(() => r(`no answer in ${END_PING_MS / 1000} s`), END_PING_MS)),
+            ]);
+            return problem === undefined ? { name: h.name, docker: h.docker } : { name: h.name, problem };
+          }),
+        );
+        return remoteUndoDeps(deps, plan.runId, entries, reached);
+      },
+    };
   }
 
   private host(name: string) {
@@ -73,6 +94,14 @@ export class RemoteCars {
   /** Before the first remote resource: which hosts file reaches the run's hosts, for a later `cavsim teardown`. */
   recordHosts(journal: Journal): void {
     journal.record(HOSTS_FILE_KIND, this.file, { file: this.file, hosts: [...this.hosts.keys()] });
+  }
+
+  /**
+   * Each host with cars is watched for the whole run: an engine that stops answering (a host that
+   * died, lost its network or was paused) fails the run naming the host, as a dead car would.
+   */
+  watchHosts(watch: Pick<ComponentWatch, 'watch' | 'signal'>): void {
+    for (const h of this.hosts.values()) watch.watch(`host ${h.name}`, hostDeath(h.docker, watch.signal), { when: 'during the run' });
   }
 
   /** Each remote host gets the base and vehicle images as built here (same image id), shipped by save -> load when not. */
@@ -136,6 +165,46 @@ export class RemoteCars {
     ]);
     return remote;
   }
+}
+
+/** At the run's end each host's engine has this long to answer before its entries are kept for a later teardown. */
+const END_PING_MS = 3000;
+/** A host's engine is asked this often whether it still answers. */
+const HOST_PING_MS = 1000;
+/** It is named as gone once it has not answered for this long. */
+export const HOST_SILENT_MS = 5000;
+
+/** Resolves when the host's engine has not answered for HOST_SILENT_MS; `undefined` once the watch ends. */
+export async function hostDeath(
+  docker: Pick<DockerPort, 'ping'>,
+  signal: AbortSignal,
+  timing = { pingMs: HOST_PING_MS, silentMs: HOST_SILENT_MS },
+): Promise<Death | undefined> {
+  let lastAnswer = Date.now();
+  let lastError = '';
+  while (!signal.aborted) {
+    const answered = await Promise.race([
+      docker.ping().then(
+        () => true,
+        (err: unknown) => {
+          lastError = err instanceof Error ? err.message.split('\n')[0] : String(err);
+          return false;
+        },
+      ),
+      new Promise<false>((r) => setTimeout(() => r(false), timing.pingMs)),
+    ]);
+    if (signal.aborted) return undefined;
+    if (answered) lastAnswer = Date.now();
+    else if (Date.now() - lastAnswer >= timing.silentMs)
+      return {
+        exit_status: null,
+        signal: null,
+        how: `stopped answering: its Docker engine was silent for ${(timing.silentMs / 1000).toFixed(0)} s${lastError ? ` (${lastError})` : ''}; the host or its network went away, with the cars on it`,
+        last_log_lines: [],
+      };
+    await new Promise((r) => setTimeout(r, answered ? timing.pingMs : 0));
+  }
+  return undefined;
 }
 
 /** This host's address toward a remote host's tunnel address: the source of the kernel's route to it. */

@@ -83,6 +83,7 @@ export async function startContainers(
     }),
   );
   if (remote) {
+    remote.watchHosts(watch);
     emit(
       'network',
       `tunnels, control links and rules for the cars on ${new Set(plan.vehicles.flatMap((v) => v.host ?? [])).size} other hosts`,

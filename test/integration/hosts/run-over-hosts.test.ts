@@ -166,6 +166,49 @@ describe.skipIf(real.skip)('cavsim up --hosts over two local hosts', () => {
     expect(networkState().iptables.join('\n')).not.toContain('cavsim:killed');
   }, 600_000);
 
+  it('a host that stops answering mid-run fails the run naming it; the rest is undone, and teardown restores it once it is back', async () => {
+    const child = spawn(
+      'node',
+      [CLI, 'up', bothWaysScenario(), '--set', 'duration=30s', '--runs-dir', runsDir, '--run-id', 'paused', '--hosts', hostsFile],
+      {
+        env: { ...process.env, CI: 'true' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the run never started:\n${output}`)), 400_000);
+      const onData = (d: Buffer) => {
+        output += d.toString();
+        if (output.includes('[running]')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+    });
+    spawnSync('docker', ['pause', HOSTS[1]]);
+    let code: number | null;
+    try {
+      code = await exited;
+    } finally {
+      spawnSync('docker', ['unpause', HOSTS[1]]);
+    }
+    const summary = JSON.parse(readFileSync(join(runsDir, 'paused', 'summary.json'), 'utf8')) as { status: string; reason: string };
+    console.log(`[over-hosts] paused host: exit ${code}, ${summary.status}: ${summary.reason}`);
+    expect(summary.status).toBe('failed');
+    expect(summary.reason).toMatch(/host cavsim-host-2 stopped answering: its Docker engine was silent/);
+    expect(code).toBe(7); // the teardown left host 2's entries, and said how to undo them
+    expect(output).toMatch(/cavsim teardown --run paused/);
+    expect(hostState(HOSTS[0])).toEqual(hostsBefore[0]);
+    const again = spawnSync('node', [CLI, 'teardown', '--run', 'paused'], { encoding: 'utf8' });
+    expect(again.status, `${again.stdout}${again.stderr}`).toBe(0);
+    expect(HOSTS.map(hostState)).toEqual(hostsBefore);
+    expect(networkState().iptables.join('\n')).not.toContain('cavsim:paused');
+  }, 600_000);
+
   it('stop leaves this machine as it was', () => {
     const stop = script('stop');
     expect(stop.status, stop.stderr).toBe(0);

@@ -9,6 +9,7 @@ import { Journal } from '../../../../src/host/journal/journal.js';
 import { HOSTS_FILE_KIND } from '../../../../src/host/journal/kinds.js';
 import type { HostNetOperation } from '../../../../src/host/network/operation-schema.js';
 import { applyTunnelSteps } from '../../../../src/host/network/tunnel-apply.js';
+import { hostDeath } from '../../../../src/runtime/emulated/remote-cars.js';
 import { RUN_HOST } from '../../../../src/runtime/emulated/remote-plan.js';
 import { hostsFileUndoer, journalHostsFile, remoteUndoDeps } from '../../../../src/runtime/emulated/remote-teardown.js';
 import { allUndoers } from '../../../../src/runtime/emulated/run-emulated.js';
@@ -109,5 +110,30 @@ describe("a run over hosts: container calls routed to each car's engine, undone 
     ]);
     // the hosts file stays named for the next teardown
     expect(journal.outstanding().map((e) => e.id)).toEqual(['/hosts.yaml', 'car1', 'h2: vxlan vx-a-1']);
+  });
+});
+
+describe('hostDeath: a remote host watched for the whole run', () => {
+  const timing = { pingMs: 5, silentMs: 40 };
+
+  it('names an engine that stops answering (an error, or no answer at all) once it has been silent long enough', async () => {
+    let calls = 0;
+    const failing = { ping: async () => (++calls > 3 ? Promise.reject(new Error('connect ECONNREFUSED 10.219.0.12:2376')) : undefined) };
+    const death = await hostDeath(failing, new AbortController().signal, timing);
+    expect(calls).toBeGreaterThan(3);
+    expect(death).toMatchObject({
+      exit_status: null,
+      how: expect.stringMatching(/^stopped answering: its Docker engine was silent for 0 s \(connect ECONNREFUSED/),
+    });
+    const hanging = { ping: () => new Promise<void>(() => {}) };
+    expect((await hostDeath(hanging, new AbortController().signal, timing))?.how).toMatch(/stopped answering/);
+  });
+
+  it('an engine that answers is never named; the end of the watch ends it with nothing', async () => {
+    const stop = new AbortController();
+    const watched = hostDeath({ ping: async () => {} }, stop.signal, timing);
+    await new Promise((r) => setTimeout(r, 100));
+    stop.abort();
+    expect(await watched).toBeUndefined();
   });
 });
