@@ -3,8 +3,12 @@ import { EnvironmentError, UserInputError } from '../../errors.js';
 import { assertInterfaceName, linkAlias } from './names.js';
 import type { HostNetOperation } from './operation-schema.js';
 
-/** IANA's VXLAN port (RFC 7348); Linux's own default is 8472, so it is always given. */
-export const VXLAN_PORT = 4789;
+/**
+ * cavsim's own VXLAN port, always given. Not IANA's 4789 (RFC 7348): Docker's overlay networks use
+ * it, and a run's DROP on its tunnel port would cut them off. Not Linux's default 8472 (flannel's).
+ * Below Linux's ephemeral range (32768-60999), so no client socket takes it.
+ */
+export const VXLAN_PORT = 14789;
 /** A car's VNI's low byte is its index; the top 32 values go to the control links of up to 32 remote hosts. */
 export const MAX_TUNNELLED_CARS = 224;
 export const MAX_REMOTE_HOSTS = 32;

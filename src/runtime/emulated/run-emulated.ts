@@ -27,8 +27,7 @@ import { type EmulatedRunPlan, planEmulatedRun } from './plan-emulated.js';
 import { RemoteCars } from './remote-cars.js';
 import { startContainers } from './run-containers.js';
 import { RunPhases } from './run-phases.js';
-import { calibrateChannelDelay } from './stack-calibration.js';
-import type { CalibrationResult } from './stack-share.js';
+import { calibrateChannelDelay, type ProbedTiming } from './stack-calibration.js';
 
 export { allUndoers } from './host-side.js';
 
@@ -119,7 +118,7 @@ async function runInSession(session: RunSession, runDeps: EmulatedRunDeps, opts:
   const deviceLoad = new DeviceLinkLoadWatch(deviceLinks(scenario), deps.linkBytes ?? (() => undefined));
 
   let failure: unknown;
-  let calibration: CalibrationResult | undefined;
+  let probed: ProbedTiming = {};
   try {
     await prepareImages(session, deps, emit);
     await remote?.shipImages(CAVSIM_IMAGES.vehicle, (line) => emit('images', line));
@@ -135,8 +134,9 @@ async function runInSession(session: RunSession, runDeps: EmulatedRunDeps, opts:
     await control.connect(simulator, ns3.positionsPort());
     phases.mark('connected');
     // once the cars are up and idle (probes beside their start-up measured it, not the run); a delay below the share is refused before they move
-    calibration = await calibrateChannelDelay(deps.docker, plan, ns3);
-    if (calibration) opts.events?.emit({ type: 'log', level: 'warn', message: calibration.warning });
+    probed = await calibrateChannelDelay(deps.docker, plan, ns3);
+    if (probed.calibration) opts.events?.emit({ type: 'log', level: 'warn', message: probed.calibration.warning });
+    for (const line of probed.hosts?.lines ?? []) emit('hosts', line);
     phases.mark('calibrated');
     checkStop();
     await control.start(scenario);
@@ -152,6 +152,7 @@ async function runInSession(session: RunSession, runDeps: EmulatedRunDeps, opts:
     await running.release();
   }
 
+  const calibration = probed.calibration;
   failure = judgeFailure(failure, session, host, watch, phases, opts);
   await recordMcap(session, control.timeBaseNs, phases, opts);
   const lag = channel.lagSamplesMs();
@@ -160,13 +161,16 @@ async function runInSession(session: RunSession, runDeps: EmulatedRunDeps, opts:
     failure,
     interrupted: opts.shouldStop?.() ? stopReason(opts) : undefined,
     invalid:
-      [channelLagProblem(lag), watch.engineProblem(phases.startedAtMs), calibration?.invalid].filter(Boolean).join('; ') || undefined,
+      [channelLagProblem(lag), watch.engineProblem(phases.startedAtMs), calibration?.invalid, probed.hosts?.invalid]
+        .filter(Boolean)
+        .join('; ') || undefined,
     wallTime: phases.sinceStart(),
     timing: {
       ...channelTiming(lag, phases.ms),
       ...(control.timeBaseNs !== undefined ? { t0_epoch_ns: control.timeBaseNs.toString() } : {}),
       ...(Object.keys(deviceLoads).length ? { external_v2v: deviceLoads } : {}),
       ...(calibration ? { stack_calibration: calibration.calibration } : {}),
+      ...(probed.hosts ? { hosts: probed.hosts.figures } : {}),
     },
     warnings: [...(calibration ? [calibration.warning] : []), ...deviceLoadWarnings(deviceLoads)],
   });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
+import { SATURATION_WARNING } from '../../../src/run/saturation.js';
 import type { StackCalibration } from '../../../src/runtime/emulated/stack-share.js';
 import { emulatedHostState } from './host-state.js';
 import { CLI, emulatedE2e, ROOT } from './support/e2e.js';
@@ -23,10 +24,10 @@ const DELAY_MS = 20;
  */
 const P50_TOLERANCE_MS = 1;
 
-function scenarioFile(): string {
+function scenarioFile(beacon = 'rate: 20Hz, size: 200B', dataRate = '100Mbps', name = 'parked-beacons'): string {
   const car = (name: string, x: number) =>
-    `  - name: ${name}\n    start: { x: ${x}, y: -1, yaw: 0, speed: 0 }\n    apps: [ { type: beacon, rate: 20Hz, size: 200B } ]`;
-  const file = join(runsDir, 'parked-beacons.yaml');
+    `  - name: ${name}\n    start: { x: ${x}, y: -1, yaw: 0, speed: 0 }\n    apps: [ { type: beacon, ${beacon} } ]`;
+  const file = join(runsDir, `${name}.yaml`);
   writeFileSync(
     file,
     [
@@ -36,6 +37,7 @@ function scenarioFile(): string {
       'network:',
       '  channel: latency',
       `  delay: ${DELAY_MS}ms`,
+      `  dataRate: ${dataRate}`,
       'vehicles:',
       car('car0', 0),
       car('car1', -10),
@@ -72,6 +74,7 @@ describe.skipIf(real.skip)('the emulated V2V delay is the setting: stack share c
       `CAVSIM-DELAY ns=${Math.round(cal.applied_delay_ms * 1e6)} jitter_ns=0`,
     );
     expect(summary.v2v.received).toBeGreaterThan(100);
+    expect(summary.v2v.saturated).toBe(false);
     expect(Math.abs(summary.v2v.p50_ms! - DELAY_MS)).toBeLessThanOrEqual(P50_TOLERANCE_MS);
     expect(emulatedHostState()).toEqual(before);
     expect(listActiveRuns()).toEqual([]);
@@ -88,5 +91,18 @@ describe.skipIf(real.skip)('the emulated V2V delay is the setting: stack share c
     expect(output).not.toMatch(/\[running\]/);
     expect(emulatedHostState()).toEqual(before);
     expect(listActiveRuns()).toEqual([]);
+  });
+
+  it('a channel offered more than it carries: the run says the channel saturated, as the simulated runtime does', async () => {
+    // each car 100 frames/s of 1000 B (with UDP/IP ~0.82 Mbit/s) on a latency channel of 0.5 Mbit/s per sender
+    const saturating = scenarioFile('rate: 100Hz, size: 1000B', '500kbps', 'saturating-beacons');
+    const { summary } = await runScenarioEmulated(saturating, { runsDir });
+    console.log(`[delay-calibration] saturating: ${summary.status} v2v p50 ${summary.v2v.p50_ms} ms; ${summary.warnings?.join(' | ')}`);
+    expect(summary.v2v.saturated).toBe(true);
+    expect(summary.warnings).toContainEqual(
+      expect.stringMatching(new RegExp(`^${SATURATION_WARNING}: .*(latency p50|dropped from full queues|still queued)`)),
+    );
+    expect(summary.v2v.p50_ms!).toBeGreaterThan(DELAY_MS + 100);
+    expect(emulatedHostState()).toEqual(before);
   });
 });

@@ -9,12 +9,14 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loopScenarioYaml } from '../../../bench/sim-bench.js';
 import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
 import { connectDocker } from '../../../src/host/docker/dockerode-port.js';
+import { HOST_TIMING, type HostTimingResult } from '../../../src/runtime/emulated/host-timing.js';
 import { machineState, networkState } from '../../support/machine-state.js';
 import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
 
@@ -115,10 +117,60 @@ describe.skipIf(real.skip)('cavsim up --hosts over two local hosts', () => {
     const delivered = rows.filter((r) => r.outcome === 'delivered').map((r) => `${r.from}->${r.to}`);
     expect(new Set(delivered)).toEqual(new Set(['car0->car1', 'car1->car0']));
     expect(readFileSync(join(over.runDir, 'ns3.log'), 'utf8').length).toBeGreaterThan(0);
+    // every car remote: the reference pair crosses both tunnels, and host 2 is measured by it
+    const timing = (over.summary.timing as { hosts: HostTimingResult['figures'] }).hosts;
+    expect(timing.reference).toEqual({ pair: 'car0<->car1', hosts: HOSTS });
+    expect(timing.per_host).toEqual([expect.objectContaining({ host: HOSTS[1], pair: 'car0<->car1', added_delay_p50_ms: 0 })]);
     expect(over.leftovers).toBeUndefined();
     expect(HOSTS.map(hostState)).toEqual(hostsBefore);
     expect(networkState().iptables.join('\n')).not.toContain('cavsim:two-hosts');
   }, 600_000);
+
+  it('runs an 8-car loop over the two hosts and this one: the verdict of one host, V2V across every pair of hosts, each tunnel’s delay and clock offset measured', async () => {
+    const file = join(work, 'loop-8.yaml');
+    writeFileSync(file, loopScenarioYaml(8, '10s', { apps: '[{ type: beacon, rate: 10Hz, size: 200B }]' }));
+    // this machine's own engine as a third host: its cars stay here, so the reference pair has no tunnel in it
+    const withHere = join(work, 'hosts-and-here.yaml');
+    writeFileSync(
+      withHere,
+      `${readFileSync(hostsFile, 'utf8')
+        .replaceAll(' tls/', ` ${dirname(hostsFile)}/tls/`)
+        .trimEnd()}\n  - name: here\n    engine: unix:///var/run/docker.sock\n`,
+    );
+    const here = await runScenarioEmulated(file, { runsDir, runId: 'loop-one-host' });
+    const over = await runScenarioEmulated(file, { runsDir, runId: 'loop-hosts', hostsFile: withHere });
+    const plan = JSON.parse(readFileSync(join(over.runDir, 'plan.json'), 'utf8')) as { vehicles: Array<{ host?: string }> };
+    expect(plan.vehicles.map((v) => v.host ?? 'here')).toEqual([...HOSTS, 'here', ...HOSTS, 'here', ...HOSTS]);
+    console.log(
+      `[over-hosts] loop, one host: ${here.summary.status} ${here.summary.reason ?? ''}; over hosts: ${over.summary.status} ${over.summary.reason ?? ''}`,
+    );
+    for (const s of [here.summary, over.summary]) {
+      expect(['completed', 'invalid']).toContain(s.status);
+      expect(s.collision).toBe(false);
+    }
+    expect(over.summary.min_distance_m).toBeCloseTo(here.summary.min_distance_m!, 0);
+    const rows = parse(readFileSync(join(over.runDir, 'v2v.csv'), 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    const hostOf = (car: string) => plan.vehicles[Number(car.slice(3))].host ?? 'here';
+    const crossed = new Set(rows.filter((r) => r.outcome === 'delivered').map((r) => `${hostOf(r.from)}->${hostOf(r.to)}`));
+    const everyPair = [...HOSTS, 'here'].flatMap((a) => [...HOSTS, 'here'].map((b) => `${a}->${b}`));
+    expect([...crossed].sort()).toEqual(everyPair.sort());
+
+    const timing = (over.summary.timing as { hosts: HostTimingResult['figures'] }).hosts;
+    console.log(`[over-hosts] timing.hosts: ${JSON.stringify(timing)}`);
+    expect(timing.reference).toEqual({ pair: 'car2<->car5', hosts: ['the run’s host', 'the run’s host'] });
+    expect(timing.per_host.map((h) => [h.host, h.pair])).toEqual([
+      ['cavsim-host-1', 'car2<->car0'],
+      ['cavsim-host-2', 'car2<->car1'],
+    ]);
+    for (const h of timing.per_host) {
+      expect(h.samples).toBeGreaterThanOrEqual(30);
+      expect(h.added_delay_p50_ms).toBeLessThan(HOST_TIMING.addedDelayLimitMs);
+      // one machine, one clock: whatever the estimate, nothing in it is certainly an offset
+      expect(h.clock_offset_certain_ms).toBe(0);
+    }
+    expect(over.leftovers).toBeUndefined();
+    expect(HOSTS.map(hostState)).toEqual(hostsBefore);
+  }, 900_000);
 
   it('after kill -9 of cavsim up --hosts mid-run, cavsim teardown restores every host; a host that does not answer is named and its entries kept', async () => {
     const child = spawn(

@@ -218,7 +218,7 @@ describe.skipIf(real.skip)("a remote car's VXLAN tunnel between this machine and
     expect(inCar.stdout).toContain(`link/ether ${CAR.mac}`);
     expect(inCar.stdout).toMatch(
       new RegExp(
-        `vxlan id ${plan.vni} remote ${runAddress.replace(/\./g, '\\.')} local ${remoteAddress.replace(/\./g, '\\.')} .*dstport 4789 nolearning`,
+        `vxlan id ${plan.vni} remote ${runAddress.replace(/\./g, '\\.')} local ${remoteAddress.replace(/\./g, '\\.')} .*dstport 14789 nolearning`,
       ),
     );
     expect(sh('ip', ['-o', '-d', 'link', 'show', 'dev', NAMES.vxlan])).toMatch(
@@ -227,7 +227,7 @@ describe.skipIf(real.skip)("a remote car's VXLAN tunnel between this machine and
     expect((await local.run({ op: 'vxlan-list' })).vxlans).toContainEqual({
       name: NAMES.vxlan,
       vni: plan.vni,
-      port: 4789,
+      port: 14789,
       alias: `cavsim:${RUN_ID}`,
     });
 

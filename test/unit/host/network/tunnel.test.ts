@@ -66,17 +66,17 @@ describe('VNIs', () => {
   });
 
   it('a VNI in use on the host on the same port is refused, naming the device and the other run; another port is no clash', () => {
-    const planned = [{ vni: 1000, port: 4789 }];
+    const planned = [{ vni: 1000, port: 14789 }];
     expect(() => assertVnisFree('lab-pc-1', planned, [{ name: 'vxlan0', vni: 1000, port: 8472 }])).not.toThrow();
     const err = (() => {
       try {
-        assertVnisFree('lab-pc-1', planned, [{ name: 'vx-0a0b0c-1', vni: 1000, port: 4789, alias: 'cavsim:other-run' }]);
+        assertVnisFree('lab-pc-1', planned, [{ name: 'vx-0a0b0c-1', vni: 1000, port: 14789, alias: 'cavsim:other-run' }]);
       } catch (e) {
         return e as EnvironmentError;
       }
     })();
     expect(err).toBeInstanceOf(EnvironmentError);
-    expect(err!.message).toBe('lab-pc-1: VNI 1000 is already used by vx-0a0b0c-1 (cavsim:other-run) on UDP port 4789');
+    expect(err!.message).toBe('lab-pc-1: VNI 1000 is already used by vx-0a0b0c-1 (cavsim:other-run) on UDP port 14789');
     expect(err!.hint).toContain('another cavsim run (cavsim:other-run)');
   });
 });
@@ -85,7 +85,7 @@ describe('planTunnel', () => {
   it("gives the run's side (a VXLAN port of the car's bridge) and the remote side (a VXLAN moved into the car as eth1), each with its inverse", () => {
     const plan = planTunnel(car());
     const vni = carVni(RUN, 3);
-    expect(plan.port).toBe(4789);
+    expect(plan.port).toBe(14789);
     expect(plan.runSide).toEqual([
       {
         host: 'here',
@@ -95,7 +95,7 @@ describe('planTunnel', () => {
           name: 'vx-abc123-3',
           alias: `cavsim:${RUN}`,
           vni,
-          port: 4789,
+          port: 14789,
           mtu: 1450,
           local: '10.0.0.1',
           remote: '10.0.0.11',
@@ -112,7 +112,7 @@ describe('planTunnel', () => {
           name: 'vx-abc123-3',
           alias: `cavsim:${RUN}`,
           vni,
-          port: 4789,
+          port: 14789,
           mtu: 1450,
           local: '10.0.0.11',
           remote: '10.0.0.1',
@@ -282,7 +282,7 @@ describe('the VXLAN operations', () => {
         'ip',
         '-batch',
         '-',
-        `link add name vx-abc123-3 type vxlan id ${carVni(RUN, 3)} local 10.0.0.1 remote 10.0.0.11 dstport 4789 nolearning`,
+        `link add name vx-abc123-3 type vxlan id ${carVni(RUN, 3)} local 10.0.0.1 remote 10.0.0.11 dstport 14789 nolearning`,
         `link set dev vx-abc123-3 alias cavsim:${RUN}`,
         'link set dev vx-abc123-3 mtu 1450',
       ],
@@ -304,9 +304,9 @@ describe('the VXLAN operations', () => {
 
   it('vxlan-list reads name, VNI, port and alias from ip -d -o link', () => {
     const line =
-      '2: cvxv0: <BROADCAST,MULTICAST> mtu 1500 qdisc noop state DOWN mode DEFAULT group default qlen 1000\\    link/ether 02:a1:d9:0e:da:94 brd ff:ff:ff:ff:ff:ff promiscuity 0  allmulti 0 minmtu 68 maxmtu 65535 \\    vxlan id 42 remote 10.9.9.2 local 10.9.9.1 srcport 0 0 dstport 4789 nolearning ttl auto ageing 300 udpcsum addrgenmode eui64 \\    alias cavsim:x';
+      '2: cvxv0: <BROADCAST,MULTICAST> mtu 1500 qdisc noop state DOWN mode DEFAULT group default qlen 1000\\    link/ether 02:a1:d9:0e:da:94 brd ff:ff:ff:ff:ff:ff promiscuity 0  allmulti 0 minmtu 68 maxmtu 65535 \\    vxlan id 42 remote 10.9.9.2 local 10.9.9.1 srcport 0 0 dstport 14789 nolearning ttl auto ageing 300 udpcsum addrgenmode eui64 \\    alias cavsim:x';
     expect(parseVxlanList(`${line}\n7: vxlan0: <UP> mtu 1450 \\    vxlan id 7 local 10.0.0.2 dev eth0 srcport 0 0 ttl auto\n`)).toEqual([
-      { name: 'cvxv0', vni: 42, port: 4789, alias: 'cavsim:x' },
+      { name: 'cvxv0', vni: 42, port: 14789, alias: 'cavsim:x' },
       { name: 'vxlan0', vni: 7, port: 8472 },
     ]);
   });
@@ -334,7 +334,7 @@ describe('plumbing containers on a remote host', () => {
     ]);
     expect(seen[1].input).toBe('1\n');
     expect(seen[0].input).toContain(
-      `link add name vx-abc123-3 type vxlan id ${carVni(RUN, 3)} local 10.0.0.11 remote 10.0.0.1 dstport 4789 nolearning\n`,
+      `link add name vx-abc123-3 type vxlan id ${carVni(RUN, 3)} local 10.0.0.11 remote 10.0.0.1 dstport 14789 nolearning\n`,
     );
     expect(seen[0].host).toMatchObject({
       NetworkMode: 'host',

@@ -86,12 +86,12 @@ describe('the plan of a run whose cars are on other hosts', () => {
         rules: ['10.219.0.12/32', '10.219.0.11/32'].map((source) => ({
           chain: 'INPUT',
           source,
-          udpPort: 4789,
+          udpPort: 14789,
           jump: 'ACCEPT',
           comment: `cavsim:${RUN_ID}`,
         })),
       },
-      { op: 'iptables-add', position: 'append', rule: { chain: 'INPUT', udpPort: 4789, jump: 'DROP', comment: `cavsim:${RUN_ID}` } },
+      { op: 'iptables-add', position: 'append', rule: { chain: 'INPUT', udpPort: 14789, jump: 'DROP', comment: `cavsim:${RUN_ID}` } },
     ]);
     const [h1] = r.hosts;
     expect(h1.host).toBe('h1');
@@ -104,7 +104,7 @@ describe('the plan of a run whose cars are on other hosts', () => {
       'iptables-add',
       'create-vxlan',
     ]);
-    expect(h1.setUp[0].apply).toMatchObject({ rule: { source: '10.219.0.1/32', udpPort: 4789, jump: 'ACCEPT' }, position: 'insert' });
+    expect(h1.setUp[0].apply).toMatchObject({ rule: { source: '10.219.0.1/32', udpPort: 14789, jump: 'ACCEPT' }, position: 'insert' });
     const [car0] = h1.cars;
     const container = plan.vehicles[0].name;
     expect(car0.steps.map((s) => s.apply.op)).toEqual([

@@ -122,11 +122,11 @@ describe('the calibration in an emulated run (fakes)', () => {
       expect(cfg.bind).toBe(p.vehicles.find((v) => v.vehicle === cfg.name)!.v2vIp);
       expect(cfg.peer.address).toBe(p.vehicles.find((v) => v.vehicle === cfg.peer.name)!.v2vIp);
     }
-    expect(r!.calibration.samples).toBe(2 * (STACK_SHARE.probesPerDirection - STACK_SHARE.warmUp));
+    expect(r.calibration!.calibration.samples).toBe(2 * (STACK_SHARE.probesPerDirection - STACK_SHARE.warmUp));
     // the probes' serialisation in the model (246 B with Ethernet framing at 100 Mbit/s) is not stack share
-    expect(r!.calibration.stack_share_p50_ms).toBeCloseTo(0.61 - (246 * 8 * 1000) / 100e6, 3);
+    expect(r.calibration!.calibration.stack_share_p50_ms).toBeCloseTo(0.61 - (246 * 8 * 1000) / 100e6, 3);
     expect(channel.set).toHaveLength(1);
-    expect(channel.set[0][0]).toBeCloseTo(0.02 - r!.calibration.stack_share_p50_ms! / 1000, 9);
+    expect(channel.set[0][0]).toBeCloseTo(0.02 - r.calibration!.calibration.stack_share_p50_ms! / 1000, 9);
     expect(channel.set[0][1]).toBe(0);
   });
 
@@ -167,6 +167,6 @@ describe('the calibration in an emulated run (fakes)', () => {
       channel,
     );
     expect(channel.set).toEqual([[0.03, 0.001]]);
-    expect(r!.calibration.not_calibrated).toMatch(/node: not found/);
+    expect(r.calibration!.calibration.not_calibrated).toMatch(/node: not found/);
   });
 });
