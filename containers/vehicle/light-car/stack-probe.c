@@ -51,11 +51,11 @@ static const char *parse_config(const char *json, struct probe_config *c) {
   return NULL;
 }
 
-/* Receives until the epoch time `until_ns`, recording the peer's probes. */
-static void receive_until(struct v2v *v, long long until_ns, long *seqs, double *latencies, long *n) {
+/* Receives until the epoch time `until_ns`, recording the peer's probes; earlier once `last_seq` (>= 0) arrived. */
+static void receive_until(struct v2v *v, long long until_ns, long last_seq, long *seqs, double *latencies, long *n) {
   for (;;) {
     const long long left_ns = until_ns - epoch_ns();
-    if (left_ns <= 0) return;
+    if (left_ns <= 0 || (last_seq >= 0 && *n > 0 && seqs[*n - 1] >= last_seq)) return;
     struct pollfd fd = {.fd = v->fd, .events = POLLIN};
     if (poll(&fd, 1, (int)((left_ns + 999999) / 1000000)) <= 0) continue;
     struct v2v_arrival a;
@@ -86,14 +86,17 @@ int stack_probe(const char *config_json) {
     fprintf(stderr, "stack probe: %s\n", error);
     return 1;
   }
+  /* started late: begin now, rather than send the overdue datagrams back to back */
+  const long long now_ms = epoch_ns() / 1000000LL;
+  const long long start_ms = c.start_at_ms > now_ms ? c.start_at_ms : now_ms;
   for (long seq = 0; seq < c.count; seq++) {
-    receive_until(&v, (c.start_at_ms + seq * c.interval_ms) * 1000000LL, seqs, latencies, &received);
+    receive_until(&v, (start_ms + seq * c.interval_ms) * 1000000LL, -1, seqs, latencies, &received);
     long long sent_ns;
     snprintf(id, sizeof id, "%s-probe-%ld", c.name, seq);
     /* a send refused (the peer not bound yet: an ICMP error) is not counted, as in the Node probe */
     if (v2v_send(&v, id, c.peer_name, "stack-probe", "{}", c.size_bytes, &sent_ns) > 0) sent++;
   }
-  receive_until(&v, epoch_ns() + c.linger_ms * 1000000LL, seqs, latencies, &received);
+  receive_until(&v, epoch_ns() + c.linger_ms * 1000000LL, c.count - 1, seqs, latencies, &received);
   printf("{\"sent\":%ld,\"received\":[", sent);
   for (long i = 0; i < received; i++) printf("%s{\"seq\":%ld,\"latency_ms\":%.6f}", i ? "," : "", seqs[i], latencies[i]);
   printf("]}\n");

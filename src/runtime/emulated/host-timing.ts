@@ -12,7 +12,7 @@ export const HOST_TIMING = {
   addedDelayLimitMs: 0.5,
   /** An offset certainly beyond this (|offset| less half the best round trip) skews V2V latencies between hosts by more. */
   clockOffsetLimitMs: 0.5,
-  /** What a tunnel should add on one machine (local hosts), p99; reported, not gated (a p99 of 40 samples is a busy machine's tail). */
+  /** What a tunnel should add on one machine (local hosts), p99; reported, not gated (a p99 of 25 round trips is a busy machine's tail). */
   addedDelayGoalP99Ms: 0.2,
   /** Fewer matched round trips than this and a host is not measured (the run is invalid). */
   minSamples: 10,

@@ -8,8 +8,13 @@ import { type CalibrationResult, calibrateDelay, notCalibrated, STACK_SHARE } fr
 import type { ProbeConfig, ProbeReport } from './v2v/stack-probe.js';
 
 const PROBE_SCRIPT = '/opt/cavsim/dist/runtime/emulated/containers/stack-probe-main.js';
-/** From the exec calls to the first send: both probe programs start and bind well within it, even on a loaded machine. */
-const START_MARGIN_MS = 1000;
+/**
+ * From the exec calls to the first send: time for both probe programs to start and bind on a quiet
+ * machine (Node's probe ~0.2 s). A probe that starts later begins when it is ready, and its peer
+ * lingers long enough for it (`LATE_START_MS`); only its first datagrams may find the peer unbound.
+ */
+const START_MARGIN_MS = 300;
+const LATE_START_MS = 300;
 
 interface ProbeEnd {
   container: string;
@@ -50,7 +55,7 @@ async function probePair(docker: Pick<DockerPort, 'exec'>, ends: [ProbeEnd, Prob
         // the two directions interleave, so no probe waits behind the other's
         startAtMs: startAtMs + (i * STACK_SHARE.intervalMs) / 2,
         sizeBytes: STACK_SHARE.sizeBytes,
-        lingerMs: STACK_SHARE.probeDelayS * 1000 + 200,
+        lingerMs: STACK_SHARE.probeDelayS * 1000 + 200 + LATE_START_MS,
       };
       const r = await docker.exec(self.container, self.probe(JSON.stringify(cfg)));
       if (r.exitCode !== 0) throw new Error(`the stack probe in ${self.container} failed: ${r.stderr.trim() || `exit ${r.exitCode}`}`);

@@ -11,9 +11,9 @@ export const STACK_SHARE = {
   /** The delay ns-3 applies while probing: small, but a timed delivery as in the run. */
   probeDelayS: 0.001,
   /** Probes each way; the first `warmUp` of each are left out (first sends, first wake-ups). */
-  probesPerDirection: 45,
+  probesPerDirection: 30,
   warmUp: 5,
-  intervalMs: 10,
+  intervalMs: 5,
   sizeBytes: 200,
   /** Fewer samples than this (a lossy channel) and the share is not measured, the delay not calibrated. */
   minSamples: 10,
@@ -21,7 +21,7 @@ export const STACK_SHARE = {
    * A spread (p75 - p25 of the samples) above this makes the run invalid: its delays vary more than
    * one calibration can take out. The tails (p10, p90) are reported; a loaded machine widens them first.
    * 2 ms: at load 7-9 on 2 cores the spread was 0.2-1.7 ms in 10 runs out of 12, 3.2 and 4.9 in the
-   * others; the p50 the calibration uses is still good to ~0.15 ms at 2 ms (80 probes).
+   * others; the p50 the calibration uses is still good to ~0.15 ms at 2 ms with 80 probes, ~0.19 ms with 50.
    */
   spreadLimitMs: 2,
 } as const;

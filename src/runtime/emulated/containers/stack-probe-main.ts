@@ -15,6 +15,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)))
 async function main(): Promise<void> {
   const cfg = JSON.parse(process.argv[2] ?? '{}') as ProbeConfig;
   const received: ProbeReport['received'] = [];
+  let peerDone = () => {};
+  const peerFinished = new Promise<void>((resolve) => {
+    peerDone = resolve;
+  });
   const endpoint = await V2VEndpoint.open({
     name: cfg.name,
     bindAddress: cfg.bind,
@@ -25,13 +29,16 @@ async function main(): Promise<void> {
       if (a.datagram.type !== STACK_PROBE_TYPE) return;
       const seq = Number(a.datagram.id.slice(a.datagram.id.lastIndexOf('-') + 1));
       received.push({ seq, latency_ms: Number(a.receivedNs - BigInt(a.datagram.sentAtNs)) / 1e6 });
+      if (seq === cfg.count - 1) peerDone();
     },
   });
   await endpoint.warmUp();
   await endpoint.connect([{ address: cfg.peer.address, port: cfg.port }]);
   let sent = 0;
+  // started late: begin now, rather than send the overdue datagrams back to back
+  const startAtMs = Math.max(cfg.startAtMs, Date.now());
   for (let seq = 0; seq < cfg.count; seq++) {
-    await sleep(cfg.startAtMs + seq * cfg.intervalMs - Date.now());
+    await sleep(startAtMs + seq * cfg.intervalMs - Date.now());
     await endpoint
       .send({
         id: `${cfg.name}-probe-${seq}`,
@@ -47,7 +54,8 @@ async function main(): Promise<void> {
         () => {}, // the peer not bound yet: an ICMP error on a warm-up send
       );
   }
-  await sleep(cfg.lingerMs);
+  // until the peer's last datagram, or the linger when it was lost (a timer that keeps the process alive no longer)
+  await Promise.race([new Promise((r) => setTimeout(r, cfg.lingerMs).unref()), peerFinished]);
   await endpoint.close();
   process.stdout.write(`${JSON.stringify({ sent, received } satisfies ProbeReport)}\n`);
 }
