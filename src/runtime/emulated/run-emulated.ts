@@ -27,7 +27,7 @@ import { type EmulatedRunPlan, planEmulatedRun } from './plan-emulated.js';
 import { RemoteCars } from './remote-cars.js';
 import { startContainers } from './run-containers.js';
 import { RunPhases } from './run-phases.js';
-import { calibrateChannelDelay, type ProbedTiming } from './stack-calibration.js';
+import { type ProbedTiming, probeBeforeStart } from './stack-calibration.js';
 
 export { allUndoers } from './host-side.js';
 
@@ -134,7 +134,7 @@ async function runInSession(session: RunSession, runDeps: EmulatedRunDeps, opts:
     await control.connect(simulator, ns3.positionsPort());
     phases.mark('connected');
     // once the cars are up and idle (probes beside their start-up measured it, not the run); a delay below the share is refused before they move
-    probed = await calibrateChannelDelay(deps.docker, plan, ns3);
+    probed = await probeBeforeStart(deps.docker, plan, ns3);
     if (probed.calibration) opts.events?.emit({ type: 'log', level: 'warn', message: probed.calibration.warning });
     for (const line of probed.hosts?.lines ?? []) emit('hosts', line);
     phases.mark('calibrated');

@@ -82,7 +82,7 @@ export interface ProbedTiming {
  * below the share. A probe that could not run leaves the delay uncalibrated, said in the result.
  * In a run over hosts, each other host's pair is probed too, before the run's delay is set.
  */
-export async function calibrateChannelDelay(
+export async function probeBeforeStart(
   docker: Pick<DockerPort, 'exec'>,
   plan: EmulatedRunPlan,
   channel: Pick<StartedChannel, 'setDelay'>,

@@ -51,6 +51,30 @@ function bothWaysScenario(): string {
   return file;
 }
 
+/** `cavsim up --hosts` (head-on both ways, 30 s) in a child process, once it says `[running]`; `out.text` keeps growing after. */
+async function upUntilRunning(runId: string, hostsFile: string) {
+  const child = spawn(
+    'node',
+    [CLI, 'up', bothWaysScenario(), '--set', 'duration=30s', '--runs-dir', runsDir, '--run-id', runId, '--hosts', hostsFile],
+    { env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const out = { text: '' };
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the run never started:\n${out.text}`)), 400_000);
+    const onData = (d: Buffer) => {
+      out.text += d.toString();
+      if (out.text.includes('[running]')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+  });
+  return { child, exited, out };
+}
+
 describe.skipIf(real.skip)('cavsim up --hosts over two local hosts', () => {
   let hostsFile: string;
   let started = false;
@@ -173,30 +197,10 @@ describe.skipIf(real.skip)('cavsim up --hosts over two local hosts', () => {
   }, 900_000);
 
   it('after kill -9 of cavsim up --hosts mid-run, cavsim teardown restores every host; a host that does not answer is named and its entries kept', async () => {
-    const child = spawn(
-      'node',
-      [CLI, 'up', bothWaysScenario(), '--set', 'duration=30s', '--runs-dir', runsDir, '--run-id', 'killed', '--hosts', hostsFile],
-      {
-        env: { ...process.env, CI: 'true' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let output = '';
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the run never started:\n${output}`)), 400_000);
-      const onData = (d: Buffer) => {
-        output += d.toString();
-        if (output.includes('[running]')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      child.stdout.on('data', onData);
-      child.stderr.on('data', onData);
-    });
+    const { child, exited } = await upUntilRunning('killed', hostsFile);
     expect(HOSTS.map(hostState)).not.toEqual(hostsBefore);
     child.kill('SIGKILL');
-    await new Promise((r) => child.once('exit', r));
+    await exited;
 
     // cavsim-host-2's engine does not answer: host 1 and this machine are restored, host 2's entries stay
     spawnSync('docker', ['pause', HOSTS[1]]);
@@ -219,28 +223,7 @@ describe.skipIf(real.skip)('cavsim up --hosts over two local hosts', () => {
   }, 600_000);
 
   it('a host that stops answering mid-run fails the run naming it; the rest is undone, and teardown restores it once it is back', async () => {
-    const child = spawn(
-      'node',
-      [CLI, 'up', bothWaysScenario(), '--set', 'duration=30s', '--runs-dir', runsDir, '--run-id', 'paused', '--hosts', hostsFile],
-      {
-        env: { ...process.env, CI: 'true' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let output = '';
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the run never started:\n${output}`)), 400_000);
-      const onData = (d: Buffer) => {
-        output += d.toString();
-        if (output.includes('[running]')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      child.stdout.on('data', onData);
-      child.stderr.on('data', onData);
-    });
+    const { exited, out } = await upUntilRunning('paused', hostsFile);
     spawnSync('docker', ['pause', HOSTS[1]]);
     let code: number | null;
     try {
@@ -253,7 +236,7 @@ describe.skipIf(real.skip)('cavsim up --hosts over two local hosts', () => {
     expect(summary.status).toBe('failed');
     expect(summary.reason).toMatch(/host cavsim-host-2 stopped answering: its Docker engine was silent/);
     expect(code).toBe(7); // the teardown left host 2's entries, and said how to undo them
-    expect(output).toMatch(/cavsim teardown --run paused/);
+    expect(out.text).toMatch(/cavsim teardown --run paused/);
     expect(hostState(HOSTS[0])).toEqual(hostsBefore[0]);
     const again = spawnSync('node', [CLI, 'teardown', '--run', 'paused'], { encoding: 'utf8' });
     expect(again.status, `${again.stdout}${again.stderr}`).toBe(0);

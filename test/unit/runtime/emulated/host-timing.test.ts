@@ -5,7 +5,7 @@ import { HOST_TIMING, judgeHostTiming, type PairSamples, timingPairs } from '../
 import { placeVehicles } from '../../../../src/runtime/emulated/placement.js';
 import { planEmulatedRun } from '../../../../src/runtime/emulated/plan-emulated.js';
 import { RUN_HOST } from '../../../../src/runtime/emulated/remote-plan.js';
-import { calibrateChannelDelay } from '../../../../src/runtime/emulated/stack-calibration.js';
+import { probeBeforeStart } from '../../../../src/runtime/emulated/stack-calibration.js';
 import { STACK_SHARE } from '../../../../src/runtime/emulated/stack-share.js';
 import type { ProbeConfig } from '../../../../src/runtime/emulated/v2v/stack-probe.js';
 import { loadScenario } from '../../../../src/scenario/load-scenario.js';
@@ -138,7 +138,7 @@ describe('the probes of a run over hosts (fakes)', () => {
       const received = Array.from({ length: cfg.count }, (_, seq) => ({ seq, latency_ms: latency }));
       return { exitCode: 0, stdout: `${JSON.stringify({ sent: cfg.count, received })}\n`, stderr: '' };
     };
-    const r = await calibrateChannelDelay({ exec }, plan, { setDelay: async () => void events.push('setDelay') });
+    const r = await probeBeforeStart({ exec }, plan, { setDelay: async () => void events.push('setDelay') });
     expect(events).toEqual(['car0->car3', 'car3->car0', 'car0->car1', 'car1->car0', 'car0->car2', 'car2->car0', 'setDelay']);
     expect(r.hosts?.figures.per_host).toEqual([
       expect.objectContaining({ host: 'h1', pair: 'car0<->car1', added_delay_p50_ms: 0.1, clock_offset_ms: 0 }),

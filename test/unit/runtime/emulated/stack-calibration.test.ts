@@ -4,7 +4,7 @@ import type { ExecResult } from '../../../../src/host/docker/docker-port.js';
 import { STACK_PROBE_PORT } from '../../../../src/ports.js';
 import { LIGHT_CAR_PROGRAM } from '../../../../src/runtime/emulated/light-car.js';
 import { BUILTIN_CHANNEL, planEmulatedRun } from '../../../../src/runtime/emulated/plan-emulated.js';
-import { calibrateChannelDelay } from '../../../../src/runtime/emulated/stack-calibration.js';
+import { probeBeforeStart } from '../../../../src/runtime/emulated/stack-calibration.js';
 import { calibrateDelay, STACK_SHARE } from '../../../../src/runtime/emulated/stack-share.js';
 import type { ProbeConfig, ProbeReport } from '../../../../src/runtime/emulated/v2v/stack-probe.js';
 import { loadScenario } from '../../../../src/scenario/load-scenario.js';
@@ -115,7 +115,7 @@ describe('the calibration in an emulated run (fakes)', () => {
     const p = plan({ channel: 'csma', delay: 0.02 });
     const docker = fakeDocker((cfg) => latencies(cfg, 0.6));
     const channel = fakeChannel();
-    const r = await calibrateChannelDelay(docker, p, channel);
+    const r = await probeBeforeStart(docker, p, channel);
     expect(docker.calls.map((c) => c.container).sort()).toEqual(p.vehicles.map((v) => v.name).sort());
     for (const { cfg } of docker.calls) {
       expect(cfg.port).toBe(STACK_PROBE_PORT);
@@ -133,14 +133,14 @@ describe('the calibration in an emulated run (fakes)', () => {
   it('probes each car through the program that receives its frames: Node’s probe, or the light-car program’s', async () => {
     const p = plan({ channel: 'csma', delay: 0.02 });
     const docker = fakeDocker((cfg) => latencies(cfg, 0.3));
-    await calibrateChannelDelay(docker, p, fakeChannel());
+    await probeBeforeStart(docker, p, fakeChannel());
     expect(docker.calls.map((c) => c.cmd.slice(0, 2))).toEqual([
       ['node', '/opt/cavsim/dist/runtime/emulated/containers/stack-probe-main.js'],
       ['node', '/opt/cavsim/dist/runtime/emulated/containers/stack-probe-main.js'],
     ]);
     const light = { ...p, vehicles: p.vehicles.map((v) => ({ ...v, cmd: [LIGHT_CAR_PROGRAM] })) };
     const lightDocker = fakeDocker((cfg) => latencies(cfg, 0.3));
-    await calibrateChannelDelay(lightDocker, light, fakeChannel());
+    await probeBeforeStart(lightDocker, light, fakeChannel());
     expect(lightDocker.calls.map((c) => c.cmd.slice(0, 2))).toEqual([
       [LIGHT_CAR_PROGRAM, '--probe'],
       [LIGHT_CAR_PROGRAM, '--probe'],
@@ -150,7 +150,7 @@ describe('the calibration in an emulated run (fakes)', () => {
   it('a refused delay sets nothing: the run fails before the cars move', async () => {
     const channel = fakeChannel();
     await expect(
-      calibrateChannelDelay(
+      probeBeforeStart(
         fakeDocker((cfg) => latencies(cfg, 2)),
         plan({ channel: 'latency', delay: 0.001, jitter: 0 }),
         channel,
@@ -161,7 +161,7 @@ describe('the calibration in an emulated run (fakes)', () => {
 
   it('a probe that cannot run leaves the configured delay in force, and says so', async () => {
     const channel = fakeChannel();
-    const r = await calibrateChannelDelay(
+    const r = await probeBeforeStart(
       fakeDocker(() => new Error('node: not found')),
       plan({ channel: 'latency', delay: 0.03, jitter: 0.001 }),
       channel,
