@@ -153,7 +153,8 @@ export function judgeHostTiming(p: {
       );
     return figures;
   });
-  const refCars = p.pairs.reference.map((i) => label(hostOfCar(p.plan.vehicles[i])));
+  // summary.json names hosts as the hosts file and per_host do; the run's own as RUN_HOST
+  const refCars = p.pairs.reference.map((i) => hostOfCar(p.plan.vehicles[i]));
   return {
     figures: { reference: { pair: name(p.pairs.reference), hosts: refCars }, limits: HOST_TIMING, per_host: perHost },
     lines,

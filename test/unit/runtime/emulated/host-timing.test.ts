@@ -78,7 +78,7 @@ describe('judgeHostTiming: the gates of a run over hosts', () => {
     expect(h1.clock_offset_ms).toBeCloseTo(0.3, 3);
     expect(h1.clock_offset_certain_ms).toBe(0);
     expect(h2).toMatchObject({ host: 'h2', pair: 'car0<->car2', added_delay_p50_ms: 0.15, clock_offset_ms: 0 });
-    expect(r.figures.reference).toEqual({ pair: 'car0<->car3', hosts: ['the run’s host', 'the run’s host'] });
+    expect(r.figures.reference).toEqual({ pair: 'car0<->car3', hosts: [RUN_HOST, RUN_HOST] });
     expect(r.figures.limits).toBe(HOST_TIMING);
     expect(r.lines[0]).toMatch(/^h1 \(car0<->car1 against car0<->car3\): \+0\.08 ms p50, \+0\.08 ms p99; clock offset 0\.3 ms$/);
   });
