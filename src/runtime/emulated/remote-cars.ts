@@ -70,13 +70,7 @@ export class RemoteCars {
       endPorts: async (entries) => {
         const reached = await Promise.all(
           [...this.hosts.values()].map(async (h) => {
-            const problem = await Promise.race([
-              h.docker.ping().then(
-                () => undefined,
-                (err: Error) => err.message,
-              ),
-              new Promise<string>((r) => setTimeout(() => r(`no answer in ${END_PING_MS / 1000} s`), END_PING_MS)),
-            ]);
+            const problem = await pingProblem(h.docker, END_PING_MS);
             return problem === undefined ? { name: h.name, docker: h.docker } : { name: h.name, problem };
           }),
         );
@@ -174,6 +168,23 @@ const HOST_PING_MS = 1000;
 /** It is named as gone once it has not answered for this long. */
 export const HOST_SILENT_MS = 5000;
 
+/** Why the engine did not answer a ping within `withinMs` (its error's first line, or the wait), or undefined when it did. */
+async function pingProblem(docker: Pick<DockerPort, 'ping'>, withinMs: number): Promise<string | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<string>((r) => {
+    timer = setTimeout(() => r(`no answer in ${withinMs / 1000} s`), withinMs);
+  });
+  const answer = docker.ping().then(
+    () => undefined,
+    (err: unknown) => (err instanceof Error ? err.message.split('\n')[0] : String(err)),
+  );
+  try {
+    return await Promise.race([answer, waited]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Resolves when the host's engine has not answered for HOST_SILENT_MS; `undefined` once the watch ends. */
 export async function hostDeath(
   docker: Pick<DockerPort, 'ping'>,
@@ -183,16 +194,9 @@ export async function hostDeath(
   let lastAnswer = Date.now();
   let lastError = '';
   while (!signal.aborted) {
-    const answered = await Promise.race([
-      docker.ping().then(
-        () => true,
-        (err: unknown) => {
-          lastError = err instanceof Error ? err.message.split('\n')[0] : String(err);
-          return false;
-        },
-      ),
-      new Promise<false>((r) => setTimeout(() => r(false), timing.pingMs)),
-    ]);
+    const problem = await pingProblem(docker, timing.pingMs);
+    const answered = problem === undefined;
+    if (!answered) lastError = problem;
     if (signal.aborted) return undefined;
     if (answered) lastAnswer = Date.now();
     else if (Date.now() - lastAnswer >= timing.silentMs)
