@@ -6,7 +6,7 @@ import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
 import { emulatedHostState } from './host-state.js';
-import { CLI, emulatedE2e, HEAD_ON } from './support/e2e.js';
+import { CLI, emulatedE2e, HEAD_ON, HEAD_ON_MIN_DISTANCE_TOLERANCE_M } from './support/e2e.js';
 
 /**
  * The product end to end, on the real thing: images, containers, bridges/taps/veths, iptables,
@@ -39,8 +39,7 @@ describe.skipIf(real.skip)('emulated head-on-brake (Docker + ns-3)', () => {
       expect(e.runtime).toBe('docker');
       expect(['completed', 'invalid']).toContain(e.status);
       expect(e.collision).toBe(s.collision);
-      // one physics step of closing travel at 2 x 10 m/s is 0.2 m
-      expect(Math.abs(e.min_distance_m! - s.min_distance_m!)).toBeLessThanOrEqual(0.2);
+      expect(Math.abs(e.min_distance_m! - s.min_distance_m!)).toBeLessThanOrEqual(HEAD_ON_MIN_DISTANCE_TOLERANCE_M);
       // the brake message crossed ns-3: measured, and at least the configured delay
       expect(e.v2v).toMatchObject({ sent: 1, received: 1, lost: 0, delivery_ratio: 1 });
       expect(s.v2v.delivery_ratio).toBe(1);

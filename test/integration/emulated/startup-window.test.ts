@@ -96,7 +96,9 @@ describe.skipIf(real.skip)('firewall rules before any vehicle code runs (Docker 
     expect(probe!.attempts).toBeGreaterThan(5);
     expect(probe).toMatchObject({ tcpConnected: 0, udpSent: 0 });
     expect(reached).toEqual([]);
-    expect(summary.status, summary.reason).toBe('completed');
+    // unaffected: the ordinary head-on verdict; a loaded machine may make it late, and nothing else
+    expect(['completed', 'invalid'], summary.reason).toContain(summary.status);
+    if (summary.status === 'invalid') expect(summary.reason).toMatch(/late/);
     expect(emulatedHostState()).toEqual(before);
     expect(listActiveRuns()).toEqual([]);
   });

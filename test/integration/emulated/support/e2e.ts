@@ -10,6 +10,13 @@ import { dockerProblem, ns3Problem, type RealGate, requireReal, rootProblem } fr
 export const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 export const HEAD_ON = join(ROOT, 'scenarios/head-on-brake.yaml');
 export const CLI = join(ROOT, 'dist/cli/main.js');
+/**
+ * How far an emulated head-on's minimum distance may be from the simulated one's: two physics steps
+ * of closing travel at 2 x 10 m/s. One step for where the brake message's arrival falls on the step
+ * grid (its real stack and ns-3's wake-up move it by a millisecond), one for a drive command that
+ * the run's lateness tolerance lets be a step late.
+ */
+export const HEAD_ON_MIN_DISTANCE_TOLERANCE_M = 0.4;
 
 /**
  * What every emulated end-to-end file needs: its own runs folder and active-run index (removed after
