@@ -31,7 +31,8 @@ export interface DockerPort {
   inspectContainer(nameOrId: string): Promise<ContainerInfo | undefined>;
   /** All containers (running or not) carrying the given labels. */
   listContainers(labels: LabelFilter): Promise<ContainerSummary[]>;
-  exec(nameOrId: string, cmd: readonly string[], opts?: { env?: Record<string, string> }): Promise<ExecResult>;
+  /** Runs `cmd` in a running container; `input` is fed on its stdin, then EOF. */
+  exec(nameOrId: string, cmd: readonly string[], opts?: { env?: Record<string, string>; input?: string }): Promise<ExecResult>;
   /** A container's stdout and stderr so far (interleaved), or undefined when it does not exist. */
   logs?(nameOrId: string): Promise<string | undefined>;
   /**

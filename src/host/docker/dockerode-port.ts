@@ -152,14 +152,19 @@ export function createDockerPort(client: DockerodeLike): DockerPort {
 
     async exec(nameOrId, cmd, opts = {}) {
       return engineCall(`exec in ${nameOrId}: ${cmd.join(' ')}`, async () => {
+        const withInput = opts.input !== undefined;
         const exec = await client.getContainer(nameOrId).exec({
           Cmd: [...cmd],
           Env: Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${v}`),
+          AttachStdin: withInput,
           AttachStdout: true,
           AttachStderr: true,
         });
-        const stream = await exec.start({ hijack: true, stdin: false });
-        const { stdout, stderr } = await demuxDockerStream(stream);
+        const stream = await exec.start({ hijack: true, stdin: withInput });
+        const output = demuxDockerStream(stream);
+        // closing our side of the hijacked connection is the program's EOF
+        if (opts.input !== undefined) (stream as NodeJS.ReadWriteStream).end(opts.input);
+        const { stdout, stderr } = await output;
         return { exitCode: await exitCodeOf(exec), stdout, stderr } satisfies ExecResult;
       });
     },

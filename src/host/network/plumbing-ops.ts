@@ -43,29 +43,59 @@ export interface PlumbingOptions {
   /** Names each short-lived container (unique on the host). */
   name: () => string;
   labels?: Record<string, string>;
+  /**
+   * The run's long-lived plumbing container on the host (`plumbingSessionSpec`): while it runs,
+   * commands are `docker exec`s in it (a tenth of a second, not the half second a new container
+   * takes); when it is gone or stopped (a later teardown, a host restarted), short-lived ones again.
+   */
+  session?: string;
 }
 
+/** A plumbing container's rights and image, running `cmd`. */
+function plumbingSpec(options: Pick<PlumbingOptions, 'image' | 'labels'>, name: string, cmd: readonly string[]): ContainerSpec {
+  return {
+    name,
+    image: options.image,
+    labels: { 'cavsim.role': 'plumbing', ...options.labels },
+    cmd,
+    hostNetwork: true,
+    hostPid: true,
+    capAdd: PLUMBING_CAPS,
+    securityOpt: PLUMBING_SECURITY,
+    unmaskedPaths: true,
+  };
+}
+
+/** The run's plumbing container on a host: it only waits (its init ends it when removed), and commands run in it by exec. */
+export function plumbingSessionSpec(options: Pick<PlumbingOptions, 'image' | 'labels'>, name: string): ContainerSpec {
+  return { ...plumbingSpec(options, name, ['sleep', 'infinity']), init: true };
+}
+
+type PlumbingDocker = Pick<DockerPort, 'runToCompletion' | 'exec' | 'inspectContainer'>;
+
 /**
- * The privileged operations of a remote host, each command run by the host's own engine in a
- * short-lived plumbing container (`--network host --pid host`), fed its input on stdin and removed.
- * cavsim runs nothing of its own on the host beyond what its engine runs.
+ * The privileged operations of a remote host, each command run by the host's own engine: in the
+ * run's plumbing container when it runs, else in a short-lived one (`--network host --pid host`),
+ * fed its input on stdin and removed. cavsim runs nothing of its own on the host beyond what its
+ * engine runs.
  */
-export function createPlumbingOps(docker: Pick<DockerPort, 'runToCompletion'>, options: PlumbingOptions): HostNetOps {
+export function createPlumbingOps(docker: PlumbingDocker, options: PlumbingOptions): HostNetOps {
+  let sessionRuns: Promise<boolean> | undefined;
+  const inSession = () =>
+    options.session === undefined
+      ? Promise.resolve(false)
+      : (sessionRuns ??= docker.inspectContainer(options.session).then(
+          (c) => c?.running === true,
+          () => false,
+        ));
   const runner: CommandRunner = {
     async run(argv, opts = {}) {
       const command = withoutSysctl(argv, opts.input);
-      const spec: ContainerSpec = {
-        name: options.name(),
-        image: options.image,
-        labels: { 'cavsim.role': 'plumbing', ...options.labels },
-        cmd: command.argv,
-        hostNetwork: true,
-        hostPid: true,
-        capAdd: PLUMBING_CAPS,
-        securityOpt: PLUMBING_SECURITY,
-        unmaskedPaths: true,
-      };
-      const r = await docker.runToCompletion(spec, command.input !== undefined ? { input: command.input } : {}).catch((err: Error) => {
+      const input = command.input !== undefined ? { input: command.input } : {};
+      const r = await ((await inSession())
+        ? docker.exec(options.session!, command.argv, input)
+        : docker.runToCompletion(plumbingSpec(options, options.name(), command.argv), input)
+      ).catch((err: Error) => {
         // The engine refuses to start a program the image lacks: the command's failure, not the engine's.
         if (/executable file not found/.test(err.message)) return { exitCode: 127, stdout: '', stderr: err.message };
         throw err;

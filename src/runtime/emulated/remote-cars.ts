@@ -3,12 +3,15 @@ import { join } from 'node:path';
 import { EnvironmentError } from '../../errors.js';
 import type { DockerPort } from '../../host/docker/docker-port.js';
 import { DEFAULT_BASE_IMAGE } from '../../host/docker/images.js';
+import { createJournaledDocker } from '../../host/docker/journaled.js';
+import { runLabels } from '../../host/docker/labels.js';
 import { routedDocker } from '../../host/docker/routed-port.js';
 import { describeShipped, remoteCarImages, shipImages } from '../../host/docker/ship-image.js';
 import type { ArchiveFile } from '../../host/docker/tar-archive.js';
 import type { Journal } from '../../host/journal/journal.js';
 import { HOSTS_FILE_KIND } from '../../host/journal/kinds.js';
 import type { HostNetOps } from '../../host/network/hostnet-port.js';
+import { plumbingSessionSpec } from '../../host/network/plumbing-ops.js';
 import { applyTunnelSteps, type TunnelHosts } from '../../host/network/tunnel-apply.js';
 import { assertVnisFree } from '../../host/network/tunnel-plan.js';
 import { inParallel } from '../../util/in-parallel.js';
@@ -16,9 +19,9 @@ import type { ComponentWatch, Death } from './component-watch.js';
 import type { EmulatedRunDeps, RemoteHost } from './emulated-deps.js';
 import { CONTAINER_RUN_DIR, type EmulatedRunPlan } from './plan-emulated.js';
 import { planRemoteCars, type RemoteCarsPlan, type RemoteEnd, RUN_HOST } from './remote-plan.js';
-import { plumbingOf, remoteUndoDeps } from './remote-teardown.js';
+import { plumbingOf, plumbingSessionName, remoteUndoDeps } from './remote-teardown.js';
 
-/** Remote cars' steps plumbed at once on one host (each step is a short-lived container there). */
+/** Remote cars' steps plumbed at once on one host (each step an exec in the run's plumbing container there). */
 const CARS_AT_ONCE = 4;
 
 /**
@@ -121,11 +124,25 @@ export class RemoteCars {
   }
 
   /**
+   * The run's plumbing container on a host, journaled before it exists: every later command there
+   * is an exec in it. Journaled before the first tunnel step, it is removed after the last inverse.
+   */
+  private async startPlumbing(h: RemoteHost, journal: Journal): Promise<void> {
+    const spec = plumbingSessionSpec(
+      { image: DEFAULT_BASE_IMAGE, labels: runLabels(this.plan.runId) },
+      plumbingSessionName(this.plan.runId, h.name),
+    );
+    await createJournaledDocker(h.docker, journal, this.plan.runId, () => h.name).createContainer(spec);
+    await h.docker.startContainer(spec.name);
+  }
+
+  /**
    * Once the cars run and the run's bridges exist: per host, the tunnel port's rules and the control
    * bridge, then each car's rules, eth0 and eth1 tunnel; here, each tunnel's end on its bridge. VNIs
    * are checked free on every host first. Each step is journaled (host and inverse) before it runs.
    */
   async plumb(journal: Journal, runner: EmulatedRunDeps['runner']): Promise<RemoteCarsPlan> {
+    await Promise.all([...this.hosts.values()].map((h) => this.startPlumbing(h, journal)));
     const ends: RemoteEnd[] = await Promise.all(
       [...this.hosts.values()].map(async (h) => ({
         name: h.name,

@@ -12,7 +12,18 @@ import type { TunnelHosts } from '../../host/network/tunnel-apply.js';
 import type { EmulatedRunDeps } from './emulated-deps.js';
 import { RUN_HOST } from './remote-plan.js';
 
-/** A remote host's privileged operations for one run: each a short-lived container of its engine, named after the run. */
+/**
+ * The run's long-lived plumbing container on a host. Named for the host too: the journal finds a
+ * container's engine by its name, so no two hosts may share one (a host's name is container-safe).
+ */
+export function plumbingSessionName(runId: string, host: string): string {
+  return `cavsim-${runTag(runId)}-plumbing-${host}`;
+}
+
+/**
+ * A remote host's privileged operations for one run: `docker exec`s in the run's plumbing container
+ * while it runs there, else short-lived containers of its engine, named after the run.
+ */
 export function plumbingOf(docker: DockerPort, host: string, runId: string, prefix: string): HostNetOps {
   let n = 0;
   return createPlumbingOps(docker, {
@@ -20,6 +31,7 @@ export function plumbingOf(docker: DockerPort, host: string, runId: string, pref
     image: DEFAULT_BASE_IMAGE,
     name: () => `cavsim-${runTag(runId)}-${prefix}-${++n}`,
     labels: runLabels(runId),
+    session: plumbingSessionName(runId, host),
   });
 }
 

@@ -32,6 +32,8 @@ export class FakeDockerode implements DockerodeLike {
   /** What a container run by `runToCompletion` got on stdin, by name; and what it answers (exit code, stdout). */
   readonly stdinOf = new Map<string, string>();
   oneShot: (options: Json, input: string) => { exitCode: number; stdout: string } = () => ({ exitCode: 0, stdout: '' });
+  /** Execs that were fed stdin: the container, the command and its input (answered by `oneShot`). */
+  readonly execInputs: Array<{ container: string; cmd: string[]; input: string }> = [];
   private failAt?: { n: number; error: Error };
   private nextId = 1;
   private nextPid = 4000;
@@ -215,6 +217,32 @@ export class FakeDockerode implements DockerodeLike {
       this.call(`exec ${nameOrId} ${options.Cmd.join(' ')}`);
       const c = this.requireContainer(nameOrId);
       if (!c.running) throw engineError(409, `Container ${c.id} is not running`);
+      if (options.AttachStdin) {
+        // what the program got on stdin (read to EOF) decides its answer, as a one-shot container's does
+        let exitCode = 0;
+        return {
+          start: async (_options: Json) => {
+            let input = '';
+            const stream: Duplex = new Duplex({
+              read() {},
+              write(chunk, _encoding, done) {
+                input += chunk.toString();
+                done();
+              },
+              final: (done) => {
+                this.execInputs.push({ container: c.name, cmd: options.Cmd, input });
+                const answer = this.oneShot({ ...c.options, Cmd: options.Cmd }, input);
+                exitCode = answer.exitCode;
+                stream.push(dockerFrame(1, answer.stdout));
+                stream.push(null);
+                done();
+              },
+            });
+            return stream;
+          },
+          inspect: async () => ({ Running: false, ExitCode: exitCode }),
+        };
+      }
       return {
         start: async (_options: Json) => Readable.from([dockerFrame(1, 'v18.20.4\n'), dockerFrame(2, 'warning\n')]),
         inspect: async () => ({ Running: false, ExitCode: 0 }),

@@ -7,7 +7,7 @@ import { HOSTNET_KINDS } from '../../../../src/host/journal/kinds.js';
 import { executeOperation, parseVxlanList } from '../../../../src/host/network/execute.js';
 import type { HostNetOps } from '../../../../src/host/network/hostnet-port.js';
 import { type HostNetOperation, hostNetOperationSchema } from '../../../../src/host/network/operation-schema.js';
-import { createPlumbingOps, withoutSysctl } from '../../../../src/host/network/plumbing-ops.js';
+import { createPlumbingOps, PLUMBING_CAPS, plumbingSessionSpec, withoutSysctl } from '../../../../src/host/network/plumbing-ops.js';
 import { applyTunnelSteps, type TunnelHosts, tunnelUndoers } from '../../../../src/host/network/tunnel-apply.js';
 import {
   assertVnisFree,
@@ -350,6 +350,39 @@ describe('plumbing containers on a remote host', () => {
       'createContainer cvx-plumb-1',
       'createContainer cvx-plumb-2',
     ]);
+  });
+
+  it("run each command as an exec in the run's plumbing container while it runs there, stdin fed; short-lived containers when it does not", async () => {
+    const fake = new FakeDockerode();
+    fake.images.set('img', { Id: 'sha256:i', RepoTags: ['img'], Config: { Labels: {} } });
+    const docker = createDockerPort(fake);
+    const spec = plumbingSessionSpec({ image: 'img', labels: { 'cavsim.run': RUN } }, 'cvx-plumbing');
+    expect(spec).toMatchObject({ cmd: ['sleep', 'infinity'], init: true, hostNetwork: true, hostPid: true, capAdd: [...PLUMBING_CAPS] });
+    await docker.createContainer(spec);
+    await docker.startContainer('cvx-plumbing');
+    let n = 0;
+    const options = { host: 'lab-pc-1', image: 'img', name: () => `cvx-plumb-${++n}`, session: 'cvx-plumbing' };
+    await createPlumbingOps(docker, options).run(planTunnel(car()).remoteSide[0].apply as HostNetOperation);
+    expect(fake.execInputs.map((e) => [e.container, e.cmd])).toEqual([
+      ['cvx-plumbing', ['ip', '-batch', '-']],
+      ['cvx-plumbing', ['tee', '/proc/sys/net/ipv6/conf/vx-abc123-3/disable_ipv6']],
+    ]);
+    expect(fake.execInputs[0].input).toContain('link add name vx-abc123-3 type vxlan');
+    expect(fake.execInputs[1].input).toBe('1\n');
+    expect(fake.calls.filter((c) => c.startsWith('createContainer'))).toEqual(['createContainer cvx-plumbing']);
+    // a failed exec names the host, as a failed short-lived container does
+    fake.oneShot = () => ({ exitCode: 2, stdout: '' });
+    await expect(createPlumbingOps(docker, options).run(planTunnel(car()).remoteSide[0].apply as HostNetOperation)).rejects.toThrow(
+      /ip -batch - failed \(exit 2\): on lab-pc-1/,
+    );
+
+    // the container gone (a later teardown on a restarted host): short-lived containers again
+    fake.oneShot = () => ({ exitCode: 0, stdout: '' });
+    await docker.removeContainer('cvx-plumbing', { force: true });
+    const execs = fake.execInputs.length;
+    await createPlumbingOps(docker, options).run({ op: 'vxlan-list' });
+    expect(fake.execInputs).toHaveLength(execs);
+    expect(fake.calls.filter((c) => c.startsWith('createContainer')).at(-1)).toBe('createContainer cvx-plumb-1');
   });
 
   it('write sysctl settings with tee (the base image has no procps), also inside a namespace', () => {
