@@ -93,7 +93,7 @@ export function scalingRows(o: ScalingOutcome, baselineP99Ms: number): BenchRow[
     note: `p50 ${ms(t.control_lag_p50_ms)}, max ${ms(t.control_lag_max_ms)}`,
   });
   add('late drive commands', num(t.late_command_fraction) === undefined ? undefined : num(t.late_command_fraction)! * 100, '%', {
-    note: `${t.late_commands ?? '?'} of ${t.control_commands ?? '?'} applied a step late`,
+    note: `${t.late_commands ?? '?'} of ${t.control_commands ?? '?'} applied a step late${t.late_command_steps ? `, answering ${t.late_command_steps} steps` : ''}`,
   });
   if (stepP99 !== undefined && baselineP99Ms > 0) {
     rows.push({

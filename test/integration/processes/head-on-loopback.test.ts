@@ -63,8 +63,12 @@ describe('simulator-main and vehicle-main on loopback: head-on-brake', () => {
       'late_fraction',
       'control_lag_p50_ms',
       'late_command_fraction',
+      'late_command_steps',
     ])
       expect(typeof timing[key]).toBe('number');
+    // each late command answered a step; the steps are counted once however many cars missed them
+    expect(timing.late_command_steps).toBeLessThanOrEqual(timing.late_commands);
+    expect(timing.late_command_steps > 0).toBe(timing.late_commands > 0);
     expect(timing.control_commands).toBeGreaterThan(0);
     expect(timing.step_lateness_p50_ms).toBeLessThanOrEqual(timing.step_lateness_p99_ms);
     expect(timing.step_lateness_p99_ms).toBeLessThanOrEqual(timing.step_lateness_max_ms);

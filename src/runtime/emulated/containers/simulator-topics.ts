@@ -75,8 +75,8 @@ export function wireSimulatorTopics(s: ServedSession, b: BridgeServer): void {
       // last step's odometry has no step to be applied in: it is logged, but neither on time nor late.
       if (s.t0 !== undefined && stampNs !== undefined) {
         const lagMs = Number(s.cfg.clock.nowNs() - s.t0 - stampNs) / 1e6;
-        if (stampNs < s.lastStepStampNs) s.timing.addControlLag(lagMs, name);
         const step = Number(stampNs / s.stepNs);
+        if (stampNs < s.lastStepStampNs) s.timing.addControlLag(lagMs, name, step);
         s.logs.computeLog.add(step, step * s.scenario.physics.timestep, name, { wallS: lagMs / 1000 }, lagMs / 1000);
       }
     });

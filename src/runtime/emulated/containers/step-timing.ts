@@ -17,6 +17,11 @@ export interface StepTimingFigures {
   /** Commands that arrived after the next step had begun: physics applied them a step late. */
   late_commands: number;
   late_command_fraction: number;
+  /**
+   * The odometry steps the late commands answered, counted once each: a few steps that all cars
+   * missed at once are the machine stalling; late commands spread over many steps, too many cars.
+   */
+  late_command_steps: number;
   late_threshold_ms: number;
   late_steps: number;
   late_fraction: number;
@@ -37,6 +42,7 @@ export class StepTiming {
   private max = 0;
   private readonly controlLag: number[] = [];
   private readonly commandsByCar = new Map<string, number>();
+  private readonly lateCommandSteps = new Set<number>();
 
   constructor(
     private readonly limits: { maxStepLateness: number; maxLateFraction: number },
@@ -50,9 +56,10 @@ export class StepTiming {
     this.max = Math.max(this.max, latenessMs);
   }
 
-  /** A drive command stamped with the odometry step it answered, from `car`. */
-  addControlLag(ms: number, car?: string): void {
+  /** A drive command stamped with the odometry step it answered (`step`), from `car`. */
+  addControlLag(ms: number, car?: string, step?: number): void {
     this.controlLag.push(ms);
+    if (step !== undefined && ms > this.stepSeconds * 1000) this.lateCommandSteps.add(step);
     if (car !== undefined) this.commandsByCar.set(car, (this.commandsByCar.get(car) ?? 0) + 1);
   }
 
@@ -98,6 +105,7 @@ export class StepTiming {
       control_lag_max_ms: r(lag.at(-1)),
       late_commands: lateCommands,
       late_command_fraction: lag.length ? round(lateCommands / lag.length) : 0,
+      late_command_steps: this.lateCommandSteps.size,
       late_threshold_ms: thresholdMs,
       late_steps: late,
       late_fraction: sorted.length ? round(late / sorted.length) : 0,
@@ -121,7 +129,7 @@ export class StepTiming {
         : []),
       ...(f.late_command_fraction > f.max_late_fraction
         ? [
-            `${f.late_commands} of ${f.control_commands} drive commands (${pct(f.late_command_fraction)}) arrived too late for the next physics step (control lag over ${f.step_s * 1000} ms)`,
+            `${f.late_commands} of ${f.control_commands} drive commands (${pct(f.late_command_fraction)}) arrived too late for the next physics step (control lag over ${f.step_s * 1000} ms)${f.late_command_steps ? `, answering ${f.late_command_steps} of ${f.steps} steps` : ''}`,
           ]
         : []),
       ...silentCars(f).map(

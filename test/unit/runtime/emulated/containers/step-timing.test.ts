@@ -65,6 +65,21 @@ describe('StepTiming', () => {
     );
   });
 
+  it('counts the steps the late commands answered: a stall makes every car late in one step, too many cars spread them', () => {
+    const stall = new StepTiming(limits, 0.01);
+    for (let step = 0; step < 100; step++)
+      for (let car = 0; car < 10; car++) stall.addControlLag(step === 40 || step === 41 ? 14 : 2, `car${car}`, step);
+    for (let i = 0; i < 100; i++) stall.add(0.01, 0.1);
+    const f = stall.figures(0n);
+    expect(f).toMatchObject({ late_commands: 20, late_command_fraction: 0.02, late_command_steps: 2 });
+    expect(stall.invalidReason(f)).toMatch(/^20 of 1000 drive commands \(2\.0 %\) arrived too late .*, answering 2 of 100 steps; /);
+
+    const spread = new StepTiming(limits, 0.01);
+    for (let step = 0; step < 100; step++)
+      for (let car = 0; car < 10; car++) spread.addControlLag(car === step % 10 && step % 5 === 0 ? 11 : 2, `car${car}`, step);
+    expect(spread.figures(0n)).toMatchObject({ late_commands: 20, late_command_steps: 20 });
+  });
+
   it('marks a run invalid when a car stops answering its control ticks (hung or paused), naming it', () => {
     const t = new StepTiming(limits, 0.01);
     for (let i = 0; i < 1000; i++) t.add(0.01, 0.1);
