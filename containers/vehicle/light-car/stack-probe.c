@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json-scan.h"
 #include "v2v.h"
 
 #define MAX_PROBES 4096
@@ -16,31 +17,15 @@ struct probe_config {
   long port, count, interval_ms, size_bytes, linger_ms;
 };
 
-static int text_of(const char *json, const char *key, char *out, size_t size) {
-  const char *at = strstr(json, key);
-  if (!at || !(at = strchr(at + strlen(key), '"'))) return 0;
-  at++;
-  const size_t len = strcspn(at, "\"");
-  if (at[len] != '"' || len >= size) return 0;
-  memcpy(out, at, len);
-  out[len] = '\0';
-  return 1;
-}
-
-static int number_of(const char *json, const char *key, long long *out) {
-  const char *at = strstr(json, key);
-  char *end;
-  if (!at) return 0;
-  *out = strtoll(at + strlen(key), &end, 10);
-  return end != at + strlen(key);
-}
+/* A whole number after `key` anywhere in `json`. */
+static int number_of(const char *json, const char *key, long long *out) { return json_integer_after(&json, key, out); }
 
 /* ProbeConfig as stackProbe's JSON.stringify writes it; the peer's fields are searched after "peer". */
 static const char *parse_config(const char *json, struct probe_config *c) {
   long long port, count, interval, start, size, linger;
   const char *peer = strstr(json, "\"peer\":");
-  if (!text_of(json, "\"name\":", c->name, sizeof c->name) || !text_of(json, "\"bind\":", c->bind, sizeof c->bind) || !peer ||
-      !text_of(peer, "\"name\":", c->peer_name, sizeof c->peer_name) || !text_of(peer, "\"address\":", c->peer_address, sizeof c->peer_address))
+  if (!json_string_after(json, "\"name\":", c->name, sizeof c->name) || !json_string_after(json, "\"bind\":", c->bind, sizeof c->bind) || !peer ||
+      !json_string_after(peer, "\"name\":", c->peer_name, sizeof c->peer_name) || !json_string_after(peer, "\"address\":", c->peer_address, sizeof c->peer_address))
     return "the probe's config lacks name, bind or peer";
   if (!number_of(json, "\"port\":", &port) || !number_of(json, "\"count\":", &count) || !number_of(json, "\"intervalMs\":", &interval) ||
       !number_of(json, "\"startAtMs\":", &start) || !number_of(json, "\"sizeBytes\":", &size) || !number_of(json, "\"lingerMs\":", &linger))

@@ -9,6 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "json-scan.h"
+
 long long epoch_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
@@ -77,20 +79,6 @@ long v2v_send(struct v2v *v, const char *id, const char *to, const char *type, c
   return sent ? length : 0;
 }
 
-/* The string value of "key":"..." in the datagram's JSON, without escapes. */
-static int string_field(const char *json, const char *key, char *out, size_t size) {
-  char pattern[32];
-  snprintf(pattern, sizeof pattern, "\"%s\":\"", key);
-  const char *at = strstr(json, pattern);
-  if (!at) return 0;
-  at += strlen(pattern);
-  const size_t len = strcspn(at, "\"\\");
-  if (at[len] != '"' || len >= size) return 0;
-  memcpy(out, at, len);
-  out[len] = '\0';
-  return 1;
-}
-
 int v2v_receive(struct v2v *v, struct v2v_arrival *a, int *more) {
   char datagram[65536], control[256];
   struct sockaddr_in from;
@@ -113,9 +101,9 @@ int v2v_receive(struct v2v *v, struct v2v_arrival *a, int *more) {
   for (int i = 0; i < v->n_peers && !peer; i++)
     if (v->peers[i].addr.sin_addr.s_addr == from.sin_addr.s_addr) peer = &v->peers[i];
   if (!peer || datagram[0] != '{' || !strstr(datagram, "\"body\":")) return 0;
-  if (!string_field(datagram, "id", a->id, sizeof a->id) || !string_field(datagram, "from", a->from, sizeof a->from) ||
-      !string_field(datagram, "to", a->to, sizeof a->to) || !string_field(datagram, "type", a->type, sizeof a->type) ||
-      !string_field(datagram, "sentAtNs", a->sent_ns, sizeof a->sent_ns) || strspn(a->sent_ns, "0123456789") != strlen(a->sent_ns))
+  if (!json_string_after(datagram, "\"id\":", a->id, sizeof a->id) || !json_string_after(datagram, "\"from\":", a->from, sizeof a->from) ||
+      !json_string_after(datagram, "\"to\":", a->to, sizeof a->to) || !json_string_after(datagram, "\"type\":", a->type, sizeof a->type) ||
+      !json_string_after(datagram, "\"sentAtNs\":", a->sent_ns, sizeof a->sent_ns) || strspn(a->sent_ns, "0123456789") != strlen(a->sent_ns))
     return 0;
   a->size = (long)n;
   a->forged_sender = strcmp(a->from, peer->name) != 0 ? peer->name : NULL;
