@@ -194,24 +194,13 @@ export class FakeDockerode implements DockerodeLike {
     attach: async (_options: Json) => {
       this.call(`attach ${nameOrId}`);
       const c = this.requireContainer(nameOrId);
-      let input = '';
-      const stream: Duplex = new Duplex({
-        read() {},
-        write(chunk, _encoding, done) {
-          input += chunk.toString();
-          done();
-        },
-        final: (done) => {
-          this.stdinOf.set(c.name, input);
-          const answer = this.oneShot(c.options, input);
-          c.exitCode = answer.exitCode;
-          c.running = false;
-          stream.push(dockerFrame(1, answer.stdout));
-          stream.push(null);
-          done();
-        },
+      return answeringStdin((input) => {
+        this.stdinOf.set(c.name, input);
+        const answer = this.oneShot(c.options, input);
+        c.exitCode = answer.exitCode;
+        c.running = false;
+        return answer.stdout;
       });
-      return stream;
     },
     exec: async (options: Json) => {
       this.call(`exec ${nameOrId} ${options.Cmd.join(' ')}`);
@@ -221,25 +210,13 @@ export class FakeDockerode implements DockerodeLike {
         // what the program got on stdin (read to EOF) decides its answer, as a one-shot container's does
         let exitCode = 0;
         return {
-          start: async (_options: Json) => {
-            let input = '';
-            const stream: Duplex = new Duplex({
-              read() {},
-              write(chunk, _encoding, done) {
-                input += chunk.toString();
-                done();
-              },
-              final: (done) => {
-                this.execInputs.push({ container: c.name, cmd: options.Cmd, input });
-                const answer = this.oneShot({ ...c.options, Cmd: options.Cmd }, input);
-                exitCode = answer.exitCode;
-                stream.push(dockerFrame(1, answer.stdout));
-                stream.push(null);
-                done();
-              },
-            });
-            return stream;
-          },
+          start: async (_options: Json) =>
+            answeringStdin((input) => {
+              this.execInputs.push({ container: c.name, cmd: options.Cmd, input });
+              const answer = this.oneShot({ ...c.options, Cmd: options.Cmd }, input);
+              exitCode = answer.exitCode;
+              return answer.stdout;
+            }),
           inspect: async () => ({ Running: false, ExitCode: exitCode }),
         };
       }
@@ -327,4 +304,22 @@ function matches(labels: Record<string, string>, filter: string[] | undefined): 
     const [key, value] = f.includes('=') ? [f.slice(0, f.indexOf('=')), f.slice(f.indexOf('=') + 1)] : [f, undefined];
     return key in labels && (value === undefined || labels[key] === value);
   });
+}
+
+/** A hijacked stream whose program reads stdin to EOF, then answers with `answer(input)` on stdout. */
+function answeringStdin(answer: (input: string) => string): Duplex {
+  let input = '';
+  const stream: Duplex = new Duplex({
+    read() {},
+    write(chunk, _encoding, done) {
+      input += chunk.toString();
+      done();
+    },
+    final: (done) => {
+      stream.push(dockerFrame(1, answer(input)));
+      stream.push(null);
+      done();
+    },
+  });
+  return stream;
 }
