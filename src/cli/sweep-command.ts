@@ -30,6 +30,8 @@ import { printWarnings } from './print-warnings.js';
 
 /** This CLI, as a Slurm task on a node runs it (same Node.js, same build). */
 const THIS_CLI = fileURLToPath(new URL('./main.js', import.meta.url));
+/** At most this many more attempts per point: a machine too busy for a run four times over is too busy for the sweep. */
+const MAX_RETRY_INVALID = 5;
 /** Probes a critical search sends to Slurm per round, unless --jobs says otherwise. */
 const SLURM_PROBES_PER_ROUND = 8;
 
@@ -43,6 +45,7 @@ interface SweepFlags {
   repeat: number;
   runtime: Runtime;
   jobs?: number;
+  retryInvalid: number;
   findCritical?: string | true;
   criterion: string[];
   range?: string;
@@ -116,6 +119,12 @@ export function registerSweepCommand(program: Command): void {
       wholeNumber('--jobs', { min: 1, max: Number.MAX_SAFE_INTEGER }),
     )
     .option(
+      '--retry-invalid <n>',
+      'docker: run a point again, up to N times, when its run ends invalid (late on a busy machine); every attempt is kept',
+      wholeNumber('--retry-invalid', { min: 0, max: MAX_RETRY_INVALID }),
+      0,
+    )
+    .option(
       '--find-critical [field]',
       'bisect FIELD (delay, or a path; with --range) for where each criterion flips; without FIELD, read it off the grid per value of the other fields',
     )
@@ -155,6 +164,12 @@ export function registerSweepCommand(program: Command): void {
       printWarnings(target.plan.warnings, target.plan.runtime);
     }
     const spec = 'folder' in target ? target.folder.spec : target.plan;
+    if (flags.retryInvalid > 0 && spec.runtime !== 'docker')
+      throw new UserInputError(
+        `--retry-invalid ${flags.retryInvalid}: a simulated run is deterministic, so run again an invalid one is invalid again`,
+        [],
+        'use --retry-invalid with --runtime docker, or leave it out',
+      );
     const slurm = flags.executor === 'slurm' ? slurmOptions(flags, spec.runtime) : undefined;
     if (flags.dryRun) {
       if (!slurm || !('plan' in target) || target.plan.mode.type !== 'grid')
@@ -195,7 +210,14 @@ export function registerSweepCommand(program: Command): void {
       ? { runOne: noLocalRuns, jobs, where: batch.where, close: async () => {} }
       : await (await import('../sweep/run-one.js')).openRunLanes(spec.runtime, jobs, () => stop);
     try {
-      const deps = { runOne: lanes.runOne, ...(batch ? { batch } : {}), jobs: lanes.jobs, events, shouldStop: () => stop };
+      const deps = {
+        runOne: lanes.runOne,
+        ...(batch ? { batch } : {}),
+        jobs: lanes.jobs,
+        events,
+        shouldStop: () => stop,
+        retryInvalid: flags.retryInvalid,
+      };
       const outcome: SweepOutcome =
         'folder' in target
           ? await (await import('../sweep/run-sweep.js')).executeSweep(target.folder, deps)

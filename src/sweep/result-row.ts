@@ -13,6 +13,8 @@ export interface SweepResult {
   values: SweepPoint['values'];
   /** Relative to the sweep folder. */
   runDir: string;
+  /** `--retry-invalid`: this point's earlier runs, which ended `invalid` and were run again (relative, oldest first). */
+  earlier_runs?: string[];
   status: RunStatus;
   reason?: string;
   min_ttc_s: number | null;

@@ -36,6 +36,8 @@ export interface PointRunnerContext {
   events: SweepEvents;
   shouldStop: () => boolean;
   now: () => number;
+  /** Emulated runs: how many times a point whose run ended `invalid` is run again (each attempt's folder is kept). */
+  retryInvalid?: number;
 }
 
 /**
@@ -70,18 +72,29 @@ export async function runPoints(
       const point = pending[next++];
       const key = pointKey(point);
       ctx.events.emit({ type: 'run-start', point });
-      const request = requestFor(ctx.folder, point);
+      const earlier: string[] = [];
       let result: SweepResult;
-      try {
-        const outcome = await ctx.runOne(request);
-        result = resultFromSummary(point, key, outcome.summary, relative(ctx.folder.dir, outcome.runDir));
-      } catch (err) {
-        if (err instanceof CavsimError && err.code === 'USER_INPUT') {
-          fatal ??= err;
-          return;
+      for (let attempt = 1; ; attempt++) {
+        const request = attemptRequest(requestFor(ctx.folder, point), attempt);
+        try {
+          const outcome = await ctx.runOne(request);
+          result = resultFromSummary(point, key, outcome.summary, relative(ctx.folder.dir, outcome.runDir));
+        } catch (err) {
+          if (err instanceof CavsimError && err.code === 'USER_INPUT') {
+            fatal ??= err;
+            return;
+          }
+          result = failedResult(point, key, err, relative(ctx.folder.dir, `${ctx.folder.runsDir}/${request.runId}`));
         }
-        result = failedResult(point, key, err, relative(ctx.folder.dir, `${ctx.folder.runsDir}/${request.runId}`));
+        if (result.status !== 'invalid' || attempt > (ctx.retryInvalid ?? 0) || ctx.shouldStop()) break;
+        ctx.folder.appendResult(result); // kept until the next attempt replaces it, should the sweep stop here
+        earlier.push(result.runDir);
+        ctx.events.emit({
+          type: 'warn',
+          message: `run ${point.id} is invalid: ${result.reason ?? 'the machine could not keep real time'}; running it again (attempt ${attempt + 1} of ${(ctx.retryInvalid ?? 0) + 1}, --retry-invalid)`,
+        });
       }
+      if (earlier.length) result.earlier_runs = earlier;
       ctx.folder.appendResult(result);
       known.set(key, result);
       finishedKeys.add(key);
@@ -105,6 +118,11 @@ export async function runPoints(
   await Promise.all(Array.from({ length: Math.max(1, Math.min(ctx.jobs, pending.length)) }, lane));
   if (fatal !== undefined) throw fatal;
   return points.flatMap((p) => known.get(pointKey(p)) ?? []);
+}
+
+/** A point's second and later attempts get run ids of their own, so every attempt's folder is kept. */
+function attemptRequest(request: RunRequest, attempt: number): RunRequest {
+  return attempt === 1 ? request : { ...request, runId: `${request.runId}-try${attempt}` };
 }
 
 /** How a point of this sweep is run: the scenario, its overrides, and where its run folder goes. */

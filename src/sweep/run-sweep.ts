@@ -22,6 +22,8 @@ export interface SweepDeps {
   events?: SweepEvents;
   shouldStop?: () => boolean;
   now?: () => number;
+  /** Emulated runs: times a point whose run ended `invalid` is run again. */
+  retryInvalid?: number;
 }
 
 export interface SweepOutcome {
@@ -60,6 +62,7 @@ export async function executeSweep(folder: SweepFolder, deps: SweepDeps): Promis
     events,
     shouldStop,
     now,
+    ...(deps.retryInvalid ? { retryInvalid: deps.retryInvalid } : {}),
   };
   const started = now();
   const { spec } = folder;
