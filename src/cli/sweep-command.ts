@@ -166,7 +166,7 @@ export function registerSweepCommand(program: Command): void {
     const spec = 'folder' in target ? target.folder.spec : target.plan;
     if (flags.retryInvalid > 0 && spec.runtime !== 'docker')
       throw new UserInputError(
-        `--retry-invalid ${flags.retryInvalid}: a simulated run is deterministic, so run again an invalid one is invalid again`,
+        `--retry-invalid ${flags.retryInvalid}: a simulated run is deterministic: run again, an invalid run is invalid again`,
         [],
         'use --retry-invalid with --runtime docker, or leave it out',
       );
