@@ -16,7 +16,7 @@ const args = process.argv.slice(2);
 const forgeAs = args.includes('--forge-as') ? args[args.indexOf('--forge-as') + 1] : undefined;
 const me = process.env.CAVSIM_VEHICLE;
 const REF = { lat: 48.7758, lon: 9.1829 };
-const ws = new WebSocket(process.env.CAVSIM_SIM_URL);
+const ws = await openRetrying(process.env.CAVSIM_SIM_URL, Number(process.env.CAVSIM_CONNECT_TIMEOUT_MS ?? 30000));
 const op = (o) => ws.send(JSON.stringify(o));
 const publishJson = (topic, data) => op({ op: 'publish', topic, msg: { data: JSON.stringify(data) } });
 let sentStep = -1;
@@ -43,21 +43,33 @@ function cam(odom, t, station) {
   return Buffer.from(packet).toString('base64');
 }
 
-ws.on('open', () => {
-  for (const [topic, type] of [
-    [`/${me}/drive`, 'ackermann_msgs/msg/AckermannDriveStamped'],
-    ['/cavsim/ready', 'std_msgs/msg/String'],
-    ['/cavsim/events', 'std_msgs/msg/String'],
-    [`/${me}/v2v/send`, 'std_msgs/msg/String'],
-  ])
-    op({ op: 'advertise', topic, type });
-  for (const [topic, type] of [
-    [`/${me}/odom`, 'nav_msgs/msg/Odometry'],
-    [`/${me}/v2v/received`, 'std_msgs/msg/String'],
-  ])
-    op({ op: 'subscribe', topic, type });
-  publishJson('/cavsim/ready', { vehicle: me });
-});
+/** A container may start before the simulator listens (docs/control-protocol.md): retry until the deadline. */
+async function openRetrying(url, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const socket = new WebSocket(url);
+    const opened = await new Promise((resolve, reject) => {
+      socket.once('open', () => resolve(true));
+      socket.once('error', (err) => (Date.now() < deadline ? resolve(false) : reject(err)));
+    });
+    if (opened) return socket;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+for (const [topic, type] of [
+  [`/${me}/drive`, 'ackermann_msgs/msg/AckermannDriveStamped'],
+  ['/cavsim/ready', 'std_msgs/msg/String'],
+  ['/cavsim/events', 'std_msgs/msg/String'],
+  [`/${me}/v2v/send`, 'std_msgs/msg/String'],
+])
+  op({ op: 'advertise', topic, type });
+for (const [topic, type] of [
+  [`/${me}/odom`, 'nav_msgs/msg/Odometry'],
+  [`/${me}/v2v/received`, 'std_msgs/msg/String'],
+])
+  op({ op: 'subscribe', topic, type });
+publishJson('/cavsim/ready', { vehicle: me });
 ws.on('message', (text) => {
   const frame = JSON.parse(String(text));
   if (frame.op !== 'publish') return;
