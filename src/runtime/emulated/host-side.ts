@@ -12,7 +12,7 @@ import { RUN_FILES } from '../../run/run-files.js';
 import type { RunSession } from '../../run/run-session.js';
 import { writeFileNoFollow } from '../../util/write-no-follow.js';
 import type { EmulatedRunDeps } from './emulated-deps.js';
-import type { EmulatedRunPlan } from './plan-emulated.js';
+import { type EmulatedRunPlan, remoteContainerHosts } from './plan-emulated.js';
 import { hostsFileUndoer } from './remote-teardown.js';
 import type { RunPhases } from './run-phases.js';
 
@@ -49,7 +49,7 @@ export class HostSide {
     private readonly emit: (phase: string, detail?: string) => void,
   ) {
     this.journal = openRunJournal({ runId: plan.runId, journal: journalPath });
-    const hostOf = new Map(plan.vehicles.flatMap((v) => (v.host ? [[v.name, v.host] as const] : [])));
+    const hostOf = remoteContainerHosts(plan);
     this.docker = createJournaledDocker(deps.docker, this.journal, plan.runId, (name) => hostOf.get(name));
   }
 

@@ -1,6 +1,6 @@
 import { UserInputError } from '../../errors.js';
 import { MAX_REMOTE_HOSTS } from '../../host/network/tunnel-plan.js';
-import { type ResolvedScenario, runsOwnCode } from '../../scenario/resolved.js';
+import type { ResolvedScenario } from '../../scenario/resolved.js';
 
 /** A host of the hosts file as placement sees it: no `tunnelAddress` is the run's own engine (unix://). */
 export interface PlacementHost {
@@ -17,11 +17,11 @@ export interface Placement {
 }
 
 /**
- * Round-robin over the hosts of the file, in its order: the first car that runs cavsim's own vehicle
- * program goes to the first host, the next to the second, and so on. A host without a tunnel address
- * is the run's own engine: cars dealt to it stay here. A car running its own image or command (it
- * shares its V2V relay's namespace) and an external device stay on the run's host, as do the
- * simulator and ns-3. Pure.
+ * Round-robin over the hosts of the file, in its order: the first car in a container goes to the
+ * first host, the next to the second, and so on; a car running its own image or command goes with
+ * its V2V relay, whose namespace it shares. A host without a tunnel address is the run's own engine:
+ * cars dealt to it stay here. An external device stays on the run's host, as do the simulator and
+ * ns-3. Pure.
  */
 export function placeVehicles(scenario: Pick<ResolvedScenario, 'vehicles'>, hosts: readonly PlacementHost[]): Placement {
   if (hosts.length < 1) throw new UserInputError('the hosts file lists no host', [], 'list at least one host (docs/multi-host.md)');
@@ -33,10 +33,6 @@ export function placeVehicles(scenario: Pick<ResolvedScenario, 'vehicles'>, host
   for (const v of scenario.vehicles) {
     if (v.external) {
       local.push({ vehicle: v.name, why: 'an external device joins the run on its host' });
-      continue;
-    }
-    if (runsOwnCode(v)) {
-      local.push({ vehicle: v.name, why: 'a car running its own image or command stays on the run host (not yet placed remotely)' });
       continue;
     }
     const host = hosts[next++ % hosts.length];

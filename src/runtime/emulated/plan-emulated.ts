@@ -42,7 +42,7 @@ export interface EmulatedRunPlan {
    * vehicle's container then joins (`shareNetworkOf`), so the namespace's rules exist before the
    * vehicle's code runs.
    */
-  v2vRelays: (ContainerSpec & { vehicle: string })[];
+  v2vRelays: (ContainerSpec & { vehicle: string; host?: string; copyIn?: string[] })[];
   hostNet: HostNetPlan;
   /**
    * Vehicles driven by a device cavsim does not start: the host relays the device's connection from
@@ -259,7 +259,8 @@ export function planEmulatedRun(
         cmd: ['node', '/opt/cavsim/dist/runtime/emulated/containers/v2v-relay-main.js'],
         labels: runLabels(runId, 'v2v-relay', v.vehicle),
         env: v.env,
-        binds: vehicleBinds,
+        // on the car's host, beside it: the two share one network namespace
+        ...(remoteHost[v.vehicle] ? { host: remoteHost[v.vehicle], copyIn: REMOTE_CAR_FILES } : { binds: vehicleBinds }),
         plumbedByHost: true,
         capDrop: DROPPED_CAPABILITIES,
         init: true,
@@ -294,6 +295,11 @@ function probeFrameSeconds(network: WiredNetwork): number {
 function probing(network: WiredNetwork & ResolvedNetwork): ResolvedNetwork {
   const delay = STACK_SHARE.probeDelayS;
   return network.channel === 'latency' ? { ...network, delay, jitter: 0 } : { ...network, delay };
+}
+
+/** Each container of the run that runs on another host (a remote car, its V2V relay) with that host's name. */
+export function remoteContainerHosts(plan: Pick<EmulatedRunPlan, 'vehicles' | 'v2vRelays'>): Map<string, string> {
+  return new Map([...plan.vehicles, ...plan.v2vRelays].flatMap((c) => (c.host ? [[c.name, c.host] as const] : [])));
 }
 
 /** The host plan with each namespace pointed at its running container: a vehicle's (or its V2V relay's), and the simulator's. */

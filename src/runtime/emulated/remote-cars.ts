@@ -17,7 +17,7 @@ import { assertVnisFree } from '../../host/network/tunnel-plan.js';
 import { inParallel } from '../../util/in-parallel.js';
 import type { ComponentWatch, Death } from './component-watch.js';
 import type { EmulatedRunDeps, RemoteHost } from './emulated-deps.js';
-import { CONTAINER_RUN_DIR, type EmulatedRunPlan } from './plan-emulated.js';
+import { CONTAINER_RUN_DIR, type EmulatedRunPlan, remoteContainerHosts } from './plan-emulated.js';
 import { planRemoteCars, type RemoteCarsPlan, type RemoteEnd, RUN_HOST } from './remote-plan.js';
 import { plumbingOf, plumbingSessionName, remoteUndoDeps } from './remote-teardown.js';
 
@@ -53,7 +53,7 @@ export class RemoteCars {
           },
         ]),
     );
-    const hostOf = new Map(plan.vehicles.flatMap((v) => (v.host ? [[v.name, v.host] as const] : [])));
+    const hostOf = remoteContainerHosts(plan);
     const engineOf = (container: string) => {
       const host = hostOf.get(container);
       return host === undefined ? undefined : this.hosts.get(host)?.docker;
@@ -101,11 +101,16 @@ export class RemoteCars {
     for (const h of this.hosts.values()) watch.watch(`host ${h.name}`, hostDeath(h.docker, watch.signal), { when: 'during the run' });
   }
 
-  /** Each remote host gets the base and vehicle images as built here (same image id), shipped by save -> load when not. */
+  /**
+   * Each remote host gets the base and vehicle images as built here, and the own image of each car
+   * placed there (the same image id on both engines), shipped by save -> load when not.
+   */
   async shipImages(vehicleImage: string, report: (line: string) => void): Promise<void> {
     await Promise.all(
       [...this.hosts.values()].map(async (h) => {
-        const shipped = await shipImages(this.deps.docker, h.docker, h.name, remoteCarImages(vehicleImage, DEFAULT_BASE_IMAGE));
+        const own = this.plan.vehicles.filter((v) => v.host === h.name).map((v) => v.image);
+        const tags = [...new Set([...remoteCarImages(vehicleImage, DEFAULT_BASE_IMAGE), ...own])];
+        const shipped = await shipImages(this.deps.docker, h.docker, h.name, tags);
         for (const line of describeShipped(h.name, shipped)) report(line);
       }),
     );

@@ -99,7 +99,9 @@ export function planRemoteCars(plan: EmulatedRunPlan, ends: readonly RemoteEnd[]
     ];
     const carSteps = cars.map((car) => {
       const net = netOf.get(car.vehicle)!;
-      const netns = { container: car.name };
+      // a car running its own code lives in its V2V relay's namespace, which the relay's container owns
+      const owner = car.shareNetworkOf ?? car.name;
+      const netns = { container: owner };
       const veth = controlVethNames(tag, String(net.index));
       const deleteVeth = { op: 'delete-link', name: veth.vethHost, alias } as const;
       const tunnel = planTunnel({
@@ -110,7 +112,7 @@ export function planRemoteCars(plan: EmulatedRunPlan, ends: readonly RemoteEnd[]
         runSide: { link: `vx-${tag}-${net.index}`, bridge: net.links.bridge },
         remoteSide: {
           link: `vx-${tag}-${net.index}`,
-          container: car.name,
+          container: owner,
           inside: V2V_INTERFACE,
           mac: net.mac,
           cidr: net.cidr,
@@ -122,7 +124,7 @@ export function planRemoteCars(plan: EmulatedRunPlan, ends: readonly RemoteEnd[]
         // the namespace's rules hold before any link of it exists
         {
           host: end.name,
-          id: `${car.name}: ${net.rules.length} anti-cheat rules`,
+          id: `${owner}: ${net.rules.length} anti-cheat rules`,
           apply: { op: 'iptables-add-all', netns, rules: net.rules, position: 'append' },
           inverse: { op: 'iptables-delete-all', netns, rules: net.rules },
         },
@@ -135,7 +137,7 @@ export function planRemoteCars(plan: EmulatedRunPlan, ends: readonly RemoteEnd[]
         { host: end.name, id: `${veth.vethHost} on ${bridge}`, apply: { op: 'enslave', name: veth.vethHost, bridge }, inverse: deleteVeth },
         {
           host: end.name,
-          id: `${veth.vethPeer} -> ${car.name} as ${CONTROL_INTERFACE}`,
+          id: `${veth.vethPeer} -> ${owner} as ${CONTROL_INTERFACE}`,
           apply: {
             op: 'move-into-netns',
             name: veth.vethPeer,
@@ -148,7 +150,7 @@ export function planRemoteCars(plan: EmulatedRunPlan, ends: readonly RemoteEnd[]
         },
         ...tunnel.remoteSide,
       ];
-      return { vehicle: car.vehicle, container: car.name, steps };
+      return { vehicle: car.vehicle, container: owner, steps };
     });
     return [{ host: end.name, setUp, cars: carSteps, vnis: [vni, ...cars.map((c) => carVni(runId, netOf.get(c.vehicle)!.index))] }];
   });

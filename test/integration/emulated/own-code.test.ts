@@ -1,14 +1,17 @@
-import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
 import { runScenarioSimulated } from '../../../src/api/run-simulated.js';
 import { listActiveRuns } from '../../../src/run/active-runs.js';
+import {
+  buildExampleImages,
+  type ExampleImages,
+  ownCodeImagesScenario,
+  removeExampleImages,
+} from '../../support/own-code/example-images.js';
 import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
 import { emulatedHostState } from './host-state.js';
 
@@ -18,11 +21,6 @@ import { emulatedHostState } from './host-state.js';
  * networking, ns-3, V2V through cavsim's relay in each car's network namespace. Simulated: the same
  * images as containers in lock-step. The outcome must agree. Needs root, Docker and ns-3.
  */
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const CLI = join(ROOT, 'dist/cli/main.js');
-const unique = `${process.pid}-${randomBytes(3).toString('hex')}`;
-const PYTHON_IMAGE = `cavsim-test/python-vehicle:${unique}`;
-const NODE_IMAGE = `cavsim-test/node-vehicle:${unique}`;
 /** Both cars close at 20 m/s: one physics step (10 ms) of closing travel. */
 const ONE_STEP_OF_TRAVEL_M = 0.2;
 const workDir = mkdtempSync(join(tmpdir(), 'cavsim-own-code-emulated-'));
@@ -32,33 +30,12 @@ const stateDir = mkdtempSync(join(tmpdir(), 'cavsim-state-'));
 process.env.CAVSIM_STATE_DIR = stateDir;
 
 const real = requireReal('emulated/own-code.test.ts', rootProblem() ?? ns3Problem() ?? (await dockerProblem()));
-
-function run(argv: string[]) {
-  const r = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', cwd: ROOT });
-  if (r.status !== 0) throw new Error(`${argv.join(' ')} failed (${r.status}):\n${r.stderr}`);
-}
-
-/** scenarios/own-code-head-on.yaml with the examples as images (paths inside the images). */
-function writeScenario(): string {
-  const text = readFileSync(join(ROOT, 'scenarios/own-code-head-on.yaml'), 'utf8')
-    .replace('map: ../maps/corridor.yaml', `map: ${join(ROOT, 'maps/corridor.yaml')}`)
-    .replace(
-      'command: [python3, -u, ../containers/examples/python-vehicle/vehicle.py',
-      `image: ${PYTHON_IMAGE}\n    command: [python3, -u, /opt/cavsim-example/vehicle.py`,
-    )
-    .replace(
-      'command: [node, ../containers/examples/node-vehicle/vehicle.mjs',
-      `image: ${NODE_IMAGE}\n    command: [node, /opt/cavsim/examples/node-vehicle/vehicle.mjs`,
-    );
-  const file = join(workDir, 'own-code-images.yaml');
-  writeFileSync(file, text);
-  return file;
-}
+let images: ExampleImages | undefined;
 
 const rows = (dir: string, file: string) => parse(readFileSync(join(dir, file), 'utf8'), { columns: true }) as Record<string, string>[];
 
 afterAll(() => {
-  spawnSync('docker', ['image', 'rm', PYTHON_IMAGE, NODE_IMAGE], { encoding: 'utf8' });
+  if (images) removeExampleImages(images);
   rmSync(workDir, { recursive: true, force: true });
   rmSync(stateDir, { recursive: true, force: true });
 });
@@ -67,16 +44,12 @@ describe.skipIf(real.skip)('own vehicle code, unchanged, in both runtimes (Docke
   let before: ReturnType<typeof emulatedHostState>;
   beforeAll(() => {
     real.assertPresent();
-    run(['bash', join(ROOT, 'scripts/build-base-image.sh')]);
-    // The Node.js example builds on cavsim's vehicle image: bring it up to date first.
-    run(['node', CLI, 'images']);
-    run(['docker', 'build', '-q', '-t', PYTHON_IMAGE, join(ROOT, 'containers/examples/python-vehicle')]);
-    run(['docker', 'build', '-q', '-t', NODE_IMAGE, join(ROOT, 'containers/examples/node-vehicle')]);
+    images = buildExampleImages();
     before = emulatedHostState();
   });
 
   it('gives the same verdict, minimum distance within one step of travel, and the same V2V delivery', async () => {
-    const file = writeScenario();
+    const file = ownCodeImagesScenario(join(workDir, 'own-code-images.yaml'), images!);
     const emulated = await runScenarioEmulated(file, { runsDir });
     const simulated = await runScenarioSimulated(file, { runsDir });
     const e = emulated.summary;

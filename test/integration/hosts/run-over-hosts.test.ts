@@ -19,6 +19,7 @@ import { connectDocker } from '../../../src/host/docker/dockerode-port.js';
 import { HOST_TIMING, type HostTimingResult } from '../../../src/runtime/emulated/host-timing.js';
 import { RUN_HOST } from '../../../src/runtime/emulated/remote-plan.js';
 import { machineState, networkState } from '../../support/machine-state.js';
+import { buildExampleImages, ownCodeImagesScenario, removeExampleImages } from '../../support/own-code/example-images.js';
 import { dockerProblem, ns3Problem, requireReal, rootProblem } from '../../support/real-components.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -195,6 +196,50 @@ describe.skipIf(real.skip)('cavsim up --hosts over two local hosts', () => {
     }
     expect(over.leftovers).toBeUndefined();
     expect(HOSTS.map(hostState)).toEqual(hostsBefore);
+  }, 900_000);
+
+  it("runs own-code-head-on with each car's own image on its own host, its V2V relay beside it: the images shipped, the verdict of one host, the warning through ns-3, every host as before", async () => {
+    const images = buildExampleImages();
+    try {
+      const file = ownCodeImagesScenario(join(work, 'own-code-images.yaml'), images);
+      const here = await runScenarioEmulated(file, { runsDir, runId: 'own-one-host' });
+      const over = await runScenarioEmulated(file, { runsDir, runId: 'own-two-hosts', hostsFile });
+      const plan = JSON.parse(readFileSync(join(over.runDir, 'plan.json'), 'utf8')) as {
+        vehicles: Array<{ vehicle: string; host?: string; image: string }>;
+        v2vRelays: Array<{ vehicle: string; host?: string }>;
+      };
+      expect(plan.vehicles.map((v) => [v.vehicle, v.host, v.image])).toEqual([
+        ['car0', HOSTS[0], images.python],
+        ['car1', HOSTS[1], images.node],
+      ]);
+      expect(plan.v2vRelays.map((r) => [r.vehicle, r.host])).toEqual([
+        ['car0', HOSTS[0]],
+        ['car1', HOSTS[1]],
+      ]);
+      console.log(
+        `[over-hosts] own code, one host: ${here.summary.status} ${here.summary.reason ?? ''}; two hosts: ${over.summary.status} ${over.summary.reason ?? ''}`,
+      );
+      for (const s of [here.summary, over.summary]) {
+        expect(['completed', 'invalid']).toContain(s.status);
+        if (s.status === 'invalid') expect(s.reason).toMatch(/late/);
+        expect(s.collision).toBe(false);
+      }
+      expect(over.summary.min_distance_m).toBeCloseTo(here.summary.min_distance_m!, 0);
+      const rows = parse(readFileSync(join(over.runDir, 'v2v.csv'), 'utf8'), { columns: true }) as Array<Record<string, string>>;
+      expect(rows).toEqual([expect.objectContaining({ from: 'car0', to: 'car1', type: 'emergency-brake', outcome: 'delivered' })]);
+      // each image is on its car's host now, the same build as here
+      const imageId = (host: string | undefined, image: string) =>
+        spawnSync('docker', [...(host ? ['exec', host, 'docker'] : []), 'image', 'inspect', '-f', '{{.Id}}', image], {
+          encoding: 'utf8',
+        }).stdout.trim();
+      expect(imageId(HOSTS[0], images.python)).toBe(imageId(undefined, images.python));
+      expect(imageId(HOSTS[1], images.node)).toBe(imageId(undefined, images.node));
+      expect(over.leftovers).toBeUndefined();
+      expect(HOSTS.map(hostState)).toEqual(hostsBefore);
+      expect(networkState().iptables.join('\n')).not.toContain('cavsim:own-two-hosts');
+    } finally {
+      removeExampleImages(images);
+    }
   }, 900_000);
 
   it('after kill -9 of cavsim up --hosts mid-run, cavsim teardown restores every host; a host that does not answer is named and its entries kept', async () => {

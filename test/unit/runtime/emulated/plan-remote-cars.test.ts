@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { tarArchive } from '../../../../src/host/docker/tar-archive.js';
 import { carVni, controlVni } from '../../../../src/host/network/tunnel-plan.js';
 import { placeVehicles } from '../../../../src/runtime/emulated/placement.js';
-import { planEmulatedRun, REMOTE_CAR_FILES } from '../../../../src/runtime/emulated/plan-emulated.js';
+import { planEmulatedRun, REMOTE_CAR_FILES, remoteContainerHosts } from '../../../../src/runtime/emulated/plan-emulated.js';
 import { planRemoteCars, RUN_HOST } from '../../../../src/runtime/emulated/remote-plan.js';
 import { loadScenario } from '../../../../src/scenario/load-scenario.js';
 import { packageRoot } from '../../../../src/util/package-root.js';
@@ -24,10 +24,10 @@ describe('placing vehicles on the hosts of a hosts file', () => {
     expect(p.local).toEqual([{ vehicle: 'c', why: "here is the run's own engine" }]);
   });
 
-  it('keeps a car running its own code and an external device on the run host, and says why', () => {
+  it('deals a car running its own code like any car in a container; keeps an external device on the run host, and says why', () => {
     const p = placeVehicles({ vehicles: [car('own', { image: 'mine:1' }), car('dev', { external: {} }), car('x')] }, HOSTS);
-    expect(p.remote).toEqual({ x: 'h1' });
-    expect(p.local.map((l) => l.vehicle)).toEqual(['own', 'dev']);
+    expect(p.remote).toEqual({ own: 'h1', x: 'h2' });
+    expect(p.local).toEqual([{ vehicle: 'dev', why: 'an external device joins the run on its host' }]);
   });
 
   it('refuses an empty list and more hosts than a run spans', () => {
@@ -120,6 +120,27 @@ describe('the plan of a run whose cars are on other hosts', () => {
     expect(car0.steps[5].apply).toMatchObject({ netns: { container }, newName: 'eth1', mac: plan.hostNet.vehicles[0].mac });
     // every step undoes only what carries the run's alias or comment
     for (const s of [...r.runSide, ...h1.setUp, ...car0.steps]) expect(JSON.stringify(s.inverse)).toMatch(new RegExp(`cavsim:${RUN_ID}`));
+  });
+
+  it("a remote car running its own code: its V2V relay on the same host with the files to copy, and the tunnel steps in the relay's namespace", async () => {
+    const headOn = await loadHeadOn();
+    const scenario = {
+      ...headOn,
+      vehicles: headOn.vehicles.map((v, i) => (i === 0 ? { ...v, image: 'mine:1', command: ['./drive'] } : v)),
+    };
+    const plan = planEmulatedRun(scenario, RUN_ID, '/tmp/run', { placement: placeVehicles(scenario, HOSTS) });
+    const [own] = plan.vehicles;
+    const [relay] = plan.v2vRelays;
+    expect([own.host, own.image, own.shareNetworkOf]).toEqual(['h1', 'mine:1', relay.name]);
+    expect([relay.host, relay.copyIn, relay.binds]).toEqual(['h1', REMOTE_CAR_FILES, undefined]);
+    expect(remoteContainerHosts(plan)).toEqual(
+      new Map([own.name, relay.name, plan.vehicles[1].name].map((c, i) => [c, i < 2 ? 'h1' : 'h2'])),
+    );
+    const r = planRemoteCars(plan, [{ name: 'h1', index: 0, address: '10.219.0.11', runAddress: '10.219.0.1' }]);
+    const [car0] = r.hosts[0].cars;
+    expect(car0.container).toBe(relay.name);
+    const inNamespace = car0.steps.flatMap((s) => ('netns' in s.apply ? [s.apply.netns] : []));
+    expect(inNamespace).toEqual([{ container: relay.name }, { container: relay.name }, { container: relay.name }]);
   });
 });
 
