@@ -8,6 +8,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loopScenarioYaml } from '../../../bench/sim-bench.js';
 import { runScenarioEmulated } from '../../../src/api/run-emulated.js';
 import { connectDocker } from '../../../src/host/docker/dockerode-port.js';
+import { CONTROL_PORT } from '../../../src/ports.js';
 import { HOST_TIMING, type HostTimingResult } from '../../../src/runtime/emulated/host-timing.js';
 import { RUN_HOST } from '../../../src/runtime/emulated/remote-plan.js';
 import { machineState, networkState } from '../../support/machine-state.js';
@@ -37,6 +39,13 @@ const hostState = (host: string) => ({
   ...networkState(onHost(host)),
   containers: onHost(host)('docker', ['ps', '-a', '--format', '{{.Names}}']).trim(),
 });
+
+/** This machine's address on the local hosts' network (scripts/local-hosts.sh). */
+const LOCAL_HOSTS_GATEWAY = '10.219.0.1';
+/** A script for `node -e`: one TCP connection attempt, printing `open`, `timeout` or the error's code. */
+const tcpTry = (address: string, port: number) =>
+  `const s=require('net').connect({host:'${address}',port:${port},timeout:1500});` +
+  "s.on('connect',()=>{console.log('open');process.exit(0)});s.on('timeout',()=>{console.log('timeout');process.exit(0)});s.on('error',(e)=>{console.log(e.code);process.exit(0)})";
 
 const work = mkdtempSync(join(tmpdir(), 'cavsim-over-hosts-'));
 const runsDir = join(work, 'runs');
@@ -241,6 +250,52 @@ describe.skipIf(real.skip)('cavsim up --hosts over two local hosts', () => {
       removeExampleImages(images);
     }
   }, 900_000);
+
+  it("a remote car's namespace reaches the simulator and nothing else: not its host's engine, not the run's host, not the other host", async () => {
+    // a port open on every address of this machine, which host 1 itself reaches
+    const server = createServer((socket) => socket.end());
+    await new Promise<void>((r) => server.listen(0, '0.0.0.0', r));
+    const port = (server.address() as AddressInfo).port;
+    const { child, exited } = await upUntilRunning('reach', hostsFile);
+    try {
+      const plan = JSON.parse(readFileSync(join(runsDir, 'reach', 'plan.json'), 'utf8')) as {
+        simulator: { ip: string };
+        vehicles: Array<{ name: string; host?: string }>;
+      };
+      const car0 = plan.vehicles[0];
+      expect(car0.host).toBe(HOSTS[0]);
+      const gateway = plan.simulator.ip.replace(/\.2$/, '.1');
+      const fromHost1 = spawnSync(
+        'docker',
+        ['exec', HOSTS[0], 'timeout', '3', 'bash', '-c', `exec 3<>/dev/tcp/${LOCAL_HOSTS_GATEWAY}/${port} && echo open`],
+        {
+          encoding: 'utf8',
+        },
+      );
+      expect(fromHost1.stdout.trim(), 'host 1 itself reaches the port (the control)').toBe('open');
+      const fromCar0 = (address: string, to: number) =>
+        spawnSync('docker', ['exec', HOSTS[0], 'docker', 'exec', car0.name, 'node', '-e', tcpTry(address, to)], {
+          encoding: 'utf8',
+        }).stdout.trim();
+      expect(fromCar0(plan.simulator.ip, CONTROL_PORT)).toBe('open');
+      const tried = Object.fromEntries(
+        [
+          [gateway, port],
+          [LOCAL_HOSTS_GATEWAY, port],
+          ['10.219.0.11', 2376],
+          ['10.219.0.12', 2376],
+        ].map(([address, to]) => [`${address}:${to}`, fromCar0(String(address), Number(to))]),
+      );
+      console.log(`[over-hosts] from car0's namespace on ${HOSTS[0]}: ${JSON.stringify(tried)}`);
+      for (const [target, outcome] of Object.entries(tried)) expect(outcome, target).toMatch(/^(timeout|E[A-Z]+)$/);
+    } finally {
+      child.kill('SIGINT');
+      await exited;
+      server.close();
+    }
+    expect(HOSTS.map(hostState)).toEqual(hostsBefore);
+    expect(networkState().iptables.join('\n')).not.toContain('cavsim:reach');
+  }, 600_000);
 
   it('after kill -9 of cavsim up --hosts mid-run, cavsim teardown restores every host; a host that does not answer is named and its entries kept', async () => {
     const { child, exited } = await upUntilRunning('killed', hostsFile);
