@@ -100,6 +100,9 @@ export function failedResult(point: SweepPoint, key: string, error: unknown, run
   };
 }
 
+/** How many times a point was run for its recorded result: the last run and the earlier ones it replaced. */
+export const attemptsOf = (r: Pick<SweepResult, 'earlier_runs'>) => 1 + (r.earlier_runs?.length ?? 0);
+
 /** Finished for resume: it produced a verdict. Failed and interrupted runs are run again. */
 export const isFinished = (r: Pick<SweepResult, 'status'>) => r.status === 'completed' || r.status === 'invalid';
 

@@ -4,7 +4,7 @@ import { CavsimError } from '../errors.js';
 import { secondsLeft, type TimedRun } from './eta.js';
 import type { SweepEvents } from './events.js';
 import { pointKey, pointOverrides, type SweepPoint } from './grid.js';
-import { failedResult, isFinished, resultFromSummary, type SweepResult } from './result-row.js';
+import { attemptsOf, failedResult, isFinished, resultFromSummary, type SweepResult } from './result-row.js';
 import type { Runtime, SweepFolder } from './sweep-folder.js';
 
 export interface RunRequest {
@@ -53,7 +53,7 @@ export async function runPoints(
   const known = new Map(ctx.folder.readResults().map((r) => [r.key, r]));
   const pending = points.filter((p) => {
     const r = known.get(pointKey(p));
-    return !r || !isFinished(r);
+    return !r || !isFinished(r) || retriesLeft(r, ctx.retryInvalid);
   });
   if (ctx.batch) {
     if (pending.length && !ctx.shouldStop()) await ctx.batch.run(pending, ctx, progress);
@@ -72,9 +72,11 @@ export async function runPoints(
       const point = pending[next++];
       const key = pointKey(point);
       ctx.events.emit({ type: 'run-start', point });
-      const earlier: string[] = [];
+      // a resumed sweep goes on with the attempts of a point its last run left invalid
+      const prior = known.get(key);
+      const earlier = prior?.status === 'invalid' ? [...(prior.earlier_runs ?? []), prior.runDir] : [];
       let result: SweepResult;
-      for (let attempt = 1; ; attempt++) {
+      for (let attempt = earlier.length + 1; ; attempt++) {
         const request = attemptRequest(requestFor(ctx.folder, point), attempt);
         try {
           const outcome = await ctx.runOne(request);
@@ -86,6 +88,7 @@ export async function runPoints(
           }
           result = failedResult(point, key, err, relative(ctx.folder.dir, `${ctx.folder.runsDir}/${request.runId}`));
         }
+        if (earlier.length) result.earlier_runs = [...earlier];
         if (result.status !== 'invalid' || attempt > (ctx.retryInvalid ?? 0) || ctx.shouldStop()) break;
         ctx.folder.appendResult(result); // kept until the next attempt replaces it, should the sweep stop here
         earlier.push(result.runDir);
@@ -94,7 +97,6 @@ export async function runPoints(
           message: `run ${point.id} is invalid: ${result.reason ?? 'the machine could not keep real time'}; running it again (attempt ${attempt + 1} of ${(ctx.retryInvalid ?? 0) + 1}, --retry-invalid)`,
         });
       }
-      if (earlier.length) result.earlier_runs = earlier;
       ctx.folder.appendResult(result);
       known.set(key, result);
       finishedKeys.add(key);
@@ -118,6 +120,11 @@ export async function runPoints(
   await Promise.all(Array.from({ length: Math.max(1, Math.min(ctx.jobs, pending.length)) }, lane));
   if (fatal !== undefined) throw fatal;
   return points.flatMap((p) => known.get(pointKey(p)) ?? []);
+}
+
+/** An invalid point with fewer attempts than `--retry-invalid` allows: a resumed sweep runs it again. */
+function retriesLeft(r: Pick<SweepResult, 'status' | 'earlier_runs'>, retryInvalid = 0): boolean {
+  return r.status === 'invalid' && attemptsOf(r) <= retryInvalid;
 }
 
 /** A point's second and later attempts get run ids of their own, so every attempt's folder is kept. */

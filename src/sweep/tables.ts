@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { groupBy } from '../util/group-by.js';
 import { parseCriteria, pointFails } from './criteria.js';
-import type { SweepResult } from './result-row.js';
+import { attemptsOf, type SweepResult } from './result-row.js';
 import { type MeanInterval, meanInterval, NON_NEGATIVE, RATIO, wilsonInterval } from './stats.js';
 import type { SweepSpec } from './sweep-folder.js';
 import type { SweepValue } from './values.js';
@@ -97,12 +97,12 @@ export function summaryCsv(spec: SweepSpec, results: readonly SweepResult[]): st
   return stringify([header, ...rows]);
 }
 
-/** timing.csv: one row per run, what the host measured: wall time and the run's timing figures. */
+/** timing.csv: one row per run, what the host measured: wall time, how many attempts (`--retry-invalid`) and the run's timing figures. */
 export function timingCsv(spec: SweepSpec, results: readonly SweepResult[]): string {
   const ordered = orderResults(spec, results);
   const timingKeys = [...new Set(ordered.flatMap((r) => Object.keys(r.timing)))].sort();
-  const header = ['run', 'repeat', 'wall_time_s', ...timingKeys.map((k) => `timing.${k}`)];
-  const rows = ordered.map((r) => [r.id, r.repeat, r.wall_time_s, ...timingKeys.map((k) => r.timing[k] ?? '')]);
+  const header = ['run', 'repeat', 'wall_time_s', 'attempts', ...timingKeys.map((k) => `timing.${k}`)];
+  const rows = ordered.map((r) => [r.id, r.repeat, r.wall_time_s, attemptsOf(r), ...timingKeys.map((k) => r.timing[k] ?? '')]);
   return stringify([header, ...rows]);
 }
 

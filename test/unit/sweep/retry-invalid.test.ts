@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../../src/run/summary.js';
 import type { SweepEvent } from '../../../src/sweep/events.js';
@@ -83,6 +84,40 @@ describe('--retry-invalid: an emulated point whose run ends invalid is run again
     const again = lateRuns(() => false);
     await resumeSweep(dir, 'always', { runOne: again.runOne, jobs: 1, retryInvalid: 2 });
     expect(again.calls).toEqual([]);
+  });
+
+  it('--resume goes on with the attempts a point has left: stopped after its first, or given more; timing.csv counts them', async () => {
+    let stop = false;
+    const first = lateRuns((req) => {
+      stop = req.runId === 'resumed-p001';
+      return req.runId.includes('p001');
+    });
+    const out = await startSweep(plan(), dir, { runOne: first.runOne, jobs: 1, retryInvalid: 2, shouldStop: () => stop }, 'resumed');
+    expect(first.calls).toEqual(['resumed-p000', 'resumed-p001']);
+    expect(out.results.find((r) => r.id === 'p001')).toMatchObject({ status: 'invalid', runDir: 'runs/resumed-p001' });
+
+    const second = lateRuns((req) => req.runId.includes('p001'));
+    const resumed = await resumeSweep(dir, 'resumed', { runOne: second.runOne, jobs: 1, retryInvalid: 1 });
+    expect(second.calls).toEqual(['resumed-p001-try2', 'resumed-p002']);
+    expect(resumed.results.find((r) => r.id === 'p001')).toMatchObject({
+      status: 'invalid',
+      runDir: 'runs/resumed-p001-try2',
+      earlier_runs: ['runs/resumed-p001'],
+    });
+
+    const third = lateRuns(() => false);
+    const more = await resumeSweep(dir, 'resumed', { runOne: third.runOne, jobs: 1, retryInvalid: 2 });
+    expect(third.calls).toEqual(['resumed-p001-try3']);
+    expect(more.results.find((r) => r.id === 'p001')).toMatchObject({
+      status: 'completed',
+      earlier_runs: ['runs/resumed-p001', 'runs/resumed-p001-try2'],
+    });
+    const timing = parse(readFileSync(join(more.dir, 'timing.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
+    expect(timing.map((r) => [r.run, r.attempts])).toEqual([
+      ['p000', '1'],
+      ['p001', '3'],
+      ['p002', '1'],
+    ]);
   });
 
   it('without it (the default), an invalid run is recorded as it is', async () => {
