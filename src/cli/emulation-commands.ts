@@ -1,10 +1,7 @@
-import { join } from 'node:path';
 import { type Command, Option } from 'commander';
 import type { RuntimeReadiness } from '../api/doctor/index.js';
-import { lightCarsEnabled } from '../api/light-cars.js';
 import { EXIT_STATUS, UserInputError } from '../errors.js';
 import { checkRunId, defaultRunsDir, newRunId } from '../run/run-folder.js';
-import { planEmulatedRun } from '../runtime/emulated/plan-emulated.js';
 import { kindsWhere } from '../scenario/channel-kinds.js';
 import { loadScenario } from '../scenario/load-scenario.js';
 import { printJson } from './json-output.js';
@@ -142,14 +139,15 @@ export function registerEmulationCommands(program: Command): void {
     .argument('<scenario>', 'scenario YAML file')
     .option('--set <path=value>', 'override a field (repeatable)', collect, [])
     .option('--json', 'the same JSON (the plan is always printed as JSON, as plan.json holds it)')
-    .action(async (file: string, opts: { set: string[] }) => {
+    .option('--hosts <file>', 'place the cars on the hosts of this file as `cavsim up --hosts` would (default $CAVSIM_HOSTS)')
+    .action(async (file: string, opts: { set: string[]; hosts?: string }) => {
       const scenario = await loadScenario(file, { overrides: opts.set, runtime: 'docker' });
       printWarnings(scenario.warnings, 'docker');
       printLoadWarnings(scenario, 'docker');
-      const runId = newRunId();
-      process.stdout.write(
-        `${JSON.stringify(planEmulatedRun(scenario, runId, join(defaultRunsDir(), runId), { lightCars: lightCarsEnabled() }), null, 2)}\n`,
-      );
+      const { planScenarioEmulated } = await import('../api/plan-emulated.js');
+      const planned = await planScenarioEmulated(scenario, { runId: newRunId(), runsDir: defaultRunsDir(), hostsFile: opts.hosts });
+      if (planned.placement) process.stderr.write(`hosts: ${planned.placement}\n`);
+      process.stdout.write(`${JSON.stringify(planned.plan, null, 2)}\n`);
     });
 }
 
