@@ -29,6 +29,7 @@ export async function remoteHosts(file: HostsFile): Promise<{ file: string; host
       name: e.host.name,
       index,
       ...(e.host.tunnelAddress !== undefined ? { tunnelAddress: e.host.tunnelAddress } : {}),
+      ...(e.host.cores !== undefined ? { cores: e.host.cores } : {}),
       docker: e.docker,
     })),
   };

@@ -61,5 +61,7 @@ export interface RemoteHost {
   name: string;
   index: number;
   tunnelAddress?: string;
+  /** The hosts file's `cores`: placement deals cars in proportion to it. */
+  cores?: number;
   docker: DockerPort;
 }

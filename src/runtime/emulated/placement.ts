@@ -6,6 +6,7 @@ import type { ResolvedScenario } from '../../scenario/resolved.js';
 export interface PlacementHost {
   name: string;
   tunnelAddress?: string;
+  cores?: number;
 }
 
 /** Which remote host each remote car runs on; every other vehicle stays on the run's host. */
@@ -17,11 +18,12 @@ export interface Placement {
 }
 
 /**
- * Round-robin over the hosts of the file, in its order: the first car in a container goes to the
- * first host, the next to the second, and so on; a car running its own image or command goes with
- * its V2V relay, whose namespace it shares. A host without a tunnel address is the run's own engine:
- * cars dealt to it stay here. An external device stays on the run's host, as do the simulator and
- * ns-3. Pure.
+ * Cars in containers are dealt over the hosts of the file in proportion to their `cores` (smooth
+ * weighted round-robin, ties to the host listed first), so with equal cores, or none given, the first
+ * car goes to the first host, the next to the second, and so on. A host without `cores` counts as
+ * the host with the fewest listed. A car running its own image or command goes with its V2V relay,
+ * whose namespace it shares. A host without a tunnel address is the run's own engine: cars dealt to
+ * it stay here. An external device stays on the run's host, as do the simulator and ns-3. Pure.
  */
 export function placeVehicles(scenario: Pick<ResolvedScenario, 'vehicles'>, hosts: readonly PlacementHost[]): Placement {
   if (hosts.length < 1) throw new UserInputError('the hosts file lists no host', [], 'list at least one host (docs/multi-host.md)');
@@ -29,17 +31,35 @@ export function placeVehicles(scenario: Pick<ResolvedScenario, 'vehicles'>, host
     throw new UserInputError(`the hosts file lists ${hosts.length} hosts; a run spans at most ${MAX_REMOTE_HOSTS}`, [], 'list fewer hosts');
   const remote: Record<string, string> = {};
   const local: Placement['local'] = [];
-  let next = 0;
+  const nextHost = dealer(hosts);
   for (const v of scenario.vehicles) {
     if (v.external) {
       local.push({ vehicle: v.name, why: 'an external device joins the run on its host' });
       continue;
     }
-    const host = hosts[next++ % hosts.length];
+    const host = nextHost();
     if (host.tunnelAddress === undefined) local.push({ vehicle: v.name, why: `${host.name} is the run's own engine` });
     else remote[v.name] = host.name;
   }
   return { remote, local };
+}
+
+/** Each call names the next host to deal a car to: smooth weighted round-robin by cores. */
+function dealer(hosts: readonly PlacementHost[]): () => PlacementHost {
+  const listed = hosts.flatMap((h) => (h.cores === undefined ? [] : [h.cores]));
+  const fewest = listed.length ? Math.min(...listed) : 1;
+  const weights = hosts.map((h) => h.cores ?? fewest);
+  const total = weights.reduce((a, b) => a + b, 0);
+  const credit = hosts.map(() => 0);
+  return () => {
+    let best = 0;
+    for (let i = 0; i < hosts.length; i++) {
+      credit[i] += weights[i];
+      if (credit[i] > credit[best]) best = i;
+    }
+    credit[best] -= total;
+    return hosts[best];
+  };
 }
 
 /** One line for the reporter: which car runs where. */

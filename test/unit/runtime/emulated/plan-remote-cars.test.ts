@@ -30,6 +30,22 @@ describe('placing vehicles on the hosts of a hosts file', () => {
     expect(p.local).toEqual([{ vehicle: 'dev', why: 'an external device joins the run on its host' }]);
   });
 
+  it("deals in proportion to the hosts' cores, interleaved; a host without cores counts as the fewest listed", () => {
+    const cars = Array.from({ length: 8 }, (_, i) => car(`c${i}`));
+    const p = placeVehicles({ vehicles: cars }, [
+      { ...HOSTS[0], cores: 2 },
+      { ...HOSTS[1], cores: 6 },
+    ]);
+    expect(Object.values(p.remote)).toEqual(['h2', 'h1', 'h2', 'h2', 'h2', 'h1', 'h2', 'h2']);
+    const unlisted = placeVehicles({ vehicles: cars }, [
+      { ...HOSTS[0], cores: 4 },
+      HOSTS[1],
+      { name: 'h3', tunnelAddress: '10.219.0.13', cores: 8 },
+    ]);
+    const count = (host: string) => Object.values(unlisted.remote).filter((h) => h === host).length;
+    expect([count('h1'), count('h2'), count('h3')]).toEqual([2, 2, 4]);
+  });
+
   it('refuses an empty list and more hosts than a run spans', () => {
     expect(() => placeVehicles({ vehicles: [] }, [])).toThrow(/lists no host/);
     expect(() =>
