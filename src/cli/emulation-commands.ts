@@ -88,9 +88,10 @@ export function registerEmulationCommands(program: Command): void {
     .command('doctor')
     .description('check every prerequisite of an emulated run, say how to fix what is missing, and what each runtime can do here')
     .option('--json', 'print {passed, checks: [{name, ok, detail, fix, advisory}]} as JSON')
-    .action(async (opts: { json?: boolean }) => {
+    .option('--hosts <file>', 'also check each host of this hosts file: engine, route, images (default $CAVSIM_HOSTS)')
+    .action(async (opts: { json?: boolean; hosts?: string }) => {
       const { doctorThisHost, doctorPassed, runtimeReadiness } = await import('../api/doctor/index.js');
-      const results = await doctorThisHost();
+      const results = await doctorThisHost({ hostsFile: opts.hosts });
       const runtimes = runtimeReadiness(results);
       if (opts.json) printJson({ passed: doctorPassed(results), checks: results, runtimes });
       else {

@@ -27,24 +27,35 @@ export const PING_TIMEOUT_MS = 10_000;
 export async function pingHosts(engines: readonly HostEngine[], timeoutMs = PING_TIMEOUT_MS): Promise<void> {
   const outcomes = await Promise.all(
     engines.map(async ({ host, docker }) => {
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs / 1000} s`)), timeoutMs);
-      });
-      try {
-        await Promise.race([docker.ping(), late]);
-        return undefined;
-      } catch (err) {
-        return `${host.name} (${host.engineUrl}): ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}`;
-      } finally {
-        clearTimeout(timer);
-      }
+      const problem = await pingProblem(docker, timeoutMs);
+      return problem === undefined ? undefined : `${host.name} (${host.engineUrl}): ${problem}`;
     }),
   );
   const silent = outcomes.filter((o): o is string => o !== undefined);
   if (!silent.length) return;
   throw new EnvironmentError(
     `${silent.length === 1 ? "a host's Docker engine does not answer" : `${silent.length} hosts' Docker engines do not answer`}: ${silent.join('; ')}`,
-    'on each host named, start the engine listening where the hosts file says (dockerd -H tcp://0.0.0.0:2376 --tlsverify ..., docs/multi-host.md "Set-up"), check the address, the port and the TLS files, then run again; for local hosts: sudo bash scripts/local-hosts.sh start N',
+    SILENT_ENGINE_FIX,
   );
+}
+
+/** What to do about a host whose engine does not answer. */
+export const SILENT_ENGINE_FIX =
+  'on each host named, start the engine listening where the hosts file says (dockerd -H tcp://0.0.0.0:2376 --tlsverify ..., docs/multi-host.md "Set-up"), check the address, the port and the TLS files, then run again; for local hosts: sudo bash scripts/local-hosts.sh start N';
+
+/** Why the engine did not answer a ping within `withinMs` (its error's first line, or the wait), or undefined when it did. */
+export async function pingProblem(docker: Pick<DockerPort, 'ping'>, withinMs: number): Promise<string | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<string>((r) => {
+    timer = setTimeout(() => r(`no answer in ${withinMs / 1000} s`), withinMs);
+  });
+  const answer = docker.ping().then(
+    () => undefined,
+    (err: unknown) => (err instanceof Error ? err.message.split('\n')[0] : String(err)),
+  );
+  try {
+    return await Promise.race([answer, waited]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EnvironmentError } from '../../errors.js';
 import type { DockerPort } from '../../host/docker/docker-port.js';
+import { pingProblem } from '../../host/docker/host-engines.js';
 import { DEFAULT_BASE_IMAGE } from '../../host/docker/images.js';
 import { createJournaledDocker } from '../../host/docker/journaled.js';
 import { runLabels } from '../../host/docker/labels.js';
@@ -12,6 +13,7 @@ import type { Journal } from '../../host/journal/journal.js';
 import { HOSTS_FILE_KIND } from '../../host/journal/kinds.js';
 import type { HostNetOps } from '../../host/network/hostnet-port.js';
 import { plumbingSessionSpec } from '../../host/network/plumbing-ops.js';
+import { sourceAddressTo } from '../../host/network/route-source.js';
 import { applyTunnelSteps, type TunnelHosts } from '../../host/network/tunnel-apply.js';
 import { assertVnisFree } from '../../host/network/tunnel-plan.js';
 import { inParallel } from '../../util/in-parallel.js';
@@ -190,23 +192,6 @@ const HOST_PING_MS = 1000;
 /** It is named as gone once it has not answered for this long. */
 export const HOST_SILENT_MS = 5000;
 
-/** Why the engine did not answer a ping within `withinMs` (its error's first line, or the wait), or undefined when it did. */
-async function pingProblem(docker: Pick<DockerPort, 'ping'>, withinMs: number): Promise<string | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const waited = new Promise<string>((r) => {
-    timer = setTimeout(() => r(`no answer in ${withinMs / 1000} s`), withinMs);
-  });
-  const answer = docker.ping().then(
-    () => undefined,
-    (err: unknown) => (err instanceof Error ? err.message.split('\n')[0] : String(err)),
-  );
-  try {
-    return await Promise.race([answer, waited]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** Resolves when the host's engine has not answered for HOST_SILENT_MS; `undefined` once the watch ends. */
 export async function hostDeath(
   docker: Pick<DockerPort, 'ping'>,
@@ -231,16 +216,4 @@ export async function hostDeath(
     await new Promise((r) => setTimeout(r, answered ? timing.pingMs : 0));
   }
   return undefined;
-}
-
-/** This host's address toward a remote host's tunnel address: the source of the kernel's route to it. */
-async function sourceAddressTo(runner: EmulatedRunDeps['runner'], address: string, host: string): Promise<string> {
-  const r = await runner.run(['ip', '-4', '-o', 'route', 'get', address], { allowFailure: true });
-  const src = /\bsrc (\d+\.\d+\.\d+\.\d+)/.exec(r.stdout)?.[1];
-  if (r.exitCode !== 0 || !src)
-    throw new EnvironmentError(
-      `${host}: this host has no route to its tunnel address ${address} (${r.stderr.trim() || 'no source address'})`,
-      "check the hosts file's tunnelAddress and this host's routes (`ip route get ADDRESS`)",
-    );
-  return src;
 }

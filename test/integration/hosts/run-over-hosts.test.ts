@@ -127,6 +127,41 @@ describe.skipIf(real.skip)('cavsim up --hosts over two local hosts', () => {
     expect(HOSTS.map(hostState)).toEqual(hostsBefore);
   });
 
+  it('cavsim doctor --hosts: each engine answers and is routed, the images not there yet (a note); a silent engine fails naming it', () => {
+    const doctor = (file: string) => spawnSync('node', [CLI, 'doctor', '--json', '--hosts', file], { encoding: 'utf8' });
+    const r = doctor(hostsFile);
+    const checks = (JSON.parse(r.stdout) as { checks: Array<{ name: string; ok: boolean; detail: string; advisory?: boolean }> }).checks;
+    const host = (name: string) => checks.find((c) => c.name === name);
+    for (const [i, name] of HOSTS.entries()) {
+      expect(host(`Host ${name}`)).toMatchObject({
+        ok: true,
+        detail: `tcp://10.219.0.1${i + 1}:2376 answers; VXLAN from ${LOCAL_HOSTS_GATEWAY} to 10.219.0.1${i + 1}`,
+      });
+      // fresh hosts: the first run ships the images
+      expect(host(`Host ${name} images`)).toMatchObject({
+        ok: false,
+        advisory: true,
+        detail: expect.stringMatching(/cavsim\/vehicle:latest is missing: the first run ships them/),
+      });
+    }
+    const dead = join(work, 'doctor-dead.yaml');
+    const tls = join(hostsFile, '..', 'tls');
+    writeFileSync(
+      dead,
+      `hosts:\n  - name: cvh-nobody\n    engine: tcp://127.0.0.1:9\n    tls: { ca: ${tls}/ca.pem, cert: ${tls}/cert.pem, key: ${tls}/key.pem }\n`,
+    );
+    const silent = doctor(dead);
+    expect(silent.status).toBe(3);
+    const nobody = (JSON.parse(silent.stdout) as { checks: Array<{ name: string; ok: boolean; detail: string }> }).checks.find(
+      (c) => c.name === 'Host cvh-nobody',
+    );
+    expect(nobody).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/^its Docker engine at tcp:\/\/127\.0\.0\.1:9 does not answer: /),
+    });
+    expect(HOSTS.map(hostState)).toEqual(hostsBefore);
+  });
+
   it('runs head-on with a car on each host: the verdict of one host, V2V both ways through ns-3, every host as before', async () => {
     const file = bothWaysScenario();
     const here = await runScenarioEmulated(file, { runsDir, runId: 'one-host' });
