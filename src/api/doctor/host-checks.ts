@@ -1,3 +1,4 @@
+import { EnvironmentError } from '../../errors.js';
 import type { DockerPort } from '../../host/docker/docker-port.js';
 import { type HostEngine, PING_TIMEOUT_MS, pingProblem, SILENT_ENGINE_FIX } from '../../host/docker/host-engines.js';
 import type { CommandRunner } from '../../host/exec/command-runner.js';
@@ -34,14 +35,9 @@ async function checkHost({ host, docker }: HostEngine, deps: HostCheckDeps): Pro
   try {
     route = await sourceAddressTo(deps.commands, host.tunnelAddress, host.name);
   } catch (err) {
-    return [
-      {
-        name,
-        ok: false,
-        detail: (err as Error).message,
-        fix: "check the hosts file's tunnelAddress and this machine's routes (`ip route get ADDRESS`)",
-      },
-    ];
+    // the doctor reports what broke rather than throwing; sourceAddressTo's own error carries the fix
+    const hint = err instanceof EnvironmentError ? err.hint : undefined;
+    return [{ name, ok: false, detail: err instanceof Error ? err.message : String(err), ...(hint ? { fix: hint } : {}) }];
   }
   const engine: CheckResult = {
     name,
